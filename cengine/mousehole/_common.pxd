@@ -1,0 +1,79 @@
+# cython: language_level=3
+"""Shared compiled helpers of mousehole: fixed-width typedefs, the random generator
+(docs/rng.md; the reference is src/mousehole/_rng.py) and bitboard primitives.
+Every function here is an inline leaf: ``noexcept nogil``."""
+
+from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t, int64_t
+
+ctypedef uint64_t rng_t
+
+cdef enum:
+    CHANCE_SEAT = -1
+    TERMINAL_SEAT = -4
+
+# ---- SplitMix64 -------------------------------------------------------------------------
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+cdef inline uint64_t rng_next(rng_t* s) noexcept nogil:
+    s[0] += <uint64_t>0x9E3779B97F4A7C15ULL
+    return mix64(s[0])
+
+cdef inline uint64_t rng_derive(uint64_t seed, uint64_t k) noexcept nogil:
+    return mix64(seed + (k + 1) * <uint64_t>0x9E3779B97F4A7C15ULL)
+
+cdef inline uint32_t rng_below(rng_t* s, uint32_t n) noexcept nogil:
+    """Uniform in [0, n), 1 <= n < 2**32: multiply-shift with rejection."""
+    cdef uint64_t x = rng_next(s) >> 32
+    cdef uint64_t m = x * n
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t t
+    if low < n:
+        t = <uint32_t>((<uint64_t>0x100000000ULL - n) % n)
+        while low < t:
+            x = rng_next(s) >> 32
+            m = x * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+cdef inline void rng_shuffle_u8(rng_t* s, uint8_t* a, int n) noexcept nogil:
+    """Fisher-Yates from position n-1 down to 1 (same order as Rng.shuffle)."""
+    cdef int i, j
+    cdef uint8_t tmp
+    i = n - 1
+    while i > 0:
+        j = <int>rng_below(s, <uint32_t>(i + 1))
+        tmp = a[i]; a[i] = a[j]; a[j] = tmp
+        i -= 1
+
+# ---- bit tricks -------------------------------------------------------------------------
+
+cdef inline int popcount64(uint64_t x) noexcept nogil:
+    # SWAR popcount: portable (no compiler builtins needed on MSVC).
+    x = x - ((x >> 1) & <uint64_t>0x5555555555555555ULL)
+    x = (x & <uint64_t>0x3333333333333333ULL) + ((x >> 2) & <uint64_t>0x3333333333333333ULL)
+    x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
+    return <int>((x * <uint64_t>0x0101010101010101ULL) >> 56)
+
+cdef inline int popcount32(uint32_t x) noexcept nogil:
+    return popcount64(x)
+
+cdef inline int ctz64(uint64_t x) noexcept nogil:
+    """Index of the lowest set bit; x must not be 0."""
+    cdef int n = 0
+    if (x & <uint64_t>0xFFFFFFFFULL) == 0:
+        n += 32; x >>= 32
+    if (x & <uint64_t>0xFFFFULL) == 0:
+        n += 16; x >>= 16
+    if (x & <uint64_t>0xFFULL) == 0:
+        n += 8; x >>= 8
+    if (x & <uint64_t>0xFULL) == 0:
+        n += 4; x >>= 4
+    if (x & <uint64_t>0x3ULL) == 0:
+        n += 2; x >>= 2
+    if (x & <uint64_t>0x1ULL) == 0:
+        n += 1
+    return n

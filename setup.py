@@ -1,0 +1,62 @@
+"""Build the compiled engines of mousehole.
+
+Compiler directives are set once, here. ``MOUSEHOLE_DEBUG=1`` turns bounds checks,
+wraparound and initialisation checks on (and drops ``-O3``) for debugging.
+``MOUSEHOLE_PUREPYTHON_BUILD=1`` builds a wheel without any extension module.
+"""
+import os
+import sys
+
+from setuptools import Extension, setup
+
+PURE = os.environ.get("MOUSEHOLE_PUREPYTHON_BUILD", "") not in ("", "0")
+DEBUG = os.environ.get("MOUSEHOLE_DEBUG", "") not in ("", "0")
+
+# The compiled engines: one extension module per game, all under cengine/mousehole/.
+MODULES = ["_cheese_rescue", "_m", "_kasimir", "_maus_au_chocolat"]
+# MOUSEHOLE_MODULES=_m,_kasimir builds only those (for development).
+if os.environ.get("MOUSEHOLE_MODULES"):
+    MODULES = os.environ["MOUSEHOLE_MODULES"].split(",")
+
+
+def extensions():
+    if PURE:
+        return []
+    import numpy
+    from Cython.Build import cythonize
+
+    directives = {
+        "language_level": 3,
+        "boundscheck": DEBUG,
+        "wraparound": DEBUG,
+        "initializedcheck": DEBUG,
+        "cdivision": not DEBUG,
+        "nonecheck": DEBUG,
+        "embedsignature": True,
+        "binding": False,
+        "freethreading_compatible": True,
+    }
+    if sys.platform == "win32":
+        args = ["/O2"] if not DEBUG else ["/Od"]
+    else:
+        args = ["-O3"] if not DEBUG else ["-O0", "-g"]
+    exts = [
+        Extension(
+            f"mousehole.{name}",
+            [f"cengine/mousehole/{name}.pyx"],
+            include_dirs=[numpy.get_include()],
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            extra_compile_args=args,
+        )
+        for name in MODULES
+        if os.path.exists(f"cengine/mousehole/{name}.pyx")
+    ]
+    return cythonize(
+        exts,
+        include_path=["cengine"],
+        compiler_directives=directives,
+        build_dir="build/cython",
+    )
+
+
+setup(ext_modules=extensions())

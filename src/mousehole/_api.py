@@ -1,0 +1,464 @@
+"""The API every game of mousehole shares (``shared/design.md``), written once.
+
+A game module defines
+
+* a :class:`Game` subclass: parameter defaults and validation, derived constants, the
+  action encoding (``action_to_move`` / ``move_to_action``), and the engine-neutral parts
+  written once in Python: ``_validate_dict``, ``_redact``, ``_resample``, ``_observation``,
+  ``_render`` and ``_explain_illegal``;
+* one State class per engine (the pure-Python reference and the compiled core), each
+  implementing the small *engine protocol* listed in :class:`StateAPI`.
+
+:class:`StateAPI` then supplies everything else (moves, ``apply``, returns, ``to_dict`` with
+views, determinization, copy, pickle, equality) identically for both engines.
+"""
+from __future__ import annotations
+
+import copy as _copy
+import operator
+import os
+from typing import Any, ClassVar, Dict, List, Optional, Tuple, Type
+
+import numpy as np
+import numpy.typing as npt
+
+from ._rng import Rng
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "MouseholeError",
+    "IllegalMoveError",
+    "StateError",
+    "ParameterError",
+    "Game",
+    "StateAPI",
+    "Move",
+    "register",
+    "load",
+    "game_names",
+    "available_engines",
+    "default_engine",
+    "check_seat",
+    "check_action_type",
+]
+
+#: ``current_player`` at a chance node (OpenSpiel's value).
+CHANCE = -1
+#: ``current_player`` once the game is over (OpenSpiel's value).
+TERMINAL = -4
+
+
+class MouseholeError(Exception):
+    """Base class of every error mousehole raises on purpose."""
+
+
+class IllegalMoveError(MouseholeError, ValueError):
+    """An action or move that the rules do not allow in this state (state unchanged)."""
+
+
+class StateError(MouseholeError, ValueError):
+    """A malformed state dictionary (``game.state_from_dict``)."""
+
+
+class ParameterError(MouseholeError, ValueError):
+    """An unknown or invalid game parameter (``mousehole.load``)."""
+
+
+class Move:
+    """Base class of the typed moves of every game (frozen dataclasses in each module)."""
+
+    __slots__ = ()
+
+
+# --------------------------------------------------------------------------------------
+# engine selection (msgpack style: decided once, at import)
+
+_PURE = os.environ.get("MOUSEHOLE_PUREPYTHON", "") not in ("", "0")
+
+
+def default_engine() -> str:
+    """``"compiled"`` when the extension modules import, else ``"python"``."""
+    return "compiled" if "compiled" in available_engines() else "python"
+
+
+_COMPILED_OK: Optional[bool] = None
+
+
+def available_engines() -> List[str]:
+    """The engines this installation offers: ``["compiled", "python"]`` or ``["python"]``.
+
+    The compiled engine is unavailable when ``MOUSEHOLE_PUREPYTHON=1`` is set or when the
+    extension modules were not built.
+    """
+    global _COMPILED_OK
+    if _COMPILED_OK is None:
+        if _PURE:
+            _COMPILED_OK = False
+        else:
+            _COMPILED_OK = all(g.compiled_state() is not None for g in _REGISTRY.values())
+    return ["compiled", "python"] if _COMPILED_OK else ["python"]
+
+
+# --------------------------------------------------------------------------------------
+# small validators shared by the games
+
+
+def check_seat(game: "Game", p: Any, what: str = "seat") -> int:
+    """Return ``p`` as an int seat of ``game`` or raise a clear error."""
+    try:
+        seat = operator.index(p)
+    except TypeError:
+        raise TypeError(f"{what} must be an int, not {type(p).__name__}") from None
+    if not 0 <= seat < game.num_players:
+        raise ValueError(f"{what} {seat} is out of range: this game has seats 0..{game.num_players - 1}")
+    return seat
+
+
+def check_action_type(a: Any) -> int:
+    """Return ``a`` as a Python int, or raise ``TypeError`` for a non-integer."""
+    if isinstance(a, bool):
+        raise TypeError("an action must be an int, not bool")
+    try:
+        return operator.index(a)
+    except TypeError:
+        raise TypeError(f"an action must be an int (or use state.apply(move)), not {type(a).__name__}") from None
+
+
+# --------------------------------------------------------------------------------------
+# games
+
+
+class Game:
+    """A game with its parameters fixed; makes states (``new_state``) for one engine.
+
+    Use :func:`mousehole.load` rather than the constructor.
+    """
+
+    #: registry id, e.g. ``"cheese_rescue"``
+    name: ClassVar[str] = ""
+    #: full display name
+    title: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    #: every parameter with its default (``players`` and ``max_turns`` included)
+    DEFAULTS: ClassVar[Dict[str, Any]] = {}
+
+    num_players: int
+    num_actions: int
+    observation_shape: Tuple[int, ...]
+    max_turns: int
+
+    def __init__(self, *, engine: Optional[str] = None, **params: Any) -> None:
+        unknown = sorted(set(params) - set(self.DEFAULTS))
+        if unknown:
+            raise ParameterError(
+                f"{self.name}: unknown parameter(s) {', '.join(unknown)}; "
+                f"allowed: {', '.join(sorted(self.DEFAULTS))}"
+            )
+        full = {k: _copy.deepcopy(v) for k, v in self.DEFAULTS.items()}
+        full.update(params)
+        self._explicit = sorted(params)
+        players = full["players"]
+        if isinstance(players, bool) or not isinstance(players, int) or not (
+            self.min_players <= players <= self.max_players
+        ):
+            raise ParameterError(
+                f"{self.name}: players must be an int from {self.min_players} to {self.max_players}, got {players!r}"
+            )
+        mt = full["max_turns"]
+        if isinstance(mt, bool) or not isinstance(mt, int) or mt < 1:
+            raise ParameterError(f"{self.name}: max_turns must be a positive int, got {mt!r}")
+        self.num_players = players
+        self.max_turns = mt
+        self._params = self._configure(full)
+        if engine is None:
+            engine = default_engine()
+        if engine not in ("compiled", "python"):
+            raise ParameterError(f"engine must be 'compiled' or 'python', got {engine!r}")
+        if engine == "compiled":
+            cls = self.compiled_state() if not _PURE else None
+            if cls is None:
+                why = "MOUSEHOLE_PUREPYTHON is set" if _PURE else "the extension modules are not built"
+                raise ParameterError(f"the compiled engine is not available ({why}); use engine='python'")
+        else:
+            cls = self.python_state()
+        self.engine: str = engine
+        self._state_cls: Any = cls
+
+    # -- to be provided by each game -------------------------------------------------------
+
+    def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        """Validate ``params`` (defaults filled in), set derived attributes, return them."""
+        raise NotImplementedError
+
+    @classmethod
+    def python_state(cls) -> Any:
+        raise NotImplementedError
+
+    @classmethod
+    def compiled_state(cls) -> Any:
+        """The compiled State class, or None where the extension is missing."""
+        return None
+
+    def action_to_move(self, action: int) -> Move:
+        raise NotImplementedError
+
+    def move_to_action(self, move: Move) -> int:
+        raise NotImplementedError
+
+    def _validate_dict(self, d: Dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
+        raise NotImplementedError
+
+    def _resample(self, d: Dict[str, Any], p: int, rng: Rng) -> None:
+        raise NotImplementedError
+
+    def _observation(self, d: Dict[str, Any], p: int) -> npt.NDArray[np.float32]:
+        raise NotImplementedError
+
+    def _render(self, d: Dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def _explain_illegal(self, state: "StateAPI", action: int) -> str:
+        raise NotImplementedError
+
+    # -- shared ----------------------------------------------------------------------------
+
+    @property
+    def params(self) -> Dict[str, Any]:
+        """Every parameter, defaults filled in (a copy)."""
+        return _copy.deepcopy(self._params)
+
+    def new_state(self, seed: int = 0) -> Any:
+        """The initial state; every random event of the game comes from ``seed``."""
+        s = check_action_type(seed) if not isinstance(seed, bool) else int(seed)
+        return self._state_cls.new(self, s & 0xFFFFFFFFFFFFFFFF)
+
+    def state_from_dict(self, d: Dict[str, Any]) -> Any:
+        """Rebuild a state from ``state.to_dict()`` (exact round trip); checks everything."""
+        if not isinstance(d, dict):
+            raise StateError(f"a state dict must be a dict, not {type(d).__name__}")
+        if d.get("game") != self.name:
+            raise StateError(f"this dict is not a {self.name} state (game={d.get('game')!r})")
+        if d.get("view") is not None:
+            raise StateError(
+                f"this is seat {d.get('view')}'s redacted view, not a full state; use state.determinize(p, seed)"
+            )
+        if d.get("params") != self._params:
+            raise StateError("the dict was made with other game parameters")
+        try:
+            self._validate_dict(d)
+        except StateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise StateError(f"{self.name}: malformed state dict: {type(e).__name__}: {e}") from None
+        return self._state_cls.from_dict(self, _copy.deepcopy(d))
+
+    def _header(self) -> Dict[str, Any]:
+        return {"game": self.name, "params": self.params, "view": None}
+
+    def __repr__(self) -> str:
+        shown = ["players"] + [k for k in self._explicit if k != "players"]
+        args = "".join(f", {k}={self._params[k]!r}" for k in shown)
+        return f"mousehole.load({self.name!r}{args}, engine={self.engine!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self.name, self.engine, self._params) == (other.name, other.engine, other._params)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.engine, repr(sorted(self._params.items()))))
+
+    def __reduce__(self) -> Any:
+        return (_load_game, (self.name, self._params, self.engine))
+
+
+def _load_game(name: str, params: Dict[str, Any], engine: str) -> Game:
+    return load(name, engine=engine, **params)
+
+
+_REGISTRY: Dict[str, Type[Game]] = {}
+
+
+def register(cls: Type[Game]) -> Type[Game]:
+    """Class decorator: make a Game subclass loadable by its ``name``."""
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def game_names() -> List[str]:
+    """The ids of every registered game, sorted."""
+    return sorted(_REGISTRY)
+
+
+def load(name: str, *, engine: Optional[str] = None, **params: Any) -> Game:
+    """Load game ``name`` with keyword parameters (every one has a default).
+
+    >>> import mousehole
+    >>> g = mousehole.load("cheese_rescue", players=2, engine="python")
+    >>> g.num_players, g.engine
+    (2, 'python')
+    """
+    if name not in _REGISTRY:
+        raise ParameterError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
+    return _REGISTRY[name](engine=engine, **params)
+
+
+# --------------------------------------------------------------------------------------
+# states
+
+
+class StateAPI:
+    """What every State offers beyond the engine protocol.
+
+    Engine protocol (implemented per engine): ``game``, ``current_player``,
+    ``legal_actions()``, ``apply_action(a)``, ``clone()``, ``is_terminal()``, ``truncated``,
+    ``scores()``, ``winners()``, ``history``, ``_to_dict()`` and the static constructors
+    ``new(game, seed)`` and ``from_dict(game, d)``.
+    """
+
+    __slots__ = ()
+
+    game: Any
+
+    # -- engine protocol (declared for type checkers) -----------------------------------
+    if False:  # pragma: no cover
+
+        @property
+        def current_player(self) -> int: ...
+
+        def legal_actions(self) -> npt.NDArray[np.int64]: ...
+
+        def apply_action(self, action: int) -> None: ...
+
+        def clone(self) -> Any: ...
+
+        def is_terminal(self) -> bool: ...
+
+        def scores(self) -> List[int]: ...
+
+        def winners(self) -> List[int]: ...
+
+        def _to_dict(self) -> Dict[str, Any]: ...
+
+    # -- moves -------------------------------------------------------------------------
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """Boolean mask of length ``game.num_actions``, True at the legal actions."""
+        mask = np.zeros(self.game.num_actions, dtype=np.bool_)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def legal_moves(self) -> List[Any]:
+        """The legal actions as typed Move objects, in the same order."""
+        to_move = self.game.action_to_move
+        return [to_move(int(a)) for a in self.legal_actions()]
+
+    def apply(self, move: Any) -> None:
+        """Apply a Move object or an int action; raises :class:`IllegalMoveError`."""
+        if isinstance(move, Move):
+            self.apply_action(self.game.move_to_action(move))
+        else:
+            self.apply_action(check_action_type(move))
+
+    def is_chance_node(self) -> bool:
+        return bool(self.current_player == CHANCE)
+
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        """``[(action, probability), ...]`` at a chance node; [] elsewhere."""
+        return []
+
+    def returns(self) -> List[float]:
+        """+1 for each winner and -1 for each other seat at the end (0 for all when every
+        seat wins); all 0.0 before the end."""
+        n = self.game.num_players
+        if not self.is_terminal():
+            return [0.0] * n
+        w = set(self.winners())
+        if len(w) == n:
+            return [0.0] * n
+        return [1.0 if p in w else -1.0 for p in range(n)]
+
+    def _illegal(self, action: Any) -> IllegalMoveError:
+        """The error for an illegal int action, with the rule it breaks."""
+        return IllegalMoveError(self.game._explain_illegal(self, action))
+
+    # -- views -------------------------------------------------------------------------
+
+    def to_dict(self, *, for_player: Optional[int] = None) -> Dict[str, Any]:
+        """The whole state as plain data (JSON-compatible), or seat ``for_player``'s view
+        of it, in which everything that seat may not see is removed."""
+        d = self._to_dict()
+        if for_player is not None:
+            p = check_seat(self.game, for_player, "for_player")
+            d = self.game._redact(d, p)
+            d["view"] = p
+        return d
+
+    def observation(self, player: int) -> npt.NDArray[np.float32]:
+        """Seat ``player``'s observation tensor, of shape ``game.observation_shape``."""
+        p = check_seat(self.game, player, "player")
+        return self.game._observation(self._to_dict(), p)  # type: ignore[no-any-return]
+
+    def determinize(self, player: int, seed: int) -> Any:
+        """A full state that seat ``player`` cannot tell apart from this one: everything the
+        seat cannot see is re-dealt at random (from ``seed``), consistently with what it has
+        seen. The new state's own generator is re-seeded too."""
+        p = check_seat(self.game, player, "player")
+        d = self._to_dict()
+        self.game._resample(d, p, Rng(check_action_type(seed)))
+        return self.game.state_from_dict(d)
+
+    def __str__(self) -> str:
+        return self.game._render(self._to_dict())  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        cp = self.current_player
+        who = "terminal" if cp == TERMINAL else "chance" if cp == CHANCE else f"seat {cp} to play"
+        return f"<{type(self).__name__} of {self.game!r}: {len(self.history)} actions, {who}>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StateAPI):
+            return NotImplemented
+        return bool(self.game == other.game and self._to_dict() == other._to_dict())
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __copy__(self) -> Any:
+        return self.clone()
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> Any:
+        return self.clone()
+
+    def __reduce__(self) -> Any:
+        return (_state_from_dict, (self.game, self._to_dict()))
+
+
+def _state_from_dict(game: Game, d: Dict[str, Any]) -> Any:
+    return game.state_from_dict(d)
+
+
+# --------------------------------------------------------------------------------------
+# helpers for the game modules
+
+
+def expect(cond: bool, msg: str) -> None:
+    """Raise :class:`StateError` with ``msg`` unless ``cond`` (dict validation)."""
+    if not cond:
+        raise StateError(msg)
+
+
+def int_list(x: Any, n: Optional[int], what: str, lo: int = 0, hi: Optional[int] = None) -> List[int]:
+    """Check that ``x`` is a list of ints (of length ``n`` if given) in ``[lo, hi]``."""
+    expect(isinstance(x, list), f"{what} must be a list")
+    if n is not None:
+        expect(len(x) == n, f"{what} must have {n} entries, has {len(x)}")
+    for v in x:
+        expect(isinstance(v, int) and not isinstance(v, bool), f"{what} must hold ints, holds {v!r}")
+        expect(v >= lo and (hi is None or v <= hi), f"{what} holds {v}, outside {lo}..{hi}")
+    return x  # type: ignore[no-any-return]
+

@@ -1,0 +1,602 @@
+"""Cheese Rescue (Éric Plotton & David Paput, Djeco), rules CR-1 .. CR-15.
+
+Rules: ``shared/rules/cheese_rescue.md`` (summary in ``docs/games/cheese_rescue.md``).
+2-4 players lay cards into a floating square; at the end dogs scare off adjacent cats, the
+remaining cats chase adjacent mice, the remaining mice eat adjacent cheese, and each player
+scores the cheese of their own set still on the table.
+
+Engine model
+------------
+* **Grid.** The table is a fixed ``G x G`` grid, ``G = 2N - 1`` where ``N`` is the square
+  size of CR-6, with the start card (or, with 3 players, the first card) on the centre cell
+  ``(N - 1, N - 1)``. Every card of a game lies within ``N - 1`` cells of it (CR-8), so the
+  grid holds every reachable layout.
+* **Card kinds.** ``0 dog, 1 cat, 2 mouse``, then one kind per distinct cheese value,
+  ascending (``3 = cheese1, 4 = cheese2, 5 = cheese3`` by DEFAULT). A hand is a count per kind.
+* **Actions.** ``action = kind * G * G + row * G + col``: lay a card of ``kind`` at
+  ``(row, col)``. ``num_actions = (3 + K) * G * G`` (``K`` cheese kinds).
+* **Table codes** (``to_dict()["table"]``, row-major): 0 empty, 1 start card, 2 dog, 3 cat,
+  4 mouse, ``5 + owner * K + cheese_kind`` for a cheese.
+
+Choices where the text is silent (``docs/games/cheese_rescue.md``): with 3 players the first
+card goes on the centre cell (the layout is translation invariant, so nothing is lost).
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Dict, List
+
+import numpy as np
+import numpy.typing as npt
+
+from ._api import (
+    _PURE,
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    Move,
+    ParameterError,
+    StateAPI,
+    check_action_type,
+    expect,
+    int_list,
+    register,
+)
+from ._rng import Rng
+
+__all__ = ["CheeseRescue", "CRMove", "CheeseRescueState", "DEFAULT"]
+
+# ---- constants and the DEFAULT data table ------------------------------------------------
+
+DOG, CAT, MOUSE = 0, 1, 2
+ANIMALS = ("dog", "cat", "mouse")
+EMPTY, START = 0, 1
+#: Physical data (CR-1, CR-2, CR-4, CR-6); every entry is a game parameter.
+DEFAULT: Dict[str, Any] = {
+    "animals": {"dog": 6, "cat": 12, "mouse": 18},  # CR-1 (DEFAULT split)
+    "removal": {  # CR-4, by player count
+        2: {"dog": 3, "cat": 6, "mouse": 9},
+        3: {"dog": 2, "cat": 3, "mouse": 4},
+        4: {"dog": 0, "cat": 0, "mouse": 0},
+    },
+    "cheese_values": [1, 1, 1, 2, 2, 3],  # CR-2
+    "square": {2: 5, 3: 6, 4: 7},  # CR-6
+    "initial_draw": 2,  # CR-5
+}
+MAX_CHEESE_KINDS = 5
+MAX_SQUARE = 8
+
+
+# ---- moves -------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class CRMove(Move):
+    """Lay a ``card`` (``"dog"``, ``"cat"``, ``"mouse"`` or ``"cheese<value>"``) at grid
+    cell ``(row, col)``.
+
+    >>> CRMove("cat", 6, 7)
+    CRMove(card='cat', row=6, col=7)
+    >>> str(CRMove("cheese3", 5, 6))
+    'cheese3@5,6'
+    >>> CRMove.from_str("cheese3@5,6")
+    CRMove(card='cheese3', row=5, col=6)
+    """
+
+    card: str
+    row: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.card}@{self.row},{self.col}"
+
+    @classmethod
+    def from_str(cls, text: str) -> "CRMove":
+        m = re.fullmatch(r"\s*(dog|cat|mouse|cheese\d+)\s*@\s*(\d+)\s*,\s*(\d+)\s*", text)
+        if not m:
+            raise ValueError(f"not a Cheese Rescue move: {text!r} (expected e.g. 'cat@6,7')")
+        return cls(m.group(1), int(m.group(2)), int(m.group(3)))
+
+
+# ---- the game ----------------------------------------------------------------------------
+
+
+def _counts(x: Any, what: str) -> Dict[str, int]:
+    if not isinstance(x, dict) or set(x) != set(ANIMALS):
+        raise ParameterError(f"cheese_rescue: {what} must be a dict with keys dog, cat, mouse; got {x!r}")
+    for k, v in x.items():
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ParameterError(f"cheese_rescue: {what}[{k!r}] must be an int >= 0, got {v!r}")
+    return {k: x[k] for k in ANIMALS}
+
+
+@register
+class CheeseRescue(Game):
+    """Cheese Rescue. Parameters: ``players`` (2-4), ``max_turns``, and the DEFAULT tables
+    ``animals``, ``removal`` (for this player count), ``cheese_values``, ``square``,
+    ``initial_draw``.
+
+    >>> g = CheeseRescue(players=4, engine="python")
+    >>> g.num_actions, g.observation_shape
+    (1014, (32, 13, 13))
+    """
+
+    name = "cheese_rescue"
+    title = "Cheese Rescue"
+    min_players = 2
+    max_players = 4
+    DEFAULTS = {
+        "players": 4,
+        "max_turns": 1000,
+        "animals": None,
+        "removal": None,
+        "cheese_values": None,
+        "square": None,
+        "initial_draw": None,
+    }
+
+    # derived constants, set by _configure
+    N: int
+    G: int
+    C: int
+    K: int
+    center: int
+    uses_start: bool
+    cheese_kind_values: List[int]
+    cheese_counts: List[int]
+    pile_counts: List[int]
+    cells_to_fill: int
+
+    def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        n = self.num_players
+        animals = _counts(DEFAULT["animals"] if params["animals"] is None else params["animals"], "animals")
+        removal = _counts(
+            DEFAULT["removal"][n] if params["removal"] is None else params["removal"], "removal"
+        )
+        cv = DEFAULT["cheese_values"] if params["cheese_values"] is None else params["cheese_values"]
+        if not isinstance(cv, (list, tuple)) or not cv or any(
+            isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 99 for v in cv
+        ):
+            raise ParameterError(f"cheese_rescue: cheese_values must be a non-empty list of ints 1..99, got {cv!r}")
+        square = DEFAULT["square"][n] if params["square"] is None else params["square"]
+        if isinstance(square, bool) or not isinstance(square, int) or not 2 <= square <= MAX_SQUARE:
+            raise ParameterError(f"cheese_rescue: square must be an int from 2 to {MAX_SQUARE}, got {square!r}")
+        draw = DEFAULT["initial_draw"] if params["initial_draw"] is None else params["initial_draw"]
+        if isinstance(draw, bool) or not isinstance(draw, int) or draw < 0:
+            raise ParameterError(f"cheese_rescue: initial_draw must be an int >= 0, got {draw!r}")
+        kinds = sorted(set(cv))
+        if len(kinds) > MAX_CHEESE_KINDS:
+            raise ParameterError(f"cheese_rescue: at most {MAX_CHEESE_KINDS} distinct cheese values, got {kinds}")
+        pile = [animals[k] - removal[k] for k in ANIMALS]
+        if min(pile) < 0:
+            raise ParameterError(f"cheese_rescue: removal {removal} exceeds the animals {animals} (CR-4)")
+        if sum(pile) < draw * n:
+            raise ParameterError(f"cheese_rescue: {sum(pile)} animals cannot deal {draw} to each of {n} players (CR-5)")
+        self.uses_start = n in (2, 4)  # CR-3, CR-14
+        cells = square * square - (1 if self.uses_start else 0)
+        if cells % n:
+            raise ParameterError(f"cheese_rescue: {cells} cells to fill cannot be shared by {n} players (CR-11)")
+        per_player = cells // n
+        supply = len(cv) + draw + (sum(pile) - draw * n) // n
+        if supply < per_player:
+            raise ParameterError(
+                f"cheese_rescue: each player must lay {per_player} cards but may hold only {supply} (CR-11)"
+            )
+        self.N = square
+        self.G = 2 * square - 1
+        self.C = self.G * self.G
+        self.K = len(kinds)
+        self.center = (square - 1) * self.G + (square - 1)
+        self.cheese_kind_values = kinds
+        self.cheese_counts = [cv.count(v) for v in kinds]
+        self.pile_counts = pile
+        self.initial_draw = draw
+        self.cells_to_fill = cells
+        self.num_kinds = 3 + self.K
+        self.num_actions = self.num_kinds * self.C
+        self.num_channels = 4 + n + 3 + n + n * self.K + 1 + n
+        self.observation_shape = (self.num_channels, self.G, self.G)
+        return {
+            "players": n,
+            "max_turns": self.max_turns,
+            "animals": animals,
+            "removal": removal,
+            "cheese_values": list(cv),
+            "square": square,
+            "initial_draw": draw,
+        }
+
+    @classmethod
+    def python_state(cls) -> Any:
+        return CheeseRescueState
+
+    @classmethod
+    def compiled_state(cls) -> Any:
+        return _CompiledState
+
+    # -- encoding ----------------------------------------------------------------------
+
+    def kind_name(self, kind: int) -> str:
+        return ANIMALS[kind] if kind < 3 else f"cheese{self.cheese_kind_values[kind - 3]}"
+
+    def action_to_move(self, action: int) -> CRMove:
+        a = check_action_type(action)
+        if not 0 <= a < self.num_actions:
+            raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
+        kind, cell = divmod(a, self.C)
+        return CRMove(self.kind_name(kind), *divmod(cell, self.G))
+
+    def move_to_action(self, move: Move) -> int:
+        if not isinstance(move, CRMove):
+            raise TypeError(f"cheese_rescue takes CRMove moves, not {type(move).__name__}")
+        names = [self.kind_name(k) for k in range(self.num_kinds)]
+        if move.card not in names:
+            raise IllegalMoveError(f"CR-1/CR-2: no card {move.card!r} in this game; cards: {', '.join(names)}")
+        if not (0 <= move.row < self.G and 0 <= move.col < self.G):
+            raise IllegalMoveError(f"CR-8: cell ({move.row}, {move.col}) is off the {self.G} x {self.G} grid")
+        return names.index(move.card) * self.C + move.row * self.G + move.col
+
+    # -- engine-neutral parts ----------------------------------------------------------
+
+    def _cheese_code(self, owner: int, ck: int) -> int:
+        return 5 + owner * self.K + ck
+
+    def _validate_dict(self, d: Dict[str, Any]) -> None:
+        n, G, K = self.num_players, self.G, self.K
+        table = int_list(d["table"], self.C, "table", 0, 4 + n * K)
+        hands = d["hands"]
+        expect(isinstance(hands, list) and len(hands) == n, f"hands must be a list of {n} hands")
+        for p, h in enumerate(hands):
+            int_list(h, self.num_kinds, f"hands[{p}]", 0)
+        pile = int_list(d["pile"], None, "pile", 0, 2)
+        history = int_list(d["history"], None, "history", 0, self.num_actions - 1)
+        expect(isinstance(d["rng"], int) and 0 <= d["rng"] < 2**64, "rng must be a 64-bit unsigned int")
+        expect(isinstance(d["truncated"], bool), "truncated must be a bool")
+        # conservation of every card (CR-1, CR-2, CR-4)
+        for k in range(3):
+            n_k = table.count(2 + k) + sum(h[k] for h in hands) + pile.count(k)
+            expect(n_k == self.pile_counts[k], f"CR-4: {n_k} {ANIMALS[k]}s in play, expected {self.pile_counts[k]}")
+        for p in range(n):
+            for ck in range(K):
+                n_c = table.count(self._cheese_code(p, ck)) + hands[p][3 + ck]
+                expect(n_c == self.cheese_counts[ck], f"CR-2: seat {p} has {n_c} {self.kind_name(3 + ck)} cards")
+        start_cells = [i for i, c in enumerate(table) if c == START]
+        expect(start_cells == ([self.center] if self.uses_start else []), "CR-3: the start card is misplaced")
+        placed = sum(1 for c in table if c >= 2)
+        expect(placed == len(history), f"history has {len(history)} actions but {placed} cards were laid")
+        expect(placed <= self.cells_to_fill, "CR-11: too many cards on the table")
+        occupied = [i for i, c in enumerate(table) if c]
+        if occupied:
+            rows = [i // G for i in occupied]
+            cols = [i % G for i in occupied]
+            expect(max(rows) - min(rows) < self.N and max(cols) - min(cols) < self.N, "CR-8: cards outside the square")
+            expect(_connected(set(occupied), G), "CR-7: the cards on the table are not connected")
+            if not self.uses_start:
+                expect(table[self.center] != EMPTY, "the first card lies on the centre cell")
+        terminal = placed == self.cells_to_fill or len(history) >= self.max_turns
+        expect(d["truncated"] == (terminal and placed < self.cells_to_fill), "truncated flag is inconsistent")
+
+    def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
+        # CR-15: others' animals, the pile order and the generator are hidden.
+        d["hand_sizes"] = [sum(h) for h in d["hands"]]
+        d["hands"] = [h if q == p else [None, None, None] + h[3:] for q, h in enumerate(d["hands"])]
+        d["pile_size"] = len(d["pile"])
+        d["pile"] = None
+        d["rng"] = None
+        return d
+
+    def _resample(self, d: Dict[str, Any], p: int, rng: Rng) -> None:
+        # CR-15: the animals seat p cannot see (others' hands and the pile) are re-dealt;
+        # each seat keeps its hand size, and every cheese stays where it is (public).
+        pool = list(d["pile"])
+        sizes = [sum(h[:3]) for h in d["hands"]]
+        for q, h in enumerate(d["hands"]):
+            if q != p:
+                for k in range(3):
+                    pool += [k] * h[k]
+                    h[k] = 0
+        rng.shuffle(pool)
+        for q, h in enumerate(d["hands"]):
+            if q != p:
+                for _ in range(sizes[q]):
+                    h[pool.pop()] += 1
+        d["pile"] = pool
+        d["rng"] = rng.next64()
+
+    def _observation(self, d: Dict[str, Any], p: int) -> npt.NDArray[np.float32]:
+        n, G, K = self.num_players, self.G, self.K
+        obs = np.zeros(self.observation_shape, dtype=np.float32)
+        table = np.asarray(d["table"]).reshape(G, G)
+        obs[0] = table == START
+        obs[1] = table == 2
+        obs[2] = table == 3
+        obs[3] = table == 4
+        top = float(max(self.cheese_kind_values))
+        for k in range(n):
+            q = (p + k) % n
+            for ck in range(K):
+                obs[4 + k][table == self._cheese_code(q, ck)] = self.cheese_kind_values[ck] / top
+        c = 4 + n
+        hand = d["hands"][p]
+        for k in range(3):
+            obs[c + k] = hand[k]
+        c += 3
+        for k in range(n):
+            obs[c + k] = sum(d["hands"][(p + k) % n][:3])
+        c += n
+        for k in range(n):
+            for ck in range(K):
+                obs[c + k * K + ck] = d["hands"][(p + k) % n][3 + ck]
+        c += n * K
+        obs[c] = len(d["pile"])
+        c += 1
+        cur = _current(self, d)
+        if cur != TERMINAL:
+            obs[c + (cur - p) % n] = 1.0
+        return obs
+
+    def _render(self, d: Dict[str, Any]) -> str:
+        G, n = self.G, self.num_players
+        table = d["table"]
+        occupied = [i for i, c in enumerate(table) if c]
+        if occupied:
+            r0 = max(0, min(i // G for i in occupied) - 1)
+            r1 = min(G - 1, max(i // G for i in occupied) + 1)
+            c0 = max(0, min(i % G for i in occupied) - 1)
+            c1 = min(G - 1, max(i % G for i in occupied) + 1)
+        else:
+            r0 = r1 = c0 = c1 = self.N - 1
+        lines = ["    " + "".join(f"{c:>4}" for c in range(c0, c1 + 1))]
+        for r in range(r0, r1 + 1):
+            lines.append(f"{r:>4}" + "".join(f"{self._cell_text(table[r * G + c]):>4}" for c in range(c0, c1 + 1)))
+        cur = _current(self, d)
+        who = "game over" if cur == TERMINAL else f"seat {cur} to play"
+        lines.append(f"turn {len(d['history'])}, {who}; draw pile: {len(d['pile'])} cards")
+        for p in range(n):
+            h = d["hands"][p]
+            lines.append(
+                f"seat {p} ({'ABCD'[p]}): "
+                + ", ".join(f"{h[k]} {self.kind_name(k)}" for k in range(self.num_kinds) if h[k])
+            )
+        return "\n".join(lines)
+
+    def _cell_text(self, code: int) -> str:
+        if code <= 4:
+            return ".SDCM"[code]
+        owner, ck = divmod(code - 5, self.K)
+        return f"{'ABCD'[owner]}{self.cheese_kind_values[ck]}"
+
+    def _explain_illegal(self, state: StateAPI, action: Any) -> str:
+        a = check_action_type(action)
+        if state.is_terminal():
+            return f"the game is over (CR-11); action {a} cannot be applied"
+        if not 0 <= a < self.num_actions:
+            return f"action {a} is out of range 0..{self.num_actions - 1}"
+        d = state._to_dict()
+        p = _current(self, d)
+        kind, cell = divmod(a, self.C)
+        r, c = divmod(cell, self.G)
+        if d["hands"][p][kind] == 0:
+            return f"CR-7: seat {p} holds no {self.kind_name(kind)} card"
+        if d["table"][cell] != EMPTY:
+            return f"CR-7: cell ({r}, {c}) is already occupied"
+        if not any(d["table"]):
+            return f"CR-7: the first card goes on the centre cell ({self.N - 1}, {self.N - 1}) (docs: 3-player start)"
+        if not any(d["table"][x] for x in _neighbours(cell, self.G)):
+            return f"CR-7: cell ({r}, {c}) is not adjacent to a card on the table"
+        return f"CR-8: a card at ({r}, {c}) would not fit in the {self.N} x {self.N} square"
+
+
+# ---- helpers (engine-neutral) -------------------------------------------------------------
+
+
+def _current(game: CheeseRescue, d: Dict[str, Any]) -> int:
+    placed = len(d["history"])
+    if placed >= game.cells_to_fill or placed >= game.max_turns:
+        return TERMINAL
+    return placed % game.num_players
+
+
+def _neighbours(cell: int, G: int) -> List[int]:
+    r, c = divmod(cell, G)
+    out = []
+    if r > 0:
+        out.append(cell - G)
+    if r < G - 1:
+        out.append(cell + G)
+    if c > 0:
+        out.append(cell - 1)
+    if c < G - 1:
+        out.append(cell + 1)
+    return out
+
+
+def _connected(cells: "set[int]", G: int) -> bool:
+    todo = [next(iter(cells))]
+    seen = set(todo)
+    while todo:
+        x = todo.pop()
+        for y in _neighbours(x, G):
+            if y in cells and y not in seen:
+                seen.add(y)
+                todo.append(y)
+    return len(seen) == len(cells)
+
+
+def final_table(game: CheeseRescue, table: List[int]) -> List[int]:
+    """The table after the three removal steps of CR-12 (removed cells become EMPTY).
+
+    Each step looks only at the cards that survived the steps before it."""
+    G = game.G
+    t = list(table)
+
+    def remove(victim: Any, hunter: int) -> None:
+        doomed = [i for i, code in enumerate(t) if victim(code) and any(t[j] == hunter for j in _neighbours(i, G))]
+        for i in doomed:
+            t[i] = EMPTY
+
+    remove(lambda code: code == 3, 2)  # CR-12.1: every cat next to a dog
+    remove(lambda code: code == 4, 3)  # CR-12.2: every mouse next to a remaining cat
+    remove(lambda code: code >= 5, 4)  # CR-12.3: every cheese next to a remaining mouse
+    return t
+
+
+# ---- the pure-Python reference engine ------------------------------------------------------
+
+
+class CheeseRescueState(StateAPI):
+    """A Cheese Rescue state (pure-Python reference engine), written straight from the spec."""
+
+    __slots__ = ("game", "table", "hands", "pile", "rng", "history", "truncated")
+
+    game: CheeseRescue
+    table: List[int]
+    hands: List[List[int]]
+    pile: List[int]
+    rng: Rng
+    history: List[int]
+    truncated: bool
+
+    @staticmethod
+    def new(game: CheeseRescue, seed: int) -> "CheeseRescueState":
+        s = CheeseRescueState.__new__(CheeseRescueState)
+        s.game = game
+        s.rng = Rng(seed)
+        s.table = [EMPTY] * game.C
+        if game.uses_start:  # CR-3, CR-6: the start card lies on the table
+            s.table[game.center] = START
+        s.pile = [k for k in range(3) for _ in range(game.pile_counts[k])]  # CR-4
+        s.rng.shuffle(s.pile)
+        s.hands = [[0, 0, 0] + list(game.cheese_counts) for _ in range(game.num_players)]  # CR-5
+        for p in range(game.num_players):  # CR-5: seat 0 draws first
+            for _ in range(game.initial_draw):
+                s.hands[p][s.pile.pop()] += 1
+        s.history = []
+        s.truncated = False
+        return s
+
+    @staticmethod
+    def from_dict(game: CheeseRescue, d: Dict[str, Any]) -> "CheeseRescueState":
+        s = CheeseRescueState.__new__(CheeseRescueState)
+        s.game = game
+        s.table = list(d["table"])
+        s.hands = [list(h) for h in d["hands"]]
+        s.pile = list(d["pile"])
+        s.rng = Rng(d["rng"])
+        s.history = list(d["history"])
+        s.truncated = d["truncated"]
+        return s
+
+    def _to_dict(self) -> Dict[str, Any]:
+        d = self.game._header()
+        d.update(
+            table=list(self.table),
+            hands=[list(h) for h in self.hands],
+            pile=list(self.pile),
+            rng=self.rng.state,
+            history=list(self.history),
+            truncated=self.truncated,
+        )
+        return d
+
+    def clone(self) -> "CheeseRescueState":
+        return CheeseRescueState.from_dict(self.game, self._to_dict())
+
+    @property
+    def current_player(self) -> int:
+        placed = len(self.history)
+        if placed >= self.game.cells_to_fill or self.truncated:  # CR-11
+            return TERMINAL
+        return placed % self.game.num_players  # CR-7: seat 0 starts, clockwise
+
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    def legal_cells(self) -> List[int]:
+        """Empty cells where a card may go now (CR-7, CR-8), ascending."""
+        g = self.game
+        occupied = [i for i, c in enumerate(self.table) if c != EMPTY]
+        if not occupied:  # CR-7: with 3 players the first card goes anywhere: the centre
+            return [g.center]
+        cells = []
+        for i in range(g.C):
+            if self.table[i] != EMPTY:
+                continue
+            if not any(self.table[j] != EMPTY for j in _neighbours(i, g.G)):  # CR-7
+                continue
+            rows = [x // g.G for x in occupied + [i]]
+            cols = [x % g.G for x in occupied + [i]]
+            if max(rows) - min(rows) < g.N and max(cols) - min(cols) < g.N:  # CR-8
+                cells.append(i)
+        return cells
+
+    def legal_actions(self) -> npt.NDArray[np.int64]:
+        if self.is_terminal():
+            return np.zeros(0, dtype=np.int64)
+        hand = self.hands[self.current_player]
+        cells = self.legal_cells()
+        acts = [k * self.game.C + c for k in range(self.game.num_kinds) if hand[k] for c in cells]
+        return np.array(acts, dtype=np.int64)
+
+    def apply_action(self, action: int) -> None:
+        a = check_action_type(action)
+        if self.is_terminal() or not 0 <= a < self.game.num_actions:
+            raise self._illegal(a)
+        p = self.current_player
+        kind, cell = divmod(a, self.game.C)
+        if self.hands[p][kind] == 0 or cell not in self.legal_cells():
+            raise self._illegal(a)
+        self.hands[p][kind] -= 1
+        self.table[cell] = 2 + kind if kind < 3 else self.game._cheese_code(p, kind - 3)
+        if self.pile:  # CR-9
+            self.hands[p][self.pile.pop()] += 1
+        self.history.append(a)
+        if len(self.history) >= self.game.max_turns and len(self.history) < self.game.cells_to_fill:
+            self.truncated = True
+
+    def scores(self) -> List[int]:
+        """CR-13: the values of each seat's cheese still on the table after CR-12 (applied to
+        the table as it is now, so it is defined before the end too)."""
+        g = self.game
+        out = [0] * g.num_players
+        for code in final_table(g, self.table):
+            if code >= 5:
+                owner, ck = divmod(code - 5, g.K)
+                out[owner] += g.cheese_kind_values[ck]
+        return out
+
+    def cheese_counts(self) -> List[int]:
+        """CR-13 tie-break: the number of each seat's cheese cards left after CR-12."""
+        g = self.game
+        out = [0] * g.num_players
+        for code in final_table(g, self.table):
+            if code >= 5:
+                out[(code - 5) // g.K] += 1
+        return out
+
+    def winners(self) -> List[int]:
+        """CR-13: highest score; tie-break more own cheese cards; still tied: shared."""
+        if not self.is_terminal():
+            return []
+        key = list(zip(self.scores(), self.cheese_counts()))
+        best = max(key)
+        return [p for p, k in enumerate(key) if k == best]
+
+
+# ---- the compiled engine (cengine/mousehole/_cheese_rescue.pyx) ---------------------------
+
+_CompiledState: Any = None
+if not _PURE:
+    try:
+        from ._cheese_rescue import CheeseRescueCore as _Core
+    except ImportError:  # pragma: no cover - a build without extensions
+        _Core = None
+    if _Core is not None:
+
+        class CompiledCheeseRescueState(_Core, StateAPI):  # type: ignore[misc,valid-type]
+            """A Cheese Rescue state on the compiled engine (same API as the reference)."""
+
+            __slots__ = ()
+
+        _CompiledState = CompiledCheeseRescueState
