@@ -51,6 +51,43 @@ cdef inline void rng_shuffle_u8(rng_t* s, uint8_t* a, int n) noexcept nogil:
 
 # ---- bit tricks -------------------------------------------------------------------------
 
+cdef extern from *:
+    """
+    /* mousehole: portable bit intrinsics (compiler builtins where available). */
+    #if defined(_MSC_VER) && !defined(__clang__)
+    #include <intrin.h>
+    static __inline int mh_ctz64(unsigned long long x) {
+        unsigned long i;
+    #if defined(_M_X64) || defined(_M_ARM64)
+        _BitScanForward64(&i, x);
+    #else
+        if ((unsigned long)x) { _BitScanForward(&i, (unsigned long)x); }
+        else { _BitScanForward(&i, (unsigned long)(x >> 32)); i += 32; }
+    #endif
+        return (int)i;
+    }
+    #else
+    #define mh_ctz64(x) __builtin_ctzll(x)
+    #endif
+    static const unsigned char mh_pc8[256] = {
+    #define MH_B2(n) n, n + 1, n + 1, n + 2
+    #define MH_B4(n) MH_B2(n), MH_B2(n + 1), MH_B2(n + 1), MH_B2(n + 2)
+    #define MH_B6(n) MH_B4(n), MH_B4(n + 1), MH_B4(n + 1), MH_B4(n + 2)
+        MH_B6(0), MH_B6(1), MH_B6(1), MH_B6(2)
+    #undef MH_B2
+    #undef MH_B4
+    #undef MH_B6
+    };
+    """
+    int mh_ctz64(unsigned long long x) nogil
+    const unsigned char* mh_pc8
+
+
+cdef inline int popcount16(uint16_t x) noexcept nogil:
+    """Bits set in a 16-bit word (byte table: fast without a popcnt instruction)."""
+    return mh_pc8[x & 0xFF] + mh_pc8[x >> 8]
+
+
 cdef inline int popcount64(uint64_t x) noexcept nogil:
     # SWAR popcount: portable (no compiler builtins needed on MSVC).
     x = x - ((x >> 1) & <uint64_t>0x5555555555555555ULL)
@@ -58,22 +95,11 @@ cdef inline int popcount64(uint64_t x) noexcept nogil:
     x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
     return <int>((x * <uint64_t>0x0101010101010101ULL) >> 56)
 
+
 cdef inline int popcount32(uint32_t x) noexcept nogil:
     return popcount64(x)
 
+
 cdef inline int ctz64(uint64_t x) noexcept nogil:
     """Index of the lowest set bit; x must not be 0."""
-    cdef int n = 0
-    if (x & <uint64_t>0xFFFFFFFFULL) == 0:
-        n += 32; x >>= 32
-    if (x & <uint64_t>0xFFFFULL) == 0:
-        n += 16; x >>= 16
-    if (x & <uint64_t>0xFFULL) == 0:
-        n += 8; x >>= 8
-    if (x & <uint64_t>0xFULL) == 0:
-        n += 4; x >>= 4
-    if (x & <uint64_t>0x3ULL) == 0:
-        n += 2; x >>= 2
-    if (x & <uint64_t>0x1ULL) == 0:
-        n += 1
-    return n
+    return mh_ctz64(x)
