@@ -1,0 +1,676 @@
+"""Kater Kasimir (Rudi Hoffmann, F.X. Schmid), rules KK-1 .. KK-14.
+
+Rules: ``shared/rules/kasimir.md`` (summary in ``docs/games/kasimir.md``).
+2-4 players each bring their mice from the pantry (position 0) along a track of
+``track_length`` spaces to the mouse hole (position ``track_length + 1``). A mouse that ends
+its move on an empty trap is caught for good (KK-9); a mouse that ends on an occupied space
+climbs on top and blocks everything under it (KK-8). Most mice home wins (KK-13).
+
+Engine model
+------------
+* **Positions.** ``0`` is the pantry, ``1 .. L`` the track (``L = track_length``), ``L + 1``
+  the hole. A stack is the list of owners (seats) from bottom to top. A trapped mouse is
+  exactly the bottom mouse of a trap space (KK-9: it was caught alone and stays at the
+  bottom), so no extra flag is stored.
+* **Turns.** At the start of a turn the engine finds the next seat, clockwise, that has a
+  free mouse (KK-6); seats without one are skipped automatically (KK-10, KK-11), without a
+  roll (the roll would have no effect) and without an action. A seat is therefore never asked
+  to move when it cannot. Then the die is rolled: with ``explicit_chance=False`` (default)
+  by the state's own generator, ``face = rng.below(len(die))``, one draw per turn, nothing
+  else draws from it; with ``explicit_chance=True`` the state stops at a chance node
+  (``current_player == CHANCE``) until a chance action names the face. The roll is part of
+  the state (``to_dict()["roll"]``, the face index) and is shown before the seat decides.
+* **Actions.** ``D = max distance`` (the largest numbered face, or ``clover`` when the die has
+  a clover), ``P = (L + 1) * D``.
+
+  - ``start * D + (distance - 1)`` for ``0 <= start <= L``, ``1 <= distance <= D``: move the
+    free mouse on space ``start`` (``0`` = the seat's own pantry stack) ``distance`` spaces
+    (a :class:`KKMove`);
+  - ``P + i``: the die shows face ``i`` (index into ``die``), at chance nodes only
+    (a :class:`KKRoll`); each face has probability ``1 / len(die)``.
+
+  ``num_actions = P + len(die)``; 211 with the DEFAULT track and die.
+* **Tie-break.** ``to_dict()["first_home"][p]`` is the index in ``history`` of the action that
+  brought seat p's first mouse home (``-1``: none yet).
+
+Choices where the text is silent (``docs/games/kasimir.md``): skipped turns draw no roll;
+``max_turns`` counts moves (not chance actions, not skipped turns); with a clover every
+distance 1..clover is a separate action even when several reach the hole.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from ._api import (
+    _PURE,
+    CHANCE,
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    Move,
+    ParameterError,
+    StateAPI,
+    check_action_type,
+    expect,
+    int_list,
+    register,
+)
+from ._rng import Rng
+
+__all__ = ["Kasimir", "KKMove", "KKRoll", "KasimirState", "DEFAULT", "CLOVER"]
+
+# ---- constants and the DEFAULT data table ------------------------------------------------
+
+#: The clover face of the die (KK-3, KK-5).
+CLOVER = "clover"
+#: Physical data (KK-1, KK-2, KK-3); every entry is a game parameter.
+DEFAULT: Dict[str, Any] = {
+    "track_length": 40,  # KK-1: spaces 1 .. 40, the hole is 41
+    "traps": [3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39],  # KK-1
+    "mice": 4,  # KK-2: mice per player
+    "die": [1, 2, 3, 4, 5, CLOVER],  # KK-3
+    "clover": 5,  # KK-5: the clover lets the player choose 1 .. clover
+}
+#: Limits of the compiled engine (bitboards of 64 positions, 32 mice, small action space).
+MAX_TRACK = 60
+MAX_MICE = 8
+MAX_FACES = 32
+MAX_STEP = 64
+
+
+# ---- moves -------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class KKMove(Move):
+    """Move the free mouse on space ``start`` (0 = the mover's own pantry stack) forward by
+    ``distance`` spaces.
+
+    >>> KKMove(0, 3)
+    KKMove(start=0, distance=3)
+    >>> str(KKMove(12, 5))
+    '12+5'
+    >>> KKMove.from_str("pantry+2")
+    KKMove(start=0, distance=2)
+    """
+
+    start: int
+    distance: int
+
+    def __str__(self) -> str:
+        return f"{self.start}+{self.distance}"
+
+    @classmethod
+    def from_str(cls, text: str) -> "KKMove":
+        m = re.fullmatch(r"\s*(\d+|pantry)\s*\+\s*(\d+)\s*", text)
+        if not m:
+            raise ValueError(f"not a Kater Kasimir move: {text!r} (expected e.g. '12+5' or 'pantry+3')")
+        start = 0 if m.group(1) == "pantry" else int(m.group(1))
+        return cls(start, int(m.group(2)))
+
+
+@dataclasses.dataclass(frozen=True)
+class KKRoll(Move):
+    """A chance outcome: the die shows face number ``index`` of the ``die`` parameter
+    (``face`` is its value, an int or ``"clover"``).
+
+    >>> KKRoll(5, "clover")
+    KKRoll(index=5, face='clover')
+    >>> str(KKRoll(2, 3))
+    'roll 3'
+    """
+
+    index: int
+    face: Union[int, str]
+
+    def __str__(self) -> str:
+        return f"roll {self.face}"
+
+
+# ---- the game ----------------------------------------------------------------------------
+
+
+def _int_param(x: Any, name: str, lo: int, hi: int) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
+        raise ParameterError(f"kasimir: {name} must be an int from {lo} to {hi}, got {x!r}")
+    return x
+
+
+@register
+class Kasimir(Game):
+    """Kater Kasimir. Parameters: ``players`` (2-4), ``max_turns`` (moves before truncation),
+    ``explicit_chance`` (stop at die rolls), and the DEFAULT table entries ``track_length``,
+    ``traps``, ``mice``, ``die``, ``clover``.
+
+    >>> g = Kasimir(players=4, engine="python")
+    >>> g.num_actions, g.observation_shape
+    (211, (2823,))
+    """
+
+    name = "kasimir"
+    title = "Kater Kasimir"
+    min_players = 2
+    max_players = 4
+    DEFAULTS = {
+        "players": 4,
+        "max_turns": 1000,
+        "explicit_chance": False,
+        "track_length": DEFAULT["track_length"],
+        "traps": DEFAULT["traps"],
+        "mice": DEFAULT["mice"],
+        "die": DEFAULT["die"],
+        "clover": DEFAULT["clover"],
+    }
+
+    # derived constants, set by _configure
+    L: int
+    home_pos: int
+    traps: List[int]
+    is_trap: List[bool]
+    mice: int
+    faces: List[Union[int, str]]
+    face_steps: List[int]  # 0 for the clover, else the distance
+    clover: int
+    D: int
+    P: int
+    num_faces: int
+    explicit_chance: bool
+
+    def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        L = _int_param(params["track_length"], "track_length (KK-1: number of spaces)", 1, MAX_TRACK)
+        traps = params["traps"]
+        if not isinstance(traps, (list, tuple)):
+            raise ParameterError(f"kasimir: traps must be a list of space numbers 1..{L}, got {traps!r}")
+        for t in traps:
+            if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= L:
+                raise ParameterError(
+                    f"kasimir: KK-1: trap {t!r} is not a space of the track (spaces are 1..{L})"
+                )
+        if len(set(traps)) != len(traps):
+            raise ParameterError(f"kasimir: KK-1: traps must not repeat a space, got {list(traps)}")
+        mice = _int_param(params["mice"], "mice (KK-2: mice per player)", 1, MAX_MICE)
+        die = params["die"]
+        if not isinstance(die, (list, tuple)) or not 1 <= len(die) <= MAX_FACES:
+            raise ParameterError(f"kasimir: KK-3: die must be a list of 1 to {MAX_FACES} faces, got {die!r}")
+        for f in die:
+            if f != CLOVER and (isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= MAX_STEP):
+                raise ParameterError(
+                    f"kasimir: KK-3: die face {f!r} must be an int from 1 to {MAX_STEP} or {CLOVER!r}"
+                )
+        clover = _int_param(params["clover"], "clover (KK-5: the clover's largest distance)", 1, MAX_STEP)
+        ec = params["explicit_chance"]
+        if not isinstance(ec, bool):
+            raise ParameterError(f"kasimir: explicit_chance must be a bool, got {ec!r}")
+        self.L = L
+        self.home_pos = L + 1
+        self.traps = sorted(traps)
+        self.is_trap = [False] * (L + 2)
+        for t in traps:
+            self.is_trap[t] = True
+        self.mice = mice
+        self.faces = list(die)
+        self.face_steps = [0 if f == CLOVER else int(f) for f in die]
+        self.clover = clover
+        self.D = max([s for s in self.face_steps if s] + ([clover] if CLOVER in die else []))
+        self.P = (L + 1) * self.D
+        self.num_faces = len(die)
+        self.num_actions = self.P + self.num_faces
+        self.explicit_chance = ec
+        n = self.num_players
+        self.stack_levels = n * mice
+        self.observation_shape = (
+            n * (L + 2) + L * self.stack_levels * n + 2 * L + self.num_faces + n + 1 + n,
+        )
+        return {
+            "players": n,
+            "max_turns": self.max_turns,
+            "explicit_chance": ec,
+            "track_length": L,
+            "traps": list(self.traps),
+            "mice": mice,
+            "die": list(die),
+            "clover": clover,
+        }
+
+    @classmethod
+    def python_state(cls) -> Any:
+        return KasimirState
+
+    @classmethod
+    def compiled_state(cls) -> Any:
+        return _CompiledState
+
+    # -- encoding ----------------------------------------------------------------------
+
+    def action_to_move(self, action: int) -> Union[KKMove, KKRoll]:
+        a = check_action_type(action)
+        if not 0 <= a < self.num_actions:
+            raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
+        if a >= self.P:
+            return KKRoll(a - self.P, self.faces[a - self.P])
+        start, d = divmod(a, self.D)
+        return KKMove(start, d + 1)
+
+    def move_to_action(self, move: Move) -> int:
+        if isinstance(move, KKRoll):
+            if not 0 <= move.index < self.num_faces or self.faces[move.index] != move.face:
+                raise IllegalMoveError(f"KK-3: the die has no face {move.face!r} at index {move.index}; faces: {self.faces}")
+            return self.P + move.index
+        if not isinstance(move, KKMove):
+            raise TypeError(f"kasimir takes KKMove or KKRoll moves, not {type(move).__name__}")
+        if not 0 <= move.start <= self.L:
+            raise IllegalMoveError(f"KK-1: a move starts in the pantry (0) or on a space 1..{self.L}, not {move.start}")
+        if not 1 <= move.distance <= self.D:
+            raise IllegalMoveError(f"KK-5: a move goes 1..{self.D} spaces, not {move.distance}")
+        return move.start * self.D + move.distance - 1
+
+    def roll_distances(self, face_index: int) -> List[int]:
+        """The distances face ``face_index`` allows (KK-5): its number, or 1..clover."""
+        s = self.face_steps[face_index]
+        return [s] if s else list(range(1, self.clover + 1))
+
+    # -- engine-neutral parts ----------------------------------------------------------
+
+    def _validate_dict(self, d: Dict[str, Any]) -> None:
+        n, L, m = self.num_players, self.L, self.mice
+        pantry = int_list(d["pantry"], n, "pantry", 0, m)
+        home = int_list(d["home"], n, "home", 0, m)
+        track = d["track"]
+        expect(isinstance(track, list) and len(track) == L, f"track must be a list of {L} stacks")
+        count = list(pantry)
+        for p in range(n):
+            count[p] += home[p]
+        for i, st in enumerate(track):
+            int_list(st, None, f"track[{i}] (space {i + 1})", 0, n - 1)
+            for q in st:
+                count[q] += 1
+        for p in range(n):
+            expect(count[p] == m, f"KK-2: seat {p} has {count[p]} mice in play, expected {m}")
+        history = int_list(d["history"], None, "history", 0, self.num_actions - 1)
+        fh = int_list(d["first_home"], n, "first_home", -1, max(len(history) - 1, -1))
+        for p in range(n):
+            expect((fh[p] >= 0) == (home[p] > 0), f"KK-13: first_home[{p}] disagrees with home[{p}]")
+            if fh[p] >= 0:
+                expect(history[fh[p]] < self.P, f"KK-13: first_home[{p}] points at a chance action")
+        got = [x for x in fh if x >= 0]
+        expect(len(set(got)) == len(got), "KK-13: two seats cannot reach the hole with the same action")
+        expect(isinstance(d["rng"], int) and not isinstance(d["rng"], bool) and 0 <= d["rng"] < 2**64,
+               "rng must be a 64-bit unsigned int")
+        expect(isinstance(d["truncated"], bool), "truncated must be a bool")
+        roll = d["roll"]
+        expect(roll is None or (isinstance(roll, int) and not isinstance(roll, bool) and 0 <= roll < self.num_faces),
+               f"roll must be None or a face index 0..{self.num_faces - 1}")
+        seat = d["seat"]
+        expect(isinstance(seat, int) and not isinstance(seat, bool), "seat must be an int")
+        moves = sum(1 for a in history if a < self.P)
+        on_way = sum(pantry) + sum(len(st) for st in track) - sum(1 for i, st in enumerate(track) if st and self.is_trap[i + 1])
+        over = on_way == 0
+        expect(d["truncated"] == (not over and moves >= self.max_turns), "truncated flag is inconsistent with max_turns")
+        if over or d["truncated"]:
+            expect(seat == TERMINAL and roll is None, "KK-12: a finished game has seat -4 and no roll")
+        else:
+            expect(0 <= seat < n, f"seat must be 0..{n - 1} while the game is on")
+            expect(_can_move(self, pantry, track, seat), f"KK-10: seat {seat} has no free mouse and cannot be to move")
+            if not self.explicit_chance:
+                expect(roll is not None, "KK-5: without explicit chance the roll is always shown")
+
+    def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
+        # KK-14: everything is public except the generator (it predicts future rolls).
+        d["rng"] = None
+        return d
+
+    def _resample(self, d: Dict[str, Any], p: int, rng: Rng) -> None:
+        # KK-14: nothing is hidden but the future rolls: only the generator is re-seeded.
+        d["rng"] = rng.next64()
+
+    def _observation(self, d: Dict[str, Any], p: int) -> npt.NDArray[np.float32]:
+        n, L, H = self.num_players, self.L, self.stack_levels
+        obs = np.zeros(self.observation_shape, dtype=np.float32)
+        c = 0
+        rel = [(p + k) % n for k in range(n)]
+        # A: mice of each seat (relative to p) at each position 0 .. L+1
+        for k, q in enumerate(rel):
+            obs[c + k * (L + 2)] = d["pantry"][q]
+            obs[c + k * (L + 2) + L + 1] = d["home"][q]
+        for i, st in enumerate(d["track"]):
+            for q in st:
+                obs[c + ((q - p) % n) * (L + 2) + i + 1] += 1.0
+        c += n * (L + 2)
+        # B: stacks, bottom first: [space][level][relative owner]
+        for i, st in enumerate(d["track"]):
+            for h, q in enumerate(st):
+                obs[c + (i * H + h) * n + (q - p) % n] = 1.0
+        c += L * H * n
+        # C: trap spaces, full traps
+        for t in self.traps:
+            obs[c + t - 1] = 1.0
+            if d["track"][t - 1]:
+                obs[c + L + t - 1] = 1.0
+        c += 2 * L
+        # D: the roll (one-hot face index)
+        if d["roll"] is not None:
+            obs[c + d["roll"]] = 1.0
+        c += self.num_faces
+        # E: the seat to move (relative), then the chance flag
+        if d["seat"] != TERMINAL:
+            obs[c + (d["seat"] - p) % n] = 1.0
+            if d["roll"] is None:
+                obs[c + n] = 1.0
+        c += n + 1
+        # F: tie-break order: 1 / (1 + rank) for seats with a mouse home
+        order = sorted((x, q) for q, x in enumerate(d["first_home"]) if x >= 0)
+        for r, (_, q) in enumerate(order):
+            obs[c + (q - p) % n] = 1.0 / (1 + r)
+        return obs
+
+    def _render(self, d: Dict[str, Any]) -> str:
+        n, L = self.num_players, self.L
+        strip = []
+        for i, st in enumerate(d["track"]):
+            trap = self.is_trap[i + 1]
+            if not st:
+                strip.append("o" if trap else ".")
+            elif trap and len(st) == 1:
+                strip.append("abcd"[st[0]])  # a trapped mouse alone: lower case
+            else:
+                strip.append("ABCD"[st[-1]])
+        ruler = "".join(str((i // 10) % 10) if i % 10 == 0 else " " for i in range(1, L + 1))
+        lines = [
+            "pantry " + " ".join(f"{'ABCD'[q]}:{d['pantry'][q]}" for q in range(n)),
+            "       " + ruler.rstrip(),
+            "track  " + "".join(strip) + "  (. space, o empty trap, letter: top mouse, a-d: trapped alone)",
+        ]
+        for i, st in enumerate(d["track"]):
+            if st:
+                s = i + 1
+                cells = ["ABCD"[q] for q in st]
+                if self.is_trap[s]:
+                    cells[0] = f"[{cells[0]}]"  # KK-9: the trapped mouse, at the bottom
+                lines.append(f"{s:>5}{'T' if self.is_trap[s] else ' '} " + " ".join(cells))
+        lines.append("hole   " + " ".join(f"{'ABCD'[q]}:{d['home'][q]}" for q in range(n)))
+        seat, roll = d["seat"], d["roll"]
+        if seat == TERMINAL:
+            who = "game over" + (" (truncated)" if d["truncated"] else "")
+        elif roll is None:
+            who = f"seat {seat} ({'ABCD'[seat]}) to roll (chance node)"
+        else:
+            who = f"seat {seat} ({'ABCD'[seat]}) to move, rolled {self.faces[roll]}"
+        lines.append(f"{len(d['history'])} actions; {who}; towers bottom to top, [X] trapped")
+        return "\n".join(lines)
+
+    def _explain_illegal(self, state: StateAPI, action: Any) -> str:
+        a = check_action_type(action)
+        if state.is_terminal():
+            return f"KK-12: the game is over; action {a} cannot be applied"
+        if not 0 <= a < self.num_actions:
+            return f"action {a} is out of range 0..{self.num_actions - 1}"
+        d = state._to_dict()
+        p, roll = d["seat"], d["roll"]
+        if roll is None:
+            if a < self.P:
+                return f"KK-5: seat {p} must roll first: this is a chance node, apply a die face {self.P}..{self.num_actions - 1}"
+            return f"KK-3: action {a} is not a face of the die"  # pragma: no cover - every face is legal
+        if a >= self.P:
+            return f"KK-5: the die already shows {self.faces[roll]}; seat {p} must move a mouse"
+        start, dist = divmod(a, self.D)
+        dist += 1
+        if start == 0:
+            if d["pantry"][p] == 0:
+                return f"KK-6: seat {p} has no mouse left in the pantry"
+        else:
+            st = d["track"][start - 1]
+            if not st:
+                return f"KK-6: there is no mouse on space {start}"
+            if st[-1] != p:
+                return f"KK-6: the top mouse on space {start} belongs to seat {st[-1]}, not seat {p}"
+            if len(st) == 1 and self.is_trap[start]:
+                return f"KK-9: seat {p}'s mouse on space {start} is trapped for the rest of the game"
+        allowed = self.roll_distances(roll)
+        if dist not in allowed:
+            if self.face_steps[roll]:
+                return f"KK-5: seat {p} rolled {self.faces[roll]} and must move exactly {allowed[0]} spaces, not {dist}"
+            return f"KK-5: the clover allows 1 to {self.clover} spaces, not {dist}"
+        return f"action {a} is not legal here"  # pragma: no cover
+
+
+# ---- helpers (engine-neutral) -------------------------------------------------------------
+
+
+def _free_starts(game: Kasimir, pantry: List[int], track: List[List[int]], p: int) -> List[int]:
+    """KK-6: the start spaces of seat p's free mice, ascending (0 = the pantry stack)."""
+    out = [0] if pantry[p] else []
+    for i, st in enumerate(track):
+        # the top mouse is free unless it is the trapped one (alone, on a trap space)
+        if st and st[-1] == p and not (len(st) == 1 and game.is_trap[i + 1]):
+            out.append(i + 1)
+    return out
+
+
+def _can_move(game: Kasimir, pantry: List[int], track: List[List[int]], p: int) -> bool:
+    return bool(_free_starts(game, pantry, track, p))
+
+
+def winners_from(home: List[int], first_home: List[int]) -> List[int]:
+    """KK-13: most mice home; tie-break: the first to get a mouse home; tied seats without
+    any mouse home share."""
+    best = max(home)
+    tied = [p for p, h in enumerate(home) if h == best]
+    if best == 0 or len(tied) == 1:
+        return tied
+    first = min(first_home[p] for p in tied)
+    return [p for p in tied if first_home[p] == first]
+
+
+# ---- the pure-Python reference engine ------------------------------------------------------
+
+
+class KasimirState(StateAPI):
+    """A Kater Kasimir state (pure-Python reference engine), written straight from the spec."""
+
+    __slots__ = ("game", "pantry", "track", "home", "first_home", "seat", "roll", "rng", "history", "truncated")
+
+    game: Kasimir
+    pantry: List[int]  # mice of each seat still in the pantry (one stack each, KK-4)
+    track: List[List[int]]  # track[s - 1]: owners of the mice on space s, bottom to top
+    home: List[int]  # mice of each seat in the hole
+    first_home: List[int]  # index in history of each seat's first mouse home, -1: none
+    seat: int  # seat to move (or to roll, at a chance node); TERMINAL at the end
+    roll: Optional[int]  # face index shown by the die; None at a chance node / the end
+    rng: Rng
+    history: List[int]
+    truncated: bool
+
+    @staticmethod
+    def new(game: Kasimir, seed: int) -> "KasimirState":
+        s = KasimirState.__new__(KasimirState)
+        s.game = game
+        s.rng = Rng(seed)
+        s.pantry = [game.mice] * game.num_players  # KK-2, KK-4: every mouse in its pantry stack
+        s.track = [[] for _ in range(game.L)]
+        s.home = [0] * game.num_players
+        s.first_home = [-1] * game.num_players
+        s.history = []
+        s.truncated = False
+        s.seat = 0  # KK-4: seat 0 starts
+        s.roll = None
+        s._roll_die()
+        return s
+
+    @staticmethod
+    def from_dict(game: Kasimir, d: Dict[str, Any]) -> "KasimirState":
+        s = KasimirState.__new__(KasimirState)
+        s.game = game
+        s.pantry = list(d["pantry"])
+        s.track = [list(st) for st in d["track"]]
+        s.home = list(d["home"])
+        s.first_home = list(d["first_home"])
+        s.seat = d["seat"]
+        s.roll = d["roll"]
+        s.rng = Rng(d["rng"])
+        s.history = list(d["history"])
+        s.truncated = d["truncated"]
+        return s
+
+    def _to_dict(self) -> Dict[str, Any]:
+        d = self.game._header()
+        d.update(
+            pantry=list(self.pantry),
+            track=[list(st) for st in self.track],
+            home=list(self.home),
+            first_home=list(self.first_home),
+            seat=self.seat,
+            roll=self.roll,
+            rng=self.rng.state,
+            history=list(self.history),
+            truncated=self.truncated,
+        )
+        return d
+
+    def clone(self) -> "KasimirState":
+        return KasimirState.from_dict(self.game, self._to_dict())
+
+    # -- turn structure --------------------------------------------------------------
+
+    def _roll_die(self) -> None:
+        """KK-5: the turn's roll: drawn now, or left to a chance action (explicit chance)."""
+        if not self.game.explicit_chance:
+            self.roll = self.rng.below(self.game.num_faces)
+
+    @property
+    def current_player(self) -> int:
+        if self.seat == TERMINAL:
+            return TERMINAL
+        return CHANCE if self.roll is None else self.seat
+
+    def is_terminal(self) -> bool:
+        return self.seat == TERMINAL
+
+    def on_the_way(self) -> int:
+        """Mice neither home nor trapped (KK-12)."""
+        g = self.game
+        trapped = sum(1 for i, st in enumerate(self.track) if st and g.is_trap[i + 1])
+        return sum(self.pantry) + sum(len(st) for st in self.track) - trapped
+
+    def free_starts(self, p: int) -> List[int]:
+        """KK-6: start spaces of seat p's free mice, ascending (0 = the pantry stack)."""
+        return _free_starts(self.game, self.pantry, self.track, p)
+
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        """KK-3: every face is equally likely; ``[(P + i, 1/len(die)), ...]`` at a chance node."""
+        if self.current_player != CHANCE:
+            return []
+        g = self.game
+        return [(g.P + i, 1.0 / g.num_faces) for i in range(g.num_faces)]
+
+    def legal_actions(self) -> npt.NDArray[np.int64]:
+        g = self.game
+        cp = self.current_player
+        if cp == TERMINAL:
+            return np.zeros(0, dtype=np.int64)
+        if cp == CHANCE:
+            return np.arange(g.P, g.P + g.num_faces, dtype=np.int64)
+        assert self.roll is not None
+        dists = g.roll_distances(self.roll)  # KK-5
+        acts = [s * g.D + d - 1 for s in self.free_starts(cp) for d in dists]  # KK-6, KK-10
+        return np.array(acts, dtype=np.int64)
+
+    def apply_action(self, action: int) -> None:
+        a = check_action_type(action)
+        g = self.game
+        cp = self.current_player
+        if cp == TERMINAL or not 0 <= a < g.num_actions:
+            raise self._illegal(a)
+        if cp == CHANCE:
+            if a < g.P:
+                raise self._illegal(a)
+            self.roll = a - g.P  # KK-5: the die shows this face
+            self.history.append(a)
+            return
+        if a >= g.P:
+            raise self._illegal(a)
+        assert self.roll is not None
+        start, dist = divmod(a, g.D)
+        dist += 1
+        if start not in self.free_starts(cp) or dist not in g.roll_distances(self.roll):
+            raise self._illegal(a)
+        self.history.append(a)
+        self._move(cp, start, dist)
+        self._next_turn(cp)
+
+    def _move(self, p: int, start: int, dist: int) -> None:
+        g = self.game
+        # KK-6: only the top (moving) mouse leaves; the mice under it stay
+        if start == 0:
+            self.pantry[p] -= 1
+        else:
+            self.track[start - 1].pop()
+        target = start + dist  # KK-7: every space counts one step, traps are passed safely
+        if target >= g.home_pos:  # KK-7: no exact roll needed, extra steps are lost
+            self.home[p] += 1
+            if self.first_home[p] < 0:  # KK-13: remember who got a mouse home first
+                self.first_home[p] = len(self.history) - 1
+            return
+        # KK-9: an empty trap catches the mouse (it stays, alone, at the bottom);
+        # KK-8: otherwise (plain space, or a trap already full) it goes on top of the stack
+        self.track[target - 1].append(p)
+
+    def _next_turn(self, p: int) -> None:
+        g = self.game
+        self.roll = None
+        if self.on_the_way() == 0:  # KK-12: every mouse is home or trapped
+            self.seat = TERMINAL
+            return
+        if sum(1 for x in self.history if x < g.P) >= g.max_turns:
+            self.truncated = True
+            self.seat = TERMINAL
+            return
+        # KK-10, KK-11: seats without a free mouse (blocked, trapped or home) are skipped;
+        # some seat has one, since the top mouse of any stack of a mouse on the way is free.
+        q = (p + 1) % g.num_players  # clockwise
+        while not self.free_starts(q):
+            q = (q + 1) % g.num_players
+        self.seat = q
+        self._roll_die()
+
+    # -- results -----------------------------------------------------------------------
+
+    def scores(self) -> List[int]:
+        """KK-13: mice in the hole per seat (defined before the end too)."""
+        return list(self.home)
+
+    def winners(self) -> List[int]:
+        """KK-13: most mice home; tie-break first mouse home; tied seats with none share."""
+        if not self.is_terminal():
+            return []
+        return winners_from(self.home, self.first_home)
+
+
+# ---- the compiled engine (cengine/mousehole/_kasimir.pyx) -----------------------------------
+
+_CompiledState: Any = None
+if not _PURE:
+    try:
+        from ._kasimir import KasimirCore as _Core
+    except ImportError:  # pragma: no cover - a build without extensions
+        _Core = None
+    if _Core is not None:
+
+        class CompiledKasimirState(_Core, StateAPI):  # type: ignore[misc,valid-type]
+            """A Kater Kasimir state on the compiled engine (same API as the reference)."""
+
+            __slots__ = ()
+
+            def chance_outcomes(self) -> List[Tuple[int, float]]:
+                """KK-3: every face is equally likely; ``[(P + i, 1/len(die)), ...]``."""
+                if self.current_player != CHANCE:
+                    return []
+                g = self.game
+                return [(g.P + i, 1.0 / g.num_faces) for i in range(g.num_faces)]
+
+        _CompiledState = CompiledKasimirState
+
