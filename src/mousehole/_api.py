@@ -89,14 +89,15 @@ def available_engines() -> List[str]:
     """The engines this installation offers: ``["compiled", "python"]`` or ``["python"]``.
 
     The compiled engine is unavailable when ``MOUSEHOLE_PUREPYTHON=1`` is set or when the
-    extension modules were not built.
+    extension modules were not built (loading a game whose own extension is missing with
+    ``engine="compiled"`` raises :class:`ParameterError`).
     """
     global _COMPILED_OK
     if _COMPILED_OK is None:
         if _PURE:
             _COMPILED_OK = False
         else:
-            _COMPILED_OK = all(g.compiled_state() is not None for g in _REGISTRY.values())
+            _COMPILED_OK = any(g.compiled_state() is not None for g in _REGISTRY.values())
     return ["compiled", "python"] if _COMPILED_OK else ["python"]
 
 
@@ -241,6 +242,9 @@ class Game:
         """Rebuild a state from ``state.to_dict()`` (exact round trip); checks everything."""
         if not isinstance(d, dict):
             raise StateError(f"a state dict must be a dict, not {type(d).__name__}")
+        missing = [k for k in ("game", "params", "view") if k not in d]
+        if missing:
+            raise StateError(f"a state dict needs the keys game, params and view; missing: {', '.join(missing)}")
         if d.get("game") != self.name:
             raise StateError(f"this dict is not a {self.name} state (game={d.get('game')!r})")
         if d.get("view") is not None:

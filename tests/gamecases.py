@@ -1,0 +1,54 @@
+"""The game configurations the generic suites run over, and a seeded random driver.
+
+Every registered game is covered at every player count it allows; games may add extra
+configurations here (for example explicit chance)."""
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, Iterator, List, Tuple
+
+import mousehole
+from mousehole import _api
+from mousehole._rng import Rng, derive
+
+#: extra parameter sets per game for the generic suites
+EXTRA: Dict[str, List[Dict[str, Any]]] = {
+    "kasimir": [{"players": 4, "explicit_chance": True}, {"players": 2, "explicit_chance": True}],
+}
+
+
+def configs() -> List[Tuple[str, Dict[str, Any]]]:
+    out: List[Tuple[str, Dict[str, Any]]] = []
+    for name in mousehole.game_names():
+        cls = _api._REGISTRY[name]
+        for n in range(cls.min_players, cls.max_players + 1):
+            out.append((name, {"players": n}))
+        out.extend((name, dict(extra)) for extra in EXTRA.get(name, []))
+    return out
+
+
+def config_id(case: Tuple[str, Dict[str, Any]]) -> str:
+    name, params = case
+    return name + "-" + "-".join(f"{k}={v}" for k, v in sorted(params.items()))
+
+
+CASES = configs()
+IDS = [config_id(c) for c in CASES]
+
+
+def scale(default: int) -> int:
+    """Test sizes scale with MOUSEHOLE_TEST_SCALE (a float, default 1)."""
+    return max(1, int(default * float(os.environ.get("MOUSEHOLE_TEST_SCALE", "1"))))
+
+
+def random_walk(state: Any, seed: int, max_steps: int = 100000) -> Iterator[int]:
+    """Play uniformly random legal actions (chance nodes included) until the end, yielding
+    each chosen action before it is applied."""
+    rng = Rng(derive(seed, 1))
+    steps = 0
+    while not state.is_terminal() and steps < max_steps:
+        legal = state.legal_actions()
+        a = int(legal[rng.below(len(legal))])
+        yield a
+        state.apply_action(a)
+        steps += 1

@@ -1,0 +1,441 @@
+"""One test (at least) per rule of Cheese Rescue, CR-1 .. CR-15 (shared/rules/cheese_rescue.md),
+on both engines. Each test fails when the rule it names is broken."""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+import pytest
+
+import mousehole
+from mousehole.cheese_rescue import CRMove
+from mousehole._rng import Rng
+
+DOG, CAT, MOUSE, START = 2, 3, 4, 1
+
+
+def cheese(owner: int, value: int) -> int:
+    """Table code of a cheese of ``owner`` with ``value`` (DEFAULT values 1, 2, 3)."""
+    return 5 + owner * 3 + (value - 1)
+
+
+def crafted(game: Any, cells: Dict[Tuple[int, int], int]) -> Any:
+    """A valid state whose table holds ``cells`` (code per (row, col)) plus the start card;
+    the animals not on the table are in the pile, the cheese not on the table in the hands."""
+    G, n, K = game.G, game.num_players, game.K
+    table = [0] * (G * G)
+    if game.uses_start:
+        table[game.center] = START
+    history: List[int] = []
+    for (r, c), code in cells.items():
+        table[r * G + c] = code
+        kind = code - 2 if code < 5 else 3 + (code - 5) % K
+        history.append(kind * game.C + r * G + c)
+    hands = [[0, 0, 0] + [game.cheese_counts[ck] - table.count(5 + p * K + ck) for ck in range(K)] for p in range(n)]
+    pile = [k for k in range(3) for _ in range(game.pile_counts[k] - table.count(2 + k))]
+    d = game.new_state(seed=0).to_dict()
+    d.update(table=table, hands=hands, pile=pile, history=history, truncated=False)
+    return game.state_from_dict(d)
+
+
+def at(game: Any, r: int, c: int) -> int:
+    return r * game.G + c
+
+
+# ---- components ---------------------------------------------------------------------------
+
+
+def test_cr1_animal_cards(engine: str) -> None:
+    """CR-1: 36 animals, 6 dogs, 12 cats, 18 mice (4 players: none removed)."""
+    game = mousehole.load("cheese_rescue", players=4, engine=engine)
+    d = game.new_state(seed=11).to_dict()
+    counts = [d["pile"].count(k) + sum(h[k] for h in d["hands"]) for k in range(3)]
+    assert counts == [6, 12, 18]
+
+
+def test_cr2_cheese_sets(engine: str) -> None:
+    """CR-2: each player holds one set of six cheeses valued 1, 1, 1, 2, 2, 3."""
+    game = mousehole.load("cheese_rescue", players=3, engine=engine)
+    for hand in game.new_state(seed=2).to_dict()["hands"]:
+        assert hand[3:] == [3, 2, 1]
+    assert [game.kind_name(k) for k in range(6)] == ["dog", "cat", "mouse", "cheese1", "cheese2", "cheese3"]
+
+
+@pytest.mark.parametrize("players,used", [(2, True), (3, False), (4, True)])
+def test_cr3_cr14_start_card_with_two_or_four(players: int, used: bool, engine: str) -> None:
+    """CR-3, CR-14: the start card is on the table with 2 or 4 players, not with 3."""
+    game = mousehole.load("cheese_rescue", players=players, engine=engine)
+    table = game.new_state(seed=1).to_dict()["table"]
+    assert table.count(START) == (1 if used else 0)
+    if used:
+        assert table[game.center] == START
+
+
+# ---- setup --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players,expected", [(2, [3, 6, 9]), (3, [4, 9, 14]), (4, [6, 12, 18])])
+def test_cr4_removal_by_player_count(players: int, expected: List[int], engine: str) -> None:
+    """CR-4: 2 players remove 3/6/9, 3 players 2/3/4, 4 players none; the rest is shuffled."""
+    game = mousehole.load("cheese_rescue", players=players, engine=engine)
+    piles = []
+    for seed in range(3):
+        d = game.new_state(seed=seed).to_dict()
+        assert [d["pile"].count(k) + sum(h[k] for h in d["hands"]) for k in range(3)] == expected
+        piles.append(d["pile"])
+    assert piles[0] != piles[1] or piles[1] != piles[2], "the pile is shuffled"
+
+
+def test_cr5_deal_from_the_top_seat_zero_first(engine: str) -> None:
+    """CR-5: cheese set in hand, then two cards each from the top of the pile, seat 0 first."""
+    game = mousehole.load("cheese_rescue", players=4, engine=engine)
+    d = game.new_state(seed=123).to_dict()
+    pile = [0] * 6 + [1] * 12 + [2] * 18
+    Rng(123).shuffle(pile)  # the documented generator (docs/rng.md)
+    for p in range(4):
+        a, b = pile.pop(), pile.pop()
+        expect = [0, 0, 0]
+        expect[a] += 1
+        expect[b] += 1
+        assert d["hands"][p][:3] == expect
+        assert sum(d["hands"][p]) == 8
+    assert d["pile"] == pile
+
+
+@pytest.mark.parametrize("players,size", [(2, 5), (3, 6), (4, 7)])
+def test_cr6_play_area_size(players: int, size: int, engine: str) -> None:
+    """CR-6: the play area is 5x5, 6x6 or 7x7; a full game fills exactly that square."""
+    game = mousehole.load("cheese_rescue", players=players, engine=engine)
+    assert game.N == size
+    st = mousehole.simulate(game, 1, seed=4)
+    from mousehole._simulate import play_random_game
+
+    final = play_random_game(game, 4, 0).to_dict()["table"]
+    occupied = [i for i, c in enumerate(final) if c]
+    rows = {i // game.G for i in occupied}
+    cols = {i % game.G for i in occupied}
+    assert len(occupied) == size * size and len(rows) == size and len(cols) == size
+    assert st.lengths[0] == size * size - (1 if players != 3 else 0)
+
+
+# ---- a turn -------------------------------------------------------------------------------
+
+
+def test_cr7_adjacent_to_a_card_and_clockwise(engine: str) -> None:
+    """CR-7: a card must touch a card on the table (the start card counts); seat 0 starts and
+    play passes clockwise."""
+    game = mousehole.load("cheese_rescue", players=4, engine=engine)
+    s = game.new_state(seed=5)
+    r0, c0 = game.N - 1, game.N - 1
+    assert sorted(s.legal_cells()) == sorted([at(game, r0 - 1, c0), at(game, r0 + 1, c0), at(game, r0, c0 - 1), at(game, r0, c0 + 1)])
+    with pytest.raises(mousehole.IllegalMoveError, match="CR-7"):
+        s.apply(CRMove("cheese1", r0 - 2, c0))  # not adjacent
+    with pytest.raises(mousehole.IllegalMoveError, match="CR-7"):
+        s.apply(CRMove("cheese1", r0, c0))  # occupied by the start card
+    seats = []
+    while not s.is_terminal():
+        seats.append(s.current_player)
+        s.apply_action(int(s.legal_actions()[-1]))
+    assert seats == [i % 4 for i in range(48)]
+
+
+def test_cr7_cards_only_from_the_hand(engine: str) -> None:
+    """CR-7: the player lays one of their own hand cards."""
+    game = mousehole.load("cheese_rescue", players=2, engine=engine)
+    s = game.new_state(seed=8)
+    hand = s.to_dict()["hands"][0]
+    missing = [k for k in range(3) if hand[k] == 0]
+    assert missing, "seat 0 holds two animals, so at least one kind is missing"
+    cell = s.legal_cells()[0]
+    with pytest.raises(mousehole.IllegalMoveError, match="CR-7: seat 0 holds no"):
+        s.apply_action(missing[0] * game.C + cell)
+    kinds = {int(a) // game.C for a in s.legal_actions()}
+    assert kinds == {k for k in range(6) if hand[k]}
+
+
+def test_cr7_three_players_first_card_anywhere(engine: str) -> None:
+    """CR-7: with 3 players the first card goes anywhere; the engine puts it on the centre
+    (translation invariance, docs/games/cheese_rescue.md), then the game is as usual."""
+    game = mousehole.load("cheese_rescue", players=3, engine=engine)
+    s = game.new_state(seed=3)
+    assert s.legal_cells() == [game.center]
+    assert len(s.legal_actions()) == sum(1 for k in s.to_dict()["hands"][0] if k)
+    s.apply_action(int(s.legal_actions()[0]))
+    assert len(s.legal_cells()) == 4
+
+
+def test_cr8_floating_square(engine: str) -> None:
+    """CR-8: all cards must fit in an N x N square that floats with the cards."""
+    game = mousehole.load("cheese_rescue", players=2, engine=engine)  # 5 x 5
+    c = game.N - 1  # start card at (4, 4)
+    # a row of five cards: the start card and four to its right
+    s = crafted(game, {(c, c + 1): DOG, (c, c + 2): CAT, (c, c + 3): MOUSE, (c, c + 4): DOG})
+    legal = set(s.legal_cells())
+    assert at(game, c, c - 1) not in legal and at(game, c, c + 5) not in legal  # sixth in the row
+    assert {at(game, c - 1, c), at(game, c + 1, c + 4)} <= legal  # the square floats vertically
+    with pytest.raises(mousehole.IllegalMoveError, match="CR-8"):
+        s.apply(CRMove("cheese1", c, c - 1))
+    # it floats in both directions: a 2-high block can grow up or down, left or right
+    s2 = crafted(game, {(c + 1, c): MOUSE})
+    legal2 = set(s2.legal_cells())
+    assert {at(game, c - 1, c), at(game, c + 2, c), at(game, c, c - 1), at(game, c, c + 1)} <= legal2
+
+
+def test_cr8_placement_always_possible_until_full(engine: str) -> None:
+    """CR-8: some legal cell always exists until the square is full."""
+    for players in (2, 3, 4):
+        game = mousehole.load("cheese_rescue", players=players, engine=engine)
+        s = game.new_state(seed=players)
+        rng = Rng(99)
+        while not s.is_terminal():
+            cells = s.legal_cells()
+            assert cells
+            legal = s.legal_actions()
+            s.apply_action(int(legal[rng.below(len(legal))]))
+        assert not s.truncated
+
+
+def test_cr9_draw_after_placing(engine: str) -> None:
+    """CR-9: after placing, the player draws the top card of the pile while it has cards."""
+    game = mousehole.load("cheese_rescue", players=2, engine=engine)
+    s = game.new_state(seed=21)
+    rng = Rng(3)
+    while not s.is_terminal():
+        before = s.to_dict()
+        p = s.current_player
+        legal = s.legal_actions()
+        a = int(legal[rng.below(len(legal))])
+        s.apply_action(a)
+        after = s.to_dict()
+        hand = list(before["hands"][p])
+        hand[a // game.C] -= 1
+        if before["pile"]:
+            hand[before["pile"][-1]] += 1
+            assert after["pile"] == before["pile"][:-1]
+        else:
+            assert after["pile"] == []
+        assert after["hands"][p] == hand
+
+
+def test_cr10_cards_never_move(engine: str) -> None:
+    """CR-10: cards on the table are never moved or removed during play."""
+    game = mousehole.load("cheese_rescue", players=4, engine=engine)
+    s = game.new_state(seed=6)
+    rng = Rng(6)
+    prev = s.to_dict()["table"]
+    while not s.is_terminal():
+        legal = s.legal_actions()
+        s.apply_action(int(legal[rng.below(len(legal))]))
+        table = s.to_dict()["table"]
+        assert all(t == p for t, p in zip(table, prev) if p)
+        assert sum(1 for t in table if t) == sum(1 for t in prev if t) + 1
+        prev = table
+
+
+# ---- end and scoring ------------------------------------------------------------------------
+
+
+def test_cr11_game_ends_when_the_square_is_full(engine: str) -> None:
+    """CR-11: the game ends when the square is full: every player has laid 12 cards; hand
+    cards are set aside (they do not score)."""
+    game = mousehole.load("cheese_rescue", players=4, engine=engine)
+    s = game.new_state(seed=10)
+    rng = Rng(10)
+    while not s.is_terminal():
+        assert len(s.history) < 48
+        legal = s.legal_actions()
+        s.apply_action(int(legal[rng.below(len(legal))]))
+    assert len(s.history) == 48 and s.current_player == mousehole.TERMINAL
+    per_seat = [0] * 4
+    for i, a in enumerate(s.history):
+        per_seat[i % 4] += 1
+    assert per_seat == [12] * 4
+    d = s.to_dict()
+    assert any(sum(h) for h in d["hands"]), "cards are left in hands"
+    # the same table with other hands scores the same: hand cards are set aside
+    assert s.scores() == crafted_same_table(game, d).scores()
+    with pytest.raises(mousehole.IllegalMoveError, match="over"):
+        s.apply_action(0)
+
+
+def crafted_same_table(game: Any, d: Dict[str, Any]) -> Any:
+    G = game.G
+    cells = {divmod(i, G): code for i, code in enumerate(d["table"]) if code >= 2}
+    return crafted(game, cells)
+
+
+def test_cr12_three_removal_steps(engine: str) -> None:
+    """CR-12: cats next to a dog go; then mice next to a *remaining* cat; then cheese next to a
+    *remaining* mouse. Dogs stay; the start card neither removes nor is removed."""
+    game = mousehole.load("cheese_rescue", players=2, engine=engine)
+    c = game.N - 1  # start card at (4, 4); 5x5 window rows 4..8, cols 2..6 used below
+    cells = {
+        # chain 1: dog scares cat, so the mouse beside that cat survives and eats the cheese
+        (c + 1, c): DOG, (c + 1, c + 1): CAT, (c + 1, c + 2): MOUSE, (c + 2, c + 2): cheese(0, 3),
+        # chain 2: a free cat chases its mouse, so the cheese beside that mouse survives
+        (c + 3, c + 2): CAT, (c + 4, c + 2): MOUSE, (c + 4, c + 1): cheese(1, 2),
+        # a cheese next to the start card only survives; a dog next to a dog stays
+        (c, c - 1): cheese(0, 1), (c + 1, c - 1): DOG,
+    }
+    s = crafted(game, cells)
+    # seat 0: cheese3 eaten by the surviving mouse, cheese1 survives -> 1
+    # seat 1: cheese2 survives (its mouse was chased) -> 2
+    assert s.scores() == [1, 2]
+    assert s.cheese_counts() == [1, 1]
+    # without the dog the first cat stays, chases the mouse, and the cheese3 survives
+    del cells[(c + 1, c)]
+    cells[(c + 1, c)] = MOUSE
+    s2 = crafted(game, cells)
+    # now cat (c+1,c+1) is free: mice (c+1,c+2) and (c+1,c) are chased; the cheese3 is kept
+    assert s2.scores() == [4, 2]
+
+
+def test_cr12_removal_is_sequential_not_simultaneous(engine: str) -> None:
+    """CR-12: each step looks only at the cards that survived the previous steps."""
+    game = mousehole.load("cheese_rescue", players=2, engine=engine)
+    c = game.N - 1
+    # dog - cat - mouse - cheese in a column: the cat goes (step 1), so the mouse stays
+    # (step 2), so the cheese goes (step 3). A simultaneous reading would keep the cheese.
+    s = crafted(game, {(c + 1, c): DOG, (c + 2, c): CAT, (c + 3, c): MOUSE, (c + 4, c): cheese(1, 3)})
+    assert s.scores() == [0, 0]
+    s2 = crafted(game, {(c + 1, c): CAT, (c + 2, c): MOUSE, (c + 3, c): cheese(1, 3)})
+    assert s2.scores() == [0, 3]
+
+
+def test_cr13_score_tie_break_and_shared_win(engine: str) -> None:
+    """CR-13: own cheese values on the table; tie: more cheese cards; still tied: shared."""
+    game = mousehole.load("cheese_rescue", players=2, engine=engine)
+    s = game.new_state(seed=31)
+    rng = Rng(31)
+    outcomes = set()
+    for g in range(60):
+        s = game.new_state(seed=g)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            s.apply_action(int(legal[rng.below(len(legal))]))
+        sc, cnt, w = s.scores(), s.cheese_counts(), s.winners()
+        key = list(zip(sc, cnt))
+        assert w == [p for p in range(2) if key[p] == max(key)]
+        if sc[0] == sc[1]:
+            outcomes.add("tie-break" if cnt[0] != cnt[1] else "shared")
+        if len(w) == 2:
+            assert s.returns() == [0.0, 0.0]
+        else:
+            assert s.returns()[w[0]] == 1.0 and sum(s.returns()) == 0.0
+    assert outcomes, "random games hit score ties"
+    c = game.N - 1
+    # crafted: equal values 3 = 3, seat 1 has more cheese cards (1+2 vs 3)
+    cells = {(c, c + 1): cheese(0, 3), (c, c - 1): cheese(1, 1), (c + 1, c - 1): cheese(1, 2)}
+    t = crafted(game, cells)
+    assert t.scores() == [3, 3] and t.cheese_counts() == [1, 2]
+
+
+def test_cr13_winners_of_a_full_crafted_table(engine: str) -> None:
+    """CR-13 on a finished game: the tie-break by cheese count decides, and an exact tie is
+    a shared win."""
+    plenty = {"dog": 20, "cat": 20, "mouse": 20}
+    none = {"dog": 0, "cat": 0, "mouse": 0}
+    game = mousehole.load("cheese_rescue", players=2, engine=engine, animals=plenty, removal=none)
+    N, c = game.N, game.N - 1
+    # Fill the 5x5 square rows c..c+4, cols c-2..c+2 (start card at (c, c)).
+    cells: Dict[Tuple[int, int], int] = {}
+    layout = [
+        [cheese(0, 3), DOG, 0, DOG, cheese(1, 1)],
+        [DOG, DOG, DOG, DOG, cheese(1, 2)],
+        [DOG, DOG, DOG, DOG, DOG],
+        [DOG, DOG, CAT, CAT, CAT],
+        [CAT, CAT, CAT, CAT, CAT],
+    ]
+    for i in range(N):
+        for j in range(N):
+            if layout[i][j]:
+                cells[(c + i, c - 2 + j)] = layout[i][j]
+    s = crafted(game, cells)
+    assert s.is_terminal()
+    assert s.scores() == [3, 3] and s.cheese_counts() == [1, 2]
+    assert s.winners() == [1] and s.returns() == [-1.0, 1.0]
+    layout[0][4] = cheese(1, 3)
+    layout[1][4] = DOG
+    cells = {(c + i, c - 2 + j): layout[i][j] for i in range(N) for j in range(N) if layout[i][j]}
+    s2 = crafted(game, cells)
+    assert s2.scores() == [3, 3] and s2.cheese_counts() == [1, 1]
+    assert s2.winners() == [0, 1] and s2.returns() == [0.0, 0.0]
+
+
+# ---- what each player sees ----------------------------------------------------------------------
+
+
+def test_cr15_views(engine: str) -> None:
+    """CR-15: public table, hand sizes, pile size and cheese in hand; private own animals;
+    hidden pile order (and the generator that would predict it)."""
+    game = mousehole.load("cheese_rescue", players=4, engine=engine)
+    s = game.new_state(seed=12)
+    for a in [int(s.legal_actions()[0]) for _ in range(1)]:
+        s.apply_action(a)
+    full = s.to_dict()
+    for p in range(4):
+        v = s.to_dict(for_player=p)
+        assert v["table"] == full["table"] and v["history"] == full["history"]
+        assert v["pile"] is None and v["rng"] is None and v["pile_size"] == len(full["pile"])
+        assert v["hand_sizes"] == [sum(h) for h in full["hands"]]
+        for q in range(4):
+            assert v["hands"][q][3:] == full["hands"][q][3:]  # cheese in hand: public
+            assert v["hands"][q][:3] == (full["hands"][q][:3] if q == p else [None] * 3)
+        # the observation shows the own animals, not the others'
+        obs = s.observation(p)
+        own = 4 + game.num_players
+        assert [obs[own + k, 0, 0] for k in range(3)] == full["hands"][p][:3]
+        # determinization keeps what p sees and re-deals the rest
+        seen = set()
+        for seed in range(20):
+            det = s.determinize(p, seed).to_dict()
+            assert det["hands"][p] == full["hands"][p] and det["table"] == full["table"]
+            assert [sum(h) for h in det["hands"]] == [sum(h) for h in full["hands"]]
+            seen.add(repr((det["pile"], det["hands"])))
+        assert len(seen) > 1, "hidden cards are re-dealt"
+
+
+def test_cr15_observation_is_a_function_of_the_view(engine: str) -> None:
+    """CR-15: two states that differ only in hidden cards look the same to a seat."""
+    game = mousehole.load("cheese_rescue", players=3, engine=engine)
+    s = game.new_state(seed=40)
+    s.apply_action(int(s.legal_actions()[0]))
+    for p in range(3):
+        other = s.determinize(p, 5)
+        assert np.array_equal(other.observation(p), s.observation(p))
+        assert other.to_dict(for_player=p) == s.to_dict(for_player=p)
+    differs = [q for q in range(3) if q != 0 and not np.array_equal(s.determinize(0, 9).observation(q), s.observation(q))]
+    assert differs, "another seat can tell the re-dealt state apart"
+
+
+# ---- parameters ---------------------------------------------------------------------------------
+
+
+def test_default_tables_are_parameters(engine: str) -> None:
+    """CR-1, CR-2, CR-4: the DEFAULT tables can be replaced by the caller, and are checked."""
+    game = mousehole.load(
+        "cheese_rescue", players=2, engine=engine,
+        animals={"dog": 4, "cat": 10, "mouse": 22}, removal={"dog": 1, "cat": 2, "mouse": 3},
+        cheese_values=[1, 2, 2, 4, 4, 5],
+    )
+    d = game.new_state(seed=1).to_dict()
+    assert [d["pile"].count(k) + sum(h[k] for h in d["hands"]) for k in range(3)] == [3, 8, 19]
+    assert game.cheese_kind_values == [1, 2, 4, 5] and d["hands"][0][3:] == [1, 2, 2, 1]
+    r = mousehole.simulate(game, 5, seed=1)
+    assert r.lengths.tolist() == [24] * 5
+    for bad in ({"animals": {"dog": 1}}, {"removal": {"dog": 9, "cat": 0, "mouse": 0}},
+                {"cheese_values": []}, {"cheese_values": [0]}, {"square": 1},
+                {"cheese_values": [1, 2, 3, 4, 5, 6]}, {"animals": {"dog": 0, "cat": 0, "mouse": 0}}):
+        with pytest.raises(mousehole.ParameterError):
+            mousehole.load("cheese_rescue", players=2, engine=engine, **bad)
+
+
+def test_max_turns_truncates(engine: str) -> None:
+    """Termination (rules README): max_turns stops a game early; it is marked truncated."""
+    game = mousehole.load("cheese_rescue", players=2, max_turns=10, engine=engine)
+    r = mousehole.simulate(game, 3, seed=0)
+    assert r.lengths.tolist() == [10] * 3 and r.truncated.all()
+    s = game.new_state(seed=0)
+    for _ in range(10):
+        s.apply_action(int(s.legal_actions()[0]))
+    assert s.is_terminal() and s.truncated and s.winners()
