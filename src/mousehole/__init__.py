@@ -30,6 +30,9 @@ from ._simulate import SimulationResult, simulate
 
 # Registration: importing a game module registers it.
 from . import cheese_rescue  # noqa: E402,F401  (registers "cheese_rescue")
+from . import kasimir  # noqa: E402,F401  (registers "kasimir")
+from . import maus_au_chocolat  # noqa: E402,F401  (registers "maus_au_chocolat")
+from . import m  # noqa: E402,F401  (registers "m")
 
 __version__ = "0.1.0"
 
