@@ -1,0 +1,812 @@
+"""Maus au Chocolat: one test (at least) per rule id MC-1 .. MC-30, on both engines."""
+from __future__ import annotations
+
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set
+
+import numpy as np
+import pytest
+
+import mousehole
+from mousehole import TERMINAL, IllegalMoveError, ParameterError, StateError
+from mousehole.maus_au_chocolat import (
+    AMELIE,
+    BID,
+    CLAUDE,
+    COMBINE,
+    DECLINE,
+    DISCARD,
+    ETIENNE,
+    HENRI,
+    LILLY,
+    MATHIEU,
+    MAURICE,
+    PATTERNS,
+    PICK,
+    SWAP,
+    Bid,
+    Combine,
+    Decline,
+    default_cards,
+)
+
+CARDS = default_cards()
+ING = {"eggs": 0, "fruit": 1, "nuts": 2, "chocolate": 3, "sugar": 4}
+
+
+def cid(ing: str, candy: int, coin: Optional[int] = None, nth: int = 0) -> int:
+    """The id of a DEFAULT card by ingredient, candy value and coin value (or the nth)."""
+    found = [i for i, c in enumerate(CARDS) if c[0] == ING[ing] and c[1] == candy and (coin is None or c[2] == coin)]
+    return found[nth]
+
+
+def load(engine: str, **kw: Any) -> Any:
+    return mousehole.load("maus_au_chocolat", engine=engine, **kw)
+
+
+def arrange(
+    game: Any,
+    hands: Dict[int, List[int]],
+    *,
+    phase: str = "combine",
+    helpers: Optional[List[int]] = None,
+    display: Optional[List[int]] = None,
+    discard: Optional[List[int]] = None,
+    vp: Optional[Dict[int, List[int]]] = None,
+    pile: Optional[List[int]] = None,
+    seat: int = 0,
+    etienne_used: bool = False,
+    rng: int = 12345,
+) -> Any:
+    """A state built from a position. Seats not in ``hands`` get 4 spare cards; cards not
+    placed anywhere form the draw pile (unless ``pile`` is given; the rest is then
+    discarded). In the combine phase, ``seat`` is the seat to play."""
+    n = game.num_players
+    helpers = helpers if helpers is not None else list(range(n))
+    vp = vp or {}
+    used: Set[int] = set()
+    for xs in list(hands.values()) + list(vp.values()) + [display or [], discard or [], pile or []]:
+        used |= set(xs)
+    free = [c for c in range(80) if c not in used]
+    full_hands = []
+    for q in range(n):
+        if q in hands:
+            full_hands.append(sorted(hands[q]))
+        else:
+            full_hands.append(sorted(free[-4:]))
+            del free[-4:]
+    if display is None:
+        display = free[-(n + 1):]
+        del free[-(n + 1):]
+    disc = list(discard or [])
+    if pile is None:
+        pile = free
+    else:
+        disc += free
+    d = game.new_state(0).to_dict()
+    order: List[int] = []
+    turn = 0
+    if phase == "combine":
+        order = sorted(range(n), key=lambda q: helpers[q])
+        turn = order.index(seat)
+    d.update(
+        round=1,
+        phase=phase,
+        pile=list(pile),
+        display=sorted(display),
+        discard=sorted(disc),
+        hands=full_hands,
+        known=[[] for _ in range(n)],
+        bids=[-1] * n,
+        vp=[sorted(vp.get(q, [])) for q in range(n)],
+        helpers=list(helpers),
+        row=[h for h in range(7) if h not in helpers],
+        order=order,
+        turn=turn,
+        picks_left=0,
+        etienne_used=etienne_used,
+        rng=rng,
+        history=[],
+        truncated=False,
+    )
+    return game.state_from_dict(d)
+
+
+def outcomes(state: Any, cards: Sequence[int]) -> Set[FrozenSet[int]]:
+    """The kept-card sets of the legal combination actions laying exactly ``cards``."""
+    hand = state.to_dict()["hands"][state.current_player]
+    out = set()
+    for m in state.legal_moves():
+        if isinstance(m, Combine) and {hand[i] for i in m.slots} == set(cards):
+            out.add(frozenset(hand[i] for i in m.keep))
+    return out
+
+
+def combine(state: Any, cards: Sequence[int], keep: Sequence[int]) -> None:
+    hand = state.to_dict()["hands"][state.current_player]
+    state.apply(Combine(tuple(sorted(hand.index(c) for c in cards)), tuple(sorted(hand.index(c) for c in keep))))
+
+
+def bid_all(state: Any, cards: Sequence[int]) -> None:
+    state.apply_joint([BID + c for c in cards])
+
+
+# ---- components ------------------------------------------------------------------------
+
+
+def test_mc1_cards_and_default_coin_table() -> None:
+    """MC-1: 80 cards, 16 per ingredient, candy 3x3,3x4,4x5,3x6,3x7, coins by the formula."""
+    assert len(CARDS) == 80
+    for ing in range(5):
+        mine = [c for c in CARDS if c[0] == ing]
+        assert len(mine) == 16
+        assert sorted(c[1] for c in mine) == [3] * 3 + [4] * 3 + [5] * 4 + [6] * 3 + [7] * 3
+    coins = lambda ing, v: [c[2] for c in CARDS if c[0] == ING[ing] and c[1] == v]  # noqa: E731
+    # rows of the spec table
+    assert [coins("eggs", v) for v in (3, 4, 5, 6, 7)] == [[1, 2, 3], [4, 5, 6], [1, 2, 3, 4], [5, 6, 1], [2, 3, 4]]
+    assert [coins("fruit", v) for v in (3, 4, 5, 6, 7)] == [[2, 3, 4], [5, 6, 7], [2, 3, 4, 5], [6, 7, 2], [3, 4, 5]]
+    assert [coins("nuts", v) for v in (3, 4, 5, 6, 7)] == [[3, 4, 5], [6, 7, 8], [3, 4, 5, 6], [7, 8, 3], [4, 5, 6]]
+    assert coins("chocolate", 6) == [7, 8, 3]
+    assert [coins("sugar", v) for v in (3, 4, 5, 6, 7)] == [[1, 2, 3], [4, 1, 2], [3, 4, 1, 2], [3, 4, 1], [2, 3, 4]]
+
+
+def test_mc1_cards_parameter_is_validated(engine: str) -> None:
+    """MC-1: the DEFAULT table may be overridden, but only by 80 valid cards."""
+    with pytest.raises(ParameterError, match="MC-1"):
+        load(engine, cards=CARDS[:79])
+    with pytest.raises(ParameterError, match="MC-1"):
+        load(engine, cards=CARDS[:79] + [[5, 3, 1]])
+    g = load(engine, cards=[[c[0], c[1], 1] for c in CARDS])
+    assert g.params["cards"][0] == [0, 3, 1]
+
+
+def test_mc2_helper_ranks_order_the_combination_step(engine: str) -> None:
+    """MC-2: Etienne 7 > Henri 6 > Mathieu 5 > Maurice 4 > Lilly 3 > Amélie 2 > Claude 1;
+    the combination step (MC-10) follows that order."""
+    g = load(engine, players=6)
+    helpers = [CLAUDE, LILLY, ETIENNE, AMELIE, MATHIEU, HENRI]
+    s = arrange(g, {}, helpers=helpers, seat=2)
+    seen = []
+    while s.to_dict()["round"] == 1 and not s.is_terminal():
+        seen.append(s.current_player)
+        s.apply(Decline())
+    assert seen == [2, 5, 4, 1, 3, 0]  # Etienne, Henri, Mathieu, Lilly, Amélie, Claude
+
+
+# ---- setup -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_mc3_setup_deals_five_and_lays_n_plus_one(engine: str, players: int) -> None:
+    """MC-3: 5 hidden cards each, n + 1 face up, the rest is the draw pile."""
+    g = load(engine, players=players)
+    d = g.new_state(seed=players).to_dict()
+    assert [len(h) for h in d["hands"]] == [5] * players
+    assert len(d["display"]) == players + 1
+    assert len(d["pile"]) == 80 - 5 * players - players - 1
+    assert d["discard"] == [] and d["phase"] == "bid" and d["round"] == 1
+    other = g.new_state(seed=players + 100).to_dict()
+    assert other["pile"] != d["pile"], "the cards are shuffled"
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_mc4_helpers_dealt_and_row(engine: str, players: int) -> None:
+    """MC-4: each player one helper at random; the other 7 - n lie in the row."""
+    g = load(engine, players=players)
+    seen = set()
+    for seed in range(12):
+        d = g.new_state(seed=seed).to_dict()
+        assert len(d["helpers"]) == players and len(d["row"]) == 7 - players
+        assert sorted(d["helpers"] + d["row"]) == list(range(7))
+        seen.add(tuple(d["helpers"]))
+    assert len(seen) > 1, "helpers are dealt at random"
+
+
+# ---- a round -----------------------------------------------------------------------------
+
+
+def play_round_declining(s: Any) -> None:
+    """Finish the current round: bid the lowest card, pick the lowest cards, decline, and
+    discard the lowest cards."""
+    r = s.to_dict()["round"]
+    while not s.is_terminal() and s.to_dict()["round"] == r:
+        legal = [a for a in s.legal_actions() if not SWAP <= a < DECLINE]
+        s.apply_action(int(legal[0]))
+
+
+def test_mc5_refill_to_n_plus_one(engine: str) -> None:
+    """MC-5: from round 2, n cards join the one left over: the display holds n + 1."""
+    g = load(engine, players=4)
+    s = g.new_state(seed=3)
+    play_round_declining(s)
+    d = s.to_dict()
+    assert d["round"] == 2 and len(d["display"]) == 5
+
+
+def test_mc6_reshuffle_of_the_discards(engine: str) -> None:
+    """MC-6: the empty pile is replaced by the shuffled discard pile; with both empty fewer
+    cards are laid."""
+    g = load(engine, players=2)
+    hands = {0: [cid("eggs", 3, 1), cid("eggs", 4, 4), cid("nuts", 6, 7)],
+             1: [cid("fruit", 3, 2), cid("sugar", 5, 3), cid("nuts", 7, 4)]}
+    pile = [cid("sugar", 7, 2)]  # one card: the refill needs two
+    s = arrange(g, hands, helpers=[HENRI, MATHIEU], display=[cid("eggs", 7, 2)], pile=pile, seat=0)
+    discard_before = s.to_dict()["discard"]
+    assert len(discard_before) > 60
+    s.apply(Decline())
+    s.apply(Decline())
+    d = s.to_dict()
+    assert d["round"] == 2
+    assert len(d["display"]) == 3  # 1 left + the pile's last card + one from the reshuffle
+    assert cid("sugar", 7, 2) in d["display"]
+    assert d["discard"] == [], "the discards became the new pile"
+    assert len(d["pile"]) == len(discard_before) - 1
+    assert d["pile"] != sorted(d["pile"]), "the new pile is shuffled"
+    # both piles empty: fewer cards are laid
+    g3 = load(engine, players=3)
+    vp_cards = [c for c in range(80) if c not in (0, 1, 2, 3, 4, 5, 6)]
+    s = arrange(g3, {0: [0, 1], 1: [2, 3], 2: [4, 5]}, helpers=[0, 1, 2], display=[6], pile=[], vp={0: vp_cards},
+                seat=0)
+    # the target is reached here, so use a high target to see the next round
+    g3b = load(engine, players=3, target=1000)
+    s = g3b.state_from_dict({**s.to_dict(), "params": g3b.params})
+    for _ in range(3):
+        s.apply(Decline())
+    d = s.to_dict()
+    assert d["round"] == 2 and d["display"] == [6] and d["pile"] == []
+
+
+def test_mc7_bids_are_hidden_until_all_are_in(engine: str) -> None:
+    """MC-7: each seat lays one hand card face down; all are revealed at once."""
+    g = load(engine, players=3)
+    s = g.new_state(seed=11)
+    d = s.to_dict()
+    c0 = d["hands"][0][0]
+    s.apply_action(BID + c0)
+    d = s.to_dict()
+    assert c0 not in d["hands"][0] and d["bids"][0] == c0
+    assert s.current_player == 1 and d["phase"] == "bid"
+    for p in (1, 2):
+        view = s.to_dict(for_player=p)
+        assert view["bids"][0] is None and view["committed"][0]
+        assert BID + c0 not in view["history"]
+        assert s.observation(p)[240 : 320].sum() == 0  # own-bid plane: nothing yet
+    assert s.to_dict(for_player=0)["bids"][0] == c0
+    s.apply_action(BID + d["hands"][1][0])
+    s.apply_action(BID + d["hands"][2][0])
+    d = s.to_dict()
+    assert d["phase"] == "pick"
+    view = s.to_dict(for_player=1)
+    assert view["bids"][0] == c0, "revealed to all"
+    with pytest.raises(IllegalMoveError, match="MC-7"):
+        g.new_state(seed=11).apply_action(BID + d["display"][0])
+
+
+def test_mc8_order_rule_text_example(engine: str) -> None:
+    """MC-8: bids of 3, 5, 5 and 7 coins; the 5s are ordered by helpers 5 (Mathieu) and 3
+    (Lilly): D picks first, then B (Mathieu), then C (Lilly), then A."""
+    g = load(engine, players=4)
+    bids = [cid("eggs", 3, 3), cid("eggs", 4, 5), cid("fruit", 4, 5), cid("fruit", 4, 7)]
+    assert [CARDS[c][2] for c in bids] == [3, 5, 5, 7]
+    hands = {q: [bids[q], cid("sugar", 3 + q, None, 0)] for q in range(4)}
+    s = arrange(g, hands, phase="bid", helpers=[CLAUDE, MATHIEU, LILLY, AMELIE])
+    bid_all(s, bids)
+    d = s.to_dict()
+    assert d["order"] == [3, 1, 2, 0]
+    assert s.current_player == 3
+    # the same bids with B and C's helpers swapped put C before B
+    s = arrange(g, hands, phase="bid", helpers=[CLAUDE, LILLY, MATHIEU, AMELIE])
+    bid_all(s, bids)
+    assert s.to_dict()["order"] == [3, 2, 1, 0]
+
+
+def test_mc9_picks_and_bid_cards_join_the_display(engine: str) -> None:
+    """MC-9: in order each takes two display cards, then adds the bid card, which the
+    players after may take; the last bid card stays for the next round."""
+    g = load(engine, players=3)
+    bids = [cid("eggs", 3, 1), cid("nuts", 4, 8), cid("fruit", 5, 4)]  # coins 1, 8, 4
+    hands = {q: [bids[q], cid("sugar", 3 + q, None, 1)] for q in range(3)}
+    s = arrange(g, hands, phase="bid", helpers=[CLAUDE, MATHIEU, LILLY])
+    display = s.to_dict()["display"]
+    bid_all(s, bids)
+    assert s.to_dict()["order"] == [1, 2, 0]
+    assert s.current_player == 1 and s.to_dict()["picks_left"] == 2
+    assert set(a - PICK for a in s.legal_actions()) == set(display)
+    s.apply_action(PICK + display[0])
+    assert s.current_player == 1 and s.to_dict()["picks_left"] == 1
+    s.apply_action(PICK + display[1])
+    d = s.to_dict()
+    assert bids[1] in d["display"] and d["bids"][1] == -1 and s.current_player == 2
+    assert {display[0], display[1]} <= set(d["hands"][1])
+    s.apply_action(PICK + bids[1])  # seat 2 takes seat 1's bid card
+    assert bids[1] in s.to_dict()["hands"][2]
+    s.apply_action(PICK + display[2])
+    s.apply_action(PICK + bids[2])
+    s.apply_action(PICK + display[3])
+    d = s.to_dict()
+    assert d["display"] == [bids[0]], "the last bid card stays"
+    assert d["phase"] == "combine"
+    with pytest.raises(IllegalMoveError, match="MC-"):
+        s.apply_action(PICK + bids[0])
+
+
+def test_mc10_one_run_or_set_of_three_or_decline(engine: str) -> None:
+    """MC-10: one combination of three consecutive or equal candy values, or decline."""
+    g = load(engine, players=2)
+    run = [cid("eggs", 4), cid("fruit", 5), cid("nuts", 6)]
+    bad = [cid("eggs", 3), cid("fruit", 5, None, 1), cid("nuts", 7)]
+    s = arrange(g, {0: run + bad + [cid("sugar", 3)]}, helpers=[HENRI, CLAUDE], seat=0)
+    assert outcomes(s, run) and not outcomes(s, bad)
+    assert DECLINE in s.legal_actions()
+    assert not outcomes(s, [cid("eggs", 4), cid("fruit", 5), cid("nuts", 7)])
+    combine(s, run, [cid("eggs", 4)])
+    assert s.current_player == 1, "one combination per round"
+    s2 = arrange(g, {0: bad + [cid("sugar", 3)]}, helpers=[HENRI, CLAUDE], seat=0)
+    with pytest.raises(IllegalMoveError, match="MC-10"):
+        s2.apply_action(COMBINE + PATTERNS.index(((0, 1, 2), (0,))))
+
+
+def test_mc11_combination_refused_when_it_would_empty_the_hand(engine: str) -> None:
+    """MC-11: after laying a combination the player must still hold a card."""
+    g = load(engine, players=2)
+    run = [cid("eggs", 4), cid("fruit", 5), cid("nuts", 6)]
+    s = arrange(g, {0: run}, helpers=[HENRI, ETIENNE], seat=0)
+    assert not outcomes(s, run)
+    assert list(s.legal_actions()) == [DECLINE]
+    with pytest.raises(IllegalMoveError, match="MC-11"):
+        s.apply_action(COMBINE + PATTERNS.index(((0, 1, 2), (0,))))
+    s = arrange(g, {0: run + [cid("sugar", 3)]}, helpers=[HENRI, ETIENNE], seat=0)
+    assert outcomes(s, run) == {frozenset([cid("eggs", 4)])}
+
+
+@pytest.mark.parametrize(
+    "row,cards,kept",
+    [
+        ("run, not all one colour", [("eggs", 4), ("fruit", 5), ("nuts", 6)], [("eggs", 4)]),
+        ("run, all one colour", [("nuts", 4), ("nuts", 5), ("nuts", 6)], [("nuts", 6)]),
+        ("set, not all one colour", [("eggs", 5), ("fruit", 5), ("nuts", 5)], 1),
+        ("set, all one colour", [("nuts", 5, 0), ("nuts", 5, 1), ("nuts", 5, 2)], 2),
+    ],
+)
+def test_mc12_scoring_table(engine: str, row: str, cards: List[Any], kept: Any) -> None:
+    """MC-12: every row of the table (with a helper that changes nothing: Henri)."""
+    g = load(engine, players=2)
+    ids = [cid(c[0], c[1], None, c[2] if len(c) > 2 else 0) for c in cards]
+    s = arrange(g, {0: ids + [cid("sugar", 3)]}, helpers=[HENRI, ETIENNE], seat=0)
+    outs = outcomes(s, ids)
+    assert len(outs) == 1, row
+    keep = next(iter(outs))
+    if isinstance(kept, int):
+        assert len(keep) == kept
+    else:
+        assert keep == {cid(c[0], c[1]) for c in kept}
+    combine(s, ids, sorted(keep))
+    d = s.to_dict()
+    assert d["vp"][0] == sorted(keep)
+    assert set(ids) - set(keep) <= set(d["discard"]), "the others go face up to the discard pile"
+    assert d["hands"][0] == [cid("sugar", 3)]
+
+
+def test_mc13_victory_points_are_printed_candy_values(engine: str) -> None:
+    """MC-13: a seat's score is the sum of the printed candy values of its kept cards."""
+    g = load(engine, players=2)
+    vp = [cid("eggs", 7), cid("nuts", 5), cid("sugar", 3, 2)]
+    s = arrange(g, {}, helpers=[HENRI, ETIENNE], vp={1: vp}, seat=0)
+    assert s.scores() == [0, 15]
+    assert s.observation(1)[5 * 80 + vp[0]] == 1.0  # own victory-card plane
+
+
+def test_mc14_hand_limit_after_the_combination_step(engine: str) -> None:
+    """MC-14: more than 8 cards after one's combination step: discard down to 8."""
+    g = load(engine, players=2)
+    hand = [cid("eggs", 3, None, i) for i in range(3)] + [cid("fruit", 3, None, i) for i in range(3)] + \
+        [cid("nuts", 7, None, i) for i in range(3)]
+    s = arrange(g, {0: hand}, helpers=[HENRI, CLAUDE], seat=0)
+    s.apply(Decline())
+    assert s.current_player == 0 and s.to_dict()["phase"] == "discard"
+    assert sorted(s.legal_actions()) == [DISCARD + c for c in hand]
+    with pytest.raises(IllegalMoveError, match="MC-"):
+        s.apply_action(DECLINE)
+    s.apply_action(DISCARD + hand[4])
+    d = s.to_dict()
+    assert len(d["hands"][0]) == 8 and hand[4] in d["discard"]
+    assert s.current_player == 1 and d["phase"] == "combine"
+    # with a combination first, 9 - 3 = 6 cards: no discard
+    s = arrange(g, {0: hand}, helpers=[HENRI, CLAUDE], seat=0)
+    combine(s, hand[:3], hand[:2])  # a one-colour set keeps two
+    assert s.current_player == 1 and s.to_dict()["phase"] == "combine"
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_mc15_helpers_are_passed_left_through_the_row(engine: str, players: int) -> None:
+    """MC-15: each seat passes to the left (seat q -> q + 1); seat 0 puts its helper at the
+    right end of the row; seat 1 takes the leftmost card of the row."""
+    g = load(engine, players=players)
+    s = g.new_state(seed=5 + players)
+    before = s.to_dict()
+    play_round_declining(s)
+    after = s.to_dict()
+    h, row = before["helpers"], before["row"]
+    assert after["row"] == row[1:] + [h[0]]
+    assert after["helpers"][1] == row[0]
+    assert after["helpers"][0] == h[players - 1]
+    for q in range(2, players):
+        assert after["helpers"][q] == h[q - 1]
+
+
+# ---- the helpers -------------------------------------------------------------------------
+
+
+def test_mc16_etienne_swaps_once_per_round_at_any_decision(engine: str) -> None:
+    """MC-16: before bidding, a pick or the combination step the holder may discard a card
+    face up and draw the top of the pile; once per round."""
+    g = load(engine, players=2)
+    for step in ("bid", "pick", "combine"):
+        s = g.new_state(seed=21)
+        d = s.to_dict()
+        if d["helpers"][0] != ETIENNE:
+            d["row"] = [h for h in range(7) if h not in (ETIENNE, d["helpers"][1] if d["helpers"][1] != ETIENNE else HENRI)]
+            d["helpers"] = [ETIENNE, d["helpers"][1] if d["helpers"][1] != ETIENNE else HENRI]
+            s = g.state_from_dict(d)
+        while s.to_dict()["phase"] != step or s.current_player != 0:
+            legal = [a for a in s.legal_actions() if not SWAP <= a < DECLINE]
+            s.apply_action(int(legal[0]))
+        d = s.to_dict()
+        hand = d["hands"][0]
+        assert [a for a in s.legal_actions() if SWAP <= a < DECLINE] == [SWAP + c for c in hand]
+        top = d["pile"][-1]
+        s.apply_action(SWAP + hand[0])
+        d2 = s.to_dict()
+        assert hand[0] in d2["discard"] and top in d2["hands"][0] and hand[0] not in d2["hands"][0]
+        assert len(d2["hands"][0]) == len(hand) and d2["etienne_used"]
+        assert s.current_player == 0 and d2["phase"] == step, "the same decision follows"
+        assert not any(SWAP <= a < DECLINE for a in s.legal_actions()), "once per round"
+        with pytest.raises(IllegalMoveError, match="MC-16"):
+            s.apply_action(SWAP + d2["hands"][0][0])
+    s = g.new_state(seed=21)
+    not_etienne = next(q for q in range(2) if s.to_dict()["helpers"][q] != ETIENNE)
+    while s.current_player != not_etienne:
+        s.apply_action(int(s.legal_actions()[0]))
+    with pytest.raises(IllegalMoveError, match="MC-16"):
+        s.apply_action(SWAP + s.to_dict()["hands"][not_etienne][0])
+
+
+def test_mc17_henri_adds_two_coins(engine: str) -> None:
+    """MC-17 / MC-8: Henri's +2 puts a 5-coin bid before a 6-coin bid (and wins a tie of
+    7 against a lower rank... here against Etienne, who outranks him)."""
+    g = load(engine, players=3)
+    bids = [cid("eggs", 4, 5), cid("eggs", 4, 6), cid("sugar", 3, 1)]
+    hands = {q: [bids[q], cid("sugar", 7, None, q)] for q in range(3)}
+    s = arrange(g, hands, phase="bid", helpers=[HENRI, LILLY, CLAUDE])
+    bid_all(s, bids)
+    assert s.to_dict()["order"] == [0, 1, 2]  # 5 + 2 = 7 > 6
+    s = arrange(g, hands, phase="bid", helpers=[LILLY, HENRI, CLAUDE])
+    bid_all(s, bids)
+    assert s.to_dict()["order"] == [1, 0, 2]
+    bids2 = [cid("eggs", 4, 5), cid("fruit", 4, 7), cid("sugar", 3, 1)]
+    hands2 = {q: [bids2[q], cid("sugar", 7, None, q)] for q in range(3)}
+    s = arrange(g, hands2, phase="bid", helpers=[HENRI, ETIENNE, CLAUDE])
+    bid_all(s, bids2)
+    assert s.to_dict()["order"] == [1, 0, 2]  # 7 = 7: Etienne (7) outranks Henri (6)
+
+
+def test_mc18_mathieu_counts_one_card_one_lower(engine: str) -> None:
+    """MC-18: with Mathieu, 4-6-6 becomes the run 4-5-6; without, it is nothing."""
+    g = load(engine, players=2)
+    cards = [cid("eggs", 4), cid("fruit", 6), cid("nuts", 6)]
+    s = arrange(g, {0: cards + [cid("sugar", 3)]}, helpers=[MATHIEU, ETIENNE], seat=0)
+    assert outcomes(s, cards) == {frozenset([cid("eggs", 4)])}  # mixed run: the lowest
+    s = arrange(g, {0: cards + [cid("sugar", 3)]}, helpers=[MAURICE, ETIENNE], seat=0)
+    assert outcomes(s, cards) == set()
+    s = arrange(g, {0: cards + [cid("sugar", 3)]}, helpers=[HENRI, ETIENNE], seat=0)
+    assert outcomes(s, cards) == set()
+
+
+def test_mc19_maurice_counts_one_card_one_higher(engine: str) -> None:
+    """MC-19: with Maurice, 4-4-6 becomes 4-5-6 (the Dutch "decreased" is read as
+    increased, MC-30); with Mathieu it is nothing."""
+    g = load(engine, players=2)
+    cards = [cid("eggs", 4), cid("fruit", 4), cid("nuts", 6)]
+    s = arrange(g, {0: cards + [cid("sugar", 3)]}, helpers=[MAURICE, ETIENNE], seat=0)
+    # either 4 may be raised to 5: the other 4 is kept (lowest of a mixed run)
+    assert outcomes(s, cards) == {frozenset([cid("eggs", 4)]), frozenset([cid("fruit", 4)])}
+    s = arrange(g, {0: cards + [cid("sugar", 3)]}, helpers=[MATHIEU, ETIENNE], seat=0)
+    assert outcomes(s, cards) == set()
+
+
+def test_mc20_lilly_keeps_the_highest_of_a_mixed_run(engine: str) -> None:
+    """MC-20: a mixed run is scored like a one-colour run with Lilly."""
+    g = load(engine, players=2)
+    cards = [cid("eggs", 4), cid("fruit", 5), cid("nuts", 6)]
+    s = arrange(g, {0: cards + [cid("sugar", 3)]}, helpers=[LILLY, ETIENNE], seat=0)
+    assert outcomes(s, cards) == {frozenset([cid("nuts", 6)])}
+    combine(s, cards, [cid("nuts", 6)])
+    assert s.scores()[0] == 6
+
+
+@pytest.mark.parametrize(
+    "cards,kept",
+    [
+        ([("nuts", 4), ("nuts", 5), ("nuts", 6), ("nuts", 7)], [("nuts", 7), ("nuts", 4)]),  # one-colour run
+        ([("eggs", 3), ("fruit", 4), ("nuts", 5), ("sugar", 6)], [("eggs", 3), ("fruit", 4)]),  # mixed run
+        ([("eggs", 5), ("fruit", 5), ("nuts", 5), ("sugar", 5)], 2),  # mixed set of four
+        ([("nuts", 5, 0), ("nuts", 5, 1), ("nuts", 5, 2), ("nuts", 5, 3)], 3),  # one-colour set of four
+    ],
+)
+def test_mc21_amelie_examples(engine: str, cards: List[Any], kept: Any) -> None:
+    """MC-21: Amélie's four-card combinations keep one more card: the lowest still there."""
+    g = load(engine, players=2)
+    ids = [cid(c[0], c[1], None, c[2] if len(c) > 2 else 0) for c in cards]
+    hand = ids + [cid("chocolate", 3)]
+    s = arrange(g, {0: hand}, helpers=[AMELIE, ETIENNE], seat=0)
+    outs = outcomes(s, ids)
+    assert len(outs) == 1
+    keep = next(iter(outs))
+    if isinstance(kept, int):
+        assert len(keep) == kept
+    else:
+        assert keep == {cid(c[0], c[1]) for c in kept}
+    combine(s, ids, sorted(keep))
+    assert s.to_dict()["vp"][0] == sorted(keep)
+    # without Amélie four cards are not a combination
+    s = arrange(g, {0: hand}, helpers=[HENRI, ETIENNE], seat=0)
+    assert not outcomes(s, ids)
+    with pytest.raises(IllegalMoveError, match="MC-21"):
+        s.apply_action(COMBINE + PATTERNS.index(((0, 1, 2, 3), (0, 1))))
+    # Amélie's holder may still lay three
+    s = arrange(g, {0: hand}, helpers=[AMELIE, ETIENNE], seat=0)
+    assert outcomes(s, ids[:3])
+
+
+def test_mc22_claude_changes_one_colour(engine: str) -> None:
+    """MC-22: Claude makes 4(nuts) 5(nuts) 6(eggs) a one-colour run (keep the highest),
+    and may also leave it mixed (keep the lowest)."""
+    g = load(engine, players=2)
+    cards = [cid("nuts", 4), cid("nuts", 5), cid("eggs", 6)]
+    s = arrange(g, {0: cards + [cid("sugar", 3)]}, helpers=[CLAUDE, ETIENNE], seat=0)
+    assert outcomes(s, cards) == {frozenset([cid("eggs", 6)]), frozenset([cid("nuts", 4)])}
+    s = arrange(g, {0: cards + [cid("sugar", 3)]}, helpers=[HENRI, ETIENNE], seat=0)
+    assert outcomes(s, cards) == {frozenset([cid("nuts", 4)])}
+    # three colours: Claude cannot make one colour of them
+    three = [cid("nuts", 4), cid("fruit", 5), cid("eggs", 6)]
+    s = arrange(g, {0: three + [cid("sugar", 3)]}, helpers=[CLAUDE, ETIENNE], seat=0)
+    assert outcomes(s, three) == {frozenset([cid("nuts", 4)])}
+
+
+def test_mc23_modified_values_decide_printed_values_score(engine: str) -> None:
+    """MC-23: Mathieu makes 5-5-6 a mixed set of 5s (lower the 6: the kept card is the
+    highest printed, the 6, and it scores its printed 6) or the run 4-5-6 (lower a 5: the
+    lowest, the lowered 5, is kept)."""
+    g = load(engine, players=2)
+    cards = [cid("eggs", 5), cid("fruit", 5), cid("nuts", 6)]
+    s = arrange(g, {0: cards + [cid("sugar", 3)]}, helpers=[MATHIEU, ETIENNE], seat=0)
+    assert outcomes(s, cards) == {frozenset([cid("nuts", 6)]), frozenset([cid("eggs", 5)]),
+                                  frozenset([cid("fruit", 5)])}
+    combine(s, cards, [cid("nuts", 6)])
+    assert s.scores()[0] == 6
+    # Maurice: 6-7-7 of nuts: raise the 6 -> a one-colour set of 7s (keep two 7s), or
+    # raise a 7 -> the one-colour run 6-7-8 (keep the highest: the raised 7)
+    one = [cid("nuts", 6), cid("nuts", 7, None, 0), cid("nuts", 7, None, 1)]
+    s = arrange(g, {0: one + [cid("sugar", 3)]}, helpers=[MAURICE, ETIENNE], seat=0)
+    assert outcomes(s, one) == {frozenset(one[1:]), frozenset(one[1:2]), frozenset(one[2:])}
+    # Maurice on 5-6-6 (mixed): raise the 5 -> set of 6s keeps the highest printed (a 6),
+    # or raise a 6 -> run 5-6-7 keeps the lowest (the 5)
+    mixed = [cid("eggs", 5), cid("fruit", 6), cid("nuts", 6)]
+    s = arrange(g, {0: mixed + [cid("sugar", 3)]}, helpers=[MAURICE, ETIENNE], seat=0)
+    assert outcomes(s, mixed) == {frozenset([cid("fruit", 6)]), frozenset([cid("eggs", 5)])}
+    combine(s, mixed, [cid("eggs", 5)])
+    assert s.scores()[0] == 5
+
+
+# ---- end of the game ---------------------------------------------------------------------
+
+
+def test_mc24_the_round_is_finished_after_30_points(engine: str) -> None:
+    """MC-24: reaching 30 ends the game with that round; later seats still combine."""
+    g = load(engine, players=3)
+    vp0 = [cid("eggs", 7, None, i) for i in range(3)] + [cid("fruit", 7, None, i) for i in range(1)]  # 28
+    run = [cid("nuts", 4), cid("nuts", 5), cid("nuts", 6)]
+    s = arrange(g, {0: run + [cid("sugar", 3)]}, helpers=[ETIENNE, HENRI, CLAUDE], vp={0: vp0}, seat=0)
+    assert s.scores()[0] == 28
+    combine(s, run, [cid("nuts", 6)])
+    assert s.scores()[0] == 34 and not s.is_terminal()
+    assert s.current_player == 1, "later seats still take their combination step"
+    s.apply(Decline())
+    s.apply(Decline())
+    assert s.is_terminal() and s.current_player == TERMINAL and not s.truncated
+    assert s.winners() == [0]
+    with pytest.raises(IllegalMoveError, match="MC-24"):
+        s.apply_action(DECLINE)
+    # below the target the game goes on
+    s = arrange(g, {0: run + [cid("sugar", 3)]}, helpers=[ETIENNE, HENRI, CLAUDE], vp={0: vp0[:3]}, seat=0)
+    combine(s, run, [cid("nuts", 6)])
+    s.apply(Decline())
+    s.apply(Decline())
+    assert not s.is_terminal() and s.to_dict()["round"] == 2
+
+
+def test_mc25_tie_break_by_helper_rank(engine: str) -> None:
+    """MC-25: most points wins; a tie goes to the higher helper held at the end."""
+    g = load(engine, players=3)
+    vp1 = [cid("eggs", 7, None, i) for i in range(3)] + [cid("fruit", 7, None, 0)] + [cid("fruit", 3)]  # 31
+    vp2 = [cid("nuts", 7, None, i) for i in range(3)] + [cid("chocolate", 7, None, 0)] + [cid("chocolate", 3)]  # 31
+    s = arrange(g, {}, helpers=[ETIENNE, CLAUDE, MAURICE], vp={1: vp1, 2: vp2}, seat=0)
+    for _ in range(3):
+        s.apply(Decline())
+    assert s.is_terminal() and s.scores()[1] == s.scores()[2] == 31
+    assert s.winners() == [2], "Maurice (4) outranks Claude (1)"
+    assert s.returns() == [-1.0, -1.0, 1.0]
+    s = arrange(g, {}, helpers=[ETIENNE, MAURICE, CLAUDE], vp={1: vp1, 2: vp2}, seat=0)
+    for _ in range(3):
+        s.apply(Decline())
+    assert s.winners() == [1]
+
+
+def test_max_turns_truncates_runaway_games(engine: str) -> None:
+    """max_turns (rounds): a game where everyone always declines is truncated."""
+    g = load(engine, players=4, max_turns=5)
+    s = g.new_state(seed=2)
+    while not s.is_terminal():
+        legal = [a for a in s.legal_actions() if a < COMBINE and not SWAP <= a < DECLINE]
+        s.apply_action(int(legal[0]))
+    assert s.truncated and s.to_dict()["round"] == 5 and s.winners()
+
+
+# ---- what each player sees ---------------------------------------------------------------
+
+
+def test_mc26_hidden_information(engine: str) -> None:
+    """MC-26: others' hands, unrevealed bids, the pile order and the generator are hidden;
+    determinize keeps what the seat has seen."""
+    g = load(engine, players=4)
+    s = g.new_state(seed=8)
+    s.apply_action(BID + s.to_dict()["hands"][0][0])
+    for _ in range(3):
+        s.apply_action(int(s.legal_actions()[0]))
+    s.apply_action(int(s.legal_actions()[0]))  # a pick: now public knowledge
+    full = s.to_dict()
+    picker = full["order"][0]
+    p = (picker + 1) % 4
+    view = s.to_dict(for_player=p)
+    assert view["pile"] is None and view["rng"] is None and view["pile_size"] == len(full["pile"])
+    assert all(view["hands"][q] is None for q in range(4) if q != p)
+    assert view["hand_sizes"] == [len(h) for h in full["hands"]]
+    assert view["known"][picker] == full["known"][picker] and len(full["known"][picker]) == 1
+    for seed in range(5):
+        det = s.determinize(p, seed)
+        dd = det.to_dict()
+        assert dd["hands"][p] == full["hands"][p]
+        assert dd["display"] == full["display"] and dd["discard"] == full["discard"] and dd["vp"] == full["vp"]
+        assert dd["bids"] == full["bids"], "revealed bids are kept"
+        assert set(full["known"][picker]) <= set(dd["hands"][picker]), "seen picks stay in the picker's hand"
+        assert [len(h) for h in dd["hands"]] == [len(h) for h in full["hands"]]
+        assert det.to_dict(for_player=p) == view
+    assert any(s.determinize(p, seed).to_dict()["hands"] != full["hands"] for seed in range(5))
+    # unrevealed bids are re-dealt by determinize
+    s = g.new_state(seed=9)
+    s.apply_action(int(s.legal_actions()[0]))
+    s.apply_action(int(s.legal_actions()[0]))
+    bid0 = s.to_dict()["bids"][0]
+    assert any(s.determinize(2, seed).to_dict()["bids"][0] != bid0 for seed in range(6))
+    assert all(s.determinize(0, seed).to_dict()["bids"][0] == bid0 for seed in range(3))
+
+
+def test_mc27_sequential_and_joint_bids_give_the_same_game(engine: str) -> None:
+    """MC-27: bids committed one seat at a time (current_player = the next seat to commit)
+    and state.apply_joint(actions) give the same game."""
+    for players in (2, 4, 6):
+        g = load(engine, players=players)
+        for seed in range(3):
+            a, b = g.new_state(seed=seed), g.new_state(seed=seed)
+            for _ in range(4):  # a few rounds
+                if a.is_terminal():
+                    break
+                joint = []
+                for q in range(players):
+                    assert a.current_player == q and a.to_dict()["phase"] == "bid"
+                    bid = [x for x in a.legal_actions() if x < PICK][-1]
+                    joint.append(int(bid))
+                    a.apply_action(int(bid))
+                b.apply_joint(joint)
+                assert a.to_dict() == b.to_dict()
+                play_round_declining(a)
+                play_round_declining(b)
+                assert a.to_dict() == b.to_dict()
+    g = load(engine, players=3)
+    s = g.new_state(seed=1)
+    before = s.to_dict()
+    with pytest.raises(IllegalMoveError, match="MC-7"):
+        s.apply_joint([BID + before["hands"][0][0], BID + before["hands"][0][1], BID + before["hands"][2][0]])
+    assert s.to_dict() == before, "a rejected joint action leaves the state unchanged"
+    with pytest.raises(ValueError, match="MC-27"):
+        s.apply_joint([BID + before["hands"][0][0]])
+    s.apply_action(BID + before["hands"][0][0])
+    with pytest.raises(IllegalMoveError, match="MC-27"):
+        s.apply_joint([BID + h[0] for h in before["hands"]])
+    # Etienne's holder may swap inside its joint entry
+    d = before
+    e = d["helpers"].index(ETIENNE) if ETIENNE in d["helpers"] else None
+    if e is not None:
+        s = g.new_state(seed=1)
+        entries: List[Any] = [BID + h[0] for h in d["hands"]]
+        entries[e] = [SWAP + d["hands"][e][-1], BID + d["hands"][e][0]]
+        s.apply_joint(entries)
+        assert s.to_dict()["phase"] == "pick"
+
+
+def test_mc28_card_conservation_on_every_step(engine: str) -> None:
+    """MC-28: pile + display + hands + bids + victory cards + discards hold the 80 cards."""
+    from mousehole._rng import Rng
+
+    for players in (2, 4, 6):
+        g = load(engine, players=players)
+        for seed in range(3):
+            s = g.new_state(seed=seed)
+            rng = Rng(seed + 50)
+            while not s.is_terminal():
+                d = s.to_dict()
+                allc = d["pile"] + d["display"] + d["discard"] + [b for b in d["bids"] if b >= 0] + \
+                    sum(d["hands"], []) + sum(d["vp"], [])
+                assert sorted(allc) == list(range(80))
+                legal = s.legal_actions()
+                s.apply_action(int(legal[rng.below(len(legal))]))
+    s = g.new_state(seed=0)
+    d = s.to_dict()
+    d["pile"] = d["pile"][:-1]
+    with pytest.raises(StateError, match="MC-28"):
+        g.state_from_dict(d)
+
+
+def test_mc29_combination_search_matches_the_reference(engine: str) -> None:
+    """MC-29: the (compiled) combination search gives exactly the reference's actions on
+    random hands of 4 to 9 cards with every helper."""
+    from mousehole._rng import Rng
+    from mousehole.maus_au_chocolat import combination_actions
+
+    g = load(engine, players=2)
+    rng = Rng(29)
+    for trial in range(150):
+        size = 4 + trial % 6
+        deck = list(range(80))
+        rng.shuffle(deck)
+        hand = sorted(deck[:size])
+        helper = trial % 7
+        others = [h for h in range(7) if h != helper]
+        s = arrange(g, {0: hand}, helpers=[helper, others[0]], seat=0)
+        got = [int(a) for a in s.legal_actions() if a > DECLINE]
+        assert got == combination_actions(hand, CARDS, helper)
+    # a 9-card hand of 3-4-5s has many combinations, each once
+    hand = sorted([cid("eggs", 3, None, i) for i in range(3)] + [cid("eggs", 4, None, i) for i in range(3)]
+                  + [cid("eggs", 5, None, i) for i in range(3)])
+    s = arrange(g, {0: hand}, helpers=[MATHIEU, ETIENNE], seat=0)
+    acts = [int(a) for a in s.legal_actions() if a > DECLINE]
+    assert len(acts) == len(set(acts)) > 20
+
+
+def test_mc30_sets_allowed_as_in_the_german_text(engine: str) -> None:
+    """MC-30: the German text (sets and runs) is followed, not the Dutch "only runs"."""
+    g = load(engine, players=2)
+    triple = [cid("eggs", 6), cid("fruit", 6), cid("sugar", 6)]
+    s = arrange(g, {0: triple + [cid("sugar", 3)]}, helpers=[HENRI, ETIENNE], seat=0)
+    assert len(outcomes(s, triple)) == 1
+
+
+# ---- moves, encoding, errors -------------------------------------------------------------
+
+
+def test_moves_round_trip_and_errors(engine: str) -> None:
+    g = load(engine)
+    assert g.num_actions == 2085 and len(PATTERNS) == 1764
+    for a in (0, 79, 80, 165, 250, DECLINE, COMBINE, g.num_actions - 1):
+        m = g.action_to_move(a)
+        assert g.move_to_action(m) == a
+        assert type(m).from_str(str(m)) == m
+    assert str(Bid(17)) == "bid 17 (fruit3/3c)"
+    with pytest.raises(IllegalMoveError):
+        g.move_to_action(Combine((0, 1), (0,)))
+    with pytest.raises(TypeError):
+        g.move_to_action("bid 3")  # type: ignore[arg-type]
+    s = g.new_state(seed=0)
+    with pytest.raises(IllegalMoveError, match="MC-7"):
+        s.apply_action(PICK + s.to_dict()["display"][0])
+    assert "round 1" in str(s)
+    assert np.asarray(s.observation(0)).shape == g.observation_shape
