@@ -33,6 +33,7 @@ def extensions():
         "cdivision": not DEBUG,
         "nonecheck": DEBUG,
         "embedsignature": True,
+        "autotestdict": False,
         "binding": False,
         "freethreading_compatible": True,
     }

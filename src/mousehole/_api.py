@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy as _copy
 import operator
 import os
-from typing import Any, ClassVar, Dict, List, Optional, Tuple, Type
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Tuple, Type
 
 import numpy as np
 import numpy.typing as npt
@@ -329,8 +329,14 @@ class StateAPI:
 
     game: Any
 
-    # -- engine protocol (declared for type checkers) -----------------------------------
-    if False:  # pragma: no cover
+    # -- engine protocol (declared for type checkers; each engine implements it) --------
+    if TYPE_CHECKING:  # pragma: no cover
+
+        @property
+        def history(self) -> List[int]: ...
+
+        @property
+        def truncated(self) -> bool: ...
 
         @property
         def current_player(self) -> int: ...

@@ -3,9 +3,11 @@ from typing import Any, Dict, List, TypeVar
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 _S = TypeVar("_S", bound="CheeseRescueCore")
 
+@disjoint_base
 class CheeseRescueCore:
     @property
     def game(self) -> Any: ...

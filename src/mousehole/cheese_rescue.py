@@ -589,12 +589,12 @@ class CheeseRescueState(StateAPI):
 _CompiledState: Any = None
 if not _PURE:
     try:
-        from ._cheese_rescue import CheeseRescueCore as _Core
+        from ._cheese_rescue import CheeseRescueCore
     except ImportError:  # pragma: no cover - a build without extensions
-        _Core = None
-    if _Core is not None:
+        pass
+    else:
 
-        class CompiledCheeseRescueState(_Core, StateAPI):  # type: ignore[misc,valid-type]
+        class CompiledCheeseRescueState(CheeseRescueCore, StateAPI):
             """A Cheese Rescue state on the compiled engine (same API as the reference)."""
 
             __slots__ = ()
