@@ -655,12 +655,12 @@ class KasimirState(StateAPI):
 _CompiledState: Any = None
 if not _PURE:
     try:
-        from ._kasimir import KasimirCore as _Core
+        from ._kasimir import KasimirCore
     except ImportError:  # pragma: no cover - a build without extensions
-        _Core = None
-    if _Core is not None:
+        pass
+    else:
 
-        class CompiledKasimirState(_Core, StateAPI):  # type: ignore[misc,valid-type]
+        class CompiledKasimirState(KasimirCore, StateAPI):
             """A Kater Kasimir state on the compiled engine (same API as the reference)."""
 
             __slots__ = ()
@@ -673,4 +673,3 @@ if not _PURE:
                 return [(g.P + i, 1.0 / g.num_faces) for i in range(g.num_faces)]
 
         _CompiledState = CompiledKasimirState
-

@@ -1,0 +1,43 @@
+# cython: language_level=3
+"""Layout of the compiled Kater Kasimir engine (rules KK-1 .. KK-14)."""
+
+from mousehole._common cimport uint8_t, uint16_t, int32_t, int64_t, uint64_t, rng_t
+
+cdef enum:
+    KK_MAX_PLAYERS = 4
+    KK_MAX_MICE = 8        # mouse id = seat * 8 + k
+    KK_MAX_TRACK = 60      # spaces 1..60; bit s of a uint64 is space s
+    KK_MAX_FACES = 32
+    KK_NONE = 255          # no mouse
+
+# The constants of one game (copied into each state: small, and it keeps states self-contained).
+ctypedef struct kk_cfg_t:
+    int32_t n, L, m, D, P, nfaces, clover, max_turns, explicit, num_actions
+    uint64_t trapmask      # bit s set for each trap space s
+    int32_t face_step[KK_MAX_FACES]   # distance of each face; 0 for the clover
+
+ctypedef struct kk_t:
+    kk_cfg_t cfg
+    uint8_t top[64]        # top mouse of space s (1..L), KK_NONE when empty
+    uint8_t below[32]      # the mouse under mouse i, KK_NONE at the bottom
+    uint64_t free[KK_MAX_PLAYERS]   # bit s: the top mouse of space s is a free mouse of seat p
+    uint64_t full          # trap spaces that hold their trapped mouse (KK-9)
+    uint8_t pantry[KK_MAX_PLAYERS]
+    uint8_t home[KK_MAX_PLAYERS]
+    int32_t first_home[KK_MAX_PLAYERS]   # history index of the first mouse home, -1: none
+    int32_t seat           # seat to move / to roll; TERMINAL_SEAT at the end
+    int32_t roll           # face index shown; -1 at a chance node or at the end
+    int32_t moves          # player actions so far (max_turns counts these)
+    int32_t nhist          # actions so far (moves + chance actions)
+    int32_t on_way         # mice neither home nor trapped (KK-12)
+    int32_t truncated
+    rng_t rng
+
+cdef class KasimirCore:
+    cdef readonly object game
+    cdef kk_t s
+    cdef uint16_t* hist
+    cdef int32_t cap
+    cdef int _reserve(self, int32_t need) except -1
+    cdef int _fill(self, int64_t* out) noexcept
+    cdef int _count(self) noexcept

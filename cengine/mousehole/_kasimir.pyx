@@ -1,0 +1,536 @@
+# cython: language_level=3, autotestdict=False
+"""Compiled Kater Kasimir engine (rules KK-1 .. KK-14).
+
+The state is one C struct (``kk_t`` in ``_kasimir.pxd``). Mice have ids ``seat * 8 + k``;
+every space keeps its top mouse and every mouse the mouse under it (a linked tower), so a
+move touches a handful of bytes. ``free[p]`` is a 64-bit board of the spaces whose top mouse
+is a free mouse of seat p (KK-6), so the legal starts are its set bits (plus the pantry).
+Every leaf function is ``noexcept nogil`` and allocates nothing. The pure-Python reference is
+``mousehole/kasimir.py``; both give the same game, bit for bit, for the same seed and actions.
+"""
+
+cimport numpy as cnp
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset, memcpy
+
+from mousehole._common cimport (
+    uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
+    rng_below, rng_derive, popcount64, ctz64, TERMINAL_SEAT, CHANCE_SEAT,
+)
+
+import numpy as np
+
+from cpython.number cimport PyIndex_Check, PyNumber_Index
+
+from mousehole._api import check_action_type
+
+cnp.import_array()
+
+# ---- leaf functions -------------------------------------------------------------------------
+
+cdef inline uint64_t bit(int s) noexcept nogil:
+    return (<uint64_t>1) << s
+
+
+cdef inline bint kk_can_move(const kk_t* s, int p) noexcept nogil:
+    """KK-6, KK-10, KK-11: seat p has a free mouse (pantry stack or a free top mouse)."""
+    return s.pantry[p] != 0 or s.free[p] != 0
+
+
+cdef inline void kk_roll(kk_t* s) noexcept nogil:
+    """KK-5: the roll of the turn: drawn now, or left to a chance action (explicit chance)."""
+    if s.cfg.explicit:
+        s.roll = -1
+    else:
+        s.roll = <int32_t>rng_below(&s.rng, <uint32_t>s.cfg.nfaces)
+
+
+cdef void kk_init(kk_t* s, uint64_t seed) noexcept nogil:
+    """KK-2, KK-4: every mouse in its pantry stack; seat 0 starts and rolls."""
+    cdef int p
+    s.rng = seed
+    memset(s.top, KK_NONE, sizeof(s.top))
+    memset(s.below, KK_NONE, sizeof(s.below))
+    for p in range(KK_MAX_PLAYERS):
+        s.free[p] = 0
+        s.pantry[p] = <uint8_t>(s.cfg.m if p < s.cfg.n else 0)
+        s.home[p] = 0
+        s.first_home[p] = -1
+    s.full = 0
+    s.seat = 0
+    s.moves = 0
+    s.nhist = 0
+    s.on_way = s.cfg.n * s.cfg.m
+    s.truncated = 0
+    kk_roll(s)
+
+
+cdef inline bint kk_legal_start(const kk_t* s, int p, int start) noexcept nogil:
+    if start == 0:
+        return s.pantry[p] != 0
+    return (s.free[p] >> start) & 1
+
+
+cdef inline bint kk_legal_dist(const kk_t* s, int dist) noexcept nogil:
+    cdef int step = s.cfg.face_step[s.roll]
+    if step:
+        return dist == step
+    return 1 <= dist <= s.cfg.clover
+
+
+cdef inline void kk_move(kk_t* s, int p, int start, int dist) noexcept nogil:
+    """KK-6 .. KK-9: move the free mouse on ``start`` (legality already checked)."""
+    cdef int x, y, z, t
+    cdef uint64_t b
+    if start == 0:  # KK-6: the top mouse of the own pantry stack
+        x = p * KK_MAX_MICE + (s.cfg.m - s.pantry[p])
+        s.pantry[p] -= 1
+    else:  # KK-6: only the top mouse moves; the one under it may become free
+        b = bit(start)
+        x = s.top[start]
+        y = s.below[x]
+        s.top[start] = <uint8_t>y
+        s.free[p] &= ~b
+        if y != KK_NONE and not (s.below[y] == KK_NONE and (s.full & b)):  # not the trapped one
+            s.free[y >> 3] |= b
+    t = start + dist  # KK-7: every space counts; traps on the way are harmless
+    if t > s.cfg.L:  # KK-7: the hole, no exact roll needed
+        s.home[p] += 1
+        s.on_way -= 1
+        if s.first_home[p] < 0:  # KK-13: the tie-break order
+            s.first_home[p] = s.nhist - 1
+        return
+    b = bit(t)
+    if (s.cfg.trapmask & b) and not (s.full & b):  # KK-9: caught, alone at the bottom, for good
+        s.full |= b
+        s.top[t] = <uint8_t>x
+        s.below[x] = KK_NONE
+        s.on_way -= 1
+        return
+    z = s.top[t]  # KK-8: on top of whatever is there (a full trap included)
+    if z != KK_NONE:
+        s.free[z >> 3] &= ~b
+    s.below[x] = <uint8_t>z
+    s.top[t] = <uint8_t>x
+    s.free[p] |= b
+
+
+cdef inline void kk_next_turn(kk_t* s, int p) noexcept nogil:
+    """KK-12 end, max_turns, then the next seat that can move (KK-10, KK-11 skip) rolls."""
+    cdef int q
+    if s.on_way == 0:  # KK-12
+        s.seat = TERMINAL_SEAT
+        s.roll = -1
+        return
+    if s.moves >= s.cfg.max_turns:
+        s.truncated = 1
+        s.seat = TERMINAL_SEAT
+        s.roll = -1
+        return
+    q = p + 1
+    if q == s.cfg.n:
+        q = 0
+    while not kk_can_move(s, q):  # terminates: some mouse on the way has a free top mouse
+        q += 1
+        if q == s.cfg.n:
+            q = 0
+    s.seat = q
+    kk_roll(s)
+
+
+cdef inline void kk_play(kk_t* s, int start, int dist) noexcept nogil:
+    """Apply a legal move of the seat to move (the history entry is already counted)."""
+    cdef int p = s.seat
+    s.moves += 1
+    kk_move(s, p, start, dist)
+    kk_next_turn(s, p)
+
+
+cdef inline int kk_nth_start(const kk_t* s, int p, int idx) noexcept nogil:
+    """The idx-th start of seat p in ascending order (0 = the pantry first)."""
+    cdef uint64_t bits = s.free[p]
+    if s.pantry[p]:
+        if idx == 0:
+            return 0
+        idx -= 1
+    while idx > 0:
+        bits &= bits - 1
+        idx -= 1
+    return ctz64(bits)
+
+
+cdef void kk_play_random(kk_t* s, rng_t* policy) noexcept nogil:
+    """Uniformly random legal actions to the end (the policy of mousehole.simulate); with
+    explicit chance the chance nodes are legal_actions() like any other, picked by the policy."""
+    cdef int p, k, idx, step, c
+    while s.seat != TERMINAL_SEAT:
+        if s.roll < 0:
+            s.roll = <int32_t>rng_below(policy, <uint32_t>s.cfg.nfaces)
+            s.nhist += 1
+            continue
+        p = s.seat
+        k = (s.pantry[p] != 0) + popcount64(s.free[p])
+        step = s.cfg.face_step[s.roll]
+        s.nhist += 1
+        if step:
+            idx = <int>rng_below(policy, <uint32_t>k)
+            kk_play(s, kk_nth_start(s, p, idx), step)
+        else:
+            c = s.cfg.clover
+            idx = <int>rng_below(policy, <uint32_t>(k * c))
+            kk_play(s, kk_nth_start(s, p, idx // c), idx % c + 1)
+
+
+cdef int kk_winner_mask(const kk_t* s) noexcept nogil:
+    """KK-13: most mice home; tie-break the first mouse home; tied seats with none share."""
+    cdef int p, best = -1, mask = 0, first = 0x7FFFFFFF
+    for p in range(s.cfg.n):
+        if s.home[p] > best:
+            best = s.home[p]
+    for p in range(s.cfg.n):
+        if s.home[p] == best:
+            if best == 0:
+                mask |= 1 << p
+            elif s.first_home[p] < first:
+                first = s.first_home[p]
+                mask = 1 << p
+    return mask
+
+
+# ---- configuration ----------------------------------------------------------------------------
+
+cdef kk_cfg_t cfg_of(object game) except *:
+    cdef kk_cfg_t cfg
+    cdef int i
+    memset(&cfg, 0, sizeof(cfg))
+    cfg.n = game.num_players
+    cfg.L = game.L
+    cfg.m = game.mice
+    cfg.D = game.D
+    cfg.P = game.P
+    cfg.nfaces = game.num_faces
+    cfg.clover = game.clover
+    cfg.max_turns = game.max_turns if game.max_turns < 1000000000 else 1000000000
+    cfg.explicit = 1 if game.explicit_chance else 0
+    cfg.num_actions = game.num_actions
+    for t in game.traps:
+        cfg.trapmask |= bit(t)
+    for i in range(cfg.nfaces):
+        cfg.face_step[i] = game.face_steps[i]
+    return cfg
+
+
+cdef kk_cfg_t game_cfg(object game) except *:
+    cached = getattr(game, "_compiled_cfg", None)
+    if cached is None:
+        cached = KasimirCore.__new__(KasimirCore)
+        (<KasimirCore>cached).s.cfg = cfg_of(game)
+        game._compiled_cfg = cached
+    return (<KasimirCore>cached).s.cfg
+
+
+cdef void sim_range(kk_cfg_t cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
+                    int64_t[:, ::1] scores, uint8_t[:, ::1] winners, int64_t[::1] lengths,
+                    uint8_t[::1] truncated) noexcept nogil:
+    cdef kk_t s
+    cdef rng_t policy
+    cdef int p, mask
+    cdef Py_ssize_t i
+    s.cfg = cfg
+    for i in range(start, stop):
+        kk_init(&s, rng_derive(seed, 2 * <uint64_t>i))
+        policy = rng_derive(seed, 2 * <uint64_t>i + 1)
+        kk_play_random(&s, &policy)
+        mask = kk_winner_mask(&s)
+        for p in range(cfg.n):
+            scores[i, p] = s.home[p]
+            winners[i, p] = (mask >> p) & 1
+        lengths[i] = s.nhist
+        truncated[i] = <uint8_t>s.truncated
+
+
+def _sim_chunk(KasimirCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
+               scores, winners, lengths, truncated):
+    cdef int64_t[:, ::1] sv = scores
+    cdef uint8_t[:, ::1] wv = winners
+    cdef int64_t[::1] lv = lengths
+    cdef uint8_t[::1] tv = truncated
+    cdef kk_cfg_t cfg = proto.s.cfg
+    with nogil:
+        sim_range(cfg, seed, start, stop, sv, wv, lv, tv)
+
+
+# ---- the Python-facing class ------------------------------------------------------------------
+
+cdef class KasimirCore:
+    """Compiled Kater Kasimir state. Use ``game.new_state(seed)``; the public class is
+    ``mousehole.kasimir.CompiledKasimirState`` (this core + the shared API)."""
+
+    def __cinit__(self):
+        self.hist = NULL
+        self.cap = 0
+
+    def __dealloc__(self):
+        if self.hist != NULL:
+            free(self.hist)
+
+    cdef int _reserve(self, int32_t need) except -1:
+        cdef int32_t cap
+        cdef uint16_t* h
+        if need <= self.cap:
+            return 0
+        cap = self.cap * 2 if self.cap >= 64 else 256
+        while cap < need:
+            cap *= 2
+        h = <uint16_t*>realloc(self.hist, cap * sizeof(uint16_t))
+        if h == NULL:
+            raise MemoryError()
+        self.hist = h
+        self.cap = cap
+        return 0
+
+    @classmethod
+    def new(cls, game, uint64_t seed):
+        cdef KasimirCore st = KasimirCore.__new__(cls)
+        st.game = game
+        st.s.cfg = game_cfg(game)
+        kk_init(&st.s, seed)
+        return st
+
+    @classmethod
+    def from_dict(cls, game, dict d):
+        """Build from a dict already checked by ``game._validate_dict``."""
+        cdef KasimirCore st = KasimirCore.__new__(cls)
+        cdef int p, s, x, below, k
+        cdef int nid[KK_MAX_PLAYERS]
+        cdef uint64_t b
+        st.game = game
+        st.s.cfg = game_cfg(game)
+        kk_init(&st.s, 0)
+        st.s.on_way = 0
+        for p in range(st.s.cfg.n):
+            st.s.pantry[p] = d["pantry"][p]
+            st.s.home[p] = d["home"][p]
+            st.s.first_home[p] = d["first_home"][p]
+            st.s.on_way += st.s.pantry[p]
+            nid[p] = 0
+        for s in range(1, st.s.cfg.L + 1):
+            stack = d["track"][s - 1]
+            b = bit(s)
+            below = KK_NONE
+            for k, q in enumerate(stack):
+                p = q
+                x = p * KK_MAX_MICE + nid[p]
+                nid[p] += 1
+                st.s.below[x] = <uint8_t>below
+                below = x
+                if k == 0 and (st.s.cfg.trapmask & b):
+                    st.s.full |= b  # KK-9: the bottom mouse of a trap space is the trapped one
+                else:
+                    st.s.on_way += 1
+            st.s.top[s] = <uint8_t>below
+            if below != KK_NONE and not (len(stack) == 1 and (st.s.full & b)):
+                st.s.free[below >> 3] |= b
+        history = d["history"]
+        st._reserve(len(history))
+        st.s.nhist = len(history)
+        st.s.moves = 0
+        for k, a in enumerate(history):
+            st.hist[k] = <uint16_t>a
+            if a < st.s.cfg.P:
+                st.s.moves += 1
+        st.s.seat = d["seat"]
+        st.s.roll = -1 if d["roll"] is None else d["roll"]
+        st.s.rng = d["rng"]
+        st.s.truncated = 1 if d["truncated"] else 0
+        return st
+
+    def clone(self):
+        """An independent copy (one struct copy and the history buffer)."""
+        cdef KasimirCore c = KasimirCore.__new__(type(self))
+        c.game = self.game
+        c.s = self.s
+        if self.s.nhist:
+            c._reserve(self.s.nhist)
+            memcpy(c.hist, self.hist, self.s.nhist * sizeof(uint16_t))
+        return c
+
+    def __reduce__(self):
+        return (_rebuild, (self.game, self._to_dict()))
+
+    @property
+    def current_player(self):
+        if self.s.seat == TERMINAL_SEAT:
+            return TERMINAL_SEAT
+        return CHANCE_SEAT if self.s.roll < 0 else self.s.seat
+
+    def is_terminal(self):
+        return self.s.seat == TERMINAL_SEAT
+
+    @property
+    def truncated(self):
+        return bool(self.s.truncated)
+
+    @property
+    def history(self):
+        return [self.hist[i] for i in range(self.s.nhist)]
+
+    def free_starts(self, int p):
+        """KK-6: start spaces of seat p's free mice, ascending (0 = the pantry stack)."""
+        cdef uint64_t bits
+        if not 0 <= p < self.s.cfg.n:
+            raise ValueError(f"seat {p} is out of range 0..{self.s.cfg.n - 1}")
+        bits = self.s.free[p]
+        out = [0] if self.s.pantry[p] else []
+        while bits:
+            out.append(ctz64(bits))
+            bits &= bits - 1
+        return out
+
+    def on_the_way(self):
+        """Mice neither home nor trapped (KK-12)."""
+        return self.s.on_way
+
+    cdef int _fill(self, int64_t* out) noexcept:
+        """Write the legal actions (ascending) to out; return their number."""
+        cdef int p = self.s.seat
+        cdef int j = 0, i, step, d, start, D = self.s.cfg.D
+        cdef uint64_t bits
+        if p == TERMINAL_SEAT:
+            return 0
+        if self.s.roll < 0:
+            for i in range(self.s.cfg.nfaces):
+                out[i] = self.s.cfg.P + i
+            return self.s.cfg.nfaces
+        step = self.s.cfg.face_step[self.s.roll]
+        bits = self.s.free[p]
+        start = 0 if self.s.pantry[p] else -1
+        while True:
+            if start < 0:
+                if not bits:
+                    break
+                start = ctz64(bits)
+                bits &= bits - 1
+            if step:
+                out[j] = start * D + step - 1
+                j += 1
+            else:
+                for d in range(self.s.cfg.clover):
+                    out[j] = start * D + d
+                    j += 1
+            start = -1
+        return j
+
+    cdef int _count(self) noexcept:
+        cdef int p = self.s.seat
+        cdef int k
+        if p == TERMINAL_SEAT:
+            return 0
+        if self.s.roll < 0:
+            return self.s.cfg.nfaces
+        k = (self.s.pantry[p] != 0) + popcount64(self.s.free[p])
+        return k if self.s.cfg.face_step[self.s.roll] else k * self.s.cfg.clover
+
+    def legal_actions(self):
+        cdef cnp.npy_intp dim = self._count()
+        cdef cnp.ndarray arr = cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT64, 0)
+        self._fill(<int64_t*>cnp.PyArray_DATA(arr))
+        return arr
+
+    def legal_action_mask(self):
+        cdef cnp.npy_intp dim = self.s.cfg.num_actions
+        cdef cnp.ndarray arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_BOOL, 0)
+        cdef uint8_t* out = <uint8_t*>cnp.PyArray_DATA(arr)
+        cdef int64_t buf[64 * 64]
+        cdef int i, k = self._fill(buf)
+        for i in range(k):
+            out[buf[i]] = 1
+        return arr
+
+    def apply_action(self, action):
+        """Apply a move (``start * D + distance - 1``) or, at a chance node, a die face
+        (``P + i``); IllegalMoveError if the rules do not allow it (state unchanged)."""
+        cdef long a
+        cdef int start, dist
+        if type(action) is int:
+            a = action
+        elif PyIndex_Check(action) and type(action) is not bool:
+            a = PyNumber_Index(action)  # numpy integers
+        else:
+            a = check_action_type(action)  # raises TypeError
+        if self.s.seat == TERMINAL_SEAT or a < 0 or a >= self.s.cfg.num_actions:
+            raise self._illegal(action)
+        if self.s.roll < 0:  # KK-5: a chance node: a die face
+            if a < self.s.cfg.P:
+                raise self._illegal(action)
+            self._reserve(self.s.nhist + 1)
+            self.hist[self.s.nhist] = <uint16_t>a
+            self.s.nhist += 1
+            self.s.roll = <int32_t>(a - self.s.cfg.P)
+            return
+        if a >= self.s.cfg.P:
+            raise self._illegal(action)
+        start = a // self.s.cfg.D
+        dist = a - start * self.s.cfg.D + 1
+        if not (kk_legal_start(&self.s, self.s.seat, start) and kk_legal_dist(&self.s, dist)):
+            raise self._illegal(action)
+        self._reserve(self.s.nhist + 1)
+        self.hist[self.s.nhist] = <uint16_t>a
+        self.s.nhist += 1
+        kk_play(&self.s, start, dist)
+
+    def scores(self):
+        """KK-13: mice in the hole per seat."""
+        return [self.s.home[p] for p in range(self.s.cfg.n)]
+
+    def winners(self):
+        if self.s.seat != TERMINAL_SEAT:
+            return []
+        cdef int mask = kk_winner_mask(&self.s)
+        return [p for p in range(self.s.cfg.n) if (mask >> p) & 1]
+
+    def _to_dict(self):
+        cdef int p, sp, x
+        d = self.game._header()
+        d["pantry"] = [self.s.pantry[p] for p in range(self.s.cfg.n)]
+        track = []
+        for sp in range(1, self.s.cfg.L + 1):
+            st = []
+            x = self.s.top[sp]
+            while x != KK_NONE:
+                st.append(x >> 3)
+                x = self.s.below[x]
+            st.reverse()
+            track.append(st)
+        d["track"] = track
+        d["home"] = [self.s.home[p] for p in range(self.s.cfg.n)]
+        d["first_home"] = [self.s.first_home[p] for p in range(self.s.cfg.n)]
+        d["seat"] = self.s.seat
+        d["roll"] = None if self.s.roll < 0 else self.s.roll
+        d["rng"] = self.s.rng
+        d["history"] = self.history
+        d["truncated"] = bool(self.s.truncated)
+        return d
+
+    @classmethod
+    def simulate(cls, game, uint64_t seed, scores, winners, lengths, truncated, int threads):
+        """Fill the result arrays of ``mousehole.simulate`` (see ``_simulate.py``)."""
+        cdef KasimirCore proto = KasimirCore.__new__(KasimirCore)
+        cdef Py_ssize_t n = lengths.shape[0]
+        proto.s.cfg = game_cfg(game)
+        w = winners.view(np.uint8)
+        t = truncated.view(np.uint8)
+        if threads <= 1 or n < 2 * threads:
+            _sim_chunk(proto, seed, 0, n, scores, w, lengths, t)
+            return
+        from concurrent.futures import ThreadPoolExecutor
+        bounds = [n * i // threads for i in range(threads + 1)]
+        with ThreadPoolExecutor(threads) as ex:
+            futures = [ex.submit(_sim_chunk, proto, seed, bounds[i], bounds[i + 1], scores, w, lengths, t)
+                       for i in range(threads)]
+            for f in futures:
+                f.result()
+
+
+def _rebuild(game, d):
+    return game.state_from_dict(d)
