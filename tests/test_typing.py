@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -16,11 +17,13 @@ pytestmark = pytest.mark.typing
 COMPILED_MODULES = sorted(f"mousehole._{name}" for name in _api._REGISTRY)
 
 
-def _run(args: list) -> subprocess.CompletedProcess:
-    # run outside the source tree so that the installed package is what gets checked
+def _run(args: list, tmp: str) -> subprocess.CompletedProcess:
+    # run in an empty directory, so that the installed package is what gets checked
+    with open(os.path.join(tmp, "mypy.ini"), "w") as f:
+        f.write("[mypy]\npython_version = 3.10\n")
     env = dict(os.environ, MYPYPATH="")
-    return subprocess.run([sys.executable, "-m", *args], capture_output=True, text=True,
-                          cwd=os.path.dirname(os.path.dirname(mousehole.__file__)), env=env)
+    return subprocess.run([sys.executable, "-m", *args], capture_output=True,
+                          text=True, cwd=tmp, env=env)
 
 
 def test_package_ships_stubs_and_py_typed() -> None:
@@ -30,12 +33,12 @@ def test_package_ships_stubs_and_py_typed() -> None:
         assert os.path.exists(os.path.join(pkg, mod.split(".")[1] + ".pyi")), mod
 
 
-def test_mypy_strict() -> None:
-    r = _run(["mypy", "--strict", "--python-version", "3.10", "--no-incremental", "-p", "mousehole"])
+def test_mypy_strict(tmp_path: Any) -> None:
+    r = _run(["mypy", "--strict", "--no-incremental", "--config-file", "mypy.ini", "-p", "mousehole"], str(tmp_path))
     assert r.returncode == 0, r.stdout + r.stderr
 
 
 @pytest.mark.parametrize("module", COMPILED_MODULES)
-def test_stubs_match_the_compiled_module(module: str) -> None:
-    r = _run(["mypy.stubtest", "--mypy-config-file", os.devnull, module])
+def test_stubs_match_the_compiled_module(module: str, tmp_path: Any) -> None:
+    r = _run(["mypy.stubtest", "--mypy-config-file", "mypy.ini", module], str(tmp_path))
     assert r.returncode == 0, r.stdout + r.stderr
