@@ -2,7 +2,7 @@
 
 >>> import mousehole
 >>> mousehole.game_names()
-['cheese_rescue']
+['cheese_rescue', 'kasimir', 'm', 'maus_au_chocolat']
 >>> game = mousehole.load("cheese_rescue", players=2)
 >>> state = game.new_state(seed=7)
 >>> state.current_player

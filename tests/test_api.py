@@ -1,0 +1,126 @@
+"""The shared API (docs/api.md): loading, parameters, engines, the generator, simulate, the
+README tour and the doctests of the installed modules."""
+from __future__ import annotations
+
+import doctest
+import importlib
+import os
+import pickle
+import re
+import subprocess
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+import mousehole
+from mousehole._rng import Rng, derive, mix64
+
+README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "README.md")
+
+
+def test_game_names_and_load() -> None:
+    assert mousehole.game_names() == ["cheese_rescue", "kasimir", "m", "maus_au_chocolat"]
+    for name in mousehole.game_names():
+        game = mousehole.load(name)
+        assert game.num_players == 4 and game.params["players"] == 4
+        assert game.engine == mousehole.default_engine()
+    with pytest.raises(mousehole.ParameterError, match="unknown game"):
+        mousehole.load("chess")
+    with pytest.raises(mousehole.ParameterError, match="engine"):
+        mousehole.load("cheese_rescue", engine="gpu")
+    with pytest.raises(mousehole.ParameterError, match="players"):
+        mousehole.load("cheese_rescue", players="4")
+    with pytest.raises(mousehole.ParameterError, match="allowed"):
+        mousehole.load("cheese_rescue", player=4)
+
+
+def test_errors_are_value_errors() -> None:
+    for cls in (mousehole.IllegalMoveError, mousehole.StateError, mousehole.ParameterError):
+        assert issubclass(cls, ValueError) and issubclass(cls, mousehole.MouseholeError)
+
+
+def test_engines_listed() -> None:
+    engines = mousehole.available_engines()
+    assert "python" in engines
+    pure = os.environ.get("MOUSEHOLE_PUREPYTHON", "") not in ("", "0")
+    assert ("compiled" in engines) == (not pure)
+    if pure:
+        with pytest.raises(mousehole.ParameterError, match="MOUSEHOLE_PUREPYTHON"):
+            mousehole.load("cheese_rescue", engine="compiled")
+
+
+def test_pure_python_switch_in_a_fresh_interpreter() -> None:
+    code = "import mousehole; print(mousehole.available_engines(), mousehole.load('m').engine)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, MOUSEHOLE_PUREPYTHON="1"), check=True).stdout
+    assert out.strip() == "['python'] python"
+
+
+def test_rng_reference_values() -> None:
+    # SplitMix64 of seed 0: the published first output of the algorithm
+    r = Rng(0)
+    assert r.next64() == 0xE220A8397B1DCDAF
+    assert r.next64() == 0x6E789E6AA1B965F4
+    assert derive(0, 1) == 0x6E789E6AA1B965F4 and mix64(0) == 0
+    r = Rng(5)
+    counts = np.bincount([r.below(6) for _ in range(60000)], minlength=6)
+    assert counts.min() > 9500 and counts.max() < 10500
+    items = list(range(10))
+    Rng(1).shuffle(items)
+    assert sorted(items) == list(range(10)) and items != list(range(10))
+    with pytest.raises(TypeError):
+        mousehole.load("cheese_rescue").new_state(seed="7")  # type: ignore[arg-type]
+
+
+def test_simulate_arguments(engine: str) -> None:
+    game = mousehole.load("cheese_rescue", players=2, engine=engine)
+    with pytest.raises(TypeError):
+        mousehole.simulate("cheese_rescue", 3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        mousehole.simulate(game, -1)
+    with pytest.raises(ValueError):
+        mousehole.simulate(game, 3, threads=0)
+    r = mousehole.simulate(game, 0)
+    assert r.n_games == 0
+    r = mousehole.simulate(game, 8, seed=5)
+    assert "8 games" in r.summary() and r.win_rates().shape == (2,)
+
+
+def test_game_pickle_and_equality(engine: str) -> None:
+    g = mousehole.load("cheese_rescue", players=3, engine=engine, max_turns=20)
+    assert pickle.loads(pickle.dumps(g)) == g and hash(g) == hash(pickle.loads(pickle.dumps(g)))
+    assert g != mousehole.load("cheese_rescue", players=3, engine=engine)
+    assert repr(g) == f"mousehole.load('cheese_rescue', players=3, max_turns=20, engine={engine!r})"
+    p = g.params
+    p["players"] = 4
+    assert g.params["players"] == 3, "params is a copy"
+
+
+def test_readme_tour_runs() -> None:
+    text = open(README).read()
+    tour = re.search(r"## A short tour\n\n```python\n(.*?)```", text, re.S)
+    assert tour
+    namespace: dict = {}
+    exec(compile(tour.group(1), "README tour", "exec"), namespace)
+    assert namespace["state"].is_terminal()
+    assert namespace["result"].scores.shape == (100_000, 4)
+
+
+@pytest.mark.parametrize("module", ["mousehole", "mousehole._api", "mousehole._rng", "mousehole._simulate",
+                                    "mousehole.cheese_rescue", "mousehole.m", "mousehole.kasimir",
+                                    "mousehole.maus_au_chocolat"])
+def test_doctests(module: str) -> None:
+    mod = importlib.import_module(module)
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0
+
+
+def test_cli_demo_runs() -> None:
+    out = subprocess.run([sys.executable, "-m", "mousehole", "--games", "cheese_rescue", "--n-games", "50"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "cheese_rescue" in out and "50 games" in out
+    out = subprocess.run([sys.executable, "-m", "mousehole", "--show", "cheese_rescue", "--players", "2"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "winners" in out
