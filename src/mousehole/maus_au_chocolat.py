@@ -616,7 +616,10 @@ class MausAuChocolat(Game):
     def _render(self, d: Dict[str, Any]) -> str:
         n = self.num_players
         cards = self.cards
-        name = lambda c: card_name(c, cards)  # noqa: E731
+
+        def name(c: int) -> str:
+            return card_name(c, cards)
+
         cur = _current(d, n)
         who = "game over" if cur == TERMINAL else f"seat {cur} to play"
         lines = [
@@ -1066,12 +1069,12 @@ class MausAuChocolatState(_JointMixin, StateAPI):
 _CompiledState: Any = None
 if not _PURE:
     try:
-        from ._maus_au_chocolat import MausAuChocolatCore as _Core
+        from ._maus_au_chocolat import MausAuChocolatCore
     except ImportError:  # pragma: no cover - a build without extensions
-        _Core = None
-    if _Core is not None:
+        pass
+    else:
 
-        class CompiledMausAuChocolatState(_Core, _JointMixin, StateAPI):  # type: ignore[misc,valid-type]
+        class CompiledMausAuChocolatState(MausAuChocolatCore, _JointMixin, StateAPI):
             """A Maus au Chocolat state on the compiled engine (same API as the reference)."""
 
             __slots__ = ()
