@@ -705,3 +705,18 @@ def test_moves_round_trip() -> None:
         assert parse_move(str(m)) == m
         assert eval(repr(m)) == m
     assert g.num_actions == 4 * 64 + 1 + 4 + 2 + 64
+
+
+def test_far_coordinates_do_not_overflow(engine: str) -> None:
+    """M-7 (floating square): absolute coordinates are unbounded; the engines keep the table
+    in a window that follows the cards, so a layout far from the start works the same."""
+    d = Deck()
+    far = 10**15
+    table = _row_of_four(d)
+    card = d("blue", 20, "square")
+    s = build(engine, {(r - far, c + far): x for (r, c), x in table.items()}, [[card], []])
+    s.apply_action(place(s, card, -far, 4 + far))
+    assert s.to_dict()["scoring_row"] == [[-far, c + far] for c in range(5)]
+    s.apply_action(take(s, -far, far))
+    assert origin(s) == (-far - 1, far)
+    assert table_of(s)[(-far, 4 + far)] == card

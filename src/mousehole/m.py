@@ -215,7 +215,7 @@ class M(Game):
 
     >>> g = M(players=4, engine="python")
     >>> g.num_actions, g.observation_shape
-    (327, (87, 8, 8))
+    (327, (112, 8, 8))
     """
 
     name = "m"
@@ -1011,12 +1011,12 @@ class MState(StateAPI):
 _CompiledState: Any = None
 if not _PURE:
     try:
-        from ._m import MCore as _Core
+        from ._m import MCore
     except ImportError:  # pragma: no cover - a build without extensions
-        _Core = None
-    if _Core is not None:
+        pass
+    else:
 
-        class CompiledMState(_Core, StateAPI):  # type: ignore[misc,valid-type]
+        class CompiledMState(MCore, StateAPI):
             """An M state on the compiled engine (same API as the reference)."""
 
             __slots__ = ()
