@@ -43,6 +43,8 @@ cdef uint8_t SUB_K[256]
 cdef uint8_t SUB_SLOT[256][4]
 cdef int16_t SUB_BASE[256]         # pattern index of the subset's first kept set
 cdef int SUB_N = 0
+cdef uint8_t SUB3[128]             # indices into SUB_* of the 3-slot subsets, ascending
+cdef int SUB3_N = 0
 cdef int8_t KREL_RANK[5][16]       # rank of a kept set (relative mask) for k = 3, 4; -1 if none
 cdef uint8_t PAT_K[MC_NUM_PATTERNS]
 cdef uint8_t PAT_SLOT[MC_NUM_PATTERNS][4]
@@ -58,7 +60,7 @@ cdef int _popc(int x) noexcept nogil:
 
 
 cdef void _build_tables() noexcept nogil:
-    global SUB_N
+    global SUB_N, SUB3_N
     cdef int cmask, k, krel, j, idx = 0, pc, r, t
     memset(KREL_RANK, -1, sizeof(KREL_RANK))
     for k in range(3, 5):
@@ -73,6 +75,9 @@ cdef void _build_tables() noexcept nogil:
         if k != 3 and k != 4:
             continue
         SUB_MASK[SUB_N] = <uint16_t>cmask
+        if k == 3:
+            SUB3[SUB3_N] = <uint8_t>SUB_N
+            SUB3_N += 1
         SUB_K[SUB_N] = <uint8_t>k
         SUB_BASE[SUB_N] = <int16_t>idx
         t = 0
@@ -170,69 +175,130 @@ cdef inline void order_top(const int* pv, int k, int* top) noexcept nogil:
         top[j + 1] = t
 
 
+cdef uint8_t DEBRUIJN32[32]
+
+
+cdef void _build_debruijn() noexcept nogil:
+    cdef int i
+    for i in range(32):
+        DEBRUIJN32[(<uint32_t>(<uint32_t>0x077CB531 << i)) >> 27] = <uint8_t>i
+
+
+_build_debruijn()
+
+
+cdef inline int ctz32(uint32_t x) noexcept nogil:
+    """Index of the lowest set bit of x != 0 (de Bruijn multiplication, branch-free)."""
+    return DEBRUIJN32[(<uint32_t>((x & (~x + 1)) * <uint32_t>0x077CB531)) >> 27]
+
+
+# Shape tables: the kept sets of three cards depend only on the helper, the differences of
+# the candy values to the first card (-3..3; any larger difference is never a combination,
+# even with a one-card change) and which colours are equal; of four cards (Amélie) only on
+# the differences and whether they are one colour. Both tables are filled once, at import,
+# by eval3/eval4 above, so the search itself is a few loads and one lookup per subset.
+cdef uint16_t T3[7 * 7 * 7 * 8]
+cdef uint16_t T4[7 * 7 * 7 * 2]
+
+
+cdef void _build_shape_tables() noexcept nogil:
+    cdef int h, dv1, dv2, dv3, cp, d, j
+    cdef int v[4]
+    cdef int c[3]
+    cdef int top[4]
+    cdef bint one, one_ok, mixed_ok
+    cdef uint32_t res
+    for h in range(7):
+        d = -1 if h == H_MATHIEU else (1 if h == H_MAURICE else 0)
+        for dv1 in range(-3, 4):
+            for dv2 in range(-3, 4):
+                for cp in range(8):
+                    c[0] = 0
+                    c[1] = 0 if cp & 1 else 1
+                    c[2] = c[1] if cp & 2 else (c[0] if cp & 4 else 2)
+                    if ((c[0] == c[1]) | ((c[1] == c[2]) << 1) | ((c[0] == c[2]) << 2)) != cp:
+                        T3[((h * 7 + dv1 + 3) * 7 + dv2 + 3) * 8 + cp] = 0
+                        continue
+                    v[0] = 6
+                    v[1] = 6 + dv1
+                    v[2] = 6 + dv2
+                    one = c[0] == c[1] and c[1] == c[2]
+                    if h == H_CLAUDE:  # MC-22: one card may count as another colour
+                        one_ok = c[0] == c[1] or c[1] == c[2] or c[0] == c[2]
+                        mixed_ok = True
+                    else:
+                        one_ok = one
+                        mixed_ok = not one
+                    order_top(v, 3, top)
+                    res = eval3(v[0], v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY)
+                    if d != 0:  # MC-18 / MC-19
+                        res |= eval3(v[0] + d, v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY)
+                        res |= eval3(v[0], v[1] + d, v[2], top, mixed_ok, one_ok, h == H_LILLY)
+                        res |= eval3(v[0], v[1], v[2] + d, top, mixed_ok, one_ok, h == H_LILLY)
+                    T3[((h * 7 + dv1 + 3) * 7 + dv2 + 3) * 8 + cp] = <uint16_t>res
+    for dv1 in range(-3, 4):
+        for dv2 in range(-3, 4):
+            for dv3 in range(-3, 4):
+                for j in range(2):
+                    v[0] = 6
+                    v[1] = 6 + dv1
+                    v[2] = 6 + dv2
+                    v[3] = 6 + dv3
+                    order_top(v, 4, top)
+                    T4[(((dv1 + 3) * 7 + dv2 + 3) * 7 + dv3 + 3) * 2 + j] = <uint16_t>eval4(v, top, j == 1)
+
+
+_build_shape_tables()
+
+
 cdef int mc_combos(const mc_t* s, int p, int16_t* out) noexcept nogil:
     """The combination actions of seat p's hand (MC-10 .. MC-23), ascending, each
-    distinct (cards, kept cards) once. Returns their number."""
+    distinct (cards, kept cards) once. Returns their number.
+
+    Subsets of 3 (and, for Amélie, 4) slots are visited in pattern order; each is looked
+    up in the shape tables; the kept sets found become pattern indices directly."""
     cdef int hn = s.hand_n[p]
     cdef int helper = s.helper[p]
-    cdef int lim, i, j, k, c, m, krel, cnt = 0, d
+    cdef int lim, i, ii, j, c, krel, cnt = 0, nsub, s0, s1, s2, s3, hb, k
+    cdef uint32_t dv1, dv2, dv3, cp
     cdef int pv[MC_MAX_HAND]
     cdef int col[MC_MAX_HAND]
-    cdef int v[4]
-    cdef int cc[4]
-    cdef int top[4]
     cdef uint32_t res
-    cdef bint one, mixed_ok, one_ok, amelie, lilly = helper == H_LILLY
+    cdef bint amelie
     if hn < 4:  # MC-11: three laid, one must stay
         return 0
-    amelie = helper == H_AMELIE and hn >= 5
-    d = -1 if helper == H_MATHIEU else (1 if helper == H_MAURICE else 0)
+    amelie = helper == H_AMELIE and hn >= 5  # MC-21
     for j in range(hn):
         c = s.hand[p][j]
         pv[j] = s.cfg.candy[c]
         col[j] = s.cfg.colour[c]
+    hb = helper * 7 * 7 * 8
     lim = 1 << hn
-    for i in range(SUB_N):
-        m = SUB_MASK[i]
-        if m >= lim:
+    nsub = SUB_N if amelie else SUB3_N
+    for ii in range(nsub):
+        i = ii if amelie else SUB3[ii]
+        if SUB_MASK[i] >= lim:
             break
         k = SUB_K[i]
+        s0 = SUB_SLOT[i][0]
+        s1 = SUB_SLOT[i][1]
+        s2 = SUB_SLOT[i][2]
+        dv1 = <uint32_t>(pv[s1] - pv[s0] + 3)
+        dv2 = <uint32_t>(pv[s2] - pv[s0] + 3)
+        if dv1 >= 7 or dv2 >= 7:
+            continue
         if k == 3:
-            v[0] = pv[SUB_SLOT[i][0]]
-            v[1] = pv[SUB_SLOT[i][1]]
-            v[2] = pv[SUB_SLOT[i][2]]
-            cc[0] = col[SUB_SLOT[i][0]]
-            cc[1] = col[SUB_SLOT[i][1]]
-            cc[2] = col[SUB_SLOT[i][2]]
-            # quick reject: a span of more than 2 (3 with Mathieu/Maurice) is never a combination
-            if d == 0:
-                if (v[0] - v[1] > 2 or v[1] - v[0] > 2 or v[0] - v[2] > 2 or v[2] - v[0] > 2
-                        or v[1] - v[2] > 2 or v[2] - v[1] > 2):
-                    continue
-            one = cc[0] == cc[1] and cc[1] == cc[2]
-            if helper == H_CLAUDE:  # MC-22: one card may count as another colour
-                one_ok = cc[0] == cc[1] or cc[1] == cc[2] or cc[0] == cc[2]
-                mixed_ok = True
-            else:
-                one_ok = one
-                mixed_ok = not one
-            order_top(v, 3, top)
-            res = eval3(v[0], v[1], v[2], top, mixed_ok, one_ok, lilly)
-            if d != 0:  # MC-18 / MC-19
-                res |= eval3(v[0] + d, v[1], v[2], top, mixed_ok, one_ok, lilly)
-                res |= eval3(v[0], v[1] + d, v[2], top, mixed_ok, one_ok, lilly)
-                res |= eval3(v[0], v[1], v[2] + d, top, mixed_ok, one_ok, lilly)
+            cp = ((col[s0] == col[s1]) | ((col[s1] == col[s2]) << 1) | ((col[s0] == col[s2]) << 2))
+            res = T3[hb + (dv1 * 7 + dv2) * 8 + cp]
         else:
-            if not amelie:
+            s3 = SUB_SLOT[i][3]
+            dv3 = <uint32_t>(pv[s3] - pv[s0] + 3)
+            if dv3 >= 7:
                 continue
-            for j in range(4):
-                v[j] = pv[SUB_SLOT[i][j]]
-                cc[j] = col[SUB_SLOT[i][j]]
-            one = cc[0] == cc[1] and cc[1] == cc[2] and cc[2] == cc[3]
-            order_top(v, 4, top)
-            res = eval4(v, top, one)
+            res = T4[((dv1 * 7 + dv2) * 7 + dv3) * 2
+                     + (col[s0] == col[s1] and col[s1] == col[s2] and col[s2] == col[s3])]
         while res:
-            krel = ctz64(res)
+            krel = ctz32(res)
             res &= res - 1
             out[cnt] = <int16_t>(MC_COMBINE + SUB_BASE[i] + KREL_RANK[k][krel])
             cnt += 1
