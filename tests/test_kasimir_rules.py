@@ -472,3 +472,30 @@ def test_clone_pickle_copy_round_trips(engine: str) -> None:
         legal = s.legal_actions()
         s.apply_action(int(legal[r.below(len(legal))]))
         assert c != s
+
+
+@pytest.mark.parametrize(
+    "change, rule",
+    [
+        (lambda d: d.update(pantry=[4, 4, 4, 5]), "pantry"),
+        (lambda d: d["track"][4].append(1), "KK-2"),
+        (lambda d: d.update(home=[1, 0, 0, 0], pantry=[3, 4, 4, 4]), "KK-13"),
+        (lambda d: d.update(seat=TERMINAL, roll=None), "KK-12"),
+        (lambda d: d.update(roll=None), "KK-5"),
+        (lambda d: d.update(roll=6), "roll"),
+        (lambda d: d.update(roll=True), "roll"),
+        (lambda d: d.update(seat=7), "KK-12"),
+        (lambda d: d["track"].pop(), "track"),
+        (lambda d: d["track"][0].append(4), "track"),
+        (lambda d: d.update(rng=-1), "rng"),
+    ],
+)
+def test_malformed_state_dicts_are_refused(engine: str, change: Any, rule: str) -> None:
+    """Dicts that break KK-2 (mice conserved), KK-5, KK-12, KK-13 or the layout are refused."""
+    g = load(engine)
+    s = g.new_state(1)
+    d = s.to_dict()
+    change(d)
+    with pytest.raises(mousehole.StateError, match=rule):
+        g.state_from_dict(d)
+    assert s.to_dict()["pantry"] == [4, 4, 4, 4]

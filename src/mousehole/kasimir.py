@@ -314,7 +314,7 @@ class Kasimir(Game):
         if over or d["truncated"]:
             expect(seat == TERMINAL and roll is None, "KK-12: a finished game has seat -4 and no roll")
         else:
-            expect(0 <= seat < n, f"seat must be 0..{n - 1} while the game is on")
+            expect(0 <= seat < n, f"KK-12: {on_way} mice are still on the way, so seat must be 0..{n - 1}, not {seat}")
             expect(_can_move(self, pantry, track, seat), f"KK-10: seat {seat} has no free mouse and cannot be to move")
             if not self.explicit_chance:
                 expect(roll is not None, "KK-5: without explicit chance the roll is always shown")
