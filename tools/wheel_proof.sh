@@ -73,9 +73,9 @@ ls -l "$work/dist"
 step "auditwheel repair ${WHEEL_PROOF_PLAT:+--plat $WHEEL_PROOF_PLAT}"
 auditwheel show "$wheel"
 auditwheel repair ${WHEEL_PROOF_PLAT:+--plat "$WHEEL_PROOF_PLAT"} --wheel-dir "$work/wheelhouse" "$wheel"
-repaired=("$work"/wheelhouse/*.whl)
-[[ ${#repaired[@]} -eq 1 && -f "${repaired[0]}" ]] || fail "expected one repaired wheel"
-repaired="${repaired[0]}"
+repaireds=("$work"/wheelhouse/*.whl)
+[[ ${#repaireds[@]} -eq 1 && -f "${repaireds[0]}" ]] || fail "expected one repaired wheel"
+repaired="${repaireds[0]}"
 echo "repaired: $(basename "$repaired")"
 
 step "check_dist: sdist, wheel, repaired wheel"
