@@ -688,6 +688,20 @@ def test_mc26_hidden_information(engine: str) -> None:
     bid0 = s.to_dict()["bids"][0]
     assert any(s.determinize(2, seed).to_dict()["bids"][0] != bid0 for seed in range(6))
     assert all(s.determinize(0, seed).to_dict()["bids"][0] == bid0 for seed in range(3))
+    # combination actions name hand slots (the card order of a hidden hand): views hide them
+    s = g.new_state(seed=10)
+    while not any(a >= COMBINE for a in s.history):
+        legal = s.legal_actions()
+        s.apply_action(int(legal[-1]))
+    view = s.to_dict(for_player=1)
+    assert all(a is None or a < COMBINE for a in view["history"])
+    assert len(view["history"]) == len(s.history)
+    det = s.determinize(1, 3)
+    for a, b in zip(det.history, s.history):
+        if b >= COMBINE:
+            assert PATTERNS[a - COMBINE][0] == tuple(range(len(PATTERNS[b - COMBINE][0])))
+        else:
+            assert a == b or b < PICK
 
 
 def test_mc27_sequential_and_joint_bids_give_the_same_game(engine: str) -> None:

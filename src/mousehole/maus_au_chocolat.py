@@ -136,6 +136,13 @@ def _make_patterns() -> List[Tuple[Tuple[int, ...], Tuple[int, ...]]]:
 PATTERNS: List[Tuple[Tuple[int, ...], Tuple[int, ...]]] = _make_patterns()
 PATTERN_INDEX: Dict[Tuple[Tuple[int, ...], Tuple[int, ...]], int] = {p: i for i, p in enumerate(PATTERNS)}
 NUM_ACTIONS = COMBINE + len(PATTERNS)
+_FIRST_OF_SHAPE: Dict[Tuple[int, int], int] = {}
+for _i, (_slots, _keep) in enumerate(PATTERNS):
+    _FIRST_OF_SHAPE.setdefault((len(_slots), len(_keep)), COMBINE + _i)
+#: action -> the first combination action of the same shape (used by determinize)
+_CANONICAL: Dict[int, int] = {
+    COMBINE + i: _FIRST_OF_SHAPE[(len(sl), len(kp))] for i, (sl, kp) in enumerate(PATTERNS)
+}
 
 _DEFAULT_CARDS = default_cards()
 
@@ -540,6 +547,10 @@ class MausAuChocolat(Game):
             for q, i in hidden.items():
                 if q != p:
                     d["history"][i] = None
+        # A combination action names hand slots, and slots tell the card-id order inside a
+        # hidden hand: history shows None for every combination (the laid and kept cards
+        # themselves are public in the discard pile and the victory cards).
+        d["history"] = [None if a is not None and a >= COMBINE else a for a in d["history"]]
         d["pile_size"] = len(d["pile"])
         d["pile"] = None
         d["rng"] = None
@@ -570,6 +581,9 @@ class MausAuChocolat(Game):
                 d["bids"][q] = pool.pop()
                 d["history"][where[q]] = BID + d["bids"][q]
         d["pile"] = pool
+        # combinations in history become the first pattern of the same shape (their slots
+        # would tell the card order of hands that were re-dealt; views show them as None)
+        d["history"] = [_CANONICAL[a] if a >= COMBINE else a for a in d["history"]]
         d["rng"] = rng.next64()
 
     def _observation(self, d: Dict[str, Any], p: int) -> npt.NDArray[np.float32]:
