@@ -519,6 +519,9 @@ def test_mc20_lilly_keeps_the_highest_of_a_mixed_run(engine: str) -> None:
     cards = [cid("eggs", 4), cid("fruit", 5), cid("nuts", 6)]
     s = arrange(g, {0: cards + [cid("sugar", 3)]}, helpers=[LILLY, ETIENNE], seat=0)
     assert outcomes(s, cards) == {frozenset([cid("nuts", 6)])}
+    hand = s.to_dict()["hands"][0]
+    m = Combine(tuple(hand.index(c) for c in sorted(cards)), (hand.index(cid("nuts", 6)),))
+    assert s.describe(m) == "seat 0 combines eggs4/4c fruit5/2c nuts6/7c, keeps nuts6/7c"
     combine(s, cards, [cid("nuts", 6)])
     assert s.scores()[0] == 6
 

@@ -757,9 +757,30 @@ def _winners(vp: Sequence[Sequence[int]], helpers: Sequence[int], cards: List[Li
 
 
 class _JointMixin:
-    """``apply_joint`` (MC-27), shared by both engines."""
+    """``apply_joint`` (MC-27) and ``describe``, shared by both engines."""
 
     __slots__ = ()
+
+    def describe(self, action: Any) -> str:
+        """A legal action in words with the current player's cards, e.g.
+        ``"seat 2 combines eggs4/4c fruit5/3c nuts6/6c, keeps eggs4/4c"``."""
+        st: Any = self
+        g = st.game
+        mv = action if isinstance(action, Move) else g.action_to_move(check_action_type(action))
+        p = st.current_player
+        if p == TERMINAL:
+            return f"the game is over (MC-24); {mv} cannot be played"
+        if isinstance(mv, Combine):
+            hand = st._to_dict()["hands"][p]
+            if max(mv.slots) >= len(hand):
+                return f"seat {p} holds only {len(hand)} cards: {mv} (MC-10)"
+            laid = " ".join(g.card_name(hand[i]) for i in mv.slots)
+            kept = " ".join(g.card_name(hand[i]) for i in mv.keep)
+            return f"seat {p} combines {laid}, keeps {kept}"
+        if isinstance(mv, Decline):
+            return f"seat {p} declines"
+        verb = {Bid: "bids", Pick: "picks", Discard: "discards", Swap: "swaps (Etienne)"}[type(mv)]
+        return f"seat {p} {verb} {g.card_name(mv.card)}"  # type: ignore[union-attr]
 
     def apply_joint(self, actions: Sequence[Any]) -> None:
         """Commit every seat's bid at once (MC-27). ``actions[q]`` is seat ``q``'s bid
