@@ -2,7 +2,7 @@
 """Run mousehole's test suite against the *installed* package, on both engines.
 
     python tools/run_wheel_tests.py [--tests DIR] [--engines compiled,pure] [--parallel]
-                                    [-- PYTEST_ARGS...]
+                                    [--markers EXPR] [-- PYTEST_ARGS...]
 
 Used by cibuildwheel's test-command (every wheel of the matrix) and by
 tools/wheel_proof.sh. It runs pytest from a fresh empty directory, so that nothing
@@ -15,6 +15,8 @@ but the installed package can be imported as ``mousehole``, and checks that firs
    alone, as in the README's test command; the tests' conftest deselects the differential
    tests there).
 
+``--markers EXPR`` selects tests by marker in both sessions (pytest ``-m``; the pure
+session adds ``and not typing``), e.g. ``--markers "not differential"`` for a quick run.
 ``--parallel`` runs the two engines' sessions at the same time (each is single-threaded),
 which halves the wall time on a machine with two or more cores; their output is printed
 one after the other when both are done.
@@ -66,19 +68,22 @@ def engine_env(engine: str) -> Dict[str, str]:
     return env
 
 
-def pytest_command(engine: str, tests: Path, cwd: str, extra: Sequence[str]) -> List[str]:
+def pytest_command(engine: str, tests: Path, cwd: str, markers: str, extra: Sequence[str]) -> List[str]:
     cmd = [sys.executable, "-m", "pytest", str(tests), "-p", "no:cacheprovider",
            f"--basetemp={Path(cwd).parent / ('tmp-' + engine)}"]
     cmd += [f"--ignore={tests / name}" for name in SOURCE_ONLY_TESTS]
     if engine == "pure":
-        cmd += ["-m", "not typing"]
+        markers = f"({markers}) and not typing" if markers else "not typing"
+    if markers:
+        cmd += ["-m", markers]
     return cmd + list(extra)
 
 
-def session(engine: str, tests: Path, cwd: str, forbidden: List[str], extra: Sequence[str], out: IO[str]) -> int:
+def session(engine: str, tests: Path, cwd: str, forbidden: List[str], markers: str,
+            extra: Sequence[str], out: IO[str]) -> int:
     """Probe the installed package, then run pytest; everything goes to ``out``."""
     env = engine_env(engine)
-    for cmd in ([sys.executable, "-c", PROBE, *forbidden], pytest_command(engine, tests, cwd, extra)):
+    for cmd in ([sys.executable, "-c", PROBE, *forbidden], pytest_command(engine, tests, cwd, markers, extra)):
         shown = cmd if cmd[1] != "-c" else [cmd[0], "-c", "<probe: import mousehole>", *cmd[3:]]
         print("$", " ".join(shown), file=out, flush=True)
         rc = subprocess.call(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -94,6 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--tests", type=Path, default=ROOT / "tests", help="the tests directory (default: ./tests of this checkout)")
     ap.add_argument("--engines", default="compiled,pure", help="comma-separated: compiled, pure (default: both)")
     ap.add_argument("--parallel", action="store_true", help="run the engines' sessions at the same time")
+    ap.add_argument("--markers", default="", help='pytest -m expression for both sessions, e.g. "not differential"')
     ap.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
     args = ap.parse_args(argv)
 
@@ -119,10 +125,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             start = time.monotonic()
             if args.parallel:
                 with open(logs[engine], "w", encoding="utf-8") as out:
-                    results[engine] = session(engine, tests, str(run_dir), forbidden, args.pytest_args, out)
+                    results[engine] = session(engine, tests, str(run_dir), forbidden, args.markers, args.pytest_args, out)
             else:
                 print(f"\n=== installed mousehole, {engine} engine ===", flush=True)
-                results[engine] = session(engine, tests, str(run_dir), forbidden, args.pytest_args, sys.stdout)
+                results[engine] = session(engine, tests, str(run_dir), forbidden, args.markers, args.pytest_args, sys.stdout)
             times[engine] = time.monotonic() - start
 
         if args.parallel:

