@@ -116,6 +116,19 @@ def check_seat(game: "Game", p: Any, what: str = "seat") -> int:
     return seat
 
 
+def is_int(x: Any) -> bool:
+    """True for an int that is not a bool."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def int_param(game: str, x: Any, what: str, lo: int, hi: Optional[int] = None) -> int:
+    """Return parameter ``x`` as an int in ``[lo, hi]`` or raise :class:`ParameterError`."""
+    if not is_int(x) or x < lo or (hi is not None and x > hi):
+        allowed = f"from {lo} to {hi}" if hi is not None else f">= {lo}"
+        raise ParameterError(f"{game}: {what} must be an int {allowed}, got {x!r}")
+    return int(x)
+
+
 def check_action_type(a: Any) -> int:
     """Return ``a`` as a Python int, or raise ``TypeError`` for a non-integer."""
     if isinstance(a, bool):
@@ -161,17 +174,8 @@ class Game:
         full.update(params)
         self._explicit = sorted(params)
         players = full["players"]
-        if isinstance(players, bool) or not isinstance(players, int) or not (
-            self.min_players <= players <= self.max_players
-        ):
-            raise ParameterError(
-                f"{self.name}: players must be an int from {self.min_players} to {self.max_players}, got {players!r}"
-            )
-        mt = full["max_turns"]
-        if isinstance(mt, bool) or not isinstance(mt, int) or mt < 1:
-            raise ParameterError(f"{self.name}: max_turns must be a positive int, got {mt!r}")
-        self.num_players = players
-        self.max_turns = mt
+        self.num_players = int_param(self.name, players, "players", self.min_players, self.max_players)
+        self.max_turns = int_param(self.name, full["max_turns"], "max_turns", 1)
         self._params = self._configure(full)
         if engine is None:
             engine = default_engine()

@@ -41,6 +41,8 @@ from ._api import (
     check_action_type,
     expect,
     int_list,
+    int_param,
+    is_int,
     register,
 )
 from ._rng import Rng
@@ -105,10 +107,7 @@ class CRMove(Move):
 def _counts(x: Any, what: str) -> Dict[str, int]:
     if not isinstance(x, dict) or set(x) != set(ANIMALS):
         raise ParameterError(f"cheese_rescue: {what} must be a dict with keys dog, cat, mouse; got {x!r}")
-    for k, v in x.items():
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise ParameterError(f"cheese_rescue: {what}[{k!r}] must be an int >= 0, got {v!r}")
-    return {k: x[k] for k in ANIMALS}
+    return {k: int_param("cheese_rescue", x[k], f"{what}[{k!r}]", 0, 80) for k in ANIMALS}
 
 
 @register
@@ -155,16 +154,12 @@ class CheeseRescue(Game):
             DEFAULT["removal"][n] if params["removal"] is None else params["removal"], "removal"
         )
         cv = DEFAULT["cheese_values"] if params["cheese_values"] is None else params["cheese_values"]
-        if not isinstance(cv, (list, tuple)) or not cv or any(
-            isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 99 for v in cv
-        ):
-            raise ParameterError(f"cheese_rescue: cheese_values must be a non-empty list of ints 1..99, got {cv!r}")
+        if not isinstance(cv, (list, tuple)) or not cv or len(cv) > 30 or any(not is_int(v) or not 1 <= v <= 99 for v in cv):
+            raise ParameterError(f"cheese_rescue: cheese_values must be a list of 1 to 30 ints 1..99, got {cv!r}")
         square = DEFAULT["square"][n] if params["square"] is None else params["square"]
-        if isinstance(square, bool) or not isinstance(square, int) or not 2 <= square <= MAX_SQUARE:
-            raise ParameterError(f"cheese_rescue: square must be an int from 2 to {MAX_SQUARE}, got {square!r}")
+        square = int_param("cheese_rescue", square, "square", 2, MAX_SQUARE)
         draw = DEFAULT["initial_draw"] if params["initial_draw"] is None else params["initial_draw"]
-        if isinstance(draw, bool) or not isinstance(draw, int) or draw < 0:
-            raise ParameterError(f"cheese_rescue: initial_draw must be an int >= 0, got {draw!r}")
+        draw = int_param("cheese_rescue", draw, "initial_draw", 0, 8)
         kinds = sorted(set(cv))
         if len(kinds) > MAX_CHEESE_KINDS:
             raise ParameterError(f"cheese_rescue: at most {MAX_CHEESE_KINDS} distinct cheese values, got {kinds}")

@@ -58,6 +58,7 @@ from ._api import (
     check_action_type,
     expect,
     int_list,
+    int_param,
     register,
 )
 from ._rng import Rng
@@ -136,9 +137,7 @@ class KKRoll(Move):
 
 
 def _int_param(x: Any, name: str, lo: int, hi: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
-        raise ParameterError(f"kasimir: {name} must be an int from {lo} to {hi}, got {x!r}")
-    return x
+    return int_param("kasimir", x, name, lo, hi)
 
 
 @register

@@ -57,6 +57,7 @@ from ._api import (
     check_action_type,
     expect,
     int_list,
+    int_param,
     register,
 )
 from ._rng import Rng
@@ -202,9 +203,7 @@ def _names(x: Any, what: str, most: int) -> List[str]:
 
 
 def _int(x: Any, what: str, lo: int, hi: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
-        raise ParameterError(f"m: {what} must be an int from {lo} to {hi}, got {x!r}")
-    return x
+    return int_param("m", x, what, lo, hi)
 
 
 @register
