@@ -34,6 +34,7 @@ def extensions():
         "nonecheck": DEBUG,
         "embedsignature": True,
         "autotestdict": False,
+        "auto_pickle": False,  # states pickle through StateAPI.__reduce__ (to_dict)
         "binding": False,
         "freethreading_compatible": True,
     }

@@ -786,8 +786,6 @@ cdef class MausAuChocolatCore:
             c.hist_cap = self.hist_cap
         return c
 
-    def __reduce__(self):
-        return (_rebuild, (self.game, self._to_dict()))
 
     @property
     def current_player(self):
@@ -909,25 +907,11 @@ cdef class MausAuChocolatCore:
         n = mc_combos(&self.s, seat, buf)
         return [buf[i] for i in range(n)]
 
-    @classmethod
-    def simulate(cls, game, uint64_t seed, scores, winners, lengths, truncated, int threads):
-        """Fill the result arrays of ``mousehole.simulate`` (see ``_simulate.py``)."""
+    @staticmethod
+    def simulate_chunk(game, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
+                       scores, winners, lengths, truncated):
+        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL and fill
+        their rows of the result arrays (``winners``, ``truncated`` as uint8 views)."""
         cdef MausAuChocolatCore proto = MausAuChocolatCore.__new__(MausAuChocolatCore)
-        cdef Py_ssize_t n = lengths.shape[0]
         proto.s.cfg = game_cfg(game)
-        w = winners.view(np.uint8)
-        t = truncated.view(np.uint8)
-        if threads <= 1 or n < 2 * threads:
-            _sim_chunk(proto, seed, 0, n, scores, w, lengths, t)
-            return
-        from concurrent.futures import ThreadPoolExecutor
-        bounds = [n * i // threads for i in range(threads + 1)]
-        with ThreadPoolExecutor(threads) as ex:
-            futures = [ex.submit(_sim_chunk, proto, seed, bounds[i], bounds[i + 1], scores, w, lengths, t)
-                       for i in range(threads)]
-            for f in futures:
-                f.result()
-
-
-def _rebuild(game, d):
-    return game.state_from_dict(d)
+        _sim_chunk(proto, seed, start, stop, scores, winners, lengths, truncated)

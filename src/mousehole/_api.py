@@ -349,7 +349,8 @@ class StateAPI:
 
         def apply_action(self, action: int) -> None: ...
 
-        def clone(self) -> Any: ...
+        @classmethod
+        def from_dict(cls, game: Any, d: Dict[str, Any]) -> Any: ...
 
         def is_terminal(self) -> bool: ...
 
@@ -358,6 +359,11 @@ class StateAPI:
         def winners(self) -> List[int]: ...
 
         def _to_dict(self) -> Dict[str, Any]: ...
+
+    def clone(self) -> Any:
+        """An independent copy (the reference engines copy through the state dict; the
+        compiled cores override this with a struct copy)."""
+        return type(self).from_dict(self.game, self._to_dict())
 
     # -- moves -------------------------------------------------------------------------
 

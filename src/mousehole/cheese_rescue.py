@@ -495,8 +495,6 @@ class CheeseRescueState(StateAPI):
         )
         return d
 
-    def clone(self) -> "CheeseRescueState":
-        return CheeseRescueState.from_dict(self.game, self._to_dict())
 
     @property
     def current_player(self) -> int:

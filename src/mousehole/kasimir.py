@@ -530,8 +530,6 @@ class KasimirState(StateAPI):
         )
         return d
 
-    def clone(self) -> "KasimirState":
-        return KasimirState.from_dict(self.game, self._to_dict())
 
     # -- turn structure --------------------------------------------------------------
 

@@ -796,8 +796,6 @@ class MState(StateAPI):
         )
         return d
 
-    def clone(self) -> "MState":
-        return MState.from_dict(self.game, self._to_dict())
 
     # -- small helpers --------------------------------------------------------------------
 

@@ -911,8 +911,6 @@ class MausAuChocolatState(_JointMixin, StateAPI):
         )
         return d
 
-    def clone(self) -> "MausAuChocolatState":
-        return MausAuChocolatState.from_dict(self.game, self._to_dict())
 
     # -- queries -----------------------------------------------------------------------
 
