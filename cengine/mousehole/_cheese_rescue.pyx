@@ -217,6 +217,19 @@ cdef inline int cr_nth_cell(const cr_t* s, const uint16_t* cells, int idx) noexc
     return r * s.cfg.G + ctz64(bits)
 
 
+cdef inline int cr_cell_list(const cr_t* s, const uint16_t* rows, int32_t* cells) noexcept nogil:
+    """The cells of the row masks ``rows``, ascending; returns their number."""
+    cdef int r, n = 0
+    cdef uint16_t bits
+    for r in range(s.cfg.G):
+        bits = rows[r]
+        while bits:
+            cells[n] = r * s.cfg.G + ctz64(bits)
+            n += 1
+            bits &= bits - 1
+    return n
+
+
 cdef void cr_play_random(cr_t* s, rng_t* policy) noexcept nogil:
     """Play uniformly random legal actions to the end (the policy of mousehole.simulate)."""
     cdef uint16_t cells[16]
@@ -385,29 +398,28 @@ cdef class CheeseRescueCore:
         return out
 
     def legal_actions(self):
-        cdef uint16_t cells[16]
+        cdef uint16_t rows[16]
+        cdef int32_t cells[CR_MAX_CELLS]
         cdef int p = cr_current(&self.s)
-        cdef int nc, k, r, j = 0, G = self.s.cfg.G, C = self.s.cfg.C
-        cdef uint16_t bits
+        cdef int nc, k, i, j = 0, base
         cdef cnp.npy_intp dim = 0
         cdef cnp.ndarray arr
         cdef int64_t* out
         if p == TERMINAL_SEAT:
             return cnp.PyArray_ZEROS(1, &dim, cnp.NPY_INT64, 0)
-        nc = cr_legal_cells(&self.s, cells)
+        cr_legal_cells(&self.s, rows)
+        nc = cr_cell_list(&self.s, rows, cells)
         for k in range(self.s.cfg.kinds):
             if self.s.hands[p][k]:
                 dim += nc
         arr = cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT64, 0)
         out = <int64_t*>cnp.PyArray_DATA(arr)
-        for k in range(self.s.cfg.kinds):
+        for k in range(self.s.cfg.kinds):  # kind-major, cells ascending: sorted actions
             if self.s.hands[p][k]:
-                for r in range(G):
-                    bits = cells[r]
-                    while bits:
-                        out[j] = k * C + r * G + ctz64(bits)
-                        j += 1
-                        bits &= bits - 1
+                base = k * self.s.cfg.C
+                for i in range(nc):
+                    out[j] = base + cells[i]
+                    j += 1
         return arr
 
     def legal_action_mask(self):
