@@ -12,17 +12,15 @@ cimport numpy as cnp
 from libc.string cimport memset
 
 from mousehole._common cimport (
+    action_int,
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_shuffle_u8, popcount16, ctz64, TERMINAL_SEAT,
 )
 
 import numpy as np
 
-from cpython.number cimport PyIndex_Check, PyNumber_Index
-
-from mousehole._api import check_action_type
-
 cnp.import_array()
+_np_int64 = np.int64
 
 # ---- leaf functions -------------------------------------------------------------------------
 
@@ -444,14 +442,8 @@ cdef class CheeseRescueCore:
 
     def apply_action(self, action):
         """Lay card kind ``action // C`` on cell ``action % C``; IllegalMoveError if not allowed."""
-        cdef long a
+        cdef int64_t a = action_int(action, _np_int64)
         cdef int p, kind, cell
-        if type(action) is int:
-            a = action
-        elif PyIndex_Check(action) and type(action) is not bool:
-            a = PyNumber_Index(action)  # numpy integers
-        else:
-            a = check_action_type(action)  # raises TypeError
         p = cr_current(&self.s)
         if p == TERMINAL_SEAT or a < 0 or a >= self.s.cfg.num_actions:
             raise self._illegal(action)

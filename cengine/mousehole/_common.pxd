@@ -4,6 +4,9 @@
 Every function here is an inline leaf: ``noexcept nogil``."""
 
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t, int64_t
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.number cimport PyIndex_Check, PyNumber_Index
+cimport numpy as cnp
 
 ctypedef uint64_t rng_t
 
@@ -103,3 +106,23 @@ cdef inline int popcount32(uint32_t x) noexcept nogil:
 cdef inline int ctz64(uint64_t x) noexcept nogil:
     """Index of the lowest set bit; x must not be 0."""
     return mh_ctz64(x)
+
+
+# ---- actions from Python ------------------------------------------------------------------
+
+cdef inline int64_t action_int(object action, type np_int64) except? -2:
+    """The value of an action passed to ``apply_action``: a Python int, a numpy int64 (read in
+    place: what ``legal_actions()`` holds) or any other integer (``__index__``); -1 for a value
+    outside int64 (the caller reports it as out of range); TypeError for a non-integer.
+    ``np_int64`` is ``numpy.int64`` (the caller's module has imported numpy's C API)."""
+    cdef int64_t a = -1
+    cdef int overflow = 0
+    if type(action) is np_int64:
+        cnp.PyArray_ScalarAsCtype(action, &a)
+        return a
+    if type(action) is not int:
+        if type(action) is bool or not PyIndex_Check(action):
+            raise TypeError(f"an action must be an int (or use state.apply(move)), not {type(action).__name__}")
+        action = PyNumber_Index(action)
+    a = PyLong_AsLongLongAndOverflow(action, &overflow)
+    return -1 if overflow else a

@@ -14,17 +14,15 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset, memcpy
 
 from mousehole._common cimport (
+    action_int,
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, popcount64, ctz64, TERMINAL_SEAT, CHANCE_SEAT,
 )
 
 import numpy as np
 
-from cpython.number cimport PyIndex_Check, PyNumber_Index
-
-from mousehole._api import check_action_type
-
 cnp.import_array()
+_np_int64 = np.int64
 
 # ---- leaf functions -------------------------------------------------------------------------
 
@@ -448,14 +446,8 @@ cdef class KasimirCore:
     def apply_action(self, action):
         """Apply a move (``start * D + distance - 1``) or, at a chance node, a die face
         (``P + i``); IllegalMoveError if the rules do not allow it (state unchanged)."""
-        cdef long a
+        cdef int64_t a = action_int(action, _np_int64)
         cdef int start, dist
-        if type(action) is int:
-            a = action
-        elif PyIndex_Check(action) and type(action) is not bool:
-            a = PyNumber_Index(action)  # numpy integers
-        else:
-            a = check_action_type(action)  # raises TypeError
         if self.s.seat == TERMINAL_SEAT or a < 0 or a >= self.s.cfg.num_actions:
             raise self._illegal(action)
         if self.s.roll < 0:  # KK-5: a chance node: a die face

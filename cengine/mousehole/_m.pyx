@@ -22,15 +22,15 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset, memcpy
 
 from mousehole._common cimport (
+    action_int,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_shuffle_u8, popcount64, ctz64, TERMINAL_SEAT,
 )
 
 import numpy as np
 
-from mousehole._api import check_action_type
-
 cnp.import_array()
+_np_int64 = np.int64
 
 cdef uint64_t ROW0 = <uint64_t>0xFF
 cdef uint64_t ROW7 = <uint64_t>0xFF00000000000000ULL
@@ -754,11 +754,7 @@ cdef class MCore:
 
     def apply_action(self, action):
         """Apply an int action (docs/games/m.md); IllegalMoveError if not allowed."""
-        cdef long a
-        if type(action) is int:
-            a = action
-        else:
-            a = check_action_type(action)
+        cdef int64_t a = action_int(action, _np_int64)
         if a < 0 or a >= self.s.cfg.num_actions or not m_is_legal(&self.s, <int>a):
             raise self._illegal(action)
         self._record(<int>a)

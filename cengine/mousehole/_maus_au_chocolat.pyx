@@ -15,17 +15,15 @@ from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, realloc, free
 
 from mousehole._common cimport (
+    action_int,
     uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, TERMINAL_SEAT,
 )
 
 import numpy as np
 
-from cpython.number cimport PyIndex_Check, PyNumber_Index
-
-from mousehole._api import check_action_type
-
 cnp.import_array()
+_np_int64 = np.int64
 
 cdef enum:
     H_ETIENNE = 0
@@ -825,15 +823,9 @@ cdef class MausAuChocolatCore:
 
     def apply_action(self, action):
         """Apply an int action; IllegalMoveError (state unchanged) if the rules forbid it."""
-        cdef long a
+        cdef int64_t a = action_int(action, _np_int64)
         cdef int16_t buf[MC_NUM_ACTIONS]
         cdef int n, lo, hi, mid
-        if type(action) is int:
-            a = action
-        elif PyIndex_Check(action) and type(action) is not bool:
-            a = PyNumber_Index(action)  # numpy integers
-        else:
-            a = check_action_type(action)  # raises TypeError
         if self.s.phase == PH_OVER or a < 0 or a >= MC_NUM_ACTIONS:
             raise self._illegal(action)
         n = mc_legal(&self.s, buf)
