@@ -4,6 +4,7 @@
 Every function here is an inline leaf: ``noexcept nogil``."""
 
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t, int64_t
+from libc.stdlib cimport realloc
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyIndex_Check, PyNumber_Index
 cimport numpy as cnp
@@ -126,3 +127,23 @@ cdef inline int64_t action_int(object action, type np_int64) except? -2:
         action = PyNumber_Index(action)
     a = PyLong_AsLongLongAndOverflow(action, &overflow)
     return -1 if overflow else a
+
+
+# ---- growable action histories (games without a bound on their length) ---------------------
+
+cdef inline int hist_reserve(uint16_t** buf, Py_ssize_t* cap, Py_ssize_t need) except -1:
+    """Grow the heap array ``buf[0]`` (capacity ``cap[0]``) to hold at least ``need`` actions:
+    256 at first, then doubling. Raises MemoryError; the old buffer stays valid then."""
+    cdef Py_ssize_t c
+    cdef uint16_t* h
+    if need <= cap[0]:
+        return 0
+    c = 256 if cap[0] < 128 else 2 * cap[0]
+    while c < need:
+        c *= 2
+    h = <uint16_t*>realloc(buf[0], c * sizeof(uint16_t))
+    if h == NULL:
+        raise MemoryError()
+    buf[0] = h
+    cap[0] = c
+    return 0

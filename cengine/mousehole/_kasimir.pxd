@@ -37,7 +37,7 @@ cdef class KasimirCore:
     cdef readonly object game
     cdef kk_t s
     cdef uint16_t* hist
-    cdef int32_t cap
+    cdef Py_ssize_t cap
     cdef int _reserve(self, int32_t need) except -1
     cdef int _fill(self, int64_t* out) noexcept
     cdef int _count(self) noexcept

@@ -10,11 +10,12 @@ Every leaf function is ``noexcept nogil`` and allocates nothing. The pure-Python
 """
 
 cimport numpy as cnp
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 
 from mousehole._common cimport (
     action_int,
+    hist_reserve,
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, popcount64, ctz64, TERMINAL_SEAT, CHANCE_SEAT,
 )
@@ -273,19 +274,7 @@ cdef class KasimirCore:
             free(self.hist)
 
     cdef int _reserve(self, int32_t need) except -1:
-        cdef int32_t cap
-        cdef uint16_t* h
-        if need <= self.cap:
-            return 0
-        cap = self.cap * 2 if self.cap >= 64 else 256
-        while cap < need:
-            cap *= 2
-        h = <uint16_t*>realloc(self.hist, cap * sizeof(uint16_t))
-        if h == NULL:
-            raise MemoryError()
-        self.hist = h
-        self.cap = cap
-        return 0
+        return hist_reserve(&self.hist, &self.cap, need)
 
     @classmethod
     def new(cls, game, uint64_t seed):

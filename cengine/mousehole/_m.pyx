@@ -18,11 +18,12 @@ The pure-Python reference is ``mousehole/m.py``; both give the same game, bit fo
 """
 
 cimport numpy as cnp
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 
 from mousehole._common cimport (
     action_int,
+    hist_reserve,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_shuffle_u8, popcount64, ctz64, TERMINAL_SEAT,
 )
@@ -627,15 +628,7 @@ cdef class MCore:
         free(self.hist)
 
     cdef int _record(self, int a) except -1:
-        cdef Py_ssize_t cap
-        cdef uint16_t* h
-        if self.s.n_hist >= self.hist_cap:
-            cap = 256 if self.hist_cap < 128 else 2 * self.hist_cap
-            h = <uint16_t*>realloc(self.hist, cap * sizeof(uint16_t))
-            if h == NULL:
-                raise MemoryError()
-            self.hist = h
-            self.hist_cap = cap
+        hist_reserve(&self.hist, &self.hist_cap, self.s.n_hist + 1)
         self.hist[self.s.n_hist] = <uint16_t>a
         return 0
 

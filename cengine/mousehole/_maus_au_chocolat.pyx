@@ -12,10 +12,11 @@ slots. Every leaf function is ``noexcept nogil``. The pure-Python reference is
 
 cimport numpy as cnp
 from libc.string cimport memset, memcpy
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, free
 
 from mousehole._common cimport (
     action_int,
+    hist_reserve,
     uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, TERMINAL_SEAT,
 )
@@ -697,15 +698,7 @@ cdef class MausAuChocolatCore:
             self.hist = NULL
 
     cdef int _record(self, int a) except -1:
-        cdef uint16_t* h
-        cdef Py_ssize_t cap
-        if self.s.nactions >= self.hist_cap:
-            cap = 256 if self.hist_cap < 128 else 2 * self.hist_cap
-            h = <uint16_t*>realloc(self.hist, cap * sizeof(uint16_t))
-            if h == NULL:
-                raise MemoryError()
-            self.hist = h
-            self.hist_cap = cap
+        hist_reserve(&self.hist, &self.hist_cap, self.s.nactions + 1)
         self.hist[self.s.nactions] = <uint16_t>a
         return 0
 
