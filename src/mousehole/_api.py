@@ -1,4 +1,4 @@
-"""The API every game of mousehole shares (``shared/design.md``), written once.
+"""The API every game of mousehole shares, written once (``docs/api.md``).
 
 A game module defines
 
@@ -17,12 +17,36 @@ from __future__ import annotations
 import copy as _copy
 import operator
 import os
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Tuple, Type
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Dict,
+    FrozenSet,
+    Generic,
+    List,
+    Mapping,
+    Optional,
+    SupportsIndex,
+    Tuple,
+    Type,
+    TypeVar,
+    Union,
+    overload,
+)
 
 import numpy as np
 import numpy.typing as npt
 
 from ._rng import Rng
+
+if TYPE_CHECKING:  # pragma: no cover - the typed overloads of load()
+    from typing import Literal
+
+    from .cheese_rescue import CheeseRescue
+    from .kasimir import Kasimir
+    from .m import M
+    from .maus_au_chocolat import MausAuChocolat
 
 __all__ = [
     "CHANCE",
@@ -69,6 +93,13 @@ class Move:
     """Base class of the typed moves of every game (frozen dataclasses in each module)."""
 
     __slots__ = ()
+
+
+#: the Move type of a game (``CRMove``, ``MMove``, ``KasimirMove``, ``MCMove``)
+MoveT = TypeVar("MoveT", bound=Move)
+#: the public State type of a game (``CheeseRescueState``, ``MState``, ...)
+StateT = TypeVar("StateT", bound="StateAPI[Any]")
+_S = TypeVar("_S", bound="StateAPI[Any]")
 
 
 # --------------------------------------------------------------------------------------
@@ -121,12 +152,26 @@ def is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def as_int(x: Any) -> Optional[int]:
+    """``x`` as a Python int when it is an integer (``int`` or a numpy integer, never a
+    bool), else None."""
+    if isinstance(x, (bool, np.bool_)):
+        return None
+    if isinstance(x, int):
+        return int(x)
+    if isinstance(x, np.integer):
+        return int(x)
+    return None
+
+
 def int_param(game: str, x: Any, what: str, lo: int, hi: Optional[int] = None) -> int:
-    """Return parameter ``x`` as an int in ``[lo, hi]`` or raise :class:`ParameterError`."""
-    if not is_int(x) or x < lo or (hi is not None and x > hi):
+    """Return parameter ``x`` (an int or a numpy integer, not a bool) as an int in
+    ``[lo, hi]`` or raise :class:`ParameterError`."""
+    v = as_int(x)
+    if v is None or v < lo or (hi is not None and v > hi):
         allowed = f"from {lo} to {hi}" if hi is not None else f">= {lo}"
         raise ParameterError(f"{game}: {what} must be an int {allowed}, got {x!r}")
-    return int(x)
+    return v
 
 
 def check_action_type(a: Any) -> int:
@@ -143,10 +188,12 @@ def check_action_type(a: Any) -> int:
 # games
 
 
-class Game:
+class Game(Generic[StateT, MoveT]):
     """A game with its parameters fixed; makes states (``new_state``) for one engine.
 
-    Use :func:`mousehole.load` rather than the constructor.
+    Use :func:`mousehole.load` rather than the constructor. Each game subclasses
+    ``Game[ItsState, ItsMove]``, so that a type checker knows what ``new_state()`` returns
+    and which moves ``state.apply`` accepts.
     """
 
     #: registry id, e.g. ``"cheese_rescue"``
@@ -157,6 +204,8 @@ class Game:
     max_players: ClassVar[int] = 4
     #: every parameter with its default (``players`` and ``max_turns`` included)
     DEFAULTS: ClassVar[Dict[str, Any]] = {}
+    #: the keys of a full state dict besides ``game``, ``params`` and ``view``
+    STATE_KEYS: ClassVar[Tuple[str, ...]] = ()
 
     num_players: int
     num_actions: int
@@ -206,19 +255,29 @@ class Game:
         """The compiled State class, or None where the extension is missing."""
         return None
 
-    def action_to_move(self, action: int) -> Move:
+    def action_to_move(self, action: int) -> MoveT:
+        """The Move object of int ``action`` (any action of the fixed action space)."""
         raise NotImplementedError
 
-    def move_to_action(self, move: Move) -> int:
+    def move_to_action(self, move: MoveT) -> int:
+        """The int action of ``move``."""
+        raise NotImplementedError
+
+    def parse_move(self, text: str) -> MoveT:
+        """Read a Move from its ``str`` (``game.parse_move(str(m)) == m``); raises
+        ``ValueError`` naming the notation when ``text`` is not a move of this game."""
+        raise NotImplementedError
+
+    def _determinize(self, view: Dict[str, Any], p: int, rng: Rng) -> Dict[str, Any]:
+        """A full state dict built from seat ``p``'s view ``view`` (a deep copy the method
+        may change) and ``rng`` alone: everything the view hides is drawn from ``rng``,
+        consistently with the view."""
         raise NotImplementedError
 
     def _validate_dict(self, d: Dict[str, Any]) -> None:
         raise NotImplementedError
 
     def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
-        raise NotImplementedError
-
-    def _resample(self, d: Dict[str, Any], p: int, rng: Rng) -> None:
         raise NotImplementedError
 
     def _observation(self, d: Dict[str, Any], p: int) -> npt.NDArray[np.float32]:
@@ -237,33 +296,92 @@ class Game:
         """Every parameter, defaults filled in (a copy)."""
         return _copy.deepcopy(self._params)
 
-    def new_state(self, seed: int = 0) -> Any:
+    def new_state(self, seed: int = 0) -> StateT:
         """The initial state; every random event of the game comes from ``seed``."""
-        s = check_action_type(seed) if not isinstance(seed, bool) else int(seed)
-        return self._state_cls.new(self, s & 0xFFFFFFFFFFFFFFFF)
+        s = _seed(seed)
+        return self._state_cls.new(self, s)  # type: ignore[no-any-return]
 
-    def state_from_dict(self, d: Dict[str, Any]) -> Any:
-        """Rebuild a state from ``state.to_dict()`` (exact round trip); checks everything."""
+    def _check_header(self, d: Any, *, view: bool) -> None:
+        """The parts of a state dict (or of a view, ``view=True``) every game shares: a
+        dict with exactly the game's keys, this game's id and parameters."""
         if not isinstance(d, dict):
             raise StateError(f"a state dict must be a dict, not {type(d).__name__}")
+        for k in d:
+            if not isinstance(k, str):
+                raise StateError(f"{self.name}: state dict keys are strings; got key {k!r}")
         missing = [k for k in ("game", "params", "view") if k not in d]
         if missing:
             raise StateError(f"a state dict needs the keys game, params and view; missing: {', '.join(missing)}")
-        if d.get("game") != self.name:
-            raise StateError(f"this dict is not a {self.name} state (game={d.get('game')!r})")
-        if d.get("view") is not None:
+        if d["game"] != self.name:
+            raise StateError(f"this dict is not a {self.name} state (game={d['game']!r})")
+        if d["params"] != self._params:
+            raise StateError(f"{self.name}: the dict was made with other game parameters (key 'params')")
+        if view:
+            seat = as_int(d["view"])
+            if seat is None or not 0 <= seat < self.num_players:
+                raise StateError(f"{self.name}: 'view' must be the seat 0..{self.num_players - 1} the view "
+                                 f"belongs to, got {d['view']!r}")
+        elif d["view"] is not None:
             raise StateError(
-                f"this is seat {d.get('view')}'s redacted view, not a full state; use state.determinize(p, seed)"
+                f"this is seat {d['view']!r}'s redacted view, not a full state; use "
+                "game.determinize_view(view, seed)"
             )
-        if d.get("params") != self._params:
-            raise StateError("the dict was made with other game parameters")
+        if not view and self.STATE_KEYS:
+            expected = set(self.STATE_KEYS) | {"game", "params", "view"}
+            unknown = sorted(set(d) - expected)
+            if unknown:
+                raise StateError(f"{self.name}: unknown key(s) {', '.join(map(repr, unknown))} in the state dict; "
+                                 f"allowed: {', '.join(sorted(expected))}")
+            missing = [k for k in self.STATE_KEYS if k not in d]
+            if missing:
+                raise StateError(f"{self.name}: the state dict is missing the key(s) {', '.join(map(repr, missing))}")
+        if "rng" in d and not view:
+            r = d["rng"]
+            if not (type(r) is int and 0 <= r < 2**64):
+                raise StateError(f"{self.name}: 'rng' must be a 64-bit unsigned int (the generator state), got {r!r}")
+
+    def state_from_dict(self, d: Mapping[str, Any]) -> StateT:
+        """Rebuild a state from ``state.to_dict()`` (exact round trip); checks everything.
+
+        Raises :class:`StateError` naming the key or the rule when ``d`` is not a state
+        this game can reach: unknown or missing keys, wrong types (a bool is not an int),
+        broken invariants, or a game that is not over but offers no action."""
+        self._check_header(d, view=False)
+        assert isinstance(d, dict)
         try:
             self._validate_dict(d)
         except StateError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             raise StateError(f"{self.name}: malformed state dict: {type(e).__name__}: {e}") from None
-        return self._state_cls.from_dict(self, _copy.deepcopy(d))
+        state = self._state_cls.from_dict(self, _copy.deepcopy(d))
+        _check_playable(self, state)
+        return state  # type: ignore[no-any-return]
+
+    def determinize_view(self, view: Mapping[str, Any], seed: int) -> StateT:
+        """A full state built from seat ``p``'s view alone (``view = state.to_dict(for_player=p)``,
+        for example read back from JSON): everything the view hides is drawn from ``seed``,
+        consistently with everything the view shows. The result depends on ``view`` and
+        ``seed`` only, its own view for ``p`` equals ``view``, and
+        ``state.determinize(p, seed)`` is exactly this.
+
+        Raises :class:`StateError` when ``view`` is not a view of this game."""
+        self._check_header(view, view=True)
+        assert isinstance(view, dict)
+        p = int(view["view"])
+        s = _seed(seed)
+        try:
+            full = self._determinize(_copy.deepcopy(view), p, Rng(s))
+        except StateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise StateError(f"{self.name}: malformed view: {type(e).__name__}: {e}") from None
+        full["view"] = None
+        state = self.state_from_dict(full)
+        if state.to_dict(for_player=p) != view:
+            raise StateError(f"{self.name}: the view is not consistent: no state of this game shows seat {p} "
+                             "exactly this view")
+        return state
 
     def _header(self) -> Dict[str, Any]:
         return {"game": self.name, "params": self.params, "view": None}
@@ -285,14 +403,45 @@ class Game:
         return (_load_game, (self.name, self._params, self.engine))
 
 
-def _load_game(name: str, params: Dict[str, Any], engine: str) -> Game:
+def _seed(seed: Any) -> int:
+    """A seed (any int, numpy integers too; not a bool) as a 64-bit unsigned int."""
+    if isinstance(seed, (bool, np.bool_)):
+        raise TypeError("a seed must be an int, not bool")
+    try:
+        return operator.index(seed) & 0xFFFFFFFFFFFFFFFF
+    except TypeError:
+        raise TypeError(f"a seed must be an int, not {type(seed).__name__}") from None
+
+
+def _check_playable(game: "Game[Any, Any]", state: "StateAPI[Any]") -> None:
+    """Refuse a loaded state the game cannot go on from: a terminal flag that disagrees
+    with the seat to move, or a game that is not over but offers no action."""
+    cp = state.current_player
+    n = game.num_players
+    if state.is_terminal():
+        if cp != TERMINAL:
+            raise StateError(f"{game.name}: the state is terminal but names seat {cp} to move")
+        return
+    if cp == CHANCE:
+        if not state.chance_outcomes():
+            raise StateError(f"{game.name}: the state waits for chance but has no chance outcome")
+        return
+    if not 0 <= cp < n:
+        raise StateError(f"{game.name}: the seat to move ({cp}) is not a seat 0..{n - 1}")
+    if len(state.legal_actions()) == 0:
+        raise StateError(f"{game.name}: the game is not over, yet seat {cp} has no legal action "
+                         "(no reachable state is like this)")
+
+
+def _load_game(name: str, params: Dict[str, Any], engine: str) -> "Game[Any, Any]":
     return load(name, engine=engine, **params)
 
 
-_REGISTRY: Dict[str, Type[Game]] = {}
+_REGISTRY: Dict[str, Type["Game[Any, Any]"]] = {}
+_G = TypeVar("_G", bound="Type[Game[Any, Any]]")
 
 
-def register(cls: Type[Game]) -> Type[Game]:
+def register(cls: _G) -> _G:
     """Class decorator: make a Game subclass loadable by its ``name``."""
     _REGISTRY[cls.name] = cls
     return cls
@@ -303,14 +452,31 @@ def game_names() -> List[str]:
     return sorted(_REGISTRY)
 
 
-def load(name: str, *, engine: Optional[str] = None, **params: Any) -> Game:
+@overload
+def load(name: "Literal['cheese_rescue']", *, engine: Optional[str] = None, **params: Any) -> "CheeseRescue": ...
+@overload
+def load(name: "Literal['kasimir']", *, engine: Optional[str] = None, **params: Any) -> "Kasimir": ...
+@overload
+def load(name: "Literal['m']", *, engine: Optional[str] = None, **params: Any) -> "M": ...
+@overload
+def load(name: "Literal['maus_au_chocolat']", *, engine: Optional[str] = None, **params: Any) -> "MausAuChocolat": ...
+@overload
+def load(name: str, *, engine: Optional[str] = None, **params: Any) -> "Game[Any, Any]": ...
+
+
+def load(name: str, *, engine: Optional[str] = None, **params: Any) -> "Game[Any, Any]":
     """Load game ``name`` with keyword parameters (every one has a default).
+
+    The return type follows the game id for a type checker: ``load("m")`` is an
+    :class:`~mousehole.m.M`, whose ``new_state()`` is an :class:`~mousehole.m.MState`.
 
     >>> import mousehole
     >>> g = mousehole.load("cheese_rescue", players=2, engine="python")
     >>> g.num_players, g.engine
     (2, 'python')
     """
+    if not isinstance(name, str):
+        raise ParameterError(f"a game id is a str, not {type(name).__name__}; known games: {', '.join(game_names())}")
     if name not in _REGISTRY:
         raise ParameterError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
     return _REGISTRY[name](engine=engine, **params)
@@ -320,7 +486,7 @@ def load(name: str, *, engine: Optional[str] = None, **params: Any) -> Game:
 # states
 
 
-class StateAPI:
+class StateAPI(Generic[MoveT]):
     """What every State offers beyond the engine protocol.
 
     Engine protocol (implemented per engine): ``game``, ``current_player``,
@@ -347,7 +513,7 @@ class StateAPI:
 
         def legal_actions(self) -> npt.NDArray[np.int64]: ...
 
-        def apply_action(self, action: int) -> None: ...
+        def apply_action(self, action: SupportsIndex) -> None: ...
 
         @classmethod
         def from_dict(cls, game: Any, d: Dict[str, Any]) -> Any: ...
@@ -360,10 +526,10 @@ class StateAPI:
 
         def _to_dict(self) -> Dict[str, Any]: ...
 
-    def clone(self) -> Any:
+    def clone(self: _S) -> _S:
         """An independent copy (the reference engines copy through the state dict; the
         compiled cores override this with a struct copy)."""
-        return type(self).from_dict(self.game, self._to_dict())
+        return type(self).from_dict(self.game, self._to_dict())  # type: ignore[no-any-return]
 
     # -- moves -------------------------------------------------------------------------
 
@@ -373,17 +539,32 @@ class StateAPI:
         mask[self.legal_actions()] = True
         return mask
 
-    def legal_moves(self) -> List[Any]:
+    def legal_moves(self) -> List[MoveT]:
         """The legal actions as typed Move objects, in the same order."""
         to_move = self.game.action_to_move
         return [to_move(int(a)) for a in self.legal_actions()]
 
-    def apply(self, move: Any) -> None:
+    def apply(self, move: Union[MoveT, int]) -> None:
         """Apply a Move object or an int action; raises :class:`IllegalMoveError`."""
         if isinstance(move, Move):
             self.apply_action(self.game.move_to_action(move))
         else:
             self.apply_action(check_action_type(move))
+
+    def describe(self, action: Union[MoveT, int]) -> str:
+        """``action`` (an int or a Move) in the game's readable notation, as the seat to
+        move would play it now; :meth:`parse_action` reads it back."""
+        a = self.game.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+        return str(self.game.action_to_move(a))
+
+    def parse_action(self, text: str) -> int:
+        """The int action that ``text`` names in this state: the readable notation of
+        :meth:`describe`, or the ``str`` of a Move. Raises ``ValueError`` (an
+        :class:`IllegalMoveError` when the move is not legal here)."""
+        a = self.game.move_to_action(self.game.parse_move(text))
+        if a not in set(int(x) for x in self.legal_actions()):
+            raise self._illegal(a)
+        return int(a)
 
     def is_chance_node(self) -> bool:
         return bool(self.current_player == CHANCE)
@@ -424,14 +605,13 @@ class StateAPI:
         p = check_seat(self.game, player, "player")
         return self.game._observation(self._to_dict(), p)  # type: ignore[no-any-return]
 
-    def determinize(self, player: int, seed: int) -> Any:
+    def determinize(self: _S, player: int, seed: int) -> _S:
         """A full state that seat ``player`` cannot tell apart from this one: everything the
         seat cannot see is re-dealt at random (from ``seed``), consistently with what it has
-        seen. The new state's own generator is re-seeded too."""
+        seen; the new state's own generator is re-seeded too. It depends only on the seat's
+        view and ``seed``: it is ``game.determinize_view(state.to_dict(for_player=player), seed)``."""
         p = check_seat(self.game, player, "player")
-        d = self._to_dict()
-        self.game._resample(d, p, Rng(check_action_type(seed)))
-        return self.game.state_from_dict(d)
+        return self.game.determinize_view(self.to_dict(for_player=p), seed)  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         return self.game._render(self._to_dict())  # type: ignore[no-any-return]

@@ -47,7 +47,7 @@ from ._api import (
 )
 from ._rng import Rng
 
-__all__ = ["CheeseRescue", "CRMove", "CheeseRescueState", "DEFAULT"]
+__all__ = ["CheeseRescue", "CRMove", "CheeseRescueState", "ReferenceCheeseRescueState", "DEFAULT"]
 
 # ---- constants and the DEFAULT data table ------------------------------------------------
 
@@ -111,7 +111,7 @@ def _counts(x: Any, what: str) -> Dict[str, int]:
 
 
 @register
-class CheeseRescue(Game):
+class CheeseRescue(Game["CheeseRescueState", CRMove]):
     """Cheese Rescue. Parameters: ``players`` (2-4), ``max_turns``, and the DEFAULT tables
     ``animals``, ``removal`` (for this player count), ``cheese_values``, ``square``,
     ``initial_draw``.
@@ -125,6 +125,7 @@ class CheeseRescue(Game):
     title = "Cheese Rescue"
     min_players = 2
     max_players = 4
+    STATE_KEYS = ('table', 'hands', 'pile', 'rng', 'history', 'truncated')
     DEFAULTS = {
         "players": 4,
         "max_turns": 1000,
@@ -204,7 +205,7 @@ class CheeseRescue(Game):
 
     @classmethod
     def python_state(cls) -> Any:
-        return CheeseRescueState
+        return ReferenceCheeseRescueState
 
     @classmethod
     def compiled_state(cls) -> Any:
@@ -440,7 +441,17 @@ def final_table(game: CheeseRescue, table: List[int]) -> List[int]:
 # ---- the pure-Python reference engine ------------------------------------------------------
 
 
-class CheeseRescueState(StateAPI):
+class CheeseRescueState(StateAPI[CRMove]):
+    """The public type of a Cheese Rescue state, on either engine: what ``CheeseRescue.new_state()``
+    returns and what annotations should name. The reference engine
+    (``ReferenceCheeseRescueState``) and the compiled one both derive from it."""
+
+    __slots__ = ()
+
+    game: CheeseRescue
+
+
+class ReferenceCheeseRescueState(CheeseRescueState):
     """A Cheese Rescue state (pure-Python reference engine), written straight from the spec."""
 
     __slots__ = ("game", "table", "hands", "pile", "rng", "history", "truncated")
@@ -454,8 +465,8 @@ class CheeseRescueState(StateAPI):
     truncated: bool
 
     @staticmethod
-    def new(game: CheeseRescue, seed: int) -> "CheeseRescueState":
-        s = CheeseRescueState.__new__(CheeseRescueState)
+    def new(game: CheeseRescue, seed: int) -> "ReferenceCheeseRescueState":
+        s = ReferenceCheeseRescueState.__new__(ReferenceCheeseRescueState)
         s.game = game
         s.rng = Rng(seed)
         s.table = [EMPTY] * game.C
@@ -472,8 +483,8 @@ class CheeseRescueState(StateAPI):
         return s
 
     @staticmethod
-    def from_dict(game: CheeseRescue, d: Dict[str, Any]) -> "CheeseRescueState":
-        s = CheeseRescueState.__new__(CheeseRescueState)
+    def from_dict(game: CheeseRescue, d: Dict[str, Any]) -> "ReferenceCheeseRescueState":
+        s = ReferenceCheeseRescueState.__new__(ReferenceCheeseRescueState)
         s.game = game
         s.table = list(d["table"])
         s.hands = [list(h) for h in d["hands"]]
@@ -587,7 +598,7 @@ if not _PURE:
         pass
     else:
 
-        class CompiledCheeseRescueState(CheeseRescueCore, StateAPI):
+        class CompiledCheeseRescueState(CheeseRescueCore, CheeseRescueState):
             """A Cheese Rescue state on the compiled engine (same API as the reference)."""
 
             __slots__ = ()

@@ -63,7 +63,7 @@ from ._api import (
 )
 from ._rng import Rng
 
-__all__ = ["Kasimir", "KKMove", "KKRoll", "KasimirState", "DEFAULT", "CLOVER"]
+__all__ = ["Kasimir", "KasimirMove", "KKMove", "KKRoll", "KasimirState", "ReferenceKasimirState", "DEFAULT", "CLOVER"]
 
 # ---- constants and the DEFAULT data table ------------------------------------------------
 
@@ -87,8 +87,14 @@ MAX_STEP = 64
 # ---- moves -------------------------------------------------------------------------------
 
 
+class KasimirMove(Move):
+    """Base class of Kater Kasimir's moves: :class:`KKMove` and :class:`KKRoll`."""
+
+    __slots__ = ()
+
+
 @dataclasses.dataclass(frozen=True)
-class KKMove(Move):
+class KKMove(KasimirMove):
     """Move the free mouse on space ``start`` (0 = the mover's own pantry stack) forward by
     ``distance`` spaces.
 
@@ -116,7 +122,7 @@ class KKMove(Move):
 
 
 @dataclasses.dataclass(frozen=True)
-class KKRoll(Move):
+class KKRoll(KasimirMove):
     """A chance outcome: the die shows face number ``index`` of the ``die`` parameter
     (``face`` is its value, an int or ``"clover"``).
 
@@ -141,7 +147,7 @@ def _int_param(x: Any, name: str, lo: int, hi: int) -> int:
 
 
 @register
-class Kasimir(Game):
+class Kasimir(Game["KasimirState", "KasimirMove"]):
     """Kater Kasimir. Parameters: ``players`` (2-4), ``max_turns`` (moves before truncation),
     ``explicit_chance`` (stop at die rolls), and the DEFAULT table entries ``track_length``,
     ``traps``, ``mice``, ``die``, ``clover``.
@@ -155,6 +161,7 @@ class Kasimir(Game):
     title = "Kater Kasimir"
     min_players = 2
     max_players = 4
+    STATE_KEYS = ('pantry', 'track', 'home', 'first_home', 'seat', 'roll', 'rng', 'history', 'truncated')
     DEFAULTS = {
         "players": 4,
         "max_turns": 1000,
@@ -238,7 +245,7 @@ class Kasimir(Game):
 
     @classmethod
     def python_state(cls) -> Any:
-        return KasimirState
+        return ReferenceKasimirState
 
     @classmethod
     def compiled_state(cls) -> Any:
@@ -468,7 +475,17 @@ def winners_from(home: List[int], first_home: List[int]) -> List[int]:
 # ---- the pure-Python reference engine ------------------------------------------------------
 
 
-class KasimirState(StateAPI):
+class KasimirState(StateAPI[KasimirMove]):
+    """The public type of a Kater Kasimir state, on either engine: what ``Kasimir.new_state()``
+    returns and what annotations should name. The reference engine
+    (``ReferenceKasimirState``) and the compiled one both derive from it."""
+
+    __slots__ = ()
+
+    game: Kasimir
+
+
+class ReferenceKasimirState(KasimirState):
     """A Kater Kasimir state (pure-Python reference engine), written straight from the spec."""
 
     __slots__ = ("game", "pantry", "track", "home", "first_home", "seat", "roll", "rng", "history", "truncated")
@@ -485,8 +502,8 @@ class KasimirState(StateAPI):
     truncated: bool
 
     @staticmethod
-    def new(game: Kasimir, seed: int) -> "KasimirState":
-        s = KasimirState.__new__(KasimirState)
+    def new(game: Kasimir, seed: int) -> "ReferenceKasimirState":
+        s = ReferenceKasimirState.__new__(ReferenceKasimirState)
         s.game = game
         s.rng = Rng(seed)
         s.pantry = [game.mice] * game.num_players  # KK-2, KK-4: every mouse in its pantry stack
@@ -501,8 +518,8 @@ class KasimirState(StateAPI):
         return s
 
     @staticmethod
-    def from_dict(game: Kasimir, d: Dict[str, Any]) -> "KasimirState":
-        s = KasimirState.__new__(KasimirState)
+    def from_dict(game: Kasimir, d: Dict[str, Any]) -> "ReferenceKasimirState":
+        s = ReferenceKasimirState.__new__(ReferenceKasimirState)
         s.game = game
         s.pantry = list(d["pantry"])
         s.track = [list(st) for st in d["track"]]
@@ -657,7 +674,7 @@ if not _PURE:
         pass
     else:
 
-        class CompiledKasimirState(KasimirCore, StateAPI):
+        class CompiledKasimirState(KasimirCore, KasimirState):
             """A Kater Kasimir state on the compiled engine (same API as the reference)."""
 
             __slots__ = ()

@@ -62,7 +62,7 @@ from ._api import (
 )
 from ._rng import Rng
 
-__all__ = ["M", "MPlace", "MPass", "MChooseRow", "MTake", "MState", "DEFAULT", "parse_move"]
+__all__ = ["M", "MMove", "ReferenceMState", "MPlace", "MPass", "MChooseRow", "MTake", "MState", "DEFAULT", "parse_move"]
 
 # ---- constants and the DEFAULT data table ------------------------------------------------
 
@@ -107,8 +107,15 @@ END_REASONS = ("M-16", "M-17", "M-18", "max_turns")
 # ---- moves -------------------------------------------------------------------------------
 
 
+class MMove(Move):
+    """Base class of M's moves: :class:`MPlace`, :class:`MPass`, :class:`MChooseRow`,
+    :class:`MTake`."""
+
+    __slots__ = ()
+
+
 @dataclasses.dataclass(frozen=True)
-class MPlace(Move):
+class MPlace(MMove):
     """Lay the hand card in ``slot`` (hand sorted by card id) on window cell ``(row, col)``.
 
     >>> MPlace(1, 2, 3)
@@ -126,7 +133,7 @@ class MPlace(Move):
 
 
 @dataclasses.dataclass(frozen=True)
-class MPass(Move):
+class MPass(MMove):
     """Pass (M-9); with ``exchange`` = a hand slot, put that card under the pile and draw.
 
     >>> str(MPass()), str(MPass(2))
@@ -140,7 +147,7 @@ class MPass(Move):
 
 
 @dataclasses.dataclass(frozen=True)
-class MChooseRow(Move):
+class MChooseRow(MMove):
     """Choose the scoring row when both lines qualify (M-12): ``vertical`` False/True.
 
     >>> str(MChooseRow(True))
@@ -154,7 +161,7 @@ class MChooseRow(Move):
 
 
 @dataclasses.dataclass(frozen=True)
-class MTake(Move):
+class MTake(MMove):
     """Take the card on window cell ``(row, col)`` during a scoring (M-13).
 
     >>> str(MTake(3, 4))
@@ -207,7 +214,7 @@ def _int(x: Any, what: str, lo: int, hi: int) -> int:
 
 
 @register
-class M(Game):
+class M(Game["MState", MMove]):
     """M. Parameters: ``players`` (2-6), ``max_turns`` (actions, default 2000) and the
     DEFAULT tables ``colours``, ``symbols``, ``cards``, ``start_layout``, ``hand_size``,
     ``chips`` and ``cards_in_play`` (an int, by DEFAULT 30 + 10 n: 50 .. 90).
@@ -221,6 +228,7 @@ class M(Game):
     title = "M"
     min_players = 2
     max_players = 6
+    STATE_KEYS = ('table', 'hands', 'pile', 'pile_putter', 'removed', 'chips', 'taken', 'phase', 'current', 'placer', 'last', 'scoring_row', 'passes', 'end', 'truncated', 'rng', 'history')
     DEFAULTS = {
         "players": 4,
         "max_turns": 2000,
@@ -337,7 +345,7 @@ class M(Game):
 
     @classmethod
     def python_state(cls) -> Any:
-        return MState
+        return ReferenceMState
 
     @classmethod
     def compiled_state(cls) -> Any:
@@ -699,7 +707,17 @@ def final_score(chips: int, totals: Sequence[int]) -> int:
 # ---- the pure-Python reference engine ------------------------------------------------------
 
 
-class MState(StateAPI):
+class MState(StateAPI[MMove]):
+    """The public type of a M state, on either engine: what ``M.new_state()``
+    returns and what annotations should name. The reference engine
+    (``ReferenceMState``) and the compiled one both derive from it."""
+
+    __slots__ = ()
+
+    game: M
+
+
+class ReferenceMState(MState):
     """An M state (pure-Python reference engine), written straight from the spec."""
 
     __slots__ = ("game", "table", "hands", "pile", "pile_putter", "removed", "chips", "taken", "phase",
@@ -724,8 +742,8 @@ class MState(StateAPI):
     history: List[int]
 
     @staticmethod
-    def new(game: M, seed: int) -> "MState":
-        s = MState.__new__(MState)
+    def new(game: M, seed: int) -> "ReferenceMState":
+        s = ReferenceMState.__new__(ReferenceMState)
         s.game = game
         s.rng = Rng(seed)
         deck = list(range(game.n_cards))
@@ -752,8 +770,8 @@ class MState(StateAPI):
         return s
 
     @staticmethod
-    def from_dict(game: M, d: Dict[str, Any]) -> "MState":
-        s = MState.__new__(MState)
+    def from_dict(game: M, d: Dict[str, Any]) -> "ReferenceMState":
+        s = ReferenceMState.__new__(ReferenceMState)
         s.game = game
         s.table = {(r, c): card for r, c, card in d["table"]}
         s.hands = [list(h) for h in d["hands"]]
@@ -1013,7 +1031,7 @@ if not _PURE:
         pass
     else:
 
-        class CompiledMState(MCore, StateAPI):
+        class CompiledMState(MCore, MState):
             """An M state on the compiled engine (same API as the reference)."""
 
             __slots__ = ()

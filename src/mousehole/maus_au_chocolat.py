@@ -70,6 +70,8 @@ from ._rng import Rng
 __all__ = [
     "MausAuChocolat",
     "MausAuChocolatState",
+    "ReferenceMausAuChocolatState",
+    "MCMove",
     "Bid",
     "Pick",
     "Discard",
@@ -160,8 +162,15 @@ def _card_arg(text: str) -> int:
     return int(text)
 
 
+class MCMove(Move):
+    """Base class of Maus au Chocolat's moves: :class:`Bid`, :class:`Pick`,
+    :class:`Discard`, :class:`Swap`, :class:`Decline`, :class:`Combine`."""
+
+    __slots__ = ()
+
+
 @dataclasses.dataclass(frozen=True)
-class Bid(Move):
+class Bid(MCMove):
     """Bid hand card ``card`` (MC-7).
 
     >>> str(Bid(17))
@@ -181,7 +190,7 @@ class Bid(Move):
 
 
 @dataclasses.dataclass(frozen=True)
-class Pick(Move):
+class Pick(MCMove):
     """Take card ``card`` from the display (MC-9)."""
 
     card: int
@@ -195,7 +204,7 @@ class Pick(Move):
 
 
 @dataclasses.dataclass(frozen=True)
-class Discard(Move):
+class Discard(MCMove):
     """Discard hand card ``card`` to meet the hand limit (MC-14)."""
 
     card: int
@@ -209,7 +218,7 @@ class Discard(Move):
 
 
 @dataclasses.dataclass(frozen=True)
-class Swap(Move):
+class Swap(MCMove):
     """Etienne (MC-16): discard hand card ``card`` face up and draw the top of the pile."""
 
     card: int
@@ -223,7 +232,7 @@ class Swap(Move):
 
 
 @dataclasses.dataclass(frozen=True)
-class Decline(Move):
+class Decline(MCMove):
     """Lay no combination this round (MC-10)."""
 
     def __str__(self) -> str:
@@ -235,7 +244,7 @@ class Decline(Move):
 
 
 @dataclasses.dataclass(frozen=True)
-class Combine(Move):
+class Combine(MCMove):
     """Lay the cards in hand ``slots`` (positions in the hand sorted by card id) and keep
     the cards in slots ``keep`` as victory points (MC-10 .. MC-23).
 
@@ -362,7 +371,7 @@ def _is_int(x: Any) -> bool:
 
 
 @register
-class MausAuChocolat(Game):
+class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     """Maus au Chocolat. Parameters: ``players`` (2-6, default 4), ``max_turns`` (rounds,
     default 200), ``target`` (victory points that end the game, MC-24, default 30),
     ``hand_size`` (MC-3, 1..8, default 5) and ``cards`` (the 80 cards as
@@ -377,6 +386,7 @@ class MausAuChocolat(Game):
     title = "Maus au Chocolat"
     min_players = 2
     max_players = 6
+    STATE_KEYS = ('round', 'phase', 'pile', 'display', 'discard', 'hands', 'known', 'bids', 'vp', 'helpers', 'row', 'order', 'turn', 'picks_left', 'etienne_used', 'rng', 'history', 'truncated')
     DEFAULTS = {"players": 4, "max_turns": 200, "target": None, "hand_size": None, "cards": None}
 
     cards: List[List[int]]
@@ -427,7 +437,7 @@ class MausAuChocolat(Game):
 
     @classmethod
     def python_state(cls) -> Any:
-        return MausAuChocolatState
+        return ReferenceMausAuChocolatState
 
     @classmethod
     def compiled_state(cls) -> Any:
@@ -813,7 +823,17 @@ class _JointMixin:
 # ---- the pure-Python reference engine ------------------------------------------------------
 
 
-class MausAuChocolatState(_JointMixin, StateAPI):
+class MausAuChocolatState(_JointMixin, StateAPI[MCMove]):
+    """The public type of a Maus au Chocolat state, on either engine: what ``MausAuChocolat.new_state()``
+    returns and what annotations should name. The reference engine
+    (``ReferenceMausAuChocolatState``) and the compiled one both derive from it."""
+
+    __slots__ = ()
+
+    game: MausAuChocolat
+
+
+class ReferenceMausAuChocolatState(MausAuChocolatState):
     """A Maus au Chocolat state (pure-Python reference engine), written from the spec."""
 
     __slots__ = (
@@ -842,9 +862,9 @@ class MausAuChocolatState(_JointMixin, StateAPI):
     truncated: bool
 
     @staticmethod
-    def new(game: MausAuChocolat, seed: int) -> "MausAuChocolatState":
+    def new(game: MausAuChocolat, seed: int) -> "ReferenceMausAuChocolatState":
         n = game.num_players
-        s = MausAuChocolatState.__new__(MausAuChocolatState)
+        s = ReferenceMausAuChocolatState.__new__(ReferenceMausAuChocolatState)
         s.game = game
         s.rng = Rng(seed)
         s.pile = list(range(NUM_CARDS))  # MC-3: shuffle the 80 cards
@@ -875,8 +895,8 @@ class MausAuChocolatState(_JointMixin, StateAPI):
         return s
 
     @staticmethod
-    def from_dict(game: MausAuChocolat, d: Dict[str, Any]) -> "MausAuChocolatState":
-        s = MausAuChocolatState.__new__(MausAuChocolatState)
+    def from_dict(game: MausAuChocolat, d: Dict[str, Any]) -> "ReferenceMausAuChocolatState":
+        s = ReferenceMausAuChocolatState.__new__(ReferenceMausAuChocolatState)
         s.game = game
         for k in ("round", "phase", "turn", "picks_left", "etienne_used", "truncated"):
             setattr(s, k, d[k])
@@ -1107,7 +1127,7 @@ if not _PURE:
         pass
     else:
 
-        class CompiledMausAuChocolatState(MausAuChocolatCore, _JointMixin, StateAPI):
+        class CompiledMausAuChocolatState(MausAuChocolatCore, MausAuChocolatState):
             """A Maus au Chocolat state on the compiled engine (same API as the reference)."""
 
             __slots__ = ()
