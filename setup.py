@@ -57,7 +57,8 @@ def extensions():
         exts,
         include_path=["cengine"],
         compiler_directives=directives,
-        build_dir="build/cython",
+        # per interpreter: the generated C depends on the numpy it was generated against
+        build_dir=f"build/cython-cp{sys.version_info[0]}{sys.version_info[1]}",
     )
 
 

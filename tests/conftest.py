@@ -33,11 +33,14 @@ def pytest_sessionstart(session: Any) -> None:
 
 def pytest_collection_modifyitems(config: Any, items: List[Any]) -> None:
     """Deselect (and say so) what cannot run here: the differential tests without the
-    compiled engine, the wheel-matrix tests below Python 3.11 (cibuildwheel needs 3.11)."""
+    compiled engine, the wheel-matrix tests below Python 3.11 (cibuildwheel needs 3.11),
+    the Ctrl-C tests on Windows."""
     keep, drop = [], []
     for item in items:
-        cannot = (item.get_closest_marker("differential") and "compiled" not in ENGINES) or (
-            item.path.name == "test_wheel_matrix.py" and sys.version_info < (3, 11)
+        cannot = (
+            (item.get_closest_marker("differential") and "compiled" not in ENGINES)
+            or (item.path.name == "test_wheel_matrix.py" and sys.version_info < (3, 11))
+            or (item.get_closest_marker("sigint") and sys.platform == "win32")
         )
         (drop if cannot else keep).append(item)
     if drop:

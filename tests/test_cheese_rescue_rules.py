@@ -1,4 +1,4 @@
-"""One test (at least) per rule of Cheese Rescue, CR-1 .. CR-15 (shared/rules/cheese_rescue.md),
+"""One test (at least) per rule of Cheese Rescue, CR-1 .. CR-15 (docs/games/cheese_rescue.md),
 on both engines. Each test fails when the rule it names is broken."""
 from __future__ import annotations
 
@@ -20,21 +20,79 @@ def cheese(owner: int, value: int) -> int:
 
 
 def crafted(game: Any, cells: Dict[Tuple[int, int], int]) -> Any:
-    """A valid state whose table holds ``cells`` (code per (row, col)) plus the start card;
-    the animals not on the table are in the pile, the cheese not on the table in the hands."""
-    G, n, K = game.G, game.num_players, game.K
+    """A reachable state whose table holds ``cells`` (code per (row, col)) plus the start card.
+
+    The history lays those cards in an order the rules allow (each card next to an earlier
+    one, each seat in turn laying its own cheeses, CR-7/CR-8), found by a small search; the
+    hands have the sizes the deal and the draws give them (CR-5, CR-9), holding their cheeses
+    and the first of the remaining animals; the other animals are in the pile."""
+    G, n, K, C = game.G, game.num_players, game.K, game.C
+    todo = {r * G + c: code for (r, c), code in cells.items()}
+    after_deal = sum(game.pile_counts) - n * game.initial_draw
+
+    def kind(code: int) -> int:
+        return code - 2 if code < 5 else 3 + (code - 5) % K
+
+    def nbrs(x: int) -> List[int]:
+        r, c = divmod(x, G)
+        return [y for y, ok in ((x - G, r > 0), (x + G, r < G - 1), (x - 1, c > 0), (x + 1, c < G - 1)) if ok]
+
+    occupied = {game.center} if game.uses_start else set()
+    order: List[int] = []
+    received = [game.initial_draw] * n
+    laid_animals = [0] * n
+    failed = set()
+
+    def search() -> bool:
+        if not todo:
+            return True
+        key = (frozenset(todo), tuple(laid_animals))
+        if key in failed:
+            return False
+        i = len(order)
+        q = i % n
+        cands = [x for x in sorted(todo) if any(y in occupied for y in nbrs(x))] if occupied else [game.center]
+        for x in cands:
+            code = todo.get(x)
+            if code is None or (code >= 5 and (code - 5) // K != q):
+                continue
+            if code < 5 and laid_animals[q] + 1 > received[q]:
+                continue
+            del todo[x]
+            occupied.add(x)
+            order.append(x)
+            laid_animals[q] += code < 5
+            received[q] += i < after_deal
+            if search():
+                return True
+            received[q] -= i < after_deal
+            laid_animals[q] -= code < 5
+            order.pop()
+            occupied.discard(x)
+            todo[x] = code
+        failed.add(key)
+        return False
+
+    assert search(), "no order of play lays this table (each seat lays its own cheeses in turn)"
     table = [0] * (G * G)
     if game.uses_start:
         table[game.center] = START
-    history: List[int] = []
     for (r, c), code in cells.items():
         table[r * G + c] = code
-        kind = code - 2 if code < 5 else 3 + (code - 5) % K
-        history.append(kind * game.C + r * G + c)
-    hands = [[0, 0, 0] + [game.cheese_counts[ck] - table.count(5 + p * K + ck) for ck in range(K)] for p in range(n)]
-    pile = [k for k in range(3) for _ in range(game.pile_counts[k] - table.count(2 + k))]
+    history = [kind(table[x]) * C + x for x in order]
+    plays = [len(range(p, len(history), n)) for p in range(n)]
+    spare = [k for k in range(3) for _ in range(game.pile_counts[k] - table.count(2 + k))]
+    hands = []
+    for p in range(n):
+        cheese_in_hand = [game.cheese_counts[ck] - table.count(5 + p * K + ck) for ck in range(K)]
+        animals = sum(game.cheese_counts) + received[p] - plays[p] - sum(cheese_in_hand)
+        hand = [0, 0, 0] + cheese_in_hand
+        for _ in range(animals):
+            hand[spare.pop(0)] += 1
+        hands.append(hand)
     d = game.new_state(seed=0).to_dict()
-    d.update(table=table, hands=hands, pile=pile, history=history, truncated=False)
+    d.update(table=table, hands=hands, pile=spare, history=history,
+             truncated=len(history) >= game.max_turns and len(history) < game.cells_to_fill)
     return game.state_from_dict(d)
 
 
@@ -253,15 +311,11 @@ def test_cr11_game_ends_when_the_square_is_full(engine: str) -> None:
     d = s.to_dict()
     assert any(sum(h) for h in d["hands"]), "cards are left in hands"
     # the same table with other hands scores the same: hand cards are set aside
-    assert s.scores() == crafted_same_table(game, d).scores()
+    other = s.determinize(0, 1)
+    assert other.to_dict()["table"] == d["table"] and other.to_dict()["hands"] != d["hands"]
+    assert s.scores() == other.scores()
     with pytest.raises(mousehole.IllegalMoveError, match="over"):
         s.apply_action(0)
-
-
-def crafted_same_table(game: Any, d: Dict[str, Any]) -> Any:
-    G = game.G
-    cells = {divmod(i, G): code for i, code in enumerate(d["table"]) if code >= 2}
-    return crafted(game, cells)
 
 
 def test_cr12_three_removal_steps(engine: str) -> None:
@@ -298,7 +352,9 @@ def test_cr12_removal_is_sequential_not_simultaneous(engine: str) -> None:
     # (step 2), so the cheese goes (step 3). A simultaneous reading would keep the cheese.
     s = crafted(game, {(c + 1, c): DOG, (c + 2, c): CAT, (c + 3, c): MOUSE, (c + 4, c): cheese(1, 3)})
     assert s.scores() == [0, 0]
-    s2 = crafted(game, {(c + 1, c): CAT, (c + 2, c): MOUSE, (c + 3, c): cheese(1, 3)})
+    # (the dog right of the start card only lets seat 1 lay its cheese in turn; it touches
+    # no cat)
+    s2 = crafted(game, {(c + 1, c): CAT, (c + 2, c): MOUSE, (c, c + 1): DOG, (c + 3, c): cheese(1, 3)})
     assert s2.scores() == [0, 3]
 
 
@@ -324,8 +380,9 @@ def test_cr13_score_tie_break_and_shared_win(engine: str) -> None:
             assert s.returns()[w[0]] == 1.0 and sum(s.returns()) == 0.0
     assert outcomes, "random games hit score ties"
     c = game.N - 1
-    # crafted: equal values 3 = 3, seat 1 has more cheese cards (1+2 vs 3)
-    cells = {(c, c + 1): cheese(0, 3), (c, c - 1): cheese(1, 1), (c + 1, c - 1): cheese(1, 2)}
+    # crafted: equal values 3 = 3, seat 1 has more cheese cards (1+2 vs 3); seat 0 also lays
+    # a dog, so that seat 1 can lay its second cheese in turn
+    cells = {(c, c + 1): cheese(0, 3), (c, c - 1): cheese(1, 1), (c + 1, c - 1): cheese(1, 2), (c - 1, c): DOG}
     t = crafted(game, cells)
     assert t.scores() == [3, 3] and t.cheese_counts() == [1, 2]
 
@@ -431,7 +488,7 @@ def test_default_tables_are_parameters(engine: str) -> None:
 
 
 def test_max_turns_truncates(engine: str) -> None:
-    """Termination (rules README): max_turns stops a game early; it is marked truncated."""
+    """max_turns (a parameter of every game, docs/api.md) stops a game early; it is marked truncated."""
     game = mousehole.load("cheese_rescue", players=2, max_turns=10, engine=engine)
     r = mousehole.simulate(game, 3, seed=0)
     assert r.lengths.tolist() == [10] * 3 and r.truncated.all()

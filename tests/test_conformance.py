@@ -1,7 +1,7 @@
 """The generic conformance suite: every registered game, every player count, each engine.
 
 Random games are played to the end; at every step the API's promises are checked
-(shared/design.md): legal actions, mask and moves agree; clone, copy, pickle and to_dict
+(docs/api.md): legal actions, mask and moves agree; clone, copy, pickle and to_dict
 round trips are equal; observations and views leak nothing hidden; determinization agrees
 with everything the seat has seen; bad input raises a clear error and leaves the state as it
 was."""

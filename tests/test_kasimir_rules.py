@@ -1,4 +1,4 @@
-"""Kater Kasimir: one test (at least) per rule id KK-1 .. KK-14, on both engines."""
+"""Kater Kasimir: one test (at least) per rule id KK-1 .. KK-14 (docs/games/kasimir.md), on both engines."""
 from __future__ import annotations
 
 import copy
@@ -36,6 +36,11 @@ def make(
     home = home or [0] * n
     fh = first_home if first_home is not None else [-1] * n
     hist_len = max([x + 1 for x in fh] + [0])
+    # history is a log of the right form: moves only (pantry + 1), or with explicit chance a
+    # face before each move and, when the roll is shown, the face that shows it
+    history = [0] * hist_len
+    if game.explicit_chance:
+        history = [game.P, 0] * hist_len + ([game.P + roll] if roll is not None else [])
     d = game.new_state(0).to_dict()
     d.update(
         pantry=list(pantry),
@@ -45,7 +50,7 @@ def make(
         seat=seat,
         roll=roll,
         rng=rng,
-        history=[0] * hist_len,
+        history=history,
         truncated=False,
     )
     return game.state_from_dict(d)
@@ -151,7 +156,8 @@ def test_kk3_die_faces_and_probabilities(engine: str) -> None:
     assert [a for a, _ in outs] == list(range(g.P, g.P + 6))
     assert all(p == pytest.approx(1 / 6) for _, p in outs)
     assert sum(p for _, p in outs) == pytest.approx(1.0)
-    assert [str(g.action_to_move(a)) for a, _ in outs] == ["roll 1", "roll 2", "roll 3", "roll 4", "roll 5", "roll clover"]
+    assert [s.describe(a) for a, _ in outs] == ["roll 1", "roll 2", "roll 3", "roll 4", "roll 5", "roll clover"]
+    assert str(g.action_to_move(g.P + 5)) == "roll clover #5"
     # implicit: the first roll is Rng(seed).below(6)
     for seed in range(30):
         d = load(engine).new_state(seed).to_dict()
@@ -499,3 +505,97 @@ def test_malformed_state_dicts_are_refused(engine: str, change: Any, rule: str) 
     with pytest.raises(mousehole.StateError, match=rule):
         g.state_from_dict(d)
     assert s.to_dict()["pantry"] == [4, 4, 4, 4]
+
+
+@pytest.mark.parametrize(
+    "change, rule",
+    [
+        (lambda d: d.update(seat=True), "seat must be an int"),
+        (lambda d: d.update(seat=0.0), "seat must be an int"),
+        (lambda d: d.update(roll=1.0), "roll must be None or a face index"),
+        (lambda d: d.update(truncated=0), "truncated must be a bool"),
+        (lambda d: d["history"].__setitem__(0, True), "history must hold ints"),
+        (lambda d: d["first_home"].__setitem__(1, False), "first_home must hold ints"),
+        (lambda d: d["pantry"].__setitem__(0, True), "pantry must hold ints"),
+        (lambda d: d["history"].append(205), "KK-5: history\\[.*\\] = 205 is a die face"),
+        (lambda d: d.update(history=[]), "first_home holds"),
+        (lambda d: d.update(seat=TERMINAL, roll=None, truncated=True), "truncated must be true exactly"),
+    ],
+)
+def test_malformed_state_dicts_name_the_key_or_rule(engine: str, change: Any, rule: str) -> None:
+    """Wrong types (a bool or a float is not an int) and a history of the wrong form (KK-5:
+    without explicit chance it holds moves only) are refused with the key or the rule."""
+    g = load(engine, players=2, traps=[10, 20])  # few traps: mice get home
+    s = g.new_state(4)
+    while not s.is_terminal() and max(s.to_dict()["first_home"]) < 0:
+        s.apply_action(int(s.legal_actions()[-1]))  # the mouse furthest ahead, furthest
+    assert not s.is_terminal() and max(s.to_dict()["first_home"]) >= 0
+    d = s.to_dict()
+    change(d)
+    with pytest.raises(mousehole.StateError, match=rule):
+        g.state_from_dict(d)
+
+
+def test_history_distances_follow_the_die(engine: str) -> None:
+    """KK-3, KK-5: every move of the history goes a distance some face of the die allows."""
+    g = load(engine, players=2, die=[2, 4])
+    s = g.new_state(1)
+    s.apply_action(int(s.legal_actions()[0]))
+    d = s.to_dict()
+    assert d["history"][0] % g.D + 1 in (2, 4)
+    d["history"][0] = 0  # pantry + 1: no face shows 1
+    with pytest.raises(mousehole.StateError, match="KK-3: history\\[0\\] moves 1 spaces"):
+        g.state_from_dict(d)
+
+
+def test_max_turns_bounds_the_history(engine: str) -> None:
+    g = load(engine, players=2, max_turns=3)
+    s = g.new_state(2)
+    for _ in range(2):
+        s.apply_action(int(s.legal_actions()[0]))
+    d = s.to_dict()
+    d["history"] += [d["history"][-1]] * 2
+    with pytest.raises(mousehole.StateError, match="more than max_turns=3"):
+        g.state_from_dict(d)
+
+
+def test_explicit_chance_history_and_roll_agree(engine: str) -> None:
+    """KK-5 with explicit chance: every move follows the face of its turn, at the distance
+    that face allows; the roll shown is the face history ends with (None before the roll);
+    a game ends with a move (KK-12)."""
+    g = load(engine, players=2, explicit_chance=True)
+    s = g.new_state(6)
+    s.apply_action(g.P + 2)  # roll 3
+    s.apply_action(int(s.legal_actions()[0]))  # seat 0 moves 3
+    s.apply_action(g.P + 5)  # seat 1 rolls the clover
+    d = s.to_dict()
+    assert d["roll"] == 5 and d["history"][-1] == g.P + 5
+    g.state_from_dict(d)
+    bad = []
+    e = copy.deepcopy(d)
+    e["roll"] = 4  # not the face history ends with
+    bad.append((e, "KK-5: with explicit chance the roll is the die face that history ends with"))
+    e = copy.deepcopy(d)
+    e["roll"] = None
+    bad.append((e, "KK-5: with explicit chance the roll"))
+    e = copy.deepcopy(d)
+    e["history"] = [d["history"][1], d["history"][0], d["history"][2]]  # the move before its roll
+    bad.append((e, "KK-5: history\\[0\\] = .*every turn is a die face"))
+    e = copy.deepcopy(d)
+    e["history"][0] = g.P + 0  # the die showed 1, the move went 3
+    bad.append((e, "KK-5: history\\[1\\] moves 3 spaces after the die showed 1"))
+    for e, rule in bad:
+        with pytest.raises(mousehole.StateError, match=rule):
+            g.state_from_dict(e)
+    # a finished game: the last action is a move
+    f = g.new_state(6)
+    rng = Rng(6)
+    while not f.is_terminal():
+        legal = f.legal_actions()
+        f.apply_action(int(legal[rng.below(len(legal))]))
+    e = f.to_dict()
+    assert e["history"][-1] < g.P
+    g.state_from_dict(e)
+    e["history"].append(g.P)
+    with pytest.raises(mousehole.StateError, match="KK-12: a game ends with a move"):
+        g.state_from_dict(e)

@@ -10,14 +10,20 @@ give the same game, bit for bit, for the same seed and actions.
 
 cimport numpy as cnp
 from libc.string cimport memset
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 
 from mousehole._common cimport (
     action_int,
+    check_sim_rows,
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_shuffle_u8, popcount16, ctz64, TERMINAL_SEAT,
 )
 
 import numpy as np
+
+from mousehole._api import check_out as _check_out, check_seat as _check_seat
 
 cnp.import_array()
 _np_int64 = np.int64
@@ -248,6 +254,148 @@ cdef void cr_play_random(cr_t* s, rng_t* policy) noexcept nogil:
         cr_place(s, k, cr_nth_cell(s, cells, idx - (idx // nc) * nc))
 
 
+# ---- observation and action mask (written from the struct, no Python objects) ----------------
+
+cdef inline int cr_num_channels(const cr_cfg_t* cfg) noexcept nogil:
+    """4 table planes, n cheese planes, 3 own animals, n animal counts, n * K cheese counts,
+    1 pile size, n seat to play (the layout of ``CheeseRescue._observation``)."""
+    return 4 + cfg.n + 3 + cfg.n + cfg.n * cfg.K + 1 + cfg.n
+
+
+cdef inline void fill_plane(float* dst, int size, float v) noexcept nogil:
+    cdef int i
+    if v != 0.0:
+        for i in range(size):
+            dst[i] = v
+
+
+cdef void cr_observation(const cr_t* s, int p, float* obs) noexcept nogil:
+    """Seat p's observation, seats relative to p (k = 0 is p, then clockwise); ``obs`` is
+    zero-filled. Bit for bit the reference ``CheeseRescue._observation``: a cheese plane holds
+    value / highest value, computed in double and rounded to float32, as numpy does."""
+    cdef int n = s.cfg.n, G = s.cfg.G, K = s.cfg.K
+    cdef int plane = G * G
+    cdef int r, cell, code, owner, ck, k, q, c, total, cur
+    cdef uint16_t bits
+    cdef double top = 0.0
+    cdef float scale[5]
+    for ck in range(K):  # CR-2: cheese values, scaled by the highest one
+        if s.cfg.cheese_value[ck] > top:
+            top = s.cfg.cheese_value[ck]
+    for ck in range(K):
+        scale[ck] = <float>(<double>s.cfg.cheese_value[ck] / top)
+    for r in range(G):  # planes 0..3 (start card, dogs, cats, mice) and 4..4+n-1 (cheese)
+        bits = s.occ[r]
+        while bits:
+            cell = r * G + ctz64(bits)
+            bits &= bits - 1
+            code = s.table[cell]
+            if code <= 4:
+                obs[(code - 1) * plane + cell] = 1.0
+            else:
+                owner = (code - 5) // K
+                ck = code - 5 - owner * K
+                obs[(4 + (owner - p + n) % n) * plane + cell] = scale[ck]
+    c = 4 + n
+    for k in range(3):  # own dogs, cats, mice in hand (CR-15: public to p)
+        fill_plane(obs + (c + k) * plane, plane, <float>s.hands[p][k])
+    c += 3
+    for k in range(n):  # animals in each hand (a hand's size is public, CR-15)
+        q = (p + k) % n
+        total = s.hands[q][0] + s.hands[q][1] + s.hands[q][2]
+        fill_plane(obs + (c + k) * plane, plane, <float>total)
+    c += n
+    for k in range(n):  # cheese cards of each kind still in each hand
+        q = (p + k) % n
+        for ck in range(K):
+            fill_plane(obs + (c + k * K + ck) * plane, plane, <float>s.hands[q][3 + ck])
+    c += n * K
+    fill_plane(obs + c * plane, plane, <float>s.pile_n)  # cards in the draw pile (CR-9)
+    c += 1
+    cur = cr_current(s)
+    if cur != TERMINAL_SEAT:
+        fill_plane(obs + (c + (cur - p + n) % n) * plane, plane, 1.0)
+
+
+cdef void cr_legal_mask(const cr_t* s, uint8_t* mask) noexcept nogil:
+    """1 at every legal action (CR-7, CR-8: a kind held times a legal cell); ``mask`` is
+    zero-filled."""
+    cdef uint16_t cells[16]
+    cdef int p = cr_current(s)
+    cdef int k, r, G = s.cfg.G, C = s.cfg.C
+    cdef uint16_t bits
+    if p == TERMINAL_SEAT:
+        return
+    cr_legal_cells(s, cells)
+    for k in range(s.cfg.kinds):
+        if s.hands[p][k]:
+            for r in range(G):
+                bits = cells[r]
+                while bits:
+                    mask[k * C + r * G + ctz64(bits)] = 1
+                    bits &= bits - 1
+
+
+# ---- Python lists from the struct (to_dict) ----------------------------------------------------
+
+cdef list u8_list(const uint8_t* a, Py_ssize_t n):
+    """``list(a[:n])`` as Python ints, filled in place (no appends)."""
+    cdef list out = PyList_New(n)
+    cdef Py_ssize_t i
+    cdef object v
+    for i in range(n):
+        v = a[i]
+        Py_INCREF(v)  # PyList_SET_ITEM steals the reference
+        PyList_SET_ITEM(out, i, v)
+    return out
+
+
+cdef list u16_list(const uint16_t* a, Py_ssize_t n):
+    cdef list out = PyList_New(n)
+    cdef Py_ssize_t i
+    cdef object v
+    for i in range(n):
+        v = a[i]
+        Py_INCREF(v)
+        PyList_SET_ITEM(out, i, v)
+    return out
+
+
+# ---- argument checks (fast paths; every error comes from the shared checks of _api) ----------
+
+cdef inline int seat_arg(object game, int n, object player) except -1:
+    """``check_seat(game, player, "player")``: an int or numpy int64 in range is read in place;
+    anything else goes to the shared check (same errors as the reference engine)."""
+    cdef long long v = -1
+    cdef int64_t w = -1
+    cdef int overflow = 0
+    if type(player) is int:
+        v = PyLong_AsLongLongAndOverflow(player, &overflow)
+        if not overflow and 0 <= v < n:
+            return <int>v
+    elif type(player) is _np_int64:
+        cnp.PyArray_ScalarAsCtype(player, &w)
+        if 0 <= w < n:
+            return <int>w
+    return <int>_check_seat(game, player, "player")
+
+
+cdef inline bint out_ok(object out, int typenum, int ndim, const cnp.npy_intp* dims) noexcept:
+    """True when ``out`` is a writable, C-contiguous, native-order array of this type and
+    shape (what ``_api.check_out`` accepts)."""
+    cdef cnp.ndarray a
+    cdef int i
+    if not isinstance(out, cnp.ndarray):
+        return False
+    a = <cnp.ndarray>out
+    if cnp.PyArray_TYPE(a) != typenum or not cnp.PyArray_ISNOTSWAPPED(a) or cnp.PyArray_NDIM(a) != ndim:
+        return False
+    for i in range(ndim):
+        if cnp.PyArray_DIMS(a)[i] != dims[i]:
+            return False
+    return cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISWRITEABLE(a)
+
+
 
 # ---- configuration ----------------------------------------------------------------------------
 
@@ -301,10 +449,10 @@ cdef void sim_range(cr_cfg_t cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t st
         cr_scores(&s, sc, cnt)
         mask = cr_winner_mask(&s) if cr_current(&s) == TERMINAL_SEAT else 0
         for p in range(cfg.n):
-            scores[i, p] = sc[p]
-            winners[i, p] = (mask >> p) & 1
-        lengths[i] = s.placed
-        truncated[i] = <uint8_t>s.truncated
+            scores[i - start, p] = sc[p]
+            winners[i - start, p] = (mask >> p) & 1
+        lengths[i - start] = s.placed
+        truncated[i - start] = <uint8_t>s.truncated
 
 
 def _sim_chunk(CheeseRescueCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
@@ -314,6 +462,7 @@ def _sim_chunk(CheeseRescueCore proto, uint64_t seed, Py_ssize_t start, Py_ssize
     cdef int64_t[::1] lv = lengths
     cdef uint8_t[::1] tv = truncated
     cdef cr_cfg_t cfg = proto.s.cfg
+    check_sim_rows(sv, wv, lv, tv, start, stop, cfg.n)
     with nogil:
         sim_range(cfg, seed, start, stop, sv, wv, lv, tv)
 
@@ -377,7 +526,7 @@ cdef class CheeseRescueCore:
 
     @property
     def history(self):
-        return [self.s.hist[i] for i in range(self.s.placed)]
+        return u16_list(self.s.hist, self.s.placed)
 
     def legal_cells(self):
         """Empty cells where a card may go now (CR-7, CR-8), ascending."""
@@ -420,24 +569,48 @@ cdef class CheeseRescueCore:
                     j += 1
         return arr
 
-    def legal_action_mask(self):
+    def legal_action_mask(self, out=None):
+        """Boolean mask of length ``game.num_actions``, True at the legal actions (CR-7,
+        CR-8), written straight from the struct; into ``out`` (a writable C-contiguous bool
+        array of that length) when given."""
         cdef cnp.npy_intp dim = self.s.cfg.num_actions
-        cdef cnp.ndarray arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_BOOL, 0)
-        cdef uint8_t* out = <uint8_t*>cnp.PyArray_DATA(arr)
-        cdef uint16_t cells[16]
-        cdef int p = cr_current(&self.s)
-        cdef int k, r, G = self.s.cfg.G, C = self.s.cfg.C
-        cdef uint16_t bits
-        if p == TERMINAL_SEAT:
-            return arr
-        cr_legal_cells(&self.s, cells)
-        for k in range(self.s.cfg.kinds):
-            if self.s.hands[p][k]:
-                for r in range(G):
-                    bits = cells[r]
-                    while bits:
-                        out[k * C + r * G + ctz64(bits)] = 1
-                        bits &= bits - 1
+        cdef cnp.ndarray arr
+        if out is None:
+            arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_BOOL, 0)
+        elif out_ok(out, cnp.NPY_BOOL, 1, &dim):
+            arr = <cnp.ndarray>out
+            memset(cnp.PyArray_DATA(arr), 0, <size_t>dim)
+        else:
+            _check_out(out, (dim,), np.bool_, "out")  # raises, naming what is wrong
+            arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_BOOL, 0)  # (accepted there: copy in)
+            cr_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
+            out[...] = arr
+            return out
+        cr_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
+        return arr
+
+    def observation(self, player, out=None):
+        """Seat ``player``'s observation tensor (``game.observation_shape``, float32),
+        written straight from the struct; into ``out`` (a writable C-contiguous float32
+        array of that shape) when given. Same values, bit for bit, as the reference."""
+        cdef int p = seat_arg(self.game, self.s.cfg.n, player)
+        cdef cnp.npy_intp dims[3]
+        cdef cnp.ndarray arr
+        dims[0] = cr_num_channels(&self.s.cfg)
+        dims[1] = self.s.cfg.G
+        dims[2] = self.s.cfg.G
+        if out is None:
+            arr = cnp.PyArray_ZEROS(3, dims, cnp.NPY_FLOAT32, 0)
+        elif out_ok(out, cnp.NPY_FLOAT32, 3, dims):
+            arr = <cnp.ndarray>out
+            memset(cnp.PyArray_DATA(arr), 0, <size_t>(dims[0] * dims[1] * dims[2]) * sizeof(float))
+        else:
+            _check_out(out, (dims[0], dims[1], dims[2]), np.float32, "out")  # raises, naming what is wrong
+            arr = cnp.PyArray_ZEROS(3, dims, cnp.NPY_FLOAT32, 0)  # (accepted there: copy in)
+            cr_observation(&self.s, p, <float*>cnp.PyArray_DATA(arr))
+            out[...] = arr
+            return out
+        cr_observation(&self.s, p, <float*>cnp.PyArray_DATA(arr))
         return arr
 
     def apply_action(self, action):
@@ -473,21 +646,21 @@ cdef class CheeseRescueCore:
         return [p for p in range(self.s.cfg.n) if (mask >> p) & 1]
 
     def _to_dict(self):
-        cdef int p, k
+        cdef int p
         d = self.game._header()
-        d["table"] = [self.s.table[i] for i in range(self.s.cfg.C)]
-        d["hands"] = [[self.s.hands[p][k] for k in range(self.s.cfg.kinds)] for p in range(self.s.cfg.n)]
-        d["pile"] = [self.s.pile[i] for i in range(self.s.pile_n)]
+        d["table"] = u8_list(self.s.table, self.s.cfg.C)
+        d["hands"] = [u8_list(self.s.hands[p], self.s.cfg.kinds) for p in range(self.s.cfg.n)]
+        d["pile"] = u8_list(self.s.pile, self.s.pile_n)
         d["rng"] = self.s.rng
-        d["history"] = self.history
+        d["history"] = u16_list(self.s.hist, self.s.placed)
         d["truncated"] = bool(self.s.truncated)
         return d
 
     @staticmethod
     def simulate_chunk(game, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                        scores, winners, lengths, truncated):
-        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL and fill
-        their rows of the result arrays (``winners``, ``truncated`` as uint8 views)."""
+        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
+        goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
         cdef CheeseRescueCore proto = CheeseRescueCore.__new__(CheeseRescueCore)
         proto.s.cfg = game_cfg(game)
         _sim_chunk(proto, seed, start, stop, scores, winners, lengths, truncated)

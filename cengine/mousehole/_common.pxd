@@ -147,3 +147,19 @@ cdef inline int hist_reserve(uint16_t** buf, Py_ssize_t* cap, Py_ssize_t need) e
     buf[0] = h
     cap[0] = c
     return 0
+
+
+# ---- simulate_chunk's result arrays ------------------------------------------------------------
+
+cdef inline int check_sim_rows(int64_t[:, ::1] scores, uint8_t[:, ::1] winners, int64_t[::1] lengths,
+                               uint8_t[::1] truncated, Py_ssize_t start, Py_ssize_t stop,
+                               int players) except -1:
+    """``simulate_chunk`` plays games ``start .. stop - 1`` and writes game ``i`` to row
+    ``i - start``: every array needs ``stop - start`` rows (and ``players`` columns)."""
+    cdef Py_ssize_t rows = stop - start
+    if start < 0 or rows < 0:
+        raise ValueError(f"simulate_chunk: bad game range {start} .. {stop}")
+    if (scores.shape[0] < rows or winners.shape[0] < rows or lengths.shape[0] < rows
+            or truncated.shape[0] < rows or scores.shape[1] < players or winners.shape[1] < players):
+        raise ValueError(f"simulate_chunk: the result arrays need {rows} rows and {players} columns")
+    return 0

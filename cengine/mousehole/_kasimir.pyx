@@ -13,8 +13,11 @@ cimport numpy as cnp
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+
 from mousehole._common cimport (
     action_int,
+    check_sim_rows,
     hist_reserve,
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, popcount64, ctz64, TERMINAL_SEAT, CHANCE_SEAT,
@@ -196,6 +199,117 @@ cdef int kk_winner_mask(const kk_t* s) noexcept nogil:
     return mask
 
 
+cdef void kk_mask(const kk_t* s, uint8_t* out) noexcept nogil:
+    """Set out[a] = 1 for every legal action a (out zeroed by the caller): the die faces at a
+    chance node (KK-5), else each free mouse (KK-6) with each distance the roll allows."""
+    cdef int p = s.seat
+    cdef int i, d, start, step, D = s.cfg.D
+    cdef uint64_t bits
+    if p == TERMINAL_SEAT:
+        return
+    if s.roll < 0:
+        for i in range(s.cfg.nfaces):
+            out[s.cfg.P + i] = 1
+        return
+    step = s.cfg.face_step[s.roll]
+    bits = s.free[p] | (<uint64_t>(s.pantry[p] != 0))  # bit 0: the pantry stack
+    while bits:
+        start = ctz64(bits)
+        bits &= bits - 1
+        if step:
+            out[start * D + step - 1] = 1
+        else:
+            for d in range(s.cfg.clover):
+                out[start * D + d] = 1
+
+
+cdef void kk_observe(const kk_t* s, int p, float* o) noexcept nogil:
+    """Seat p's observation, the layout of ``Kasimir._observation`` (docs/games/kasimir.md,
+    "Observation"), written into o (zeroed by the caller, length ``observation_shape[0]``).
+    Seats are relative to p: k = (q - p) mod n."""
+    cdef int n = s.cfg.n, L = s.cfg.L
+    cdef int H = n * s.cfg.m  # tower levels (stack_levels)
+    cdef int q, k, sp, x, h, r, t
+    cdef float* A = o                       # [k][0 .. L+1]: mice at each position
+    cdef float* B = A + n * (L + 2)         # [space-1][level][k]: towers, bottom first
+    cdef float* C = B + L * H * n           # traps, then full traps
+    cdef float* Dr = C + 2 * L              # the roll, one-hot
+    cdef float* E = Dr + s.cfg.nfaces       # seat to move (relative), chance flag
+    cdef float* F = E + n + 1               # tie-break order
+    for k in range(n):
+        q = p + k
+        if q >= n:
+            q -= n
+        A[k * (L + 2)] = s.pantry[q]            # KK-4: the pantry stack
+        A[k * (L + 2) + L + 1] = s.home[q]      # KK-7: the hole
+    for sp in range(1, L + 1):
+        x = s.top[sp]
+        if x == KK_NONE:
+            continue
+        h = 0  # KK-8: the tower's height
+        while x != KK_NONE:
+            h += 1
+            x = s.below[x]
+        x = s.top[sp]
+        while x != KK_NONE:  # top down: level h-1 .. 0
+            h -= 1
+            k = (x >> 3) - p
+            if k < 0:
+                k += n
+            A[k * (L + 2) + sp] += 1.0
+            B[((sp - 1) * H + h) * n + k] = 1.0
+            x = s.below[x]
+        if (s.cfg.trapmask >> sp) & 1:  # KK-9: a trap that holds a mouse
+            C[L + sp - 1] = 1.0
+    for t in range(1, L + 1):  # KK-1: the trap spaces
+        if (s.cfg.trapmask >> t) & 1:
+            C[t - 1] = 1.0
+    if s.roll >= 0:  # KK-5: the face shown
+        Dr[s.roll] = 1.0
+    if s.seat != TERMINAL_SEAT:
+        k = s.seat - p
+        if k < 0:
+            k += n
+        E[k] = 1.0
+        if s.roll < 0:  # a chance node (explicit chance)
+            E[n] = 1.0
+    for q in range(n):  # KK-13: 1 / (1 + rank) in the order of the first mouse home
+        if s.first_home[q] < 0:
+            continue
+        r = 0
+        for t in range(n):
+            if 0 <= s.first_home[t] < s.first_home[q]:
+                r += 1
+        k = q - p
+        if k < 0:
+            k += n
+        F[k] = <float>(1.0 / (1 + r))
+
+
+cdef inline bint out_ok(object out, int typenum, cnp.npy_intp size):
+    """``out`` is a 1-d native ``typenum`` array of ``size`` elements, C-contiguous, aligned
+    and writable (the fast path; anything else goes to ``_api.check_out``)."""
+    cdef cnp.ndarray a
+    if not cnp.PyArray_Check(out):
+        return False
+    a = <cnp.ndarray>out
+    return (cnp.PyArray_NDIM(a) == 1 and cnp.PyArray_DIMS(a)[0] == size
+            and cnp.PyArray_TYPE(a) == typenum and cnp.PyArray_ISNOTSWAPPED(a)
+            and cnp.PyArray_ISCARRAY(a))
+
+
+cdef int seat_arg(object game, int n, object player) except -1:
+    """``player`` as a seat 0..n-1, with the errors of ``_api.check_seat``."""
+    cdef int overflow = 0
+    cdef long long v
+    if type(player) is int:
+        v = PyLong_AsLongLongAndOverflow(player, &overflow)
+        if overflow == 0 and 0 <= v < n:
+            return <int>v
+    from mousehole._api import check_seat
+    return check_seat(game, player, "player")  # raises, or reads a numpy integer
+
+
 # ---- configuration ----------------------------------------------------------------------------
 
 cdef kk_cfg_t cfg_of(object game) except *:
@@ -242,10 +356,10 @@ cdef void sim_range(kk_cfg_t cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t st
         kk_play_random(&s, &policy)
         mask = kk_winner_mask(&s)
         for p in range(cfg.n):
-            scores[i, p] = s.home[p]
-            winners[i, p] = (mask >> p) & 1
-        lengths[i] = s.nhist
-        truncated[i] = <uint8_t>s.truncated
+            scores[i - start, p] = s.home[p]
+            winners[i - start, p] = (mask >> p) & 1
+        lengths[i - start] = s.nhist
+        truncated[i - start] = <uint8_t>s.truncated
 
 
 def _sim_chunk(KasimirCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
@@ -255,6 +369,7 @@ def _sim_chunk(KasimirCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t st
     cdef int64_t[::1] lv = lengths
     cdef uint8_t[::1] tv = truncated
     cdef kk_cfg_t cfg = proto.s.cfg
+    check_sim_rows(sv, wv, lv, tv, start, stop, cfg.n)
     with nogil:
         sim_range(cfg, seed, start, stop, sv, wv, lv, tv)
 
@@ -422,14 +537,46 @@ cdef class KasimirCore:
         self._fill(<int64_t*>cnp.PyArray_DATA(arr))
         return arr
 
-    def legal_action_mask(self):
+    def legal_action_mask(self, out=None):
+        """Boolean mask of length ``game.num_actions``, True at the legal actions; written
+        into ``out`` (a writable C-contiguous bool array of that length) when given, else
+        into a new array. Written from the struct (``kk_mask``), no intermediate array."""
         cdef cnp.npy_intp dim = self.s.cfg.num_actions
-        cdef cnp.ndarray arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_BOOL, 0)
-        cdef uint8_t* out = <uint8_t*>cnp.PyArray_DATA(arr)
-        cdef int64_t buf[64 * 64]
-        cdef int i, k = self._fill(buf)
-        for i in range(k):
-            out[buf[i]] = 1
+        cdef cnp.ndarray arr
+        if out is None:
+            arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_BOOL, 0)
+        elif out_ok(out, cnp.NPY_BOOL, dim):
+            arr = <cnp.ndarray>out
+            memset(cnp.PyArray_DATA(arr), 0, <size_t>dim)
+        else:
+            from mousehole._api import check_out
+            check_out(out, (dim,), np.bool_, "out")  # raises: names what is wrong
+            out[...] = self.legal_action_mask()  # pragma: no cover - a bool array is always aligned
+            return out
+        kk_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
+        return arr
+
+    def observation(self, player, out=None):
+        """Seat ``player``'s observation (float32, shape ``game.observation_shape``; layout in
+        ``docs/games/kasimir.md``), written from the struct (``kk_observe``) into ``out`` (a
+        writable C-contiguous float32 array of that shape) when given, else into a new
+        array. Equal, bit for bit, to the reference engine's."""
+        cdef int p = seat_arg(self.game, self.s.cfg.n, player)
+        cdef int L = self.s.cfg.L, n = self.s.cfg.n
+        cdef cnp.npy_intp dim = (n * (L + 2) + L * n * self.s.cfg.m * n + 2 * L
+                                 + self.s.cfg.nfaces + 2 * n + 1)
+        cdef cnp.ndarray arr
+        if out is None:
+            arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_FLOAT32, 0)
+        elif out_ok(out, cnp.NPY_FLOAT32, dim):
+            arr = <cnp.ndarray>out
+            memset(cnp.PyArray_DATA(arr), 0, <size_t>dim * sizeof(float))
+        else:
+            from mousehole._api import check_out
+            check_out(out, (dim,), np.float32, "out")  # raises: names what is wrong
+            out[...] = self.observation(p)  # valid but not the fast path: an unaligned array
+            return out
+        kk_observe(&self.s, p, <float*>cnp.PyArray_DATA(arr))
         return arr
 
     def apply_action(self, action):
@@ -494,8 +641,8 @@ cdef class KasimirCore:
     @staticmethod
     def simulate_chunk(game, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                        scores, winners, lengths, truncated):
-        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL and fill
-        their rows of the result arrays (``winners``, ``truncated`` as uint8 views)."""
+        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
+        goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
         cdef KasimirCore proto = KasimirCore.__new__(KasimirCore)
         proto.s.cfg = game_cfg(game)
         _sim_chunk(proto, seed, start, stop, scores, winners, lengths, truncated)

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Layout of the compiled M engine (rules M-1 .. M-22)."""
 
-from mousehole._common cimport uint8_t, int8_t, uint16_t, int32_t, int64_t, uint64_t, rng_t
+from mousehole._common cimport uint8_t, int8_t, uint16_t, int16_t, int32_t, int64_t, uint64_t, rng_t
 
 cdef enum:
     M_W = 8               # window side: the 6 x 6 square of M-7 plus a free cell each side
@@ -68,9 +68,29 @@ ctypedef struct m_t:
     int64_t n_hist
     rng_t rng
 
+# One entry per action, in order: the int action (the state dict's "history") and its public
+# facts (its "log" entry [seat, card, row, col]): the card laid or taken, M_LOG_NONE for a
+# pass or a row choice, M_LOG_EXCHANGE for an exchange (a card went under the pile); the
+# absolute cell as an offset from (log_r, log_c) of the MCore. Offsets stay small: the
+# window origin moves at most 1 cell per placement and 5 per take, and each of the <= 128
+# cards is laid once and taken once, so a game drifts less than 800 cells; loaded logs lie
+# within M_LOG_REACH cells of the table (checked by the dict validation).
+ctypedef struct m_log_t:
+    uint16_t action
+    int16_t dr, dc
+    int8_t card
+    int8_t seat
+
+cdef enum:
+    M_LOG_NONE = -1
+    M_LOG_EXCHANGE = -2
+    M_LOG_REACH = 16384
+
 cdef class MCore:
     cdef readonly object game
     cdef m_t s
-    cdef uint16_t* hist
-    cdef Py_ssize_t hist_cap
+    cdef m_log_t* log             # s.n_hist entries (history and log), capacity log_cap
+    cdef Py_ssize_t log_cap
+    cdef int64_t log_r, log_c     # the absolute cell of offset (0, 0) in the log
+    cdef int _reserve(self, Py_ssize_t need) except -1
     cdef int _record(self, int a) except -1

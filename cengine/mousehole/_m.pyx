@@ -18,12 +18,12 @@ The pure-Python reference is ``mousehole/m.py``; both give the same game, bit fo
 """
 
 cimport numpy as cnp
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset, memcpy
 
 from mousehole._common cimport (
     action_int,
-    hist_reserve,
+    check_sim_rows,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_shuffle_u8, popcount64, ctz64, TERMINAL_SEAT,
 )
@@ -573,10 +573,10 @@ cdef void sim_range(const m_cfg_t* cfg, uint64_t seed, Py_ssize_t start, Py_ssiz
         m_scores(&s, sc)
         mask = m_winner_mask(&s)
         for p in range(cfg.n):
-            scores[i, p] = sc[p]
-            winners[i, p] = (mask >> p) & 1
-        lengths[i] = s.n_hist
-        truncated[i] = s.end == END_MAX_TURNS
+            scores[i - start, p] = sc[p]
+            winners[i - start, p] = (mask >> p) & 1
+        lengths[i - start] = s.n_hist
+        truncated[i - start] = s.end == END_MAX_TURNS
 
 
 def _sim_chunk(MCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
@@ -585,6 +585,7 @@ def _sim_chunk(MCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
     cdef uint8_t[:, ::1] wv = winners
     cdef int64_t[::1] lv = lengths
     cdef uint8_t[::1] tv = truncated
+    check_sim_rows(sv, wv, lv, tv, start, stop, proto.s.cfg.n)
     with nogil:
         sim_range(&proto.s.cfg, seed, start, stop, sv, wv, lv, tv)
 
@@ -620,16 +621,59 @@ def _bench_legal(MCore st, long reps):
 
 # ---- the Python-facing class ------------------------------------------------------------------
 
+cdef int log_reserve(m_log_t** buf, Py_ssize_t* cap, Py_ssize_t need) except -1:
+    """Grow the action array ``buf[0]`` (capacity ``cap[0]``) to hold at least ``need``
+    entries (64 at first, then doubling: amortised, not per action); the old array stays
+    valid on MemoryError."""
+    cdef Py_ssize_t c
+    cdef m_log_t* h
+    if need <= cap[0]:
+        return 0
+    c = 64 if cap[0] < 32 else 2 * cap[0]
+    while c < need:
+        c *= 2
+    h = <m_log_t*>realloc(buf[0], c * sizeof(m_log_t))
+    if h == NULL:
+        raise MemoryError()
+    buf[0] = h
+    cap[0] = c
+    return 0
+
+
 cdef class MCore:
     """Compiled M state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.m.CompiledMState`` (this core + the shared API)."""
 
     def __dealloc__(self):
-        free(self.hist)
+        free(self.log)
+
+    cdef int _reserve(self, Py_ssize_t need) except -1:
+        return log_reserve(&self.log, &self.log_cap, need)
 
     cdef int _record(self, int a) except -1:
-        hist_reserve(&self.hist, &self.hist_cap, self.s.n_hist + 1)
-        self.hist[self.s.n_hist] = <uint16_t>a
+        """Append legal action ``a`` (not applied yet) and its public facts: the card laid
+        or taken and its absolute cell (M-22)."""
+        cdef m_t* s = &self.s
+        cdef m_log_t* e
+        cdef int cell
+        if s.n_hist >= self.log_cap:
+            log_reserve(&self.log, &self.log_cap, s.n_hist + 1)
+        e = &self.log[s.n_hist]
+        e.action = <uint16_t>a
+        e.seat = <int8_t>s.current
+        if a < s.cfg.A_PASS:
+            cell = a & 63
+            e.card = <int8_t>s.hand[s.current][a >> 6]
+        elif a >= s.cfg.A_TAKE:
+            cell = a - s.cfg.A_TAKE
+            e.card = <int8_t>s.cells[cell]
+        else:
+            e.card = M_LOG_EXCHANGE if s.cfg.A_EXCH <= a < s.cfg.A_ROW else M_LOG_NONE
+            e.dr = 0
+            e.dc = 0
+            return 0
+        e.dr = <int16_t>(s.orow + (cell >> 3) - self.log_r)
+        e.dc = <int16_t>(s.ocol + (cell & 7) - self.log_c)
         return 0
 
     @classmethod
@@ -638,6 +682,8 @@ cdef class MCore:
         st.game = game
         st.s.cfg = game_cfg(game)
         m_init(&st.s, seed)
+        st.log_r = st.s.orow
+        st.log_c = st.s.ocol
         return st
 
     @classmethod
@@ -691,22 +737,38 @@ cdef class MCore:
         s.end = ENDS.index(d["end"])
         s.rng = d["rng"]
         s.n_hist = 0
-        for a in d["history"]:
-            st._record(a)
-            s.n_hist += 1
+        st.log_r = s.orow
+        st.log_c = s.ocol
+        history, log = d["history"], d["log"]
+        st._reserve(len(history))
+        for i in range(len(history)):
+            e = log[i]
+            st.log[i].action = <uint16_t>history[i]
+            st.log[i].seat = <int8_t>e[0]
+            st.log[i].card = <int8_t>e[1]
+            if e[1] >= 0:  # within M_LOG_REACH of the table (validated)
+                st.log[i].dr = <int16_t>(e[2] - st.log_r)
+                st.log[i].dc = <int16_t>(e[3] - st.log_c)
+            else:
+                st.log[i].dr = 0
+                st.log[i].dc = 0
+        s.n_hist = len(history)
         return st
 
     def clone(self):
-        """An independent copy (one struct copy and the history)."""
+        """An independent copy (one struct copy and the action array)."""
         cdef MCore c = MCore.__new__(type(self))
+        cdef Py_ssize_t n = self.s.n_hist
         c.game = self.game
         c.s = self.s
-        if self.s.n_hist:
-            c.hist = <uint16_t*>malloc(self.hist_cap * sizeof(uint16_t))
-            if c.hist == NULL:
+        c.log_r = self.log_r
+        c.log_c = self.log_c
+        if n:
+            c.log = <m_log_t*>malloc((n + 16) * sizeof(m_log_t))
+            if c.log == NULL:
                 raise MemoryError()
-            c.hist_cap = self.hist_cap
-            memcpy(c.hist, self.hist, self.s.n_hist * sizeof(uint16_t))
+            c.log_cap = n + 16
+            memcpy(c.log, self.log, n * sizeof(m_log_t))
         return c
 
 
@@ -723,7 +785,7 @@ cdef class MCore:
 
     @property
     def history(self):
-        return [self.hist[i] for i in range(self.s.n_hist)]
+        return [self.log[i].action for i in range(self.s.n_hist)]
 
     def legal_actions(self):
         cdef int32_t acts[M_W * M_W * M_MAX_HAND + M_MAX_HAND + 3 + 64]
@@ -769,6 +831,7 @@ cdef class MCore:
     def _to_dict(self):
         cdef m_t* s = &self.s
         cdef int p, i, b
+        cdef m_log_t* e
         cdef uint64_t bits = s.occ
         table = []
         while bits:
@@ -799,13 +862,21 @@ cdef class MCore:
         d["truncated"] = s.end == END_MAX_TURNS
         d["rng"] = s.rng
         d["history"] = self.history
+        log = []
+        for i in range(s.n_hist):
+            e = &self.log[i]
+            if e.card >= 0:
+                log.append([e.seat, e.card, self.log_r + e.dr, self.log_c + e.dc])
+            else:
+                log.append([e.seat, e.card, 0, 0])
+        d["log"] = log
         return d
 
     @staticmethod
     def simulate_chunk(game, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                        scores, winners, lengths, truncated):
-        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL and fill
-        their rows of the result arrays (``winners``, ``truncated`` as uint8 views)."""
+        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
+        goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
         cdef MCore proto = MCore.__new__(MCore)
         proto.s.cfg = game_cfg(game)
         _sim_chunk(proto, seed, start, stop, scores, winners, lengths, truncated)

@@ -34,6 +34,8 @@ cdef enum:
 # The constants of one game (copied into each state).
 ctypedef struct mc_cfg_t:
     int32_t n, target, max_turns, hand_size
+    double max_turns_f          # game.max_turns as a double when exact (<= 2**53), else 0
+    int32_t obs_size            # game.observation_shape[0]: 80 * (4 + 3n) + 12n + 58
     uint8_t colour[MC_CARDS]
     uint8_t candy[MC_CARDS]
     uint8_t coin[MC_CARDS]
@@ -41,7 +43,10 @@ ctypedef struct mc_cfg_t:
 ctypedef struct mc_t:
     mc_cfg_t cfg
     uint8_t loc[MC_CARDS]       # where each card is
-    uint8_t known[MC_CARDS]     # 1: a hand card everyone saw enter the hand (a pick)
+    uint8_t known[MC_CARDS]     # 1: a hand card everyone saw enter the hand (a pick); kept
+                                #    while that card is its holder's face-down bid
+    int32_t pool[MC_CARDS]      # MC-26: the pool of an unseen card (0: dealt at the start,
+                                #    k > 0: a reshuffle, MC-6); 0 for face-up and known cards
     uint8_t pile[MC_CARDS]      # the draw pile, top = pile[pile_n - 1]
     int32_t pile_n
     uint8_t hand[MC_MAX_PLAYERS][MC_MAX_HAND]   # sorted by card id

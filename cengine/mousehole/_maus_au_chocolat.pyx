@@ -13,9 +13,11 @@ slots. Every leaf function is ``noexcept nogil``. The pure-Python reference is
 cimport numpy as cnp
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, free
+from cpython.long cimport PyLong_AsLongAndOverflow
 
 from mousehole._common cimport (
     action_int,
+    check_sim_rows,
     hist_reserve,
     uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, TERMINAL_SEAT,
@@ -250,15 +252,16 @@ cdef void _build_shape_tables() noexcept nogil:
 _build_shape_tables()
 
 
-cdef int mc_combos(const mc_t* s, int p, int16_t* out) noexcept nogil:
+cdef inline int mc_combos_to(const mc_t* s, int p, int16_t* out, uint8_t* mask) noexcept nogil:
     """The combination actions of seat p's hand (MC-10 .. MC-23), ascending, each
-    distinct (cards, kept cards) once. Returns their number.
+    distinct (cards, kept cards) once, written to ``out`` or, when ``out`` is NULL, marked
+    in ``mask``. Returns their number.
 
     Subsets of 3 (and, for Amélie, 4) slots are visited in pattern order; each is looked
     up in the shape tables; the kept sets found become pattern indices directly."""
     cdef int hn = s.hand_n[p]
     cdef int helper = s.helper[p]
-    cdef int lim, i, ii, j, c, krel, cnt = 0, nsub, s0, s1, s2, s3, hb, k
+    cdef int lim, i, ii, j, c, krel, cnt = 0, nsub, s0, s1, s2, s3, hb, k, a
     cdef uint32_t dv1, dv2, dv3, cp
     cdef int pv[MC_MAX_HAND]
     cdef int col[MC_MAX_HAND]
@@ -299,9 +302,18 @@ cdef int mc_combos(const mc_t* s, int p, int16_t* out) noexcept nogil:
         while res:
             krel = ctz32(res)
             res &= res - 1
-            out[cnt] = <int16_t>(MC_COMBINE + SUB_BASE[i] + KREL_RANK[k][krel])
+            a = MC_COMBINE + SUB_BASE[i] + KREL_RANK[k][krel]
+            if out != NULL:
+                out[cnt] = <int16_t>a
+            else:
+                mask[a] = 1
             cnt += 1
     return cnt
+
+
+cdef int mc_combos(const mc_t* s, int p, int16_t* out) noexcept nogil:
+    """The combination actions of seat p's hand, ascending, into ``out``."""
+    return mc_combos_to(s, p, out, NULL)
 
 
 # ---- small state operations --------------------------------------------------------------------
@@ -328,6 +340,7 @@ cdef inline void hand_add(mc_t* s, int p, int c) noexcept nogil:
 
 
 cdef inline void hand_remove(mc_t* s, int p, int c) noexcept nogil:
+    """Take c out of seat p's hand (face down: a bid keeps its known flag and pool)."""
     cdef int j = 0, n = s.hand_n[p]
     while s.hand[p][j] != c:
         j += 1
@@ -335,7 +348,13 @@ cdef inline void hand_remove(mc_t* s, int p, int c) noexcept nogil:
         s.hand[p][j] = s.hand[p][j + 1]
         j += 1
     s.hand_n[p] = n - 1
+
+
+cdef inline void hand_play(mc_t* s, int p, int c) noexcept nogil:
+    """Card c leaves seat p's hand face up (MC-12, MC-14, MC-16): seen by everyone."""
+    hand_remove(s, p, c)
     s.known[c] = 0
+    s.pool[c] = 0
 
 
 cdef inline void to_discard(mc_t* s, int c) noexcept nogil:
@@ -347,6 +366,7 @@ cdef inline void disp_add(mc_t* s, int c) noexcept nogil:
     s.disp[c >> 6] |= (<uint64_t>1) << (c & 63)
     s.disp_n += 1
     s.loc[c] = LOC_DISPLAY
+    s.pool[c] = 0
 
 
 cdef inline void disp_remove(mc_t* s, int c) noexcept nogil:
@@ -356,16 +376,23 @@ cdef inline void disp_remove(mc_t* s, int c) noexcept nogil:
 
 cdef int mc_draw(mc_t* s) noexcept nogil:
     """MC-6: the top card; an empty pile is replaced by the discards (in card id order)
-    shuffled; -1 when both are empty. The caller places the card."""
+    shuffled, a new pool of unseen cards (MC-26); -1 when both are empty. The caller
+    places the card."""
     cdef int c
+    cdef int32_t pool = 0
     if s.pile_n == 0:
         if s.discard_n == 0:
             return -1
+        for c in range(MC_CARDS):
+            if s.pool[c] > pool:
+                pool = s.pool[c]
+        pool += 1
         for c in range(MC_CARDS):
             if s.loc[c] == LOC_DISCARD:
                 s.pile[s.pile_n] = <uint8_t>c
                 s.pile_n += 1
                 s.loc[c] = LOC_PILE
+                s.pool[c] = pool
         s.discard_n = 0
         rng_shuffle_u8(&s.rng, s.pile, s.pile_n)
     s.pile_n -= 1
@@ -377,6 +404,7 @@ cdef void mc_init(mc_t* s, uint64_t seed) noexcept nogil:
     cdef uint8_t helpers[MC_HELPERS]
     s.rng = seed
     memset(s.known, 0, sizeof(s.known))
+    memset(s.pool, 0, sizeof(s.pool))
     memset(s.hand_n, 0, sizeof(s.hand_n))
     memset(s.score, 0, sizeof(s.score))
     s.disp[0] = 0
@@ -498,7 +526,7 @@ cdef void mc_apply(mc_t* s, int a) noexcept nogil:
     if a >= MC_SWAP and a < MC_DECLINE:  # MC-16
         c = a - MC_SWAP
         s.etienne_used = 1
-        hand_remove(s, p, c)
+        hand_play(s, p, c)
         to_discard(s, c)
         c = mc_draw(s)
         hand_add(s, p, c)
@@ -510,7 +538,10 @@ cdef void mc_apply(mc_t* s, int a) noexcept nogil:
         for q in range(s.cfg.n):
             if s.bid[q] < 0:
                 return
-        # MC-8: all revealed; order by coins
+        for q in range(s.cfg.n):  # MC-7: all revealed at once
+            s.known[s.bid[q]] = 0
+            s.pool[s.bid[q]] = 0
+        # MC-8: order by coins
         for i in range(s.cfg.n):
             s.order[i] = i
         for i in range(1, s.cfg.n):
@@ -536,7 +567,7 @@ cdef void mc_apply(mc_t* s, int a) noexcept nogil:
             start_pick_turn(s)
     elif a < MC_SWAP:  # MC-14
         c = a - MC_DISCARD
-        hand_remove(s, p, c)
+        hand_play(s, p, c)
         to_discard(s, c)
         if s.hand_n[p] <= MC_HAND_LIMIT:
             next_combiner(s)
@@ -549,7 +580,7 @@ cdef void mc_apply(mc_t* s, int a) noexcept nogil:
                 laid[j] = s.hand[p][PAT_SLOT[i][j]]
             for j in range(k):
                 c = laid[j]
-                hand_remove(s, p, c)
+                hand_play(s, p, c)
                 if (keep >> PAT_SLOT[i][j]) & 1:
                     s.loc[c] = <uint8_t>(LOC_VP + p)
                     s.score[p] += s.cfg.candy[c]  # MC-13
@@ -605,6 +636,114 @@ cdef void mc_winners(const mc_t* s, int* w) noexcept nogil:
         w[q] = q == best
 
 
+cdef int mc_legal_mask(const mc_t* s, uint8_t* mask) noexcept nogil:
+    """Mark the legal actions in ``mask`` (MC_NUM_ACTIONS bytes, zero-filled by the caller):
+    the same actions as mc_legal, written in place. Returns their number."""
+    cdef int p = mc_current(s)
+    cdef int n = 0, j, w
+    cdef uint64_t bits
+    if p == TERMINAL_SEAT:
+        return 0
+    if s.phase == PH_BID:  # MC-7
+        for j in range(s.hand_n[p]):
+            mask[MC_BID + s.hand[p][j]] = 1
+        n = s.hand_n[p]
+    elif s.phase == PH_PICK:  # MC-9
+        for w in range(2):
+            bits = s.disp[w]
+            while bits:
+                mask[MC_PICK + 64 * w + ctz64(bits)] = 1
+                n += 1
+                bits &= bits - 1
+    elif s.phase == PH_DISCARD:  # MC-14
+        for j in range(s.hand_n[p]):
+            mask[MC_DISCARD + s.hand[p][j]] = 1
+        return s.hand_n[p]
+    if s.helper[p] == H_ETIENNE and not s.etienne_used:  # MC-16
+        for j in range(s.hand_n[p]):
+            mask[MC_SWAP + s.hand[p][j]] = 1
+        n += s.hand_n[p]
+    if s.phase == PH_COMBINE:  # MC-10 .. MC-12
+        mask[MC_DECLINE] = 1
+        n += 1 + mc_combos_to(s, p, NULL, mask)
+    return n
+
+
+cdef inline int rel_seat(int q, int p, int n) noexcept nogil:
+    """Seat q as seen from seat p: 0 is p, 1 the next seat, ..."""
+    return q - p if q >= p else q - p + n
+
+
+cdef void mc_observe(const mc_t* s, int p, float* obs) noexcept nogil:
+    """Seat p's observation into ``obs`` (cfg.obs_size floats, zero-filled by the caller),
+    in the layout of ``MausAuChocolat._observation`` (docs: Observation). Every fraction is
+    the reference's double quotient rounded once to float32, so the values are bit-identical.
+    Hidden information (MC-26): other seats' hands appear only as sizes and known cards,
+    their bids only once revealed (MC-7)."""
+    cdef int n = s.cfg.n
+    cdef int c, j, k, q, lc, cur, b
+    cdef Py_ssize_t i
+    # card planes: 0 own hand, 1 display, 2 discard pile, 3 own bid; for relative seat k:
+    # 4 + 3k its revealed bid, 5 + 3k its victory cards, 6 + 3k its known cards
+    for j in range(s.hand_n[p]):
+        obs[s.hand[p][j]] = 1.0
+    for c in range(MC_CARDS):
+        lc = s.loc[c]
+        if lc == LOC_DISPLAY:
+            obs[MC_CARDS + c] = 1.0
+        elif lc == LOC_DISCARD:
+            obs[2 * MC_CARDS + c] = 1.0
+        elif lc >= LOC_VP:  # MC-13: victory cards are face up
+            obs[(5 + 3 * rel_seat(lc - LOC_VP, p, n)) * MC_CARDS + c] = 1.0
+    if s.bid[p] >= 0:
+        obs[3 * MC_CARDS + s.bid[p]] = 1.0
+    for k in range(n):
+        q = p + k if p + k < n else p + k - n
+        b = s.bid[q]
+        if b >= 0:
+            if s.phase != PH_BID:  # MC-7: revealed together
+                obs[(4 + 3 * k) * MC_CARDS + b] = 1.0
+            elif s.known[b]:  # a known card bid face down stays known until the reveal
+                obs[(6 + 3 * k) * MC_CARDS + b] = 1.0
+        for j in range(s.hand_n[q]):  # cards everyone saw taken (MC-9)
+            c = s.hand[q][j]
+            if s.known[c]:
+                obs[(6 + 3 * k) * MC_CARDS + c] = 1.0
+    # per relative seat: hand size / 8 (MC-14), score / target (MC-13, MC-24), has a bid,
+    # is to move, helper one-hot (MC-4)
+    i = MC_CARDS * (4 + 3 * n)
+    cur = mc_current(s)
+    for k in range(n):
+        q = p + k if p + k < n else p + k - n
+        obs[i + k] = <float>(<double>s.hand_n[q] / <double>MC_HAND_LIMIT)
+        obs[i + n + k] = <float>(<double>s.score[q] / <double>s.cfg.target)
+        if s.bid[q] >= 0:
+            obs[i + 2 * n + k] = 1.0
+        if cur == q:
+            obs[i + 3 * n + k] = 1.0
+        obs[i + 4 * n + 7 * k + s.helper[q]] = 1.0
+    i += 11 * n
+    for j in range(s.row_n):  # the helper row (MC-15), 7 slots
+        obs[i + 7 * j + s.row[j]] = 1.0
+    i += 49
+    obs[i] = <float>(<double>s.pile_n / <double>MC_CARDS)
+    obs[i + 1 + s.phase] = 1.0
+    i += 6
+    if s.phase == PH_PICK or s.phase == PH_COMBINE or s.phase == PH_DISCARD:
+        for k in range(n):  # place in the pick (MC-8) or combination (MC-10) order / n
+            q = p + k if p + k < n else p + k - n
+            for j in range(n):
+                if s.order[j] == q:
+                    obs[i + k] = <float>(<double>(j + 1) / <double>n)
+                    break
+    i += n
+    if s.etienne_used:  # MC-16: once per round
+        obs[i] = 1.0
+    obs[i + 1] = <float>(<double>s.picks_left / 2.0)
+    if s.cfg.max_turns_f > 0.0:  # else written by the caller (an inexact max_turns)
+        obs[i + 2] = <float>(<double>s.round / s.cfg.max_turns_f)
+
+
 cdef void mc_play_random(mc_t* s, rng_t* policy) noexcept nogil:
     """Uniformly random legal actions to the end (the policy of mousehole.simulate)."""
     cdef int16_t buf[MC_NUM_ACTIONS]
@@ -624,6 +763,12 @@ cdef mc_cfg_t cfg_of(object game) except *:
     cfg.target = game.target
     cfg.max_turns = game.max_turns if game.max_turns < 1000000000 else 1000000000
     cfg.hand_size = game.hand_size
+    # round / max_turns in the observation: a double division is Python's int / int exactly
+    # when both are exact doubles; a larger max_turns is divided in Python (observation)
+    cfg.max_turns_f = <double>game.max_turns if game.max_turns <= 2 ** 53 else 0.0
+    cfg.obs_size = MC_CARDS * (4 + 3 * cfg.n) + 12 * cfg.n + 58
+    if (cfg.obs_size,) != tuple(game.observation_shape):  # pragma: no cover - layout guard
+        raise AssertionError(f"observation layout: {game.observation_shape} != ({cfg.obs_size},)")
     for i in range(MC_CARDS):
         cfg.colour[i] = game.cards[i][0]
         cfg.candy[i] = game.cards[i][1]
@@ -655,10 +800,10 @@ cdef void sim_range(mc_cfg_t cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t st
         mc_play_random(&s, &policy)
         mc_winners(&s, w)
         for p in range(cfg.n):
-            scores[i, p] = s.score[p]
-            winners[i, p] = <uint8_t>w[p]
-        lengths[i] = s.nactions
-        truncated[i] = <uint8_t>s.truncated
+            scores[i - start, p] = s.score[p]
+            winners[i - start, p] = <uint8_t>w[p]
+        lengths[i - start] = s.nactions
+        truncated[i - start] = <uint8_t>s.truncated
 
 
 def _sim_chunk(MausAuChocolatCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
@@ -668,6 +813,7 @@ def _sim_chunk(MausAuChocolatCore proto, uint64_t seed, Py_ssize_t start, Py_ssi
     cdef int64_t[::1] lv = lengths
     cdef uint8_t[::1] tv = truncated
     cdef mc_cfg_t cfg = proto.s.cfg
+    check_sim_rows(sv, wv, lv, tv, start, stop, cfg.n)
     with nogil:
         sim_range(cfg, seed, start, stop, sv, wv, lv, tv)
 
@@ -684,6 +830,37 @@ def bench_combos(MausAuChocolatCore st, int seat, long repeat):
 
 
 _PHASES = ("bid", "pick", "combine", "discard", "over")
+
+
+cdef int seat_arg(object game, int n, object player) except -1:
+    """``player`` as a seat 0..n-1: a plain int in range at C speed, anything else
+    through ``_api.check_seat`` (numpy integers; its TypeError / ValueError otherwise)."""
+    cdef long v
+    cdef int overflow = 0
+    if type(player) is int:
+        v = PyLong_AsLongAndOverflow(player, &overflow)
+        if overflow == 0 and 0 <= v < n:
+            return <int>v
+    from mousehole._api import check_seat
+    return check_seat(game, player, "player")
+
+
+cdef bint out_ok(object out, int typenum, cnp.npy_intp size):
+    """True if ``out`` is a writable C-contiguous 1-d numpy array of ``size`` elements of
+    native type ``typenum`` (what ``_api.check_out`` accepts for these shapes)."""
+    cdef cnp.ndarray a
+    if not isinstance(out, cnp.ndarray):
+        return False
+    a = <cnp.ndarray>out
+    return (cnp.PyArray_TYPE(a) == typenum and cnp.PyArray_ISNOTSWAPPED(a)
+            and cnp.PyArray_NDIM(a) == 1 and cnp.PyArray_DIM(a, 0) == size
+            and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISWRITEABLE(a))
+
+
+cdef object check_out_slow(object out, tuple shape, object dtype):
+    """``_api.check_out``: raises its TypeError / ValueError for a bad ``out``."""
+    from mousehole._api import check_out
+    return check_out(out, shape, dtype, "out")
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -733,6 +910,8 @@ cdef class MausAuChocolatCore:
         s.discard_n = len(d["discard"])
         for c in d["discard"]:
             s.loc[c] = LOC_DISCARD
+        for c in range(MC_CARDS):
+            s.pool[c] = d["pools"][c]
         for q in range(n):
             for c in d["hands"][q]:
                 hand_add(s, q, c)
@@ -803,15 +982,46 @@ cdef class MausAuChocolatCore:
             out[i] = buf[i]
         return arr
 
-    def legal_action_mask(self):
-        cdef int16_t buf[MC_NUM_ACTIONS]
-        cdef int n = mc_legal(&self.s, buf)
+    def legal_action_mask(self, out=None):
+        """Boolean mask of length ``game.num_actions``, True at the legal actions, written
+        straight from the state; into ``out`` (a writable C-contiguous bool array of that
+        length) when given."""
         cdef cnp.npy_intp dim = MC_NUM_ACTIONS
-        cdef cnp.ndarray arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_BOOL, 0)
-        cdef uint8_t* out = <uint8_t*>cnp.PyArray_DATA(arr)
-        cdef int i
-        for i in range(n):
-            out[buf[i]] = 1
+        cdef cnp.ndarray arr
+        if out is None:
+            arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_BOOL, 0)
+        elif out_ok(out, cnp.NPY_BOOL, dim):
+            arr = <cnp.ndarray>out
+            memset(cnp.PyArray_DATA(arr), 0, dim)
+        else:
+            check_out_slow(out, (dim,), np.bool_)
+            out[...] = self.legal_action_mask()  # accepted there though not by out_ok
+            return out
+        mc_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
+        return arr
+
+    def observation(self, player, out=None):
+        """Seat ``player``'s observation tensor, of shape ``game.observation_shape``,
+        written straight from the state (bit-identical to the reference engine's); into
+        ``out`` (a writable C-contiguous float32 array of that shape) when given."""
+        cdef mc_t* s = &self.s
+        cdef int p = seat_arg(self.game, s.cfg.n, player)
+        cdef cnp.npy_intp dim = s.cfg.obs_size
+        cdef cnp.ndarray arr
+        cdef float* obs
+        if out is None:
+            arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_FLOAT32, 0)
+        elif out_ok(out, cnp.NPY_FLOAT32, dim):
+            arr = <cnp.ndarray>out
+            memset(cnp.PyArray_DATA(arr), 0, dim * sizeof(float))
+        else:
+            check_out_slow(out, (dim,), np.float32)
+            out[...] = self.observation(p)  # accepted there though not by out_ok
+            return out
+        obs = <float*>cnp.PyArray_DATA(arr)
+        mc_observe(s, p, obs)
+        if s.cfg.max_turns_f == 0.0:  # max_turns > 2**53: Python's exact int / int
+            obs[dim - 1] = <float>(s.round / self.game.max_turns)
         return arr
 
     def apply_action(self, action):
@@ -869,7 +1079,9 @@ cdef class MausAuChocolatCore:
         d["display"] = display
         d["discard"] = discard
         d["hands"] = hands
-        d["known"] = [[c for c in h if s.known[c]] for h in hands]
+        d["known"] = [[c for c in sorted(hands[q] + ([s.bid[q]] if s.phase == PH_BID and s.bid[q] >= 0 else []))
+                       if s.known[c]] for q in range(n)]
+        d["pools"] = [s.pool[c] for c in range(MC_CARDS)]
         d["bids"] = [s.bid[q] for q in range(n)]
         d["vp"] = vp
         d["helpers"] = [s.helper[q] for q in range(n)]
@@ -895,8 +1107,8 @@ cdef class MausAuChocolatCore:
     @staticmethod
     def simulate_chunk(game, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                        scores, winners, lengths, truncated):
-        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL and fill
-        their rows of the result arrays (``winners``, ``truncated`` as uint8 views)."""
+        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
+        goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
         cdef MausAuChocolatCore proto = MausAuChocolatCore.__new__(MausAuChocolatCore)
         proto.s.cfg = game_cfg(game)
         _sim_chunk(proto, seed, start, stop, scores, winners, lengths, truncated)

@@ -26,7 +26,7 @@ from ._api import (
     load,
 )
 from ._rng import Rng
-from ._simulate import SimulationResult, simulate
+from ._simulate import SimulationResult, SimulationSummary, simulate
 
 # Registration: importing a game module registers it.
 from . import cheese_rescue  # noqa: E402,F401  (registers "cheese_rescue")
@@ -46,6 +46,7 @@ __all__ = [
     "ParameterError",
     "Rng",
     "SimulationResult",
+    "SimulationSummary",
     "StateAPI",
     "StateError",
     "available_engines",

@@ -1,6 +1,6 @@
 """Cheese Rescue (Éric Plotton & David Paput, Djeco), rules CR-1 .. CR-15.
 
-Rules: ``shared/rules/cheese_rescue.md`` (summary in ``docs/games/cheese_rescue.md``).
+Rules: ``docs/games/cheese_rescue.md`` restates every rule with its id.
 2-4 players lay cards into a floating square; at the end dogs scare off adjacent cats, the
 remaining cats chase adjacent mice, the remaining mice eat adjacent cheese, and each player
 scores the cheese of their own set still on the table.
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -216,7 +216,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
     def kind_name(self, kind: int) -> str:
         return ANIMALS[kind] if kind < 3 else f"cheese{self.cheese_kind_values[kind - 3]}"
 
-    def action_to_move(self, action: int) -> CRMove:
+    def action_to_move(self, action: SupportsIndex) -> CRMove:
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
             raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
@@ -233,48 +233,111 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             raise IllegalMoveError(f"CR-8: cell ({move.row}, {move.col}) is off the {self.G} x {self.G} grid")
         return names.index(move.card) * self.C + move.row * self.G + move.col
 
+    def parse_move(self, text: str) -> CRMove:
+        """Read a move in the notation of ``str(move)``: ``card@row,col`` with an absolute
+        grid cell, e.g. ``cat@6,7`` or ``cheese3@5,6`` (``game.parse_move(str(m)) == m``).
+        Raises ``ValueError`` naming the notation, or the card or cell this game lacks."""
+        if not isinstance(text, str):
+            raise ValueError(f"a Cheese Rescue move is written as text like 'cat@6,7', not {type(text).__name__}")
+        move = CRMove.from_str(text)
+        self.move_to_action(move)  # CR-1/CR-2: a card of this game; CR-8: a cell of the grid
+        return move
+
     # -- engine-neutral parts ----------------------------------------------------------
 
     def _cheese_code(self, owner: int, ck: int) -> int:
         return 5 + owner * self.K + ck
 
     def _validate_dict(self, d: Dict[str, Any]) -> None:
-        n, G, K = self.num_players, self.G, self.K
-        table = int_list(d["table"], self.C, "table", 0, 4 + n * K)
+        """Accept exactly the states a game can reach: the history lays, in turn and each
+        time on a legal cell, exactly the cards on the table; every card is somewhere; every
+        hand and the pile have the sizes the deal and the draws give them."""
+        n, G, K, C = self.num_players, self.G, self.K, self.C
+        # -- types and ranges (a bool is not an int)
+        table = int_list(d["table"], C, "table", 0, 4 + n * K)
         hands = d["hands"]
-        expect(isinstance(hands, list) and len(hands) == n, f"hands must be a list of {n} hands")
+        expect(isinstance(hands, list) and len(hands) == n, f"hands must be a list of {n} hands (one per seat)")
         for p, h in enumerate(hands):
-            int_list(h, self.num_kinds, f"hands[{p}]", 0)
+            int_list(h, self.num_kinds, f"hands[{p}]", 0, 255)
         pile = int_list(d["pile"], None, "pile", 0, 2)
         history = int_list(d["history"], None, "history", 0, self.num_actions - 1)
-        expect(isinstance(d["rng"], int) and 0 <= d["rng"] < 2**64, "rng must be a 64-bit unsigned int")
-        expect(isinstance(d["truncated"], bool), "truncated must be a bool")
-        # conservation of every card (CR-1, CR-2, CR-4)
+        expect(type(d["truncated"]) is bool, f"truncated must be a bool, not {d['truncated']!r}")
+        placed = len(history)
+        expect(placed <= self.cells_to_fill, f"CR-11: history has {placed} actions, but only "
+                                             f"{self.cells_to_fill} cards are laid in a game")
+        expect(placed <= self.max_turns, f"history has {placed} actions, more than max_turns={self.max_turns}")
+        # -- CR-3, CR-6: the start card
+        start_cells = [i for i, c in enumerate(table) if c == START]
+        expect(start_cells == ([self.center] if self.uses_start else []),
+               f"CR-3: the start card lies on the centre cell {divmod(self.center, G)} with 2 or 4 players "
+               "and is not used with 3 (key 'table')")
+        # -- CR-7, CR-8: the history lays exactly the cards on the table, seat by seat, each on
+        #    a legal cell of the moment
+        laid = [EMPTY] * C
+        if self.uses_start:
+            laid[self.center] = START
+        box = [self.N - 1] * 4 if self.uses_start else []  # rmin, rmax, cmin, cmax
+        for i, a in enumerate(history):
+            q = i % n
+            kind, cell = divmod(a, C)
+            r, c = divmod(cell, G)
+            code = 2 + kind if kind < 3 else self._cheese_code(q, kind - 3)
+            where = f"history[{i}] (seat {q}: {self.kind_name(kind)}@{r},{c})"
+            expect(laid[cell] == EMPTY, f"CR-7: {where} lays a card on a cell that is already taken")
+            if box:
+                expect(any(laid[x] != EMPTY for x in _neighbours(cell, G)),
+                       f"CR-7: {where} is not next to a card laid before it")
+                box = [min(box[0], r), max(box[1], r), min(box[2], c), max(box[3], c)]
+                expect(box[1] - box[0] < self.N and box[3] - box[2] < self.N,
+                       f"CR-8: {where} leaves the {self.N} x {self.N} square")
+            else:
+                expect(cell == self.center, f"CR-7: {where}: the first card lies on the centre cell "
+                                            f"{divmod(self.center, G)} (the engine's 3-player start)")
+                box = [r, r, c, c]
+            expect(table[cell] == code, f"CR-10: {where} is not the card the table shows on that cell")
+            laid[cell] = code
+        expect(laid == table, "CR-10: the table holds cards that no action of the history laid (key 'table')")
+        # -- CR-1, CR-2, CR-4: every card is somewhere
         for k in range(3):
             n_k = table.count(2 + k) + sum(h[k] for h in hands) + pile.count(k)
-            expect(n_k == self.pile_counts[k], f"CR-4: {n_k} {ANIMALS[k]}s in play, expected {self.pile_counts[k]}")
+            expect(n_k == self.pile_counts[k],
+                   f"CR-4: {n_k} {ANIMALS[k]}s on the table, in the hands and in the pile; the game has "
+                   f"{self.pile_counts[k]}")
         for p in range(n):
             for ck in range(K):
                 n_c = table.count(self._cheese_code(p, ck)) + hands[p][3 + ck]
-                expect(n_c == self.cheese_counts[ck], f"CR-2: seat {p} has {n_c} {self.kind_name(3 + ck)} cards")
-        start_cells = [i for i, c in enumerate(table) if c == START]
-        expect(start_cells == ([self.center] if self.uses_start else []), "CR-3: the start card is misplaced")
-        placed = sum(1 for c in table if c >= 2)
-        expect(placed == len(history), f"history has {len(history)} actions but {placed} cards were laid")
-        expect(placed <= self.cells_to_fill, "CR-11: too many cards on the table")
-        occupied = [i for i, c in enumerate(table) if c]
-        if occupied:
-            rows = [i // G for i in occupied]
-            cols = [i % G for i in occupied]
-            expect(max(rows) - min(rows) < self.N and max(cols) - min(cols) < self.N, "CR-8: cards outside the square")
-            expect(_connected(set(occupied), G), "CR-7: the cards on the table are not connected")
-            if not self.uses_start:
-                expect(table[self.center] != EMPTY, "the first card lies on the centre cell")
-        terminal = placed == self.cells_to_fill or len(history) >= self.max_turns
-        expect(d["truncated"] == (terminal and placed < self.cells_to_fill), "truncated flag is inconsistent")
+                expect(n_c == self.cheese_counts[ck],
+                       f"CR-2: seat {p} has {n_c} {self.kind_name(3 + ck)} cards on the table and in hand, "
+                       f"not {self.cheese_counts[ck]}")
+        # -- CR-5, CR-9: sizes of the pile and of each hand after the deal and the draws, and
+        #    no seat laid more animals than it had received by then
+        after_deal = sum(self.pile_counts) - n * self.initial_draw
+        expect(len(pile) == max(0, after_deal - placed),
+               f"CR-9: after {placed} cards laid the pile holds {max(0, after_deal - placed)} cards, not {len(pile)}")
+        received = [self.initial_draw] * n
+        animals_laid = [0] * n
+        plays = [0] * n
+        for i, a in enumerate(history):
+            q = i % n
+            plays[q] += 1
+            if a // C < 3:
+                animals_laid[q] += 1
+                expect(animals_laid[q] <= received[q],
+                       f"CR-7: history[{i}]: seat {q} lays its animal number {animals_laid[q]} but has drawn only "
+                       f"{received[q]} animals by then")
+            if i < after_deal:
+                received[q] += 1
+        for p in range(n):
+            size = sum(self.cheese_counts) + received[p] - plays[p]
+            expect(sum(hands[p]) == size, f"CR-5/CR-9: seat {p} must hold {size} cards after its {plays[p]} turns, "
+                                          f"holds {sum(hands[p])} (key 'hands')")
+        terminal = placed == self.cells_to_fill or placed >= self.max_turns
+        expect(d["truncated"] == (terminal and placed < self.cells_to_fill),
+               "truncated must be true exactly when max_turns ended the game before the square was full")
 
     def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
-        # CR-15: others' animals, the pile order and the generator are hidden.
+        # CR-15: the animals in the other seats' hands, the pile (its order, and so the
+        # animals it holds) and the generator are hidden; everything else is public.
         d["hand_sizes"] = [sum(h) for h in d["hands"]]
         d["hands"] = [h if q == p else [None, None, None] + h[3:] for q, h in enumerate(d["hands"])]
         d["pile_size"] = len(d["pile"])
@@ -282,23 +345,42 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         d["rng"] = None
         return d
 
-    def _resample(self, d: Dict[str, Any], p: int, rng: Rng) -> None:
-        # CR-15: the animals seat p cannot see (others' hands and the pile) are re-dealt;
-        # each seat keeps its hand size, and every cheese stays where it is (public).
-        pool = list(d["pile"])
-        sizes = [sum(h[:3]) for h in d["hands"]]
-        for q, h in enumerate(d["hands"]):
+    def _determinize(self, view: Dict[str, Any], p: int, rng: Rng) -> Dict[str, Any]:
+        # CR-15: the hidden animals are the game's animals minus those on the table and in
+        # p's hand (all public to p). They are listed in a canonical (sorted) order, shuffled
+        # with rng, dealt to the other hands by their public sizes, and the rest is the pile.
+        n = self.num_players
+        table = int_list(view["table"], self.C, "table", 0, 4 + n * self.K)
+        hands = view["hands"]
+        expect(isinstance(hands, list) and len(hands) == n, f"hands must be a list of {n} hands")
+        own = int_list(hands[p], self.num_kinds, f"hands[{p}]", 0, 255)
+        sizes = int_list(view.get("hand_sizes"), n, "hand_sizes", 0, 255)
+        pile_size = int_list([view.get("pile_size")], 1, "pile_size", 0, 255)[0]
+        hidden = [self.pile_counts[k] - table.count(2 + k) - own[k] for k in range(3)]
+        expect(min(hidden) >= 0, "CR-15: the view shows more animals than the game has")
+        animals = [0] * n
+        for q in range(n):
             if q != p:
-                for k in range(3):
-                    pool += [k] * h[k]
-                    h[k] = 0
+                expect(isinstance(hands[q], list) and len(hands[q]) == self.num_kinds,
+                       f"hands[{q}] must be a list of {self.num_kinds} entries")
+                cheese = int_list(hands[q][3:], self.K, f"hands[{q}] (cheese)", 0, 255)
+                animals[q] = sizes[q] - sum(cheese)
+                expect(animals[q] >= 0, f"CR-15: hand_sizes[{q}] is smaller than seat {q}'s cheese in hand")
+        expect(sum(animals) + pile_size == sum(hidden),
+               f"CR-15: {sum(hidden)} animals are hidden from seat {p}, but the other hands and the pile "
+               f"hold {sum(animals) + pile_size}")
+        pool = [k for k in range(3) for _ in range(hidden[k])]
         rng.shuffle(pool)
-        for q, h in enumerate(d["hands"]):
+        for q in range(n):
             if q != p:
-                for _ in range(sizes[q]):
-                    h[pool.pop()] += 1
-        d["pile"] = pool
-        d["rng"] = rng.next64()
+                hand = [0, 0, 0] + list(hands[q][3:])
+                for _ in range(animals[q]):
+                    hand[pool.pop()] += 1
+                hands[q] = hand
+        view["pile"] = pool
+        view["rng"] = rng.next64()
+        del view["hand_sizes"], view["pile_size"]
+        return view
 
     def _observation(self, d: Dict[str, Any], p: int) -> npt.NDArray[np.float32]:
         n, G, K = self.num_players, self.G, self.K
@@ -363,7 +445,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         owner, ck = divmod(code - 5, self.K)
         return f"{'ABCD'[owner]}{self.cheese_kind_values[ck]}"
 
-    def _explain_illegal(self, state: StateAPI, action: Any) -> str:
+    def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
         a = check_action_type(action)
         if state.is_terminal():
             return f"the game is over (CR-11); action {a} cannot be applied"
@@ -448,11 +530,15 @@ class CheeseRescueState(StateAPI[CRMove]):
 
     __slots__ = ()
 
-    game: CheeseRescue
+    if TYPE_CHECKING:  # read-only, as on the compiled core
+
+        @property
+        def game(self) -> CheeseRescue: ...
 
 
 class ReferenceCheeseRescueState(CheeseRescueState):
-    """A Cheese Rescue state (pure-Python reference engine), written straight from the spec."""
+    """A Cheese Rescue state (pure-Python reference engine), written straight from the rules
+    (``docs/games/cheese_rescue.md``)."""
 
     __slots__ = ("game", "table", "hands", "pile", "rng", "history", "truncated")
 
@@ -543,7 +629,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
         acts = [k * self.game.C + c for k in range(self.game.num_kinds) if hand[k] for c in cells]
         return np.array(acts, dtype=np.int64)
 
-    def apply_action(self, action: int) -> None:
+    def apply_action(self, action: SupportsIndex) -> None:
         a = check_action_type(action)
         if self.is_terminal() or not 0 <= a < self.game.num_actions:
             raise self._illegal(a)

@@ -1,6 +1,6 @@
 """Kater Kasimir (Rudi Hoffmann, F.X. Schmid), rules KK-1 .. KK-14.
 
-Rules: ``shared/rules/kasimir.md`` (summary in ``docs/games/kasimir.md``).
+Rules: ``docs/games/kasimir.md`` restates every rule with its id.
 2-4 players each bring their mice from the pantry (position 0) along a track of
 ``track_length`` spaces to the mouse hole (position ``track_length + 1``). A mouse that ends
 its move on an empty trap is caught for good (KK-9); a mouse that ends on an occupied space
@@ -29,6 +29,11 @@ Engine model
   - ``P + i``: the die shows face ``i`` (index into ``die``), at chance nodes only
     (a :class:`KKRoll`); each face has probability ``1 / len(die)``.
 
+  ``str(move)`` is exact (``"12+5"``, ``"pantry+3"``, ``"roll clover #5"``) and
+  ``game.parse_move`` reads it back; ``state.describe(action)`` is the readable form
+  (``"space 12 +5 -> space 17"``, ``"pantry +3 -> trap 3"``, ``"roll clover"``), which
+  ``state.parse_action`` reads as well.
+
   ``num_actions = P + len(die)``; 211 with the DEFAULT track and die.
 * **Tie-break.** ``to_dict()["first_home"][p]`` is the index in ``history`` of the action that
   brought seat p's first mouse home (``-1``: none yet).
@@ -41,7 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, SupportsIndex, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +64,7 @@ from ._api import (
     expect,
     int_list,
     int_param,
+    is_int,
     register,
 )
 from ._rng import Rng
@@ -126,17 +132,31 @@ class KKRoll(KasimirMove):
     """A chance outcome: the die shows face number ``index`` of the ``die`` parameter
     (``face`` is its value, an int or ``"clover"``).
 
+    ``str`` names the face and, after ``#``, its index (a die may repeat a face, and each
+    face index is its own chance action); ``state.describe`` drops the index where the face
+    is unique.
+
     >>> KKRoll(5, "clover")
     KKRoll(index=5, face='clover')
     >>> str(KKRoll(2, 3))
-    'roll 3'
+    'roll 3 #2'
+    >>> KKRoll.from_str("roll 3 #2")
+    KKRoll(index=2, face=3)
     """
 
     index: int
     face: Union[int, str]
 
     def __str__(self) -> str:
-        return f"roll {self.face}"
+        return f"roll {self.face} #{self.index}"
+
+    @classmethod
+    def from_str(cls, text: str) -> "KKRoll":
+        m = re.fullmatch(r"\s*roll\s+(\d+|clover)\s*#\s*(\d+)\s*", text)
+        if not m:
+            raise ValueError(f"not a Kater Kasimir roll: {text!r} (expected e.g. 'roll 3 #2')")
+        face: Union[int, str] = CLOVER if m.group(1) == CLOVER else int(m.group(1))
+        return cls(int(m.group(2)), face)
 
 
 # ---- the game ----------------------------------------------------------------------------
@@ -253,7 +273,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
 
     # -- encoding ----------------------------------------------------------------------
 
-    def action_to_move(self, action: int) -> Union[KKMove, KKRoll]:
+    def action_to_move(self, action: SupportsIndex) -> Union[KKMove, KKRoll]:
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
             raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
@@ -280,49 +300,160 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         s = self.face_steps[face_index]
         return [s] if s else list(range(1, self.clover + 1))
 
+    # -- readable notation -------------------------------------------------------------
+
+    def position_name(self, pos: int) -> str:
+        """``pantry`` (0), ``space N`` (a plain space), ``trap N`` (KK-1), ``hole`` (L + 1 or
+        beyond, KK-7)."""
+        if pos <= 0:
+            return "pantry"
+        if pos > self.L:
+            return "hole"
+        return f"trap {pos}" if self.is_trap[pos] else f"space {pos}"
+
+    def describe_move(self, move: KasimirMove) -> str:
+        """The readable text of ``move``: where the mouse starts, how far it goes and where it
+        ends (``"space 12 +5 -> space 17"``, ``"pantry +3 -> trap 3"``,
+        ``"space 38 +5 -> hole"``), or the face a roll shows (``"roll clover"``; with the
+        face index, ``"roll 1 #1"``, when the die has that face more than once)."""
+        self.move_to_action(move)  # a move of this game
+        if isinstance(move, KKRoll):
+            if self.faces.count(move.face) == 1:
+                return f"roll {move.face}"
+            return str(move)
+        assert isinstance(move, KKMove)
+        return f"{self.position_name(move.start)} +{move.distance} -> {self.position_name(move.start + move.distance)}"
+
+    def parse_move(self, text: str) -> KasimirMove:
+        """Read a move written as ``str(move)`` (``"12+5"``, ``"pantry+3"``,
+        ``"roll clover #5"``) or as :meth:`describe_move` writes it
+        (``"space 12 +5 -> space 17"``, ``"roll clover"``); ``game.parse_move(str(m)) == m``.
+        Raises ``ValueError`` naming the notation, or what does not fit this game's track
+        and die."""
+        if not isinstance(text, str):
+            raise ValueError(f"a Kater Kasimir move is written as text like '12+5' or 'roll 3', not {type(text).__name__}")
+        where = r"(pantry|hole|\d+|(?:space|trap)\s+\d+)"
+        m = re.fullmatch(r"\s*roll\s+(\d+|clover)\s*(?:#\s*(\d+)\s*)?", text)
+        if m:
+            face: Union[int, str] = CLOVER if m.group(1) == CLOVER else int(m.group(1))
+            if m.group(2) is not None:
+                roll = KKRoll(int(m.group(2)), face)
+                if not (0 <= roll.index < self.num_faces and self.faces[roll.index] == face):
+                    raise ValueError(f"KK-3: {text.strip()!r}: face #{roll.index} of the die {self.faces} is not {face!r}")
+                return roll
+            if face not in self.faces:
+                raise ValueError(f"KK-3: {text.strip()!r}: the die {self.faces} has no face {face!r}")
+            return KKRoll(self.faces.index(face), face)  # a repeated face: its first index
+        m = re.fullmatch(rf"\s*{where}\s*\+\s*(\d+)\s*(?:->\s*{where}\s*)?", text)
+        if not m:
+            raise ValueError(f"not a Kater Kasimir move: {text!r} (expected e.g. '12+5', 'pantry+3', "
+                             "'space 12 +5 -> space 17', 'roll 3' or 'roll clover #5')")
+        start = self._read_position(m.group(1), text)
+        move = KKMove(start, int(m.group(2)))
+        self.move_to_action(move)  # KK-1, KK-5: a start on the track and a distance the die allows
+        if m.group(3) is not None:
+            end = self._read_position(m.group(3), text)
+            target = min(start + move.distance, self.home_pos)
+            if end != target:
+                raise ValueError(f"KK-7: {text.strip()!r}: {move.distance} spaces from the "
+                                 f"{self.position_name(start)} lead to the {self.position_name(target)}, "
+                                 f"not to the {self.position_name(end)}")
+        return move
+
+    def _read_position(self, word: str, text: str) -> int:
+        """A position named in the notation: pantry, hole, N, space N or trap N."""
+        word = " ".join(word.split())
+        if word == "pantry":
+            return 0
+        if word == "hole":
+            return self.home_pos
+        kind, _, num = word.rpartition(" ")
+        pos = int(num)
+        if pos == 0 and not kind:
+            return 0  # "0+3" (str of KKMove): the pantry
+        if not 1 <= pos <= self.L:
+            raise ValueError(f"KK-1: {text.strip()!r}: {pos} is not a space of the track (1..{self.L})")
+        if kind == "trap" and not self.is_trap[pos]:
+            raise ValueError(f"KK-1: {text.strip()!r}: space {pos} is not a trap (traps: {self.traps})")
+        return pos
+
     # -- engine-neutral parts ----------------------------------------------------------
 
     def _validate_dict(self, d: Dict[str, Any]) -> None:
-        n, L, m = self.num_players, self.L, self.mice
+        """Accept a position the rules allow with a history of the right form.
+
+        The position keys (``pantry``, ``track``, ``home``, ``first_home``, ``seat``,
+        ``roll``) are authoritative, so that a position can be set up directly; ``history``
+        is the log of the actions. Checked: types and ranges (a bool is not an int), KK-2
+        conservation, the form of the history (chance actions only with explicit chance, one
+        before each move; each distance one the die allows: KK-3, KK-5), the tie-break record
+        (KK-13), ``max_turns`` and the turn: the end exactly when no mouse is on the way
+        (KK-12), otherwise a seat with a free mouse (KK-10) and the roll it has been shown."""
+        n, L, m, P = self.num_players, self.L, self.mice, self.P
+        # -- types and ranges
         pantry = int_list(d["pantry"], n, "pantry", 0, m)
         home = int_list(d["home"], n, "home", 0, m)
         track = d["track"]
-        expect(isinstance(track, list) and len(track) == L, f"track must be a list of {L} stacks")
-        count = list(pantry)
-        for p in range(n):
-            count[p] += home[p]
+        expect(isinstance(track, list) and len(track) == L, f"track must be a list of {L} stacks (spaces 1..{L})")
         for i, st in enumerate(track):
             int_list(st, None, f"track[{i}] (space {i + 1})", 0, n - 1)
+        history = int_list(d["history"], None, "history", 0, self.num_actions - 1)
+        fh = int_list(d["first_home"], n, "first_home", -1, max(len(history) - 1, -1))
+        expect(type(d["truncated"]) is bool, f"truncated must be a bool, not {d['truncated']!r}")
+        roll = d["roll"]
+        expect(roll is None or (is_int(roll) and 0 <= roll < self.num_faces),
+               f"roll must be None or a face index 0..{self.num_faces - 1} of the die, not {roll!r}")
+        seat = d["seat"]
+        expect(is_int(seat), f"seat must be an int (a seat, or {TERMINAL} once the game is over), not {seat!r}")
+        # -- KK-2: every mouse is somewhere
+        count = [pantry[p] + home[p] for p in range(n)]
+        for st in track:
             for q in st:
                 count[q] += 1
         for p in range(n):
-            expect(count[p] == m, f"KK-2: seat {p} has {count[p]} mice in play, expected {m}")
-        history = int_list(d["history"], None, "history", 0, self.num_actions - 1)
-        fh = int_list(d["first_home"], n, "first_home", -1, max(len(history) - 1, -1))
+            expect(count[p] == m, f"KK-2: seat {p} has {count[p]} mice in the pantry, on the track and home; "
+                                  f"it has {m}")
+        # -- KK-3, KK-5: the form of the history
+        any_face = sorted({x for f in range(self.num_faces) for x in self.roll_distances(f)})
+        for i, a in enumerate(history):
+            if self.explicit_chance:
+                expect((a >= P) == (i % 2 == 0), f"KK-5: history[{i}] = {a}: with explicit chance every turn is "
+                                                 "a die face (an action >= P) followed by a move")
+                if a < P:
+                    face = history[i - 1] - P
+                    expect(a % self.D + 1 in self.roll_distances(face),
+                           f"KK-5: history[{i}] moves {a % self.D + 1} spaces after the die showed {self.faces[face]!r}")
+            else:
+                expect(a < P, f"KK-5: history[{i}] = {a} is a die face, but without explicit chance the "
+                              "state rolls itself and history holds moves only")
+                expect(a % self.D + 1 in any_face, f"KK-3: history[{i}] moves {a % self.D + 1} spaces, "
+                                                   f"which no face of the die {self.faces} allows")
+        moves = sum(1 for a in history if a < P)
+        expect(moves <= self.max_turns, f"history holds {moves} moves, more than max_turns={self.max_turns}")
+        # -- KK-13: the tie-break record
         for p in range(n):
-            expect((fh[p] >= 0) == (home[p] > 0), f"KK-13: first_home[{p}] disagrees with home[{p}]")
+            expect((fh[p] >= 0) == (home[p] > 0), f"KK-13: first_home[{p}] = {fh[p]} disagrees with home[{p}] = {home[p]}")
             if fh[p] >= 0:
-                expect(history[fh[p]] < self.P, f"KK-13: first_home[{p}] points at a chance action")
+                expect(history[fh[p]] < P, f"KK-13: first_home[{p}] points at history[{fh[p]}], a die face, not a move")
         got = [x for x in fh if x >= 0]
-        expect(len(set(got)) == len(got), "KK-13: two seats cannot reach the hole with the same action")
-        expect(isinstance(d["rng"], int) and not isinstance(d["rng"], bool) and 0 <= d["rng"] < 2**64,
-               "rng must be a 64-bit unsigned int")
-        expect(isinstance(d["truncated"], bool), "truncated must be a bool")
-        roll = d["roll"]
-        expect(roll is None or (isinstance(roll, int) and not isinstance(roll, bool) and 0 <= roll < self.num_faces),
-               f"roll must be None or a face index 0..{self.num_faces - 1}")
-        seat = d["seat"]
-        expect(isinstance(seat, int) and not isinstance(seat, bool), "seat must be an int")
-        moves = sum(1 for a in history if a < self.P)
+        expect(len(set(got)) == len(got), "KK-13: two seats cannot reach the hole with the same action (key 'first_home')")
+        # -- KK-10, KK-12: the turn
         on_way = sum(pantry) + sum(len(st) for st in track) - sum(1 for i, st in enumerate(track) if st and self.is_trap[i + 1])
         over = on_way == 0
-        expect(d["truncated"] == (not over and moves >= self.max_turns), "truncated flag is inconsistent with max_turns")
+        expect(d["truncated"] == (not over and moves >= self.max_turns),
+               f"truncated must be true exactly when max_turns={self.max_turns} moves ended a game with mice on the way")
         if over or d["truncated"]:
-            expect(seat == TERMINAL and roll is None, "KK-12: a finished game has seat -4 and no roll")
+            expect(seat == TERMINAL and roll is None, f"KK-12: a finished game has seat {TERMINAL} and no roll")
+            expect(not (self.explicit_chance and history and history[-1] >= P),
+                   "KK-12: a game ends with a move, not with a die face")
         else:
             expect(0 <= seat < n, f"KK-12: {on_way} mice are still on the way, so seat must be 0..{n - 1}, not {seat}")
             expect(_can_move(self, pantry, track, seat), f"KK-10: seat {seat} has no free mouse and cannot be to move")
-            if not self.explicit_chance:
+            if self.explicit_chance:
+                shown = history[-1] - P if history and history[-1] >= P else None
+                expect(roll == shown, f"KK-5: with explicit chance the roll is the die face that history ends with "
+                                      f"({shown!r}: None when the seat has yet to roll), not {roll!r}")
+            else:
                 expect(roll is not None, "KK-5: without explicit chance the roll is always shown")
 
     def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
@@ -330,9 +461,10 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         d["rng"] = None
         return d
 
-    def _resample(self, d: Dict[str, Any], p: int, rng: Rng) -> None:
-        # KK-14: nothing is hidden but the future rolls: only the generator is re-seeded.
-        d["rng"] = rng.next64()
+    def _determinize(self, view: Dict[str, Any], p: int, rng: Rng) -> Dict[str, Any]:
+        # KK-14: nothing is hidden but the future rolls: only the generator is drawn anew.
+        view["rng"] = rng.next64()
+        return view
 
     def _observation(self, d: Dict[str, Any], p: int) -> npt.NDArray[np.float32]:
         n, L, H = self.num_players, self.L, self.stack_levels
@@ -409,7 +541,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         lines.append(f"{len(d['history'])} actions; {who}; towers bottom to top, [X] trapped")
         return "\n".join(lines)
 
-    def _explain_illegal(self, state: StateAPI, action: Any) -> str:
+    def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
         a = check_action_type(action)
         if state.is_terminal():
             return f"KK-12: the game is over; action {a} cannot be applied"
@@ -482,11 +614,23 @@ class KasimirState(StateAPI[KasimirMove]):
 
     __slots__ = ()
 
-    game: Kasimir
+    if TYPE_CHECKING:  # read-only, as on the compiled core
+
+        @property
+        def game(self) -> Kasimir: ...
+
+    def describe(self, action: Union[KasimirMove, SupportsIndex]) -> str:
+        """``action`` (an int or a move) as a person reads it: ``"space 12 +5 -> space 17"``,
+        ``"pantry +3 -> trap 3"``, ``"space 38 +5 -> hole"`` or ``"roll clover"``
+        (``Kasimir.describe_move``); :meth:`parse_action` reads it back."""
+        g = self.game
+        a = g.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+        return g.describe_move(g.action_to_move(a))
 
 
 class ReferenceKasimirState(KasimirState):
-    """A Kater Kasimir state (pure-Python reference engine), written straight from the spec."""
+    """A Kater Kasimir state (pure-Python reference engine), written straight from the rules
+    (``docs/games/kasimir.md``)."""
 
     __slots__ = ("game", "pantry", "track", "home", "first_home", "seat", "roll", "rng", "history", "truncated")
 
@@ -593,7 +737,7 @@ class ReferenceKasimirState(KasimirState):
         acts = [s * g.D + d - 1 for s in self.free_starts(cp) for d in dists]  # KK-6, KK-10
         return np.array(acts, dtype=np.int64)
 
-    def apply_action(self, action: int) -> None:
+    def apply_action(self, action: SupportsIndex) -> None:
         a = check_action_type(action)
         g = self.game
         cp = self.current_player

@@ -1,6 +1,6 @@
 """M (Martin Schlegel, Abacus Spiele 2000), rules M-1 .. M-22.
 
-Rules: ``shared/rules/m.md`` (summary in ``docs/games/m.md``). 2-6 players lay cards that
+The rules, restated with their ids, are in ``docs/games/m.md``. 2-6 players lay cards that
 match every neighbour (colour, value or symbol), collect chips from the players on their
 right, and trigger scorings in which everybody takes cards off the table in turn.
 
@@ -36,12 +36,23 @@ Engine model
 Every random event happens at setup (M-3 .. M-5): one shuffle of every card id with the
 state's :class:`~mousehole.Rng`; the first ``cards_in_play`` ids of the shuffled list are in
 play (the rest are removed unseen), the last of them is the top of the pile.
+
+* **Log.** Beside ``history`` (the int actions), the state dict keeps ``log``: per action the
+  public facts ``[seat, card, row, col]``: the card laid or taken and its *absolute* cell;
+  ``card`` is -1 for a pass or a row choice and -2 for an exchange (M-9: a card went under
+  the pile), with ``row = col = 0``. A seat's view (M-22) replaces another seat's placements
+  and exchanges in ``history`` by ``None`` (their int names a hand slot); the log keeps
+  what everybody saw.
+* **Readable notation.** ``state.describe(a)`` names cards and absolute cells
+  (``place blue 30 square at 2,-1``, ``exchange pink 0``, ``pass``, ``row vertical``,
+  ``take green 20 eight at 1,3``); ``state.parse_action(text)`` reads it back, and also the
+  slot/window form ``str(move)``.
 """
 from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, SupportsIndex, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -58,7 +69,9 @@ from ._api import (
     expect,
     int_list,
     int_param,
+    is_int,
     register,
+    StateError,
 )
 from ._rng import Rng
 
@@ -101,6 +114,13 @@ DEFAULT: Dict[str, Any] = {
 }
 
 PLAY, CHOOSE, TAKE, OVER = "play", "choose", "take", "over"
+_A_KIND = {"place": "a placement", "pass": "a pass", "exchange": "an exchange", "row": "a row choice",
+           "take": "a take"}
+COORD = 2**62  #: bound of absolute coordinates in a state dict (the compiled core keeps int64)
+#: a logged cell lies within this many rows and columns of the table's top left card: a game
+#: drifts less than 800 cells (the compiled core keeps log cells as int16 offsets)
+LOG_REACH = 2**14
+MAX_DRAWS = 1000  #: determinization: draws tried before giving up on M-17 (see _determinize)
 END_REASONS = ("M-16", "M-17", "M-18", "max_turns")
 
 
@@ -175,12 +195,14 @@ class MTake(MMove):
         return f"take {self.row},{self.col}"
 
 
-def parse_move(text: str) -> Move:
-    """Read a move from its ``str``.
+def parse_move(text: str) -> MMove:
+    """Read a move from its ``str`` (the slot/window form; same as ``M.parse_move``).
 
     >>> parse_move("place 1@2,3"), parse_move("pass exchange 0"), parse_move("take 3,4")
     (MPlace(slot=1, row=2, col=3), MPass(exchange=0), MTake(row=3, col=4))
     """
+    if not isinstance(text, str):
+        raise TypeError(f"an M move is read from a str, not {type(text).__name__}")
     t = text.strip()
     m = re.fullmatch(r"place\s+(\d+)\s*@\s*(\d+)\s*,\s*(\d+)", t)
     if m:
@@ -228,7 +250,7 @@ class M(Game["MState", MMove]):
     title = "M"
     min_players = 2
     max_players = 6
-    STATE_KEYS = ('table', 'hands', 'pile', 'pile_putter', 'removed', 'chips', 'taken', 'phase', 'current', 'placer', 'last', 'scoring_row', 'passes', 'end', 'truncated', 'rng', 'history')
+    STATE_KEYS = ('table', 'hands', 'pile', 'pile_putter', 'removed', 'chips', 'taken', 'phase', 'current', 'placer', 'last', 'scoring_row', 'passes', 'end', 'truncated', 'rng', 'history', 'log')
     DEFAULTS = {
         "players": 4,
         "max_turns": 2000,
@@ -319,6 +341,9 @@ class M(Game["MState", MMove]):
         self.vindex_of = [values.index(c[1]) for c in norm_cards]
         self.symbol_of = [-1 if c[2] is None else symbols.index(c[2]) for c in norm_cards]
         self.layout = cells
+        self._by_name: Dict[str, List[int]] = {}  # casefolded card name -> ids, ascending
+        for i in range(len(norm_cards)):
+            self._by_name.setdefault(self.card_name(i).casefold(), []).append(i)
         self.A_PASS = CELLS * hand
         self.A_EXCH = self.A_PASS + 1
         self.A_ROW = self.A_EXCH + hand
@@ -368,7 +393,22 @@ class M(Game["MState", MMove]):
 
     # -- encoding ----------------------------------------------------------------------
 
-    def action_to_move(self, action: int) -> Move:
+    def parse_move(self, text: str) -> MMove:
+        """Read a move from its ``str`` (slot/window form, e.g. ``place 1@2,3``,
+        ``pass exchange 0``, ``row vertical``, ``take 3,4``); ``parse_move(str(m)) == m`` for
+        every move of the action space. Raises ``ValueError`` naming the notation (an
+        :class:`IllegalMoveError` for a slot or window cell outside the action space). The
+        readable notation with card names and absolute cells needs a state:
+        ``state.parse_action(text)``.
+
+        >>> M(engine="python").parse_move("place 1@2,3")
+        MPlace(slot=1, row=2, col=3)
+        """
+        move = parse_move(text)
+        self.move_to_action(move)  # slot and cell inside the action space
+        return move
+
+    def action_to_move(self, action: SupportsIndex) -> MMove:
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
             raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
@@ -383,7 +423,7 @@ class M(Game["MState", MMove]):
             return MChooseRow(a == self.A_ROW + 1)
         return MTake(*divmod(a - self.A_TAKE, W))
 
-    def move_to_action(self, move: Move) -> int:
+    def move_to_action(self, move: MMove) -> int:
         def cell(r: int, c: int) -> int:
             if not (isinstance(r, int) and isinstance(c, int) and 0 <= r < W and 0 <= c < W):
                 raise IllegalMoveError(f"M-7: window cell ({r}, {c}) is off the {W} x {W} window")
@@ -406,16 +446,29 @@ class M(Game["MState", MMove]):
 
     # -- engine-neutral parts ----------------------------------------------------------
 
+    def _action_kind(self, a: int) -> str:
+        """``place``, ``pass``, ``exchange``, ``row`` or ``take`` for an int action."""
+        if a < self.A_PASS:
+            return "place"
+        if a == self.A_PASS:
+            return "pass"
+        if a < self.A_ROW:
+            return "exchange"
+        return "row" if a < self.A_TAKE else "take"
+
     def _validate_dict(self, d: Dict[str, Any]) -> None:
         n, N = self.num_players, self.n_cards
+        # -- the cards (M-1 .. M-5, M-7, M-13 b, M-15) ------------------------------------------
         table = d["table"]
         expect(isinstance(table, list) and len(table) >= 1, "table must be a non-empty list of [row, col, card]")
-        cells: Dict[Tuple[int, int], int] = {}
+        cells: Dict[Cell, int] = {}
         for e in table:
-            expect(isinstance(e, list) and len(e) == 3, f"table entry {e!r} must be [row, col, card]")
-            int_list(e[:2], 2, "table cell", -(2**62), 2**62)
-            int_list(e[2:], 1, "table card", 0, N - 1)
-            expect((e[0], e[1]) not in cells, f"table cell ({e[0]}, {e[1]}) appears twice")
+            if not isinstance(e, list) or len(e) != 3:
+                raise StateError(f"table entry {e!r} must be [row, col, card]")
+            _ints(e[:2], 2, "table cell", -COORD, COORD)
+            _ints(e[2:], 1, "table card", 0, N - 1)
+            if (e[0], e[1]) in cells:
+                raise StateError(f"table cell ({e[0]}, {e[1]}) appears twice")
             cells[(e[0], e[1])] = e[2]
         expect(table == sorted(table), "table entries must be sorted by (row, col)")
         expect(_fits_square(list(cells)), "M-7: the cards on the table do not fit in a 6 x 6 square")
@@ -423,91 +476,251 @@ class M(Game["MState", MMove]):
         hands = d["hands"]
         expect(isinstance(hands, list) and len(hands) == n, f"hands must be a list of {n} hands")
         for p, h in enumerate(hands):
-            int_list(h, None, f"hands[{p}]", 0, N - 1)
+            _ints(h, None, f"hands[{p}]", 0, N - 1)
             expect(len(h) <= self.H, f"M-5: hands[{p}] holds more than {self.H} cards")
             expect(h == sorted(h), f"hands[{p}] must be sorted")
-        pile = int_list(d["pile"], None, "pile", 0, N - 1)
-        putter = int_list(d["pile_putter"], len(pile), "pile_putter", -1, n - 1)
-        removed = int_list(d["removed"], None, "removed (M-3)", 0, N - 1)
+        pile = _ints(d["pile"], None, "pile", 0, N - 1)
+        _ints(d["pile_putter"], len(pile), "pile_putter", -1, n - 1)
+        removed = _ints(d["removed"], None, "removed (M-3)", 0, N - 1)
         # (crafted positions may hold any number of cards out of play; new_state removes
         # exactly len(cards) - cards_in_play, M-3)
         expect(removed == sorted(removed), "removed must be sorted")
-        chips = int_list(d["chips"], n, "chips", 0)
+        chips = _ints(d["chips"], n, "chips", 0)
         expect(sum(chips) == n * self.start_chips, f"M-2: {sum(chips)} chips in play, expected {n * self.start_chips}")
         taken = d["taken"]
         expect(isinstance(taken, list) and len(taken) == n, f"taken must be a list of {n} lists")
         for p, t in enumerate(taken):
-            int_list(t, None, f"taken[{p}]", 0, N - 1)
+            _ints(t, None, f"taken[{p}]", 0, N - 1)
         every = list(cells.values()) + [c for h in hands for c in h] + pile + removed + [c for t in taken for c in t]
         expect(sorted(every) == list(range(N)), "M-1/M-3: every card must be exactly once on the table, in a hand, "
                "in the pile, removed or taken")
+        # -- the scalars: their types first ---------------------------------------------------
         phase = d["phase"]
-        expect(phase in (PLAY, CHOOSE, TAKE, OVER), f"phase must be one of play, choose, take, over; got {phase!r}")
+        expect(isinstance(phase, str) and phase in (PLAY, CHOOSE, TAKE, OVER),
+               f"phase must be one of play, choose, take, over; got {phase!r}")
         cur = d["current"]
-        if phase == OVER:
-            expect(cur == TERMINAL, "current must be TERMINAL (-4) when the game is over")
-        else:
-            expect(isinstance(cur, int) and not isinstance(cur, bool) and 0 <= cur < n, f"current must be a seat 0..{n - 1}")
+        expect(is_int(cur), f"current must be an int seat (or -4 when the game is over), got {cur!r}")
         placer = d["placer"]
-        expect(isinstance(placer, int) and not isinstance(placer, bool) and -1 <= placer < n, "placer must be -1 or a seat")
+        expect(is_int(placer) and -1 <= placer < n, f"placer must be -1 or a seat 0..{n - 1}, got {placer!r}")
+        passes = d["passes"]
+        expect(is_int(passes) and 0 <= passes <= n, f"passes (M-18) must be an int 0..{n}, got {passes!r}")
+        end = d["end"]
+        expect(end is None or (isinstance(end, str) and end in END_REASONS),
+               f"end must be None or one of {', '.join(END_REASONS)}; got {end!r}")
+        expect(isinstance(d["truncated"], bool) and d["truncated"] == (end == "max_turns"),
+               "truncated must be a bool, True exactly when end is 'max_turns'")
         last = d["last"]
-        expect(last is None or (isinstance(last, list) and len(last) == 2), "last must be None or [row, col]")
+        expect(last is None or isinstance(last, list), "last must be None or [row, col]")
         if last is not None:
-            int_list(last, 2, "last", -(2**62), 2**62)
+            _ints(last, 2, "last", -COORD, COORD)
         row = d["scoring_row"]
         expect(isinstance(row, list), "scoring_row must be a list of [row, col]")
         for rc in row:
-            expect(isinstance(rc, list) and len(rc) == 2 and (rc[0], rc[1]) in cells,
-                   f"M-13: scoring row cell {rc!r} holds no card")
-        expect(row == sorted(row), "scoring_row must be sorted")
-        if phase == TAKE:
-            expect(len(row) >= 1 and 0 <= placer, "M-13: a scoring needs its row and placer")
-        elif phase == CHOOSE:
-            expect(last is not None and tuple(last) in cells and placer == cur and not row,
-                   "M-12: a row choice needs the placed card and the placer to move")
+            _ints(rc, 2, "scoring_row cell", -COORD, COORD)
+            expect((rc[0], rc[1]) in cells, f"M-13: scoring row cell {rc!r} holds no card")
+        expect(row == sorted(row) and len({(rc[0], rc[1]) for rc in row}) == len(row),
+               "scoring_row must be sorted, without repeats")
+        # -- the phase and the seat to move ---------------------------------------------------
+        if phase == OVER:
+            expect(cur == TERMINAL, "current must be TERMINAL (-4) when the game is over")
+            expect(end is not None, "end: a game that is over needs its reason (M-16, M-17, M-18 or max_turns)")
+            expect(placer == -1, "placer must be -1 once the game is over")
+        else:
+            expect(0 <= cur < n, f"current must be a seat 0..{n - 1} while the game goes on, got {cur}")
+            expect(end is None, f"end must be None while the game goes on (phase {phase}), got {end!r}")
+        if phase == PLAY:
+            expect(placer == -1, "placer must be -1 in the play phase (no placement is being scored)")
+        if phase in (CHOOSE, TAKE):
+            expect(placer >= 0, f"M-12/M-13: the {phase} phase needs the placer (a seat), got placer {placer}")
+            expect(passes == 0, "passes must be 0 during a scoring (M-18: a placement resets the count)")
+            expect(last is not None, f"M-12: the {phase} phase needs the cell of the placed card (last)")
+        if phase == CHOOSE:
+            assert last is not None
+            at = (last[0], last[1])
+            expect(at in cells, "M-12: a row choice needs the placed card (last) on the table")
+            expect(cur == placer, "M-12: the placer chooses the scoring row (current must be the placer)")
+            expect(not row, "M-12: the scoring row is empty until the placer chooses it")
+            expect(_qualifies(self, cells, at, 0, 1) and _qualifies(self, cells, at, 1, 0),
+                   f"M-12: a row choice needs both lines through the placed card at {at} to qualify")
+        elif phase == TAKE:
+            assert last is not None
+            expect(len({rc[0] for rc in row}) == 1 and row[0][0] == last[0]
+                   or len({rc[1] for rc in row}) == 1 and row[0][1] == last[1],
+                   "M-12: the scoring row must lie on a line through the placed card (last)")
+            expect(bool(_takeable(set(cells), {(rc[0], rc[1]) for rc in row})),
+                   "M-14: the scoring row has no legal take (M-13 a: one card stays; b: the table stays "
+                   "connected), so the scoring is over")
         else:
             expect(not row, "scoring_row must be empty outside a scoring")
-        int_list([d["passes"]], 1, "passes", 0, n)
-        end = d["end"]
-        expect(end is None or end in END_REASONS, f"end must be None or one of {END_REASONS}")
-        expect((end is None) == (phase != OVER), "end and phase disagree")
-        expect(isinstance(d["truncated"], bool) and d["truncated"] == (end == "max_turns"), "truncated flag is inconsistent")
-        expect(isinstance(d["rng"], int) and not isinstance(d["rng"], bool) and 0 <= d["rng"] < 2**64,
-               "rng must be a 64-bit unsigned int")
-        hist = int_list(d["history"], None, "history", 0, self.num_actions - 1)
+        # -- the end of the game (M-16 .. M-18, max_turns) ------------------------------------
+        if passes:
+            expect(not pile, "M-18: passes are only counted while the draw pile is empty")
+        if end == "M-18":
+            expect(passes == n, f"M-18 ends the game after {n} successive passes: passes must be {n}")
+        else:
+            expect(passes < n, f"M-18: {n} successive passes with an empty pile end the game (end must be 'M-18')")
+        if end == "M-16":
+            expect(not pile and passes == 0, "M-16: the game ended after a scoring that began with an empty pile")
+        in_play = [c for h in hands for c in h] + pile
+        if phase == PLAY:
+            expect(_any_fits(self, cells, in_play),
+                   "M-17: no card in a hand or in the draw pile fits on the table, so the game is over")
+        if end == "M-17":
+            expect(not _any_fits(self, cells, in_play),
+                   "M-17: the game ended because no card fits, yet a card in a hand or the pile fits")
+        hist = _ints(d["history"], None, "history", 0, self.num_actions - 1)
         expect(len(hist) <= self.max_turns, "history is longer than max_turns")
-        if end is None:
+        if end == "max_turns":
+            expect(len(hist) == self.max_turns, "max_turns: a truncated game has exactly max_turns actions")
+        elif end is None:
             expect(len(hist) < self.max_turns, "the game should have been truncated (max_turns)")
+        kinds = self._validate_log(d["log"], hist, cells, taken, phase, cur, placer, last)
+        if kinds and not pile:
+            # M-18: with the pile empty every pass counts (passes never change the pile's size,
+            # so it was empty at each of the latest passes); any other action resets the count
+            trailing = len(kinds) - next((i + 1 for i in range(len(kinds) - 1, -1, -1) if kinds[i] != "pass"), 0)
+            if trailing < len(kinds):
+                expect(passes == trailing, f"M-18: the log ends with {trailing} pass(es) with an empty pile, "
+                       f"so passes must be {trailing}")
+            else:
+                expect(passes >= trailing, f"M-18: the log holds {trailing} pass(es) with an empty pile, "
+                       f"so passes is at least {trailing}")
+
+    def _validate_log(self, log: Any, hist: List[int], cells: Dict[Cell, int], taken: List[List[int]],
+                      phase: str, cur: int, placer: int, last: Optional[List[int]]) -> List[str]:
+        """``log`` (public facts of each action) against ``history`` and the state; returns the
+        kind of every action."""
+        n, N = self.num_players, self.n_cards
+        expect(isinstance(log, list) and len(log) == len(hist),
+               f"log must hold one [seat, card, row, col] entry per history action ({len(hist)})")
+        laid: Set[int] = set()
+        took: Set[int] = set()
+        out_of_hands = set(cells.values()) | {c for t in taken for c in t}
+        top, left = min(r for r, _ in cells), min(c for _, c in cells)
+        kinds = []
+        for i in range(len(hist)):
+            a, e = hist[i], log[i]
+            if not (type(e) is list and len(e) == 4 and all(type(v) is int and -COORD <= v <= COORD for v in e)):
+                expect(isinstance(e, list) and len(e) == 4, f"log[{i}] must be [seat, card, row, col], got {e!r}")
+                int_list(e, 4, f"log[{i}]", -COORD, COORD)
+            seat, card, r, c = e
+            kind = self._action_kind(a)
+            kinds.append(kind)
+            if not 0 <= seat < n:
+                raise StateError(f"log[{i}]: seat {seat} is not a seat 0..{n - 1}")
+            if kind == "place" or kind == "take":
+                if not 0 <= card < N:
+                    raise StateError(f"log[{i}]: {_A_KIND[kind]} (history[{i}] = {a}) names its card 0..{N - 1}, "
+                                     f"got {card}")
+                if abs(r - top) > LOG_REACH or abs(c - left) > LOG_REACH:
+                    raise StateError(f"log[{i}]: cell ({r}, {c}) lies more than {LOG_REACH} rows or columns from "
+                                     "the table (a game drifts less than 800)")
+                if kind == "place":  # M-15: a card that left a hand never returns to one
+                    if card in laid or card not in out_of_hands:
+                        raise StateError(f"log[{i}]: card {card} was laid, so it is on the table or taken "
+                                         "(and laid once)")
+                    laid.add(card)
+                else:
+                    if card in took or card not in taken[seat]:
+                        raise StateError(f"log[{i}]: seat {seat} took card {card}, so it is among its taken "
+                                         "cards (M-15)")
+                    took.add(card)
+            elif card != (-2 if kind == "exchange" else -1) or r != 0 or c != 0:
+                code = -2 if kind == "exchange" else -1
+                raise StateError(f"log[{i}]: {_A_KIND[kind]} (history[{i}] = {a}) is logged as [seat, {code}, 0, 0], "
+                                 f"got {e}")
+        if not log:
+            return kinds  # a crafted position without a past
+        places = [i for i, k in enumerate(kinds) if k == "place"]
+        if places:
+            i = places[-1]
+            expect(last == log[i][2:], f"last must be the cell of the latest placement (log[{i}])")
+        if phase in (CHOOSE, TAKE):
+            expect(bool(places), "M-12: a scoring follows a placement, and the log has none")
+            i = places[-1]
+            after = kinds[i + 1:]
+            expect(log[i][0] == placer, f"the placer must be the seat of the latest placement (log[{i}])")
+            expect(all(k == "take" for k in after[1:]) and (not after or after[0] in ("row", "take"))
+                   and (phase == TAKE or not after),
+                   "M-12/M-13: after the placement being scored the log may only hold a row choice and takes")
+            if phase == TAKE:
+                takes = sum(1 for k in after if k == "take")
+                expect(cur == (placer - takes) % n, "M-13: the takers go around to the right of the placer; "
+                       f"after {takes} takes seat {(placer - takes) % n} must take")
+        elif phase == PLAY:
+            k, seat = kinds[-1], log[-1][0]
+            expect(k != "row", "M-12: a row choice starts a scoring; the phase cannot be play")
+            ender = log[places[-1]][0] if k == "take" and places else seat
+            expect(cur == (ender + 1) % n, f"M-11: after the turn of seat {ender} its left neighbour "
+                   f"{(ender + 1) % n} plays, not seat {cur}")
+        return kinds
 
     def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
         # M-22: other hands, the pile (except the cards p put under it) and the removed cards
-        # are hidden; the rng would predict nothing now, but is hidden on principle.
+        # are hidden; the rng would predict nothing now, but is hidden on principle. Another
+        # seat's placement or exchange names a hand slot (hands are sorted by card id, so a
+        # slot bounds the other cards' ids): it becomes None, its public facts stay in log.
         d["hands"] = [h if q == p else [None] * len(h) for q, h in enumerate(d["hands"])]
         d["pile"] = [c if w == p else None for c, w in zip(d["pile"], d["pile_putter"])]
         d["removed"] = [None] * len(d["removed"])
         d["rng"] = None
+        A_PASS, A_ROW = self.A_PASS, self.A_ROW
+        d["history"] = [None if e[0] != p and a < A_ROW and a != A_PASS else a for a, e in zip(d["history"], d["log"])]
         return d
 
-    def _resample(self, d: Dict[str, Any], p: int, rng: Rng) -> None:
-        # M-22: re-deal every card p cannot see: other hands, the pile cards p did not put
-        # there, and the removed cards; sizes and p's own pile cards stay where they are.
-        pool: List[int] = []
-        for q, h in enumerate(d["hands"]):
-            if q != p:
-                pool += h
-        pool += [c for c, w in zip(d["pile"], d["pile_putter"]) if w != p]
-        pool += d["removed"]
-        rng.shuffle(pool)
-        for q in range(self.num_players):
-            if q != p:
-                k = len(d["hands"][q])
-                d["hands"][q] = sorted(pool[:k])
-                del pool[:k]
-        for i, w in enumerate(d["pile_putter"]):
-            if w != p:
-                d["pile"][i] = pool.pop(0)
-        d["removed"] = sorted(pool)
+    def _determinize(self, view: Dict[str, Any], p: int, rng: Rng) -> Dict[str, Any]:
+        # M-22: everything p cannot see is dealt from the cards p does not see, in a
+        # canonical (sorted) order shuffled by rng: the other hands, the pile positions p did
+        # not fill, the removed cards. Nothing else of the view changes.
+        n, N = self.num_players, self.n_cards
+        hands, pile, table, taken = view["hands"], view["pile"], view["table"], view["taken"]
+        expect(isinstance(hands, list) and len(hands) == n, f"hands must be a list of {n} hands")
+        for x in (pile, table, taken, view["removed"], view["history"], view["log"]):
+            expect(isinstance(x, list), "a view holds lists for table, hands, pile, removed, taken, history, log")
+        mine = list(hands[p]) + [c for c in pile if c is not None]  # p's cards in play
+        seen = [e[2] for e in table] + [c for t in taken for c in t] + mine
+        pool = sorted(set(range(N)) - set(seen))
+        sizes = [len(h) if q != p else 0 for q, h in enumerate(hands)]
+        unknown = [i for i, c in enumerate(pile) if c is None]
+        k = sum(sizes) + len(unknown)  # hidden cards in play; the rest of the pool was removed
+        expect(len(pool) == k + len(view["removed"]), "M-22: the view's hidden cards do not add up to the cards "
+               f"seat {p} cannot see ({len(pool)})")
+        # M-17 holds in the world exactly when p saw it hold. A game that ended by M-17 has no
+        # card in play that fits: the hidden cards in play are dealt from the pool cards that
+        # do not fit (the others were removed). A game in its play phase has a card that
+        # fits (else it would be over): when p's own cards do not, a hidden card in play
+        # must, so the deal is drawn again until one does (at most MAX_DRAWS times).
+        fitting: Set[int] = set()
+        if view["end"] == "M-17" or view["phase"] == PLAY and not _any_fits(self, _cells(table), mine):
+            frontier = _frontier(_cells(table))
+            fitting = {c for c in pool if _fits_somewhere(self, frontier, c)}
+        if view["end"] == "M-17":
+            order = [c for c in pool if c not in fitting]
+            rng.shuffle(order)
+            order = order[:k] + sorted(fitting) + order[k:]  # (the tail is removed, sorted below)
+        else:
+            for _ in range(MAX_DRAWS):
+                order = list(pool)
+                rng.shuffle(order)
+                if not fitting or k == 0 or any(c in fitting for c in order[:k]):
+                    break  # (with k == 0 no deal can help: the view is refused below)
+        deal = iter(order)
+        d = dict(view)
+        d["hands"] = [list(h) if q == p else sorted(next(deal) for _ in range(len(h))) for q, h in enumerate(hands)]
+        d["pile"] = [next(deal) if c is None else c for c in pile]
+        d["removed"] = sorted(deal)
+        # another seat's placement or exchange: a canonical action of the same kind
+        history = []
+        for i, (a, e) in enumerate(zip(view["history"], view["log"])):
+            if a is None:
+                expect(isinstance(e, list) and len(e) == 4 and is_int(e[1]) and (e[1] >= 0 or e[1] == -2),
+                       f"log[{i}]: a hidden history action must be a placement or an exchange")
+                a = 0 if e[1] >= 0 else self.A_EXCH
+            history.append(a)
+        d["history"] = history
+        d["log"] = [list(e) if isinstance(e, list) else e for e in view["log"]]
         d["rng"] = rng.next64()
+        return d
 
     def _window(self, d: Dict[str, Any]) -> Tuple[int, int]:
         return min(e[0] for e in d["table"]) - 1, min(e[1] for e in d["table"]) - 1
@@ -587,7 +800,7 @@ class M(Game["MState", MMove]):
         col, val, sym = self.cards[card]
         return f"{col[0]}{val}{'' if sym is None else sym[0]}"
 
-    def _explain_illegal(self, state: StateAPI, action: Any) -> str:
+    def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
         a = check_action_type(action)
         d = state._to_dict()
         if d["phase"] == OVER:
@@ -656,6 +869,88 @@ def _connected(cells: Set[Cell]) -> bool:
     return len(seen) == len(cells)
 
 
+def _phase_problem(d: Dict[str, Any], what: str) -> str:
+    """Why ``what`` cannot be played in the phase of state dict ``d`` (not over)."""
+    p = d["current"]
+    if d["phase"] == CHOOSE:
+        return f"M-12: both lines qualify; seat {p} must first choose the scoring row ({what!r} is not a row choice)"
+    if d["phase"] == TAKE:
+        return f"M-14: a scoring is under way; seat {p} must take a card of the scoring row ({what!r} is not a take)"
+    return f"M-11: seat {p} must place or pass; no scoring is under way ({what!r})"
+
+
+def _ints(x: Any, n: Optional[int], what: str, lo: int, hi: Optional[int] = None) -> List[int]:
+    """``int_list`` with a fast path for the common case (a list of plain ints in range)."""
+    top = hi if hi is not None else lo + 2**64
+    if type(x) is list and (n is None or len(x) == n) and all(type(v) is int and lo <= v <= top for v in x):
+        return x
+    return int_list(x, n, what, lo, hi)
+
+
+def _cells(table: List[List[int]]) -> Dict[Cell, int]:
+    return {(e[0], e[1]): e[2] for e in table}
+
+
+def _frontier(cells: Dict[Cell, int]) -> List[List[int]]:
+    """M-6, M-7: for every free cell next to the table that keeps the cards inside a 6 x 6
+    square, the cards of its neighbours."""
+    top, bottom = min(r for r, _ in cells), max(r for r, _ in cells)
+    left, right = min(c for _, c in cells), max(c for _, c in cells)
+    out: List[List[int]] = []
+    seen: Set[Cell] = set()
+    for r, c in cells:
+        for dr, dc in DIRS:
+            x = (r + dr, c + dc)
+            if x in cells or x in seen:
+                continue
+            seen.add(x)
+            if max(bottom, x[0]) - min(top, x[0]) >= SQUARE or max(right, x[1]) - min(left, x[1]) >= SQUARE:
+                continue
+            out.append([cells[y] for y in ((x[0] + a, x[1] + b) for a, b in DIRS) if y in cells])
+    return out
+
+
+def _fits_somewhere(game: M, frontier: List[List[int]], card: int) -> bool:
+    """M-6: does ``card`` match every neighbour of some cell of the frontier?"""
+    return any(all(game.matches(card, b) for b in nbrs) for nbrs in frontier)
+
+
+def _any_fits(game: M, cells: Dict[Cell, int], cards: Sequence[int]) -> bool:
+    """M-17: can any of ``cards`` be laid somewhere on this table?"""
+    if not cards:
+        return False
+    frontier = _frontier(cells)
+    return any(_fits_somewhere(game, frontier, c) for c in cards)
+
+
+def _qualifies(game: M, cells: Dict[Cell, int], at: Cell, dr: int, dc: int) -> bool:
+    """M-12: the run through ``at`` along (dr, dc) has 5 or 6 cards and the card on ``at``
+    shares two attributes with one of its neighbours in that run."""
+    run = _run(cells, at, dr, dc)
+    if len(run) not in (5, 6):
+        return False
+    card = cells[at]
+    for x in ((at[0] - dr, at[1] - dc), (at[0] + dr, at[1] + dc)):
+        if x in cells and game.matches(card, cells[x]) >= 2:
+            return True
+    return False
+
+
+def _takeable(cells: Set[Cell], row: Set[Cell]) -> List[Cell]:
+    """M-13: the cells of the scoring row whose card may be taken (a: one card of the row
+    stays; b: the table stays connected)."""
+    if len(row) < 2:
+        return []
+    rest = set(cells)
+    out = []
+    for x in row:
+        rest.discard(x)
+        if _connected(rest):
+            out.append(x)
+        rest.add(x)
+    return out
+
+
 def _run(cells: Any, at: Cell, dr: int, dc: int) -> List[Cell]:
     """The unbroken run of occupied cells through ``at`` along direction (dr, dc) (M-12a)."""
     r, c = at
@@ -710,18 +1005,146 @@ def final_score(chips: int, totals: Sequence[int]) -> int:
 class MState(StateAPI[MMove]):
     """The public type of a M state, on either engine: what ``M.new_state()``
     returns and what annotations should name. The reference engine
-    (``ReferenceMState``) and the compiled one both derive from it."""
+    (``ReferenceMState``) and the compiled one both derive from it.
+
+    Besides the shared API it reads and writes moves in a notation for people that names
+    cards and *absolute* cells (those of ``to_dict()["table"]``, which never shift):
+    ``place blue 30 square at 2,-1``, ``exchange pink 0``, ``pass``, ``row vertical``,
+    ``take green 20 eight at 1,3``. When a hand holds two cards of the same name (the two
+    0s of a colour), the notation adds the card id to the one that is not the lowest:
+    ``exchange pink 0 #37``.
+    """
 
     __slots__ = ()
 
-    game: M
+    if TYPE_CHECKING:  # read-only, as on the compiled core
+
+        @property
+        def game(self) -> M: ...
+
+    def describe(self, action: Union[MMove, SupportsIndex]) -> str:
+        """``action`` in the readable notation, as the seat to move would play it now;
+        :meth:`parse_action` reads it back. Raises :class:`IllegalMoveError` when the action
+        names no card here (an empty hand slot, an empty cell, the game is over)."""
+        g = self.game
+        a = g.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+        mv = g.action_to_move(a)
+        if isinstance(mv, MPass) and mv.exchange is None:
+            return "pass"
+        if isinstance(mv, MChooseRow):
+            return str(mv)
+        d = self._to_dict()
+        if d["phase"] == OVER:
+            raise self._illegal(a)
+        r0, c0 = g._window(d)
+        if isinstance(mv, MTake):
+            at = (r0 + mv.row, c0 + mv.col)
+            card = _cells(d["table"]).get(at)
+            if card is None:
+                raise IllegalMoveError(f"M-13: window cell ({mv.row}, {mv.col}) = cell {at[0]},{at[1]} holds no card")
+            return f"take {g.card_name(card)} at {at[0]},{at[1]}"
+        hand = d["hands"][d["current"]]
+        if isinstance(mv, MPlace):
+            slot = mv.slot
+        else:
+            assert isinstance(mv, MPass) and mv.exchange is not None
+            slot = mv.exchange
+        if slot >= len(hand):
+            raise IllegalMoveError(f"M-5: seat {d['current']} holds {len(hand)} cards; there is no hand slot {slot}")
+        name = g.card_name(hand[slot])
+        if any(g.card_name(c) == name for c in hand[:slot]):  # not the first of its name: say which
+            name += f" #{hand[slot]}"
+        if isinstance(mv, MPlace):
+            return f"place {name} at {r0 + mv.row},{c0 + mv.col}"
+        return f"exchange {name}"
+
+    def parse_action(self, text: str) -> int:
+        """The int action that ``text`` names in this state: the readable notation of
+        :meth:`describe` (card names, absolute cells) or the slot/window form ``str(move)``.
+        Raises ``ValueError`` for text in neither notation and :class:`IllegalMoveError`
+        (naming the rule) for a move that is not legal here."""
+        if not isinstance(text, str):
+            raise TypeError(f"an M move is read from a str, not {type(text).__name__}")
+        g = self.game
+        t = " ".join(text.split()).casefold()
+        place = re.fullmatch(r"place (.+?) at (-?\d+) ?, ?(-?\d+)", t)
+        exch = re.fullmatch(r"exchange (.+)", t)
+        take = re.fullmatch(r"take (?:(.+?) )?at (-?\d+) ?, ?(-?\d+)", t)
+        if not (place or exch or take):
+            try:
+                move = g.parse_move(t)
+            except IllegalMoveError:
+                raise
+            except ValueError:
+                raise ValueError(
+                    f"not an M move: {text!r} (e.g. 'place blue 30 square at 2,-1', 'exchange pink 0', 'pass', "
+                    "'row vertical', 'take green 20 eight at 1,3', or the slot/window form 'place 1@2,3')"
+                ) from None
+            return self._legal_or_raise(g.move_to_action(move))
+        d = self._to_dict()
+        if d["phase"] == OVER:
+            raise IllegalMoveError(f"the game is over ({d['end']}); {t!r} cannot be played")
+        p = d["current"]
+        r0, c0 = g._window(d)
+        if take:
+            if d["phase"] != TAKE:
+                raise IllegalMoveError(_phase_problem(d, t))
+            at = (int(take.group(2)), int(take.group(3)))
+            card = _cells(d["table"]).get(at)
+            if take.group(1) is not None:
+                want = self._cards_named(take.group(1))
+                if card not in want:
+                    on = "no card" if card is None else g.card_name(card)
+                    raise IllegalMoveError(f"M-13: cell {at[0]},{at[1]} holds {on}, not {take.group(1)}")
+            wr, wc = at[0] - r0, at[1] - c0
+            if card is None or not (0 <= wr < W and 0 <= wc < W):
+                raise IllegalMoveError(f"M-13: cell {at[0]},{at[1]} holds no card of the scoring row")
+            return self._legal_or_raise(g.A_TAKE + wr * W + wc)
+        if d["phase"] != PLAY:
+            raise IllegalMoveError(_phase_problem(d, t))
+        hand = d["hands"][p]
+        m = place or exch
+        assert m is not None
+        wanted = self._cards_named(m.group(1))
+        mine = [c for c in hand if c in wanted]
+        if not mine:
+            raise IllegalMoveError(f"{'M-6' if place else 'M-9'}: seat {p} holds no {m.group(1)}")
+        slot = hand.index(mine[0])  # the two 0s of a colour are alike: the first of the name
+        if exch:
+            return self._legal_or_raise(g.A_EXCH + slot)
+        at = (int(m.group(2)), int(m.group(3)))
+        wr, wc = at[0] - r0, at[1] - c0
+        if not (0 <= wr < W and 0 <= wc < W):
+            why = _placement_problem(g, _cells(d["table"]), mine[0], at)
+            raise IllegalMoveError(why or f"M-7: cell {at[0]},{at[1]} is off the table")
+        return self._legal_or_raise(slot * CELLS + wr * W + wc)
+
+    def _legal_or_raise(self, a: int) -> int:
+        if a not in set(int(x) for x in self.legal_actions()):
+            raise self._illegal(a)
+        return a
+
+    def _cards_named(self, text: str) -> List[int]:
+        """The card ids named ``text`` (``blue 30 square``, ``pink 0``, ``pink 0 #37``,
+        any case); ValueError when no card of the game has that name."""
+        g = self.game
+        m = re.fullmatch(r"(.+?) ?#(\d+)", text)
+        name = (m.group(1) if m else text).casefold()
+        ids = g._by_name.get(name)
+        if not ids:
+            raise ValueError(f"not a card of this game: {text!r} (cards are named like 'blue 30 square' or 'pink 0')")
+        if m:
+            if int(m.group(2)) not in ids:
+                raise ValueError(f"card #{m.group(2)} is not a {name}")
+            return [int(m.group(2))]
+        return ids
 
 
 class ReferenceMState(MState):
     """An M state (pure-Python reference engine), written straight from the spec."""
 
     __slots__ = ("game", "table", "hands", "pile", "pile_putter", "removed", "chips", "taken", "phase",
-                 "current", "placer", "last", "scoring_row", "passes", "end", "rng", "history")
+                 "current", "placer", "last", "scoring_row", "passes", "end", "rng", "history", "log")
 
     game: M
     table: Dict[Cell, int]  # absolute cell -> card
@@ -740,6 +1163,7 @@ class ReferenceMState(MState):
     end: Optional[str]
     rng: Rng
     history: List[int]
+    log: List[List[int]]  # per action: [seat, card, row, col] (see the module docstring)
 
     @staticmethod
     def new(game: M, seed: int) -> "ReferenceMState":
@@ -766,6 +1190,7 @@ class ReferenceMState(MState):
         s.passes = 0
         s.end = None
         s.history = []
+        s.log = []
         s._check_stuck()
         return s
 
@@ -789,6 +1214,7 @@ class ReferenceMState(MState):
         s.end = d["end"]
         s.rng = Rng(d["rng"])
         s.history = list(d["history"])
+        s.log = [list(e) for e in d["log"]]
         return s
 
     def _to_dict(self) -> Dict[str, Any]:
@@ -811,6 +1237,7 @@ class ReferenceMState(MState):
             truncated=self.end == "max_turns",
             rng=self.rng.state,
             history=list(self.history),
+            log=[list(e) for e in self.log],
         )
         return d
 
@@ -846,28 +1273,12 @@ class ReferenceMState(MState):
 
     def legal_takes(self) -> List[Cell]:
         """Cards of the scoring row that may be taken now (M-13 a, b), any order."""
-        if len(self.scoring_row) < 2:  # M-13(a): one card of the row must stay
-            return []
-        rest = set(self.table)
-        out = []
-        for x in self.scoring_row:
-            rest.discard(x)
-            if _connected(rest):  # M-13(b)
-                out.append(x)
-            rest.add(x)
-        return out
+        return _takeable(set(self.table), self.scoring_row)
 
     def qualifies(self, at: Cell, dr: int, dc: int) -> bool:
         """M-12: the run through ``at`` along (dr, dc) has 5 or 6 cards and the new card
         shares two attributes with one of its neighbours in that run."""
-        run = _run(self.table, at, dr, dc)
-        if len(run) not in (5, 6):
-            return False
-        card = self.table[at]
-        for x in ((at[0] - dr, at[1] - dc), (at[0] + dr, at[1] + dc)):
-            if x in self.table and self.game.matches(card, self.table[x]) >= 2:
-                return True
-        return False
+        return _qualifies(self.game, self.table, at, dr, dc)
 
     def any_placement(self) -> bool:
         """M-17: can any card still in play (hands, pile) be laid anywhere?"""
@@ -898,7 +1309,7 @@ class ReferenceMState(MState):
             acts = sorted(g.A_TAKE + (r - r0) * W + (c - c0) for r, c in self.legal_takes())
         return np.array(acts, dtype=np.int64)
 
-    def apply_action(self, action: int) -> None:
+    def apply_action(self, action: SupportsIndex) -> None:
         a = check_action_type(action)
         if self.phase == OVER or not 0 <= a < self.game.num_actions or a not in self.legal_actions():
             raise self._illegal(a)
@@ -908,16 +1319,22 @@ class ReferenceMState(MState):
         if a < g.A_PASS:
             slot, cell = divmod(a, CELLS)
             r0, c0 = self._window()
-            self._place(p, self.hands[p][slot], (r0 + cell // W, c0 + cell % W))
+            at = (r0 + cell // W, c0 + cell % W)
+            self.log.append([p, self.hands[p][slot], at[0], at[1]])  # public: the card and its cell
+            self._place(p, self.hands[p][slot], at)
         elif a < g.A_ROW:
+            self.log.append([p, -1 if a == g.A_PASS else -2, 0, 0])  # -2: a card went under the pile
             self._pass(p, None if a == g.A_PASS else a - g.A_EXCH)
         elif a < g.A_TAKE:
             assert self.last is not None
+            self.log.append([p, -1, 0, 0])
             self._start_scoring(self.last, (0, 1) if a == g.A_ROW else (1, 0))
         else:
             r0, c0 = self._window()
             cell = a - g.A_TAKE
-            self._take(p, (r0 + cell // W, c0 + cell % W))
+            at = (r0 + cell // W, c0 + cell % W)
+            self.log.append([p, self.table[at], at[0], at[1]])
+            self._take(p, at)
         if self.phase != OVER and len(self.history) >= g.max_turns:
             self._finish("max_turns")
 

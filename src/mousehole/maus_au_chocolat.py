@@ -1,6 +1,6 @@
 """Maus au Chocolat (Christian Fiore & Knut Happel, Kosmos 2009), rules MC-1 .. MC-30.
 
-Rules: ``shared/rules/maus_au_chocolat.md`` (summary in ``docs/games/maus_au_chocolat.md``).
+The rules, restated with their ids MC-1 .. MC-30, are in ``docs/games/maus_au_chocolat.md``.
 2-6 players bid ingredient cards at the same time to choose new cards first, then lay a run
 or a set of candy values for victory points, each helped by one animal helper per round.
 
@@ -20,6 +20,11 @@ Engine model
 * **Helpers** are ids ``0..6``: ``0 Etienne (rank 7), 1 Henri (6), 2 Mathieu (5),
   3 Maurice (4), 4 Lilly (3), 5 Amélie (2), 6 Claude (1)``; ``rank = 7 - id`` (MC-2).
 * **Hands** are kept sorted by card id; a hand *slot* is a position in that sorted hand.
+* **What the table knows** (MC-26): ``known[q]`` lists the cards everyone saw seat ``q``
+  take from the display and that ``q`` still holds (or has just bid, face down). ``pools[c]``
+  says which *pool* an unseen card belongs to: ``0`` the cards dealt at the start, ``k > 0``
+  the discards shuffled into a new draw pile (MC-6), so that a seat remembers which unseen
+  cards can still lie in the pile; every face-up or known card has ``0``.
 * **Phases**: ``bid`` (seats commit one at a time, lowest uncommitted seat first),
   ``pick`` (seats in bid order, one action per card taken), ``combine`` (seats in
   helper-rank order), ``discard`` (the hand limit of the seat that just combined), ``over``.
@@ -47,7 +52,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, SupportsIndex, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -96,6 +101,7 @@ ETIENNE, HENRI, MATHIEU, MAURICE, LILLY, AMELIE, CLAUDE = range(7)
 NUM_HELPERS = 7
 HAND_LIMIT = 8  # MC-14
 MAX_SLOTS = 9  # the largest hand at a combination step: 8 - 1 (bid) + 2 (picks)
+MAX_ROUNDS = 10**9  # rounds are counted in 32 bits by the compiled engine
 
 BID, PICK, DISCARD, SWAP = 0, 80, 160, 240
 DECLINE = 320
@@ -138,13 +144,6 @@ def _make_patterns() -> List[Tuple[Tuple[int, ...], Tuple[int, ...]]]:
 PATTERNS: List[Tuple[Tuple[int, ...], Tuple[int, ...]]] = _make_patterns()
 PATTERN_INDEX: Dict[Tuple[Tuple[int, ...], Tuple[int, ...]], int] = {p: i for i, p in enumerate(PATTERNS)}
 NUM_ACTIONS = COMBINE + len(PATTERNS)
-_FIRST_OF_SHAPE: Dict[Tuple[int, int], int] = {}
-for _i, (_slots, _keep) in enumerate(PATTERNS):
-    _FIRST_OF_SHAPE.setdefault((len(_slots), len(_keep)), COMBINE + _i)
-#: action -> the first combination action of the same shape (used by determinize)
-_CANONICAL: Dict[int, int] = {
-    COMBINE + i: _FIRST_OF_SHAPE[(len(sl), len(kp))] for i, (sl, kp) in enumerate(PATTERNS)
-}
 
 _DEFAULT_CARDS = default_cards()
 
@@ -156,10 +155,6 @@ def card_name(c: int, cards: Optional[List[List[int]]] = None) -> str:
 
 
 # ---- moves -------------------------------------------------------------------------------
-
-
-def _card_arg(text: str) -> int:
-    return int(text)
 
 
 class MCMove(Move):
@@ -265,35 +260,113 @@ class Combine(MCMove):
         return _parse(text, cls)  # type: ignore[return-value]
 
 
-MCMove = Union[Bid, Pick, Discard, Swap, Decline, Combine]
-_CARD_MOVES = {"bid": Bid, "pick": Pick, "discard": Discard, "swap": Swap}
+_CARD_MOVES: Dict[str, Any] = {"bid": Bid, "pick": Pick, "discard": Discard, "swap": Swap}
+#: the verbs of the notation; ``describe`` writes the third-person forms
+_VERBS = {
+    "bid": "bid", "bids": "bid", "pick": "pick", "picks": "pick", "discard": "discard",
+    "discards": "discard", "swap": "swap", "swaps": "swap", "decline": "decline",
+    "declines": "decline", "combine": "combine", "combines": "combine",
+}
+_NOTATION = (
+    "Maus au Chocolat moves read 'bid 17', 'bid fruit3/3c', 'pick 3', 'discard 40', 'swap 9', "
+    "'decline', 'combine 0,2,5 keep 5' (hand slots) or, in a state, "
+    "'combine eggs4/4c fruit5/3c nuts6/7c keep eggs4/4c' (card names)"
+)
 
 
-def _parse(text: str, want: Optional[type] = None) -> Move:
-    t = text.strip()
-    m = re.fullmatch(r"(bid|pick|discard|swap)\s+(\d+)(\s*\(.*\))?", t)
-    mv: Move
-    if m:
-        mv = _CARD_MOVES[m.group(1)](int(m.group(2)))
-    elif t == "decline":
-        mv = Decline()
-    else:
-        m = re.fullmatch(r"combine\s+([\d,\s]+?)\s+keep\s+([\d,\s]+)", t)
-        if not m:
-            raise ValueError(
-                f"not a Maus au Chocolat move: {text!r} "
-                "(expected e.g. 'bid 17', 'pick 3', 'discard 40', 'swap 9', 'decline', 'combine 0,2,5 keep 5')"
-            )
-        slots = tuple(int(x) for x in m.group(1).replace(" ", "").split(",") if x)
-        keep = tuple(int(x) for x in m.group(2).replace(" ", "").split(",") if x)
-        mv = Combine(slots, keep)
+def _names(cards: List[List[int]]) -> Dict[str, List[int]]:
+    """card name -> the ids of that name in a card table."""
+    out: Dict[str, List[int]] = {}
+    for c in range(len(cards)):
+        out.setdefault(card_name(c, cards), []).append(c)
+    return out
+
+
+_DEFAULT_NAMES = _names(_DEFAULT_CARDS)
+
+
+def _tokens(text: Any) -> List[str]:
+    if not isinstance(text, str):
+        raise TypeError(f"a move is written as a str, not {type(text).__name__}")
+    return text.lower().replace(",", " ").split()
+
+
+def _card_token(tok: str, cards: List[List[int]], names: Dict[str, List[int]],
+                among: Optional[Sequence[int]] = None) -> int:
+    """The card id a token names: ``17``, ``fruit3/3c`` or ``fruit3/3c#17``; a bare name is
+    looked up among ``among`` (a hand, the display) first, then in the whole table."""
+    if tok.isdigit():
+        c = int(tok)
+        if c >= NUM_CARDS:
+            raise ValueError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {tok!r}")
+        return c
+    name, _, ident = tok.partition("#")
+    if ident:
+        if not ident.isdigit() or int(ident) >= NUM_CARDS or card_name(int(ident), cards) != name:
+            raise ValueError(f"{tok!r} is not a card: after the name, '#' gives that card's id")
+        return int(ident)
+    ids = names.get(name)
+    if not ids:
+        raise ValueError(f"{tok!r} is not a card name (written like 'fruit3/3c': ingredient, candy "
+                         f"value, coins); {_NOTATION}")
+    if among is not None:
+        here = [c for c in ids if c in among]
+        if len(here) == 1:
+            return here[0]
+        if here:
+            ids = here
+    if len(ids) > 1:
+        raise ValueError(f"{tok!r} names the cards {ids}: write {tok}#id")
+    return ids[0]
+
+
+def _parse_tokens(toks: List[str], text: str, cards: List[List[int]], names: Dict[str, List[int]],
+                  among: Optional[Sequence[int]] = None) -> MCMove:
+    """The move of the stateless notation (``str(move)``, or a card move by name; a name is
+    looked up among ``among`` first when given)."""
+    if not toks or toks[0] not in _VERBS:
+        raise ValueError(f"not a Maus au Chocolat move: {text!r}; {_NOTATION}")
+    verb = _VERBS[toks[0]]
+    args = toks[1:]
+    if verb == "decline":
+        if args:
+            raise ValueError(f"'decline' takes nothing after it, got {text!r}")
+        return Decline()
+    if verb == "combine":
+        if "keep" not in args and "keeps" not in args:
+            raise ValueError(f"a combination names its kept cards after 'keep': {text!r}; {_NOTATION}")
+        k = args.index("keep") if "keep" in args else args.index("keeps")
+        laid, kept = args[:k], args[k + 1:]
+        if not all(t.isdigit() for t in laid + kept) or not laid or not kept:
+            raise ValueError(f"without a state, a combination names hand slots ('combine 0,2,5 keep 5'), "
+                             f"got {text!r}; use state.parse_action for card names")
+        return Combine(tuple(int(t) for t in laid), tuple(int(t) for t in kept))
+    if len(args) == 2 and args[1].startswith("(") and args[1].endswith(")") and args[0].isdigit():
+        # the str form 'bid 17 (fruit3/3c)': the name must be the card's
+        c = _card_token(args[0], cards, names)
+        given = args[1][1:-1]
+        if given not in (card_name(c, cards), card_name(c, _DEFAULT_CARDS)):
+            raise ValueError(f"{text!r}: card {c} is {card_name(c, cards)}, not {given}")
+        return _CARD_MOVES[verb](c)  # type: ignore[no-any-return]
+    if len(args) != 1:
+        raise ValueError(f"'{verb}' takes one card (an id or a name like 'fruit3/3c'), got {text!r}")
+    return _CARD_MOVES[verb](_card_token(args[0], cards, names, among))  # type: ignore[no-any-return]
+
+
+def _parse(text: str, want: Optional[type] = None) -> MCMove:
+    mv = _parse_tokens(_tokens(text), text, _DEFAULT_CARDS, _DEFAULT_NAMES)
     if want is not None and not isinstance(mv, want):
         raise ValueError(f"{text!r} is a {type(mv).__name__}, not a {want.__name__}")
     return mv
 
 
-def parse_move(text: str) -> Move:
-    """Parse any move's ``str`` form."""
+def parse_move(text: str) -> MCMove:
+    """Parse any move's ``str`` form (card names by the DEFAULT table); raises ``ValueError``
+    naming the notation. ``game.parse_move`` is the same with the game's card table.
+
+    >>> parse_move('bid 17 (fruit3/3c)'), parse_move('pick eggs4/4c'), parse_move('decline')
+    (Bid(card=17), Pick(card=3), Decline())
+    """
     return _parse(text)
 
 
@@ -386,10 +459,14 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     title = "Maus au Chocolat"
     min_players = 2
     max_players = 6
-    STATE_KEYS = ('round', 'phase', 'pile', 'display', 'discard', 'hands', 'known', 'bids', 'vp', 'helpers', 'row', 'order', 'turn', 'picks_left', 'etienne_used', 'rng', 'history', 'truncated')
+    STATE_KEYS = (
+        "round", "phase", "pile", "display", "discard", "hands", "known", "pools", "bids", "vp", "helpers",
+        "row", "order", "turn", "picks_left", "etienne_used", "rng", "history", "truncated",
+    )
     DEFAULTS = {"players": 4, "max_turns": 200, "target": None, "hand_size": None, "cards": None}
 
     cards: List[List[int]]
+    _names: Dict[str, List[int]]
     target: int
     hand_size: int
 
@@ -421,6 +498,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if n * hs + n + 1 > NUM_CARDS:  # pragma: no cover - impossible with 6 players
             raise ParameterError("maus_au_chocolat: not enough cards to deal")
         self.cards = out_cards
+        self._names = _names(out_cards)
         self.target = target
         self.hand_size = hs
         self.num_actions = NUM_ACTIONS
@@ -448,7 +526,27 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     def card_name(self, c: int) -> str:
         return card_name(c, self.cards)
 
-    def action_to_move(self, action: int) -> Move:
+    def card_token(self, c: int) -> str:
+        """How the readable notation writes card ``c``: its name (``fruit3/3c``), with
+        ``#id`` added when the game's card table gives another card the same name."""
+        name = card_name(c, self.cards)
+        return name if len(self._card_names()[name]) == 1 else f"{name}#{c}"
+
+    def _card_names(self) -> Dict[str, List[int]]:
+        return self._names
+
+    def parse_move(self, text: str) -> MCMove:
+        """Read a move written as ``str(move)`` (``'bid 17 (fruit3/3c)'``, ``'decline'``,
+        ``'combine 0,2,5 keep 5'``) or a card move by card name (``'pick eggs4/4c'``, names of
+        this game's card table). Raises ``ValueError`` naming the notation; combinations by
+        card name need a state: ``state.parse_action``.
+
+        >>> MausAuChocolat(engine="python").parse_move("bid fruit3/3c")
+        Bid(card=17)
+        """
+        return _parse_tokens(_tokens(text), text, self.cards, self._card_names())
+
+    def action_to_move(self, action: SupportsIndex) -> MCMove:
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
             raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
@@ -481,22 +579,42 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     # -- engine-neutral parts ----------------------------------------------------------
 
     def _validate_dict(self, d: Dict[str, Any]) -> None:
+        """Refuse (StateError naming the key or the rule) every dict that is not a state of
+        this game: wrong types anywhere (a bool is not an int), broken card conservation
+        (MC-28), or a phase whose seat, order, picks and hands do not fit together."""
         n = self.num_players
-        expect(_is_int(d["round"]) and 1 <= d["round"] <= self.max_turns, "round must be an int in 1..max_turns")
-        expect(d["phase"] in PHASES, f"phase must be one of {PHASES}")
-        phase = PHASES.index(d["phase"])
-        pile = int_list(d["pile"], None, "pile", 0, NUM_CARDS - 1)
-        display = int_list(d["display"], None, "display", 0, NUM_CARDS - 1)
-        discard = int_list(d["discard"], None, "discard", 0, NUM_CARDS - 1)
+        cards = self.cards
+        # -- types -------------------------------------------------------------------------
+        rnd = d["round"]
+        last = min(self.max_turns, MAX_ROUNDS)
+        expect(_is_int(rnd) and 1 <= rnd <= last, f"'round' must be an int from 1 to {last} (max_turns), got {rnd!r}")
+        phase = d["phase"]
+        expect(isinstance(phase, str) and phase in PHASES, f"'phase' must be one of {', '.join(PHASES)}, got {phase!r}")
+        pile = int_list(d["pile"], None, "'pile'", 0, NUM_CARDS - 1)
+        display = int_list(d["display"], None, "'display'", 0, NUM_CARDS - 1)
+        discard = int_list(d["discard"], None, "'discard'", 0, NUM_CARDS - 1)
         for key in ("hands", "known", "vp"):
-            expect(isinstance(d[key], list) and len(d[key]) == n, f"{key} must be a list of {n} lists")
-        hands = [int_list(h, None, f"hands[{p}]", 0, NUM_CARDS - 1) for p, h in enumerate(d["hands"])]
-        known = [int_list(h, None, f"known[{p}]", 0, NUM_CARDS - 1) for p, h in enumerate(d["known"])]
-        vp = [int_list(h, None, f"vp[{p}]", 0, NUM_CARDS - 1) for p, h in enumerate(d["vp"])]
-        bids = int_list(d["bids"], n, "bids", -1, NUM_CARDS - 1)
-        for name, xs in [("display", display), ("discard", discard)] + [
-            (f"hands[{p}]", h) for p, h in enumerate(hands)
-        ] + [(f"known[{p}]", h) for p, h in enumerate(known)] + [(f"vp[{p}]", h) for p, h in enumerate(vp)]:
+            expect(isinstance(d[key], list) and len(d[key]) == n, f"'{key}' must be a list of {n} lists (one per seat)")
+        hands = [int_list(h, None, f"'hands'[{q}]", 0, NUM_CARDS - 1) for q, h in enumerate(d["hands"])]
+        known = [int_list(h, None, f"'known'[{q}]", 0, NUM_CARDS - 1) for q, h in enumerate(d["known"])]
+        vp = [int_list(h, None, f"'vp'[{q}]", 0, NUM_CARDS - 1) for q, h in enumerate(d["vp"])]
+        # MC-6: a round reshuffles at most twice (Etienne's draw, the refill), and each
+        # reshuffle numbers its pool one above the highest: pools stay below 2 * round
+        pools = int_list(d["pools"], NUM_CARDS, "'pools' (MC-6: at most two reshuffles a round)", 0, 2 * rnd)
+        bids = int_list(d["bids"], n, "'bids'", -1, NUM_CARDS - 1)
+        helpers = int_list(d["helpers"], n, "'helpers'", 0, NUM_HELPERS - 1)
+        row = int_list(d["row"], NUM_HELPERS - n, "'row'", 0, NUM_HELPERS - 1)
+        order = int_list(d["order"], None, "'order'", 0, n - 1)
+        turn, picks_left = d["turn"], d["picks_left"]
+        expect(_is_int(turn), f"'turn' must be an int, got {turn!r}")
+        expect(_is_int(picks_left), f"'picks_left' must be an int, got {picks_left!r}")
+        for key in ("etienne_used", "truncated"):
+            expect(isinstance(d[key], bool), f"'{key}' must be True or False, got {d[key]!r}")
+        history = int_list(d["history"], None, "'history'", 0, NUM_ACTIONS - 1)
+        # -- cards (MC-28) -----------------------------------------------------------------
+        for name, xs in [("'display'", display), ("'discard'", discard)] + [
+            (f"'{key}'[{q}]", d[key][q]) for key in ("hands", "known", "vp") for q in range(n)
+        ]:
             expect(xs == sorted(set(xs)), f"{name} must be sorted ascending without repeats")
         everything = pile + display + discard + [b for b in bids if b >= 0] + sum(hands, []) + sum(vp, [])
         expect(
@@ -504,97 +622,167 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             f"MC-28: the pile, display, discard, hands, bids and victory cards must hold each of the "
             f"{NUM_CARDS} cards exactly once (they hold {len(everything)} entries)",
         )
-        for p in range(n):
-            expect(set(known[p]) <= set(hands[p]), f"known[{p}] must be part of hands[{p}]")
-            expect(len(hands[p]) <= MAX_SLOTS, f"MC-14: hands[{p}] holds more than {MAX_SLOTS} cards")
-        helpers = int_list(d["helpers"], n, "helpers", 0, NUM_HELPERS - 1)
-        row = int_list(d["row"], NUM_HELPERS - n, "row", 0, NUM_HELPERS - 1)
-        expect(sorted(helpers + row) == list(range(NUM_HELPERS)), "MC-4: helpers and row must hold the 7 helpers once each")
-        order = int_list(d["order"], None, "order", 0, n - 1)
-        turn, picks_left = d["turn"], d["picks_left"]
-        expect(_is_int(turn) and _is_int(picks_left), "turn and picks_left must be ints")
-        expect(isinstance(d["etienne_used"], bool) and isinstance(d["truncated"], bool), "flags must be bools")
-        int_list(d["history"], None, "history", 0, self.num_actions - 1)
-        expect(isinstance(d["rng"], int) and 0 <= d["rng"] < 2**64, "rng must be a 64-bit unsigned int")
-        if phase in (0, 4):
-            expect(order == [] and turn == 0 and picks_left == 0, "order/turn/picks_left must be empty outside pick/combine")
+        expect(len(display) <= n + 1, f"MC-5/MC-9: the display holds at most n + 1 = {n + 1} cards, not {len(display)}")
+        expect(sorted(helpers + row) == list(range(NUM_HELPERS)), "MC-4: 'helpers' and 'row' must hold the 7 helpers once each")
+        bidding = phase == "bid"
+        for q in range(n):
+            mine = hands[q] + ([bids[q]] if bidding and bids[q] >= 0 else [])
+            expect(set(known[q]) <= set(mine),
+                   f"MC-26: 'known'[{q}] lists cards seen entering seat {q}'s hand; it must be part of 'hands'[{q}]"
+                   + (" (or the bid just laid)" if bidding else ""))
+        # MC-26, MC-6: only unseen cards belong to a pool; the pile is the newest pool
+        seen = display + discard + sum(vp, []) + sum(known, []) + ([] if bidding else [b for b in bids if b >= 0])
+        for c in seen:
+            expect(pools[c] == 0, f"MC-26: 'pools'[{c}] must be 0: card {c} is face up or known")
+        top = max(pools)
+        for c in pile:
+            expect(pools[c] == top, f"MC-6: the draw pile holds only the newest pool of unseen cards ('pools'[{c}] "
+                                    f"is {pools[c]}, not {top})")
+        scores = [_score(v, cards) for v in vp]
+        # -- the phase -----------------------------------------------------------------------
+        expect(not d["etienne_used"] or ETIENNE in helpers, "MC-16: 'etienne_used' is set but nobody holds Etienne")
+        if phase in ("bid", "over"):
+            expect(order == [] and turn == 0 and picks_left == 0,
+                   f"'order' must be [] and 'turn', 'picks_left' 0 in the {phase} phase")
         else:
-            expect(sorted(order) == list(range(n)), "order must list every seat once")
-            expect(0 <= turn < n, "turn out of range")
-        if phase == 1:
-            expect(0 <= picks_left <= 2 and picks_left <= len(display), "MC-9: picks_left out of range")
-            expect(picks_left > 0, "MC-9: the picker must have a pick left")
+            expect(sorted(order) == list(range(n)), "'order' must list every seat once")
+            expect(0 <= turn < n, f"'turn' must index 'order' (0..{n - 1}), got {turn}")
+        if phase != "pick":
+            expect(picks_left == 0, "MC-9: 'picks_left' is 0 outside the pick phase")
+        if phase in ("bid", "pick"):
+            expect(max(scores) < self.target,
+                   f"MC-24: a seat has {max(scores)} victory points (target {self.target}): the game ended with its round")
+        if phase == "bid":
+            committed = [b >= 0 for b in bids]
+            k = committed.count(True)
+            expect(k < n, "MC-7: the bids are revealed as soon as the last one is in; 'phase' cannot be bid")
+            expect(committed == [True] * k + [False] * (n - k),
+                   "MC-27: seats commit their bids in seat order (the lowest seat without a bid is to move)")
+            for q in range(n):
+                lo, hi = (0, HAND_LIMIT - 1) if committed[q] else (1, HAND_LIMIT)
+                expect(lo <= len(hands[q]) <= hi,
+                       f"MC-7/MC-14: seat {q} holds {len(hands[q])} cards in the bid phase ({lo}..{hi} possible)")
+            bid_at, swap_at = _bid_phase_actions(history)
+            expect([history[i] - BID for i in bid_at] == bids[:k],
+                   "MC-27: 'history' must end with this round's bids ('bids'), in seat order")
+            expect(len(swap_at) == int(d["etienne_used"]),
+                   "MC-16: 'etienne_used' must say whether this round's bid actions in 'history' hold a swap")
+            if swap_at:
+                before = sum(1 for i in bid_at if i < swap_at[0])
+                expect(helpers.index(ETIENNE) == before, "MC-16: only Etienne's holder swaps, before its own bid")
+        elif phase == "pick":
+            expect(1 <= picks_left <= min(2, len(display)),
+                   f"MC-9: the picker takes 1 or 2 cards that lie in the display; 'picks_left' is {picks_left}")
             for i, q in enumerate(order):
-                expect((bids[q] >= 0) == (i >= turn), "MC-9: bids lie before the seats still to pick")
+                expect((bids[q] >= 0) == (i >= turn),
+                       "MC-9: the seats still to pick (order[turn:]) and only they have a bid card on the table")
+            rest = order[turn:]
+            expect(rest == sorted(rest, key=lambda q: _bid_key(bids[q], helpers[q], cards)),
+                   "MC-8: the seats still to pick must follow the coins of their bids (Henri +2), ties by helper rank")
+            for i, q in enumerate(order):
+                room = MAX_SLOTS - (picks_left if i == turn else 2 if i > turn else 0)
+                expect(len(hands[q]) <= room, f"MC-9/MC-14: seat {q} holds {len(hands[q])} cards; at most {room} here")
         else:
-            expect(picks_left == 0, "picks_left must be 0 outside the pick phase")
-        if phase == 0:
-            expect(any(b < 0 for b in bids), "MC-7: a bid phase with every bid in is revealed")
-        elif phase != 1:
-            expect(all(b < 0 for b in bids), "bids only lie on the table during bid and pick")
-        if phase == 3:
-            expect(len(hands[order[turn]]) > HAND_LIMIT, "MC-14: discard phase with a hand within the limit")
-        if phase in (2, 3):
-            expect(order == _helper_order(helpers), "MC-10: combination order must follow the helper ranks")
-        if phase == 4:
-            expect(
-                d["truncated"] or max(_score(vp[p], self.cards) for p in range(n)) >= self.target,
-                "MC-24: the game is over without a winner's target",
-            )
+            expect(all(b < 0 for b in bids), "MC-9: bid cards lie on the table only in the bid and pick phases")
+        if phase in ("combine", "discard"):
+            expect(order == _helper_order(helpers), "MC-10: the combination order follows the helper ranks")
+            for i, q in enumerate(order):
+                done = i < turn or (i == turn and phase == "discard")
+                limit = HAND_LIMIT if i < turn else MAX_SLOTS
+                expect(len(hands[q]) <= limit, f"MC-14: seat {q} holds {len(hands[q])} cards (at most {limit} here)")
+                expect(done or scores[q] < self.target,
+                       f"MC-24: seat {q} reached the target before its combination step: the game would be over")
+            if phase == "discard":
+                expect(len(hands[order[turn]]) > HAND_LIMIT,
+                       f"MC-14: the discard phase is for a hand above {HAND_LIMIT} cards")
+        if phase == "over":
+            for q in range(n):
+                expect(len(hands[q]) <= HAND_LIMIT, f"MC-14: seat {q} holds {len(hands[q])} cards at the end")
+            if d["truncated"]:
+                expect(rnd == last and max(scores) < self.target,
+                       "'truncated' means max_turns rounds were played without anyone reaching the target (MC-24)")
+            else:
+                expect(max(scores) >= self.target, f"MC-24: the game is over only once a seat has {self.target} points")
         else:
-            expect(not d["truncated"], "truncated is only set when the game is over")
+            expect(not d["truncated"], "'truncated' is only set when the game is over")
 
     def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
-        # MC-26: others' hands (except the cards they took from the display), others' bids
-        # before the reveal, the pile order and the generator are hidden.
+        """Seat ``p``'s view (MC-26): what the table saw and p's own cards, nothing more."""
         n = self.num_players
-        d["hand_sizes"] = [len(h) for h in d["hands"]]
-        d["hands"] = [h if q == p else None for q, h in enumerate(d["hands"])]
-        if d["phase"] == "bid":
-            hidden = _bid_history_positions(d, n)
-            d["committed"] = [b >= 0 for b in d["bids"]]
-            d["bids"] = [b if q == p or b < 0 else None for q, b in enumerate(d["bids"])]
-            for q, i in hidden.items():
+        bidding = d["phase"] == "bid"
+        hands, known, bids, pools = d["hands"], d["known"], d["bids"], d["pools"]
+        d["hand_sizes"] = [len(h) for h in hands]
+        d["committed"] = [b >= 0 for b in bids]
+        # the pools of each seat's unseen cards (its hidden bid included: which card it bid
+        # stays hidden, also when it was a known card, which 'known' keeps listing)
+        d["unseen_pools"] = [
+            sorted(pools[c] for c in hands[q] + ([bids[q]] if bidding and bids[q] >= 0 else []) if c not in known[q])
+            for q in range(n)
+        ]
+        d["hands"] = [h if q == p else None for q, h in enumerate(hands)]
+        history = d["history"]
+        if bidding:  # MC-7, MC-27: the others' bids (and their actions) stay face down
+            bid_at, _ = _bid_phase_actions(history)
+            for q, i in enumerate(bid_at):
                 if q != p:
-                    d["history"][i] = None
+                    history[i] = None
+            d["bids"] = [b if q == p or b < 0 else None for q, b in enumerate(bids)]
         # A combination action names hand slots, and slots tell the card-id order inside a
         # hidden hand: history shows None for every combination (the laid and kept cards
-        # themselves are public in the discard pile and the victory cards).
-        d["history"] = [None if a is not None and a >= COMBINE else a for a in d["history"]]
+        # are face up in the victory cards and the discard pile).
+        d["history"] = [None if a is not None and a >= COMBINE else a for a in history]
         d["pile_size"] = len(d["pile"])
         d["pile"] = None
         d["rng"] = None
         return d
 
-    def _resample(self, d: Dict[str, Any], p: int, rng: Rng) -> None:
-        # MC-26: re-deal what seat p cannot see: the pile order, the cards of the other
-        # hands that nobody saw enter them, and the other seats' unrevealed bids.
+    def _determinize(self, view: Dict[str, Any], p: int, rng: Rng) -> Dict[str, Any]:
+        """A full state from seat ``p``'s view alone (MC-26): the cards p cannot see are
+        grouped by pool, each group (sorted) shuffled and dealt: to each other seat as many
+        cards of each pool as it holds unseen, one card of each hidden bidder's cards becomes
+        its bid, the rest of the newest pool is the pile. Hidden history entries become
+        ``BID + card`` (a bid) or the first combination pattern."""
         n = self.num_players
-        in_bid = d["phase"] == "bid"
-        hidden_bids = [q for q in range(n) if q != p and in_bid and d["bids"][q] >= 0]
-        pool = list(d["pile"])
-        unknown = [0] * n
+        d = dict(view)
+        for key in ("hand_sizes", "committed", "unseen_pools", "pile_size"):
+            del d[key]
+        bids, hands, known, pools = d["bids"], d["hands"], d["known"], d["pools"]
+        expect(isinstance(pools, list) and len(pools) == NUM_CARDS, "'pools' must list the pool of each of the 80 cards")
+        visible: Set[int] = set(d["display"]) | set(d["discard"]) | set(hands[p])
         for q in range(n):
+            visible |= set(d["vp"][q])
             if q != p:
-                secret = [c for c in d["hands"][q] if c not in d["known"][q]]
-                unknown[q] = len(secret)
-                pool += secret
-        pool += [d["bids"][q] for q in hidden_bids]
-        pool.sort()
-        rng.shuffle(pool)
+                visible |= set(known[q])
+            if bids[q] is not None and bids[q] >= 0:
+                visible.add(bids[q])
+        groups: Dict[int, List[int]] = {}
+        for c in range(NUM_CARDS):
+            if c not in visible:
+                groups.setdefault(pools[c], []).append(c)
+        for t in sorted(groups):
+            rng.shuffle(groups[t])
         for q in range(n):
-            if q != p:
-                d["hands"][q] = sorted(d["known"][q] + [pool.pop() for _ in range(unknown[q])])
-        if hidden_bids:
-            where = _bid_history_positions(d, n)
-            for q in hidden_bids:
-                d["bids"][q] = pool.pop()
-                d["history"][where[q]] = BID + d["bids"][q]
-        d["pile"] = pool
-        # combinations in history become the first pattern of the same shape (their slots
-        # would tell the card order of hands that were re-dealt; views show them as None)
-        d["history"] = [_CANONICAL[a] if a >= COMBINE else a for a in d["history"]]
+            if q == p:
+                continue
+            drawn = [groups[t].pop() for t in sorted(view["unseen_pools"][q])]
+            mine = sorted(list(known[q]) + drawn)
+            if bids[q] is None:  # a hidden bid: one of the seat's cards
+                expect(len(mine) > 0, f"view: seat {q} has a hidden bid but no card")
+                bids[q] = mine.pop(rng.below(len(mine)))
+            hands[q] = mine
+        top = max(pools)
+        expect(all(not cs for t, cs in groups.items() if t != top),
+               "view: unseen cards of an older pool are left over, but the pile is the newest pool (MC-6)")
+        d["pile"] = groups.get(top, [])
+        history = list(d["history"])
+        if d["phase"] == "bid":
+            k = sum(1 for b in bids if b >= 0)
+            bid_at, _ = _bid_phase_actions(history, k)
+            for q, i in enumerate(bid_at):
+                history[i] = BID + bids[q]
+        d["history"] = [COMBINE if a is None else a for a in history]
         d["rng"] = rng.next64()
+        return d
 
     def _observation(self, d: Dict[str, Any], p: int) -> npt.NDArray[np.float32]:
         n = self.num_players
@@ -660,7 +848,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             )
         return "\n".join(lines)
 
-    def _explain_illegal(self, state: StateAPI, action: Any) -> str:
+    def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
         a = check_action_type(action)
         d = state._to_dict()
         n = self.num_players
@@ -735,28 +923,37 @@ def _current(d: Dict[str, Any], n: int) -> int:
     return int(d["order"][d["turn"]])
 
 
-def _bid_history_positions(d: Dict[str, Any], n: int) -> Dict[int, int]:
-    """During the bid phase: seat -> index in history of its (hidden) bid this round."""
-    hist = d["history"]
-    i = len(hist)
-    bids = []
-    while i > 0 and hist[i - 1] is not None and (hist[i - 1] < PICK or SWAP <= hist[i - 1] < DECLINE):
+def _bid_phase_actions(history: Sequence[Optional[int]], k: Optional[int] = None) -> Tuple[List[int], List[int]]:
+    """During a bid phase: the positions in ``history`` of this round's bids (seat 0's first;
+    ``None`` stands for a hidden bid in a view) and of its Etienne swap: the actions after
+    the last pick, discard or combination step. With ``k`` (a view, where ``None`` may also
+    be an earlier combination) the scan stops after ``k`` bids."""
+    bid_at: List[int] = []
+    swap_at: List[int] = []
+    i = len(history)
+    while i > 0 and (k is None or len(bid_at) < k):
+        a = history[i - 1]
+        if a is None or BID <= a < PICK:
+            bid_at.append(i - 1)
+        elif SWAP <= a < DECLINE:
+            swap_at.append(i - 1)
+        else:
+            break
         i -= 1
-        if hist[i] < PICK:
-            bids.append(i)
-    bids.reverse()
-    seats = [q for q in range(n) if d["bids"][q] is None or d["bids"][q] >= 0]
-    return dict(zip(seats, bids))
+    bid_at.reverse()
+    swap_at.reverse()
+    return bid_at, swap_at
+
+
+def _bid_key(bid: int, helper: int, cards: List[List[int]]) -> Tuple[int, int]:
+    """MC-8: the sort key of a bid: coins of the bid card (+2 for Henri, MC-17), highest
+    first; ties: higher helper rank (lower helper id) first."""
+    return (-(cards[bid][2] + (2 if helper == HENRI else 0)), helper)
 
 
 def _pick_order(bids: Sequence[int], helpers: Sequence[int], cards: List[List[int]]) -> List[int]:
-    """MC-8: by coins of the bid card (+2 for Henri, MC-17), highest first; ties: higher
-    helper rank (lower helper id) first."""
-    def key(q: int) -> Tuple[int, int]:
-        coins = cards[bids[q]][2] + (2 if helpers[q] == HENRI else 0)
-        return (-coins, helpers[q])
-
-    return sorted(range(len(bids)), key=key)
+    """MC-8: the pick order of the revealed bids."""
+    return sorted(range(len(bids)), key=lambda q: _bid_key(bids[q], helpers[q], cards))
 
 
 def _winners(vp: Sequence[Sequence[int]], helpers: Sequence[int], cards: List[List[int]]) -> List[int]:
@@ -767,30 +964,83 @@ def _winners(vp: Sequence[Sequence[int]], helpers: Sequence[int], cards: List[Li
 
 
 class _JointMixin:
-    """``apply_joint`` (MC-27) and ``describe``, shared by both engines."""
+    """``apply_joint`` (MC-27), ``describe`` and ``parse_action``, shared by both engines."""
 
     __slots__ = ()
 
     def describe(self, action: Any) -> str:
-        """A legal action in words with the current player's cards, e.g.
-        ``"seat 2 combines eggs4/4c fruit5/3c nuts6/6c, keeps eggs4/4c"``."""
+        """``action`` (an int or a Move) in words, as the seat to move plays it now, with
+        card names: ``"seat 2 bids fruit3/3c"``, ``"seat 1 swaps eggs5/4c (Etienne)"``,
+        ``"seat 0 combines eggs4/4c fruit5/2c nuts6/7c, keeps nuts6/7c"``.
+        :meth:`parse_action` reads it back. An action that names slots beyond the hand, or
+        any action once the game is over, is written as ``str(move)``."""
         st: Any = self
         g = st.game
-        mv = action if isinstance(action, Move) else g.action_to_move(check_action_type(action))
+        a = g.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+        mv = g.action_to_move(a)
         p = st.current_player
         if p == TERMINAL:
-            return f"the game is over (MC-24); {mv} cannot be played"
+            return str(mv)
+        if isinstance(mv, Decline):
+            return f"seat {p} declines"
         if isinstance(mv, Combine):
             hand = st._to_dict()["hands"][p]
             if max(mv.slots) >= len(hand):
-                return f"seat {p} holds only {len(hand)} cards: {mv} (MC-10)"
-            laid = " ".join(g.card_name(hand[i]) for i in mv.slots)
-            kept = " ".join(g.card_name(hand[i]) for i in mv.keep)
+                return str(mv)
+            laid = " ".join(g.card_token(hand[i]) for i in mv.slots)
+            kept = " ".join(g.card_token(hand[i]) for i in mv.keep)
             return f"seat {p} combines {laid}, keeps {kept}"
-        if isinstance(mv, Decline):
-            return f"seat {p} declines"
-        verb = {Bid: "bids", Pick: "picks", Discard: "discards", Swap: "swaps (Etienne)"}[type(mv)]
-        return f"seat {p} {verb} {g.card_name(mv.card)}"  # type: ignore[union-attr]
+        assert isinstance(mv, (Bid, Pick, Discard, Swap))
+        verb = {Bid: "bids", Pick: "picks", Discard: "discards", Swap: "swaps"}[type(mv)]
+        return f"seat {p} {verb} {g.card_token(mv.card)}" + (" (Etienne)" if isinstance(mv, Swap) else "")
+
+    def parse_action(self, text: str) -> int:
+        """The int action that ``text`` names in this state: what :meth:`describe` writes
+        (``"seat 0 combines eggs4/4c fruit5/2c nuts6/7c, keeps nuts6/7c"``, the seat part
+        optional), a move by card names (``"pick eggs4/4c"``, ``"combine eggs4/4c fruit5/2c
+        nuts6/7c keep nuts6/7c"``) or ``str(move)`` (``"bid 17"``, ``"combine 0,2,5 keep 5"``).
+        Raises ``ValueError`` for text that is not a move, :class:`IllegalMoveError` for a
+        move that is not legal here."""
+        st: Any = self
+        g = st.game
+        toks = _tokens(text)
+        p = st.current_player
+        if toks[:1] == ["seat"]:
+            if len(toks) < 2 or not toks[1].isdigit():
+                raise ValueError(f"{text!r}: 'seat' is followed by the seat number; {_NOTATION}")
+            if int(toks[1]) != p:
+                now = "the game is over" if p == TERMINAL else f"seat {p} is to move"
+                raise IllegalMoveError(f"{text!r} is a move of seat {toks[1]}, but {now}")
+            toks = toks[2:]
+        toks = [t for t in toks if t != "(etienne)"]
+        if p == TERMINAL:
+            _parse_tokens(toks, text, g.cards, g._card_names())  # a ValueError for what is not a move
+            raise IllegalMoveError(f"MC-24: the game is over; {text!r} cannot be played")
+        d = st._to_dict()
+        hand = d["hands"][p]
+        verb = _VERBS.get(toks[0]) if toks else None
+        args = toks[1:]
+        mv: MCMove
+        if verb == "combine" and any(not t.isdigit() for t in args if t not in ("keep", "keeps")):
+            if "keep" not in args and "keeps" not in args:
+                raise ValueError(f"a combination names its kept cards after 'keep': {text!r}; {_NOTATION}")
+            k = args.index("keep") if "keep" in args else args.index("keeps")
+            names = g._card_names()
+            laid = [_card_token(t, g.cards, names, hand) for t in args[:k]]
+            kept = [_card_token(t, g.cards, names, hand) for t in args[k + 1:]]
+            for c in laid:
+                if c not in hand:
+                    raise IllegalMoveError(f"MC-10: seat {p} does not hold {g.card_token(c)}")
+            if len(set(laid)) != len(laid) or not set(kept) <= set(laid) or len(set(kept)) != len(kept):
+                raise IllegalMoveError(f"MC-12: {text!r}: the kept cards are some of the laid cards, each once")
+            mv = Combine(tuple(sorted(hand.index(c) for c in laid)), tuple(sorted(hand.index(c) for c in kept)))
+        else:
+            zone = d["display"] if verb == "pick" else hand
+            mv = _parse_tokens(toks, text, g.cards, g._card_names(), zone)
+        a = int(g.move_to_action(mv))
+        if a not in st.legal_actions():
+            raise st._illegal(a)
+        return a
 
     def apply_joint(self, actions: Sequence[Any]) -> None:
         """Commit every seat's bid at once (MC-27). ``actions[q]`` is seat ``q``'s bid
@@ -830,14 +1080,17 @@ class MausAuChocolatState(_JointMixin, StateAPI[MCMove]):
 
     __slots__ = ()
 
-    game: MausAuChocolat
+    if TYPE_CHECKING:  # read-only, as on the compiled core
+
+        @property
+        def game(self) -> MausAuChocolat: ...
 
 
 class ReferenceMausAuChocolatState(MausAuChocolatState):
     """A Maus au Chocolat state (pure-Python reference engine), written from the spec."""
 
     __slots__ = (
-        "game", "round", "phase", "pile", "display", "discard", "hands", "known", "bids", "vp",
+        "game", "round", "phase", "pile", "display", "discard", "hands", "known", "pools", "bids", "vp",
         "helpers", "row", "order", "turn", "picks_left", "etienne_used", "rng", "history", "truncated",
     )
 
@@ -849,6 +1102,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
     discard: List[int]
     hands: List[List[int]]
     known: List[List[int]]
+    pools: List[int]
     bids: List[int]
     vp: List[List[int]]
     helpers: List[int]
@@ -882,6 +1136,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
         s.helpers = helpers[:n]
         s.row = helpers[n:]
         s.known = [[] for _ in range(n)]
+        s.pools = [0] * NUM_CARDS  # MC-26: every unseen card is in the first pool
         s.bids = [-1] * n
         s.vp = [[] for _ in range(n)]
         s.round = 1
@@ -900,7 +1155,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
         s.game = game
         for k in ("round", "phase", "turn", "picks_left", "etienne_used", "truncated"):
             setattr(s, k, d[k])
-        for k in ("pile", "display", "discard", "bids", "helpers", "row", "order", "history"):
+        for k in ("pile", "display", "discard", "pools", "bids", "helpers", "row", "order", "history"):
             setattr(s, k, list(d[k]))
         for k in ("hands", "known", "vp"):
             setattr(s, k, [list(h) for h in d[k]])
@@ -917,6 +1172,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
             discard=list(self.discard),
             hands=[list(h) for h in self.hands],
             known=[list(h) for h in self.known],
+            pools=list(self.pools),
             bids=list(self.bids),
             vp=[list(h) for h in self.vp],
             helpers=list(self.helpers),
@@ -978,7 +1234,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
 
     # -- moves -------------------------------------------------------------------------
 
-    def apply_action(self, action: int) -> None:
+    def apply_action(self, action: SupportsIndex) -> None:
         a = check_action_type(action)
         if a not in self._legal():
             raise self._illegal(a)
@@ -999,19 +1255,26 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
 
     def _draw(self) -> Optional[int]:
         """MC-6: the top card of the pile; an empty pile is first replaced by the shuffled
-        discards (taken in card id order); None when both are empty."""
+        discards (taken in card id order), which form a new pool of unseen cards (MC-26);
+        None when both are empty. The caller places the card (a card laid face up leaves
+        its pool)."""
         if not self.pile:
             if not self.discard:
                 return None
             self.pile = sorted(self.discard)
             self.discard = []
             self.rng.shuffle(self.pile)
+            pool = max(self.pools) + 1
+            for c in self.pile:
+                self.pools[c] = pool
         return self.pile.pop()
 
     def _take_from_hand(self, p: int, c: int) -> None:
+        """Card c leaves seat p's hand face up (MC-12, MC-14, MC-16)."""
         self.hands[p].remove(c)
         if c in self.known[p]:
             self.known[p].remove(c)
+        self.pools[c] = 0
 
     def _swap(self, p: int, c: int) -> None:
         # MC-16: discard face up, then draw the top card (MC-6 may reshuffle the discards)
@@ -1023,9 +1286,13 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
         self.hands[p] = sorted(self.hands[p] + [new])
 
     def _bid(self, p: int, c: int) -> None:
-        self._take_from_hand(p, c)  # MC-7: laid face down
+        self.hands[p].remove(c)  # MC-7: laid face down (a known card stays in known[p])
         self.bids[p] = c
         if all(b >= 0 for b in self.bids):  # MC-7: all revealed at once
+            for q, b in enumerate(self.bids):
+                self.pools[b] = 0
+                if b in self.known[q]:
+                    self.known[q].remove(b)
             self.order = _pick_order(self.bids, self.helpers, self.game.cards)  # MC-8
             self.phase = "pick"
             self.turn = 0
@@ -1095,7 +1362,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
         if max(self.scores()) >= g.target:  # MC-24: the game ends with this round
             self.phase = "over"
             return
-        if self.round >= g.max_turns:  # max_turns (rounds) truncates
+        if self.round >= min(g.max_turns, MAX_ROUNDS):  # max_turns (rounds) truncates
             self.phase = "over"
             self.truncated = True
             return
@@ -1112,6 +1379,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
             c = self._draw()
             if c is None:  # MC-6: both piles empty: fewer cards are laid
                 break
+            self.pools[c] = 0
             self.display.append(c)
         self.display.sort()
         self.phase = "bid"

@@ -1,0 +1,413 @@
+"""The ``mousehole`` command line (also ``python -m mousehole``).
+
+    mousehole simulate all --games 100000 --seed 1      # every game, its default player count
+    mousehole simulate m --players 6 --threads 2 --json m6.json
+    mousehole show cheese_rescue --players 2 --seed 7 --moves "dog@3,4; cat@4,3" --legal
+
+Each subcommand is a pair of functions, ``_add_<name>(subparsers)`` (its options) and
+``_run_<name>(args) -> exit status``, listed in :data:`COMMANDS`; a new subcommand (play,
+arena, replay, bench, ...) is one more pair. Exit status: 0 done, 2 bad usage (one line on
+stderr, never a traceback), 130 interrupted by Ctrl-C (one line on stderr).
+
+``rich`` (the ``mousehole[cli]`` extra) draws the progress bar when it is installed and
+stderr is a terminal; it is imported only then.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
+
+from . import __version__, available_engines, default_engine, game_names, load
+from ._api import Game, ParameterError
+from ._simulate import MAX_GAMES, SimulationSummary, simulate
+
+__all__ = ["main", "build_parser", "COMMANDS", "DEFAULT_GAMES"]
+
+PROG = "mousehole"
+#: ``simulate``'s default game count per engine (the reference is thousands of times slower)
+DEFAULT_GAMES = {"compiled": 100_000, "python": 200}
+EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
+#: seconds between two progress lines when stderr is not a terminal
+LOG_EVERY = 5.0
+
+
+class UsageError(Exception):
+    """A bad value found after parsing (a player count the game does not allow, an illegal
+    move, ...): reported exactly like argparse's own errors."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line: ``prog: error: message (see prog --help)``."""
+
+    def error(self, message: str) -> NoReturn:
+        text = " ".join(str(message).split())
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {text} (see {self.prog} --help)\n")
+
+
+# --------------------------------------------------------------------------------------
+# argument types (each error names the value; argparse adds the option)
+
+
+def _int_value(text: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def _count(text: str) -> int:
+    v = _int_value(text)
+    if not 0 <= v <= MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 2**53, got {v}")
+    return v
+
+
+def _positive(text: str) -> int:
+    v = _int_value(text)
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
+    return v
+
+
+def _game_choice(allow_all: bool) -> Callable[[str], str]:
+    names = game_names() + (["all"] if allow_all else [])
+
+    def check(text: str) -> str:
+        if text not in names:
+            raise argparse.ArgumentTypeError(f"unknown game {text!r}; choose from {', '.join(names)}")
+        return text
+    return check
+
+
+def _games(n: int) -> str:
+    return f"{n:,} game" if n == 1 else f"{n:,} games"
+
+
+def _load(name: str, players: Optional[int], engine: Optional[str]) -> Game[Any, Any]:
+    params: Dict[str, Any] = {} if players is None else {"players": players}
+    try:
+        return load(name, engine=engine, **params)
+    except ParameterError as e:
+        raise UsageError(str(e)) from None
+
+
+# --------------------------------------------------------------------------------------
+# shared options
+
+
+def _add_game_options(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
+    what = "a game id, or 'all' for every game" if allow_all else "a game id"
+    p.add_argument("game", metavar="GAME", type=_game_choice(allow_all),
+                   help=f"{what}: {', '.join(game_names())} (default: none, required)")
+    p.add_argument("--players", type=_int_value, default=None, metavar="N",
+                   help="number of players (default: each game's own default"
+                        + ("; with 'all', games that do not allow N are skipped)" if allow_all else ")"))
+    p.add_argument("--engine", choices=["compiled", "python"], default=None,
+                   help=f"engine: the compiled one or the pure-Python reference (default: "
+                        f"{default_engine()}, the fastest available here)")
+
+
+# --------------------------------------------------------------------------------------
+# simulate
+
+
+def _add_simulate(sub: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "simulate", help="play seeded uniformly random games and summarise them",
+        description="Play seeded uniformly random games (mousehole.simulate, in constant memory) "
+                    "and print per seat the mean score with its standard error and the win rate "
+                    "with a 95% Wilson interval, the mean game length, truncations and speed. "
+                    "Ctrl-C stops at once (exit status 130).")
+    _add_game_options(p, allow_all=True)
+    p.add_argument("--games", type=_count, default=None, metavar="N",
+                   help=f"number of games per game id (default: {DEFAULT_GAMES['compiled']:,} with the "
+                        f"compiled engine, {DEFAULT_GAMES['python']:,} with the python engine)")
+    p.add_argument("--seed", type=_int_value, default=1, metavar="S",
+                   help="seed of the run: the same seed gives the same games (default: 1)")
+    p.add_argument("--threads", type=_positive, default=1, metavar="T",
+                   help="threads playing games (compiled engine: no GIL) (default: 1)")
+    p.add_argument("--json", metavar="FILE", default=None,
+                   help="also write the figures as JSON to FILE (default: none)")
+    return p
+
+
+class _Display:
+    """Progress on stderr: a rich bar (rich installed, stderr a terminal), a plain line
+    rewritten in place (terminal, no rich), or a line every LOG_EVERY seconds otherwise."""
+
+    def __init__(self, label: str, n: int) -> None:
+        self.label, self.n = label, n
+        self.done = 0
+        self.start = time.monotonic()
+        self.last_log = self.start
+        self.stream = sys.stderr
+        tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.rich: Any = None
+        self.task: Any = None
+        self.inline = False
+        if tty:
+            try:
+                from rich.console import Console
+                from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn,
+                                           TextColumn, TimeRemainingColumn)
+            except ImportError:
+                self.inline = True
+            else:
+                self.rich = Progress(TextColumn("{task.description}"), BarColumn(bar_width=20),
+                                     TaskProgressColumn(), MofNCompleteColumn(), TextColumn("games, eta"),
+                                     TimeRemainingColumn(),
+                                     console=Console(file=self.stream), transient=True)
+        else:
+            self._line(f"{label}: {_games(n)} started")
+
+    def _line(self, text: str) -> None:
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def __enter__(self) -> "_Display":
+        if self.rich is not None:
+            self.rich.start()
+            self.task = self.rich.add_task(self.label, total=self.n)
+        return self
+
+    def __call__(self, done: int, n: int) -> None:
+        """The ``progress`` callback of ``simulate``."""
+        self.done = done
+        now = time.monotonic()
+        if self.rich is not None:
+            self.rich.update(self.task, completed=done)
+        elif self.inline:
+            rate = done / (now - self.start) if now > self.start else 0.0
+            pct = 100.0 * done / n if n else 100.0
+            self.stream.write(f"\r{self.label}: {done:,}/{n:,} games ({pct:.0f}%), {rate:,.0f} games/s\x1b[K")
+            self.stream.flush()
+        elif now - self.last_log >= LOG_EVERY and done < n:
+            self.last_log = now
+            self._line(f"{self.label}: {done:,}/{n:,} games ({100.0 * done / n:.0f}%)")
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.rich is not None:
+            self.rich.stop()
+        elif self.inline:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _figures(name: str, game: Game[Any, Any], seed: int, threads: int, s: SimulationSummary,
+             seconds: float) -> Dict[str, Any]:
+    """Everything the table shows, as JSON-ready values (no nan: empty runs give zeros)."""
+    hist = s.length_hist
+    lengths = [k for k, c in enumerate(hist) if c]
+    return {
+        "game": name,
+        "players": game.num_players,
+        "engine": game.engine,
+        "seed": seed,
+        "threads": threads,
+        "n_games": s.n_games,
+        "seconds": seconds,
+        "games_per_second": s.n_games / seconds if seconds > 0 else None,
+        "mean_length": s.mean_length,
+        "shortest": lengths[0] if lengths else None,
+        "longest": lengths[-1] if lengths else None,
+        "truncated": s.truncated,
+        "length_hist": list(hist),
+        "seats": [
+            {"seat": p, "mean_score": s.mean_score[p], "score_stderr": s.score_stderr[p],
+             "score_var": s.score_var[p], "score_sum": s.score_sum[p], "score_sq_sum": s.score_sq_sum[p],
+             "wins": s.wins[p], "win_rate": s.win_rates()[p], "win_rate_95": list(s.win_intervals()[p])}
+            for p in range(s.num_players)
+        ],
+    }
+
+
+def _table(f: Dict[str, Any]) -> str:
+    n = f["n_games"]
+    speed = f"{f['games_per_second']:,.0f} games/s" if f["games_per_second"] else "- games/s"
+    head = (f"{f['game']}: {f['players']} players, {f['engine']} engine, seed {f['seed']}: "
+            f"{_games(n)} in {f['seconds']:.2f} s ({speed})")
+    if n == 0:
+        return head
+    rows = [head, "  seat  mean score  std error  win rate  95% interval"]
+    for seat in f["seats"]:
+        lo, hi = seat["win_rate_95"]
+        se = f"{seat['score_stderr']:10.3f}" if n >= 2 else f"{'-':>10}"
+        rows.append(f"  {seat['seat']:>4}  {seat['mean_score']:10.3f}  {se}  {seat['win_rate']:8.4f}"
+                    f"  {lo:.4f}-{hi:.4f}")
+    rows.append(f"  mean length {f['mean_length']:.2f} actions (shortest {f['shortest']}, longest "
+                f"{f['longest']}); truncated {_games(f['truncated'])} ({100.0 * f['truncated'] / n:.2f}%)")
+    return "\n".join(rows)
+
+
+def _check_output(path: str) -> None:
+    """Refuse an output path that cannot be written before spending time on the run."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"argument --json: {path} is a directory")
+    if not os.path.isdir(folder):
+        raise UsageError(f"argument --json: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError(f"argument --json: {path} is not writable")
+
+
+def _dump_json(doc: Dict[str, Any]) -> str:
+    """Indented JSON, with each length histogram on one line."""
+    hists: List[str] = []
+    for r in doc["results"]:
+        hists.append(json.dumps(r["length_hist"]))
+        r["length_hist"] = f"@length_hist{len(hists) - 1}@"
+    text = json.dumps(doc, indent=2, allow_nan=False)
+    for i, h in enumerate(hists):
+        text = text.replace(f'"@length_hist{i}@"', h)
+    return text + "\n"
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    names = game_names() if args.game == "all" else [args.game]
+    if args.json is not None:
+        _check_output(args.json)
+    games: List[Tuple[str, Game[Any, Any]]] = []
+    skipped: List[Dict[str, str]] = []
+    for name in names:
+        game = _load(name, None if args.game == "all" else args.players, args.engine)
+        if args.game == "all" and args.players is not None and args.players != game.num_players:
+            lo, hi = type(game).min_players, type(game).max_players
+            if not lo <= args.players <= hi:
+                reason = f"it is for {lo} to {hi} players"
+                skipped.append({"game": name, "reason": reason})
+                continue
+            game = _load(name, args.players, args.engine)
+        games.append((name, game))
+    if not games:
+        raise UsageError(f"argument --players: no game allows {args.players} players")
+    for note in skipped:
+        print(f"{note['game']}: skipped, {note['reason']}", flush=True)
+    report: List[Dict[str, Any]] = []
+    for name, game in games:
+        n = args.games if args.games is not None else DEFAULT_GAMES[game.engine]
+        display = _Display(f"{name} ({game.num_players}p, {game.engine})", n)
+        start = time.perf_counter()
+        try:
+            with display:
+                summary = simulate(game, n, seed=args.seed, threads=args.threads, progress=display,
+                                   aggregate=True)
+        except KeyboardInterrupt:
+            sys.stdout.flush()
+            sys.stderr.write(f"interrupted after {_games(display.done)} of {name}\n")
+            return EXIT_INTERRUPTED
+        figures = _figures(name, game, args.seed, args.threads, summary, time.perf_counter() - start)
+        report.append(figures)
+        print(_table(figures), flush=True)
+    if args.json is not None:
+        doc = {"mousehole": __version__, "command": "simulate", "seed": args.seed, "threads": args.threads,
+               "results": report, "skipped": skipped}
+        try:
+            with open(args.json, "w", encoding="utf-8") as fh:
+                fh.write(_dump_json(doc))
+        except OSError as e:
+            sys.stderr.write(f"{PROG} simulate: error: cannot write {args.json}: {e.strerror}\n")
+            return 1
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------------------
+# show
+
+
+def _add_show(sub: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "show", help="print a position after some moves",
+        description="Print the position of a new game (seeded) after the given moves, each "
+                    "written in the game's readable notation (as --legal lists them).")
+    _add_game_options(p, allow_all=False)
+    p.add_argument("--seed", type=_int_value, default=1, metavar="S",
+                   help="seed of the deal (default: 1)")
+    p.add_argument("--moves", default="", metavar='"M1; M2; ..."',
+                   help="moves to play first, separated by ';' (default: none)")
+    p.add_argument("--legal", action="store_true", default=False,
+                   help="also list the legal moves of the position (default: off)")
+    return p
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    game = _load(args.game, args.players, args.engine)
+    state = game.new_state(seed=args.seed)
+    moves = [m.strip() for m in args.moves.split(";") if m.strip()]
+    played: List[str] = []
+    for i, text in enumerate(moves, 1):
+        if state.is_terminal():
+            raise UsageError(f"argument --moves: move {i} ({text!r}): the game is already over")
+        seat = state.current_player
+        try:
+            action = state.parse_action(text)
+        except (ValueError, NotImplementedError) as e:
+            raise UsageError(f"argument --moves: move {i} ({text!r}): {e}") from None
+        state.apply_action(action)
+        played.append(f"{i}. seat {seat}: {text}" if seat >= 0 else f"{i}. chance: {text}")
+    print(f"{args.game}, {game.num_players} players, {game.engine} engine, seed {args.seed}; "
+          f"after {len(played)} move{'s' if len(played) != 1 else ''}")
+    for line in played:
+        print(f"  {line}")
+    print()
+    print(state)
+    if state.is_terminal():
+        print(f"game over: scores {state.scores()}, winners {state.winners()}")
+    elif args.legal:
+        legal = [state.describe(int(a)) for a in state.legal_actions()]
+        who = "chance" if state.current_player < 0 else f"seat {state.current_player}"
+        print(f"legal moves of {who} ({len(legal)}):")
+        for text in legal:
+            print(f"  {text}")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------------------
+# the parser and main
+
+#: subcommand name -> (adds its parser, runs it)
+COMMANDS: Dict[str, Tuple[Callable[[Any], argparse.ArgumentParser], Callable[[argparse.Namespace], int]]] = {
+    "simulate": (_add_simulate, _run_simulate),
+    "show": (_add_show, _run_show),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="mousehole: exact, fast rules engines for M, Cheese Rescue, "
+                     "Kater Kasimir and Maus au Chocolat. Engines available here: "
+                     f"{', '.join(available_engines())}.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name, (add, run) in COMMANDS.items():
+        p = add(sub)
+        p.set_defaults(run=run, parser=p)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line; return the exit status (``sys.exit(main())``)."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(list(argv) if argv is not None else None)
+        try:
+            status: int = args.run(args)
+        except UsageError as e:
+            args.parser.error(str(e))
+            return EXIT_USAGE  # not reached: error() exits
+        sys.stdout.flush()
+        return status
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # e.g. `mousehole show m --legal | head`
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

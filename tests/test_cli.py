@@ -1,0 +1,309 @@
+"""The ``mousehole`` command line (issue 9 item 5): subcommands, defaults in --help, one-line
+usage errors with status 2, the simulate table and JSON, show with moves, Ctrl-C (130).
+
+Most tests call ``mousehole.cli.main`` in-process; a few run ``python -m mousehole`` (the
+same entry point as the ``mousehole`` script) to check what a shell sees.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from typing import Any, List
+
+import pytest
+
+import mousehole
+from mousehole import cli
+from mousehole._rng import Rng
+from mousehole._simulate import simulate
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+COMPILED = mousehole.default_engine() == "compiled"
+
+
+def run(capsys: Any, *argv: str) -> Any:
+    """main(argv) in-process: (status, stdout, stderr); SystemExit is turned into a status."""
+    try:
+        status = cli.main(list(argv))
+    except SystemExit as e:
+        status = e.code if isinstance(e.code, int) else 1
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _subcommand_parsers() -> List[Any]:
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return [parser] + [sub.choices[name] for name in cli.COMMANDS]
+
+
+# --------------------------------------------------------------------------------------
+# help and entry points
+
+
+@pytest.mark.parametrize("command", [[], ["simulate"], ["show"]])
+def test_help_shows_every_option_with_its_default(capsys: Any, command: List[str]) -> None:
+    status, out, err = run(capsys, *command, "--help")
+    assert status == 0 and err == ""
+    flat = " ".join(out.split())
+    parser = cli.build_parser() if not command else _subcommand_parsers()[1 + list(cli.COMMANDS).index(command[0])]
+    options = [a for a in parser._actions if a.dest not in ("help", "version", "command")]
+    assert options or not command
+    for action in options:
+        assert action.help and "(default: " in action.help, action.dest
+        assert " ".join(action.help.split()) in flat, action.dest
+    if command == ["simulate"]:
+        assert "(default: 100,000 with the compiled engine, 200 with the python engine)" in flat
+        assert "(default: 1)" in flat
+    if not command:
+        assert "simulate" in out and "show" in out
+
+
+def test_default_game_counts_suit_the_engine() -> None:
+    assert cli.DEFAULT_GAMES == {"compiled": 100_000, "python": 200}
+
+
+@pytest.mark.parametrize("engine", mousehole.available_engines())
+def test_simulate_uses_the_engine_default_count(capsys: Any, engine: str) -> None:
+    status, out, err = run(capsys, "simulate", "kasimir", "--engine", engine)  # ~1 s on either engine
+    n = cli.DEFAULT_GAMES[engine]
+    assert status == 0, err
+    assert f"kasimir: 4 players, {engine} engine, seed 1: {n:,} games in " in out
+
+
+def test_python_m_and_the_console_script_are_the_same_main() -> None:
+    text = open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8").read()
+    scripts = re.search(r"^\[project\.scripts\]\n(.*?)(?:\n\[|\Z)", text, re.S | re.M)
+    assert scripts and re.search(r'^mousehole = "mousehole\.cli:main"$', scripts.group(1), re.M)
+    assert re.search(r'^cli = \["rich>=13"\]$', text, re.M), "rich is the optional [cli] extra"
+    main_py = open(os.path.join(os.path.dirname(cli.__file__), "__main__.py"), encoding="utf-8").read()
+    assert "from .cli import main" in main_py and "sys.exit(main())" in main_py
+    done = subprocess.run([sys.executable, "-m", "mousehole", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == f"mousehole {mousehole.__version__}"
+
+
+def test_import_mousehole_loads_neither_the_cli_nor_rich() -> None:
+    code = "import sys, mousehole; print([m for m in ('mousehole.cli', 'argparse', 'rich') if m in sys.modules])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+# --------------------------------------------------------------------------------------
+# bad values
+
+
+BAD = [
+    ([], "required: COMMAND"),
+    (["frobnicate"], "invalid choice"),
+    (["simulate"], "required: GAME"),
+    (["simulate", "chess"], "unknown game 'chess'"),
+    (["simulate", "m", "--players", "9"], "players must be an int from 2 to 6, got 9"),
+    (["simulate", "kasimir", "--players", "6"], "players must be an int from 2 to 4, got 6"),
+    (["simulate", "all", "--players", "9"], "no game allows 9 players"),
+    (["simulate", "m", "--players", "two"], "argument --players: expected an integer"),
+    (["simulate", "m", "--games", "-1"], "argument --games: must be from 0"),
+    (["simulate", "m", "--games", "1e5"], "argument --games: expected an integer"),
+    (["simulate", "m", "--threads", "0"], "argument --threads: must be at least 1"),
+    (["simulate", "m", "--seed", "x"], "argument --seed: expected an integer"),
+    (["simulate", "m", "--engine", "fast"], "argument --engine: invalid choice"),
+    (["simulate", "m", "--json", os.path.join(os.sep, "no", "such", "folder", "x.json")], "does not exist"),
+    (["simulate", "m", "--frobnicate"], "unrecognized arguments"),
+    (["show", "all"], "unknown game 'all'"),
+    (["show", "m", "--players", "1"], "players must be an int from 2 to 6, got 1"),
+    (["show", "cheese_rescue", "--moves", "teleport"], "argument --moves: move 1 ('teleport')"),
+    (["show", "cheese_rescue", "--moves", "dog@0,0"], "argument --moves: move 1 ('dog@0,0')"),
+]
+
+
+@pytest.mark.parametrize("argv, message", BAD)
+def test_bad_values_exit_2_with_one_line(capsys: Any, argv: List[str], message: str) -> None:
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    assert len(err.splitlines()) == 1 and err.endswith("\n"), err
+    assert err.startswith("mousehole") and ": error: " in err and message in err, err
+    assert "Traceback" not in err
+
+
+def test_an_illegal_move_in_a_legal_notation_is_a_usage_error(capsys: Any) -> None:
+    state = mousehole.load("cheese_rescue", players=2).new_state(seed=4)
+    first = state.describe(int(state.legal_actions()[0]))
+    state.apply_action(int(state.legal_actions()[0]))
+    legal = {state.describe(int(a)) for a in state.legal_actions()}
+    taken = first  # the same card on the same cell again: no longer legal
+    assert taken not in legal
+    status, out, err = run(capsys, "show", "cheese_rescue", "--players", "2", "--seed", "4",
+                           "--moves", f"{first}; {taken}")
+    assert status == 2 and len(err.splitlines()) == 1 and f"move 2 ({taken!r})" in err, err
+
+
+def test_a_shell_sees_status_2_and_one_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "mousehole", "simulate", "all", "--players", "6",
+                           "--games", "-5"], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "mousehole simulate: error: argument --games: must be from 0 to 2**53, got -5 "
+        "(see mousehole simulate --help)"]
+
+
+# --------------------------------------------------------------------------------------
+# simulate
+
+
+def _no_nan(text: str) -> None:
+    assert not re.search(r"\bnan\b|\binf\b", text, re.I), text
+
+
+def test_simulate_all_with_six_players_skips_and_tabulates(capsys: Any, tmp_path: Any) -> None:
+    n = 300 if COMPILED else 3
+    path = tmp_path / "out.json"
+    status, out, err = run(capsys, "simulate", "all", "--players", "6", "--games", str(n), "--seed", "2",
+                           "--threads", "2", "--json", str(path))
+    assert status == 0, err
+    assert "cheese_rescue: skipped, it is for 2 to 4 players" in out
+    assert "kasimir: skipped, it is for 2 to 4 players" in out
+    _no_nan(out)
+    doc = json.loads(path.read_text(), parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert [r["game"] for r in doc["results"]] == ["m", "maus_au_chocolat"]
+    assert [s["game"] for s in doc["skipped"]] == ["cheese_rescue", "kasimir"]
+    for r in doc["results"]:
+        s = simulate(mousehole.load(r["game"], players=6), n, seed=2, aggregate=True)
+        assert r["n_games"] == n and r["players"] == 6 and r["seed"] == 2
+        assert r["length_hist"] == list(s.length_hist) and r["truncated"] == s.truncated
+        assert r["mean_length"] == s.mean_length
+        head = f"{r['game']}: 6 players, {r['engine']} engine, seed 2: {n:,} games in "
+        assert head in out
+        block = out[out.index(head):].split("\n")
+        assert block[1].split() == ["seat", "mean", "score", "std", "error", "win", "rate", "95%", "interval"]
+        for p, seat in enumerate(r["seats"]):
+            assert seat["mean_score"] == s.mean_score[p] and seat["score_stderr"] == s.score_stderr[p]
+            assert seat["wins"] == s.wins[p] and seat["win_rate"] == s.win_rates()[p]
+            assert seat["win_rate_95"] == list(s.win_intervals()[p])
+            lo, hi = seat["win_rate_95"]
+            row = block[2 + p].split()
+            assert row == [str(p), f"{s.mean_score[p]:.3f}", f"{s.score_stderr[p]:.3f}",
+                           f"{s.win_rates()[p]:.4f}", f"{lo:.4f}-{hi:.4f}"]
+        assert block[8].startswith(f"  mean length {s.mean_length:.2f} actions")
+        assert r["games_per_second"] > 0
+
+
+def test_simulate_zero_games_prints_no_nan(capsys: Any, tmp_path: Any) -> None:
+    path = tmp_path / "zero.json"
+    status, out, err = run(capsys, "simulate", "all", "--games", "0", "--json", str(path))
+    assert status == 0, err
+    _no_nan(out)
+    assert out.count(": 0 games in ") == 4
+    doc = json.loads(path.read_text(), parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
+    assert all(r["n_games"] == 0 and r["length_hist"] == [] for r in doc["results"])
+
+
+def test_progress_without_a_terminal_is_plain_lines(capsys: Any, monkeypatch: Any) -> None:
+    monkeypatch.setattr(cli, "LOG_EVERY", 0.0)
+    n = 20_000 if COMPILED else 20
+    status, out, err = run(capsys, "simulate", "maus_au_chocolat", "--games", str(n))
+    assert status == 0
+    lines = err.splitlines()
+    assert lines[0] == f"maus_au_chocolat (4p, {mousehole.default_engine()}): {n:,} games started"
+    assert all(re.fullmatch(r"maus_au_chocolat \(4p, \w+\): [\d,]+/[\d,]+ games \(\d+%\)", x) for x in lines[1:])
+    assert len(lines) >= 2, "periodic lines while the run goes on"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("with_rich", [True, False])
+def test_progress_on_a_terminal(monkeypatch: Any, capsys: Any, with_rich: bool) -> None:
+    """A rich bar when rich imports, else one line rewritten in place; either way the table
+    goes to stdout and the progress display is cleared at the end."""
+    if with_rich:
+        import rich  # noqa: F401  (the test extra installs it)
+    else:
+        for module in ("rich", "rich.console", "rich.progress"):
+            monkeypatch.setitem(sys.modules, module, None)  # import -> ImportError
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    n = 50_000 if COMPILED else 40
+    assert cli.main(["simulate", "kasimir", "--games", str(n)]) == 0
+    shown = term.getvalue()
+    assert "started" not in shown
+    if with_rich:
+        assert "kasimir (4p" in shown and "games" in shown
+    else:
+        assert re.search(r"\rkasimir \(4p, \w+\): [\d,]+/[\d,]+ games \(\d+%\), [\d,]+ games/s", shown)
+        assert shown.endswith("\r\x1b[K")
+    assert f"{n:,} games in " in capsys.readouterr().out
+
+
+@pytest.mark.sigint
+def test_ctrl_c_exits_130_with_one_line() -> None:
+    child = subprocess.Popen([sys.executable, "-m", "mousehole", "simulate", "m", "--players", "6",
+                              "--games", "100000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stderr is not None
+        first = child.stderr.readline()
+        assert first.endswith("100,000,000 games started\n"), first
+        time.sleep(0.5)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+        latency = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    print(f"\nCLI Ctrl-C: exit after {latency * 1000:.1f} ms")
+    assert child.returncode == 130
+    assert out == ""
+    assert re.fullmatch(r"interrupted after [\d,]+ games? of m\n", err), err
+    assert latency < 2.0
+
+
+# --------------------------------------------------------------------------------------
+# show
+
+
+@pytest.mark.parametrize("name", mousehole.game_names())
+def test_show_plays_the_moves_given_in_readable_notation(capsys: Any, engine: str, name: str) -> None:
+    game = mousehole.load(name, engine=engine)
+    state = game.new_state(seed=3)
+    rng = Rng(17)
+    texts = []
+    for _ in range(6):
+        legal = state.legal_actions()
+        a = int(legal[rng.below(len(legal))])
+        texts.append(state.describe(a))
+        state.apply_action(a)
+    status, out, err = run(capsys, "show", name, "--seed", "3", "--engine", engine, "--moves", "; ".join(texts),
+                           "--legal")
+    assert status == 0, err
+    assert out.startswith(f"{name}, 4 players, {engine} engine, seed 3; after 6 moves\n")
+    for i, text in enumerate(texts, 1):
+        assert re.search(rf"^  {i}\. (seat \d|chance): {re.escape(text)}$", out, re.M), text
+    assert str(state) in out
+    legal = [state.describe(int(a)) for a in state.legal_actions()]
+    listing = out[out.index("legal moves of "):].splitlines()
+    assert listing[1:] == [f"  {t}" for t in legal]
+
+
+def test_show_a_finished_game(capsys: Any) -> None:
+    state = mousehole.load("cheese_rescue", players=2).new_state(seed=9)
+    texts = []
+    while not state.is_terminal():
+        a = int(state.legal_actions()[-1])
+        texts.append(state.describe(a))
+        state.apply_action(a)
+    status, out, err = run(capsys, "show", "cheese_rescue", "--players", "2", "--seed", "9",
+                           "--moves", ";".join(texts), "--legal")
+    assert status == 0, err
+    assert f"game over: scores {state.scores()}, winners {state.winners()}" in out
+    status, out, err = run(capsys, "show", "cheese_rescue", "--players", "2", "--seed", "9",
+                           "--moves", ";".join(texts + [texts[-1]]))
+    assert status == 2 and "the game is already over" in err and len(err.splitlines()) == 1
