@@ -8,7 +8,9 @@ Per game it reports, for the compiled engine and the pure-Python reference, meas
 same run: ns per ``legal_actions()``, ``apply_action()`` and ``clone()`` in mid-game states;
 random steps per second from a Python loop (``legal_actions()``, ``random.randrange``,
 ``apply_action()``); random games per second from ``mousehole.simulate`` (one thread, and
-all cores); and the compiled/reference speedups. Game-specific microbenchmarks live in
+all cores); ns per ``observation(p)`` and ``legal_action_mask()`` (fresh, and into a
+preallocated ``out``) and their ratio to ``clone()``; ``to_dict()``, ``state_from_dict()`` and
+``determinize_view()``; and the compiled/reference speedups. Game-specific microbenchmarks live in
 ``benchmarks/bench_<game>.py`` and are run when present (a ``run(quick) -> dict`` function).
 """
 from __future__ import annotations
@@ -23,6 +25,8 @@ import random
 import sys
 import time
 from typing import Any, Callable, Dict, List
+
+import numpy as np
 
 import mousehole
 from mousehole._rng import Rng
@@ -98,6 +102,32 @@ def bench_engine(name: str, engine: str, players: int, quick: bool) -> Dict[str,
     r["clone_ns"] = best_ns(clone, reps)
     best_ns(apply, reps)
     r["apply_action_ns"] = apply.best  # type: ignore[attr-defined]
+
+    # observations and masks (for RL loops), fresh and into a preallocated array
+    obs_buf = np.empty(game.observation_shape, dtype=np.float32)
+    mask_buf = np.empty(game.num_actions, dtype=np.bool_)
+    seats = [max(s.current_player, 0) for s in states]
+    few = max(1, inner // 4) if fast else 1
+
+    def per_state(fn: Callable[[Any, int], Any], times: int) -> Callable[[], int]:
+        def run() -> int:
+            for _ in range(times):
+                for s, p in zip(states, seats):
+                    fn(s, p)
+            return times * len(states)
+        return run
+
+    r["observation_ns"] = best_ns(per_state(lambda s, p: s.observation(p), inner), reps)
+    r["observation_out_ns"] = best_ns(per_state(lambda s, p: s.observation(p, out=obs_buf), inner), reps)
+    r["legal_action_mask_ns"] = best_ns(per_state(lambda s, p: s.legal_action_mask(), inner), reps)
+    r["legal_action_mask_out_ns"] = best_ns(per_state(lambda s, p: s.legal_action_mask(out=mask_buf), inner), reps)
+    r["observation_per_clone"] = r["observation_ns"] / r["clone_ns"]
+    # whole-state conversions and determinization (exact and fully validated)
+    dicts = [s.to_dict() for s in states]
+    views = [s.to_dict(for_player=p) for s, p in zip(states, seats)]
+    r["to_dict_ns"] = best_ns(per_state(lambda s, p: s.to_dict(), few), reps)
+    r["state_from_dict_ns"] = best_ns(lambda: sum(1 for d in dicts if game.state_from_dict(d)), reps)
+    r["determinize_view_ns"] = best_ns(lambda: sum(1 for v in views if game.determinize_view(v, 1)), reps)
 
     # random steps per second from a plain Python loop
     n_games = (20 if fast else 2) if quick else (400 if fast else 6)
@@ -202,7 +232,8 @@ def format_table(results: Dict[str, Any]) -> str:
         f"{results['players']} players{' (quick)' if results['quick'] else ''}",
         "",
         f"{'game':<18}{'engine':<10}{'legal ns':>10}{'apply ns':>10}{'clone ns':>10}"
-        f"{'loop steps/s':>14}{'sim games/s':>13}{'sim actions/s':>15}{'mean len':>9}",
+        f"{'loop steps/s':>14}{'sim games/s':>13}{'sim actions/s':>15}{'mean len':>9}"
+        f"{'obs ns':>10}{'obs/clone':>10}{'mask ns':>9}{'to_dict us':>11}{'det us':>9}",
     ]
     for name, entry in results["games"].items():
         for engine in ("compiled", "python"):
@@ -213,6 +244,8 @@ def format_table(results: Dict[str, Any]) -> str:
                 f"{name:<18}{engine:<10}{r['legal_actions_ns']:>10.0f}{r['apply_action_ns']:>10.0f}"
                 f"{r['clone_ns']:>10.0f}{r['python_loop_steps_per_s']:>14,.0f}{r['simulate_games_per_s']:>13,.0f}"
                 f"{r['simulate_actions_per_s']:>15,.0f}{r['mean_game_length']:>9.1f}"
+                f"{r['observation_ns']:>10.0f}{r['observation_per_clone']:>10.1f}{r['legal_action_mask_ns']:>9.0f}"
+                f"{r['to_dict_ns'] / 1000:>11.1f}{r['determinize_view_ns'] / 1000:>9.1f}"
             )
         if "speedup" in entry:
             s = entry["speedup"]

@@ -108,6 +108,10 @@ def test_readme_tour_runs() -> None:
         code, n = code.replace("100_000", "300"), 300
     namespace: dict = {}
     exec(compile(code, "README tour", "exec"), namespace)
+    typed = re.search(r"Typed use:.*?```python\n(.*?)```", text, re.S)
+    assert typed
+    exec(compile(typed.group(1), "README typed use", "exec"), namespace)
+    assert len(namespace["m_state"].history) == 1
     assert namespace["state"].is_terminal()
     assert namespace["result"].scores.shape == (n, 4)
 

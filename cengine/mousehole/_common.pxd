@@ -131,22 +131,29 @@ cdef inline int64_t action_int(object action, type np_int64) except? -2:
 
 # ---- growable action histories (games without a bound on their length) ---------------------
 
-cdef inline int hist_reserve(uint16_t** buf, Py_ssize_t* cap, Py_ssize_t need) except -1:
-    """Grow the heap array ``buf[0]`` (capacity ``cap[0]``) to hold at least ``need`` actions:
-    256 at first, then doubling. Raises MemoryError; the old buffer stays valid then."""
+cdef inline int array_reserve(void** buf, Py_ssize_t* cap, Py_ssize_t need, size_t item,
+                              Py_ssize_t first) except -1:
+    """Grow the heap array ``buf[0]`` of ``item``-byte entries (capacity ``cap[0]``) to hold
+    at least ``need`` entries: ``first`` at first, then doubling (amortised, not per action).
+    Raises MemoryError; the old array stays valid then."""
     cdef Py_ssize_t c
-    cdef uint16_t* h
+    cdef void* h
     if need <= cap[0]:
         return 0
-    c = 256 if cap[0] < 128 else 2 * cap[0]
+    c = first if cap[0] < first // 2 else 2 * cap[0]
     while c < need:
         c *= 2
-    h = <uint16_t*>realloc(buf[0], c * sizeof(uint16_t))
+    h = realloc(buf[0], c * item)
     if h == NULL:
         raise MemoryError()
     buf[0] = h
     cap[0] = c
     return 0
+
+
+cdef inline int hist_reserve(uint16_t** buf, Py_ssize_t* cap, Py_ssize_t need) except -1:
+    """``array_reserve`` for a history of uint16 actions (256 at first)."""
+    return array_reserve(<void**>buf, cap, need, sizeof(uint16_t), 256)
 
 
 # ---- simulate_chunk's result arrays ------------------------------------------------------------

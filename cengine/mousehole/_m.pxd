@@ -31,6 +31,7 @@ ctypedef struct m_cfg_t:
     int32_t n, H, n_cards, in_play, chips, n_layout
     int64_t max_turns
     int32_t A_PASS, A_EXCH, A_ROW, A_TAKE, num_actions
+    int32_t nc, nv, ns, F, channels   # observation: colours, values, symbols, F = nc + nv + ns
     uint8_t colour[M_MAX_CARDS]
     uint8_t vidx[M_MAX_CARDS]
     uint8_t sym[M_MAX_CARDS]      # M_NO_SYMBOL for value-0 cards

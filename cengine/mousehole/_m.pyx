@@ -20,9 +20,11 @@ The pure-Python reference is ``mousehole/m.py``; both give the same game, bit fo
 cimport numpy as cnp
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset, memcpy
+from cpython.long cimport PyLong_AsLongLongAndOverflow
 
 from mousehole._common cimport (
     action_int,
+    array_reserve,
     check_sim_rows,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_shuffle_u8, popcount64, ctz64, TERMINAL_SEAT,
@@ -412,6 +414,125 @@ cdef int m_legal(const m_t* s, int32_t* out) noexcept nogil:
     return n
 
 
+cdef void m_legal_mask(const m_t* s, uint8_t* out) noexcept nogil:
+    """The legal actions as a mask: ``out`` (num_actions bytes, zero-filled by the caller)
+    gets 1 at each action that ``m_legal`` lists (M-6, M-7, M-9, M-12, M-13)."""
+    cdef int p = s.current, i
+    cdef uint64_t bits
+    if s.phase == PH_PLAY:
+        for i in range(s.hand_n[p]):
+            bits = m_place_mask(s, s.hand[p][i])
+            while bits:
+                out[(i << 6) | ctz64(bits)] = 1
+                bits &= bits - 1
+        out[s.cfg.A_PASS] = 1
+        if s.chips[p] > 0 and s.pile_n > 0:
+            for i in range(s.hand_n[p]):
+                out[s.cfg.A_EXCH + i] = 1
+    elif s.phase == PH_CHOOSE:
+        out[s.cfg.A_ROW] = 1
+        out[s.cfg.A_ROW + 1] = 1
+    elif s.phase == PH_TAKE:
+        bits = m_take_mask(s)
+        while bits:
+            out[s.cfg.A_TAKE + ctz64(bits)] = 1
+            bits &= bits - 1
+
+
+# ---- observation (docs/games/m.md, "Observation") --------------------------------------------
+
+cdef inline int m_num_channels(const m_cfg_t* c) noexcept nogil:
+    """Planes of 8 x 8: table (1 + F), scoring row, two choice runs, last cell, H hand slots
+    of F, per seat 2 + nc, pile size and own pile cards, phase (3), seat to move (n)."""
+    return 1 + c.F + 4 + c.H * c.F + c.n * (2 + c.nc) + 2 + 3 + c.n
+
+
+cdef inline void fill_plane(float* plane, float v) noexcept nogil:
+    cdef int i
+    for i in range(M_W * M_W):
+        plane[i] = v
+
+
+cdef inline void set_cells(float* plane, uint64_t bits) noexcept nogil:
+    """1.0 at every window cell of ``bits``."""
+    while bits:
+        plane[ctz64(bits)] = 1.0
+        bits &= bits - 1
+
+
+cdef inline uint64_t m_run(uint64_t occ, int cell, int step) noexcept nogil:
+    """M-12(a): the unbroken run of cards through the occupied ``cell`` along ``step`` (1
+    horizontal, 8 vertical), qualifying or not (cards lie in window rows/cols 1..6: no wrap)."""
+    cdef uint64_t run = 0
+    cdef int a = cell
+    while (occ >> (a - step)) & 1:
+        a -= step
+    while (occ >> a) & 1:
+        run |= (<uint64_t>1) << a
+        a += step
+    return run
+
+
+cdef void m_observation(const m_t* s, int p, float* obs) noexcept nogil:
+    """Seat ``p``'s observation into ``obs`` (``channels`` x 64 floats, zero-filled by the
+    caller), the layout of ``M._observation``, value for value: the window is the one of the
+    struct (origin (top - 1, left - 1), as the reference's), ratios are computed in double and
+    rounded once to float32, as numpy does when it stores a Python float."""
+    cdef const m_cfg_t* c = &s.cfg
+    cdef int n = c.n, nc = c.nc, F = c.F
+    cdef int ch, k, q, col, i, b, card, base, mine
+    cdef int64_t r, cc
+    cdef uint64_t bits = s.occ
+    while bits:  # occupied, then the attributes of each card on the table (M-1)
+        b = ctz64(bits)
+        bits &= bits - 1
+        card = s.cells[b]
+        obs[b] = 1.0
+        obs[(1 + c.colour[card]) * 64 + b] = 1.0
+        obs[(1 + nc + c.vidx[card]) * 64 + b] = 1.0
+        if c.sym[card] != M_NO_SYMBOL:
+            obs[(1 + nc + c.nv + c.sym[card]) * 64 + b] = 1.0
+    ch = 1 + F
+    set_cells(obs + ch * 64, s.srow)  # M-13: the cards of the scoring row still there
+    ch += 1
+    if s.has_last:
+        r = s.lrow - s.orow
+        cc = s.lcol - s.ocol
+        if 0 <= r < M_W and 0 <= cc < M_W:
+            b = <int>(r * M_W + cc)
+            if s.phase == PH_CHOOSE and (s.occ >> b) & 1:  # M-12: the two qualifying runs
+                set_cells(obs + ch * 64, m_run(s.occ, b, 1))
+                set_cells(obs + (ch + 1) * 64, m_run(s.occ, b, 8))
+            obs[(ch + 2) * 64 + b] = 1.0
+    ch += 3
+    for i in range(s.hand_n[p]):  # M-22: the own hand only, one block of F planes per slot
+        card = s.hand[p][i]
+        base = ch + i * F
+        fill_plane(obs + (base + c.colour[card]) * 64, 1.0)
+        fill_plane(obs + (base + nc + c.vidx[card]) * 64, 1.0)
+        if c.sym[card] != M_NO_SYMBOL:
+            fill_plane(obs + (base + nc + c.nv + c.sym[card]) * 64, 1.0)
+    ch += c.H * F
+    for k in range(n):  # per seat from p leftwards: chips (M-2), hand size, colour totals (M-15)
+        q = (p + k) % n
+        fill_plane(obs + ch * 64, <float>(<double>s.chips[q] / 10.0))
+        fill_plane(obs + (ch + 1) * 64, <float>s.hand_n[q])
+        for col in range(nc):
+            if s.tot[q][col]:
+                fill_plane(obs + (ch + 2 + col) * 64, <float>(<double>s.tot[q][col] / 100.0))
+        ch += 2 + nc
+    fill_plane(obs + ch * 64, <float>(<double>s.pile_n / 10.0))
+    mine = 0
+    for i in range(s.pile_n):  # M-9, M-22: the cards p slid under the pile
+        mine += s.putter[(s.pile_b + i) & (M_MAX_CARDS - 1)] == p
+    if mine:
+        fill_plane(obs + (ch + 1) * 64, <float>mine)
+    ch += 2
+    if s.phase != PH_OVER:
+        fill_plane(obs + (ch + s.phase) * 64, 1.0)  # PH_PLAY, PH_CHOOSE, PH_TAKE = 0, 1, 2
+        fill_plane(obs + (ch + 3 + (s.current - p + n) % n) * 64, 1.0)
+
+
 cdef void m_clear_table(m_t* s) noexcept nogil:
     s.occ = 0
     s.srow = 0
@@ -536,6 +657,13 @@ cdef m_cfg_t cfg_of(object game) except *:
     cfg.A_ROW = game.A_ROW
     cfg.A_TAKE = game.A_TAKE
     cfg.num_actions = game.num_actions
+    cfg.nc = len(game.colours)
+    cfg.nv = len(game.values)
+    cfg.ns = len(game.symbols)
+    cfg.F = cfg.nc + cfg.nv + cfg.ns
+    cfg.channels = m_num_channels(&cfg)
+    if cfg.channels != game.observation_shape[0] or tuple(game.observation_shape[1:]) != (M_W, M_W):
+        raise RuntimeError(f"m: observation shape {game.observation_shape} is not the compiled layout")
     for i in range(game.n_cards):
         cfg.colour[i] = game.colour_of[i]
         cfg.vidx[i] = game.vindex_of[i]
@@ -621,23 +749,51 @@ def _bench_legal(MCore st, long reps):
 
 # ---- the Python-facing class ------------------------------------------------------------------
 
-cdef int log_reserve(m_log_t** buf, Py_ssize_t* cap, Py_ssize_t need) except -1:
-    """Grow the action array ``buf[0]`` (capacity ``cap[0]``) to hold at least ``need``
-    entries (64 at first, then doubling: amortised, not per action); the old array stays
-    valid on MemoryError."""
-    cdef Py_ssize_t c
-    cdef m_log_t* h
-    if need <= cap[0]:
-        return 0
-    c = 64 if cap[0] < 32 else 2 * cap[0]
-    while c < need:
-        c *= 2
-    h = <m_log_t*>realloc(buf[0], c * sizeof(m_log_t))
-    if h == NULL:
-        raise MemoryError()
-    buf[0] = h
-    cap[0] = c
-    return 0
+cdef inline int log_reserve(m_log_t** buf, Py_ssize_t* cap, Py_ssize_t need) except -1:
+    """``array_reserve`` for the action array (history and log entries; 64 at first)."""
+    return array_reserve(<void**>buf, cap, need, sizeof(m_log_t), 64)
+
+
+cdef int seat_of(MCore st, object player) except -1:
+    """``player`` as a seat of the game: an int or a numpy int64 in range at once, anything
+    else through ``_api.check_seat`` (its TypeError / ValueError, or the seat it accepts)."""
+    cdef long long v = -1
+    cdef int overflow = 0
+    if type(player) is int:
+        v = PyLong_AsLongLongAndOverflow(player, &overflow)
+    elif type(player) is _np_int64:
+        cnp.PyArray_ScalarAsCtype(player, &v)
+    if overflow == 0 and 0 <= v < st.s.cfg.n:
+        return <int>v
+    from mousehole._api import check_seat
+    return <int>check_seat(st.game, player, "player")
+
+
+cdef cnp.ndarray out_array(object out, int typenum, int ndim, cnp.npy_intp* dims, object dtype):
+    """The array to write into, zero-filled: a new one when ``out`` is None, else ``out``
+    once it is a writable, C-contiguous, native-order numpy array of this type and shape.
+    Anything else goes to ``_api.check_out``, which raises its TypeError / ValueError naming
+    what is wrong before anything is written (should it accept an array refused here, a new
+    array is returned: the caller copies it into ``out``)."""
+    cdef cnp.ndarray a
+    cdef int i
+    cdef bint ok
+    if out is None:
+        return cnp.PyArray_ZEROS(ndim, dims, typenum, 0)
+    ok = isinstance(out, cnp.ndarray)
+    if ok:
+        a = <cnp.ndarray>out
+        ok = (cnp.PyArray_TYPE(a) == typenum and cnp.PyArray_ISNOTSWAPPED(a)
+              and cnp.PyArray_NDIM(a) == ndim and cnp.PyArray_IS_C_CONTIGUOUS(a)
+              and cnp.PyArray_ISWRITEABLE(a))
+        for i in range(ndim):
+            ok = ok and cnp.PyArray_DIMS(a)[i] == dims[i]
+    if not ok:
+        from mousehole._api import check_out
+        check_out(out, tuple([dims[i] for i in range(ndim)]), dtype, "out")
+        return cnp.PyArray_ZEROS(ndim, dims, typenum, 0)
+    memset(cnp.PyArray_DATA(a), 0, <size_t>cnp.PyArray_NBYTES(a))
+    return a
 
 
 cdef class MCore:
@@ -797,15 +953,34 @@ cdef class MCore:
             out[i] = acts[i]
         return arr
 
-    def legal_action_mask(self):
-        cdef int32_t acts[M_W * M_W * M_MAX_HAND + M_MAX_HAND + 3 + 64]
-        cdef int n = m_legal(&self.s, acts), i
+    def legal_action_mask(self, out=None):
+        """Boolean mask of length ``game.num_actions``, True at the legal actions, written
+        straight from the struct; into ``out`` (a writable C-contiguous bool array of that
+        length) when given, else into a new array."""
         cdef cnp.npy_intp dim = self.s.cfg.num_actions
-        cdef cnp.ndarray arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_BOOL, 0)
-        cdef uint8_t* out = <uint8_t*>cnp.PyArray_DATA(arr)
-        for i in range(n):
-            out[acts[i]] = 1
-        return arr
+        cdef cnp.ndarray arr = out_array(out, cnp.NPY_BOOL, 1, &dim, np.bool_)
+        m_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
+        if out is None or arr is out:
+            return arr
+        out[...] = arr
+        return out
+
+    def observation(self, player, out=None):
+        """Seat ``player``'s observation (float32, ``game.observation_shape``), written
+        straight from the struct, the same bit for bit as the reference engine's; into
+        ``out`` (a writable C-contiguous float32 array of that shape) when given."""
+        cdef int p = seat_of(self, player)
+        cdef cnp.npy_intp dims[3]
+        cdef cnp.ndarray arr
+        dims[0] = self.s.cfg.channels
+        dims[1] = M_W
+        dims[2] = M_W
+        arr = out_array(out, cnp.NPY_FLOAT32, 3, dims, np.float32)
+        m_observation(&self.s, p, <float*>cnp.PyArray_DATA(arr))
+        if out is None or arr is out:
+            return arr
+        out[...] = arr
+        return out
 
     def apply_action(self, action):
         """Apply an int action (docs/games/m.md); IllegalMoveError if not allowed."""

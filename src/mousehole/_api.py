@@ -193,7 +193,10 @@ def copy_data(x: Any) -> Any:
 _SCALARS = frozenset((int, str, float, bool, type(None)))
 
 
-def check_out(out: Any, shape: Tuple[int, ...], dtype: Any, what: str) -> Any:
+_A = TypeVar("_A", bound="npt.NDArray[Any]")
+
+
+def check_out(out: Optional[_A], shape: Tuple[int, ...], dtype: Any, what: str) -> Optional[_A]:
     """None, or ``out`` checked to be a writable C-contiguous numpy array of ``shape`` and
     ``dtype`` (``TypeError``/``ValueError`` naming what is wrong)."""
     if out is None:
