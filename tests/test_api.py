@@ -9,7 +9,6 @@ import pickle
 import re
 import subprocess
 import sys
-from typing import Any
 
 import numpy as np
 import pytest

@@ -10,7 +10,7 @@ import pytest
 
 import mousehole
 from mousehole import CHANCE, TERMINAL, IllegalMoveError, ParameterError
-from mousehole.kasimir import CLOVER, DEFAULT, KKMove, KKRoll
+from mousehole.kasimir import CLOVER, KKMove, KKRoll
 from mousehole._rng import Rng
 
 CLOVER_FACE = 5  # index of the clover in the DEFAULT die [1, 2, 3, 4, 5, "clover"]

@@ -47,7 +47,6 @@ def test_every_action_round_trips_through_its_str(engine: str) -> None:
 
 
 def test_card_moves_by_name() -> None:
-    cards = default_cards()
     g = load("python")
     for c in range(80):
         name = g.card_name(c)

@@ -8,14 +8,14 @@ the checks one by one. Both engines.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict
 
 import pytest
 
 import mousehole
 from mousehole import StateError
 from mousehole._rng import Rng
-from mousehole.maus_au_chocolat import BID, ETIENNE, HENRI, PICK, SWAP, DECLINE
+from mousehole.maus_au_chocolat import ETIENNE, DECLINE
 
 Dict_ = Dict[str, Any]
 

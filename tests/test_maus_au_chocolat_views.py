@@ -22,7 +22,7 @@ import pytest
 import mousehole
 from gamecases import scale
 from mousehole._rng import Rng
-from mousehole.maus_au_chocolat import BID, COMBINE, DECLINE, ETIENNE, PICK, SWAP
+from mousehole.maus_au_chocolat import BID, COMBINE, DECLINE, PICK, SWAP
 
 PUBLIC = ("round", "phase", "display", "discard", "vp", "helpers", "row", "order", "turn", "picks_left",
           "etienne_used", "truncated", "known", "pools", "game", "params")

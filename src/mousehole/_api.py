@@ -23,7 +23,6 @@ from typing import (
     Any,
     ClassVar,
     Dict,
-    FrozenSet,
     Generic,
     List,
     Mapping,

@@ -777,15 +777,16 @@ class M(Game["MState", MMove]):
         cells = {(e[0], e[1]): e[2] for e in d["table"]}
         srow = {(r, c) for r, c in d["scoring_row"]}
         width = max(len(self._short(c)) for c in cells.values()) + 1
-        lines = [f"window origin (row, col) = ({r0}, {c0}); cards: colour initial, value, symbol initial"]
-        lines.append("    " + "".join(f"{c:>{width}}" for c in range(W)))
+        lines = [f"rows and columns are absolute cells (the notation's 'at row,col'); the action window's "
+                 f"cell (0, 0) is ({r0}, {c0}); cards: colour initial, value, symbol initial"]
+        lines.append("    " + "".join(f"{c0 + c:>{width}}" for c in range(W)))
         for r in range(W):
             row = []
             for c in range(W):
                 card = cells.get((r0 + r, c0 + c))
                 txt = "." if card is None else self._short(card) + ("*" if (r0 + r, c0 + c) in srow else "")
                 row.append(f"{txt:>{width}}")
-            lines.append(f"{r:>4}" + "".join(row))
+            lines.append(f"{r0 + r:>4}" + "".join(row))
         cur = d["current"]
         who = f"game over ({d['end']})" if d["phase"] == OVER else f"seat {cur} to {d['phase']}"
         lines.append(f"action {len(d['history'])}, {who}; draw pile: {len(d['pile'])} cards")

@@ -51,8 +51,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import re
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, SupportsIndex, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, SupportsIndex, Tuple
 
 import numpy as np
 import numpy.typing as npt
