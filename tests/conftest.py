@@ -16,6 +16,8 @@ import pytest
 import mousehole
 
 ENGINES = mousehole.available_engines()
+#: tests of the optional environments, whose packages (gymnasium, pettingzoo) need Python 3.10+
+NEEDS_310 = {"test_gymnasium_env.py", "test_pettingzoo_env.py"}
 PURE = os.environ.get("MOUSEHOLE_PUREPYTHON", "") not in ("", "0")
 
 
@@ -34,13 +36,14 @@ def pytest_sessionstart(session: Any) -> None:
 def pytest_collection_modifyitems(config: Any, items: List[Any]) -> None:
     """Deselect (and say so) what cannot run here: the differential tests without the
     compiled engine, the wheel-matrix tests below Python 3.11 (cibuildwheel needs 3.11),
-    the Ctrl-C tests on Windows."""
+    the Ctrl-C tests on Windows, the gymnasium/pettingzoo tests below Python 3.10."""
     keep, drop = [], []
     for item in items:
         cannot = (
             (item.get_closest_marker("differential") and "compiled" not in ENGINES)
             or (item.path.name == "test_wheel_matrix.py" and sys.version_info < (3, 11))
             or (item.get_closest_marker("sigint") and sys.platform == "win32")
+            or (item.path.name in NEEDS_310 and sys.version_info < (3, 10))
         )
         (drop if cannot else keep).append(item)
     if drop:

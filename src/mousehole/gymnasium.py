@@ -1,0 +1,251 @@
+"""Gymnasium single-agent environments for every mousehole game.
+
+Importing this module registers ``mousehole/CheeseRescue-v0``, ``mousehole/M-v0``,
+``mousehole/Kasimir-v0`` and ``mousehole/MausAuChocolat-v0``::
+
+    import gymnasium
+    import mousehole.gymnasium  # registers the environments
+
+    env = gymnasium.make("mousehole/M-v0", players=2)
+    obs, info = env.reset(seed=0)
+    action = env.action_space.sample(mask=info["action_mask"])
+    obs, reward, terminated, truncated, info = env.step(action)
+
+The learner plays one seat (``seat``); every other seat is played by an opponent: a
+uniformly random legal action drawn from the environment's ``np_random`` by default, or any
+object with ``step(state) -> int`` (one for all other seats, or one per other seat in
+seat order). Chance nodes (Kater Kasimir with ``explicit_chance=True``) are resolved inside
+with the environment's generator, drawn with the game's own outcome probabilities.
+
+Observations are the learner's ``state.observation(seat)`` (float32, shape
+``game.observation_shape``); actions are the game's int actions (``Discrete(num_actions)``);
+``info["action_mask"]`` is an int8 array (1 at the legal actions), directly usable as
+``action_space.sample(mask=...)``. The reward is 0 before the end and the learner's
+``returns()[seat]`` (+1 win, -1 loss, 0 when every seat wins) at the end. ``terminated``
+is True when the game ended by its rules, ``truncated`` when ``max_turns`` stopped it.
+
+An illegal action ends the episode as a loss for the learner with the default
+``illegal_action="lose"`` (``terminated``, reward -1, ``info["illegal_action"] = True``, the
+game state unchanged), as PettingZoo's classic board games do; this is what lets
+Gymnasium's ``check_env``, which steps with unmasked random actions, pass. With
+``illegal_action="raise"`` it raises :class:`mousehole.IllegalMoveError` instead (the state is
+unchanged and the episode goes on).
+
+``gymnasium`` is an optional dependency: ``pip install 'mousehole[gymnasium]'``
+(Python 3.10+). ``import mousehole`` never imports it.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "mousehole.gymnasium needs the gymnasium package: pip install 'mousehole[gymnasium]'"
+    ) from exc
+
+from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, load
+
+__all__ = ["ENV_IDS", "MouseholeEnv", "RandomOpponent"]
+
+#: Gymnasium id -> mousehole game id
+ENV_IDS: Dict[str, str] = {
+    "mousehole/CheeseRescue-v0": "cheese_rescue",
+    "mousehole/M-v0": "m",
+    "mousehole/Kasimir-v0": "kasimir",
+    "mousehole/MausAuChocolat-v0": "maus_au_chocolat",
+}
+
+_ILLEGAL_MODES = ("raise", "lose")
+
+
+class RandomOpponent:
+    """Plays a uniformly random legal action, drawn from a numpy ``Generator``."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def step(self, state: StateAPI[Any]) -> int:
+        legal = state.legal_actions()
+        return int(legal[int(self.rng.integers(len(legal)))])
+
+
+class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
+    """One mousehole game as a single-agent Gymnasium environment.
+
+    ``MouseholeEnv(game_id, *, seat=0, opponents=None, render_mode=None, engine=None,
+    illegal_action="lose", **params)``: ``game_id`` is a name of
+    :func:`mousehole.game_names`, ``params`` the game's keyword parameters (``players``,
+    ``max_turns``, ...) and ``engine`` is forwarded to :func:`mousehole.load`.
+    """
+
+    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game_id: str,
+        *,
+        seat: int = 0,
+        opponents: Any = None,
+        render_mode: Optional[str] = None,
+        engine: Optional[str] = None,
+        illegal_action: str = "lose",
+        **params: Any,
+    ) -> None:
+        super().__init__()
+        self.game: Game[Any, Any] = load(game_id, engine=engine, **params)
+        n = self.game.num_players
+        s = as_int(seat)
+        if s is None:
+            raise TypeError(f"seat must be an int, not {type(seat).__name__}")
+        if not 0 <= s < n:
+            raise ValueError(f"seat must be in 0..{n - 1} for {n} players, got {s}")
+        self.seat: int = s
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        if illegal_action not in _ILLEGAL_MODES:
+            raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self._custom: Optional[Dict[int, Any]] = self._check_opponents(opponents)
+        self.observation_space = spaces.Box(
+            low=-np.inf, high=np.inf, shape=tuple(self.game.observation_shape), dtype=np.float32
+        )
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.state: Optional[StateAPI[Any]] = None
+        self._done = True
+
+    def _check_opponents(self, opponents: Any) -> Optional[Dict[int, Any]]:
+        """None (uniform random), one object for every other seat, or a sequence of one
+        object per other seat in seat order; each must have a callable ``step``."""
+        others = [p for p in range(self.game.num_players) if p != self.seat]
+        if opponents is None:
+            return None
+        if callable(getattr(opponents, "step", None)):
+            return {p: opponents for p in others}
+        if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
+            raise TypeError("opponents must be None, an object with step(state) -> int, "
+                            "or a sequence of such objects (one per other seat)")
+        if len(opponents) != len(others):
+            raise ValueError(f"opponents: expected one per other seat ({len(others)}: seats "
+                             f"{others}), got {len(opponents)}")
+        for i, o in enumerate(opponents):
+            if not callable(getattr(o, "step", None)):
+                raise TypeError(f"opponents[{i}] has no step(state) -> int method")
+        return dict(zip(others, opponents))
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _state(self) -> StateAPI[Any]:
+        if self.state is None:
+            raise RuntimeError("call reset() before step() or render()")
+        return self.state
+
+    def _advance(self) -> None:
+        """Play chance and opponents until the learner is to move or the game ends."""
+        st = self._state()
+        while True:
+            cp = st.current_player
+            if cp == TERMINAL or cp == self.seat:
+                return
+            if cp == CHANCE:
+                outcomes = st.chance_outcomes()
+                probs = np.array([pr for _, pr in outcomes], dtype=np.float64)
+                i = int(self.np_random.choice(len(outcomes), p=probs / probs.sum()))
+                st.apply_action(outcomes[i][0])
+            elif self._custom is None:
+                legal = st.legal_actions()
+                st.apply_action(int(legal[int(self.np_random.integers(len(legal)))]))
+            else:
+                a = self._custom[cp].step(st.clone())
+                try:
+                    st.apply_action(a)
+                except IllegalMoveError as e:
+                    raise IllegalMoveError(f"the opponent at seat {cp} chose action {a!r}: {e}") from e
+
+    def _obs(self) -> npt.NDArray[np.float32]:
+        return self._state().observation(self.seat)
+
+    def _info(self) -> Dict[str, Any]:
+        st = self._state()
+        if st.current_player == self.seat:
+            mask = st.legal_action_mask().astype(np.int8)
+        else:
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        return {"action_mask": mask}
+
+    # -- Gymnasium API --------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[npt.NDArray[np.float32], Dict[str, Any]]:
+        """A new game (its seed drawn from ``np_random``), played by the opponents until the
+        learner is to move; returns the learner's observation and ``{"action_mask": ...}``."""
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        self.state = self.game.new_state(seed=game_seed)
+        self._done = False
+        self._advance()
+        if self.state.is_terminal():  # pragma: no cover - no game ends before the learner acts
+            self._done = True
+        return self._obs(), self._info()
+
+    def step(
+        self, action: Any
+    ) -> Tuple[npt.NDArray[np.float32], float, bool, bool, Dict[str, Any]]:
+        """Apply the learner's ``action``, then the opponents' until the learner is to move
+        again or the game ends. Raises :class:`mousehole.IllegalMoveError` for an illegal
+        action (state unchanged) when ``illegal_action="raise"``."""
+        st = self._state()
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        a = as_int(action)
+        if a is None:
+            raise TypeError(f"an action must be an int, not {type(action).__name__}")
+        try:
+            st.apply_action(a)
+        except IllegalMoveError:
+            if self.illegal_action == "raise":
+                raise
+            self._done = True
+            info = self._info()
+            info["action_mask"][:] = 0
+            info["illegal_action"] = True
+            return self._obs(), -1.0, True, False, info
+        self._advance()
+        reward = 0.0
+        terminated = truncated = False
+        if st.is_terminal():
+            self._done = True
+            reward = float(st.returns()[self.seat])
+            truncated = bool(st.truncated)
+            terminated = not truncated
+        return self._obs(), reward, terminated, truncated, self._info()
+
+    def render(self) -> Optional[str]:
+        """``str(state)`` (the text diagram) when ``render_mode="ansi"``, None otherwise."""
+        if self.render_mode == "ansi":
+            return str(self._state())
+        return None
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's legal-action mask now (bool; all False when it is not to move)."""
+        return self._info()["action_mask"].astype(np.bool_)  # type: ignore[no-any-return]
+
+
+def _register() -> None:
+    for env_id, game_id in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point="mousehole.gymnasium:MouseholeEnv",
+                kwargs={"game_id": game_id},
+            )
+
+
+_register()

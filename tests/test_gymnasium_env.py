@@ -1,0 +1,260 @@
+"""The Gymnasium environments (mousehole.gymnasium): Gymnasium's own checker, and the
+environment's semantics (masks, observations, rewards, seeding, errors, rendering), on both
+engines and every game. Needs Python 3.10+ (gymnasium); conftest deselects it below."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+import pytest
+
+import mousehole
+
+if sys.version_info >= (3, 10):  # below, conftest deselects every test of this file
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    from mousehole.gymnasium import ENV_IDS, MouseholeEnv
+else:  # pragma: no cover
+    ENV_IDS = {}
+
+GAMES = {game: env_id for env_id, game in ENV_IDS.items()}
+
+#: (game, params) the semantic tests cover: two players, the largest table, explicit chance
+SEMANTIC: List[Tuple[str, Dict[str, Any]]] = [
+    ("cheese_rescue", {"players": 2}),
+    ("cheese_rescue", {"players": 4}),
+    ("m", {"players": 2}),
+    ("m", {"players": 6}),
+    ("kasimir", {"players": 2}),
+    ("kasimir", {"players": 3, "explicit_chance": True}),
+    ("maus_au_chocolat", {"players": 2}),
+    ("maus_au_chocolat", {"players": 5}),
+]
+SEM_IDS = [g + "-" + "-".join(f"{k}={v}" for k, v in sorted(p.items())) for g, p in SEMANTIC]
+
+
+def test_registered_ids_cover_every_game() -> None:
+    assert sorted(GAMES) == mousehole.game_names()
+    for env_id in ENV_IDS:
+        assert env_id in gymnasium.registry
+
+
+def test_import_mousehole_does_not_import_gymnasium() -> None:
+    code = "import sys, mousehole; print('gymnasium' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_missing_gymnasium_says_how_to_install() -> None:
+    code = (
+        "import sys; sys.modules['gymnasium'] = None\n"
+        "try:\n    import mousehole.gymnasium\nexcept ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "pip install 'mousehole[gymnasium]'" in out.stdout
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_gymnasium_check_env(game: str, engine: str) -> None:
+    """Gymnasium's own checker, on the unwrapped env and on gymnasium.make's wrapped one.
+    The checker steps with actions drawn from the whole action space (one of them drawn
+    before a reset), so it runs with illegal_action="lose"."""
+    for params in ({"players": 2}, {"players": 4}):
+        env = gymnasium.make(GAMES[game], engine=engine, **params)  # default arguments
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check_env(env.unwrapped)
+            check_env(env)
+        env.close()
+
+
+def _masked_episode(env: MouseholeEnv, seed: int) -> List[Any]:
+    """Play one episode with a masked uniform-random learner; check every step's data
+    against the game state; return the trajectory."""
+    obs, info = env.reset(seed=seed)
+    env.action_space.seed(seed)
+    trace: List[Any] = [obs.copy()]
+    st = env.state
+    assert st is not None
+    while True:
+        assert st.current_player == env.seat
+        np.testing.assert_array_equal(info["action_mask"].astype(bool), st.legal_action_mask())
+        assert info["action_mask"].dtype == np.int8
+        np.testing.assert_array_equal(obs, st.observation(env.seat))
+        assert obs in env.observation_space
+        a = env.action_space.sample(mask=info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(a)
+        trace.append((int(a), obs.copy(), reward, terminated, truncated))
+        if terminated or truncated:
+            assert st.is_terminal()
+            assert truncated == st.truncated and terminated == (not st.truncated)
+            assert reward == st.returns()[env.seat]
+            assert not info["action_mask"].any()
+            np.testing.assert_array_equal(obs, st.observation(env.seat))
+            trace.append(list(st.history))
+            return trace
+        assert reward == 0.0
+        assert not st.is_terminal()
+
+
+@pytest.mark.parametrize("game,params", SEMANTIC, ids=SEM_IDS)
+def test_episode_masks_observations_rewards(game: str, params: Dict[str, Any], engine: str) -> None:
+    n = params["players"]
+    rewards = set()
+    for seat in sorted({0, n - 1}):
+        env = MouseholeEnv(game, seat=seat, engine=engine, **params)
+        for seed in range(3):
+            trace = _masked_episode(env, seed)
+            rewards.add(trace[-2][2])
+    assert rewards <= {-1.0, 0.0, 1.0}
+
+
+@pytest.mark.parametrize("game,params", SEMANTIC, ids=SEM_IDS)
+def test_same_seed_same_episode(game: str, params: Dict[str, Any], engine: str) -> None:
+    env = MouseholeEnv(game, seat=params["players"] - 1, engine=engine, **params)
+    first = _masked_episode(env, 11)
+    _masked_episode(env, 12)
+    again = _masked_episode(env, 11)
+    assert len(first) == len(again)
+    np.testing.assert_array_equal(first[0], again[0])
+    for x, y in zip(first[1:-1], again[1:-1]):
+        assert x[0] == y[0] and x[2:] == y[2:]
+        np.testing.assert_array_equal(x[1], y[1])
+    assert first[-1] == again[-1]
+    other = _masked_episode(MouseholeEnv(game, seat=params["players"] - 1, engine=engine, **params), 12)
+    assert other[-1] != first[-1]
+
+
+@pytest.mark.differential
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_engines_give_the_same_episode(game: str) -> None:
+    a = _masked_episode(MouseholeEnv(game, engine="compiled", players=3), 5)
+    b = _masked_episode(MouseholeEnv(game, engine="python", players=3), 5)
+    assert a[-1] == b[-1]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_illegal_action_raises_and_leaves_state(game: str, engine: str) -> None:
+    env = MouseholeEnv(game, engine=engine, players=2, illegal_action="raise")
+    obs, info = env.reset(seed=3)
+    st = env.state
+    assert st is not None
+    before = st.to_dict()
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    with pytest.raises(mousehole.IllegalMoveError, match=r"^[A-Z]+-\d+"):
+        env.step(bad)
+    assert st.to_dict() == before
+    with pytest.raises(TypeError):
+        env.step("north")
+    assert st.to_dict() == before
+    # the episode goes on after the error
+    good = int(np.flatnonzero(info["action_mask"])[0])
+    env.step(good)
+    assert st.to_dict() != before
+
+
+def test_illegal_action_lose_mode(engine: str) -> None:
+    env = MouseholeEnv("m", engine=engine, players=2)  # the default: an illegal action loses
+    obs, info = env.reset(seed=1)
+    st = env.state
+    assert st is not None
+    before = st.to_dict()
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs2, reward, terminated, truncated, info2 = env.step(bad)
+    assert (reward, terminated, truncated, info2["illegal_action"]) == (-1.0, True, False, True)
+    assert not info2["action_mask"].any()
+    assert st.to_dict() == before
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_truncation_by_max_turns(engine: str) -> None:
+    env = gymnasium.make("mousehole/M-v0", players=2, max_turns=4, engine=engine)
+    obs, info = env.reset(seed=0)
+    steps = 0
+    while True:
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        steps += 1
+        if terminated or truncated:
+            break
+    assert truncated and not terminated
+    st = env.unwrapped.state
+    assert st.truncated and reward == st.returns()[0]
+    assert steps <= 4
+
+
+def test_render_ansi(engine: str) -> None:
+    env = gymnasium.make("mousehole/CheeseRescue-v0", players=2, render_mode="ansi", engine=engine)
+    env.reset(seed=4)
+    text = env.render()
+    assert isinstance(text, str) and text == str(env.unwrapped.state)
+    assert env.metadata["render_modes"] == ["ansi"]
+    quiet = MouseholeEnv("cheese_rescue", players=2, engine=engine)
+    quiet.reset(seed=4)
+    assert quiet.render() is None
+    with pytest.raises(ValueError, match="render_mode"):
+        MouseholeEnv("cheese_rescue", render_mode="human")
+
+
+class Recorder:
+    """An opponent that records the seats it is asked to play and plays the lowest action."""
+
+    def __init__(self) -> None:
+        self.seats: List[int] = []
+
+    def step(self, state: Any) -> int:
+        self.seats.append(int(state.current_player))
+        return int(state.legal_actions()[0])
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_custom_opponents(game: str, engine: str) -> None:
+    one = Recorder()
+    env = MouseholeEnv(game, seat=1, opponents=one, players=3, engine=engine)
+    _masked_episode(env, 2)
+    assert one.seats and set(one.seats) <= {0, 2}
+    per = [Recorder(), Recorder()]
+    env = MouseholeEnv(game, seat=0, opponents=per, players=3, engine=engine)
+    _masked_episode(env, 2)
+    assert set(per[0].seats) == {1} and set(per[1].seats) == {2}
+
+
+def test_bad_opponent_action_is_named(engine: str) -> None:
+    class Cheat:
+        def step(self, state: Any) -> int:
+            return int(np.flatnonzero(~state.legal_action_mask())[0])
+
+    env = MouseholeEnv("m", players=2, opponents=Cheat(), engine=engine)
+    obs, info = env.reset(seed=0)
+    with pytest.raises(mousehole.IllegalMoveError, match="opponent at seat 1"):
+        env.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="seat"):
+        MouseholeEnv("m", seat=2, players=2)
+    with pytest.raises(ValueError, match="one per other seat"):
+        MouseholeEnv("m", players=3, opponents=[Recorder()])
+    with pytest.raises(TypeError, match="opponents"):
+        MouseholeEnv("m", players=2, opponents=42)
+    with pytest.raises(ValueError, match="illegal_action"):
+        MouseholeEnv("m", illegal_action="ignore")
+    with pytest.raises(mousehole.ParameterError):
+        gymnasium.make("mousehole/Kasimir-v0", players=7)
+    with pytest.raises(RuntimeError, match="reset"):
+        MouseholeEnv("m").step(0)
+
+
+def test_make_forwards_parameters(engine: str) -> None:
+    env = gymnasium.make("mousehole/MausAuChocolat-v0", players=np.int64(3), seat=2, engine=engine)
+    inner = env.unwrapped
+    assert isinstance(inner, MouseholeEnv)
+    assert inner.game == mousehole.load("maus_au_chocolat", players=3, engine=engine)
+    assert inner.seat == 2
+    assert env.observation_space.shape == inner.game.observation_shape
+    assert env.observation_space.dtype == np.float32
+    assert env.action_space.n == inner.game.num_actions
