@@ -52,3 +52,21 @@ def random_walk(state: Any, seed: int, max_steps: int = 100000) -> Iterator[int]
         yield a
         state.apply_action(a)
         steps += 1
+
+
+def random_states(game: Any, seed: int) -> Iterator[Any]:
+    """Every state of one seeded random game (the same object, one action further each
+    time), the start and the end included."""
+    s = game.new_state(seed)
+    rng = Rng(derive(seed, 5))
+    while True:
+        yield s
+        if s.is_terminal():
+            return
+        acts = s.legal_actions()
+        s.apply_action(int(acts[rng.below(len(acts))]))
+
+
+def same_bits(a: Any, b: Any) -> bool:
+    """Arrays with the same dtype, shape and bytes (NaNs and signed zeros included)."""
+    return bool(a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes())

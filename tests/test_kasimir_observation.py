@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import mousehole
+from gamecases import random_states, same_bits
 from mousehole import TERMINAL
-from mousehole._rng import Rng, derive
 
 GAMES = [
     pytest.param(dict(players=2), id="2p"),
@@ -27,22 +27,6 @@ GAMES = [
     pytest.param(dict(players=2, track_length=12, traps=[2, 5, 11], mice=6, die=[3, "clover", 3], clover=4),
                  id="2p-custom"),
 ]
-
-
-def play(game: Any, seed: int) -> Any:
-    """Every state of one seeded random game, the start and the end included."""
-    s = game.new_state(seed)
-    rng = Rng(derive(seed, 5))
-    while True:
-        yield s
-        if s.is_terminal():
-            return
-        acts = s.legal_actions()
-        s.apply_action(int(acts[rng.below(len(acts))]))
-
-
-def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
 @pytest.mark.differential
@@ -58,7 +42,7 @@ def test_observation_and_mask_equal_the_reference(engine: str, params: Dict[str,
     mbuf = np.ones(size, dtype=np.bool_)
     steps = 0
     for seed in range(3):
-        for s in play(game, seed):
+        for s in random_states(game, seed):
             r = ref.state_from_dict(s.to_dict())
             for p in range(n):
                 want = r.observation(p)
@@ -104,7 +88,7 @@ def test_observation_follows_the_rules(engine: str, params: Dict[str, Any]) -> N
     home (KK-13); rotating the seats rotates every section."""
     game = mousehole.load("kasimir", engine=engine, **params)
     n, L, H, m = game.num_players, game.L, game.stack_levels, game.mice
-    for s in play(game, 11):
+    for s in random_states(game, 11):
         d = s.to_dict()
         for p in range(n):
             sec = sections(game, s.observation(p))
@@ -208,7 +192,7 @@ def test_chance_node_observation_and_mask(engine: str) -> None:
 def test_terminal_mask_is_empty(engine: str) -> None:
     game = mousehole.load("kasimir", engine=engine, players=2, max_turns=3)
     s = None
-    for s in play(game, 2):
+    for s in random_states(game, 2):
         pass
     assert s is not None and s.is_terminal()
     buf = np.ones(game.num_actions, dtype=np.bool_)
@@ -242,7 +226,7 @@ NUM_ACTIONS = mousehole.load("kasimir", engine="python").num_actions
 
 def midgame(engine: str) -> Any:
     game = mousehole.load("kasimir", engine=engine)
-    for i, s in enumerate(play(game, 7)):
+    for i, s in enumerate(random_states(game, 7)):
         if i == 40:
             return s
     raise AssertionError("the game ended early")  # pragma: no cover

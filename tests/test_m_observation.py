@@ -10,14 +10,14 @@ seat (the messages of ``_api.check_out`` / ``_api.check_seat``), which leave ``o
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterator, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 import numpy as np
 import pytest
 
 import mousehole
+from gamecases import random_states, same_bits
 from mousehole._api import check_out, check_seat
-from mousehole._rng import Rng, derive
 
 W = 8
 
@@ -36,22 +36,6 @@ GAMES = [
         id="2p-custom-cards",
     ),
 ]
-
-
-def play(game: Any, seed: int) -> Iterator[Any]:
-    """Every state of one seeded random game, the start and the end included."""
-    s = game.new_state(seed)
-    rng = Rng(derive(seed, 5))
-    while True:
-        yield s
-        if s.is_terminal():
-            return
-        acts = s.legal_actions()
-        s.apply_action(int(acts[rng.below(len(acts))]))
-
-
-def same_bits(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
 def check_against_reference(s: Any, ref: Any, where: str) -> None:
@@ -92,7 +76,7 @@ def test_observation_and_mask_equal_the_reference(engine: str, params: Dict[str,
     ref = mousehole.load("m", engine="python", **params)
     steps, ends = 0, 0
     for seed in range(2):
-        for s in play(game, seed):
+        for s in random_states(game, seed):
             check_against_reference(s, ref, f"seed {seed}, step {len(s.history)}")
             steps += 1
         ends += 1
@@ -114,7 +98,7 @@ def test_rare_positions_equal_the_reference(players: int) -> None:
     ref = mousehole.load("m", players=players, engine="python")
     found = {"choose": 0, "last outside": 0}
     for seed in range(400):
-        for s in play(game, seed):
+        for s in random_states(game, seed):
             d = s.to_dict()
             kind = "choose" if d["phase"] == "choose" else "last outside" if last_outside_window(d) else None
             if kind is not None and found[kind] < 3:
@@ -219,7 +203,7 @@ def test_observation_follows_the_rules(engine: str, params: Dict[str, Any]) -> N
     of the others' (M-22), the seats' chips, hand sizes and colour totals from p leftwards
     (M-2, M-15), the pile, the own cards under it (M-9), the phase and the seat to move."""
     game = mousehole.load("m", engine=engine, **params)
-    for s in play(game, 3):
+    for s in random_states(game, 3):
         d = s.to_dict()
         for p in range(game.num_players):
             check_layout(game, d, p, s.observation(p))

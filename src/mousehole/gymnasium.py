@@ -36,7 +36,7 @@ unchanged and the episode goes on).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
