@@ -42,8 +42,9 @@ import numpy as np
 import numpy.typing as npt
 
 try:
-    import gymnasium
-    from gymnasium import spaces
+    # (the ignores matter only where gymnasium is missing, e.g. a type check on Python 3.9)
+    import gymnasium  # type: ignore[import-not-found, unused-ignore]
+    from gymnasium import spaces  # type: ignore[import-not-found, unused-ignore]
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "mousehole.gymnasium needs the gymnasium package: pip install 'mousehole[gymnasium]'"
@@ -75,7 +76,7 @@ class RandomOpponent:
         return int(legal[int(self.rng.integers(len(legal)))])
 
 
-class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
+class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore[misc, unused-ignore]
     """One mousehole game as a single-agent Gymnasium environment.
 
     ``MouseholeEnv(game_id, *, seat=0, opponents=None, render_mode=None, engine=None,
