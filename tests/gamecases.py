@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, Iterator, List, Tuple
 
+import numpy as np
+
 import mousehole
 from mousehole import _api
 from mousehole._rng import Rng, derive
@@ -70,3 +72,30 @@ def random_states(game: Any, seed: int) -> Iterator[Any]:
 def same_bits(a: Any, b: Any) -> bool:
     """Arrays with the same dtype, shape and bytes (NaNs and signed zeros included)."""
     return bool(a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes())
+
+
+def check_observations_against_reference(s: Any, ref: Any, where: str) -> None:
+    """Every seat's observation (new array, ``out=``, numpy seat) and the mask of ``s`` equal
+    the reference engine's on the same state; neither call changes the state."""
+    game = s.game
+    r = ref.state_from_dict(s.to_dict())
+    before = s.to_dict()
+    obuf = np.empty(game.observation_shape, dtype=np.float32)
+    for p in range(game.num_players):
+        want = r.observation(p)
+        assert want.dtype == np.float32 and want.shape == tuple(game.observation_shape)
+        got = s.observation(p)
+        assert same_bits(got, want), f"{where}, seat {p}: planes {sorted(set(np.argwhere(got != want)[:, 0]))}"
+        obuf.fill(np.nan)  # stale values must be overwritten (zero-filled first)
+        assert s.observation(p, out=obuf) is obuf
+        assert same_bits(obuf, want), f"{where}, seat {p} (out=)"
+        assert same_bits(s.observation(np.int64(p)), want)  # numpy seats, as in check_seat
+    want_mask = np.zeros(game.num_actions, dtype=np.bool_)
+    want_mask[s.legal_actions()] = True
+    mask = s.legal_action_mask()
+    assert mask.dtype == np.bool_ and mask.shape == (game.num_actions,)
+    assert np.array_equal(mask, want_mask) and np.array_equal(mask, r.legal_action_mask()), where
+    mbuf = np.ones(game.num_actions, dtype=np.bool_)
+    assert s.legal_action_mask(out=mbuf) is mbuf
+    assert np.array_equal(mbuf, want_mask), f"{where} (out=)"
+    assert s.to_dict() == before

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import mousehole
-from gamecases import random_states, same_bits
+from gamecases import check_observations_against_reference, random_states, same_bits
 from mousehole import TERMINAL
 
 GAMES = [
@@ -37,31 +37,11 @@ def test_observation_and_mask_equal_the_reference(engine: str, params: Dict[str,
     engine), bit for bit; ``legal_action_mask()`` is True exactly at ``legal_actions()``."""
     game = mousehole.load("kasimir", engine=engine, **params)
     ref = mousehole.load("kasimir", engine="python", **params)
-    n, size = game.num_players, game.num_actions
-    obuf = np.full(game.observation_shape, np.nan, dtype=np.float32)
-    mbuf = np.ones(size, dtype=np.bool_)
+    n = game.num_players
     steps = 0
     for seed in range(3):
         for s in random_states(game, seed):
-            r = ref.state_from_dict(s.to_dict())
-            for p in range(n):
-                want = r.observation(p)
-                assert want.dtype == np.float32 and want.shape == tuple(game.observation_shape)
-                got = s.observation(p)
-                assert same_bits(got, want), f"seed {seed}, step {len(s.history)}, seat {p}"
-                obuf.fill(np.nan)  # stale values must be overwritten (zero-filled first)
-                assert s.observation(p, out=obuf) is obuf
-                assert same_bits(obuf, want), f"seed {seed}, step {len(s.history)}, seat {p} (out=)"
-                assert same_bits(s.observation(np.int64(p)), want)  # numpy seats, as in check_seat
-            legal = s.legal_actions()
-            want_mask = np.zeros(size, dtype=np.bool_)
-            want_mask[legal] = True
-            mask = s.legal_action_mask()
-            assert mask.dtype == np.bool_ and mask.shape == (size,)
-            assert np.array_equal(mask, want_mask) and np.array_equal(mask, r.legal_action_mask())
-            mbuf.fill(True)
-            assert s.legal_action_mask(out=mbuf) is mbuf
-            assert np.array_equal(mbuf, want_mask)
+            check_observations_against_reference(s, ref, f"seed {seed}, step {len(s.history)}")
             steps += 1
     assert steps > 3 * n  # whole games were played
 

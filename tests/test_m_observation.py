@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import mousehole
-from gamecases import random_states, same_bits
+from gamecases import check_observations_against_reference, random_states, same_bits
 from mousehole._api import check_out, check_seat
 
 W = 8
@@ -38,33 +38,6 @@ GAMES = [
 ]
 
 
-def check_against_reference(s: Any, ref: Any, where: str) -> None:
-    """Every seat's observation (new array, ``out=``, numpy seat) and the mask of ``s`` equal
-    the reference engine's on the same state; neither call changes the state."""
-    game = s.game
-    r = ref.state_from_dict(s.to_dict())
-    before = s.to_dict()
-    obuf = np.empty(game.observation_shape, dtype=np.float32)
-    for p in range(game.num_players):
-        want = r.observation(p)
-        assert want.dtype == np.float32 and want.shape == tuple(game.observation_shape)
-        got = s.observation(p)
-        assert same_bits(got, want), f"{where}, seat {p}: planes {sorted(set(np.argwhere(got != want)[:, 0]))}"
-        obuf.fill(np.nan)  # stale values must be overwritten (zero-filled first)
-        assert s.observation(p, out=obuf) is obuf
-        assert same_bits(obuf, want), f"{where}, seat {p} (out=)"
-        assert same_bits(s.observation(np.int64(p)), want)  # numpy seats, as in check_seat
-    want_mask = np.zeros(game.num_actions, dtype=np.bool_)
-    want_mask[s.legal_actions()] = True
-    mask = s.legal_action_mask()
-    assert mask.dtype == np.bool_ and mask.shape == (game.num_actions,)
-    assert np.array_equal(mask, want_mask) and np.array_equal(mask, r.legal_action_mask()), where
-    mbuf = np.ones(game.num_actions, dtype=np.bool_)
-    assert s.legal_action_mask(out=mbuf) is mbuf
-    assert np.array_equal(mbuf, want_mask), f"{where} (out=)"
-    assert s.to_dict() == before
-
-
 @pytest.mark.differential
 @pytest.mark.parametrize("params", GAMES)
 def test_observation_and_mask_equal_the_reference(engine: str, params: Dict[str, Any]) -> None:
@@ -77,7 +50,7 @@ def test_observation_and_mask_equal_the_reference(engine: str, params: Dict[str,
     steps, ends = 0, 0
     for seed in range(2):
         for s in random_states(game, seed):
-            check_against_reference(s, ref, f"seed {seed}, step {len(s.history)}")
+            check_observations_against_reference(s, ref, f"seed {seed}, step {len(s.history)}")
             steps += 1
         ends += 1
     assert steps > 10 * game.num_players and ends == 2  # whole games were played
@@ -103,7 +76,7 @@ def test_rare_positions_equal_the_reference(players: int) -> None:
             kind = "choose" if d["phase"] == "choose" else "last outside" if last_outside_window(d) else None
             if kind is not None and found[kind] < 3:
                 found[kind] += 1
-                check_against_reference(s, ref, f"{kind}: seed {seed}, step {len(s.history)}")
+                check_observations_against_reference(s, ref, f"{kind}: seed {seed}, step {len(s.history)}")
         if min(found.values()) >= 3:
             break
     assert found == {"choose": 3, "last outside": 3}

@@ -338,7 +338,12 @@ cdef void cr_legal_mask(const cr_t* s, uint8_t* mask) noexcept nogil:
 
 # ---- Python lists from the struct (to_dict) ----------------------------------------------------
 
-cdef list u8_list(const uint8_t* a, Py_ssize_t n):
+ctypedef fused small_uint:
+    uint8_t
+    uint16_t
+
+
+cdef list int_list_of(const small_uint* a, Py_ssize_t n):
     """``list(a[:n])`` as Python ints, filled in place (no appends)."""
     cdef list out = PyList_New(n)
     cdef Py_ssize_t i
@@ -346,17 +351,6 @@ cdef list u8_list(const uint8_t* a, Py_ssize_t n):
     for i in range(n):
         v = a[i]
         Py_INCREF(v)  # PyList_SET_ITEM steals the reference
-        PyList_SET_ITEM(out, i, v)
-    return out
-
-
-cdef list u16_list(const uint16_t* a, Py_ssize_t n):
-    cdef list out = PyList_New(n)
-    cdef Py_ssize_t i
-    cdef object v
-    for i in range(n):
-        v = a[i]
-        Py_INCREF(v)
         PyList_SET_ITEM(out, i, v)
     return out
 
@@ -526,7 +520,7 @@ cdef class CheeseRescueCore:
 
     @property
     def history(self):
-        return u16_list(self.s.hist, self.s.placed)
+        return int_list_of(self.s.hist, self.s.placed)
 
     def legal_cells(self):
         """Empty cells where a card may go now (CR-7, CR-8), ascending."""
@@ -648,11 +642,11 @@ cdef class CheeseRescueCore:
     def _to_dict(self):
         cdef int p
         d = self.game._header()
-        d["table"] = u8_list(self.s.table, self.s.cfg.C)
-        d["hands"] = [u8_list(self.s.hands[p], self.s.cfg.kinds) for p in range(self.s.cfg.n)]
-        d["pile"] = u8_list(self.s.pile, self.s.pile_n)
+        d["table"] = int_list_of(self.s.table, self.s.cfg.C)
+        d["hands"] = [int_list_of(self.s.hands[p], self.s.cfg.kinds) for p in range(self.s.cfg.n)]
+        d["pile"] = int_list_of(self.s.pile, self.s.pile_n)
         d["rng"] = self.s.rng
-        d["history"] = u16_list(self.s.hist, self.s.placed)
+        d["history"] = int_list_of(self.s.hist, self.s.placed)
         d["truncated"] = bool(self.s.truncated)
         return d
 

@@ -393,6 +393,11 @@ class Game(Generic[StateT, MoveT]):
         Raises :class:`StateError` naming the key or the rule when ``d`` is not a state
         this game can reach: unknown or missing keys, wrong types (a bool is not an int),
         broken invariants, or a game that is not over but offers no action."""
+        return self._load(d, owned=False)
+
+    def _load(self, d: Mapping[str, Any], *, owned: bool) -> StateT:
+        """``state_from_dict``; ``owned``: ``d`` was built here and nobody else holds it, so
+        the engine may take it without a defensive copy."""
         self._check_header(d, view=False)
         assert isinstance(d, dict)
         try:
@@ -401,7 +406,7 @@ class Game(Generic[StateT, MoveT]):
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             raise StateError(f"{self.name}: malformed state dict: {type(e).__name__}: {e}") from None
-        state = self._state_cls.from_dict(self, copy_data(d))
+        state = self._state_cls.from_dict(self, d if owned else copy_data(d))
         _check_playable(self, state)
         return state  # type: ignore[no-any-return]
 
@@ -424,7 +429,7 @@ class Game(Generic[StateT, MoveT]):
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             raise StateError(f"{self.name}: malformed view: {type(e).__name__}: {e}") from None
         full["view"] = None
-        state = self.state_from_dict(full)
+        state = self._load(full, owned=True)  # ``full`` is our own copy of the view
         if state.to_dict(for_player=p) != view:
             raise StateError(f"{self.name}: the view is not consistent: no state of this game shows seat {p} "
                              "exactly this view")
