@@ -14,7 +14,7 @@ from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 
-from mousehole._common cimport (
+from mousehole._common cimport (new_instance, 
     action_int,
     check_sim_rows,
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
@@ -501,7 +501,7 @@ cdef class CheeseRescueCore:
 
     def clone(self):
         """An independent copy (one struct copy)."""
-        cdef CheeseRescueCore c = CheeseRescueCore.__new__(type(self))
+        cdef CheeseRescueCore c = <CheeseRescueCore>new_instance(type(self))
         c.game = self.game
         c.s = self.s
         return c

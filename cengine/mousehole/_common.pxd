@@ -7,6 +7,8 @@ from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, 
 from libc.stdlib cimport realloc
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.number cimport PyIndex_Check, PyNumber_Index
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
+from cpython.object cimport PyObject, PyTypeObject
 cimport numpy as cnp
 
 ctypedef uint64_t rng_t
@@ -109,6 +111,16 @@ cdef inline int ctz64(uint64_t x) noexcept nogil:
     return mh_ctz64(x)
 
 
+# ---- fast construction ---------------------------------------------------------------------
+
+cdef inline object new_instance(type t):
+    """``t.__new__(t)`` through the type's C slot (no Python-level call, no ``__init__``):
+    what the cores' ``new()``/``clone()`` factories use. ``t`` is a compiled core class or a
+    Python subclass of one (the public state classes)."""
+    cdef tuple args = ()
+    return (<PyTypeObject*>t).tp_new(t, <PyObject*>args, NULL)
+
+
 # ---- actions from Python ------------------------------------------------------------------
 
 cdef inline int64_t action_int(object action, type np_int64) except? -2:
@@ -170,3 +182,81 @@ cdef inline int check_sim_rows(int64_t[:, ::1] scores, uint8_t[:, ::1] winners, 
             or truncated.shape[0] < rows or scores.shape[1] < players or winners.shape[1] < players):
         raise ValueError(f"simulate_chunk: the result arrays need {rows} rows and {players} columns")
     return 0
+
+
+# ---- the C-level game interface ------------------------------------------------------------
+#
+# Every compiled core fills in one static ``mh_game_t`` (its functions work on the core's
+# state struct, ``cr_t``, ``m_t``, ``kk_t`` or ``mc_t``, passed as ``void*``), so that search
+# (``_search.pyx``) and batched stepping (``_vector.pyx``) are written once for all games.
+# A state struct holds no pointer (its game's constants are copied into it), so a copy is
+# ``memcpy(dst, src, game.size)``; the action history of M, Kater Kasimir and Maus au
+# Chocolat lives outside the struct (in the Python object) and is not part of this interface.
+# Every function is ``noexcept nogil`` and trusts its input: actions passed to ``apply`` are
+# legal, seats are in range, ``out`` buffers are large enough (sizes from ``dims``).
+# A compiled state exposes it with two methods: ``state._c_game()`` returns a capsule named
+# ``MH_GAME_CAPSULE`` holding ``const mh_game_t*``, and ``state._c_state()`` a capsule named
+# ``MH_STATE_CAPSULE`` holding the address of its struct (valid while the state lives).
+
+ctypedef struct mh_dims_t:
+    int32_t players        # seats
+    int32_t num_actions    # the game's action space (player actions and chance outcomes)
+    int32_t obs_size       # floats in one observation (the product of observation_shape)
+    int32_t max_legal      # an upper bound on the number of legal actions or chance outcomes
+
+ctypedef struct mh_game_t:
+    const char* name                                      # the game id ("cheese_rescue", ...)
+    size_t size                                           # bytes of one state struct
+    void (*dims)(const void* s, mh_dims_t* d) noexcept nogil
+    # The state ``game.new_state(seed)`` would give, in place; ``s``'s constants (``cfg``)
+    # must already be set (copy a prototype struct first).
+    void (*reset)(void* s, uint64_t seed) noexcept nogil
+    int (*current)(const void* s) noexcept nogil          # seat, CHANCE_SEAT or TERMINAL_SEAT
+    # The legal player actions, ascending, into ``out``; returns their number (0 at a chance
+    # node or at the end): the same list as ``state.legal_actions()``.
+    int (*legal)(const void* s, int32_t* out) noexcept nogil
+    void (*apply)(void* s, int32_t a) noexcept nogil      # a legal action, or a chance outcome
+    # At a chance node: the outcomes (ascending) and their probabilities, as
+    # ``state.chance_outcomes()``; returns their number (0 elsewhere).
+    int (*chance)(const void* s, int32_t* out, double* prob) noexcept nogil
+    void (*returns)(const void* s, double* out) noexcept nogil   # as ``state.returns()``
+    # Plays to the end as ``simulate`` plays (its action model), drawing from ``policy``;
+    # chance nodes, if any, are resolved as ``simulate`` resolves them.
+    void (*rollout)(void* s, rng_t* policy) noexcept nogil
+    # In place: what seat ``p`` cannot see is re-dealt from ``seed``; the result equals
+    # ``state.determinize(p, seed)`` (the Python determinization of p's view), struct for
+    # struct, and depends only on what ``p`` may see.
+    void (*determinize)(void* s, int p, uint64_t seed) noexcept nogil
+    void (*observe)(const void* s, int p, float* out) noexcept nogil   # as ``observation(p)``
+    void (*mask)(const void* s, uint8_t* out) noexcept nogil   # as ``legal_action_mask()``, 0/1
+
+cdef extern from *:
+    """
+    #define MH_GAME_CAPSULE "mousehole.game"
+    #define MH_STATE_CAPSULE "mousehole.state"
+    """
+    const char* MH_GAME_CAPSULE
+    const char* MH_STATE_CAPSULE
+
+
+cdef inline object game_capsule(const mh_game_t* g):
+    """What a core's ``_c_game()`` returns."""
+    return PyCapsule_New(<void*>g, MH_GAME_CAPSULE, NULL)
+
+
+cdef inline object state_capsule(void* s):
+    """What a core's ``_c_state()`` returns (the struct's address; keep the state alive)."""
+    return PyCapsule_New(s, MH_STATE_CAPSULE, NULL)
+
+
+cdef inline const mh_game_t* game_of(object state) except NULL:
+    """The interface of a compiled state (TypeError for anything else)."""
+    if not hasattr(state, "_c_game"):
+        raise TypeError(f"{type(state).__name__} is not a compiled mousehole state "
+                        "(load the game with engine='compiled')")
+    return <const mh_game_t*>PyCapsule_GetPointer(state._c_game(), MH_GAME_CAPSULE)
+
+
+cdef inline void* state_of(object state) except NULL:
+    """The address of a compiled state's struct (valid while ``state`` lives)."""
+    return PyCapsule_GetPointer(state._c_state(), MH_STATE_CAPSULE)
