@@ -14,7 +14,7 @@ DEBUG = os.environ.get("MOUSEHOLE_DEBUG", "") not in ("", "0")
 
 # The compiled engines: one extension module per game, all under cengine/mousehole/.
 # Then the generic modules written once over the C-level game interface (_common.pxd).
-MODULES = ["_cheese_rescue", "_m", "_kasimir", "_maus_au_chocolat", "_search", "_vector"]
+MODULES = ["_cheese_rescue", "_m", "_kasimir", "_maus_au_chocolat", "_cgame", "_search", "_vector"]
 # MOUSEHOLE_MODULES=_m,_kasimir builds only those (for development).
 if os.environ.get("MOUSEHOLE_MODULES"):
     MODULES = os.environ["MOUSEHOLE_MODULES"].split(",")

@@ -1,0 +1,122 @@
+"""The C-level game interface (``mh_game_t`` in _common.pxd), held to the Python-facing state.
+
+Search and batched stepping see a compiled game only through this interface, so every game
+must give, through it, exactly what its state gives through the Python API: the same
+initial state for a seed, seat to move, legal actions, chance outcomes, returns,
+observations and masks at every step of seeded random games, and a determinization equal,
+struct for struct, to ``state.determinize(p, seed)``. The probe ``mousehole._cgame.CGame``
+drives the interface on a copy of the state's struct.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import mousehole
+from gamecases import CASES, IDS, random_walk, scale
+from mousehole._api import CHANCE, TERMINAL
+
+pytestmark = pytest.mark.skipif("compiled" not in mousehole.available_engines(),
+                                reason="the compiled engine is not built")
+
+
+def _cgame(state: Any) -> Any:
+    from mousehole._cgame import CGame
+    return CGame(state)
+
+
+def _check_same(state: Any, c: Any) -> None:
+    """Everything the interface says about ``c`` equals what ``state`` says."""
+    game = state.game
+    cur = state.current_player
+    assert c.current() == cur
+    if cur == CHANCE:
+        assert c.legal() == []
+        assert c.chance() == [(int(a), float(p)) for a, p in state.chance_outcomes()]
+    else:
+        assert c.legal() == [int(a) for a in state.legal_actions()]
+        assert c.chance() == []
+    np.testing.assert_array_equal(c.mask(), state.legal_action_mask())
+    assert c.returns() == state.returns()
+    for p in range(game.num_players):
+        np.testing.assert_array_equal(c.observe(p), state.observation(p).reshape(-1))
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_dims(case: Any) -> None:
+    name, params = case
+    game = mousehole.load(name, engine="compiled", **params)
+    c = _cgame(game.new_state(1))
+    d = c.dims()
+    assert c.name == name
+    assert d["players"] == game.num_players
+    assert d["num_actions"] == game.num_actions
+    assert d["obs_size"] == int(np.prod(game.observation_shape))
+    assert d["max_legal"] >= 1
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_interface_follows_the_state_through_random_games(case: Any) -> None:
+    name, params = case
+    game = mousehole.load(name, engine="compiled", **params)
+    max_legal = _cgame(game.new_state(0)).dims()["max_legal"]
+    for g in range(scale(3)):
+        seed = 1000 + g
+        state = game.new_state(seed)
+        c = _cgame(state)
+        fresh = c.copy()
+        fresh.reset(seed)
+        assert fresh.same_struct(c), "reset(seed) differs from new_state(seed)"
+        for a in random_walk(state.clone(), seed):
+            _check_same(state, c)
+            assert len(c.legal()) + len(c.chance()) <= max_legal
+            c.apply(a)
+            state.apply_action(a)
+        _check_same(state, c)
+        assert c.current() == TERMINAL
+        assert _cgame(state).same_struct(c)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_determinize_equals_the_python_determinization(case: Any) -> None:
+    name, params = case
+    game = mousehole.load(name, engine="compiled", **params)
+    checked = 0
+    for g in range(scale(2)):
+        state = game.new_state(2000 + g)
+        for i, a in enumerate(random_walk(state.clone(), 2000 + g)):
+            if i % 5 == 0 and state.current_player >= 0:
+                for p in range(game.num_players):
+                    seed = 31 * i + p
+                    c = _cgame(state)
+                    c.determinize(p, seed)
+                    expected = state.determinize(p, seed)
+                    assert c.same_struct(_cgame(expected)), (i, p)
+                    _check_same(expected, c)
+                    checked += 1
+            state.apply_action(a)
+    assert checked > 0
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_rollout_plays_simulates_games(case: Any) -> None:
+    """``reset`` then ``rollout`` with simulate's seeds plays simulate's game ``i``: the same
+    winners (hence returns), whoever wins."""
+    from mousehole._rng import derive
+    name, params = case
+    game = mousehole.load(name, engine="compiled", **params)
+    n, seed = scale(6), 99
+    res = mousehole.simulate(game, n, seed=seed)
+    c = _cgame(game.new_state(0))
+    for i in range(n):
+        c.reset(derive(seed, 2 * i))
+        c.rollout(derive(seed, 2 * i + 1))
+        assert c.current() == TERMINAL
+        w = set(int(p) for p in np.flatnonzero(res.winners[i]))
+        if len(w) == game.num_players:  # as StateAPI.returns
+            expected = [0.0] * game.num_players
+        else:
+            expected = [1.0 if p in w else -1.0 for p in range(game.num_players)]
+        assert c.returns() == expected, i
