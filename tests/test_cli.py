@@ -47,7 +47,7 @@ def _subcommand_parsers() -> List[Any]:
 # help and entry points
 
 
-@pytest.mark.parametrize("command", [[], ["simulate"], ["show"]])
+@pytest.mark.parametrize("command", [[], ["simulate"], ["show"], ["play"], ["arena"]])
 def test_help_shows_every_option_with_its_default(capsys: Any, command: List[str]) -> None:
     status, out, err = run(capsys, *command, "--help")
     assert status == 0 and err == ""
@@ -62,7 +62,9 @@ def test_help_shows_every_option_with_its_default(capsys: Any, command: List[str
         assert "(default: 100,000 with the compiled engine, 200 with the python engine)" in flat
         assert "(default: 1)" in flat
     if not command:
-        assert "simulate" in out and "show" in out
+        assert all(name in out for name in ("simulate", "show", "play", "arena"))
+    if command == ["arena"]:
+        assert "number of players (default: the number of bots)" in flat
 
 
 def test_default_game_counts_suit_the_engine() -> None:
@@ -118,6 +120,24 @@ BAD = [
     (["show", "m", "--players", "1"], "players must be an int from 2 to 6, got 1"),
     (["show", "cheese_rescue", "--moves", "teleport"], "argument --moves: move 1 ('teleport')"),
     (["show", "cheese_rescue", "--moves", "dog@0,0"], "argument --moves: move 1 ('dog@0,0')"),
+    (["play", "m", "--players", "3", "--seat", "3"], "argument --seat: must be from 0 to 2 (3 players), got 3"),
+    (["play", "m", "--players", "3", "--bots", "random,random,random"], "give 2 bots (the other seats"),
+    (["play", "m", "--bots", "random,,greedy"], "argument --bots: expected bot specs separated by commas"),
+    (["play", "m", "--bots", "mcts:many"], "argument --bots: bot 1 ('mcts:many'): bad bot spec 'mcts:many'"),
+    (["play", "chess"], "unknown game 'chess'"),
+    (["arena", "m"], "the following arguments are required: --bots"),
+    (["arena", "m", "--bots", "random"], "argument --bots: m is for 2 to 6 players, one bot each; got 1 bot"),
+    (["arena", "kasimir", "--bots", "random,random,random,random,random"], "kasimir is for 2 to 4 players"),
+    (["arena", "kasimir", "--bots", "random,random", "--players", "5"], "argument --bots: 5 players need 5 bots"),
+    (["arena", "kasimir", "--bots", "random", "--players", "1"], "players must be an int from 2 to 4, got 1"),
+    (["arena", "m", "--bots", "random,random", "--players", "3"], "3 players need 3 bots, got 2"),
+    (["arena", "kasimir", "--bots", "random,wizard"], "argument --bots: bot 2 ('wizard'): unknown bot spec"),
+    (["arena", "m", "--bots", "random,random", "--games", "0"], "argument --games: must be at least 1"),
+    (["arena", "m", "--bots", "random,random", "--workers", "0"], "argument --workers: must be at least 1"),
+    (["arena", "m", "--bots", "random,random", "--workers", "2", "--dask", "tcp://127.0.0.1:1"],
+     "argument --workers: not allowed with --dask"),
+    (["arena", "m", "--bots", "random,random", "--records", os.path.join(os.sep, "no", "such", "dir", "r.json")],
+     "argument --records: the folder"),
 ]
 
 
@@ -307,3 +327,172 @@ def test_show_a_finished_game(capsys: Any) -> None:
     status, out, err = run(capsys, "show", "cheese_rescue", "--players", "2", "--seed", "9",
                            "--moves", ";".join(texts + [texts[-1]]))
     assert status == 2 and "the game is already over" in err and len(err.splitlines()) == 1
+
+
+# --------------------------------------------------------------------------------------
+# play
+
+
+class _Person(io.StringIO):
+    """stdin of a person who types 'help' at each prompt, then the first legal move listed
+    (read from what the command printed); it remembers every line typed."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        super().__init__()
+        self.out = out
+        self.seen = 0
+        self.typed: List[str] = []
+
+    def readline(self, *args: Any) -> str:  # type: ignore[override]
+        new = self.out.getvalue()[self.seen:]
+        self.seen = len(self.out.getvalue())
+        if not self.typed or self.typed[-1] != "help":
+            line = "help"
+        else:
+            line = new.split("your legal moves (")[1].splitlines()[1].strip()
+        self.typed.append(line)
+        return line + "\n"
+
+
+def _play_in_process(monkeypatch: Any, argv: List[str]) -> Any:
+    out = io.StringIO()
+    person = _Person(out)
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stdin", person)
+    status = cli.main(argv)
+    monkeypatch.undo()
+    return status, out.getvalue(), person.typed
+
+
+@pytest.mark.parametrize("name", mousehole.game_names())
+def test_play_a_whole_game_against_bots(monkeypatch: Any, engine: str, name: str) -> None:
+    players = 2 if name != "m" else 3
+    argv = ["play", name, "--players", str(players), "--seat", "1", "--bots", "random" if name != "m" else "greedy,random",
+            "--seed", "4", "--engine", engine]
+    status, out, typed = _play_in_process(monkeypatch, argv)
+    assert status == 0, out
+    lines = out.splitlines()
+    others = ", ".join(f"seat {s}: {b}" for s, b in zip([0, 2], ["random"] if name != "m" else ["greedy", "random"]))
+    assert lines[0] == f"{name}, {players} players, {engine} engine, seed 4; you are seat 1; {others}"
+    # replay the moves the command printed: the same game, the same end
+    game = mousehole.load(name, players=players, engine=engine)
+    state = game.new_state(seed=4)
+    moves = re.findall(r"^(seat \d \((?:you|greedy|random)\)|chance): (.+)$", out, re.M)
+    assert moves, out
+    mine = iter(t for t in typed if t != "help")
+    for who, text in moves:
+        if who != "chance":
+            assert int(who.split()[1]) == state.current_player
+            if who.endswith("(you)"):
+                assert text == next(mine)
+        state.apply_action(state.parse_action(text))
+    assert state.is_terminal()
+    verdict = "you won" if state.winners() == [1] else "you share the win" if 1 in state.winners() else "you lost"
+    assert lines[-1] == (f"game over after {len(state.history)} actions: scores {state.scores()}, "
+                         f"winners {state.winners()}; {verdict}")
+    assert out.count("seat 1, your move> ") == len(typed)
+    # the help listings are the legal moves, in the game's notation
+    assert re.search(r"your legal moves \(\d+\):\n  \S", out)
+
+
+def test_play_by_piping_stdin_prints_what_an_interactive_game_prints(monkeypatch: Any) -> None:
+    argv = ["play", "cheese_rescue", "--players", "2", "--seat", "0", "--bots", "greedy", "--seed", "2"]
+    status, out, typed = _play_in_process(monkeypatch, argv)
+    assert status == 0
+    done = subprocess.run([sys.executable, "-m", "mousehole", *argv], input="".join(t + "\n" for t in typed),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout == out
+
+
+def test_play_reprompts_on_bad_input_and_quits(capsys: Any, monkeypatch: Any) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\nteleport\ndog@0,0\nQUIT\n"))
+    status, out, err = run(capsys, "play", "cheese_rescue", "--players", "2")
+    assert status == 0 and err == ""
+    assert out.count("seat 0, your move> ") == 4
+    assert "not a move you can play now: not a Cheese Rescue move: 'teleport'" in out
+    assert re.search(r"not a move you can play now: CR-\d+: .*; type 'help' for the legal moves", out)
+    assert out.rstrip().endswith("you left the game")
+
+
+def test_play_at_the_end_of_the_input_leaves_with_status_1() -> None:
+    done = subprocess.run([sys.executable, "-m", "mousehole", "play", "kasimir", "--players", "2"],
+                          input="help\n", capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr == "end of input: the game is left unfinished\n"
+    assert "your legal moves (" in done.stdout
+
+
+@pytest.mark.parametrize("name", mousehole.game_names())
+def test_play_shows_only_what_the_seat_sees(engine: str, name: str) -> None:
+    """The position shown to seat K depends on K's view alone: the same text for the true
+    state and for any state K cannot tell apart from it (a determinization of its view)."""
+    game = mousehole.load(name, players=3, engine=engine)
+    state = game.new_state(seed=8)
+    rng = Rng(5)
+    for step in range(30):
+        if state.is_terminal():
+            break
+        if step % 5 == 0:
+            for seat in range(3):
+                text = cli._view_text(state, seat)
+                assert "rng" not in text
+                for j in range(3):
+                    assert cli._view_text(state.determinize(seat, j), seat) == text, (name, step, seat)
+        legal = state.legal_actions()
+        state.apply_action(int(legal[rng.below(len(legal))]))
+
+
+# --------------------------------------------------------------------------------------
+# arena
+
+
+def test_arena_prints_the_table_and_writes_json(capsys: Any, tmp_path: Any) -> None:
+    from mousehole.arena import play
+    figures, records = tmp_path / "arena.json", tmp_path / "records.json"
+    n = 6 if COMPILED else 2
+    status, out, err = run(capsys, "arena", "m", "--bots", "greedy,random,random", "--games", str(n), "--seed", "3",
+                           "--json", str(figures), "--records", str(records))
+    assert status == 0, err
+    expected = play(mousehole.load("m", players=3), ["greedy", "random", "random"], n, seed=3, records=True)
+    assert out.startswith(expected.table() + "\n")
+    assert re.search(rf"^  {n} games in [\d.]+ s on this process$", out, re.M)
+    doc = json.loads(figures.read_text())
+    assert doc["command"] == "arena" and doc["bots"] == expected.to_dict()["bots"]
+    assert doc["ratings"] == expected.to_dict()["ratings"]
+    assert json.loads(records.read_text()) == expected.records
+    assert err.splitlines()[0] == f"m (3p, greedy vs random vs random): {n} games started"
+
+
+def test_arena_on_worker_processes_gives_the_same_table(capsys: Any) -> None:
+    argv = ["arena", "kasimir", "--bots", "random,greedy", "--games", "8", "--seed", "5"]
+    status, here, err = run(capsys, *argv)
+    assert status == 0, err
+    status, pooled, err = run(capsys, *argv, "--workers", "2")
+    assert status == 0, err
+    assert pooled.splitlines()[:-1] == here.splitlines()[:-1]
+    assert pooled.splitlines()[-1].endswith("on 2 worker processes")
+
+
+@pytest.mark.sigint
+def test_arena_ctrl_c_exits_130_with_one_line() -> None:
+    child = subprocess.Popen([sys.executable, "-m", "mousehole", "arena", "m", "--bots", "mcts:3000,mcts:3000",
+                              "--games", "100000", "--workers", "2"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stderr is not None
+        first = child.stderr.readline()
+        assert first.endswith("100,000 games started\n"), first
+        time.sleep(1.0)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+        latency = time.monotonic() - sent
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 130, err
+    assert out == ""
+    assert re.fullmatch(r"interrupted after [\d,]+ games? of 100,000\n", err), err
+    assert latency < 10.0

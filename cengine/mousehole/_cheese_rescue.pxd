@@ -38,4 +38,5 @@ ctypedef struct cr_t:
 
 cdef class CheeseRescueCore:
     cdef readonly object game
+    cdef readonly object seed     # the seed of new_state; None for a loaded or determinized state
     cdef cr_t s

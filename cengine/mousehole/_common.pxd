@@ -121,6 +121,15 @@ cdef inline object new_instance(type t):
     return (<PyTypeObject*>t).tp_new(t, <PyObject*>args, NULL)
 
 
+cdef extern from *:
+    """
+    #include "numpy/arrayscalars.h"
+    /* mousehole: the value of a numpy.int64 scalar, read in place (the caller checked the type). */
+    static CYTHON_INLINE npy_int64 mh_int64_value(PyObject* o) { return PyArrayScalar_VAL(o, Int64); }
+    """
+    int64_t mh_int64_value(object o)
+
+
 # ---- actions from Python ------------------------------------------------------------------
 
 cdef inline int64_t action_int(object action, type np_int64) except? -2:
@@ -131,8 +140,7 @@ cdef inline int64_t action_int(object action, type np_int64) except? -2:
     cdef int64_t a = -1
     cdef int overflow = 0
     if type(action) is np_int64:
-        cnp.PyArray_ScalarAsCtype(action, &a)
-        return a
+        return mh_int64_value(action)
     if type(action) is not int:
         if type(action) is bool or not PyIndex_Check(action):
             raise TypeError(f"an action must be an int (or use state.apply(move)), not {type(action).__name__}")

@@ -35,6 +35,7 @@ ctypedef struct kk_t:
 
 cdef class KasimirCore:
     cdef readonly object game
+    cdef readonly object seed     # the seed of new_state; None for a loaded or determinized state
     cdef kk_t s
     cdef uint16_t* hist
     cdef Py_ssize_t cap

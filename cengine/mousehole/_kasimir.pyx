@@ -7,18 +7,27 @@ move touches a handful of bytes. ``free[p]`` is a 64-bit board of the spaces who
 is a free mouse of seat p (KK-6), so the legal starts are its set bits (plus the pantry).
 Every leaf function is ``noexcept nogil`` and allocates nothing. The pure-Python reference is
 ``mousehole/kasimir.py``; both give the same game, bit for bit, for the same seed and actions.
+The same functions fill the game's C-level interface (``KK_GAME``, an ``mh_game_t``) used by
+search and batched stepping; its ``determinize`` renumbers the mice as ``from_dict`` does, so
+that it gives the struct of the reference's determinization, byte for byte.
 """
 
+cimport cython
 cimport numpy as cnp
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 
-from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask
 
 from mousehole._common cimport (
     action_int,
     check_sim_rows,
     hist_reserve,
+    new_instance,
+    game_capsule,
+    state_capsule,
+    mh_game_t,
+    mh_dims_t,
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, popcount64, ctz64, TERMINAL_SEAT, CHANCE_SEAT,
 )
@@ -26,7 +35,8 @@ from mousehole._common cimport (
 import numpy as np
 
 cnp.import_array()
-_np_int64 = np.int64
+cdef type NP_INT64 = np.int64
+
 
 # ---- leaf functions -------------------------------------------------------------------------
 
@@ -310,6 +320,211 @@ cdef int seat_arg(object game, int n, object player) except -1:
     return check_seat(game, player, "player")  # raises, or reads a numpy integer
 
 
+# ---- the C-level game interface (mh_game_t, _common.pxd) ------------------------------------
+
+ctypedef fused act_t:
+    int32_t
+    int64_t
+
+
+cdef inline int kk_legal(const kk_t* s, act_t* out) noexcept nogil:
+    """The legal actions, ascending, into out; returns their number: the die faces at a
+    chance node (KK-5), else each free mouse's start (KK-6, pantry first) with each distance
+    the roll allows; none at the end."""
+    cdef int p = s.seat
+    cdef int j = 0, i, step, d, start, c, D = s.cfg.D
+    cdef uint64_t bits
+    if p == TERMINAL_SEAT:
+        return 0
+    if s.roll < 0:
+        for i in range(s.cfg.nfaces):
+            out[i] = <act_t>(s.cfg.P + i)
+        return s.cfg.nfaces
+    step = s.cfg.face_step[s.roll]
+    bits = s.free[p] | (<uint64_t>(s.pantry[p] != 0))  # bit 0: the pantry stack
+    if step:
+        step -= 1
+        while bits:
+            out[j] = <act_t>(ctz64(bits) * D + step)
+            j += 1
+            bits &= bits - 1
+        return j
+    c = s.cfg.clover
+    while bits:
+        start = ctz64(bits) * D
+        bits &= bits - 1
+        for d in range(c):
+            out[j] = <act_t>(start + d)
+            j += 1
+    return j
+
+
+cdef inline int kk_count(const kk_t* s) noexcept nogil:
+    """The number of legal actions (kk_legal's length)."""
+    cdef int p = s.seat
+    cdef int k
+    if p == TERMINAL_SEAT:
+        return 0
+    if s.roll < 0:
+        return s.cfg.nfaces
+    k = (s.pantry[p] != 0) + popcount64(s.free[p])
+    return k if s.cfg.face_step[s.roll] else k * s.cfg.clover
+
+
+cdef inline int kk_obs_size(const kk_cfg_t* cfg) noexcept nogil:
+    """Floats in one observation (``Kasimir.observation_shape[0]``)."""
+    cdef int n = cfg.n, L = cfg.L
+    return n * (L + 2) + L * n * cfg.m * n + 2 * L + cfg.nfaces + 2 * n + 1
+
+
+cdef void kk_canon(kk_t* s) noexcept nogil:
+    """Renumber the mice as ``from_dict`` numbers them: seat q's mice on the track get ids
+    q * 8 + 0, 1, ... in the order of the spaces (1 .. L) and, within a tower, bottom first;
+    ``below`` is KK_NONE for every mouse not on the track. Mouse ids are not part of the
+    position (``to_dict`` shows owners only), so this changes nothing but the bytes: after it,
+    the struct is the one the position's dict loads into."""
+    cdef uint8_t nb[32]
+    cdef uint8_t tower[32]
+    cdef int nid[KK_MAX_PLAYERS]
+    cdef int sp, h, x, y, q, under
+    memset(nb, KK_NONE, sizeof(nb))
+    nid[0] = 0; nid[1] = 0; nid[2] = 0; nid[3] = 0
+    for sp in range(1, s.cfg.L + 1):
+        x = s.top[sp]
+        if x == KK_NONE:
+            continue
+        h = 0
+        while x != KK_NONE:  # top down
+            tower[h] = <uint8_t>x
+            h += 1
+            x = s.below[x]
+        under = KK_NONE
+        while h > 0:  # bottom up
+            h -= 1
+            q = tower[h] >> 3
+            y = q * KK_MAX_MICE + nid[q]
+            nid[q] += 1
+            nb[y] = <uint8_t>under
+            under = y
+        s.top[sp] = <uint8_t>under
+    memcpy(s.below, nb, sizeof(nb))
+
+
+cdef inline void kk_determinize(kk_t* s, uint64_t seed) noexcept nogil:
+    """KK-14: every seat sees the whole position; only the future rolls are hidden, so the
+    determinization draws a new generator (``Kasimir._determinize``: ``Rng(seed).next64()``)
+    and keeps the rest (in the canonical numbering of the mice: the struct ``from_dict`` of
+    the view gives)."""
+    kk_canon(s)
+    s.rng = rng_derive(seed, 0)
+
+
+cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
+    cdef const kk_t* s = <const kk_t*>v
+    d.players = s.cfg.n
+    d.num_actions = s.cfg.num_actions
+    d.obs_size = kk_obs_size(&s.cfg)
+    # KK-6: at most m free starts (the pantry counts only while a mouse is in it), each with
+    # at most D distances; at a chance node, one outcome per face (KK-3)
+    d.max_legal = s.cfg.m * s.cfg.D
+    if d.max_legal < s.cfg.nfaces:
+        d.max_legal = s.cfg.nfaces
+
+
+cdef void g_reset(void* v, uint64_t seed) noexcept nogil:
+    kk_init(<kk_t*>v, seed)
+
+
+cdef int g_current(const void* v) noexcept nogil:
+    cdef const kk_t* s = <const kk_t*>v
+    if s.seat == TERMINAL_SEAT:
+        return TERMINAL_SEAT
+    return CHANCE_SEAT if s.roll < 0 else s.seat
+
+
+cdef int g_legal(const void* v, int32_t* out) noexcept nogil:
+    cdef const kk_t* s = <const kk_t*>v
+    if s.roll < 0:  # a chance node (or the end): no player action
+        return 0
+    return kk_legal(s, out)
+
+
+cdef void g_apply(void* v, int32_t a) noexcept nogil:
+    """``apply_action`` without the checks and without the history (kept by the Python object)."""
+    cdef kk_t* s = <kk_t*>v
+    cdef int start
+    s.nhist += 1
+    if s.roll < 0:  # KK-5: the die shows face a - P
+        s.roll = a - s.cfg.P
+        return
+    start = a // s.cfg.D
+    kk_play(s, start, a - start * s.cfg.D + 1)
+
+
+cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
+    """KK-3: every face equally likely, at a chance node (explicit chance) only."""
+    cdef const kk_t* s = <const kk_t*>v
+    cdef int i, k = s.cfg.nfaces
+    if s.seat == TERMINAL_SEAT or s.roll >= 0:
+        return 0
+    for i in range(k):
+        out[i] = s.cfg.P + i
+        prob[i] = 1.0 / k
+    return k
+
+
+cdef void g_returns(const void* v, double* out) noexcept nogil:
+    """``StateAPI.returns``: +1 each winner, -1 each other seat at the end (KK-13); 0 for all
+    before the end and when every seat wins."""
+    cdef const kk_t* s = <const kk_t*>v
+    cdef int p, n = s.cfg.n
+    cdef int mask = 0
+    if s.seat == TERMINAL_SEAT:
+        mask = kk_winner_mask(s)
+    if mask == 0 or mask == (1 << n) - 1:
+        for p in range(n):
+            out[p] = 0.0
+        return
+    for p in range(n):
+        out[p] = 1.0 if (mask >> p) & 1 else -1.0
+
+
+cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
+    kk_play_random(<kk_t*>v, policy)
+
+
+cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
+    kk_determinize(<kk_t*>v, seed)  # KK-14: the same for every seat
+
+
+cdef void g_observe(const void* v, int p, float* out) noexcept nogil:
+    cdef const kk_t* s = <const kk_t*>v
+    memset(out, 0, <size_t>kk_obs_size(&s.cfg) * sizeof(float))
+    kk_observe(s, p, out)
+
+
+cdef void g_mask(const void* v, uint8_t* out) noexcept nogil:
+    cdef const kk_t* s = <const kk_t*>v
+    memset(out, 0, <size_t>s.cfg.num_actions)
+    kk_mask(s, out)
+
+
+cdef mh_game_t KK_GAME
+KK_GAME.name = b"kasimir"
+KK_GAME.size = sizeof(kk_t)
+KK_GAME.dims = g_dims
+KK_GAME.reset = g_reset
+KK_GAME.current = g_current
+KK_GAME.legal = g_legal
+KK_GAME.apply = g_apply
+KK_GAME.chance = g_chance
+KK_GAME.returns = g_returns
+KK_GAME.rollout = g_rollout
+KK_GAME.determinize = g_determinize
+KK_GAME.observe = g_observe
+KK_GAME.mask = g_mask
+
+
 # ---- configuration ----------------------------------------------------------------------------
 
 cdef kk_cfg_t cfg_of(object game) except *:
@@ -340,6 +555,22 @@ cdef kk_cfg_t game_cfg(object game) except *:
         (<KasimirCore>cached).s.cfg = cfg_of(game)
         game._compiled_cfg = cached
     return (<KasimirCore>cached).s.cfg
+
+
+# The constants of the game last seen by ``new`` / ``from_dict``: a new state of the same game
+# (the usual case) copies them without any Python-level lookup. A game's parameters never
+# change, so the game object (kept alive here) identifies them.
+cdef object _last_game = object()  # no game yet
+cdef kk_cfg_t _last_cfg
+
+
+cdef inline int set_cfg(kk_t* s, object game) except -1:
+    global _last_game, _last_cfg
+    if game is not _last_game:
+        _last_cfg = game_cfg(game)
+        _last_game = game
+    s.cfg = _last_cfg
+    return 0
 
 
 cdef void sim_range(kk_cfg_t cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
@@ -376,6 +607,9 @@ def _sim_chunk(KasimirCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t st
 
 # ---- the Python-facing class ------------------------------------------------------------------
 
+# No cycle goes through a state: it holds its game, and a game holds no state (its cached
+# ``_compiled_cfg`` is a core whose ``game`` is None), so the core is not traversed by the GC.
+@cython.no_gc
 cdef class KasimirCore:
     """Compiled Kater Kasimir state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.kasimir.CompiledKasimirState`` (this core + the shared API)."""
@@ -393,21 +627,22 @@ cdef class KasimirCore:
 
     @classmethod
     def new(cls, game, uint64_t seed):
-        cdef KasimirCore st = KasimirCore.__new__(cls)
+        cdef KasimirCore st = <KasimirCore>new_instance(cls)
+        set_cfg(&st.s, game)
         st.game = game
-        st.s.cfg = game_cfg(game)
         kk_init(&st.s, seed)
+        st.seed = seed
         return st
 
     @classmethod
     def from_dict(cls, game, dict d):
         """Build from a dict already checked by ``game._validate_dict``."""
-        cdef KasimirCore st = KasimirCore.__new__(cls)
+        cdef KasimirCore st = <KasimirCore>new_instance(cls)
         cdef int p, s, x, below, k
         cdef int nid[KK_MAX_PLAYERS]
         cdef uint64_t b
+        set_cfg(&st.s, game)
         st.game = game
-        st.s.cfg = game_cfg(game)
         kk_init(&st.s, 0)
         st.s.on_way = 0
         for p in range(st.s.cfg.n):
@@ -449,8 +684,9 @@ cdef class KasimirCore:
 
     def clone(self):
         """An independent copy (one struct copy and the history buffer)."""
-        cdef KasimirCore c = KasimirCore.__new__(type(self))
+        cdef KasimirCore c = <KasimirCore>new_instance(type(self))
         c.game = self.game
+        c.seed = self.seed
         c.s = self.s
         if self.s.nhist:
             c._reserve(self.s.nhist)
@@ -466,6 +702,10 @@ cdef class KasimirCore:
 
     def is_terminal(self):
         return self.s.seat == TERMINAL_SEAT
+
+    def is_chance_node(self):
+        """KK-5: the seat to move has yet to roll (explicit chance only)."""
+        return self.s.roll < 0 and self.s.seat != TERMINAL_SEAT
 
     @property
     def truncated(self):
@@ -493,43 +733,38 @@ cdef class KasimirCore:
 
     cdef int _fill(self, int64_t* out) noexcept:
         """Write the legal actions (ascending) to out; return their number."""
-        cdef int p = self.s.seat
-        cdef int j = 0, i, step, d, start, D = self.s.cfg.D
-        cdef uint64_t bits
-        if p == TERMINAL_SEAT:
-            return 0
-        if self.s.roll < 0:
-            for i in range(self.s.cfg.nfaces):
-                out[i] = self.s.cfg.P + i
-            return self.s.cfg.nfaces
-        step = self.s.cfg.face_step[self.s.roll]
-        bits = self.s.free[p]
-        start = 0 if self.s.pantry[p] else -1
-        while True:
-            if start < 0:
-                if not bits:
-                    break
-                start = ctz64(bits)
-                bits &= bits - 1
-            if step:
-                out[j] = start * D + step - 1
-                j += 1
-            else:
-                for d in range(self.s.cfg.clover):
-                    out[j] = start * D + d
-                    j += 1
-            start = -1
-        return j
+        return kk_legal(&self.s, out)
 
     cdef int _count(self) noexcept:
-        cdef int p = self.s.seat
-        cdef int k
-        if p == TERMINAL_SEAT:
-            return 0
-        if self.s.roll < 0:
-            return self.s.cfg.nfaces
-        k = (self.s.pantry[p] != 0) + popcount64(self.s.free[p])
-        return k if self.s.cfg.face_step[self.s.roll] else k * self.s.cfg.clover
+        return kk_count(&self.s)
+
+    def _c_game(self):
+        """The C-level interface of the game (a capsule holding ``const mh_game_t*``)."""
+        return game_capsule(&KK_GAME)
+
+    def _c_state(self):
+        """The address of this state's struct (a capsule; valid while the state lives)."""
+        return state_capsule(&self.s)
+
+    def determinize(self, player, seed):
+        """A full state that seat ``player`` cannot tell apart from this one (KK-14: only the
+        generator of the future rolls is hidden, and it is drawn anew from ``seed``): exactly
+        ``game.determinize_view(state.to_dict(for_player=player), seed)``, computed in C."""
+        cdef int p = seat_arg(self.game, self.s.cfg.n, player)
+        cdef uint64_t sd
+        if type(seed) is int:
+            sd = PyLong_AsUnsignedLongLongMask(seed)
+        else:
+            from mousehole._api import _seed
+            sd = _seed(seed)  # numpy integers; TypeError for a bool or a non-integer
+        cdef KasimirCore c = <KasimirCore>self.clone()
+        c.seed = None
+        kk_determinize(&c.s, sd)
+        return c
+
+    def _set_seed(self, seed):
+        """Unpickling: the seed the pickled state was created from (or None)."""
+        self.seed = seed
 
     def legal_actions(self):
         cdef cnp.npy_intp dim = self._count()
@@ -582,7 +817,7 @@ cdef class KasimirCore:
     def apply_action(self, action):
         """Apply a move (``start * D + distance - 1``) or, at a chance node, a die face
         (``P + i``); IllegalMoveError if the rules do not allow it (state unchanged)."""
-        cdef int64_t a = action_int(action, _np_int64)
+        cdef int64_t a = action_int(action, NP_INT64)
         cdef int start, dist
         if self.s.seat == TERMINAL_SEAT or a < 0 or a >= self.s.cfg.num_actions:
             raise self._illegal(action)

@@ -345,8 +345,9 @@ class Game(Generic[StateT, MoveT]):
     def new_state(self, seed: SupportsIndex = 0) -> StateT:
         """The initial state; every random event of the game comes from ``seed`` (an int or a
         numpy integer, taken modulo 2**64)."""
-        s = _seed(seed)
-        return self._state_cls.new(self, s)  # type: ignore[no-any-return]
+        if type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF:  # the common case, fast
+            return self._state_cls.new(self, seed)  # type: ignore[no-any-return]
+        return self._state_cls.new(self, _seed(seed))  # type: ignore[no-any-return]
 
     def _check_header(self, d: Any, *, view: bool) -> None:
         """The parts of a state dict (or of a view, ``view=True``) every game shares: a
@@ -457,6 +458,8 @@ class Game(Generic[StateT, MoveT]):
 
 def _seed(seed: Any) -> int:
     """A seed (any int, numpy integers too; not a bool) as a 64-bit unsigned int."""
+    if type(seed) is int:  # the common case, first (new_state's cost)
+        return seed & 0xFFFFFFFFFFFFFFFF
     if isinstance(seed, (bool, np.bool_)):
         raise TypeError("a seed must be an int, not bool")
     try:
@@ -581,10 +584,22 @@ class StateAPI(Generic[MoveT]):
 
         def _to_dict(self) -> Dict[str, Any]: ...
 
+    @property
+    def seed(self) -> Optional[int]:
+        """The seed this state's game was created from (``game.new_state(seed)``, modulo
+        2**64), kept by clones and pickles: what a game record starts from
+        (:mod:`mousehole.records`). None for a state loaded from a dict or determinized."""
+        return self._seed0  # type: ignore[attr-defined,no-any-return]
+
+    def _set_seed(self, seed: Optional[int]) -> None:
+        self._seed0 = seed
+
     def clone(self: _S) -> _S:
         """An independent copy (the reference engines copy through the state dict; the
         compiled cores override this with a struct copy)."""
-        return type(self).from_dict(self.game, self._to_dict())  # type: ignore[no-any-return]
+        c = type(self).from_dict(self.game, self._to_dict())
+        c._set_seed(self.seed)
+        return c  # type: ignore[no-any-return]
 
     # -- moves -------------------------------------------------------------------------
 
@@ -684,6 +699,11 @@ class StateAPI(Generic[MoveT]):
     def __str__(self) -> str:
         return self.game._render(self._to_dict())
 
+    def _repr_svg_(self) -> str:
+        """The position as SVG (Jupyter shows it): :func:`mousehole.render.svg`."""
+        from mousehole.render import svg  # imported on first use only
+        return svg(self)
+
     def __repr__(self) -> str:
         cp = self.current_player
         who = "terminal" if cp == TERMINAL else "chance" if cp == CHANCE else f"seat {cp} to play"
@@ -703,11 +723,13 @@ class StateAPI(Generic[MoveT]):
         return self.clone()
 
     def __reduce__(self) -> Any:
-        return (_state_from_dict, (self.game, self._to_dict()))
+        return (_state_from_dict, (self.game, self._to_dict(), self.seed))
 
 
-def _state_from_dict(game: "Game[Any, Any]", d: Dict[str, Any]) -> Any:
-    return game.state_from_dict(d)
+def _state_from_dict(game: "Game[Any, Any]", d: Dict[str, Any], seed: Optional[int] = None) -> Any:
+    state = game.state_from_dict(d)
+    state._set_seed(seed)
+    return state
 
 
 # --------------------------------------------------------------------------------------

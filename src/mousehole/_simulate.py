@@ -23,15 +23,21 @@ Ctrl-C, reports progress and, with ``aggregate=True``, folds the batch into runn
 With ``aggregate=True`` each worker plays its batches into its own buffers of at most
 :data:`MAX_BATCH` rows and folds them into exact integer totals, so memory does not depend
 on ``n_games``.
+
+With an ``executor`` (a process pool, a Dask cluster's ``Client.get_executor()``) the run is
+cut into about 64 tasks of consecutive games; each task is driven as above in its worker
+and sends back its rows or its totals, which the calling thread puts in place as tasks
+finish (checking for Ctrl-C and reporting progress in between).
 """
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import math
 import operator
 import threading
 import time
-from typing import Any, Callable, List, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, List, Literal, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -298,11 +304,12 @@ class _Totals:
 
 
 class _Work:
-    """The games still to hand out, the games done, and the stop flag (shared by workers)."""
+    """The games still to hand out (indices ``start .. n - 1``), the games done, and the stop
+    flag (shared by workers)."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, start: int = 0) -> None:
         self.n = n
-        self.next = 0
+        self.next = start
         self.done = 0
         self.lock = threading.Lock()
         self.stop = False
@@ -335,11 +342,13 @@ class _Worker:
     fixed-size buffers that are folded into its own totals after every batch."""
 
     def __init__(self, game: Game[Any, Any], seed: int, work: _Work, out: Optional[Sequence[Any]],
-                 rows: int, threaded: bool) -> None:
+                 rows: int, threaded: bool, offset: int = 0) -> None:
         self.game = game
         self.seed = seed
         self.work = work
         self.out = out
+        #: game ``i`` goes to row ``i - offset`` of ``out``
+        self.offset = offset
         self.size = 1
         self.chunk: Callable[..., None] = (game._state_cls.simulate_chunk if game.engine == "compiled"
                                            else _PythonChunk(self._stopped if threaded else None))
@@ -363,7 +372,7 @@ class _Worker:
         t = time.perf_counter()
         if self.totals is None:
             assert self.out is not None
-            self.chunk(self.game, self.seed, lo, hi, *(a[lo:hi] for a in self.out))
+            self.chunk(self.game, self.seed, lo, hi, *(a[lo - self.offset:hi - self.offset] for a in self.out))
         else:
             self.chunk(self.game, self.seed, lo, hi, *self.buf)
             self.totals.add(*self.buf, hi - lo)
@@ -440,6 +449,81 @@ def _drive(workers: List[_Worker], work: _Work, report: _Reporter) -> None:
 
 
 # --------------------------------------------------------------------------------------
+# runs on an executor (a process pool, a Dask cluster, ...)
+
+#: a run on an executor is cut into about this many tasks
+_EXECUTOR_TASKS = 64
+
+_Rows = Tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.bool_]]
+
+
+def _simulate_range(game: Game[Any, Any], seed: int, lo: int, hi: int, threads: int,
+                    aggregate: bool) -> Union[_Totals, _Rows]:
+    """One executor task: games ``lo .. hi - 1`` of the run with seed ``seed``, played here
+    on ``threads`` threads; their totals (``aggregate``) or their rows."""
+    n = hi - lo
+    work = _Work(hi, start=lo)
+    report = _Reporter(None, n)
+    k = min(threads, max(1, n))
+    if aggregate:
+        workers = [_Worker(game, seed, work, None, min(n, MAX_BATCH), k > 1) for _ in range(k)]
+        _drive(workers, work, report)
+        totals = _Totals(game.num_players)
+        for w in workers:
+            assert w.totals is not None
+            totals.merge(w.totals)
+        return totals
+    rows: _Rows = (np.zeros((n, game.num_players), dtype=np.int64), np.zeros((n, game.num_players), dtype=np.bool_),
+                   np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.bool_))
+    out = (rows[0], rows[1].view(np.uint8), rows[2], rows[3].view(np.uint8))
+    _drive([_Worker(game, seed, work, out, 0, k > 1, offset=lo) for _ in range(k)], work, report)
+    return rows
+
+
+def _on_executor(executor: Any, game: Game[Any, Any], seed: int, n: int, threads: int, aggregate: bool,
+                 report: _Reporter) -> Union[SimulationResult, SimulationSummary]:
+    """``simulate`` with its games cut into tasks of consecutive games, run by ``executor``.
+    Ctrl-C (or a failed task) cancels the tasks not started and propagates."""
+    players = game.num_players
+    size = max(1, -(-n // _EXECUTOR_TASKS))
+    totals = _Totals(players)
+    m = 0 if aggregate else n
+    rows: _Rows = (np.zeros((m, players), dtype=np.int64), np.zeros((m, players), dtype=np.bool_),
+                   np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.bool_))
+    futures: Dict[Any, Tuple[int, int]] = {}
+    done = 0
+    try:
+        for lo in range(0, n, size):
+            hi = min(n, lo + size)
+            futures[executor.submit(_simulate_range, game, seed, lo, hi, threads, aggregate)] = (lo, hi)
+        pending = set(futures)
+        while pending:
+            finished, pending = concurrent.futures.wait(pending, timeout=_POLL,
+                                                        return_when=concurrent.futures.FIRST_COMPLETED)
+            for f in finished:
+                lo, hi = futures[f]
+                part = f.result()
+                if aggregate:
+                    assert isinstance(part, _Totals)
+                    totals.merge(part)
+                else:
+                    assert isinstance(part, tuple)
+                    for whole, piece in zip(rows, part):
+                        whole[lo:hi] = piece
+                done += hi - lo
+                report(done)
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        report(done, force=True)
+        raise
+    report(n, force=True)
+    if aggregate:
+        return totals.summary()
+    return SimulationResult(*rows)
+
+
+# --------------------------------------------------------------------------------------
 # the entry point
 
 
@@ -454,18 +538,22 @@ def _int_arg(x: Any, what: str) -> int:
 
 @overload
 def simulate(game: Game[Any, Any], n_games: int, seed: int = ..., *, threads: int = ...,
-             progress: Optional[ProgressFn] = ..., aggregate: Literal[False] = ...) -> SimulationResult: ...
+             progress: Optional[ProgressFn] = ..., aggregate: Literal[False] = ...,
+             executor: Optional[concurrent.futures.Executor] = ...) -> SimulationResult: ...
 @overload
 def simulate(game: Game[Any, Any], n_games: int, seed: int = ..., *, threads: int = ...,
-             progress: Optional[ProgressFn] = ..., aggregate: Literal[True]) -> SimulationSummary: ...
+             progress: Optional[ProgressFn] = ..., aggregate: Literal[True],
+             executor: Optional[concurrent.futures.Executor] = ...) -> SimulationSummary: ...
 @overload
 def simulate(game: Game[Any, Any], n_games: int, seed: int = ..., *, threads: int = ...,
-             progress: Optional[ProgressFn] = ..., aggregate: bool = ...
+             progress: Optional[ProgressFn] = ..., aggregate: bool = ...,
+             executor: Optional[concurrent.futures.Executor] = ...
              ) -> Union[SimulationResult, SimulationSummary]: ...
 
 
 def simulate(game: Game[Any, Any], n_games: int, seed: int = 0, *, threads: int = 1,
-             progress: Optional[ProgressFn] = None, aggregate: bool = False
+             progress: Optional[ProgressFn] = None, aggregate: bool = False,
+             executor: Optional[concurrent.futures.Executor] = None
              ) -> Union[SimulationResult, SimulationSummary]:
     """Play ``n_games`` uniformly random games of ``game``; return their results.
 
@@ -489,6 +577,14 @@ def simulate(game: Game[Any, Any], n_games: int, seed: int = 0, *, threads: int 
     games are played in short batches and signals are handled between them (see the
     module's documentation). Results are the same whatever ``threads`` and batch sizes.
 
+    ``executor``: any :class:`concurrent.futures.Executor` (a ``ProcessPoolExecutor``, or
+    ``dask.distributed.Client(...).get_executor()`` for a cluster) for runs larger than one
+    process: the games are cut into about 64 tasks of consecutive games, each task plays its
+    games in a worker (on ``threads`` threads there) and sends back its rows, or its totals
+    with ``aggregate=True``; the results are exactly those of the in-process run. The
+    executor is not shut down. ``progress`` is then reported as tasks finish; Ctrl-C cancels
+    the tasks not started (those already running finish in their workers) and propagates.
+
     >>> import mousehole
     >>> r = mousehole.simulate(mousehole.load("cheese_rescue", players=2), 10, seed=1)
     >>> r.scores.shape, int(r.lengths[0])
@@ -511,11 +607,15 @@ def simulate(game: Game[Any, Any], n_games: int, seed: int = 0, *, threads: int 
                         f"not {type(progress).__name__}")
     if not isinstance(aggregate, (bool, np.bool_)):
         raise TypeError(f"aggregate must be a bool, not {type(aggregate).__name__}")
+    if executor is not None and not isinstance(executor, concurrent.futures.Executor):
+        raise TypeError(f"executor must be a concurrent.futures.Executor or None, not {type(executor).__name__}")
 
     players = game.num_players
     work = _Work(n)
     report = _Reporter(progress, n)
     report(0, force=True)
+    if executor is not None:
+        return _on_executor(executor, game, s, n, t, bool(aggregate), report)
     k = min(t, max(1, n))
     if aggregate:
         rows = min(n, MAX_BATCH)

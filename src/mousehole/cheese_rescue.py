@@ -540,7 +540,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
     """A Cheese Rescue state (pure-Python reference engine), written straight from the rules
     (``docs/games/cheese_rescue.md``)."""
 
-    __slots__ = ("game", "table", "hands", "pile", "rng", "history", "truncated")
+    __slots__ = ("_seed0", "game", "table", "hands", "pile", "rng", "history", "truncated")
 
     game: CheeseRescue
     table: List[int]
@@ -566,6 +566,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
                 s.hands[p][s.pile.pop()] += 1
         s.history = []
         s.truncated = False
+        s._seed0 = seed
         return s
 
     @staticmethod
@@ -578,6 +579,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
         s.rng = Rng(d["rng"])
         s.history = list(d["history"])
         s.truncated = d["truncated"]
+        s._seed0 = None
         return s
 
     def _to_dict(self) -> Dict[str, Any]:

@@ -3,10 +3,12 @@
     mousehole simulate all --games 100000 --seed 1      # every game, its default player count
     mousehole simulate m --players 6 --threads 2 --json m6.json
     mousehole show cheese_rescue --players 2 --seed 7 --moves "dog@3,4; cat@4,3" --legal
+    mousehole play m --players 3 --seat 0 --bots mcts:1000,greedy   # you against two bots
+    mousehole arena cheese_rescue --bots mcts:200,random --games 400 --workers 2
 
 Each subcommand is a pair of functions, ``_add_<name>(subparsers)`` (its options) and
-``_run_<name>(args) -> exit status``, listed in :data:`COMMANDS`; a new subcommand (play,
-arena, replay, bench, ...) is one more pair. Exit status: 0 done, 2 bad usage (one line on
+``_run_<name>(args) -> exit status``, listed in :data:`COMMANDS`; a new subcommand
+(replay, bench, ...) is one more pair. Exit status: 0 done, 2 bad usage (one line on
 stderr, never a traceback), 130 interrupted by Ctrl-C (one line on stderr).
 
 ``rich`` (the ``mousehole[cli]`` extra) draws the progress bar when it is installed and
@@ -366,12 +368,282 @@ def _run_show(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------------------
+# bots (play and arena)
+
+
+def _bot_specs(text: str) -> List[str]:
+    specs = [s.strip() for s in text.split(",")]
+    if not text.strip() or any(not s for s in specs):
+        raise argparse.ArgumentTypeError(f"expected bot specs separated by commas (e.g. mcts:200,random), got {text!r}")
+    return specs
+
+
+def _check_spec(spec: str, i: int) -> None:
+    """A usage error naming the spec unless it makes a bot."""
+    from .arena import _build
+    try:
+        _build(spec, 0)
+    except (ValueError, TypeError, ImportError) as e:
+        raise UsageError(f"argument --bots: bot {i + 1} ({spec!r}): {e}") from None
+
+
+# --------------------------------------------------------------------------------------
+# play
+
+
+def _add_play(sub: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "play", help="play a game against bots in the terminal",
+        description="Play one game against bots: type your moves in the game's readable notation "
+                    "(as 'help' lists them), 'help' for the legal moves, 'quit' to leave. Before each of "
+                    "your moves the position is shown as your seat sees it (what the game hides from "
+                    "you stays hidden); the bots' moves are printed as they play.")
+    _add_game_options(p, allow_all=False)
+    p.add_argument("--seat", type=_int_value, default=0, metavar="K",
+                   help="your seat, from 0 to players - 1 (default: 0)")
+    p.add_argument("--bots", type=_bot_specs, default=["random"], metavar="SPEC,...",
+                   help="the bots of the other seats in seat order, separated by commas: random, greedy, "
+                        "mcts:ITERATIONS, ismcts:ITERATIONS; a single spec plays every other seat "
+                        "(default: random)")
+    p.add_argument("--seed", type=_int_value, default=1, metavar="S",
+                   help="seed of the deal, the dice and the bots (default: 1)")
+    return p
+
+
+def _view_text(state: Any, seat: int) -> str:
+    """The position as ``seat`` sees it, made from its view ``state.to_dict(for_player=seat)``
+    only: the game's own picture when nothing but the generator is hidden from the seat or
+    when the game draws views; otherwise the view's fields, ``?`` standing for what is hidden."""
+    full = state.to_dict()
+    view = state.to_dict(for_player=seat)
+    if all(full[k] == view.get(k) for k in full if k not in ("view", "rng")):
+        return str(state)  # the picture never shows the generator: the seat sees all of it
+    try:
+        return str(state.game._render(view))
+    except (TypeError, KeyError, ValueError, IndexError, AttributeError):
+        pass
+    lines = [f"what seat {seat} sees ('?' is hidden from it):"]
+    for k, v in view.items():
+        if k in ("game", "params", "view", "rng", "history"):
+            continue
+        lines.append(f"  {k}: " + json.dumps(v).replace("null", "?"))
+    lines.append(f"  {len(view['history'])} actions played")
+    return "\n".join(lines)
+
+
+def _ask(prompt: str) -> Optional[str]:
+    """A line from stdin after ``prompt`` (None at the end of the input). When stdin is not
+    a terminal (piped moves), the line is echoed, so the output reads as a session would."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if line == "":
+        return None
+    if not bool(getattr(sys.stdin, "isatty", lambda: False)()):
+        sys.stdout.write(line if line.endswith("\n") else line + "\n")
+    return line
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    from ._rng import Rng, derive
+    from .arena import _build, _chance
+    game = _load(args.game, args.players, args.engine)
+    n = game.num_players
+    seat = args.seat
+    if not 0 <= seat < n:
+        raise UsageError(f"argument --seat: must be from 0 to {n - 1} ({n} players), got {seat}")
+    specs: List[str] = list(args.bots)
+    if len(specs) == 1:
+        specs = specs * (n - 1)
+    if len(specs) != n - 1:
+        raise UsageError(f"argument --bots: {n} players: give {n - 1} bots (the other seats, in seat order) "
+                         f"or one for every other seat, got {len(specs)}")
+    for i, spec in enumerate(specs):
+        _check_spec(spec, i)
+    others = [s for s in range(n) if s != seat]
+    spec_of = dict(zip(others, specs))
+    bots = {s: _build(spec_of[s], derive(args.seed, 2 + s)) for s in others}
+    chance = Rng(derive(args.seed, 1))
+    state = game.new_state(seed=args.seed)
+    seats = ", ".join(f"seat {s}: {spec_of[s]}" for s in others)
+    print(f"{args.game}, {n} players, {game.engine} engine, seed {args.seed}; you are seat {seat}; {seats}")
+    print("type your move in the game's notation, 'help' for the legal moves, 'quit' to leave", flush=True)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            a = _chance(state, chance)
+            print(f"chance: {state.describe(a)}", flush=True)
+            state.apply_action(a)
+            continue
+        p = state.current_player
+        if p != seat:
+            a = int(bots[p].step(state))
+            print(f"seat {p} ({spec_of[p]}): {state.describe(a)}", flush=True)
+            state.apply_action(a)
+            continue
+        print()
+        print(_view_text(state, seat), flush=True)
+        while True:
+            line = _ask(f"seat {seat}, your move> ")
+            if line is None:
+                print()
+                sys.stderr.write("end of input: the game is left unfinished\n")
+                return 1
+            text = line.strip()
+            if not text:
+                continue
+            if text.lower() in ("help", "?"):
+                legal = [state.describe(int(x)) for x in state.legal_actions()]
+                print(f"your legal moves ({len(legal)}):")
+                for m in legal:
+                    print(f"  {m}")
+                continue
+            if text.lower() in ("quit", "exit"):
+                print("you left the game")
+                return EXIT_OK
+            try:
+                a = state.parse_action(text)
+            except (ValueError, NotImplementedError) as e:
+                print(f"not a move you can play now: {e}; type 'help' for the legal moves", flush=True)
+                continue
+            break
+        print(f"seat {seat} (you): {state.describe(a)}", flush=True)
+        state.apply_action(a)
+    print()
+    print(_view_text(state, seat))
+    scores, winners = state.scores(), state.winners()
+    verdict = ("you won" if winners == [seat] else "you share the win" if seat in winners else "you lost")
+    print(f"game over after {len(state.history)} actions: scores {scores}, winners {winners}; {verdict}")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------------------
+# arena
+
+
+def _add_arena(sub: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "arena", help="play a seat-rotated tournament between bots and print the results table",
+        description="Play seeded games between bots (mousehole.arena.play), rotating the seats every game, "
+                    "and print per bot the wins, the win rate of decided games with its 95% interval, the "
+                    "mean score with its 95% interval and the openskill ratings. The games run here, on "
+                    "a pool of worker processes (--workers) or on a Dask cluster (--dask); the results "
+                    "are the same for the same seed. Ctrl-C stops (exit status 130).")
+    _add_game_options(p, allow_all=False)
+    players = next(a for a in p._actions if a.dest == "players")
+    players.help = "number of players (default: the number of bots)"
+    p.add_argument("--bots", type=_bot_specs, required=True, metavar="SPEC,SPEC,...",
+                   help="one bot per seat of the rotation, separated by commas: random, greedy, "
+                        "mcts:ITERATIONS, ismcts:ITERATIONS; their number is the player count unless "
+                        "--players says it (default: none, required)")
+    p.add_argument("--games", type=_positive, default=100, metavar="N",
+                   help="number of games (default: 100)")
+    p.add_argument("--seed", type=_int_value, default=1, metavar="S",
+                   help="seed of the tournament: the same seed gives the same games (default: 1)")
+    p.add_argument("--workers", type=_positive, default=None, metavar="K",
+                   help="worker processes playing games; 1 plays them in this process (default: 1)")
+    p.add_argument("--dask", default=None, metavar="ADDRESS",
+                   help="run the games on the Dask cluster whose scheduler is at ADDRESS, e.g. "
+                        "tcp://10.0.0.5:8786 (needs dask[distributed]) (default: none)")
+    p.add_argument("--json", metavar="FILE", default=None,
+                   help="also write the figures as JSON to FILE (default: none)")
+    p.add_argument("--records", metavar="FILE", default=None,
+                   help="also write every game's record (seed, seats, actions, returns) as JSON to FILE "
+                        "(default: none)")
+    return p
+
+
+def _ignore_sigint() -> None:  # worker processes: Ctrl-C is the parent's to handle
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_arena(args: argparse.Namespace) -> int:
+    from .arena import play
+    specs: List[str] = list(args.bots)
+    players = args.players if args.players is not None else len(specs)
+    if args.players is not None and args.players != len(specs):
+        raise UsageError(f"argument --bots: {args.players} players need {args.players} bots, got {len(specs)}")
+    if args.players is None:
+        cls = type(load(args.game, engine="python"))
+        if not cls.min_players <= players <= cls.max_players:
+            raise UsageError(f"argument --bots: {args.game} is for {cls.min_players} to {cls.max_players} players, "
+                             f"one bot each; got {players} bot{'s' if players != 1 else ''}")
+    game = _load(args.game, players, args.engine)
+    for i, spec in enumerate(specs):
+        _check_spec(spec, i)
+    if args.dask is not None and args.workers is not None:
+        raise UsageError("argument --workers: not allowed with --dask (the cluster has its workers)")
+    for path, opt in ((args.json, "--json"), (args.records, "--records")):
+        if path is not None:
+            try:
+                _check_output(path)
+            except UsageError as e:
+                raise UsageError(str(e).replace("argument --json", f"argument {opt}")) from None
+    executor: Any = None
+    client: Any = None
+    pool: Any = None
+    if args.dask is not None:
+        import importlib
+        try:
+            distributed: Any = importlib.import_module("distributed")
+        except ImportError:
+            raise UsageError("argument --dask: needs dask[distributed] (pip install 'mousehole[arena]')") from None
+        try:
+            client = distributed.Client(args.dask, timeout=10)
+        except (OSError, TimeoutError, ValueError) as e:
+            raise UsageError(f"argument --dask: cannot reach the scheduler at {args.dask}: {e}") from None
+        executor = client.get_executor()
+    elif args.workers is not None and args.workers > 1:
+        import concurrent.futures
+        pool = executor = concurrent.futures.ProcessPoolExecutor(args.workers, initializer=_ignore_sigint)
+    where = (f"Dask at {args.dask}" if client is not None else
+             f"{args.workers} worker processes" if pool is not None else "this process")
+    display = _Display(f"{args.game} ({game.num_players}p, {' vs '.join(specs)})", args.games)
+    start = time.perf_counter()
+    try:
+        with display:
+            result = play(game, specs, args.games, args.seed, executor=executor, progress=display,
+                          records=args.records is not None)
+    except KeyboardInterrupt:
+        if pool is not None:  # the workers ignore SIGINT: end them (the processes this command started)
+            import multiprocessing
+            pool.shutdown(wait=False, cancel_futures=True)
+            for child in multiprocessing.active_children():
+                child.terminate()
+        sys.stdout.flush()
+        sys.stderr.write(f"interrupted after {_games(display.done)} of {args.games:,}\n")
+        return EXIT_INTERRUPTED
+    finally:
+        if client is not None:
+            client.close()
+    if pool is not None:
+        pool.shutdown()
+    seconds = time.perf_counter() - start
+    print(result.table())
+    print(f"  {_games(args.games)} in {seconds:.2f} s on {where}", flush=True)
+    try:
+        if args.json is not None:
+            doc = {"mousehole": __version__, "command": "arena", "seconds": seconds, **result.to_dict()}
+            with open(args.json, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(doc, indent=2, allow_nan=False) + "\n")
+        if args.records is not None:
+            with open(args.records, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(result.records, allow_nan=False) + "\n")
+    except OSError as e:
+        sys.stderr.write(f"{PROG} arena: error: cannot write {e.filename}: {e.strerror}\n")
+        return 1
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------------------
 # the parser and main
 
 #: subcommand name -> (adds its parser, runs it)
 COMMANDS: Dict[str, Tuple[Callable[[Any], argparse.ArgumentParser], Callable[[argparse.Namespace], int]]] = {
     "simulate": (_add_simulate, _run_simulate),
     "show": (_add_show, _run_show),
+    "play": (_add_play, _run_play),
+    "arena": (_add_arena, _run_arena),
 }
 
 

@@ -632,7 +632,7 @@ class ReferenceKasimirState(KasimirState):
     """A Kater Kasimir state (pure-Python reference engine), written straight from the rules
     (``docs/games/kasimir.md``)."""
 
-    __slots__ = ("game", "pantry", "track", "home", "first_home", "seat", "roll", "rng", "history", "truncated")
+    __slots__ = ("_seed0", "game", "pantry", "track", "home", "first_home", "seat", "roll", "rng", "history", "truncated")
 
     game: Kasimir
     pantry: List[int]  # mice of each seat still in the pantry (one stack each, KK-4)
@@ -659,6 +659,7 @@ class ReferenceKasimirState(KasimirState):
         s.seat = 0  # KK-4: seat 0 starts
         s.roll = None
         s._roll_die()
+        s._seed0 = seed
         return s
 
     @staticmethod
@@ -674,6 +675,7 @@ class ReferenceKasimirState(KasimirState):
         s.rng = Rng(d["rng"])
         s.history = list(d["history"])
         s.truncated = d["truncated"]
+        s._seed0 = None
         return s
 
     def _to_dict(self) -> Dict[str, Any]:

@@ -1144,7 +1144,7 @@ class MState(StateAPI[MMove]):
 class ReferenceMState(MState):
     """An M state (pure-Python reference engine), written straight from the spec."""
 
-    __slots__ = ("game", "table", "hands", "pile", "pile_putter", "removed", "chips", "taken", "phase",
+    __slots__ = ("_seed0", "game", "table", "hands", "pile", "pile_putter", "removed", "chips", "taken", "phase",
                  "current", "placer", "last", "scoring_row", "passes", "end", "rng", "history", "log")
 
     game: M
@@ -1193,6 +1193,7 @@ class ReferenceMState(MState):
         s.history = []
         s.log = []
         s._check_stuck()
+        s._seed0 = seed
         return s
 
     @staticmethod
@@ -1216,6 +1217,7 @@ class ReferenceMState(MState):
         s.rng = Rng(d["rng"])
         s.history = list(d["history"])
         s.log = [list(e) for e in d["log"]]
+        s._seed0 = None
         return s
 
     def _to_dict(self) -> Dict[str, Any]:

@@ -1088,7 +1088,7 @@ class MausAuChocolatState(_JointMixin, StateAPI[MCMove]):
 class ReferenceMausAuChocolatState(MausAuChocolatState):
     """A Maus au Chocolat state (pure-Python reference engine), written from the spec."""
 
-    __slots__ = (
+    __slots__ = ("_seed0", 
         "game", "round", "phase", "pile", "display", "discard", "hands", "known", "pools", "bids", "vp",
         "helpers", "row", "order", "turn", "picks_left", "etienne_used", "rng", "history", "truncated",
     )
@@ -1146,6 +1146,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
         s.etienne_used = False
         s.history = []
         s.truncated = False
+        s._seed0 = seed
         return s
 
     @staticmethod
@@ -1159,6 +1160,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
         for k in ("hands", "known", "vp"):
             setattr(s, k, [list(h) for h in d[k]])
         s.rng = Rng(d["rng"])
+        s._seed0 = None
         return s
 
     def _to_dict(self) -> Dict[str, Any]:

@@ -1,0 +1,577 @@
+"""``mousehole.arena``: seat-rotated tournaments between bots, in one process, on a process
+pool, or on a cluster (``docs/arena.md``).
+
+>>> import mousehole
+>>> from mousehole.arena import play
+>>> result = play(mousehole.load("cheese_rescue", players=2), ["random", "random"], 4, seed=1)
+>>> result.n_games, [s.games for s in result.stats]
+(4, [4, 4])
+
+How a tournament is played. ``bots`` holds one entry per *position* of the rotation (as
+many as the game has seats). Game ``k`` (``0 <= k < n_games``) rotates the seating by ``k``:
+the bot at position ``i`` takes seat ``(i + k) % players``, so with ``n_games`` a multiple
+of ``players`` every bot plays every seat equally often. Every random number of game ``k``
+comes from ``base = derive(seed, k)`` (``docs/rng.md``):
+
+* the game's own seed (deal, draws, dice): ``derive(base, 0)``;
+* the draws at chance nodes (games with explicit chance): ``Rng(derive(base, 1))``;
+* the bot at position ``i``: built fresh for the game with seed ``derive(base, 2 + i)``.
+
+A game therefore depends only on ``(game, bots, seed, k)``: the result is the same whatever
+the executor (none, a process pool, a Dask cluster) and however the games are cut into
+chunks, as long as the bots themselves are deterministic for a seed (a bot with a time
+limit is not).
+
+A bot entry is a *spec* string (``"random"``, ``"greedy"``, ``"mcts:1000"``,
+``"ismcts:500"``: :func:`mousehole.bots.make_bot`) or a *factory*: a callable
+``factory(seed=int) -> Bot`` (a bot class such as ``RandomBot`` is one,
+``functools.partial(MCTSBot, 200)`` too). Bots are built where the games are played (in the
+worker), so only the entries travel between processes: specs always do; for a process pool
+a factory must be picklable (defined at the top level of a module, not a lambda).
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import dataclasses
+import functools
+import math
+import pickle
+import sys
+import time
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
+
+from ._api import Game, IllegalMoveError, as_int, load
+from ._rng import Rng, derive
+from ._simulate import _wilson
+
+__all__ = ["play", "ArenaResult", "BotStats", "GameOutcome", "Rating", "BotEntry", "ProgressFn", "bot_name"]
+
+#: ``factory(seed=int) -> Bot``
+BotFactory = Callable[..., Any]
+#: a bot spec string or a bot factory
+BotEntry = Union[str, BotFactory]
+#: ``progress(games_done, n_games)``
+ProgressFn = Callable[[int, int], Any]
+
+#: the pip extra that brings the ratings' package
+EXTRA = "arena"
+#: ``n_games`` may not exceed this
+MAX_GAMES = 2 ** 53
+#: the calling thread wakes up this often while it waits for an executor (seconds)
+_POLL = 0.05
+#: at most this many tasks are handed to an executor at a time
+_IN_FLIGHT = 128
+#: the z of a 95% interval
+_Z95 = 1.959963984540054
+
+
+# --------------------------------------------------------------------------------------
+# results
+
+
+@dataclasses.dataclass(frozen=True)
+class GameOutcome:
+    """What one game of a tournament ended with (everything the figures are made from)."""
+
+    #: the game's index ``k`` in the tournament
+    index: int
+    #: ``seating[s]``: the position (in ``bots``) of the bot that played seat ``s``
+    seating: Tuple[int, ...]
+    #: per seat, the final score (``state.scores()``)
+    scores: Tuple[int, ...]
+    #: the seats that won (``state.winners()``)
+    winners: Tuple[int, ...]
+    #: the number of actions played (chance actions included)
+    length: int
+    #: True when ``max_turns`` stopped the game
+    truncated: bool
+
+    @property
+    def decided(self) -> bool:
+        """Some seats won and some lost (not when every seat, or no seat, is a winner)."""
+        return 0 < len(self.winners) < len(self.seating)
+
+
+@dataclasses.dataclass(frozen=True)
+class BotStats:
+    """One bot's figures over a tournament (it plays every game, on a rotating seat).
+
+    Counts are exact integers, so two runs of the same tournament compare equal."""
+
+    #: the bot's position in ``bots``
+    position: int
+    #: its name: the spec, or the factory's name (``#position`` added when names repeat)
+    name: str
+    #: games played (every game of the tournament)
+    games: int
+    #: decided games (see :attr:`GameOutcome.decided`) in which its seat won (a shared win counts)
+    wins: int
+    #: decided games in which its seat lost
+    losses: int
+    #: games that were not decided (every seat, or none, won)
+    draws: int
+    #: the sum of its final scores, and of their squares
+    score_sum: int
+    score_sq_sum: int
+
+    @property
+    def decided(self) -> int:
+        return self.wins + self.losses
+
+    @property
+    def win_rate(self) -> float:
+        """Wins over decided games (0.0 when no game was decided)."""
+        return self.wins / self.decided if self.decided else 0.0
+
+    @property
+    def win_interval(self) -> Tuple[float, float]:
+        """The 95% Wilson score interval of :attr:`win_rate` (``(0.0, 1.0)`` with no decided game)."""
+        return _wilson(self.wins, self.decided, _Z95)
+
+    @property
+    def mean_score(self) -> float:
+        return self.score_sum / self.games if self.games else 0.0
+
+    @property
+    def score_interval(self) -> Optional[Tuple[float, float]]:
+        """The 95% interval of :attr:`mean_score` (normal, from the sample variance); None
+        below 2 games."""
+        n = self.games
+        if n < 2:
+            return None
+        var = max(0, n * self.score_sq_sum - self.score_sum * self.score_sum) / (n * (n - 1))
+        half = _Z95 * math.sqrt(var / n)
+        return (self.mean_score - half, self.mean_score + half)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"position": self.position, "name": self.name, "games": self.games, "wins": self.wins,
+                "losses": self.losses, "draws": self.draws, "decided": self.decided,
+                "win_rate": self.win_rate, "win_rate_95": list(self.win_interval),
+                "mean_score": self.mean_score,
+                "mean_score_95": None if self.score_interval is None else list(self.score_interval),
+                "score_sum": self.score_sum, "score_sq_sum": self.score_sq_sum}
+
+
+@dataclasses.dataclass(frozen=True)
+class Rating:
+    """One bot's openskill (Plackett-Luce) rating after the whole tournament."""
+
+    name: str
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """``mu - 3 sigma``: a conservative skill estimate (the table's ranking key)."""
+        return self.mu - 3.0 * self.sigma
+
+
+def _ratings(names: Sequence[str], outcomes: Sequence[GameOutcome]) -> Tuple[Rating, ...]:
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        raise ImportError(f"the ratings table needs the openskill package: pip install 'mousehole[{EXTRA}]' "
+                          f"(or pip install openskill)") from None
+    model = PlackettLuce()
+    ratings = [model.rating(name=n) for n in names]
+    for g in outcomes:  # in game order, so the ratings do not depend on how games were run
+        teams = [[ratings[i]] for i in g.seating]
+        won = set(g.winners)
+        ranks = [1.0 if s in won else 2.0 for s in range(len(g.seating))]
+        for s, team in enumerate(model.rate(teams, ranks=ranks)):
+            ratings[g.seating[s]] = team[0]
+    return tuple(Rating(n, float(r.mu), float(r.sigma)) for n, r in zip(names, ratings))
+
+
+@dataclasses.dataclass(frozen=True)
+class ArenaResult:
+    """The result of :func:`play`: per-bot figures, the ratings, each game's outcome and,
+    when asked for, the game records. ``str(result)`` is the results table."""
+
+    #: the game id, its parameters and the engine the games ran on
+    game: str
+    params: Dict[str, Any]
+    engine: str
+    n_games: int
+    seed: int
+    #: the bots' names, by position
+    bots: Tuple[str, ...]
+    #: per position, the bot's figures
+    stats: Tuple[BotStats, ...]
+    #: per game (in order), how it ended
+    outcomes: Tuple[GameOutcome, ...]
+    #: per game, a JSON-compatible record (``records=True``), else None
+    records: Optional[List[Dict[str, Any]]] = None
+
+    @functools.cached_property
+    def ratings(self) -> Tuple[Rating, ...]:
+        """Per position, the bot's openskill Plackett-Luce rating: every bot starts at
+        mu=25, sigma=25/3; the games update them in order, each game ranking its winners
+        first and the other seats second (all tied when nobody, or everybody, won).
+        Needs openskill (the ``arena`` extra): ImportError otherwise."""
+        return _ratings(self.bots, self.outcomes)
+
+    @property
+    def decided(self) -> int:
+        """The games some seats won and some lost."""
+        return sum(1 for g in self.outcomes if g.decided)
+
+    def table(self) -> str:
+        """The results table (also ``str(result)``)."""
+        n = self.n_games
+        players = len(self.bots)
+        head = (f"{self.game}: {players} players, {self.engine} engine, seed {self.seed}: "
+                f"{n:,} game{'s' if n != 1 else ''} (seats rotated every game), {self.decided:,} decided")
+        try:
+            ratings: Optional[Tuple[Rating, ...]] = self.ratings
+        except ImportError:
+            ratings = None
+        w = max(4, *(len(b) for b in self.bots))
+        cols = (f"  {'bot':<{w}}  {'wins':>6}  {'losses':>6}  {'draws':>6}  {'win rate':>8}  {'95% interval':<13}"
+                f"  {'mean score':>10}  {'95% interval':<17}")
+        if ratings is not None:
+            cols += f"  {'mu':>6}  {'sigma':>5}  {'ordinal':>7}"
+        rows = [head, cols]
+        for i, s in enumerate(self.stats):
+            lo, hi = s.win_interval
+            si = s.score_interval
+            sc = "-" if si is None else f"{si[0]:.2f} to {si[1]:.2f}"
+            line = (f"  {s.name:<{w}}  {s.wins:>6}  {s.losses:>6}  {s.draws:>6}  {s.win_rate:>8.4f}  "
+                    f"{lo:.4f}-{hi:.4f}  {s.mean_score:>10.3f}  {sc:<17}")
+            if ratings is not None:
+                r = ratings[i]
+                line += f"  {r.mu:>6.2f}  {r.sigma:>5.2f}  {r.ordinal:>7.2f}"
+            rows.append(line.rstrip())
+        rows.append("  win rate: wins over decided games, 95% Wilson interval; mean score: 95% normal interval")
+        if ratings is None:
+            rows.append(f"  ratings: not shown (install openskill: pip install 'mousehole[{EXTRA}]')")
+        else:
+            rows.append("  ratings: openskill Plackett-Luce (winners ranked first), ordinal = mu - 3 sigma")
+        return "\n".join(rows)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The figures as JSON-compatible data (with the ratings when openskill is installed;
+        without the per-game outcomes and records)."""
+        try:
+            ratings: Optional[List[Dict[str, Any]]] = [
+                {"name": r.name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal} for r in self.ratings]
+        except ImportError:
+            ratings = None
+        return {"game": self.game, "params": self.params, "engine": self.engine, "n_games": self.n_games,
+                "seed": self.seed, "decided": self.decided, "bots": [s.to_dict() for s in self.stats],
+                "ratings": ratings}
+
+
+# --------------------------------------------------------------------------------------
+# bots
+
+
+def bot_name(entry: BotEntry) -> str:
+    """The name a bot entry goes by in tables and records: the spec itself, or the
+    factory's name (a ``functools.partial`` shows its arguments)."""
+    if isinstance(entry, str):
+        return entry.strip()
+    if isinstance(entry, functools.partial):
+        args = [repr(a) for a in entry.args] + [f"{k}={v!r}" for k, v in entry.keywords.items()]
+        return f"{bot_name(entry.func)}({', '.join(args)})"
+    name = getattr(entry, "__name__", None)
+    return str(name) if name else type(entry).__name__
+
+
+def _build(entry: BotEntry, seed: int) -> Any:
+    """A fresh bot from a spec or a factory, seeded with ``seed``."""
+    if isinstance(entry, str):
+        from .bots import make_bot
+        return make_bot(entry, seed=seed)
+    return entry(seed=seed)
+
+
+def _check_bots(game: Game[Any, Any], bots: Any, executor: Optional[cf.Executor]) -> Tuple[BotEntry, ...]:
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise TypeError("bots must be a list of bot specs or factories, one per seat (e.g. ['mcts:200', 'random'])")
+    entries = tuple(bots)
+    n = game.num_players
+    if len(entries) != n:
+        raise ValueError(f"bots: {game.name} is played here by {n} players, so it needs {n} bots "
+                         f"(one per seat of the rotation), got {len(entries)}")
+    for i, e in enumerate(entries):
+        if not isinstance(e, (str, type)) and hasattr(e, "step"):
+            raise TypeError(f"bots[{i}]: pass a spec or a factory factory(seed=...) -> Bot, not a bot "
+                            f"({type(e).__name__}): every game builds its own bots from its seeds")
+        if isinstance(e, str):
+            try:
+                bot = _build(e, 0)
+            except ValueError as err:
+                raise ValueError(f"bots[{i}]: {err}") from None
+        elif callable(e):
+            try:
+                bot = e(seed=0)
+            except TypeError as err:
+                raise TypeError(f"bots[{i}] ({bot_name(e)}): a factory is called as factory(seed=int) -> Bot; "
+                                f"{err}") from None
+        else:
+            raise TypeError(f"bots[{i}]: expected a bot spec (str) or a factory factory(seed=...) -> Bot, "
+                            f"got {type(e).__name__}")
+        if not callable(getattr(bot, "step", None)):
+            raise TypeError(f"bots[{i}] ({bot_name(e)}) made a {type(bot).__name__}, which has no step(state) method")
+    if isinstance(executor, cf.ProcessPoolExecutor):
+        for i, e in enumerate(entries):
+            try:
+                pickle.dumps(e)
+            except Exception as err:  # pickling errors come in many types
+                raise TypeError(f"bots[{i}] ({bot_name(e)}) cannot be sent to worker processes ({err}); pass a "
+                                "spec string or a factory defined at the top level of a module") from None
+    return entries
+
+
+def _names(entries: Sequence[BotEntry]) -> Tuple[str, ...]:
+    names = [bot_name(e) for e in entries]
+    return tuple(f"{x}#{i}" if names.count(x) > 1 else x for i, x in enumerate(names))
+
+
+# --------------------------------------------------------------------------------------
+# playing
+
+
+def _chance(state: Any, rng: Rng) -> int:
+    """An outcome of a chance node drawn from its probabilities with ``rng`` (53-bit uniform)."""
+    outcomes = state.chance_outcomes()
+    u = (rng.next64() >> 11) * (1.0 / 9007199254740992.0)
+    acc = 0.0
+    for a, p in outcomes:
+        acc += p
+        if u < acc:
+            return int(a)
+    return int(outcomes[-1][0])
+
+
+def play_game(game: Game[Any, Any], bots: Sequence[BotEntry], seed: int, k: int,
+              names: Optional[Sequence[str]] = None) -> Tuple[GameOutcome, Any]:
+    """Play game ``k`` of a tournament with seed ``seed``; return its outcome and final state.
+
+    The bot at position ``i`` takes seat ``(i + k) % players``; see the module's documentation
+    for the seeds."""
+    n = game.num_players
+    base = derive(seed, k)
+    seating = tuple((s - k) % n for s in range(n))
+    labels = list(names) if names is not None else [bot_name(b) for b in bots]
+    players = [_build(bots[seating[s]], derive(base, 2 + seating[s])) for s in range(n)]
+    state = game.new_state(derive(base, 0))
+    chance = Rng(derive(base, 1))
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(_chance(state, chance))
+            continue
+        p = state.current_player
+        before = len(state.history)
+        choice = players[p].step(state)
+        a = as_int(choice)
+        who = f"bot {labels[seating[p]]!r} (seat {p}, game {k})"
+        if len(state.history) != before:
+            raise RuntimeError(f"{who} changed the state it was given; a bot must only read it")
+        if a is None:
+            raise TypeError(f"{who} returned {choice!r}, not an int action")
+        try:
+            state.apply_action(a)
+        except IllegalMoveError as e:
+            raise IllegalMoveError(f"{who} chose an illegal action: {e}") from None
+    outcome = GameOutcome(k, seating, tuple(int(x) for x in state.scores()),
+                          tuple(int(x) for x in state.winners()), len(state.history), bool(state.truncated))
+    return outcome, state
+
+
+def _record(game: Game[Any, Any], names: Sequence[str], seed: int, outcome: GameOutcome, state: Any) -> Dict[str, Any]:
+    return {"game": game.name, "params": game.params, "index": outcome.index,
+            "seed": derive(derive(seed, outcome.index), 0),
+            "seats": [names[i] for i in outcome.seating], "actions": [int(a) for a in state.history],
+            "scores": list(outcome.scores), "winners": list(outcome.winners),
+            "returns": [float(r) for r in state.returns()], "truncated": outcome.truncated}
+
+
+def _play_chunk(game: Game[Any, Any], bots: Sequence[BotEntry], names: Sequence[str], seed: int, lo: int, hi: int,
+                records: bool) -> Tuple[List[GameOutcome], Optional[List[Dict[str, Any]]]]:
+    """Games ``lo .. hi - 1`` (what one executor task runs)."""
+    out: List[GameOutcome] = []
+    recs: Optional[List[Dict[str, Any]]] = [] if records else None
+    for k in range(lo, hi):
+        outcome, state = play_game(game, bots, seed, k, names)
+        out.append(outcome)
+        if recs is not None:
+            recs.append(_record(game, names, seed, outcome, state))
+    return out, recs
+
+
+class _Progress:
+    """``progress=True``: a rich bar on stderr when rich is installed, else a line on
+    stderr at most every second."""
+
+    def __init__(self, label: str, n: int) -> None:
+        self.label, self.n = label, n
+        self.bar: Any = None
+        self.task: Any = None
+        self.last = 0.0
+        try:
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeElapsedColumn, TimeRemainingColumn)
+        except ImportError:
+            return
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn(), transient=True)
+
+    def __enter__(self) -> "_Progress":
+        if self.bar is not None:
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=self.n)
+        return self
+
+    def __call__(self, done: int, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done)
+            return
+        now = time.monotonic()
+        if done == n or now - self.last >= 1.0:
+            self.last = now
+            sys.stderr.write(f"{self.label}: {done:,}/{n:,} games\n")
+            sys.stderr.flush()
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _chunks(n: int, size: int) -> List[Tuple[int, int]]:
+    return [(lo, min(n, lo + size)) for lo in range(0, n, size)]
+
+
+def _run(game: Game[Any, Any], entries: Tuple[BotEntry, ...], names: Tuple[str, ...], seed: int, n: int,
+         executor: Optional[cf.Executor], chunk_size: int, records: bool, report: Optional[ProgressFn]
+         ) -> Tuple[List[GameOutcome], Optional[List[Dict[str, Any]]]]:
+    outcomes: List[Optional[GameOutcome]] = [None] * n
+    recs: Optional[List[Optional[Dict[str, Any]]]] = [None] * n if records else None
+    done = 0
+    if report is not None:
+        report(0, n)
+    if executor is None:
+        for lo, hi in _chunks(n, chunk_size):
+            out, rr = _play_chunk(game, entries, names, seed, lo, hi, records)
+            outcomes[lo:hi] = out
+            if recs is not None and rr is not None:
+                recs[lo:hi] = rr
+            done += hi - lo
+            if report is not None:
+                report(done, n)
+    else:
+        futures: Dict[Any, Tuple[int, int]] = {}
+        todo = _chunks(n, chunk_size)[::-1]
+        pending: Set[Any] = set()
+        try:
+            while todo or pending:
+                while todo and len(pending) < _IN_FLIGHT:  # a window of tasks: Ctrl-C drops the rest at once
+                    lo, hi = todo.pop()
+                    f = executor.submit(_play_chunk, game, entries, names, seed, lo, hi, records)
+                    futures[f] = (lo, hi)
+                    pending.add(f)
+                finished, pending = cf.wait(pending, timeout=_POLL, return_when=cf.FIRST_COMPLETED)
+                for f in finished:
+                    lo, hi = futures[f]
+                    out, rr = f.result()
+                    outcomes[lo:hi] = out
+                    if recs is not None and rr is not None:
+                        recs[lo:hi] = rr
+                    done += hi - lo
+                    if report is not None:
+                        report(done, n)
+        except BaseException:  # Ctrl-C or a failed game: drop the games not started yet
+            for f in futures:
+                f.cancel()
+            raise
+    final = [g for g in outcomes if g is not None]
+    assert len(final) == n
+    return final, (None if recs is None else [r for r in recs if r is not None])
+
+
+def _default_chunk(n: int, executor: Optional[cf.Executor]) -> int:
+    if executor is None:
+        return 1
+    return max(1, min(256, -(-n // 64)))
+
+
+def play(game: Union[Game[Any, Any], str], bots: Sequence[BotEntry], n_games: int, seed: int = 0, *,
+         executor: Optional[cf.Executor] = None, progress: Union[bool, ProgressFn] = False,
+         records: bool = False, chunk_size: Optional[int] = None) -> ArenaResult:
+    """Play ``n_games`` seat-rotated games between ``bots``; return an :class:`ArenaResult`.
+
+    ``game``: a Game from :func:`mousehole.load` (or a game id, loaded with its defaults).
+    ``bots``: one entry per seat of the rotation (``len(bots) == game.num_players``), each a
+    spec string (``"random"``, ``"mcts:1000"``, ...) or a factory ``factory(seed=int) -> Bot``.
+    Game ``k`` seats the bot at position ``i`` on seat ``(i + k) % players``; its seeds derive
+    from ``(seed, k)`` only (see the module's documentation).
+
+    ``executor``: any :class:`concurrent.futures.Executor` (a ``ProcessPoolExecutor``,
+    ``dask.distributed.Client(...).get_executor()``, ...); the games go to it in chunks of
+    ``chunk_size`` consecutive games (default: about 64 chunks, at most 256 games each). It is
+    not shut down here. Without one, the games are played here, one after the other. The
+    result does not depend on ``executor`` or ``chunk_size``.
+
+    ``progress``: True shows a progress bar on stderr (rich when installed); a callable is
+    called as ``progress(games_done, n_games)`` after every finished chunk (and once with 0).
+
+    ``records``: also keep each game's record (:attr:`ArenaResult.records`): a JSON-compatible
+    dict with the game id, its parameters, the game's seed, the bots' names by seat, the
+    actions, scores, winners and returns (``game.new_state(seed)`` and the actions replay it).
+
+    Ctrl-C (``KeyboardInterrupt``) stops: the chunks not started are cancelled and the
+    interrupt propagates (a chunk already running on a worker finishes there).
+    """
+    if isinstance(game, str):
+        game = load(game)
+    if not isinstance(game, Game):
+        raise TypeError(f"play needs a Game from mousehole.load (or a game id), not {type(game).__name__}")
+    n = as_int(n_games)
+    if n is None:
+        raise TypeError(f"n_games must be an int, not {type(n_games).__name__}")
+    if not 1 <= n <= MAX_GAMES:
+        raise ValueError(f"n_games must be at least 1 (and at most 2**53), got {n}")
+    s = as_int(seed)
+    if s is None:
+        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    s &= 0xFFFFFFFFFFFFFFFF
+    if executor is not None and not isinstance(executor, cf.Executor):
+        raise TypeError(f"executor must be a concurrent.futures.Executor or None, not {type(executor).__name__}")
+    if chunk_size is None:
+        size = _default_chunk(n, executor)
+    else:
+        c = as_int(chunk_size)
+        if c is None or c < 1:
+            raise ValueError(f"chunk_size must be an int >= 1, got {chunk_size!r}")
+        size = c
+    if not (isinstance(progress, bool) or callable(progress)):
+        raise TypeError(f"progress must be a bool or a callable progress(games_done, n_games), "
+                        f"not {type(progress).__name__}")
+    entries = _check_bots(game, bots, executor)
+    names = _names(entries)
+    if progress is True:
+        with _Progress(f"{game.name} ({game.num_players}p): {' vs '.join(names)}", n) as bar:
+            outcomes, recs = _run(game, entries, names, s, n, executor, size, bool(records), bar)
+    else:
+        report = progress if callable(progress) else None
+        outcomes, recs = _run(game, entries, names, s, n, executor, size, bool(records), report)
+    stats = []
+    for i, name in enumerate(names):
+        wins = losses = draws = ssum = ssq = 0
+        for g in outcomes:
+            seat = g.seating.index(i)
+            sc = g.scores[seat]
+            ssum += sc
+            ssq += sc * sc
+            if not g.decided:
+                draws += 1
+            elif seat in g.winners:
+                wins += 1
+            else:
+                losses += 1
+        stats.append(BotStats(i, name, n, wins, losses, draws, ssum, ssq))
+    return ArenaResult(game.name, game.params, game.engine, n, s, names, tuple(stats), tuple(outcomes), recs)

@@ -1,0 +1,638 @@
+"""OpenSpiel games for every mousehole game (``pip install 'mousehole[openspiel]'``, Python 3.11+).
+
+>>> import pyspiel, mousehole.openspiel                      # doctest: +SKIP
+>>> mousehole.openspiel.register()                           # doctest: +SKIP
+['mousehole_cheese_rescue', 'mousehole_kasimir', 'mousehole_m', 'mousehole_maus_au_chocolat']
+>>> game = pyspiel.load_game("mousehole_m(players=3)")       # doctest: +SKIP
+
+:func:`register` registers each game of :func:`mousehole.game_names` with ``pyspiel`` as the
+Python game ``mousehole_<id>``. Its parameters are the game's scalar parameters (``players``,
+``max_turns``, and the int, bool and str entries of its DEFAULT table; an int whose default
+depends on the player count, such as Cheese Rescue's ``square``, has the default ``-1``,
+which means just that; the list-valued tables keep their DEFAULT), plus
+
+* ``engine``: ``"compiled"`` (the default where it is built) or ``"python"``;
+* ``rng_seed`` (default 0): the seed of the deals. The games shuffle at setup and draw from a
+  hidden pile during play, so they are *sampled stochastic*: ``new_initial_state()`` deals a
+  new game from the ``k``-th seed derived from ``rng_seed`` (``k`` counts the initial states
+  put to use), and the hidden order of the pile is part of the state;
+* Kater Kasimir's ``explicit_chance`` defaults to True here: every roll of the die is a chance
+  node whose outcomes ``0..len(die)-1`` are the face indices (*explicit stochastic*).
+
+What each game declares (see ``docs/openspiel.md`` for the reasons):
+
+* dynamics sequential (Maus au Chocolat's simultaneous bids are sequential turns whose bids
+  stay hidden until the last one is in, as in the engine);
+* information imperfect for Cheese Rescue, M and Maus au Chocolat (hidden hands and pile),
+  perfect for Kater Kasimir;
+* utility: the returns are ``StateAPI.returns()`` (+1 per winner, -1 per other seat, 0 for
+  all when every seat wins), so zero-sum with 2 players (every game has a winner),
+  constant-sum ``2 - n`` for Maus au Chocolat with ``n > 2`` players (exactly one winner),
+  general-sum otherwise; rewards come at the end only; utilities lie in ``[-1, 1]``;
+* ``num_distinct_actions`` is ``game.num_actions``; ``max_game_length`` bounds the decision
+  nodes of a game (the engine's ``max_turns``, or the game's own bound where lower);
+* observation tensor: exactly ``state.observation(p)`` (shape ``game.observation_shape``);
+  observation string: the JSON of seat ``p``'s view ``state.to_dict(for_player=p)`` without
+  its parameters and its history;
+* information-state string: the JSON of the whole view (history included) followed by
+  ``trail=<hex>``, a digest of every view the seat has had since the start of the game (or
+  since ``game.from_mousehole(state)``), so that it is perfect recall (it also tells apart, say, the order in which a seat drew cards
+  that a single view no longer shows). There is no information-state tensor: a fixed-size
+  perfect-recall tensor would need a slot per step for every observation.
+
+``state.resample_from_infostate(p, sampler)`` (used by OpenSpiel's ``ISMCTSBot``) is
+``state.determinize(p, seed)`` with a seed drawn from ``sampler``: everything seat ``p`` cannot
+see is dealt again, consistently with its view.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple
+
+import numpy as np
+
+from ._api import _REGISTRY, CHANCE, Game, ParameterError, StateAPI, available_engines, default_engine, game_names, load
+from ._rng import derive
+
+__all__ = ["register", "game_name", "load_game", "parameter_specification", "game_type_info"]
+
+#: OpenSpiel names are ``mousehole_<game id>``
+PREFIX = "mousehole_"
+
+_INSTALL = ("mousehole.openspiel needs OpenSpiel (open_spiel 2.x, Python 3.11 or later): "
+            "pip install 'mousehole[openspiel]'")
+
+# The view keys that hold the history of the game (observation strings leave them out).
+_HISTORY_KEYS = ("history", "log")
+
+if TYPE_CHECKING:  # pragma: no cover
+    MouseholeGame = Any
+    MouseholeState = Any
+
+
+def _pyspiel() -> Any:
+    """``pyspiel``, or an ImportError that names the ``openspiel`` extra."""
+    try:
+        import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError as exc:
+        raise ImportError(_INSTALL) from exc
+    return pyspiel
+
+
+def game_name(game_id: str) -> str:
+    """The OpenSpiel name of mousehole game ``game_id``: ``mousehole_<game_id>``."""
+    if game_id not in game_names():
+        raise ParameterError(f"unknown game {game_id!r}; known games: {', '.join(game_names())}")
+    return PREFIX + game_id
+
+
+# --------------------------------------------------------------------------------------
+# parameters and game types (no pyspiel needed to compute them)
+
+
+#: OpenSpiel's value for "the game's own default" of an int parameter whose default depends on
+#: the player count (mousehole's None)
+AUTO = -1
+
+
+def parameter_specification(game_id: str) -> Dict[str, Any]:
+    """The OpenSpiel parameters of ``mousehole_<game_id>`` with their defaults: the game's
+    scalar parameters (an int whose mousehole default is None, i.e. set by the player count,
+    has the default ``-1``, which means the same), ``engine`` and ``rng_seed`` (Kater
+    Kasimir's ``explicit_chance`` is True by default here)."""
+    game_name(game_id)
+    cached = _SPECS.get(game_id)
+    if cached is not None:
+        return dict(cached)
+    cls = _REGISTRY[game_id]
+    lo, hi = cls.min_players, cls.max_players
+    resolved = [load(game_id, engine="python", players=n).params for n in (lo, hi)]
+    spec: Dict[str, Any] = {}
+    for k, v in cls.DEFAULTS.items():
+        if isinstance(v, (bool, int, float, str)):
+            spec[k] = v
+        elif v is None and all(_is_int(r[k]) for r in resolved):
+            spec[k] = AUTO
+    if game_id == "kasimir":
+        spec["explicit_chance"] = True
+    spec["engine"] = default_engine()
+    spec["rng_seed"] = 0
+    _SPECS[game_id] = spec
+    return dict(spec)
+
+
+_SPECS: Dict[str, Dict[str, Any]] = {}
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _split_params(game_id: str, params: Optional[Mapping[str, Any]]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """(every OpenSpiel parameter with defaults filled in, the mousehole parameters)."""
+    spec = parameter_specification(game_id)
+    given = dict(params or {})
+    unknown = sorted(set(given) - set(spec))
+    if unknown:
+        raise ParameterError(f"{PREFIX}{game_id}: unknown parameter(s) {', '.join(unknown)}; "
+                             f"allowed: {', '.join(sorted(spec))}")
+    full = dict(spec)
+    full.update(given)
+    engine = full["engine"]
+    if engine not in ("compiled", "python"):
+        raise ParameterError(f"{PREFIX}{game_id}: engine must be 'compiled' or 'python', got {engine!r}")
+    if engine not in available_engines():
+        raise ParameterError(f"{PREFIX}{game_id}: the {engine} engine is not available here "
+                             f"(available: {', '.join(available_engines())})")
+    seed = full["rng_seed"]
+    if not _is_int(seed):
+        raise ParameterError(f"{PREFIX}{game_id}: rng_seed must be an int, got {seed!r}")
+    defaults = _REGISTRY[game_id].DEFAULTS
+    mh = {k: v for k, v in full.items()
+          if k not in ("engine", "rng_seed") and not (defaults[k] is None and v == AUTO and _is_int(v))}
+    return full, mh
+
+
+def _max_game_length(g: Game[Any, Any]) -> int:
+    """An upper bound on the decision nodes (actions of the seats) of one game."""
+    if g.name == "cheese_rescue":  # one card laid per action until the square is full
+        return min(g.max_turns, int(getattr(g, "cells_to_fill")))
+    if g.name == "kasimir":  # every move takes a mouse at least one space on
+        p = g.params
+        return min(g.max_turns, g.num_players * int(p["mice"]) * (int(p["track_length"]) + 1))
+    if g.name == "maus_au_chocolat":  # max_turns counts rounds
+        # a round: n bids, at most 2n picks, one Etienne swap, n combination steps and one
+        # hand-limit discard per seat (a hand holds at most 9 cards at its combination step)
+        return g.max_turns * (5 * g.num_players + 1)
+    return g.max_turns  # M: max_turns counts actions
+
+
+def _chance_faces(g: Game[Any, Any]) -> Optional[Tuple[int, int]]:
+    """(first chance action, number of outcomes) when the game has explicit chance nodes."""
+    if g.name == "kasimir" and g.params["explicit_chance"]:
+        faces = len(g.params["die"])
+        return g.num_actions - faces, faces
+    return None
+
+
+def game_type_info(game_id: str, params: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+    """What ``mousehole_<game_id>`` with ``params`` declares to OpenSpiel, as plain values:
+    ``chance_mode``, ``information``, ``utility`` (OpenSpiel's enum names), ``utility_sum``,
+    ``min_utility``, ``max_utility``, ``num_distinct_actions``, ``max_chance_outcomes``,
+    ``max_game_length``, ``num_players``, ``observation_shape``."""
+    _, mh = _split_params(game_id, params)
+    return _type_info(load(game_id, engine="python", **mh))
+
+
+def _type_info(g: Game[Any, Any]) -> Dict[str, Any]:
+    game_id = g.name
+    n = g.num_players
+    chance = _chance_faces(g)
+    if chance is not None:
+        chance_mode = "EXPLICIT_STOCHASTIC"
+    else:
+        # Cheese Rescue, M and Maus au Chocolat shuffle at setup and draw from a hidden pile;
+        # Kater Kasimir without explicit chance rolls the die inside the state.
+        chance_mode = "SAMPLED_STOCHASTIC"
+    information = "PERFECT_INFORMATION" if game_id == "kasimir" else "IMPERFECT_INFORMATION"
+    # returns(): +1 per winner, -1 per other seat, 0 for all when every seat wins. Every game
+    # ends with at least one winner, so two seats always sum to 0; Maus au Chocolat has
+    # exactly one winner (MC-25), so n seats sum to 1 - (n - 1) = 2 - n.
+    utility_sum: Optional[float]
+    if n == 2:
+        utility, utility_sum = "ZERO_SUM", 0.0
+    elif game_id == "maus_au_chocolat":
+        utility, utility_sum = "CONSTANT_SUM", float(2 - n)
+    else:
+        utility, utility_sum = "GENERAL_SUM", None
+    return {
+        "chance_mode": chance_mode,
+        "information": information,
+        "utility": utility,
+        "utility_sum": utility_sum,
+        "min_utility": -1.0,
+        "max_utility": 1.0,
+        "num_distinct_actions": g.num_actions,
+        "max_chance_outcomes": 0 if chance is None else chance[1],
+        "max_game_length": _max_game_length(g),
+        "num_players": n,
+        "observation_shape": tuple(g.observation_shape),
+    }
+
+
+# --------------------------------------------------------------------------------------
+# the Python side of an OpenSpiel state (no pyspiel needed)
+
+
+def _view_bytes(view: Dict[str, Any], drop: Tuple[str, ...]) -> bytes:
+    return json.dumps({k: v for k, v in view.items() if k not in drop},
+                      sort_keys=True, separators=(",", ":")).encode()
+
+
+def _fold(digest: bytes, view: Dict[str, Any]) -> bytes:
+    """The trail digest extended by one view (without parameters and history)."""
+    return hashlib.blake2b(digest + _view_bytes(view, ("params",) + _HISTORY_KEYS), digest_size=16).digest()
+
+
+class _Shared:
+    """What every state of one OpenSpiel game shares: the mousehole game, the stream of deal
+    seeds and the chance mapping. Never copied (``deepcopy`` returns it).
+
+    Deal ``k`` is ``game.new_state(derive(rng_seed, k))``; ``count`` is the next deal index
+    nobody has taken. ``peek`` caches the deal that observation-tensor calls on untouched
+    states look at (OpenSpiel computes a tensor's shape by observing a fresh initial state
+    and throwing it away: that must not use up a deal)."""
+
+    __slots__ = ("game", "seed", "count", "chance", "n", "peek")
+
+    def __init__(self, game: Game[Any, Any], seed: int) -> None:
+        self.game = game
+        self.seed = seed & 0xFFFFFFFFFFFFFFFF
+        self.count = 0
+        self.chance = _chance_faces(game)
+        self.n = game.num_players
+        self.peek: Optional[Tuple[int, StateAPI[Any]]] = None
+
+    def deal(self, k: int) -> StateAPI[Any]:
+        """Deal ``k`` (a new state the caller owns)."""
+        if k >= self.count:
+            self.count = k + 1
+        peek = self.peek
+        if peek is not None and peek[0] == k:
+            self.peek = None
+            return peek[1]
+        s: StateAPI[Any] = self.game.new_state(derive(self.seed, k))
+        return s
+
+    def peeked(self, k: int) -> StateAPI[Any]:
+        """Deal ``k`` for looking only (cached; never changed)."""
+        peek = self.peek
+        if peek is None or peek[0] != k:
+            peek = (k, self.game.new_state(derive(self.seed, k)))
+            self.peek = peek
+        return peek[1]
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "_Shared":
+        return self
+
+
+class _Trail:
+    """Seat ``p``'s record of what it saw: ``digest`` folds its view after each of the first
+    ``steps`` actions since the core's base (and at the base itself; None: not folded yet);
+    ``cursor`` is the engine state after those actions. Immutable: never changed in place,
+    so copies of a state share it."""
+
+    __slots__ = ("steps", "digest", "cursor")
+
+    def __init__(self, steps: int, digest: Optional[bytes], cursor: StateAPI[Any]) -> None:
+        self.steps = steps
+        self.digest = digest
+        self.cursor = cursor
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "_Trail":
+        return self
+
+
+class _Core:
+    """The engine state of an OpenSpiel state and the seats' trails (``base``: the engine's
+    history length where the trails start).
+
+    A new initial state takes its deal on first use, not when it is made: OpenSpiel's
+    ``Clone`` makes a fresh initial state and overwrites it, which must not use up a deal.
+    ``ticket`` is the deal index, fixed the first time the state is used or looked at."""
+
+    __slots__ = ("shared", "_s", "ticket", "base", "trails")
+
+    def __init__(self, shared: _Shared, s: Optional[StateAPI[Any]] = None, base: int = 0,
+                 trails: Optional[Tuple[_Trail, ...]] = None, ticket: Optional[int] = None) -> None:
+        self.shared = shared
+        self._s = s
+        self.ticket = ticket
+        self.base = base
+        self.trails: Tuple[_Trail, ...] = () if trails is None else trails
+        if s is not None and trails is None:
+            self._start_trails(s)
+
+    def _start_trails(self, s: StateAPI[Any]) -> None:
+        start = _Trail(0, None, s.clone())
+        self.base = len(s.history)
+        self.trails = (start,) * self.shared.n
+
+    def _ticket(self) -> int:
+        if self.ticket is None:
+            self.ticket = self.shared.count
+        return self.ticket
+
+    @property
+    def s(self) -> StateAPI[Any]:
+        """The engine state (dealt on first use)."""
+        s = self._s
+        if s is None:
+            s = self.shared.deal(self._ticket())
+            self._s = s
+            self._start_trails(s)
+        return s
+
+    def looked_at(self) -> StateAPI[Any]:
+        """The engine state for reading only; an untouched state shows its deal without
+        taking it (see :class:`_Shared`)."""
+        s = self._s
+        if s is None:
+            return self.shared.peeked(self._ticket())
+        return s
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "_Core":
+        if self._s is None:  # a copy of an untouched state gets the same deal
+            return _Core(self.shared, ticket=self._ticket())
+        return _Core(self.shared, self._s.clone(), self.base, self.trails)
+
+    def trail(self, p: int) -> _Trail:
+        """Seat ``p``'s trail brought up to the current state (replaying the actions since
+        its cursor on a copy of the cursor)."""
+        s = self.s
+        t = self.trails[p]
+        hist = s.history
+        m = len(hist) - self.base
+        if t.digest is not None and t.steps == m:
+            return t
+        cur = t.cursor
+        digest = t.digest
+        if digest is None:
+            digest = _fold(b"", cur.to_dict(for_player=p))
+        if t.steps < m:
+            cur = cur.clone()
+            for a in hist[self.base + t.steps:self.base + m]:
+                cur.apply_action(a)
+                digest = _fold(digest, cur.to_dict(for_player=p))
+        t = _Trail(m, digest, cur)
+        trails = list(self.trails)
+        trails[p] = t
+        self.trails = tuple(trails)
+        return t
+
+
+def observation_string(s: StateAPI[Any], p: int) -> str:
+    """Seat ``p``'s observation string of mousehole state ``s``: the JSON of its view without
+    the parameters and the history."""
+    return _view_bytes(s.to_dict(for_player=p), ("params",) + _HISTORY_KEYS).decode()
+
+
+# --------------------------------------------------------------------------------------
+# the pyspiel classes (built on first use)
+
+_CLASSES: Optional[Tuple[Any, Any]] = None
+
+
+def _classes() -> Tuple[Any, Any]:
+    """(MouseholeGame, MouseholeState), subclasses of ``pyspiel.Game`` / ``pyspiel.State``."""
+    global _CLASSES
+    if _CLASSES is not None:
+        return _CLASSES
+    pyspiel = _pyspiel()
+    GT = pyspiel.GameType
+
+    class _Observer:
+        """OpenSpiel's Python observer protocol (``tensor``, ``dict``, ``set_from``,
+        ``string_from``): the observation (tensor and string) or the information state
+        (string only)."""
+
+        def __init__(self, shape: Tuple[int, ...], info_state: bool) -> None:
+            self.info_state = info_state
+            self.tensor: Optional[np.ndarray[Any, Any]]
+            if info_state:
+                self.tensor = None
+                self.dict: Dict[str, Any] = {}
+            else:
+                self.tensor = np.zeros(int(np.prod(shape)), dtype=np.float32)
+                self.dict = {"observation": self.tensor.reshape(shape)}
+
+        def set_from(self, state: Any, player: int) -> None:
+            if self.tensor is not None:
+                state._core.looked_at().observation(player, out=self.dict["observation"])
+
+        def string_from(self, state: Any, player: int) -> str:
+            core = state._core
+            if not self.info_state:
+                return observation_string(core.s, player)
+            s = core.s
+            t = core.trail(player)
+            assert t.digest is not None
+            view = _view_bytes(s.to_dict(for_player=player), ("params",)).decode()
+            return f"{view} trail={t.digest.hex()}"
+
+    class MouseholeGame(pyspiel.Game):  # type: ignore[misc, name-defined, valid-type, unused-ignore]
+        """A mousehole game as an OpenSpiel Python game (``pyspiel.load_game("mousehole_m")``)."""
+
+        def __init__(self, game_id: str, params: Optional[Mapping[str, Any]] = None) -> None:
+            full, mh = _split_params(game_id, params)
+            g = load(game_id, engine=full["engine"], **mh)
+            info = _type_info(g)
+            gtype = GT(
+                short_name=PREFIX + game_id,
+                long_name=f"mousehole {g.title}",
+                dynamics=GT.Dynamics.SEQUENTIAL,
+                chance_mode=getattr(GT.ChanceMode, info["chance_mode"]),
+                information=getattr(GT.Information, info["information"]),
+                utility=getattr(GT.Utility, info["utility"]),
+                reward_model=GT.RewardModel.TERMINAL,
+                max_num_players=type(g).max_players,
+                min_num_players=type(g).min_players,
+                provides_information_state_string=True,
+                provides_information_state_tensor=False,
+                provides_observation_string=True,
+                provides_observation_tensor=True,
+                parameter_specification=parameter_specification(game_id),
+            )
+            ginfo = pyspiel.GameInfo(
+                num_distinct_actions=info["num_distinct_actions"],
+                max_chance_outcomes=info["max_chance_outcomes"],
+                num_players=info["num_players"],
+                min_utility=info["min_utility"],
+                max_utility=info["max_utility"],
+                utility_sum=info["utility_sum"],
+                max_game_length=info["max_game_length"],
+            )
+            super().__init__(gtype, ginfo, full)
+            self._shared = _Shared(g, int(full["rng_seed"]))
+            self._max_chance_nodes = info["max_game_length"] if info["max_chance_outcomes"] else 0
+
+        @property
+        def mousehole_game(self) -> Game[Any, Any]:
+            """The mousehole game behind this OpenSpiel game."""
+            return self._shared.game
+
+        def new_initial_state(self, *args: Any) -> "MouseholeState":
+            """The next deal (its seed is drawn when the state is first used)."""
+            if args:
+                raise ValueError(f"{self.get_type().short_name}: new_initial_state takes no argument "
+                                 "(use game.from_mousehole(state) to start from a given position)")
+            return MouseholeState(self, _Core(self._shared))
+
+        def from_mousehole(self, state: StateAPI[Any]) -> "MouseholeState":
+            """An OpenSpiel state holding a copy of mousehole state ``state`` (of this game and
+            engine). Its OpenSpiel ``history()`` starts empty and the seats' information-state
+            trails start at this position."""
+            if not isinstance(state, StateAPI) or state.game != self._shared.game:
+                raise ValueError(f"from_mousehole needs a state of {self._shared.game!r}, "
+                                 f"got {state!r}")
+            return MouseholeState(self, _Core(self._shared, state.clone()))
+
+        def max_chance_nodes_in_history(self) -> int:
+            return int(self._max_chance_nodes)
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+            if isinstance(iig_obs_type, dict):  # OpenSpiel calls f(params) without a type
+                iig_obs_type, params = None, iig_obs_type
+            if params:
+                raise ValueError(f"observation parameters are not supported; passed {params}")
+            if iig_obs_type is None:
+                info_state = False
+            else:
+                if (iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+                        or not iig_obs_type.public_info):
+                    raise ValueError("mousehole games observe for one seat: public_info=True and "
+                                     "private_info=SINGLE_PLAYER only")
+                info_state = bool(iig_obs_type.perfect_recall)
+            return _Observer(tuple(self._shared.game.observation_shape), info_state)
+
+    class MouseholeState(pyspiel.State):  # type: ignore[misc, name-defined, valid-type, unused-ignore]
+        """An OpenSpiel state around a mousehole state (``state.mousehole_state()``)."""
+
+        def __init__(self, game: Any, core: _Core) -> None:
+            super().__init__(game)
+            self._core = core
+
+        # -- OpenSpiel's Python state protocol ------------------------------------------
+
+        def current_player(self) -> int:
+            return int(self._core.s.current_player)  # CHANCE (-1) / TERMINAL (-4) as OpenSpiel
+
+        def _legal_actions(self, player: int) -> List[int]:
+            return self._core.s.legal_actions().tolist()  # type: ignore[no-any-return]
+
+        def chance_outcomes(self) -> List[Tuple[int, float]]:
+            core = self._core
+            chance = core.shared.chance
+            outcomes = core.s.chance_outcomes()
+            if chance is None:
+                return [(int(a), float(p)) for a, p in outcomes]
+            return [(int(a) - chance[0], float(p)) for a, p in outcomes]
+
+        def _apply_action(self, action: int) -> None:
+            core = self._core
+            s = core.s
+            chance = core.shared.chance
+            if chance is not None and s.current_player == CHANCE:
+                s.apply_action(chance[0] + int(action))
+            else:
+                s.apply_action(action)
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            core = self._core
+            g = core.shared.game
+            a = int(action)
+            chance = core.shared.chance
+            if player == CHANCE and chance is not None:
+                a += chance[0]
+            if player == core.s.current_player:
+                try:
+                    return core.s.describe(a)
+                except (ValueError, TypeError, IndexError):
+                    pass
+            return str(g.action_to_move(a))
+
+        def is_terminal(self) -> bool:
+            return bool(self._core.s.is_terminal())
+
+        def returns(self) -> List[float]:
+            return [float(r) for r in self._core.s.returns()]
+
+        def __str__(self) -> str:
+            return str(self._core.s)
+
+        def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> Any:
+            """A state that seat ``player_id`` cannot tell from this one: ``determinize`` with
+            a seed drawn from ``probability_sampler`` (a callable giving numbers in [0, 1)).
+            The seat's information-state string is unchanged; the OpenSpiel ``history()`` is
+            this state's (OpenSpiel's bookkeeping, not the sampled world's)."""
+            core = self._core
+            p = int(player_id)
+            t = core.trail(p)
+            hi = int(float(probability_sampler()) * 2.0**32) & 0xFFFFFFFF
+            lo = int(float(probability_sampler()) * 2.0**32) & 0xFFFFFFFF
+            det = core.s.determinize(p, (hi << 32) | lo)
+            new = self.clone()
+            fresh = _Trail(0, None, det.clone())
+            trails = tuple(_Trail(0, t.digest, fresh.cursor) if q == p else fresh
+                           for q in range(core.shared.n))
+            new._core = _Core(core.shared, det, len(det.history), trails)
+            return new
+
+        # -- mousehole extras ----------------------------------------------------------
+
+        def mousehole_state(self) -> StateAPI[Any]:
+            """A copy of the mousehole state behind this OpenSpiel state."""
+            return self._core.s.clone()
+
+    MouseholeGame.__module__ = MouseholeState.__module__ = __name__
+    MouseholeGame.__qualname__ = "MouseholeGame"
+    MouseholeState.__qualname__ = "MouseholeState"
+    _CLASSES = (MouseholeGame, MouseholeState)
+    return _CLASSES
+
+
+def __getattr__(name: str) -> Any:
+    """``mousehole.openspiel.MouseholeGame`` / ``MouseholeState`` (imports pyspiel)."""
+    if name == "MouseholeGame":
+        return _classes()[0]
+    if name == "MouseholeState":
+        return _classes()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _game_class(game_id: str) -> Any:
+    """The ``pyspiel.Game`` subclass of one game: pyspiel calls it with the parameters of
+    ``load_game``. (A class, not a closure or a callable instance: pyspiel keeps the
+    creator in a C++ static, and releasing anything else at interpreter exit crashes.)"""
+    cls = _GAME_CLASSES.get(game_id)
+    if cls is None:
+        base = _classes()[0]
+
+        def __init__(self: Any, params: Optional[Mapping[str, Any]] = None) -> None:
+            base.__init__(self, game_id, params)
+
+        name = "".join(w.capitalize() for w in game_id.split("_")) + "OpenSpielGame"
+        cls = type(name, (base,), {"__init__": __init__, "__module__": __name__, "__qualname__": name,
+                                   "__doc__": f"``mousehole_{game_id}`` for OpenSpiel."})
+        _GAME_CLASSES[game_id] = cls
+    return cls
+
+
+_GAME_CLASSES: Dict[str, Any] = {}
+_REGISTERED: List[str] = []
+
+
+def register() -> List[str]:
+    """Register every mousehole game with ``pyspiel`` (as ``mousehole_<id>``) and return the
+    names; calling it again does nothing more. Raises ImportError when OpenSpiel is missing."""
+    pyspiel = _pyspiel()
+    known = set(pyspiel.registered_names())
+    for game_id in game_names():
+        name = PREFIX + game_id
+        if name in known or name in _REGISTERED:
+            continue
+        cls = _game_class(game_id)
+        pyspiel.register_game(cls().get_type(), cls)
+        _REGISTERED.append(name)
+    return [PREFIX + g for g in game_names()]
+
+
+def load_game(game_id: str, **params: Any) -> Any:
+    """``pyspiel.load_game("mousehole_<game_id>", params)`` after :func:`register`.
+
+    >>> game = mousehole.openspiel.load_game("m", players=3, engine="python")  # doctest: +SKIP
+    """
+    pyspiel = _pyspiel()
+    register()
+    return pyspiel.load_game(game_name(game_id), params)

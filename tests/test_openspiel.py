@@ -1,0 +1,532 @@
+"""OpenSpiel integration (``mousehole.openspiel``, issue 11 item 4): OpenSpiel's own
+``random_sim_test`` on every game at its smallest and largest player count on both engines,
+OpenSpiel's ``MCTSBot`` and ``ISMCTSBot`` playing whole games, and the game types, tensors,
+strings, chance nodes, resampling and parameters we declare. Needs OpenSpiel (Python 3.11+)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+import pytest
+
+import mousehole
+from mousehole import _api
+
+import pyspiel  # noqa: E402  (the test extra installs open_spiel on Python >= 3.11)
+import mousehole.openspiel as mo  # noqa: E402
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+GAMES = mousehole.game_names()
+NAMES = ["mousehole_" + g for g in GAMES]
+GT = pyspiel.GameType
+
+
+@pytest.fixture(scope="module", autouse=True)
+def registered() -> List[str]:
+    return mo.register()  # type: ignore[no-any-return]
+
+
+def _counts(game_id: str) -> Tuple[int, int]:
+    cls = _api._REGISTRY[game_id]
+    return cls.min_players, cls.max_players
+
+
+def _random_walk(state: Any, rng: np.random.Generator, steps: int = 10**6) -> Any:
+    """Play random actions (chance by its probabilities) on an OpenSpiel state, yielding it
+    before each action."""
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        yield state
+        if state.is_chance_node():
+            acts, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(acts, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+# ---------------------------------------------------------------------------------------
+# registration and loading
+
+
+def test_register_names_every_game_once() -> None:
+    assert mo.register() == NAMES  # a second call registers nothing new and says the same
+    registered = set(pyspiel.registered_names())
+    assert set(NAMES) <= registered
+
+
+def test_missing_openspiel_is_a_clear_import_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # `import pyspiel` now fails
+    with pytest.raises(ImportError, match=r"mousehole\[openspiel\]"):
+        mo.register()
+    with pytest.raises(ImportError, match=r"mousehole\[openspiel\]"):
+        mo.load_game("m")
+
+
+def test_module_imports_without_openspiel() -> None:
+    import subprocess
+
+    code = ("import sys; sys.modules['pyspiel'] = None\n"
+            "import mousehole.openspiel as mo\n"
+            "assert mo.parameter_specification('m')['rng_seed'] == 0\n"
+            "try:\n    mo.register()\nexcept ImportError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "pip install 'mousehole[openspiel]'" in out.stdout
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_load_game_passes_parameters(game_id: str) -> None:
+    lo, hi = _counts(game_id)
+    g = pyspiel.load_game(f"mousehole_{game_id}(players={hi},engine=python,max_turns=77)")
+    assert g.num_players() == hi
+    mh = g.mousehole_game
+    assert (mh.name, mh.num_players, mh.engine, mh.max_turns) == (game_id, hi, "python", 77)
+    assert g.get_parameters()["players"] == hi
+    # the game's string loads the same game again
+    again = pyspiel.load_game(str(g))
+    assert again.mousehole_game == mh
+    assert mo.load_game(game_id, players=lo).mousehole_game.num_players == lo
+
+
+def test_player_count_defaults_are_minus_one() -> None:
+    """An int parameter whose default depends on the player count is -1 ("the game's own
+    default") in OpenSpiel; any other value is passed through."""
+    spec = mo.parameter_specification("cheese_rescue")
+    assert spec["square"] == -1 and spec["initial_draw"] == -1
+    for n in (2, 3, 4):
+        g = pyspiel.load_game(f"mousehole_cheese_rescue(players={n})")
+        assert g.mousehole_game.params == mousehole.load("cheese_rescue", players=n).params
+    g = pyspiel.load_game("mousehole_cheese_rescue(players=2,initial_draw=3)")
+    assert g.mousehole_game.params["initial_draw"] == 3
+    assert g.mousehole_game.params["square"] == 5
+    assert g.max_game_length() == g.mousehole_game.cells_to_fill == 24
+    m = mo.load_game("maus_au_chocolat", players=3, target=12)
+    assert m.mousehole_game.params["target"] == 12
+    assert mo.parameter_specification("kasimir")["explicit_chance"] is True
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(Exception, match="(?i)unknown parameter"):
+        pyspiel.load_game("mousehole_m(colour=3)")
+    with pytest.raises(Exception, match="players"):
+        pyspiel.load_game("mousehole_m(players=9)")
+    with pytest.raises(Exception, match="engine"):
+        pyspiel.load_game("mousehole_m(engine=fast)")
+    with pytest.raises(Exception, match="rng_seed"):
+        mo.load_game("m", rng_seed="x")
+    with pytest.raises(mousehole.ParameterError):
+        mo.game_name("chess")
+
+
+# ---------------------------------------------------------------------------------------
+# OpenSpiel's own conformance test
+
+
+def _sim_cases() -> List[Any]:
+    out = []
+    for game_id in GAMES:
+        for n in _counts(game_id):
+            for engine in mousehole.available_engines():
+                out.append(pytest.param(game_id, n, engine, id=f"{game_id}-{n}-{engine}"))
+    return out
+
+
+@pytest.mark.parametrize("game_id, players, engine", _sim_cases())
+def test_random_sim_test(game_id: str, players: int, engine: str) -> None:
+    g = mo.load_game(game_id, players=players, engine=engine)
+    pyspiel.random_sim_test(g, num_sims=2 if engine == "compiled" else 1, serialize=False, verbose=False)
+
+
+def test_random_sim_test_kasimir_without_explicit_chance() -> None:
+    g = mo.load_game("kasimir", players=3, explicit_chance=False)
+    assert g.get_type().chance_mode == GT.ChanceMode.SAMPLED_STOCHASTIC
+    assert g.max_chance_outcomes() == 0
+    pyspiel.random_sim_test(g, num_sims=2, serialize=False, verbose=False)
+
+
+# ---------------------------------------------------------------------------------------
+# the game types we declare, checked against what the games do
+
+
+EXPECTED_INFORMATION = {
+    "cheese_rescue": GT.Information.IMPERFECT_INFORMATION,  # CR-15: animals in hands, pile
+    "kasimir": GT.Information.PERFECT_INFORMATION,
+    "m": GT.Information.IMPERFECT_INFORMATION,  # hands and pile
+    "maus_au_chocolat": GT.Information.IMPERFECT_INFORMATION,  # MC-26: hands, bids, pile
+}
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_game_type(game_id: str) -> None:
+    for n in range(_counts(game_id)[0], _counts(game_id)[1] + 1):
+        g = mo.load_game(game_id, players=n)
+        t = g.get_type()
+        mh = g.mousehole_game
+        assert t.short_name == f"mousehole_{game_id}"
+        assert t.dynamics == GT.Dynamics.SEQUENTIAL
+        assert t.reward_model == GT.RewardModel.TERMINAL
+        assert t.information == EXPECTED_INFORMATION[game_id]
+        want_chance = GT.ChanceMode.EXPLICIT_STOCHASTIC if game_id == "kasimir" else GT.ChanceMode.SAMPLED_STOCHASTIC
+        assert t.chance_mode == want_chance
+        assert t.provides_observation_tensor and t.provides_observation_string
+        assert t.provides_information_state_string and not t.provides_information_state_tensor
+        assert (g.min_utility(), g.max_utility()) == (-1.0, 1.0)
+        assert g.num_distinct_actions() == mh.num_actions
+        assert g.observation_tensor_shape() == list(mh.observation_shape)
+        if n == 2:
+            assert t.utility == GT.Utility.ZERO_SUM and g.utility_sum() == 0.0
+        elif game_id == "maus_au_chocolat":
+            assert t.utility == GT.Utility.CONSTANT_SUM and g.utility_sum() == 2 - n
+        else:
+            assert t.utility == GT.Utility.GENERAL_SUM
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_returns_sum_as_declared(game_id: str) -> None:
+    """Over many random games (short ones too, ended by max_turns), the returns always add
+    up to the declared utility sum, and every game ends with a winner."""
+    for n in _counts(game_id):
+        seen = set()
+        for max_turns in (3, 1000):
+            g = mo.load_game(game_id, players=n, max_turns=max_turns)
+            res = mousehole.simulate(g.mousehole_game, 150, seed=n)
+            assert res.winners.any(axis=1).all()
+            k = res.winners.sum(axis=1)
+            returns = np.where(k[:, None] == n, 0.0, np.where(res.winners, 1.0, -1.0))
+            sums = returns.sum(axis=1)
+            if g.get_type().utility != GT.Utility.GENERAL_SUM:
+                assert np.all(sums == g.utility_sum()), (game_id, n, max_turns)
+            seen.update(sums.tolist())
+        if g.get_type().utility == GT.Utility.GENERAL_SUM:
+            assert len(seen) > 1  # general-sum really: the sum varies
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_max_game_length_bounds_random_games(game_id: str) -> None:
+    """max_game_length bounds the decision nodes, for long random games and for games that
+    max_turns cuts short (Maus au Chocolat's random rounds reach 4n + 1 of the 5n + 1
+    actions its bound allows per round)."""
+    for n in _counts(game_id):
+        for max_turns in (2, 5, 1000):
+            g = mo.load_game(game_id, players=n, max_turns=max_turns, **(
+                {"explicit_chance": False} if game_id == "kasimir" else {}))
+            res = mousehole.simulate(g.mousehole_game, 200, seed=max_turns)
+            assert int(res.lengths.max()) <= g.max_game_length(), (game_id, n, max_turns)
+
+
+def test_kasimir_chance_nodes_are_die_faces() -> None:
+    g = mo.load_game("kasimir", players=2)
+    mh = g.mousehole_game
+    faces = len(mh.params["die"])
+    assert g.max_chance_outcomes() == faces
+    assert g.max_chance_nodes_in_history() == g.max_game_length()
+    s = g.new_initial_state()
+    rng = np.random.default_rng(3)
+    seen = 0
+    for st in _random_walk(s, rng, 200):
+        if st.is_chance_node():
+            out = st.chance_outcomes()
+            assert [a for a, _ in out] == list(range(faces))
+            assert all(abs(p - 1 / faces) < 1e-12 for _, p in out)
+            assert st.legal_actions() == list(range(faces))
+            face = int(rng.integers(faces))
+            engine = st.mousehole_state()
+            engine.apply_action(mh.num_actions - faces + face)  # KK: chance action P + face
+            assert st.action_to_string(pyspiel.PlayerId.CHANCE, face) == \
+                st.mousehole_state().describe(mh.num_actions - faces + face)
+            st.apply_action(face)
+            assert st.mousehole_state() == engine
+            seen += 1
+    assert seen > 10
+
+
+# ---------------------------------------------------------------------------------------
+# observations and information states
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_observation_tensor_is_our_observation(game_id: str) -> None:
+    for n in _counts(game_id):
+        g = mo.load_game(game_id, players=n)
+        shape = tuple(g.mousehole_game.observation_shape)
+        rng = np.random.default_rng(n)
+        for i, st in enumerate(_random_walk(g.new_initial_state(), rng)):
+            if i % 7:
+                continue
+            engine = st.mousehole_state()
+            for p in range(n):
+                got = np.asarray(st.observation_tensor(p), dtype=np.float32).reshape(shape)
+                assert np.array_equal(got, engine.observation(p)), (game_id, n, i, p)
+                view = engine.to_dict(for_player=p)
+                want = {k: v for k, v in view.items() if k not in ("params", "history", "log")}
+                assert json.loads(st.observation_string(p)) == want
+
+
+def _split_info(text: str) -> Tuple[Dict[str, Any], str]:
+    body, _, trail = text.rpartition(" trail=")
+    return json.loads(body), trail
+
+
+def _fold(digest: bytes, view: Dict[str, Any]) -> bytes:
+    payload = {k: v for k, v in view.items() if k not in ("params", "history", "log")}
+    data = json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.blake2b(digest + data, digest_size=16).digest()
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_information_state_is_the_seats_views_only(game_id: str) -> None:
+    """The information-state string is the seat's whole view (history included; nothing else
+    of the state) and a digest of every view the seat had since the start, step by step."""
+    n = _counts(game_id)[0] + 1
+    g = mo.load_game(game_id, players=n)
+    s = g.new_initial_state()
+    start = s.mousehole_state()
+    rng = np.random.default_rng(11)
+    digests = [b""] * n
+    replay = start.clone()
+    for i, st in enumerate(_random_walk(s, rng)):
+        engine = st.mousehole_state()
+        if i:
+            replay.apply_action(engine.history[-1])
+        assert replay == engine
+        for p in range(n):
+            digests[p] = _fold(digests[p], replay.to_dict(for_player=p))
+        if i % 5:
+            continue
+        texts = [st.information_state_string(p) for p in range(n)]
+        assert len(set(texts)) == n  # every seat has its own information state
+        for p in range(n):
+            view, trail = _split_info(texts[p])
+            want = engine.to_dict(for_player=p)
+            del want["params"]
+            assert view == want  # the view: nothing another seat hides
+            assert trail == digests[p].hex()
+
+
+@pytest.mark.parametrize("game_id", ["cheese_rescue", "m", "maus_au_chocolat"])
+def test_information_state_hides_other_seats_cards(game_id: str) -> None:
+    """Re-deal everything seat q cannot see (twice): q's information state, observation
+    string and tensor stay the same; another seat whose hand changed gets a new one."""
+    g = mo.load_game(game_id, players=3)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for i, st in enumerate(_random_walk(g.new_initial_state(), rng, 60)):
+        if i % 6 or st.is_chance_node():
+            continue
+        engine = st.mousehole_state()
+        q = i % 3
+        a = g.from_mousehole(engine.determinize(q, 1 + i))
+        b = g.from_mousehole(engine.determinize(q, 1000 + i))
+        assert a.mousehole_state() != b.mousehole_state()  # the hidden cards really differ
+        assert a.information_state_string(q) == b.information_state_string(q)
+        assert a.observation_string(q) == b.observation_string(q)
+        assert a.observation_tensor(q) == b.observation_tensor(q)
+        for p in range(3):
+            if p == q:
+                continue
+            va = a.mousehole_state().to_dict(for_player=p)
+            vb = b.mousehole_state().to_dict(for_player=p)
+            if va != vb:  # p's own hidden cards differ between the two deals
+                assert a.information_state_string(p) != b.information_state_string(p)
+                assert a.observation_string(p) != b.observation_string(p)
+                checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_information_state_remembers_the_past(game_id: str) -> None:
+    """Two OpenSpiel states on the same position, one that went through earlier positions
+    and one that starts there: same view and observation, different information states."""
+    g = mo.load_game(game_id, players=2)
+    mh = g.mousehole_game
+    start = mh.new_state(4)
+    walked = g.from_mousehole(start)
+    rng = np.random.default_rng(4)
+    for st in _random_walk(walked, rng, 12):
+        pass
+    here = g.from_mousehole(walked.mousehole_state())
+    assert here.mousehole_state() == walked.mousehole_state()
+    for p in range(2):
+        assert here.observation_string(p) == walked.observation_string(p)
+        assert _split_info(here.information_state_string(p))[0] == _split_info(walked.information_state_string(p))[0]
+        assert here.information_state_string(p) != walked.information_state_string(p)
+
+
+@pytest.mark.parametrize("game_id", ["cheese_rescue", "m", "maus_au_chocolat"])
+def test_resample_from_infostate(game_id: str, engine: str) -> None:
+    g = mo.load_game(game_id, players=3, engine=engine)
+    rng = np.random.default_rng(8)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for i, st in enumerate(_random_walk(g.new_initial_state(), rng, 40)):
+        if i % 8:
+            continue
+        p = st.current_player()
+        key = st.information_state_string(p)
+        others = []
+        for _ in range(4):
+            r = st.resample_from_infostate(p, sampler)
+            assert r.information_state_string(p) == key
+            assert r.observation_tensor(p) == st.observation_tensor(p)
+            assert r.legal_actions() == st.legal_actions()
+            assert r.history() == st.history()
+            others.append(json.dumps(r.mousehole_state().to_dict(), sort_keys=True))
+            # the resampled state plays on, on its own
+            a = r.legal_actions()[0]
+            r.apply_action(a)
+            assert st.information_state_string(p) == key
+        assert len(set(others)) > 1
+
+
+# ---------------------------------------------------------------------------------------
+# deals, copies, actions
+
+
+def test_deals_follow_rng_seed_and_clones_use_none() -> None:
+    def deals(seed: int, clones: bool) -> List[Dict[str, Any]]:
+        g = mo.load_game("cheese_rescue", players=2, rng_seed=seed)
+        out = []
+        for _ in range(4):
+            s = g.new_initial_state()
+            if clones:
+                s.clone().clone()
+                s.observation_tensor(0)  # OpenSpiel makes a fresh state to size the tensor
+            out.append(s.mousehole_state().to_dict())
+        return out
+
+    a = deals(1, False)
+    assert len({json.dumps(d, sort_keys=True) for d in a}) == 4  # four different deals
+    assert deals(1, True) == a  # copies and tensor shapes use up no deal
+    assert deals(2, False) != a
+    g = mo.load_game("cheese_rescue", players=2, rng_seed=1)
+    s = g.new_initial_state()
+    assert s.clone().mousehole_state() == s.mousehole_state()
+    assert s.mousehole_state() == g.mousehole_game.new_state(mousehole._rng.derive(1, 0))
+
+
+def test_clone_is_independent() -> None:
+    g = mo.load_game("m", players=3)
+    s = g.new_initial_state()
+    for _ in range(5):
+        s.apply_action(s.legal_actions()[0])
+    c = s.clone()
+    assert str(c) == str(s) and c.history() == s.history()
+    c.apply_action(c.legal_actions()[-1])
+    assert c.history() != s.history()
+    assert len(s.mousehole_state().history) == 5
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_action_strings_are_the_notation(game_id: str) -> None:
+    g = mo.load_game(game_id, players=2)
+    rng = np.random.default_rng(2)
+    for i, st in enumerate(_random_walk(g.new_initial_state(), rng, 30)):
+        if st.is_chance_node():
+            continue
+        engine = st.mousehole_state()
+        for a in st.legal_actions()[:5]:
+            text = st.action_to_string(st.current_player(), a)
+            assert text == engine.describe(a)
+            assert engine.parse_action(text) == a
+
+
+def test_from_mousehole_checks_the_game() -> None:
+    g = mo.load_game("m", players=3)
+    with pytest.raises(ValueError, match="from_mousehole"):
+        g.from_mousehole(mousehole.load("m", players=4).new_state(0))
+    with pytest.raises(ValueError, match="from_mousehole"):
+        g.from_mousehole("not a state")
+
+
+def test_illegal_action_is_refused_by_the_engine() -> None:
+    g = mo.load_game("cheese_rescue", players=2)
+    s = g.new_initial_state()
+    legal = set(s.legal_actions())
+    bad = next(a for a in range(g.num_distinct_actions()) if a not in legal)
+    before = s.mousehole_state()
+    with pytest.raises(Exception, match="CR-"):
+        s.apply_action(bad)
+    assert s.mousehole_state() == before
+
+
+# ---------------------------------------------------------------------------------------
+# OpenSpiel's bots play whole games
+
+
+def _play_bots(g: Any, bots: List[Any], rs: np.random.RandomState) -> Any:
+    s = g.new_initial_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            acts, probs = zip(*s.chance_outcomes())
+            s.apply_action(int(rs.choice(acts, p=probs)))
+        else:
+            p = s.current_player()
+            a = int(bots[p].step(s))
+            assert a in s.legal_actions()
+            s.apply_action(a)
+    return s
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_openspiel_mcts_and_ismcts_play_whole_games(game_id: str) -> None:
+    g = mo.load_game(game_id, players=2)
+    rs = np.random.RandomState(7)
+    ev = mcts.RandomRolloutEvaluator(1, rs)
+    first = mcts.MCTSBot(g, 2.0, 3, ev, random_state=rs, solve=False)
+    if g.get_type().information == GT.Information.IMPERFECT_INFORMATION:
+        second = ismcts.ISMCTSBot(g, ev, 2.0, 3, random_state=rs)
+    else:  # OpenSpiel's ISMCTSBot accepts imperfect-information games only
+        second = mcts.MCTSBot(g, 2.0, 3, ev, random_state=rs, solve=True)
+    end = _play_bots(g, [first, second], rs)
+    r = end.returns()
+    assert r in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
+    assert end.mousehole_state().is_terminal()
+    assert len(end.history()) == len(end.mousehole_state().history)
+
+
+def test_openspiel_ismcts_plays_a_four_seat_game() -> None:
+    g = mo.load_game("cheese_rescue", players=4)
+    rs = np.random.RandomState(3)
+    ev = mcts.RandomRolloutEvaluator(1, rs)
+    bots = [ismcts.ISMCTSBot(g, ev, 2.0, 2, random_state=rs) for _ in range(4)]
+    end = _play_bots(g, bots, rs)
+    assert sorted(end.returns()) in ([-1.0, -1.0, -1.0, 1.0], [-1.0, -1.0, 1.0, 1.0],
+                                     [-1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0])
+
+
+def test_docs_example_runs() -> None:
+    """The example of docs/openspiel.md (with a smaller budget) plays a whole game."""
+    import os
+    import re
+
+    path = os.path.join(os.path.dirname(__file__), os.pardir, "docs", "openspiel.md")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    block = re.search(r"## Running OpenSpiel's algorithms\n\n```python\n(.*?)```", text, re.S)
+    assert block
+    code = block.group(1).replace("500", "3")
+    namespace: Dict[str, Any] = {}
+    exec(compile(code, "docs/openspiel.md", "exec"), namespace)
+    assert namespace["state"].is_terminal()
+    assert sorted(namespace["state"].returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_rl_environment_uses_the_observation_tensor() -> None:
+    from open_spiel.python import rl_environment
+
+    g = mo.load_game("kasimir", players=2)
+    env = rl_environment.Environment(g)  # resolves the die's chance nodes itself
+    ts = env.reset()
+    rng = np.random.default_rng(0)
+    steps = 0
+    while not ts.last():
+        p = ts.observations["current_player"]
+        want = env.get_state.mousehole_state().observation(p).ravel()
+        assert np.array_equal(np.asarray(ts.observations["info_state"][p], dtype=np.float32), want)
+        ts = env.step([int(rng.choice(ts.observations["legal_actions"][p]))])
+        steps += 1
+    assert steps > 0 and sorted(ts.rewards) in ([-1.0, 1.0], [0.0, 0.0])

@@ -1,0 +1,120 @@
+"""Replays: the terminal replay and the self-contained HTML page, the page tested in a real
+headless Chromium (Debian's chromium and chromium-driver packages, driven by Selenium).
+
+The browser tests need /usr/bin/chromium and /usr/bin/chromedriver; CI installs them
+(.ci/run). Without them the browser tests fail with a message saying what to install
+(they are not skipped: a replay page that was never opened is not tested)."""
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Iterator
+
+import pytest
+
+import mousehole
+from gamecases import random_walk
+from mousehole import records, replay
+
+
+def _record(name: str, engine: str, seed: int = 4, **params: Any) -> records.Record:
+    game = mousehole.load(name, engine=engine, **params)
+    state = game.new_state(seed)
+    for a in random_walk(state.clone(), seed):
+        state.apply_action(a)
+    return records.record_of(state, seats=["ann"] + [f"random:{i}" for i in range(1, game.num_players)],
+                             date="2026-11-26")
+
+
+@pytest.mark.parametrize("name", mousehole.game_names())
+def test_text_replay(name: str, engine: str) -> None:
+    rec = _record(name, engine)
+    lines = list(replay.text_lines(rec, engine=engine))
+    moves = [ln for ln in lines if re.match(r"^\d+\. ", ln)]
+    assert len(moves) == len(rec.actions)
+    assert moves[0].startswith("1. ") and rec.moves[0] in moves[0]
+    assert lines[-1].startswith("result: ")
+    full = list(replay.text_lines(rec, diagrams=True, engine=engine))
+    assert len(full) > len(lines)
+
+
+@pytest.mark.parametrize("name", mousehole.game_names())
+def test_html_page_is_self_contained(name: str, engine: str) -> None:
+    rec = _record(name, engine)
+    page = replay.html(rec, engine=engine)
+    assert page.startswith("<!DOCTYPE html>")
+    assert page.count('class="frame"') == len(rec.actions) + 1
+    # no network: nothing loaded from elsewhere
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
+    assert "<link" not in page and "@import" not in page
+    assert page == replay.html(rec, engine=engine)  # deterministic
+
+
+# -- in a real browser -----------------------------------------------------------------------
+
+CHROMIUM = os.environ.get("MOUSEHOLE_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("MOUSEHOLE_CHROMEDRIVER", "/usr/bin/chromedriver")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        pytest.fail("the replay page's browser test needs Chromium: "
+                    "apt-get install chromium chromium-driver (Debian)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1000,900"):
+        opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", mousehole.game_names())
+def test_replay_page_in_chromium(name: str, browser: Any, tmp_path: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    rec = _record(name, "compiled" if "compiled" in mousehole.available_engines() else "python")
+    path = tmp_path / f"{name}.html"
+    path.write_text(replay.html(rec), encoding="utf-8")
+    browser.get(path.as_uri())
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+    assert errors == [], errors
+
+    def visible() -> str:
+        shown = [f for f in browser.find_elements(By.CSS_SELECTOR, ".frame") if f.is_displayed()]
+        assert len(shown) == 1
+        return str(shown[0].get_attribute("id"))
+
+    assert visible() == "frame-0"
+    caption = browser.find_element(By.ID, "caption")
+    assert caption.text == "start"
+    first = browser.get_screenshot_as_png()
+    browser.find_element(By.ID, "next").click()
+    assert visible() == "frame-1"
+    assert caption.text.startswith("1. ")
+    second = browser.get_screenshot_as_png()
+    assert first != second, "the next button did not change the picture"
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    assert visible() == "frame-0"
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    last = len(rec.actions)
+    assert visible() == f"frame-{last}"
+    result = browser.find_element(By.ID, "result")
+    assert result.is_displayed() and result.text.startswith("Result: ")
+    if rec.result["winners"]:
+        assert "won:" in result.text
+    assert browser.find_element(By.ID, "slider").get_attribute("value") == str(last)
+    assert not browser.find_element(By.ID, "next").is_enabled()
+    errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+    assert errors == [], errors
+
