@@ -18,9 +18,11 @@ import threading
 from typing import Any, Dict, Iterator, List
 
 import numpy as np
+import jsonschema
 import pytest
 
 import mousehole
+from mousehole import records
 from mousehole import arena, cli
 from mousehole._rng import Rng, derive
 from mousehole._simulate import simulate
@@ -133,7 +135,7 @@ def test_games_depend_only_on_the_seed_and_their_index() -> None:
     assert long.records[:4] == short.records
     assert long.outcomes[:4] == short.outcomes
     for k, rec in enumerate(long.records):
-        assert rec["index"] == k
+        assert rec["meta"] == {"tournament_seed": 11, "index": k}
         assert rec["seed"] == derive(derive(11, k), 0)
         # game k alone, with the public helper, is the same game
         outcome, state = arena.play_game(game, bots, 11, k)
@@ -179,14 +181,12 @@ def test_records_replay_and_are_json() -> None:
     assert json.loads(text) == result.records
     for rec in result.records:
         assert rec["game"] == "kasimir" and rec["params"] == game.params
-        assert set(rec) == {"game", "params", "index", "seed", "seats", "actions", "scores", "winners",
-                            "returns", "truncated"}
-        replay = mousehole.load(rec["game"], **rec["params"]).new_state(rec["seed"])
-        for a in rec["actions"]:
-            replay.apply_action(a)
+        jsonschema.validate(rec, records.SCHEMA)
+        checked = records.loads(json.dumps(rec))  # replays and verifies every move and the result
+        replay = checked.final_state()
         assert replay.is_terminal()
-        assert replay.scores() == rec["scores"] and replay.winners() == rec["winners"]
-        assert replay.returns() == rec["returns"]
+        assert replay.scores() == rec["result"]["scores"] and replay.winners() == rec["result"]["winners"]
+        assert replay.returns() == rec["result"]["returns"]
     assert play(game, [SeededRandomBot, FirstBot, SeededRandomBot], 4, seed=9).records is None
 
 

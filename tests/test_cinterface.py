@@ -40,6 +40,7 @@ def _check_same(state: Any, c: Any) -> None:
         assert c.chance() == []
     np.testing.assert_array_equal(c.mask(), state.legal_action_mask())
     assert c.returns() == state.returns()
+    assert c.truncated() == state.truncated
     for p in range(game.num_players):
         np.testing.assert_array_equal(c.observe(p), state.observation(p).reshape(-1))
 

@@ -258,3 +258,100 @@ def test_make_forwards_parameters(engine: str) -> None:
     assert env.observation_space.shape == inner.game.observation_shape
     assert env.observation_space.dtype == np.float32
     assert env.action_space.n == inner.game.num_actions
+
+
+# -- the vector environment (MouseholeVectorEnv over VectorGame) -----------------------------
+
+
+def _make_vec(game: str, num_envs: int, engine: str, **kw: Any) -> Any:
+    return gymnasium.make_vec(GAMES[game], num_envs=num_envs, vectorization_mode="vector_entry_point",
+                              engine=engine, **kw)
+
+
+@pytest.mark.parametrize("game,params", SEMANTIC, ids=SEM_IDS)
+def test_vector_env_follows_the_reference_loop(game: str, params: Dict[str, Any], engine: str) -> None:
+    """Through ``gymnasium.make_vec`` and Gymnasium's own ``RecordEpisodeStatistics`` vector
+    wrapper: the batched spaces are ``batch_space`` of the single ones, every observation is in
+    the space and equals the learner's observation in a plain loop of ordinary states with the
+    documented seeds (tests/test_vector.py's reference), masks sample only legal actions,
+    rewards are the learner's returns, final observations and episode statistics match."""
+    from gymnasium.vector.utils import batch_space
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+    from test_vector import RefEnv
+
+    n, seat, seed = 3, params["players"] - 1, 17
+    envs = RecordEpisodeStatistics(_make_vec(game, n, engine, seat=seat, **params))
+    base = envs.unwrapped
+    assert base.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+    assert envs.observation_space == batch_space(base.single_observation_space, n)
+    assert envs.action_space == batch_space(base.single_action_space, n)
+    refs = [RefEnv(base.game, seed, i, [seat]) for i in range(n)]
+    obs, info = envs.reset(seed=seed)
+    envs.action_space.seed(seed)
+    lengths = np.zeros(n, dtype=np.int64)
+    finished = 0
+    for t in range(scale_steps(game)):
+        assert envs.observation_space.contains(obs)
+        for i, r in enumerate(refs):
+            assert r.state.current_player == seat
+            np.testing.assert_array_equal(obs[i], r.state.observation(seat))
+            np.testing.assert_array_equal(np.flatnonzero(info["action_mask"][i]), r.state.legal_actions())
+        actions = envs.action_space.sample(mask=tuple(info["action_mask"]))
+        obs, rewards, term, trunc, info = envs.step(actions)
+        lengths += 1
+        for i, r in enumerate(refs):
+            want = r.step(int(actions[i]))
+            assert rewards[i] == want["reward"][seat]
+            assert (term[i], trunc[i]) == (want["term"], want["trunc"])
+            if want["final"] is not None:
+                finished += 1
+                assert info["_final_obs"][i]
+                np.testing.assert_array_equal(info["final_obs"][i], want["final"])
+                assert info["episode"]["r"][i] == want["reward"][seat]
+                assert info["episode"]["l"][i] == lengths[i]
+                lengths[i] = 0
+            elif "final_obs" in info:
+                assert info["final_obs"][i] is None and not info["_final_obs"][i]
+    assert finished >= 1
+    envs.close()
+
+
+def scale_steps(game: str) -> int:
+    """Steps enough for at least one whole game in some sub-environment."""
+    return {"cheese_rescue": 40, "kasimir": 120, "m": 150, "maus_au_chocolat": 150}[game]
+
+
+def test_vector_env_same_seed_same_run(engine: str) -> None:
+    from gymnasium.utils.env_checker import data_equivalence
+
+    runs = []
+    for _ in range(2):
+        envs = _make_vec("kasimir", 4, engine, players=2, explicit_chance=True)
+        envs.action_space.seed(3)
+        out = [envs.reset(seed=5)]
+        for _ in range(30):
+            a = envs.action_space.sample(mask=tuple(out[-1][-1]["action_mask"]))
+            res = envs.step(a)
+            out.append(tuple(x.copy() if isinstance(x, np.ndarray) else x for x in res))
+        out.append(envs.reset())  # unseeded: drawn from np_random, itself seeded by seed=5
+        runs.append([tuple(x.copy() if isinstance(x, np.ndarray) else x for x in o) for o in out])
+    assert data_equivalence(runs[0], runs[1], exact=True)
+
+
+def test_vector_env_threads_and_errors(engine: str) -> None:
+    a = _make_vec("m", 5, engine, players=3)
+    b = _make_vec("m", 5, engine, players=3, threads=2)
+    oa, ia = a.reset(seed=1)
+    ob, ib = b.reset(seed=1)
+    np.testing.assert_array_equal(oa, ob)
+    before = oa.copy()
+    legal = np.flatnonzero(ia["action_mask"][3])
+    bad = np.array([int(np.flatnonzero(ia["action_mask"][i])[0]) for i in range(5)])
+    bad[3] = next(x for x in range(a.unwrapped.game.num_actions) if x not in legal)
+    with pytest.raises(mousehole.IllegalMoveError, match="env 3"):
+        a.step(bad)
+    np.testing.assert_array_equal(a.reset(seed=1)[0], before)
+    with pytest.raises(ValueError, match="seat"):
+        _make_vec("m", 2, engine, players=3, seat=3)
+    with pytest.raises(ValueError, match="num_envs"):
+        _make_vec("m", 0, engine, players=3)

@@ -299,3 +299,156 @@ def test_render(engine: str) -> None:
         quiet.reset(seed=5)
         with pytest.warns(UserWarning, match="render_mode"):
             assert quiet.render() is None
+
+
+# -- max_cycles, illegal_action="random" and the parallel environment ------------------------
+
+#: the configurations where the turn passes round the table one action per turn for at least
+#: the first cycles (so PettingZoo's max_cycles_test, which counts actions per agent, applies)
+ROTATING = [c for c in CASES if c[0] in ("cheese_rescue", "kasimir")]
+ROT_IDS = [i for c, i in zip(CASES, IDS) if c[0] in ("cheese_rescue", "kasimir")]
+
+
+def _module(name: str, params: Dict[str, Any], engine: str) -> Any:
+    """A module-like object with ``env(max_cycles=...)`` and ``parallel_env(max_cycles=...)``,
+    what ``max_cycles_test`` calls (it samples actions without the mask, hence "random")."""
+    import functools
+    import types
+
+    return types.SimpleNamespace(
+        env=functools.partial(_mp().env, name, engine=engine, illegal_action="random", **params),
+        parallel_env=functools.partial(_mp().parallel_env, name, engine=engine, **params))
+
+
+@pytest.mark.parametrize("case", ROTATING, ids=ROT_IDS)
+def test_pettingzoo_max_cycles_test(case: Tuple[str, Dict[str, Any]], engine: str) -> None:
+    from pettingzoo.test import max_cycles_test
+
+    name, params = case
+    for _ in range(3):  # the test resets without a seed: a few different games
+        max_cycles_test(_module(name, params, engine))
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_pettingzoo_parallel_api_test(case: Tuple[str, Dict[str, Any]], engine: str) -> None:
+    from pettingzoo.test import parallel_api_test
+
+    name, params = case
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        parallel_api_test(_mp().parallel_env(name, engine=engine, **params), num_cycles=1000)
+        parallel_api_test(_mp().parallel_env(name, engine=engine, max_turns=3, **params), num_cycles=1000)
+
+
+def _cycle_ends(seats: List[int]) -> List[int]:
+    """The documented rule: a cycle ends just before a seat would act a second time. Returns
+    the number of actions played at the end of each completed cycle."""
+    ends, acted = [], set()
+    for k, p in enumerate(seats):
+        if p in acted:
+            ends.append(k)
+            acted = set()
+        acted.add(p)
+    return ends
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_max_cycles_truncates_after_that_many_cycles(case: Tuple[str, Dict[str, Any]], engine: str) -> None:
+    """For every game (rotating or not), the AEC environment stops exactly where the cycle
+    rule says: the seats that acted, cut into cycles, give ``max_cycles`` whole cycles."""
+    name, params = case
+    free = _make(name, params, engine)
+    for seed in range(3):
+        c = 2 + seed
+        env = _make(name, params, engine, max_cycles=c)
+        env.reset(seed=seed)
+        free.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        seats: List[int] = []
+        while True:
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                break
+            legal = np.flatnonzero(obs["action_mask"])
+            a = int(rng.choice(legal))
+            seats.append(env.game_state.current_player)
+            env.step(a)
+            free.step(a)
+        state = env.game_state
+        assert not state.is_terminal() and trunc and not term
+        assert all(env.truncations.values()) and not any(env.terminations.values())
+        assert all(r == 0 for r in env.rewards.values())
+        seats.append(state.current_player)  # the turn the truncation cut off
+        ends = _cycle_ends(seats)
+        assert len(ends) >= c and ends[c - 1] == len(seats) - 1, (seats, ends)
+        assert env.cycles == c
+        assert free.game_state.to_dict() == state.to_dict()  # the same game, without the limit
+        for _ in range(len(env.agents)):  # every agent leaves with its dead step
+            env.step(None)
+        assert env.agents == []
+
+
+def test_illegal_action_random_plays_a_legal_action(engine: str) -> None:
+    env = _make("cheese_rescue", {"players": 3}, engine, illegal_action="random")
+    ref = _make("cheese_rescue", {"players": 3}, engine)
+    env.reset(seed=4)
+    ref.reset(seed=4)
+    state = env.game_state
+    legal = set(state.legal_actions().tolist())
+    bad = next(a for a in range(env.game.num_actions) if a not in legal)
+    agent = env.agent_selection
+    env.step(bad)
+    played = state.history[-1]
+    assert played in legal and env.infos[agent] == {"illegal_action": True}
+    ref.step(int(next(iter(sorted(legal)))))
+    assert env.infos[env.agent_selection] == {}
+    with pytest.raises(ValueError, match="outside the action space"):
+        env.step(env.game.num_actions)
+    with pytest.raises(mousehole.IllegalMoveError):
+        ref.step(bad)
+    with pytest.raises(ValueError, match="illegal_action"):
+        _make("m", {"players": 2}, engine, illegal_action="lose")
+    with pytest.raises(ValueError, match="max_cycles"):
+        _make("m", {"players": 2}, engine, max_cycles=0)
+    with pytest.raises(TypeError, match="max_cycles"):
+        _mp().parallel_env("m", engine=engine, players=2, max_cycles="4")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_parallel_step_is_one_action_per_agent_in_cheese_rescue(players: int, engine: str) -> None:
+    """Cheese Rescue passes the turn round the table: a parallel step plays every agent's
+    action once, in seat order from the seat to move; a legal action is played as given."""
+    penv = _mp().parallel_env("cheese_rescue", engine=engine, players=players)
+    aec = _make("cheese_rescue", {"players": players}, engine)
+    obs, infos = penv.reset(seed=9)
+    aec.reset(seed=9)
+    rng = np.random.default_rng(9)
+    steps = 0
+    while penv.agents:
+        state = penv.game_state
+        first = state.current_player
+        assert penv.observation_space("player_0") is penv.observation_space("player_0")
+        # the seat to move decides with its mask; the others act blind (their masks are 0)
+        actions = {a: int(rng.integers(penv.game.num_actions)) for a in penv.agents}
+        legal = np.flatnonzero(obs[f"player_{first}"]["action_mask"])
+        actions[f"player_{first}"] = int(rng.choice(legal))
+        n_before = len(state.history)
+        obs, rew, term, trunc, infos = penv.step(actions)
+        played = state.history[n_before:]
+        order = [(first + k) % players for k in range(len(played))]
+        assert played[0] == actions[f"player_{first}"]
+        assert len(played) == players or state.is_terminal()
+        for p, a in zip(order, played):
+            agent = f"player_{p}"
+            assert infos[agent]["acted"]
+            assert infos[agent].get("illegal_action", False) == (a != actions[agent])
+            aec.step(a)  # the AEC environment, given what was played, is in the same state
+        assert aec.game_state.to_dict() == state.to_dict()
+        steps += 1
+    assert state.is_terminal() and all(term.values())
+    assert rew == {f"player_{p}": r for p, r in enumerate(state.returns())}
+    with pytest.raises(RuntimeError, match="reset"):
+        penv.step({})
+    penv.reset(seed=1)
+    with pytest.raises(ValueError, match="missing"):
+        penv.step({"player_0": 0})

@@ -6,6 +6,7 @@ The browser tests need /usr/bin/chromium and /usr/bin/chromedriver; CI installs 
 (they are not skipped: a replay page that was never opened is not tested)."""
 from __future__ import annotations
 
+import json
 import os
 import re
 from typing import Any, Iterator
@@ -118,3 +119,52 @@ def test_replay_page_in_chromium(name: str, browser: Any, tmp_path: Any) -> None
     errors = [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
     assert errors == [], errors
 
+
+
+# -- the command line: play --record, replay --------------------------------------------------
+
+
+def test_play_writes_a_record_and_replay_reads_it(monkeypatch: Any, tmp_path: Any, capsys: Any) -> None:
+    from test_cli import _play_in_process, run
+
+    path = tmp_path / "game.json"
+    argv = ["play", "kasimir", "--players", "2", "--seat", "1", "--bots", "random", "--seed", "6",
+            "--name", "ann", "--record", str(path)]
+    status, out, typed = _play_in_process(monkeypatch, argv)
+    assert status == 0, out
+    assert out.rstrip().endswith(f"record written to {path}")
+    rec = records.loads(path.read_text(encoding="utf-8"))
+    assert rec.seats == ("random", "ann") and rec.seed == 6
+    assert rec.result["terminal"]
+    mine = [m for m in rec.moves if f"seat 1 (you): {m}" in out]
+    assert mine, "the person's moves are in the record"
+
+    status, text, err = run(capsys, "replay", str(path))
+    assert status == 0, err
+    lines = text.splitlines()
+    assert sum(1 for ln in lines if re.match(r"^\d+\. ", ln)) == len(rec.actions)
+    assert lines[-1].startswith("result: ")
+
+    page = tmp_path / "game.html"
+    status, text, err = run(capsys, "replay", str(path), "--html", str(page), "--view", "1")
+    assert status == 0, err
+    assert page.read_text(encoding="utf-8").count('class="frame"') == len(rec.actions) + 1
+
+
+def test_replay_refuses_bad_records_with_one_line(tmp_path: Any, capsys: Any) -> None:
+    from test_cli import run
+
+    rec = _record("cheese_rescue", "python").to_dict()
+    rec["actions"][3] = rec["actions"][2]  # a cell already taken: illegal at move 4
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(rec), encoding="utf-8")
+    status, out, err = run(capsys, "replay", str(bad))
+    assert status == 2 and "move 4" in err and len(err.strip().splitlines()) == 1
+    status, out, err = run(capsys, "replay", str(tmp_path / "missing.json"))
+    assert status == 2 and "cannot read" in err
+    listed = tmp_path / "list.json"
+    listed.write_text(json.dumps([_record("m", "python").to_dict()]), encoding="utf-8")
+    status, out, err = run(capsys, "replay", str(listed), "--index", "3")
+    assert status == 2 and "holds 1 records" in err
+    status, out, err = run(capsys, "replay", str(listed), "--view", "9")
+    assert status == 2 and "--view" in err

@@ -103,6 +103,9 @@ cdef class CGame:
         self.g.returns(self.s, r)
         return [r[i] for i in range(self.d.players)]
 
+    def truncated(self):
+        return bool(self.g.truncated(self.s))
+
     def rollout(self, uint64_t seed):
         cdef rng_t policy = seed
         self.g.rollout(self.s, &policy)

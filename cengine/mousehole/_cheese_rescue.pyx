@@ -545,6 +545,10 @@ cdef void g_mask(const void* vs, uint8_t* out) noexcept nogil:
 
 
 cdef mh_game_t CR_GAME
+cdef int g_truncated(const void* s) noexcept nogil:
+    return (<const cr_t*>s).truncated
+
+
 CR_GAME.name = b"cheese_rescue"
 CR_GAME.size = sizeof(cr_t)
 CR_GAME.dims = g_dims
@@ -558,6 +562,7 @@ CR_GAME.rollout = g_rollout
 CR_GAME.determinize = g_determinize
 CR_GAME.observe = g_observe
 CR_GAME.mask = g_mask
+CR_GAME.truncated = g_truncated
 
 
 # ---- Python lists from the struct (to_dict) ----------------------------------------------------

@@ -237,6 +237,7 @@ ctypedef struct mh_game_t:
     void (*determinize)(void* s, int p, uint64_t seed) noexcept nogil
     void (*observe)(const void* s, int p, float* out) noexcept nogil   # as ``observation(p)``
     void (*mask)(const void* s, uint8_t* out) noexcept nogil   # as ``legal_action_mask()``, 0/1
+    int (*truncated)(const void* s) noexcept nogil        # 1 when cut by the turn limit (``state.truncated``)
 
 cdef extern from *:
     """

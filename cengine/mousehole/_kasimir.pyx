@@ -510,6 +510,10 @@ cdef void g_mask(const void* v, uint8_t* out) noexcept nogil:
 
 
 cdef mh_game_t KK_GAME
+cdef int g_truncated(const void* s) noexcept nogil:
+    return (<const kk_t*>s).truncated
+
+
 KK_GAME.name = b"kasimir"
 KK_GAME.size = sizeof(kk_t)
 KK_GAME.dims = g_dims
@@ -523,6 +527,7 @@ KK_GAME.rollout = g_rollout
 KK_GAME.determinize = g_determinize
 KK_GAME.observe = g_observe
 KK_GAME.mask = g_mask
+KK_GAME.truncated = g_truncated
 
 
 # ---- configuration ----------------------------------------------------------------------------

@@ -589,10 +589,10 @@ class StateAPI(Generic[MoveT]):
         """The seed this state's game was created from (``game.new_state(seed)``, modulo
         2**64), kept by clones and pickles: what a game record starts from
         (:mod:`mousehole.records`). None for a state loaded from a dict or determinized."""
-        return self._seed0  # type: ignore[attr-defined,no-any-return]
+        return self._seed0
 
     def _set_seed(self, seed: Optional[int]) -> None:
-        self._seed0 = seed
+        self._seed0 = seed  # type: ignore[misc]  # a slot of each reference state class
 
     def clone(self: _S) -> _S:
         """An independent copy (the reference engines copy through the state dict; the

@@ -384,11 +384,12 @@ def play_game(game: Game[Any, Any], bots: Sequence[BotEntry], seed: int, k: int,
 
 
 def _record(game: Game[Any, Any], names: Sequence[str], seed: int, outcome: GameOutcome, state: Any) -> Dict[str, Any]:
-    return {"game": game.name, "params": game.params, "index": outcome.index,
-            "seed": derive(derive(seed, outcome.index), 0),
-            "seats": [names[i] for i in outcome.seating], "actions": [int(a) for a in state.history],
-            "scores": list(outcome.scores), "winners": list(outcome.winners),
-            "returns": [float(r) for r in state.returns()], "truncated": outcome.truncated}
+    """Game ``k``'s record in the format of :mod:`mousehole.records` (as JSON data), without
+    a date (so that a tournament's records depend only on its seed), with the tournament's
+    seed and the game's index in ``meta``."""
+    from mousehole.records import record_of
+    return record_of(state, seats=[names[i] for i in outcome.seating], date=None,
+                     tournament_seed=seed, index=outcome.index).to_dict()
 
 
 def _play_chunk(game: Game[Any, Any], bots: Sequence[BotEntry], names: Sequence[str], seed: int, lo: int, hi: int,

@@ -245,15 +245,15 @@ def _table(f: Dict[str, Any]) -> str:
     return "\n".join(rows)
 
 
-def _check_output(path: str) -> None:
+def _check_output(path: str, option: str = "--json") -> None:
     """Refuse an output path that cannot be written before spending time on the run."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
-        raise UsageError(f"argument --json: {path} is a directory")
+        raise UsageError(f"argument {option}: {path} is a directory")
     if not os.path.isdir(folder):
-        raise UsageError(f"argument --json: the folder {folder} does not exist")
+        raise UsageError(f"argument {option}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise UsageError(f"argument --json: {path} is not writable")
+        raise UsageError(f"argument {option}: {path} is not writable")
 
 
 def _dump_json(doc: Dict[str, Any]) -> str:
@@ -407,6 +407,11 @@ def _add_play(sub: Any) -> argparse.ArgumentParser:
                         "(default: random)")
     p.add_argument("--seed", type=_int_value, default=1, metavar="S",
                    help="seed of the deal, the dice and the bots (default: 1)")
+    p.add_argument("--name", default="you", metavar="NAME",
+                   help="your name in the game record (default: you)")
+    p.add_argument("--record", metavar="FILE", default=None,
+                   help="write the game record (mousehole.records JSON) to FILE at the end, "
+                        "finished or left (default: none)")
     return p
 
 
@@ -444,6 +449,13 @@ def _ask(prompt: str) -> Optional[str]:
     return line
 
 
+def _write_record(path: str, state: Any, seats: List[str]) -> None:
+    from .records import dumps
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(dumps(state, seats=seats, indent=1) + "\n")
+    print(f"record written to {path}")
+
+
 def _run_play(args: argparse.Namespace) -> int:
     from ._rng import Rng, derive
     from .arena import _build, _chance
@@ -463,6 +475,9 @@ def _run_play(args: argparse.Namespace) -> int:
     others = [s for s in range(n) if s != seat]
     spec_of = dict(zip(others, specs))
     bots = {s: _build(spec_of[s], derive(args.seed, 2 + s)) for s in others}
+    names = [args.name if s == seat else spec_of[s] for s in range(n)]
+    if args.record is not None:
+        _check_output(args.record, "--record")
     chance = Rng(derive(args.seed, 1))
     state = game.new_state(seed=args.seed)
     seats = ", ".join(f"seat {s}: {spec_of[s]}" for s in others)
@@ -487,6 +502,8 @@ def _run_play(args: argparse.Namespace) -> int:
             if line is None:
                 print()
                 sys.stderr.write("end of input: the game is left unfinished\n")
+                if args.record is not None:
+                    _write_record(args.record, state, names)
                 return 1
             text = line.strip()
             if not text:
@@ -499,6 +516,8 @@ def _run_play(args: argparse.Namespace) -> int:
                 continue
             if text.lower() in ("quit", "exit"):
                 print("you left the game")
+                if args.record is not None:
+                    _write_record(args.record, state, names)
                 return EXIT_OK
             try:
                 a = state.parse_action(text)
@@ -513,6 +532,68 @@ def _run_play(args: argparse.Namespace) -> int:
     scores, winners = state.scores(), state.winners()
     verdict = ("you won" if winners == [seat] else "you share the win" if seat in winners else "you lost")
     print(f"game over after {len(state.history)} actions: scores {scores}, winners {winners}; {verdict}")
+    if args.record is not None:
+        _write_record(args.record, state, names)
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------------------
+# replay
+
+
+def _add_replay(sub: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "replay", help="replay a game record, in the terminal or as an HTML page",
+        description="Replay a game record (mousehole.records JSON, as 'play --record' and 'arena --records' "
+                    "write them; a file holding a list of records takes --index). The record is verified "
+                    "move by move first. Without --html the game is printed move by move; with --html OUT "
+                    "one self-contained HTML page is written (SVG frames, a slider, previous/next buttons "
+                    "and the arrow keys).")
+    p.add_argument("file", metavar="FILE", help="the record")
+    p.add_argument("--index", type=_count, default=0, metavar="K",
+                   help="which record of a list of records (default: 0)")
+    p.add_argument("--html", metavar="OUT", default=None, help="write the replay page to OUT (default: none)")
+    p.add_argument("--view", type=_int_value, default=None, metavar="SEAT",
+                   help="draw each position as this seat saw it (default: everything)")
+    p.add_argument("--diagrams", action="store_true",
+                   help="print the position after every move, not only at the end (default: off)")
+    p.add_argument("--engine", choices=["compiled", "python"], default=None,
+                   help="engine that replays the record (default: the default engine)")
+    return p
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    from .records import RecordError, loads
+    from .replay import html, text_lines
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as e:
+        raise UsageError(f"argument FILE: cannot read {args.file}: {e.strerror}") from None
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        raise UsageError(f"argument FILE: {args.file} is not JSON: {e}") from None
+    if isinstance(doc, list):
+        if not 0 <= args.index < len(doc):
+            raise UsageError(f"argument --index: {args.file} holds {len(doc)} records, got {args.index}")
+        text = json.dumps(doc[args.index])
+    try:
+        record = loads(text, engine=args.engine)
+    except RecordError as e:
+        raise UsageError(f"argument FILE: {args.file}: {e}") from None
+    n = len(record.seats)
+    if args.view is not None and not 0 <= args.view < n:
+        raise UsageError(f"argument --view: must be from 0 to {n - 1} ({n} players), got {args.view}")
+    if args.html is not None:
+        _check_output(args.html, "--html")
+        page = html(record, for_player=args.view, engine=args.engine)
+        with open(args.html, "w", encoding="utf-8") as fh:
+            fh.write(page)
+        print(f"{args.html}: {len(record.actions) + 1} frames")
+        return EXIT_OK
+    for line in text_lines(record, diagrams=args.diagrams, engine=args.engine):
+        print(line)
     return EXIT_OK
 
 
@@ -575,10 +656,7 @@ def _run_arena(args: argparse.Namespace) -> int:
         raise UsageError("argument --workers: not allowed with --dask (the cluster has its workers)")
     for path, opt in ((args.json, "--json"), (args.records, "--records")):
         if path is not None:
-            try:
-                _check_output(path)
-            except UsageError as e:
-                raise UsageError(str(e).replace("argument --json", f"argument {opt}")) from None
+            _check_output(path, opt)
     executor: Any = None
     client: Any = None
     pool: Any = None
@@ -639,11 +717,23 @@ def _run_arena(args: argparse.Namespace) -> int:
 # the parser and main
 
 #: subcommand name -> (adds its parser, runs it)
+def _bench_parser(sub: Any) -> argparse.ArgumentParser:
+    from . import bench
+    return bench.add_parser(sub)
+
+
+def _bench_run(args: argparse.Namespace) -> int:
+    from . import bench
+    return bench.run(args)
+
+
 COMMANDS: Dict[str, Tuple[Callable[[Any], argparse.ArgumentParser], Callable[[argparse.Namespace], int]]] = {
     "simulate": (_add_simulate, _run_simulate),
     "show": (_add_show, _run_show),
     "play": (_add_play, _run_play),
     "arena": (_add_arena, _run_arena),
+    "replay": (_add_replay, _run_replay),
+    "bench": (_bench_parser, _bench_run),
 }
 
 

@@ -31,6 +31,13 @@ Gymnasium's ``check_env``, which steps with unmasked random actions, pass. With
 ``illegal_action="raise"`` it raises :class:`mousehole.IllegalMoveError` instead (the state is
 unchanged and the episode goes on).
 
+:class:`MouseholeVectorEnv` is a Gymnasium *vector* environment over
+:class:`mousehole.vector.VectorGame` (``num_envs`` games stepped together in compiled code):
+the learner plays ``seat`` in every sub-environment against uniformly random opponents; it
+autoresets in the same step (``metadata["autoreset_mode"] == AutoresetMode.SAME_STEP``).
+``gymnasium.make_vec("mousehole/CheeseRescue-v0", num_envs=64, vectorization_mode="vector_entry_point")``
+makes one.
+
 ``gymnasium`` is an optional dependency: ``pip install 'mousehole[gymnasium]'``
 (Python 3.10+). ``import mousehole`` never imports it.
 """
@@ -52,7 +59,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, load
 
-__all__ = ["ENV_IDS", "MouseholeEnv", "RandomOpponent"]
+__all__ = ["ENV_IDS", "MouseholeEnv", "MouseholeVectorEnv", "RandomOpponent"]
 
 #: Gymnasium id -> mousehole game id
 ENV_IDS: Dict[str, str] = {
@@ -239,12 +246,109 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
         return self._info()["action_mask"].astype(np.bool_)  # type: ignore[no-any-return]
 
 
+class MouseholeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc, unused-ignore]
+    """``num_envs`` games of one kind as a Gymnasium vector environment, stepped together by
+    :class:`mousehole.vector.VectorGame` (compiled, without the GIL, ``threads`` at a time).
+
+    ``MouseholeVectorEnv(game_id, num_envs=1, *, seat=0, threads=1, engine=None, **params)``.
+    In every sub-environment the learner plays ``seat``; the other seats play uniformly
+    random legal actions drawn inside (the envs' own generators, see ``VectorGame``), and
+    chance nodes are resolved inside too.
+
+    * ``single_observation_space``: float32 ``Box`` of ``game.observation_shape`` (the
+      learner's observation); ``single_action_space``: ``Discrete(num_actions)``;
+      ``observation_space`` and ``action_space`` (a ``MultiDiscrete``) are their batches
+      (``gymnasium.vector.utils.batch_space``).
+    * ``info["action_mask"]``: int8 ``(num_envs, num_actions)``, 1 at the learner's legal
+      actions, after ``reset`` and every ``step``; ``action_space.sample(mask=tuple(m))``
+      takes it as is.
+    * Rewards: the learner's ``returns()[seat]`` in the step where its game ends (+1, -1, or
+      0 when every seat wins), 0 otherwise. ``terminations``/``truncations`` as in
+      ``VectorGame`` (``truncations`` when ``max_turns`` stopped the game).
+    * Autoreset: same step (``AutoresetMode.SAME_STEP``): a sub-environment whose game ends
+      returns the *next* game's first observation; the finished game's observation of the
+      learner is in ``info["final_obs"]`` (an object array, None elsewhere; the mask
+      ``info["_final_obs"]``), with ``info["final_info"]``/``info["_final_info"]``, as
+      Gymnasium's ``SyncVectorEnv`` does in that mode.
+    * Seeding: ``reset(seed=s)`` gives ``VectorGame`` the seed ``s`` (sub-environment ``i``'s
+      games then depend only on ``s``, ``i`` and the actions); ``reset()`` without a seed
+      draws one from ``np_random``.
+    * An illegal action (or one outside the action space) raises ``ValueError``
+      (:class:`mousehole.IllegalMoveError` for an illegal one) naming the sub-environment;
+      no sub-environment is stepped. Actions are read as given: mask them.
+    * The arrays returned are reused from step to step (copy what you keep).
+    """
+
+    metadata: Dict[str, Any] = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP,
+                                "render_modes": []}
+
+    def __init__(self, game_id: str, num_envs: int = 1, *, seat: int = 0, threads: int = 1,
+                 engine: Optional[str] = None, **params: Any) -> None:
+        from .vector import VectorGame
+
+        super().__init__()
+        self.game: Game[Any, Any] = load(game_id, engine=engine, **params)
+        n = self.game.num_players
+        s = as_int(seat)
+        if s is None:
+            raise TypeError(f"seat must be an int, not {type(seat).__name__}")
+        if not 0 <= s < n:
+            raise ValueError(f"seat must be in 0..{n - 1} for {n} players, got {s}")
+        self.seat: int = s
+        self.vector = VectorGame(self.game, num_envs, 0, threads=threads, seats=[s])
+        self.num_envs = self.vector.num_envs
+        self.single_observation_space = spaces.Box(
+            low=-np.inf, high=np.inf, shape=tuple(self.game.observation_shape), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(self.game.num_actions)
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, self.num_envs)
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
+        self._rewards = np.zeros(self.num_envs, dtype=np.float64)
+        self._all = np.ones(self.num_envs, dtype=np.bool_)
+
+    def _info(self) -> Dict[str, Any]:
+        return {"action_mask": self.vector.action_mask.view(np.int8), "_action_mask": self._all}
+
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None) -> Tuple[npt.NDArray[np.float32], Dict[str, Any]]:
+        """Every sub-environment starts a new game (see the class docstring for seeds);
+        ``options`` is accepted and ignored."""
+        super().reset(seed=seed)
+        if seed is None:
+            seed = int(self.np_random.integers(0, 2**63 - 1))
+        obs, _ = self.vector.reset(seed)
+        return obs, self._info()
+
+    def step(self, actions: Any) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float64],
+                                          npt.NDArray[np.bool_], npt.NDArray[np.bool_], Dict[str, Any]]:
+        """One learner action per sub-environment, then the opponents' until the learner
+        is to move again (in a new game where one ended)."""
+        obs, rewards, term, trunc, _, _ = self.vector.step(actions)
+        np.copyto(self._rewards, rewards[:, self.seat])
+        info = self._info()
+        done = term | trunc
+        if done.any():
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(done):
+                final[i] = self.vector.final_observations[i].copy()
+            info["final_obs"] = final
+            info["_final_obs"] = done
+            info["final_info"] = {}
+            info["_final_info"] = done
+        return obs, self._rewards, term, trunc, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's legal-action masks now, ``(num_envs, num_actions)`` bool."""
+        return self.vector.action_mask
+
+
 def _register() -> None:
     for env_id, game_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(
                 id=env_id,
                 entry_point="mousehole.gymnasium:MouseholeEnv",
+                vector_entry_point="mousehole.gymnasium:MouseholeVectorEnv",
                 kwargs={"game_id": game_id},
             )
 

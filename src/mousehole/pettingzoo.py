@@ -28,14 +28,28 @@ engine (``engine=`` is passed to :func:`mousehole.load`):
 * ``reset(seed=s)`` starts ``game.new_state(s)`` and reseeds the environment's generator with
   ``s``; ``reset()`` draws the game's seed from that generator (so a seeded reset followed by
   unseeded ones is reproducible);
-* ``render_mode="ansi"`` makes ``render()`` return the text diagram ``str(state)``.
+* ``render_mode="ansi"`` makes ``render()`` return the text diagram ``str(state)``;
+* ``illegal_action="raise"`` (default) raises for an action the rules forbid now;
+  ``illegal_action="random"`` plays instead a uniformly random legal action drawn from the
+  environment's generator and sets ``infos[agent]["illegal_action"] = True`` for that step
+  (for callers that sample without the mask);
+* ``max_cycles=c`` truncates the game after ``c`` *cycles*. A cycle is a run of consecutive
+  turns in which no agent acts twice: it ends just before an agent would act a second time.
+  Where the turn passes round the table one action per turn (Cheese Rescue always; Kater
+  Kasimir while nobody skips a turn; M between scorings) a cycle is one action by every
+  agent, so ``c`` cycles are ``c`` actions per agent. The truncated game is left unfinished:
+  every agent gets ``truncations`` True and reward 0.
 
-The environment passes PettingZoo's ``api_test`` and ``seed_test`` for every game, player
-count and engine (``tests/test_pettingzoo_env.py``).
+:func:`parallel_env` gives the same game as a PettingZoo ``ParallelEnv`` in which one
+``step`` is one cycle (see :class:`MouseholeParallelEnv`).
+
+The environments pass PettingZoo's ``api_test``, ``seed_test`` and ``parallel_api_test`` for
+every game, player count and engine, and ``max_cycles_test`` where the turn passes round the
+table (``tests/test_pettingzoo_env.py``; ``docs/environments.md`` says why not elsewhere).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -51,9 +65,12 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
 
 from ._api import CHANCE, TERMINAL, Game, StateAPI, as_int, load
 
-__all__ = ["MouseholeAECEnv", "env", "agent_name"]
+__all__ = ["MouseholeAECEnv", "MouseholeParallelEnv", "env", "parallel_env", "agent_name"]
 
 _AECEnv: Any = pettingzoo.AECEnv
+_ParallelEnv: Any = pettingzoo.ParallelEnv
+
+_ILLEGAL_MODES = ("raise", "random")
 
 
 def agent_name(seat: int) -> str:
@@ -62,10 +79,36 @@ def agent_name(seat: int) -> str:
 
 
 def env(game_id: str, render_mode: Optional[str] = None, *, engine: Optional[str] = None,
+        max_cycles: Optional[int] = None, illegal_action: str = "raise",
         **params: Any) -> "MouseholeAECEnv":
     """A PettingZoo AEC environment playing ``mousehole.load(game_id, engine=engine,
-    **params)``; ``render_mode`` is None or ``"ansi"``."""
-    return MouseholeAECEnv(game_id, render_mode, engine=engine, **params)
+    **params)``; ``render_mode`` is None or ``"ansi"``; ``max_cycles`` None (no limit) or a
+    positive int; ``illegal_action`` ``"raise"`` or ``"random"``."""
+    return MouseholeAECEnv(game_id, render_mode, engine=engine, max_cycles=max_cycles,
+                           illegal_action=illegal_action, **params)
+
+
+def parallel_env(game_id: str, render_mode: Optional[str] = None, *, engine: Optional[str] = None,
+                 max_cycles: Optional[int] = None, illegal_action: str = "random",
+                 **params: Any) -> "MouseholeParallelEnv":
+    """A PettingZoo parallel environment in which one step is one cycle of the game (see
+    :class:`MouseholeParallelEnv`); the arguments are those of :func:`env`, except that
+    ``illegal_action`` defaults to ``"random"``."""
+    return MouseholeParallelEnv(game_id, render_mode, engine=engine, max_cycles=max_cycles,
+                                illegal_action=illegal_action, **params)
+
+
+def _check_options(max_cycles: Any, illegal_action: Any) -> Optional[int]:
+    if illegal_action not in _ILLEGAL_MODES:
+        raise ValueError(f"illegal_action must be 'raise' or 'random', got {illegal_action!r}")
+    if max_cycles is None:
+        return None
+    c = as_int(max_cycles)
+    if c is None:
+        raise TypeError(f"max_cycles must be None or an int, not {type(max_cycles).__name__}")
+    if c < 1:
+        raise ValueError(f"max_cycles must be at least 1, got {c}")
+    return c
 
 
 class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
@@ -75,10 +118,16 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
                                 "is_parallelizable": False}
 
     def __init__(self, game_id: str, render_mode: Optional[str] = None, *,
-                 engine: Optional[str] = None, **params: Any) -> None:
+                 engine: Optional[str] = None, max_cycles: Optional[int] = None,
+                 illegal_action: str = "raise", **params: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.max_cycles: Optional[int] = _check_options(max_cycles, illegal_action)
+        self.illegal_action: str = illegal_action
+        #: cycles completed in this game, and the seats that acted in the current one
+        self.cycles = 0
+        self._acted: Set[int] = set()
         self.game: Game[Any, Any] = load(game_id, engine=engine, **params)
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name=f"mousehole_{game_id}_v0")
@@ -137,6 +186,8 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
             game_seed = int(self._rng.integers(0, 2**63))
         self._state = self.game.new_state(game_seed)
         self._resolve_chance()
+        self.cycles = 0
+        self._acted = set()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -176,14 +227,31 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
             raise TypeError(f"an action must be an int, not {type(action).__name__}")
         if not 0 <= a < self.game.num_actions:
             raise ValueError(f"action {a} is outside the action space 0..{self.game.num_actions - 1}")
+        substituted = False
+        if self.illegal_action == "random" and not state.legal_action_mask()[a]:
+            legal = state.legal_actions()
+            a = int(legal[int(self._rng.integers(len(legal)))])
+            substituted = True
+        seat = self._seat[agent]
         state.apply_action(a)  # IllegalMoveError (naming the rule) leaves everything unchanged
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
+        for other in self.infos:
+            self.infos[other] = {}
+        if substituted:
+            self.infos[agent] = {"illegal_action": True}
+        self._acted.add(seat)
         self._resolve_chance()
         if state.is_terminal():
             self._finish()
         else:
             self._select()
+            if state.current_player in self._acted:  # the next turn starts a new cycle
+                self.cycles += 1
+                self._acted = set()
+                if self.max_cycles is not None and self.cycles >= self.max_cycles:
+                    for other in self.agents:
+                        self.truncations[other] = True
         self._accumulate_rewards()
 
     def render(self) -> Optional[str]:
@@ -227,3 +295,105 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
                 self.rewards[a] = float(r)
                 self.terminations[a] = not truncated
                 self.truncations[a] = truncated
+
+
+class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
+    """One mousehole game as a PettingZoo ``ParallelEnv``: one ``step`` is one *cycle*.
+
+    Agents, spaces, observations, rewards, seeding, chance and rendering are those of
+    :class:`MouseholeAECEnv` (which this class drives: ``aec_env``). ``step(actions)`` takes
+    an action from every live agent, then plays the turns of one cycle in the game's own
+    order (a cycle ends just before an agent would act a second time, or when the game
+    ends), each agent's action at its turn; the actions of agents whose turn did not come
+    in this cycle are not used (``infos[agent]["acted"]`` says which were). An agent decides
+    on the observation at the start of the cycle, before the earlier turns of the cycle are
+    played, so its action may have become illegal: with the default ``illegal_action="random"``
+    a uniformly random legal action is played instead (``infos[agent]["illegal_action"]``);
+    with ``"raise"`` the step raises and the turns already played in the cycle stay played.
+    ``max_cycles=c`` truncates the game after ``c`` steps. Where the turn passes round the
+    table one action per turn (Cheese Rescue), every step is one action of every agent, in
+    seat order from the seat to move.
+    """
+
+    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "name": "mousehole_v0"}
+
+    def __init__(self, game_id: str, render_mode: Optional[str] = None, *,
+                 engine: Optional[str] = None, max_cycles: Optional[int] = None,
+                 illegal_action: str = "random", **params: Any) -> None:
+        super().__init__()
+        self.aec_env = MouseholeAECEnv(game_id, render_mode, engine=engine, max_cycles=max_cycles,
+                                       illegal_action=illegal_action, **params)
+        self.game = self.aec_env.game
+        self.render_mode = render_mode
+        self.metadata = dict(self.metadata, name=f"mousehole_{game_id}_v0")
+        self.possible_agents: List[str] = list(self.aec_env.possible_agents)
+        self.agents: List[str] = []
+        self.observation_spaces = self.aec_env.observation_spaces
+        self.action_spaces = self.aec_env.action_spaces
+
+    @property
+    def max_cycles(self) -> Optional[int]:
+        """The cycle limit (None: the game's own end only); settable."""
+        return self.aec_env.max_cycles
+
+    @max_cycles.setter
+    def max_cycles(self, value: Optional[int]) -> None:
+        self.aec_env.max_cycles = _check_options(value, self.aec_env.illegal_action)
+
+    @property
+    def game_state(self) -> StateAPI[Any]:
+        return self.aec_env.game_state
+
+    def observation_space(self, agent: str) -> Any:
+        return self.aec_env.observation_space(agent)
+
+    def action_space(self, agent: str) -> Any:
+        return self.aec_env.action_space(agent)
+
+    def _observations(self) -> Dict[str, Dict[str, npt.NDArray[Any]]]:
+        return {a: self.aec_env.observe(a) for a in self.agents}
+
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+              ) -> Tuple[Dict[str, Any], Dict[str, Dict[str, Any]]]:
+        """As :meth:`MouseholeAECEnv.reset`; returns every agent's observation and info."""
+        self.aec_env.reset(seed=seed, options=options)
+        self.agents = list(self.aec_env.agents)
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(self, actions: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool],
+                                                     Dict[str, bool], Dict[str, Dict[str, Any]]]:
+        """Play one cycle (see the class docstring)."""
+        aec = self.aec_env
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset()")
+        missing = [a for a in self.agents if a not in actions]
+        if missing:
+            raise ValueError(f"step needs an action from every live agent; missing: {', '.join(missing)}")
+        unknown = [a for a in actions if a not in self.agents]
+        if unknown:
+            raise ValueError(f"actions for agents that are not live: {', '.join(map(str, unknown))}")
+        infos: Dict[str, Dict[str, Any]] = {a: {"acted": False} for a in self.agents}
+        start = aec.cycles
+        while True:
+            agent = aec.agent_selection
+            if aec.terminations[agent] or aec.truncations[agent]:
+                break
+            aec.step(actions[agent])
+            infos[agent]["acted"] = True
+            infos[agent].update(aec.infos.get(agent, {}))
+            if aec.cycles != start:
+                break
+        rewards = {a: float(aec.rewards[a]) for a in self.agents}
+        terms = {a: bool(aec.terminations[a]) for a in self.agents}
+        truncs = {a: bool(aec.truncations[a]) for a in self.agents}
+        obs = self._observations()
+        if all(terms[a] or truncs[a] for a in self.agents):
+            self.agents = []
+        return obs, rewards, terms, truncs, infos
+
+    def render(self) -> Optional[str]:
+        out: Optional[str] = self.aec_env.render()
+        return out
+
+    def close(self) -> None:
+        """Nothing to release."""

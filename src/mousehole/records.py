@@ -121,15 +121,16 @@ def _result(state: "StateAPI[Any]") -> Dict[str, Any]:
 
 
 def record_of(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
-              start: Optional["StateAPI[Any]"] = None, date: Optional[str] = None,
+              start: Optional["StateAPI[Any]"] = None, date: Optional[str] = "now",
               **meta: Any) -> Record:
     """The record of the game that led to ``state``.
 
     The game starts from the seed ``state`` was created from (``state.seed``), or from
     ``start``, an earlier position of the same game (the record then holds ``start`` in full
     and the actions played since). ``seats`` names who played each seat (default
-    ``"seat 0"``, ...); ``date`` defaults to now (UTC, ISO 8601); ``meta`` is any extra
-    JSON-compatible data (an event, a round, ...)."""
+    ``"seat 0"``, ...); ``date`` is an ISO 8601 text, ``"now"`` (the default: the current
+    UTC time) or None (no date, e.g. for records that must not depend on when they were
+    made); ``meta`` is any extra JSON-compatible data (an event, a round, ...)."""
     game = state.game
     n = game.num_players
     history = [int(a) for a in state.history]
@@ -162,7 +163,7 @@ def record_of(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
         begin.apply_action(a)
     if begin != state:
         raise RecordError("the state's history does not replay to the state from its start")
-    if date is None:
+    if date == "now":
         date = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     json.dumps(meta)  # JSON-compatible, or TypeError now rather than at dumps
     return Record(game=game.name, params=copy_data(game.params), seed=seed, start=start_dict,
@@ -171,7 +172,7 @@ def record_of(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
 
 
 def dumps(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
-          start: Optional["StateAPI[Any]"] = None, date: Optional[str] = None,
+          start: Optional["StateAPI[Any]"] = None, date: Optional[str] = "now",
           indent: Optional[int] = None, **meta: Any) -> str:
     """The record of the game that led to ``state``, as JSON text (see :func:`record_of`)."""
     return record_of(state, seats=seats, start=start, date=date, **meta).dumps(indent=indent)

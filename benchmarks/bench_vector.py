@@ -1,0 +1,157 @@
+"""VectorGame benchmarks: env-steps per second against the targets of issue 10.
+
+    python benchmarks/bench_vector.py                  # every game, 4 players
+    python benchmarks/bench_vector.py --quick          # a smoke run
+    python benchmarks/bench_vector.py --games cheese_rescue --json out.json
+
+For every game (compiled engine) and every combination of 1, 64 and 1,024 envs, 1 and 2
+threads, with and without observations, it steps a ``VectorGame`` with ``RANDOM`` actions
+(each env draws a uniformly random legal action itself, so no Python-side policy is timed)
+and reports env-steps per second and nanoseconds per env-step. In the same run it measures:
+
+* ``simulate``'s cost per action (one thread: whole random games, ns / total actions);
+* one compiled observation from Python (``state.observation(p, out=buf)``, mid-game states).
+
+Targets: without observations an env-step costs at most twice ``simulate``'s per-action
+cost; with observations at most that plus one compiled observation. ``ratio`` is the measured
+cost over the target (1.0 or less meets it). On one env the Python call of ``step`` (a few
+microseconds) dominates; the targets are about the per-env cost of large batches. The
+machine's other load matters: compare figures of one run, not across runs.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import sys
+import time
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+
+import mousehole
+from mousehole._rng import Rng
+from mousehole.vector import RANDOM, VectorGame
+
+
+def _best(fn: Any, repeat: int) -> float:
+    """Best-of-``repeat`` seconds of ``fn()``."""
+    best = float("inf")
+    for _ in range(repeat):
+        gc.disable()
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+        gc.enable()
+    return best
+
+
+def simulate_ns_per_action(game: Any, n_games: int, repeat: int) -> float:
+    box: Dict[str, Any] = {}
+
+    def run() -> None:
+        box["r"] = mousehole.simulate(game, n_games, seed=3, threads=1)
+
+    dt = _best(run, repeat)
+    return dt / float(box["r"].lengths.sum()) * 1e9
+
+
+def observation_ns(game: Any, n_states: int, inner: int, repeat: int) -> float:
+    """ns per ``state.observation(p, out=buf)`` on mid-game states (compiled, from Python)."""
+    states: List[Any] = []
+    rng = Rng(5)
+    seed = 0
+    while len(states) < n_states:
+        s = game.new_state(seed)
+        trace = []
+        while not s.is_terminal():
+            if s.current_player >= 0:
+                trace.append(s.clone())
+            legal = s.legal_actions()
+            s.apply_action(int(legal[rng.below(len(legal))]))
+        states.append(trace[len(trace) // 2])
+        seed += 1
+    buf = np.empty(game.observation_shape, dtype=np.float32)
+
+    def run() -> None:
+        for _ in range(inner):
+            for s in states:
+                s.observation(s.current_player, out=buf)
+
+    return _best(run, repeat) / (inner * len(states)) * 1e9
+
+
+def env_step_ns(game: Any, envs: int, threads: int, observe: bool, env_steps: int, repeat: int) -> float:
+    vg = VectorGame(game, envs, 1, threads=threads)
+    vg.reset()
+    actions = np.full(envs, RANDOM, dtype=np.int64)
+    steps = max(3, env_steps // envs)
+    for _ in range(min(steps, 50)):  # warm up (and leave the opening positions)
+        vg.step(actions, observe=observe)
+
+    def run() -> None:
+        for _ in range(steps):
+            vg.step(actions, observe=observe)
+
+    return _best(run, repeat) / (steps * envs) * 1e9
+
+
+def bench_game(name: str, players: int, quick: bool) -> Dict[str, Any]:
+    game = mousehole.load(name, players=players, engine="compiled")
+    repeat = 2 if quick else 5
+    sim = simulate_ns_per_action(game, 50 if quick else 1000, repeat)
+    obs = observation_ns(game, 10 if quick else 50, 5 if quick else 50, repeat)
+    out: Dict[str, Any] = {"simulate_ns_per_action": sim, "observation_ns": obs,
+                           "target_ns_without_observations": 2 * sim,
+                           "target_ns_with_observations": 2 * sim + obs, "runs": []}
+    budget = 20_000 if quick else 1_000_000  # env-steps per timing
+    for envs in (1, 64, 1024):
+        for threads in (1, 2):
+            for observe in (False, True):
+                n_steps = budget if envs > 1 else budget // 20
+                ns = env_step_ns(game, envs, threads, observe, n_steps, repeat)
+                target = out["target_ns_with_observations" if observe else "target_ns_without_observations"]
+                out["runs"].append({"envs": envs, "threads": threads, "observe": observe,
+                                    "ns_per_env_step": ns, "env_steps_per_s": 1e9 / ns,
+                                    "ratio_to_target": ns / target})
+    return out
+
+
+def machine() -> Dict[str, Any]:
+    return {"python": sys.version.split()[0], "platform": platform.platform(),
+            "cpu": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
+            "numpy": np.__version__, "mousehole": mousehole.__version__}
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", nargs="*", default=mousehole.game_names(), help="game ids (default: all)")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
+    ap.add_argument("--json", metavar="PATH", help="also write the results as JSON to PATH")
+    args = ap.parse_args(argv)
+    if "compiled" not in mousehole.available_engines():
+        print("bench_vector: the compiled engine is not available", file=sys.stderr)
+        return 1
+    results: Dict[str, Any] = {"machine": machine(), "players": args.players, "quick": args.quick,
+                               "games": {}}
+    for name in args.games:
+        r = bench_game(name, args.players, args.quick)
+        results["games"][name] = r
+        print(f"{name} ({args.players} players): simulate {r['simulate_ns_per_action']:.0f} ns/action, "
+              f"observation {r['observation_ns']:.0f} ns; targets {r['target_ns_without_observations']:.0f} ns "
+              f"without, {r['target_ns_with_observations']:.0f} ns with observations")
+        print(f"  {'envs':>5} {'threads':>7} {'obs':>4} {'env-steps/s':>12} {'ns/env-step':>12} {'ratio':>6}")
+        for run in r["runs"]:
+            print(f"  {run['envs']:>5} {run['threads']:>7} {'yes' if run['observe'] else 'no':>4} "
+                  f"{run['env_steps_per_s']:>12,.0f} {run['ns_per_env_step']:>12.0f} {run['ratio_to_target']:>6.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            f.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

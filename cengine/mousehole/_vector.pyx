@@ -1,0 +1,453 @@
+# cython: language_level=3
+"""Batched stepping of N games in compiled code (the engine of ``mousehole.vector.VectorGame``).
+
+Written once for every game over the C-level game interface (``mh_game_t`` in _common.pxd):
+nothing here knows a game's own struct. ``VectorCore`` keeps the N state structs in one
+buffer (copies of a prototype struct, then ``reset`` with each env's seed), steps them
+without the GIL and writes the caller's numpy arrays in place. The semantics (seeds, chance
+draws, random actions, automatic restarts) are specified in src/mousehole/vector.py, whose
+pure-Python backend implements the same ones with ordinary states.
+
+Threads. ``threads=k`` splits the envs into k contiguous blocks; the calling thread runs the
+first block and k - 1 *persistent* worker threads, started once when the core is made, run
+the others (a block holds at least 128 envs: fewer envs use fewer threads). A worker is a
+plain C function started with ``PyThread_start_new_thread`` that
+never touches a Python object: it waits on its ``start`` lock (a ``PyThread`` lock used as a
+binary semaphore), runs its block and releases its ``done`` lock. So a step costs two lock
+hand-offs per worker and no thread creation, and every env is stepped by exactly the same
+code whatever ``k`` is: results do not depend on ``threads``. The workers stop when the core
+is deallocated.
+"""
+
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memcpy, memset
+from cpython.pythread cimport (
+    PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock, PyThread_acquire_lock,
+    PyThread_release_lock, PyThread_start_new_thread, WAIT_LOCK,
+)
+cimport numpy as cnp
+import numpy as np
+
+from mousehole._common cimport (
+    mh_game_t, mh_dims_t, game_of, state_of, rng_t, rng_next, rng_below, rng_derive,
+    uint8_t, int32_t, uint32_t, int64_t, uint64_t, CHANCE_SEAT, TERMINAL_SEAT,
+)
+
+cnp.import_array()
+
+# what a block of envs is asked to do
+cdef enum:
+    JOB_RESET = 0
+    JOB_STEP = 1
+    JOB_STOP = 2
+
+# the most seats a game may have here (returns are read into a stack buffer)
+cdef enum:
+    MAX_SEATS = 16
+# the fewest envs a thread's block holds
+cdef enum:
+    MIN_BLOCK = 128
+
+
+cdef struct vec_t:
+    const mh_game_t* g
+    mh_dims_t d
+    Py_ssize_t n              # envs
+    size_t stride             # bytes per state struct (size rounded up to 16)
+    char* states              # n structs
+    int32_t* legal            # n * max_legal: the legal actions of each env's seat to move
+    int32_t* nlegal           # n
+    rng_t* rng                # n: each env's generator for its current game
+    uint64_t* env_seed        # n: derive(seed, i)
+    int64_t* game_index       # n (numpy, the caller's)
+    int32_t* acted            # n: the seat whose action the step applied
+    uint8_t* ended            # n: the step finished a game
+    uint8_t seat_is_caller[MAX_SEATS]
+    # outputs (numpy arrays of the caller)
+    float* obs                # n * obs_size
+    float* final_obs          # n * obs_size
+    double* rewards           # n * players
+    uint8_t* terminated       # n
+    uint8_t* truncated        # n
+    int32_t* current          # n
+    uint8_t* mask             # n * num_actions
+    # the job
+    int job
+    int observe
+    const int64_t* actions    # n (JOB_STEP)
+    # per-thread scratch: chance outcomes and their probabilities
+    int32_t* scratch_out      # threads * max_legal
+    double* scratch_prob      # threads * max_legal
+
+
+cdef struct worker_t:
+    vec_t* v
+    Py_ssize_t lo
+    Py_ssize_t hi
+    int tid
+    PyThread_type_lock start
+    PyThread_type_lock done
+
+
+# ---- one env ---------------------------------------------------------------------------------
+
+cdef inline int32_t chance_pick(vec_t* v, Py_ssize_t i, int tid) noexcept nogil:
+    """A chance outcome drawn from env ``i``'s generator: ``below(n)`` when the outcomes are
+    equally likely, else the first outcome whose cumulative probability exceeds
+    ``u = (next64 >> 11) * 2**-53`` (the last one if rounding leaves none)."""
+    cdef void* s = v.states + i * v.stride
+    cdef int32_t* out = v.scratch_out + tid * v.d.max_legal
+    cdef double* prob = v.scratch_prob + tid * v.d.max_legal
+    cdef int n = v.g.chance(s, out, prob)
+    cdef int j
+    cdef bint uniform = True
+    cdef double u, c
+    for j in range(1, n):
+        if prob[j] != prob[0]:
+            uniform = False
+            break
+    if uniform:
+        return out[rng_below(&v.rng[i], <uint32_t>n)]
+    u = <double>(rng_next(&v.rng[i]) >> 11) * (1.0 / 9007199254740992.0)
+    c = 0.0
+    for j in range(n):
+        c += prob[j]
+        if u < c:
+            return out[j]
+    return out[n - 1]
+
+
+cdef inline void advance(vec_t* v, Py_ssize_t i, int tid) noexcept nogil:
+    """Resolve chance nodes and play the seats that are not the caller's (uniform random
+    legal actions) until a caller's seat is to move or the game is over."""
+    cdef void* s = v.states + i * v.stride
+    cdef int32_t* buf = v.scratch_out + tid * v.d.max_legal
+    cdef int c, n
+    while True:
+        c = v.g.current(s)
+        if c == TERMINAL_SEAT:
+            return
+        if c == CHANCE_SEAT:
+            v.g.apply(s, chance_pick(v, i, tid))
+        elif v.seat_is_caller[c]:
+            return
+        else:
+            n = v.g.legal(s, buf)
+            v.g.apply(s, buf[rng_below(&v.rng[i], <uint32_t>n)])
+
+
+cdef inline void start_game(vec_t* v, Py_ssize_t i, int64_t k, int tid) noexcept nogil:
+    """Env ``i``'s game ``k``: ``reset`` with ``derive(env_seed, 2k)``, generator
+    ``derive(env_seed, 2k + 1)``, then advance to a caller's seat; a game that ends before any
+    caller's seat is to move is skipped (the next ``k`` starts)."""
+    cdef void* s = v.states + i * v.stride
+    while True:
+        v.g.reset(s, rng_derive(v.env_seed[i], <uint64_t>(2 * k)))
+        v.rng[i] = rng_derive(v.env_seed[i], <uint64_t>(2 * k + 1))
+        advance(v, i, tid)
+        if v.g.current(s) != TERMINAL_SEAT:
+            break
+        k += 1
+    v.game_index[i] = k
+
+
+cdef inline void publish(vec_t* v, Py_ssize_t i) noexcept nogil:
+    """The seat to move, its legal actions (kept for the next step's check), and with
+    ``observe`` its mask and observation."""
+    cdef void* s = v.states + i * v.stride
+    cdef int c = v.g.current(s)
+    cdef int32_t* lg = v.legal + i * v.d.max_legal
+    cdef int n = v.g.legal(s, lg)
+    cdef int j
+    cdef uint8_t* m
+    v.nlegal[i] = n
+    v.current[i] = c
+    if v.observe:
+        m = v.mask + i * v.d.num_actions
+        memset(m, 0, v.d.num_actions)
+        for j in range(n):
+            m[lg[j]] = 1
+        v.g.observe(s, c, v.obs + i * v.d.obs_size)
+
+
+cdef void run_block(vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef int p, seat
+    cdef int64_t a
+    cdef void* s
+    cdef double r[MAX_SEATS]
+    cdef int players = v.d.players
+    for i in range(lo, hi):
+        s = v.states + i * v.stride
+        v.ended[i] = 0
+        v.terminated[i] = 0
+        v.truncated[i] = 0
+        for p in range(players):
+            v.rewards[i * players + p] = 0.0
+        if v.job == JOB_RESET:
+            start_game(v, i, 0, tid)
+        else:
+            seat = v.current[i]
+            v.acted[i] = seat
+            a = v.actions[i]
+            if a < 0:  # RANDOM: a uniform legal action from the env's generator
+                a = v.legal[i * v.d.max_legal + rng_below(&v.rng[i], <uint32_t>v.nlegal[i])]
+            v.g.apply(s, <int32_t>a)
+            advance(v, i, tid)
+            if v.g.current(s) == TERMINAL_SEAT:
+                v.g.returns(s, r)
+                for p in range(players):
+                    v.rewards[i * players + p] = r[p]
+                if v.observe:
+                    v.g.observe(s, seat, v.final_obs + i * v.d.obs_size)
+                if v.g.truncated(s):
+                    v.truncated[i] = 1
+                else:
+                    v.terminated[i] = 1
+                v.ended[i] = 1
+                start_game(v, i, v.game_index[i] + 1, tid)
+        publish(v, i)
+
+
+cdef Py_ssize_t first_invalid(vec_t* v, const int64_t* actions) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef int64_t a
+    cdef int lo, hi, mid, n
+    cdef int32_t* lg
+    for i in range(v.n):
+        a = actions[i]
+        if a == -1:
+            continue
+        if a < 0 or a >= v.d.num_actions:
+            return i
+        lg = v.legal + i * v.d.max_legal
+        n = v.nlegal[i]
+        lo = 0
+        hi = n
+        while lo < hi:  # binary search: the legal actions are ascending
+            mid = (lo + hi) >> 1
+            if lg[mid] < a:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo == n or lg[lo] != a:
+            return i
+    return -1
+
+
+cdef void worker_main(void* arg) noexcept nogil:
+    cdef worker_t* w = <worker_t*>arg
+    while True:
+        PyThread_acquire_lock(w.start, WAIT_LOCK)
+        if w.v.job == JOB_STOP:
+            break
+        run_block(w.v, w.lo, w.hi, w.tid)
+        PyThread_release_lock(w.done)
+    PyThread_release_lock(w.done)
+
+
+cdef class VectorCore:
+    """N states of one compiled game stepped together (see the module docstring). Made and
+    driven by ``mousehole.vector.VectorGame``, which validates every argument first."""
+    cdef vec_t v
+    cdef int threads
+    cdef int nblocks        # blocks (the caller's and the workers')
+    cdef worker_t* workers
+    cdef int started        # workers running
+    cdef object proto       # a state of the game: its struct is every env's starting copy
+    cdef void* proto_s
+    cdef object arrays      # keeps the caller's arrays alive
+    cdef object ended_arr
+
+    def __cinit__(self, proto, Py_ssize_t n, uint64_t seed, int threads, seats,
+                  float[:, ::1] obs, float[:, ::1] final_obs, double[:, ::1] rewards,
+                  uint8_t[::1] terminated, uint8_t[::1] truncated, int32_t[::1] current,
+                  uint8_t[:, ::1] mask, int64_t[::1] game_index):
+        cdef Py_ssize_t i
+        cdef int t
+        cdef size_t m
+        memset(&self.v, 0, sizeof(vec_t))
+        self.workers = NULL
+        self.started = 0
+        self.v.g = game_of(proto)
+        self.proto = proto
+        self.proto_s = state_of(proto)
+        self.v.g.dims(self.proto_s, &self.v.d)
+        if self.v.d.players > MAX_SEATS:
+            raise ValueError(f"VectorCore: at most {MAX_SEATS} seats")
+        if n < 1 or threads < 1:
+            raise ValueError("VectorCore: n and threads must be positive")
+        if (obs.shape[0] != n or obs.shape[1] != self.v.d.obs_size
+                or final_obs.shape[0] != n or final_obs.shape[1] != self.v.d.obs_size
+                or rewards.shape[0] != n or rewards.shape[1] != self.v.d.players
+                or terminated.shape[0] != n or truncated.shape[0] != n or current.shape[0] != n
+                or mask.shape[0] != n or mask.shape[1] != self.v.d.num_actions
+                or game_index.shape[0] != n):
+            raise ValueError("VectorCore: array shapes do not match the game and n")
+        self.arrays = (obs, final_obs, rewards, terminated, truncated, current, mask, game_index)
+        self.threads = threads
+        self.v.n = n
+        self.v.stride = (self.v.g.size + 15) & ~(<size_t>15)
+        m = <size_t>max(self.v.d.max_legal, 1)
+        self.v.d.max_legal = <int32_t>m
+        self.v.states = <char*>calloc(n, self.v.stride)
+        self.v.legal = <int32_t*>calloc(n * m, sizeof(int32_t))
+        self.v.nlegal = <int32_t*>calloc(n, sizeof(int32_t))
+        self.v.rng = <rng_t*>calloc(n, sizeof(rng_t))
+        self.v.env_seed = <uint64_t*>calloc(n, sizeof(uint64_t))
+        self.v.acted = <int32_t*>calloc(n, sizeof(int32_t))
+        self.v.ended = <uint8_t*>calloc(n, sizeof(uint8_t))
+        self.v.scratch_out = <int32_t*>calloc(threads * m, sizeof(int32_t))
+        self.v.scratch_prob = <double*>calloc(threads * m, sizeof(double))
+        if (self.v.states == NULL or self.v.legal == NULL
+                or self.v.nlegal == NULL or self.v.rng == NULL or self.v.env_seed == NULL
+                or self.v.acted == NULL or self.v.ended == NULL or self.v.scratch_out == NULL
+                or self.v.scratch_prob == NULL):
+            raise MemoryError()
+        for i in range(n):
+            memcpy(self.v.states + i * self.v.stride, self.proto_s, self.v.g.size)
+        for t in range(self.v.d.players):
+            self.v.seat_is_caller[t] = 1 if t in seats else 0
+        self.v.obs = &obs[0, 0]
+        self.v.final_obs = &final_obs[0, 0]
+        self.v.rewards = &rewards[0, 0]
+        self.v.terminated = &terminated[0]
+        self.v.truncated = &truncated[0]
+        self.v.current = &current[0]
+        self.v.mask = &mask[0, 0]
+        self.v.game_index = &game_index[0]
+        self.set_seed(seed)
+        self._start_workers()
+
+    cdef int _start_workers(self) except -1:
+        # a block has at least MIN_BLOCK envs: fewer envs use fewer threads (a hand-off to a
+        # worker costs more than stepping a few envs); which thread steps an env never
+        # changes what the env does
+        cdef int t, k = <int>min(<Py_ssize_t>self.threads, max(<Py_ssize_t>1, self.v.n // MIN_BLOCK))
+        cdef worker_t* w
+        self.workers = <worker_t*>calloc(k, sizeof(worker_t))
+        if self.workers == NULL:
+            raise MemoryError()
+        self.nblocks = k
+        for t in range(k):
+            w = &self.workers[t]
+            w.v = &self.v
+            w.tid = t
+            w.lo = (self.v.n * t) // k
+            w.hi = (self.v.n * (t + 1)) // k
+        for t in range(1, k):
+            w = &self.workers[t]
+            w.start = PyThread_allocate_lock()
+            w.done = PyThread_allocate_lock()
+            if w.start == NULL or w.done == NULL:
+                raise MemoryError()
+            # both start acquired: a worker waits on ``start``, the caller on ``done``
+            PyThread_acquire_lock(w.start, WAIT_LOCK)
+            PyThread_acquire_lock(w.done, WAIT_LOCK)
+            if <long>PyThread_start_new_thread(worker_main, <void*>w) == -1:
+                raise RuntimeError("VectorCore: cannot start a worker thread")
+            self.started = t
+        return 0
+
+    cdef void _run(self) noexcept nogil:
+        """Every block: workers 1..k-1 on their threads, block 0 here; wait for all."""
+        cdef int t
+        for t in range(1, self.started + 1):
+            PyThread_release_lock(self.workers[t].start)
+        run_block(&self.v, self.workers[0].lo, self.workers[0].hi, 0)
+        for t in range(1, self.started + 1):
+            PyThread_acquire_lock(self.workers[t].done, WAIT_LOCK)
+
+    def __dealloc__(self):
+        cdef int t
+        if self.workers != NULL:
+            self.v.job = JOB_STOP
+            with nogil:
+                for t in range(1, self.started + 1):
+                    PyThread_release_lock(self.workers[t].start)
+                for t in range(1, self.started + 1):
+                    PyThread_acquire_lock(self.workers[t].done, WAIT_LOCK)
+            for t in range(1, self.nblocks):
+                if self.workers[t].start != NULL:
+                    PyThread_free_lock(self.workers[t].start)
+                if self.workers[t].done != NULL:
+                    PyThread_free_lock(self.workers[t].done)
+            free(self.workers)
+        free(self.v.states)
+        free(self.v.legal)
+        free(self.v.nlegal)
+        free(self.v.rng)
+        free(self.v.env_seed)
+        free(self.v.acted)
+        free(self.v.ended)
+        free(self.v.scratch_out)
+        free(self.v.scratch_prob)
+
+    def blocks(self):
+        """How many blocks (threads) a step uses: ``min(threads, max(1, n // 128))``."""
+        return self.nblocks
+
+    def set_seed(self, uint64_t seed):
+        """Env ``i``'s seed becomes ``derive(seed, i)`` (takes effect at the next reset)."""
+        cdef Py_ssize_t i
+        for i in range(self.v.n):
+            self.v.env_seed[i] = rng_derive(seed, <uint64_t>i)
+
+    def reset(self):
+        """Every env starts its game 0 (observations and masks written)."""
+        self.v.job = JOB_RESET
+        self.v.observe = 1
+        self.v.actions = NULL
+        with nogil:
+            self._run()
+
+    def check(self, const int64_t[::1] actions):
+        """The first env whose action is neither RANDOM (-1) nor one of its legal actions,
+        or -1 when every action is valid. Nothing changes."""
+        if actions.shape[0] != self.v.n:
+            raise ValueError(f"check: expected {self.v.n} actions, got {actions.shape[0]}")
+        return first_invalid(&self.v, &actions[0])
+
+    def step(self, const int64_t[::1] actions, bint observe):
+        """Apply ``actions`` (checked by ``check`` first: every one RANDOM or legal), then
+        chance and the other seats; finished games restart. Returns how many envs finished
+        a game in this step."""
+        cdef Py_ssize_t i, k = 0
+        if actions.shape[0] != self.v.n:
+            raise ValueError(f"step: expected {self.v.n} actions, got {actions.shape[0]}")
+        self.v.job = JOB_STEP
+        self.v.observe = observe
+        self.v.actions = &actions[0]
+        with nogil:
+            self._run()
+        self.v.actions = NULL
+        for i in range(self.v.n):
+            if self.v.ended[i]:
+                k += 1
+        return k
+
+    def legal_actions(self, Py_ssize_t i):
+        """Env ``i``'s legal actions now (ascending int64)."""
+        if not 0 <= i < self.v.n:
+            raise IndexError(f"env {i} is out of range 0..{self.v.n - 1}")
+        cdef Py_ssize_t j, n = self.v.nlegal[i]
+        out = np.empty(n, dtype=np.int64)
+        cdef int64_t[::1] o = out
+        for j in range(n):
+            o[j] = self.v.legal[i * self.v.d.max_legal + j]
+        return out
+
+    def acted(self):
+        """Per env, the seat whose action the last step applied (int32 copy)."""
+        out = np.empty(self.v.n, dtype=np.int32)
+        cdef int32_t[::1] o = out
+        cdef Py_ssize_t i
+        for i in range(self.v.n):
+            o[i] = self.v.acted[i]
+        return out
+
+    def state_bytes(self, Py_ssize_t i):
+        """Env ``i``'s state struct as bytes (for tests: compare with a state's own)."""
+        if not 0 <= i < self.v.n:
+            raise IndexError(f"env {i} is out of range 0..{self.v.n - 1}")
+        return (self.v.states + i * self.v.stride)[:self.v.g.size]

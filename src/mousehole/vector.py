@@ -1,0 +1,346 @@
+"""``VectorGame``: many games of one kind stepped together, for reinforcement learning.
+
+>>> import numpy as np, mousehole
+>>> from mousehole.vector import VectorGame, RANDOM
+>>> vg = VectorGame(mousehole.load("cheese_rescue", players=2), 8, seed=1)
+>>> obs, info = vg.reset()
+>>> obs.shape, info["action_mask"].shape
+((8, 20, 9, 9), (8, 486))
+>>> obs, rewards, terminated, truncated, current, mask = vg.step(np.full(8, RANDOM))
+
+Semantics (identical on both backends; ``docs/rl.md`` has the full contract):
+
+* **Envs and seeds.** Env ``i`` plays a sequence of games ``k = 0, 1, 2, ...``. With
+  ``e = derive(seed, i)`` (``docs/rng.md``), game ``k`` of env ``i`` is
+  ``game.new_state(derive(e, 2*k))`` and every random choice made inside the env during that
+  game (chance outcomes, the other seats' moves, ``RANDOM`` actions) comes from
+  ``Rng(derive(e, 2*k + 1))``, in the order the game needs them. So an env's games depend
+  only on ``(game, seed, i)`` and the actions given to that env: not on ``num_envs``, on
+  ``threads``, or on the other envs.
+* **Seats.** ``seats`` (default: all) are the seats whose actions ``step`` takes; every other
+  seat plays a uniformly random legal action, ``legal[rng.below(len(legal))]``, as
+  ``simulate`` does. Chance nodes (Kater Kasimir with ``explicit_chance=True``) are resolved
+  inside: ``below(n)`` when the outcomes are equally likely, otherwise the first outcome
+  whose cumulative probability exceeds ``(rng.next64() >> 11) * 2**-53``. After ``reset``
+  and after every ``step`` each env waits for one of ``seats`` to move.
+* **A step.** ``step(actions)`` applies ``actions[i]`` in env ``i`` for the seat to move
+  (``RANDOM`` = -1 asks the env to pick a uniformly random legal action from its own
+  generator), then chance and the other seats until one of ``seats`` is to move again or the
+  game is over. Every action is checked before any env changes: an illegal one raises
+  :class:`mousehole.IllegalMoveError` (a ``ValueError``) naming the env and the action.
+* **Ends and restarts.** When env ``i``'s game ends during a step, ``rewards[i]`` holds its
+  ``returns()`` (per seat: +1 win, -1 loss, 0 for all when every seat wins; 0 on every other
+  step), ``terminated[i]`` is True (or ``truncated[i]`` when ``max_turns`` stopped the game)
+  and ``final_observations[i]`` is the finished game's observation for the seat that acted
+  in this step. The env has already started its next game (same-step autoreset):
+  ``observations[i]``, ``current_player[i]`` and ``action_mask[i]`` are the new game's. A
+  game that ends before any of ``seats`` is to move is skipped.
+* **Arrays are reused.** ``reset`` and ``step`` return the same numpy arrays every time,
+  written in place (``observations`` float32 ``(num_envs, *observation_shape)``, ``rewards``
+  float64 ``(num_envs, num_players)``, ``terminated``/``truncated`` bool ``(num_envs,)``,
+  ``current_player`` int32 ``(num_envs,)``, ``action_mask`` bool ``(num_envs,
+  num_actions)``): copy what you keep. ``step(actions, observe=False)`` skips the
+  observations, final observations and masks (left as they were): the fast path when the
+  actions do not depend on them (for example ``RANDOM``).
+
+The compiled backend (the default when the game is loaded on the compiled engine) steps the
+envs in compiled code without the GIL, ``threads`` at a time in contiguous blocks; the
+pure-Python backend (a game on the reference engine, e.g. under ``MOUSEHOLE_PUREPYTHON=1``)
+steps ordinary states one env after the other (``threads`` is accepted and has no effect).
+Both give the same arrays at every step.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, load
+from ._rng import MASK64, Rng, derive
+
+__all__ = ["VectorGame", "RANDOM", "StepResult"]
+
+#: the action that asks an env for a uniformly random legal action (from its own generator)
+RANDOM = -1
+
+#: ``(observations, rewards, terminated, truncated, current_player, action_mask)``
+StepResult = Tuple[npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.bool_],
+                   npt.NDArray[np.bool_], npt.NDArray[np.int32], npt.NDArray[np.bool_]]
+
+#: the most envs and threads one VectorGame takes
+MAX_ENVS = 1 << 24
+MAX_THREADS = 256
+
+
+def _chance_pick(outcomes: Sequence[Tuple[int, float]], rng: Rng) -> int:
+    """The chance rule of the module docstring (the compiled backend's ``chance_pick``)."""
+    n = len(outcomes)
+    p0 = outcomes[0][1]
+    if all(p == p0 for _, p in outcomes):
+        return int(outcomes[rng.below(n)][0])
+    u = (rng.next64() >> 11) * (1.0 / 9007199254740992.0)
+    c = 0.0
+    for a, p in outcomes:
+        c += p
+        if u < c:
+            return int(a)
+    return int(outcomes[-1][0])
+
+
+class _PyBackend:
+    """The pure-Python backend: ordinary states, one env after the other."""
+
+    def __init__(self, vg: "VectorGame") -> None:
+        self.vg = vg
+        n = vg.num_envs
+        self.states: List[StateAPI[Any]] = [vg.game.new_state(0) for _ in range(n)]
+        self.rngs: List[Rng] = [Rng(0) for _ in range(n)]
+        self.legal: List[List[int]] = [[] for _ in range(n)]
+        self.env_seed: List[int] = [0] * n
+        self.seat_is_caller = [p in vg.seats for p in range(vg.num_players)]
+        self.set_seed(vg.seed)
+
+    def set_seed(self, seed: int) -> None:
+        self.env_seed = [derive(seed, i) for i in range(self.vg.num_envs)]
+
+    def _advance(self, i: int) -> None:
+        st, rng = self.states[i], self.rngs[i]
+        while True:
+            c = st.current_player
+            if c == TERMINAL:
+                return
+            if c == CHANCE:
+                st.apply_action(_chance_pick(st.chance_outcomes(), rng))
+            elif self.seat_is_caller[c]:
+                return
+            else:
+                legal = st.legal_actions()
+                st.apply_action(int(legal[rng.below(len(legal))]))
+
+    def _start(self, i: int, k: int) -> None:
+        e = self.env_seed[i]
+        while True:
+            self.states[i] = self.vg.game.new_state(derive(e, 2 * k))
+            self.rngs[i] = Rng(derive(e, 2 * k + 1))
+            self._advance(i)
+            if not self.states[i].is_terminal():
+                break
+            k += 1
+        self.vg.game_index[i] = k
+
+    def _publish(self, i: int, observe: bool) -> None:
+        vg, st = self.vg, self.states[i]
+        c = st.current_player
+        self.legal[i] = [int(a) for a in st.legal_actions()]
+        vg.current_player[i] = c
+        if observe:
+            st.legal_action_mask(out=vg.action_mask[i])
+            st.observation(c, out=vg.observations[i])
+
+    def reset(self) -> None:
+        vg = self.vg
+        vg.rewards[...] = 0.0
+        vg.terminated[...] = False
+        vg.truncated[...] = False
+        for i in range(vg.num_envs):
+            self._start(i, 0)
+            self._publish(i, True)
+
+    def check(self, actions: npt.NDArray[np.int64]) -> int:
+        for i, a in enumerate(actions.tolist()):
+            if a != RANDOM and a not in self.legal[i]:
+                return i
+        return -1
+
+    def step(self, actions: npt.NDArray[np.int64], observe: bool) -> int:
+        vg = self.vg
+        vg.rewards[...] = 0.0
+        vg.terminated[...] = False
+        vg.truncated[...] = False
+        ended = []
+        for i, a in enumerate(actions.tolist()):
+            st = self.states[i]
+            seat = int(vg.current_player[i])
+            if a == RANDOM:
+                a = self.legal[i][self.rngs[i].below(len(self.legal[i]))]
+            st.apply_action(a)
+            self._advance(i)
+            if st.is_terminal():
+                vg.rewards[i] = st.returns()
+                if st.truncated:
+                    vg.truncated[i] = True
+                else:
+                    vg.terminated[i] = True
+                if observe:
+                    st.observation(seat, out=vg.final_observations[i])
+                ended.append(i)
+                self._start(i, int(vg.game_index[i]) + 1)
+            self._publish(i, observe)
+        return len(ended)
+
+    def legal_actions(self, i: int) -> npt.NDArray[np.int64]:
+        return np.array(self.legal[i], dtype=np.int64)
+
+    def state(self, i: int) -> StateAPI[Any]:
+        return self.states[i].clone()
+
+
+class VectorGame:
+    """``num_envs`` games of ``game`` stepped together (see the module docstring).
+
+    ``VectorGame(game, num_envs, seed, *, threads=1, seats=None)``: ``game`` is a
+    :class:`mousehole.Game` (from :func:`mousehole.load`; a game id string loads the game
+    with its defaults), ``seed`` any int (taken modulo 2**64), ``threads`` the number of
+    threads stepping the envs (compiled backend; each thread's block holds at least 128
+    envs, so fewer envs use fewer threads), ``seats`` the seats whose actions :meth:`step`
+    takes (default: every seat).
+    """
+
+    def __init__(self, game: Any, num_envs: int, seed: int, *, threads: int = 1,
+                 seats: Optional[Sequence[int]] = None) -> None:
+        if isinstance(game, str):
+            game = load(game)
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a mousehole Game (mousehole.load(...)) or a game id, "
+                            f"not {type(game).__name__}")
+        self.game: Game[Any, Any] = game
+        n = as_int(num_envs)
+        if n is None:
+            raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
+        if not 1 <= n <= MAX_ENVS:
+            raise ValueError(f"num_envs must be in 1..{MAX_ENVS}, got {n}")
+        s = as_int(seed)
+        if s is None:
+            raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+        t = as_int(threads)
+        if t is None:
+            raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+        if not 1 <= t <= MAX_THREADS:
+            raise ValueError(f"threads must be in 1..{MAX_THREADS}, got {t}")
+        players = game.num_players
+        if seats is None:
+            chosen: Tuple[int, ...] = tuple(range(players))
+        else:
+            if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence):
+                raise TypeError("seats must be None or a sequence of seats")
+            picked = []
+            for x in seats:
+                p = as_int(x)
+                if p is None:
+                    raise TypeError(f"seats: {x!r} is not an int")
+                if not 0 <= p < players:
+                    raise ValueError(f"seats: {p} is not a seat of a {players}-player game (0..{players - 1})")
+                picked.append(p)
+            if not picked:
+                raise ValueError("seats must name at least one seat")
+            chosen = tuple(sorted(set(picked)))
+        self.num_envs: int = n
+        self.seed: int = s & MASK64
+        self.threads: int = t
+        self.seats: Tuple[int, ...] = chosen
+        self.num_players: int = players
+        self.num_actions: int = game.num_actions
+        self.observation_shape: Tuple[int, ...] = tuple(game.observation_shape)
+        shape = (n,) + self.observation_shape
+        #: observations of the seat to move, ``(num_envs, *observation_shape)`` float32
+        self.observations: npt.NDArray[np.float32] = np.zeros(shape, dtype=np.float32)
+        #: where a game ended in the last step: its observation for the seat that acted
+        self.final_observations: npt.NDArray[np.float32] = np.zeros(shape, dtype=np.float32)
+        #: returns of the games that ended in the last step (0 elsewhere), per seat
+        self.rewards: npt.NDArray[np.float64] = np.zeros((n, players), dtype=np.float64)
+        self.terminated: npt.NDArray[np.bool_] = np.zeros(n, dtype=np.bool_)
+        self.truncated: npt.NDArray[np.bool_] = np.zeros(n, dtype=np.bool_)
+        #: the seat to move in each env (always one of ``seats``)
+        self.current_player: npt.NDArray[np.int32] = np.zeros(n, dtype=np.int32)
+        #: the legal actions of the seat to move
+        self.action_mask: npt.NDArray[np.bool_] = np.zeros((n, game.num_actions), dtype=np.bool_)
+        #: the index ``k`` of each env's current game
+        self.game_index: npt.NDArray[np.int64] = np.zeros(n, dtype=np.int64)
+        self._reset_done = False
+        self._core: Any
+        if game.engine == "compiled":
+            from ._vector import VectorCore
+            size = int(np.prod(self.observation_shape))
+            self._core = VectorCore(
+                game.new_state(0), n, self.seed, t, chosen,
+                self.observations.reshape(n, size), self.final_observations.reshape(n, size),
+                self.rewards, self.terminated.view(np.uint8), self.truncated.view(np.uint8),
+                self.current_player, self.action_mask.view(np.uint8), self.game_index)
+            self.backend = "compiled"
+        else:
+            self._core = _PyBackend(self)
+            self.backend = "python"
+        self._pid = os.getpid()
+
+    def __repr__(self) -> str:
+        return (f"VectorGame({self.game!r}, num_envs={self.num_envs}, seed={self.seed}, "
+                f"threads={self.threads}, seats={list(self.seats)}, backend={self.backend!r})")
+
+    def _check_process(self) -> None:
+        if self.threads > 1 and os.getpid() != self._pid:
+            raise RuntimeError("this VectorGame's worker threads belong to the parent process: "
+                               "make a new VectorGame after fork")
+
+    def reset(self, seed: Optional[int] = None) -> Tuple[npt.NDArray[np.float32], Dict[str, Any]]:
+        """Every env starts its game 0 (with a new ``seed`` if given). Returns
+        ``(observations, {"current_player": ..., "action_mask": ...})`` (reused arrays)."""
+        self._check_process()
+        if seed is not None:
+            s = as_int(seed)
+            if s is None:
+                raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+            self.seed = s & MASK64
+            self._core.set_seed(self.seed)
+        self._core.reset()
+        self._reset_done = True
+        return self.observations, {"current_player": self.current_player,
+                                   "action_mask": self.action_mask}
+
+    def _actions(self, actions: Any) -> npt.NDArray[np.int64]:
+        if (type(actions) is np.ndarray and actions.dtype == np.int64
+                and actions.shape == (self.num_envs,) and actions.flags.c_contiguous):
+            return actions  # the fast path: nothing to convert
+        arr = np.asarray(actions)
+        if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+            raise TypeError(f"actions must be integers, got dtype {arr.dtype}")
+        if arr.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {arr.shape}")
+        if arr.dtype != np.int64:
+            if arr.dtype.kind == "u" and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
+                raise ValueError("actions: a value exceeds the action space")
+            arr = arr.astype(np.int64)
+        return np.ascontiguousarray(arr)
+
+    def step(self, actions: Any, *, observe: bool = True) -> StepResult:
+        """Apply one action per env (see the module docstring); returns ``(observations,
+        rewards, terminated, truncated, current_player, action_mask)``, the same arrays
+        every time. ``observe=False`` leaves observations and masks unwritten."""
+        if not self._reset_done:
+            raise RuntimeError("call reset() before step()")
+        self._check_process()
+        acts = self._actions(actions)
+        bad = self._core.check(acts)
+        if bad >= 0:
+            a = int(acts[bad])
+            if not (a == RANDOM or 0 <= a < self.num_actions):
+                raise ValueError(f"env {bad}: action {a} is outside the action space "
+                                 f"0..{self.num_actions - 1} (or RANDOM = -1)")
+            legal = self.legal_actions(bad)
+            raise IllegalMoveError(f"env {bad}: action {a} is not legal for seat "
+                                   f"{int(self.current_player[bad])} (legal: {legal.tolist()}); "
+                                   "no env was stepped")
+        self._core.step(acts, bool(observe))
+        return (self.observations, self.rewards, self.terminated, self.truncated,
+                self.current_player, self.action_mask)
+
+    def legal_actions(self, i: int) -> npt.NDArray[np.int64]:
+        """Env ``i``'s legal actions now (ascending int64; valid with ``observe=False`` too)."""
+        j = as_int(i)
+        if j is None or not 0 <= j < self.num_envs:
+            raise IndexError(f"env {i!r} is out of range 0..{self.num_envs - 1}")
+        if not self._reset_done:
+            raise RuntimeError("call reset() first")
+        out: npt.NDArray[np.int64] = self._core.legal_actions(j)
+        return out

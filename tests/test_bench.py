@@ -1,0 +1,323 @@
+"""The benchmark harness (``mousehole bench``, ``mousehole.bench``) and the plain-C loops of
+``benchmarks/limits/`` (issue 13): the C loops compile and play the engines' games (their
+statistics agree with ``simulate``; Maus au Chocolat's combination count and outcomes equal
+the reference's on random hands), the harness runs in its quick form, writes the JSON it
+documents, compares with an earlier run, and refuses bad options with exit status 2.
+No timing is asserted: the figures depend on the machine."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+from typing import Any, Dict, List
+
+import pytest
+
+import mousehole
+from mousehole import bench
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HAVE_COMPILED = "compiled" in mousehole.available_engines()
+needs_compiled = pytest.mark.skipif(not HAVE_COMPILED, reason="the compiled engine is not built here")
+
+
+def parse(argv: List[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="mousehole bench")
+    bench.add_arguments(p)
+    return p.parse_args(argv)
+
+
+@pytest.fixture(scope="module")
+def loops(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, str]:
+    """The C loops, compiled with the wheel's flags (the C compiler is part of the test setup:
+    the compiled engine needs one too)."""
+    folder = bench.c_sources()
+    assert folder is not None, "benchmarks/limits is part of the checkout"
+    if not bench._compiler()[0]:
+        pytest.skip("no C compiler on this machine")
+    built, note = bench.build_c_loops(folder, cache=str(tmp_path_factory.mktemp("limits")))
+    assert set(built) == set(bench.C_LOOPS), note
+    return built
+
+
+# --------------------------------------------------------------------------------------
+# the C loops
+
+
+def test_c_loop_prints_its_statistics(loops: Dict[str, str]) -> None:
+    out = bench.run_c_loop(loops["m"], 3, 50, 7)
+    assert out["game"] == "m" and out["players"] == 3 and out["games"] == 50 and out["seed"] == 7
+    assert out["actions"] > 50 and out["mean_length"] == pytest.approx(out["actions"] / 50)
+    assert out["ns_per_action"] > 0 and out["length_stderr"] > 0 and out["score0_stderr"] > 0
+    again = bench.run_c_loop(loops["m"], 3, 50, 7)  # its own generator: a seed gives the same games
+    assert (again["actions"], again["mean_score0"]) == (out["actions"], out["mean_score0"])
+    other = bench.run_c_loop(loops["m"], 3, 50, 8)
+    assert (other["actions"], other["mean_score0"]) != (out["actions"], out["mean_score0"])
+
+
+@pytest.mark.parametrize("name,lo,hi", [("cheese_rescue", 2, 4), ("m", 2, 6), ("maus_au_chocolat", 2, 6)])
+def test_c_loop_bad_arguments(loops: Dict[str, str], name: str, lo: int, hi: int) -> None:
+    for argv in ([str(lo - 1), "10", "1"], [str(hi + 1), "10", "1"], [str(lo), "0", "1"], [str(lo), "x", "1"],
+                 [str(lo), "10"]):
+        res = subprocess.run([loops[name], *argv], capture_output=True, text=True)
+        assert res.returncode == 2 and res.stdout == "" and res.stderr.strip(), argv
+
+
+@needs_compiled
+@pytest.mark.parametrize("name,players", [("cheese_rescue", 2), ("cheese_rescue", 3), ("cheese_rescue", 4),
+                                          ("m", 2), ("m", 4), ("m", 6),
+                                          ("maus_au_chocolat", 2), ("maus_au_chocolat", 4),
+                                          ("maus_au_chocolat", 6)])
+def test_c_loop_fingerprint(loops: Dict[str, str], name: str, players: int) -> None:
+    """Same action model: mean game length and seat-0 score of simulate and of the C loop within
+    4 standard errors (CR-11: every Cheese Rescue game has the same length, exactly)."""
+    e = bench.c_ratio(name, players, loops[name], 3000 if name != "cheese_rescue" else 6000, 1)
+    assert e["fingerprint_ok"], e
+    assert e["length_z"] is not None and e["length_z"] <= 4 and e["score0_z"] is not None and e["score0_z"] <= 4
+    assert e["c_ns_per_action"] > 0 and e["simulate_ns_per_action"] > 0
+    assert e["ratio"] == pytest.approx(e["c_ns_per_action"] / e["simulate_ns_per_action"])
+    assert e["target"] == bench.TARGET_RATIO[name] and e["met"] == (e["ratio"] >= e["target"])
+    if name == "cheese_rescue":  # CR-6, CR-11: the square's cells less the start card (CR-3)
+        side = {2: 5, 3: 6, 4: 7}[players]
+        assert e["c_mean_length"] == e["simulate_mean_length"] == side * side - (players != 3)
+        assert e["c_length_stderr"] == 0.0
+
+
+def test_fingerprint_rule() -> None:
+    assert bench.fingerprint(10.0, 0.0, 10.0, 0.0) == (0.0, True)
+    assert bench.fingerprint(10.0, 0.0, 10.5, 0.0)[1] is False
+    z, ok = bench.fingerprint(10.0, 0.3, 11.0, 0.4)
+    assert z == pytest.approx(2.0) and ok
+    z, ok = bench.fingerprint(10.0, 0.3, 12.1, 0.4)
+    assert z == pytest.approx(4.2) and not ok
+
+
+def test_c_loop_fingerprint_detects_another_game(loops: Dict[str, str]) -> None:
+    """The check can fail: M's C loop against simulate at another player count."""
+    ours = bench.run_c_loop(loops["m"], 2, 2000, 1)
+    other = bench.run_c_loop(loops["m"], 6, 2000, 1)
+    _, ok = bench.fingerprint(ours["mean_length"], ours["length_stderr"], other["mean_length"],
+                              other["length_stderr"])
+    assert not ok
+
+
+def _check_build(tmp_path: Any) -> str:
+    folder = bench.c_sources()
+    assert folder is not None
+    cc, flags = bench._compiler()
+    if not cc:
+        pytest.skip("no C compiler on this machine")
+    exe = str(tmp_path / "mc_check")
+    subprocess.run(cc + flags + ["-DLIM_CHECK_COMBOS", "-o", exe, os.path.join(folder, "maus_au_chocolat.c"),
+                                 "-lm"], check=True, capture_output=True)
+    return exe
+
+
+def test_maus_au_chocolat_c_combinations_equal_the_reference(tmp_path: Any) -> None:
+    """MC-10 .. MC-23: on random hands with every helper, the C loop counts exactly the
+    combination actions of the reference (mousehole.maus_au_chocolat.combination_actions) and
+    draws each outcome (cards laid, cards kept) exactly once."""
+    from mousehole import maus_au_chocolat as mc
+    exe = _check_build(tmp_path)
+    game = mousehole.load("maus_au_chocolat", engine="python")
+    table = game.cards
+    rnd = random.Random(13)
+    lines, expected = [], []
+    for _ in range(3000):
+        helper = rnd.randrange(7)
+        size = rnd.randint(1, 9)
+        if rnd.random() < 0.5:  # crowded hands: few candy values
+            values = rnd.sample(range(3, 8), rnd.randint(1, 3))
+            pool = [c for c in range(80) if table[c][1] in values]
+        else:
+            pool = list(range(80))
+        hand = sorted(rnd.sample(pool, min(size, len(pool))))
+        outcomes = set()
+        for a in mc.combination_actions(hand, table, helper):
+            slots, keep = mc.PATTERNS[a - mc.COMBINE]
+            outcomes.add(",".join(str(hand[i]) for i in slots) + ":" + ",".join(str(hand[i]) for i in keep))
+        lines.append(" ".join(map(str, [helper] + hand)))
+        expected.append(outcomes)
+    res = subprocess.run([exe], input="\n".join(lines) + "\n", capture_output=True, text=True, check=True)
+    got = res.stdout.splitlines()
+    assert len(got) == len(lines)
+    for line, want, answer in zip(lines, expected, got):
+        parts = answer.split()
+        assert int(parts[0]) == len(want) == len(parts) - 1, line
+        assert set(parts[1:]) == want, line
+
+
+# --------------------------------------------------------------------------------------
+# the harness
+
+
+CALL_KEYS = {"loop_ns", "clone_ns", "apply_action_ns", "apply_action_np_ns", "apply_action_np_extra_ns",
+             "is_chance_node_ns", "current_player_ns", "new_state_ns", "legal_actions_ns", "observation_ns",
+             "observation_out_ns", "legal_action_mask_ns", "legal_action_mask_out_ns", "observation_per_clone",
+             "to_dict_ns", "state_from_dict_ns", "determinize_view_ns", "python_loop_steps_per_s",
+             "simulate_games_per_s", "simulate_actions_per_s", "simulate_ns_per_action", "mean_game_length"}
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, Any]:
+    path = str(tmp_path_factory.mktemp("bench") / "run.json")
+    args = parse(["--quick", "--games", "cheese_rescue,kasimir", "--players", "2", "--sim-games", "100",
+                  "--rounds", "1", "--json", path])
+    assert bench.run(args) == 0
+    with open(path) as fh:
+        doc: Dict[str, Any] = json.load(fh)
+    doc["_path"] = path
+    return doc
+
+
+def test_quick_run_json_shape(quick_run: Dict[str, Any]) -> None:
+    doc = quick_run
+    assert set(doc["machine"]) >= {"cpu", "cores", "python", "platform", "mousehole", "engines", "commit"}
+    assert doc["quick"] is True and doc["players"] == 2
+    assert set(doc["games"]) == {"cheese_rescue", "kasimir"}
+    for name, entry in doc["games"].items():
+        assert entry["players"] == 2
+        for engine in mousehole.available_engines():
+            assert set(entry[engine]) >= CALL_KEYS, (name, engine)
+            assert all(v > 0 for k, v in entry[engine].items() if k != "apply_action_np_extra_ns")
+        if HAVE_COMPILED:
+            assert set(entry["speedup"]) == {"whole_games", "python_loop", "apply_action", "legal_actions"}
+    if not HAVE_COMPILED:
+        return
+    cr = doc["c_ratio"]["cheese_rescue"]["2"]
+    assert cr["fingerprint_ok"] is True and cr["ratio"] > 0 and cr["games_per_round"] == 100
+    kk = doc["c_ratio"]["kasimir"]["2"]  # no C loop: its ns per action alone
+    assert "ratio" not in kk and kk["simulate_ns_per_action"] > 0 and kk["simulate_mean_length"] > 0
+    for name in ("cheese_rescue", "kasimir"):
+        t = doc["threads"][name]
+        assert t["games_per_s_1_thread"] > 0 and t["games_per_s_2_threads"] > 0
+        assert t["relative_to_control"] == pytest.approx(t["threads_speedup"] / t["control_speedup"])
+    figures = {(t["game"], t["figure"]) for t in doc["targets"]}
+    assert ("cheese_rescue", "simulate / C, 2 players") in figures
+    assert {("kasimir", k) for k in bench.CALL_TARGETS} <= figures
+    for t in doc["targets"]:
+        assert isinstance(t["met"], bool) and t["target"].startswith(("<=", ">="))
+
+
+def test_compare_with_a_file_it_wrote(quick_run: Dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    args = parse(["--quick", "--games", "kasimir", "--players", "2", "--no-c", "--no-threads", "--sim-games", "50",
+                  "--rounds", "1", "--compare", quick_run["_path"]])
+    assert bench.run(args) == 0
+    out = capsys.readouterr().out
+    assert f"Compared with {quick_run['_path']}" in out
+    assert "games/kasimir/" in out and "games/cheese_rescue/" not in out.split("Compared with")[1]
+    assert "C ratio skipped (--no-c)" in out and "threads skipped (--no-threads)" in out
+
+
+def test_compare_rows() -> None:
+    new = {"games": {"m": {"compiled": {"clone_ns": 90.0, "new_only": 1.0}}, "x": {"players": 4}},
+           "c_ratio": {"m": {"4": {"ratio": 0.9, "fingerprint_ok": True}}}, "machine": {"cores": 2}}
+    old = {"games": {"m": {"compiled": {"clone_ns": 180.0}}, "x": {"players": 2}},
+           "c_ratio": {"m": {"4": {"ratio": 0.3, "fingerprint_ok": True}}}, "machine": {"cores": 4}}
+    rows = bench.compare_rows(new, old)
+    assert rows == [("c_ratio/m/4/ratio", 0.9, 0.3, pytest.approx(3.0)),
+                    ("games/m/compiled/clone_ns", 90.0, 180.0, 0.5)]
+
+
+def test_old_result_files_stay_comparable() -> None:
+    """The JSON of the earlier benchmarks/run.py (benchmarks/results/) has the same figure paths."""
+    path = os.path.join(ROOT, "benchmarks", "results", "2026-11-26-amd-epyc-2core.json")
+    with open(path) as fh:
+        old = json.load(fh)
+    new = {"games": {name: {engine: {k: 1.0 for k in CALL_KEYS} for engine in ("compiled", "python")}
+                     for name in mousehole.game_names()}}
+    paths = {r[0] for r in bench.compare_rows(new, old)}
+    for name in mousehole.game_names():
+        for key in ("clone_ns", "apply_action_ns", "legal_actions_ns", "simulate_games_per_s", "to_dict_ns"):
+            assert f"games/{name}/compiled/{key}" in paths
+
+
+def test_no_c_sources_or_compiler_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Any) -> None:
+    base = ["--quick", "--games", "cheese_rescue", "--players", "2", "--engine", "compiled", "--no-threads",
+            "--sim-games", "20", "--rounds", "1"]
+    monkeypatch.setattr(bench, "c_sources", lambda: None)
+    assert bench.run(parse(base)) == 0
+    out = capsys.readouterr().out
+    assert "C ratio skipped: the C loops' sources" in out
+    monkeypatch.undo()
+    monkeypatch.setattr(bench, "_compiler", lambda: ([], []))
+    assert bench.run(parse(base)) == 0
+    assert "C ratio skipped: no C compiler found" in capsys.readouterr().out
+    monkeypatch.undo()
+    monkeypatch.setattr(bench, "_compiler", lambda: ([sys.executable], ["-c", "import sys; sys.exit(1)"]))
+    built, note = bench.build_c_loops(str(bench.c_sources()), cache=str(tmp_path))
+    assert built == {} and note.startswith("C ratio skipped:") and "\n" not in note
+
+
+@pytest.mark.parametrize("argv", [["--games", "chess"], ["--players", "x"], ["--players", "0"], ["--sim-games", "0"],
+                                  ["--rounds", "-1"], ["--engine", "fast"], ["--quick", "extra"]])
+def test_bad_options_exit_2_when_parsed(argv: List[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        parse(argv)
+    assert e.value.code == 2
+    assert "error" in capsys.readouterr().err
+
+
+def test_bad_values_exit_2(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    not_a_run = tmp_path / "other.json"
+    not_a_run.write_text('{"results": []}')
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    for argv, what in ((["--games", "cheese_rescue", "--players", "6"], "--players"),
+                       (["--compare", str(tmp_path / "missing.json")], "--compare"),
+                       (["--compare", str(broken)], "--compare"),
+                       (["--compare", str(not_a_run)], "--compare"),
+                       (["--json", str(tmp_path / "no" / "such" / "x.json")], "--json"),
+                       (["--json", str(tmp_path)], "--json")):
+        assert bench.run(parse(argv)) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and what in err and "error" in err
+
+
+def test_player_counts_and_games_lists() -> None:
+    args = parse(["--games", "m", "cheese_rescue,m", "--players", "2-3", "6"])
+    names, counts, main = bench._plan(args)
+    assert names == ["m", "cheese_rescue"]
+    assert counts == {"m": [2, 3, 6], "cheese_rescue": [2, 3]} and main == {"m": 2, "cheese_rescue": 2}
+    names, counts, main = bench._plan(parse([]))
+    assert names == mousehole.game_names() and all(main[n] == 4 for n in names)
+    assert counts["cheese_rescue"] == [2, 3, 4] and counts["m"] == [2, 3, 4, 5, 6]
+
+
+@needs_compiled
+def test_threads_and_control() -> None:
+    t = bench.bench_threads("cheese_rescue", 2, 200, 1, seconds=0.01)
+    assert t["games_per_s_1_thread"] > 0 and t["games_per_s_2_threads"] > 0
+    assert t["control_games_per_s_2_processes"] > 0 and t["games"] >= 200
+
+
+def test_module_entry_point(tmp_path: Any) -> None:
+    path = tmp_path / "m.json"
+    res = subprocess.run([sys.executable, "-m", "mousehole.bench", "--quick", "--games", "kasimir", "--players", "2",
+                          "--engine", "python", "--no-threads", "--sim-games", "10", "--rounds", "1", "--json",
+                          str(path)], capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    assert "Calls from Python" in res.stdout and json.loads(path.read_text())["games"]["kasimir"]["python"]
+    bad = subprocess.run([sys.executable, "-m", "mousehole.bench", "--games", "nope"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown game" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def _wired() -> bool:
+    from mousehole import cli
+    return "bench" in cli.COMMANDS
+
+
+@pytest.mark.skipif(not _wired(), reason="the bench subcommand is not yet in mousehole.cli.COMMANDS")
+def test_cli_subcommand() -> None:
+    ok = subprocess.run([sys.executable, "-m", "mousehole", "bench", "--quick", "--games", "kasimir", "--players", "2",
+                         "--engine", "python", "--no-threads", "--sim-games", "10", "--rounds", "1"],
+                        capture_output=True, text=True, timeout=600)
+    assert ok.returncode == 0, ok.stderr
+    assert "Calls from Python" in ok.stdout
+    for argv in (["--games", "nope"], ["--players", "9", "--games", "m"], ["--rounds", "0"]):
+        bad = subprocess.run([sys.executable, "-m", "mousehole", "bench", *argv], capture_output=True, text=True)
+        assert bad.returncode == 2 and "error" in bad.stderr and "Traceback" not in bad.stderr, argv
