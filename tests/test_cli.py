@@ -365,30 +365,40 @@ def _play_in_process(monkeypatch: Any, argv: List[str]) -> Any:
 
 
 @pytest.mark.parametrize("name", mousehole.game_names())
-def test_play_a_whole_game_against_bots(monkeypatch: Any, engine: str, name: str) -> None:
+def test_play_a_whole_game_against_bots(monkeypatch: Any, engine: str, name: str, tmp_path: Any) -> None:
+    from mousehole import records
     players = 2 if name != "m" else 3
+    path = tmp_path / "game.json"
     argv = ["play", name, "--players", str(players), "--seat", "1", "--bots", "random" if name != "m" else "greedy,random",
-            "--seed", "4", "--engine", engine]
+            "--seed", "4", "--engine", engine, "--record", str(path)]
     status, out, typed = _play_in_process(monkeypatch, argv)
     assert status == 0, out
     lines = out.splitlines()
     others = ", ".join(f"seat {s}: {b}" for s, b in zip([0, 2], ["random"] if name != "m" else ["greedy", "random"]))
     assert lines[0] == f"{name}, {players} players, {engine} engine, seed 4; you are seat 1; {others}"
-    # replay the moves the command printed: the same game, the same end
-    game = mousehole.load(name, players=players, engine=engine)
-    state = game.new_state(seed=4)
+    assert lines[-1] == f"record written to {path}"
+    # the moves the command printed are the record's moves (a bot's face-down bid in Maus au
+    # Chocolat excepted: MC-7), and the record replays to the end the command announced
+    rec = records.loads(path.read_text(encoding="utf-8"), engine=engine)
     moves = re.findall(r"^(seat \d \((?:you|greedy|random)\)|chance): (.+)$", out, re.M)
-    assert moves, out
+    assert len(moves) == len(rec.actions), out
     mine = iter(t for t in typed if t != "help")
-    for who, text in moves:
+    state = rec.initial_state(engine=engine)
+    for (who, text), a, move in zip(moves, rec.actions, rec.moves):
         if who != "chance":
             assert int(who.split()[1]) == state.current_player
             if who.endswith("(you)"):
-                assert text == next(mine)
-        state.apply_action(state.parse_action(text))
+                assert text == next(mine) == move
+        if text.endswith("bids a card face down") or text.endswith("a move whose cards you do not see"):
+            assert name == "maus_au_chocolat" and not who.endswith("(you)")
+            assert (a < 80) == text.endswith("face down")
+        else:
+            assert text == move
+            assert state.parse_action(text) == a
+        state.apply_action(a)
     assert state.is_terminal()
     verdict = "you won" if state.winners() == [1] else "you share the win" if 1 in state.winners() else "you lost"
-    assert lines[-1] == (f"game over after {len(state.history)} actions: scores {state.scores()}, "
+    assert lines[-2] == (f"game over after {len(state.history)} actions: scores {state.scores()}, "
                          f"winners {state.winners()}; {verdict}")
     assert out.count("seat 1, your move> ") == len(typed)
     # the help listings are the legal moves, in the game's notation
@@ -496,3 +506,14 @@ def test_arena_ctrl_c_exits_130_with_one_line() -> None:
     assert out == ""
     assert re.fullmatch(r"interrupted after [\d,]+ games? of 100,000\n", err), err
     assert latency < 10.0
+
+
+def test_play_does_not_name_a_bots_face_down_bid(monkeypatch: Any) -> None:
+    """MC-7: the bots' bids are laid face down; the person must not read them before bidding."""
+    argv = ["play", "maus_au_chocolat", "--players", "3", "--seat", "2", "--bots", "random", "--seed", "3"]
+    status, out, typed = _play_in_process(monkeypatch, argv)
+    assert status == 0, out
+    first_prompt = out.index("seat 2, your move> ")
+    before = out[:first_prompt]
+    assert "bids a card face down" in before
+    assert not re.search(r"seat [01] \(random\): seat [01] bids (?!a card face down)", before)

@@ -37,6 +37,9 @@ def test_text_replay(name: str, engine: str) -> None:
     assert lines[-1].startswith("result: ")
     full = list(replay.text_lines(rec, diagrams=True, engine=engine))
     assert len(full) > len(lines)
+    seen = list(replay.text_lines(rec, for_player=1, engine=engine))
+    final = rec.final_state(engine=engine)
+    assert seen[-2] == final.game._render(final.to_dict(for_player=1))
 
 
 @pytest.mark.parametrize("name", mousehole.game_names())

@@ -415,8 +415,13 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         return obs
 
     def _render(self, d: Dict[str, Any]) -> str:
+        """The text diagram of a full state dict, or of seat ``p``'s view
+        (``state.to_dict(for_player=p)``, CR-15): the view draws the same table, the pile
+        by its size and, for every other seat, its cheese cards and the number of animals it
+        holds (which animals is hidden from ``p``), under a first line naming the seat."""
         G, n = self.G, self.num_players
         table = d["table"]
+        seat = d.get("view")
         occupied = [i for i, c in enumerate(table) if c]
         if occupied:
             r0 = max(0, min(i // G for i in occupied) - 1)
@@ -425,18 +430,22 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             c1 = min(G - 1, max(i % G for i in occupied) + 1)
         else:
             r0 = r1 = c0 = c1 = self.N - 1
-        lines = ["    " + "".join(f"{c:>4}" for c in range(c0, c1 + 1))]
+        lines = [] if seat is None else [
+            f"seat {seat} ({'ABCD'[seat]})'s view: the other seats' animals and the draw pile's cards are hidden (CR-15)"]
+        lines.append("    " + "".join(f"{c:>4}" for c in range(c0, c1 + 1)))
         for r in range(r0, r1 + 1):
             lines.append(f"{r:>4}" + "".join(f"{self._cell_text(table[r * G + c]):>4}" for c in range(c0, c1 + 1)))
         cur = _current(self, d)
         who = "game over" if cur == TERMINAL else f"seat {cur} to play"
-        lines.append(f"turn {len(d['history'])}, {who}; draw pile: {len(d['pile'])} cards")
+        pile = len(d["pile"]) if seat is None else d["pile_size"]
+        lines.append(f"turn {len(d['history'])}, {who}; draw pile: {pile} cards")
         for p in range(n):
             h = d["hands"][p]
-            lines.append(
-                f"seat {p} ({'ABCD'[p]}): "
-                + ", ".join(f"{h[k]} {self.kind_name(k)}" for k in range(self.num_kinds) if h[k])
-            )
+            held = [f"{h[k]} {self.kind_name(k)}" for k in range(self.num_kinds) if h[k]]
+            if h[0] is None:  # CR-15: another seat's animals in a view: only their number
+                hidden = d["hand_sizes"][p] - sum(h[3:])
+                held[:0] = [f"{hidden} hidden animal{'s' if hidden != 1 else ''}"] if hidden else []
+            lines.append(f"seat {p} ({'ABCD'[p]}): " + ", ".join(held))
         return "\n".join(lines)
 
     def _cell_text(self, code: int) -> str:

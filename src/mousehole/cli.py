@@ -456,6 +456,20 @@ def _write_record(path: str, state: Any, seats: List[str]) -> None:
     print(f"record written to {path}")
 
 
+def _as_seen(state: Any, seat: int, p: int, a: int, text: str) -> str:
+    """How seat ``seat`` sees the move ``a`` seat ``p`` just made. In Maus au Chocolat a seat's
+    view leaves out another seat's action when it names cards the seat may not see (a bid
+    laid face down, MC-7; a combination or discard of unseen hand cards): the move is then not
+    named, and the next position shows what became public."""
+    if state.game.name == "maus_au_chocolat":
+        seen = state.to_dict(for_player=seat)["history"]
+        if seen and seen[-1] is None:
+            if a < 80:
+                return f"seat {p} bids a card face down"
+            return f"seat {p} plays a move whose cards you do not see"
+    return text
+
+
 def _run_play(args: argparse.Namespace) -> int:
     from ._rng import Rng, derive
     from .arena import _build, _chance
@@ -492,8 +506,9 @@ def _run_play(args: argparse.Namespace) -> int:
         p = state.current_player
         if p != seat:
             a = int(bots[p].step(state))
-            print(f"seat {p} ({spec_of[p]}): {state.describe(a)}", flush=True)
+            text = state.describe(a)
             state.apply_action(a)
+            print(f"seat {p} ({spec_of[p]}): {_as_seen(state, seat, p, a, text)}", flush=True)
             continue
         print()
         print(_view_text(state, seat), flush=True)
@@ -592,7 +607,7 @@ def _run_replay(args: argparse.Namespace) -> int:
             fh.write(page)
         print(f"{args.html}: {len(record.actions) + 1} frames")
         return EXIT_OK
-    for line in text_lines(record, diagrams=args.diagrams, engine=args.engine):
+    for line in text_lines(record, diagrams=args.diagrams, for_player=args.view, engine=args.engine):
         print(line)
     return EXIT_OK
 

@@ -43,9 +43,17 @@ def _result_line(record: Record) -> str:
     return f"{end}{won}; scores {r['scores']}; returns {r['returns']}"
 
 
-def text_lines(record: Record, *, diagrams: bool = False, engine: Optional[str] = None) -> Iterator[str]:
+def _diagram(state: Any, for_player: Optional[int]) -> str:
+    if for_player is None:
+        return str(state)
+    return state.game._render(state.to_dict(for_player=for_player))  # type: ignore[no-any-return]
+
+
+def text_lines(record: Record, *, diagrams: bool = False, for_player: Optional[int] = None,
+               engine: Optional[str] = None) -> Iterator[str]:
     """The game as text: a header, one line per move (with the position after it when
-    ``diagrams``), the final position and the result."""
+    ``diagrams``), the final position and the result; the positions as seat ``for_player``
+    saw them when given (the moves themselves are the record's: a record is not a view)."""
     yield f"{record.game} {record.params}"
     yield "seats: " + ", ".join(f"{p}: {s}" for p, s in enumerate(record.seats))
     if record.date:
@@ -56,10 +64,10 @@ def text_lines(record: Record, *, diagrams: bool = False, engine: Optional[str] 
             yield caption
         elif diagrams:
             yield caption
-            yield str(state)
+            yield _diagram(state, for_player)
         last = state
     if not diagrams:
-        yield str(last)
+        yield _diagram(last, for_player)
     yield "result: " + _result_line(record)
 
 
