@@ -1,0 +1,713 @@
+# cython: language_level=3
+"""Monte Carlo tree search written once for every compiled game (issue 11).
+
+The search sees a game only through its C-level interface (``mh_game_t``, _common.pxd): it
+copies state structs, lists legal actions or chance outcomes, applies actions, plays random
+rollouts (``rollout``: simulate's action model), reads returns and determinizes for a seat.
+
+Algorithms (``mode``):
+
+* ``MODE_OPEN`` (0): UCT on the state as given (it sees everything, hidden cards included:
+  for tests and for analysis, never for a bot);
+* ``MODE_MCTS`` (1): UCT on ONE determinization of the root for the seat to move
+  (``determinize(root, seat, derive(seed, 1))``): what an ``MCTSBot`` does;
+* ``MODE_ISMCTS`` (2): single-observer information-set MCTS (Cowling, Powley & Whitehouse
+  2012): every iteration starts from a fresh determinization
+  ``determinize(root, seat, derive(derive(seed, 1), i))`` and selects only among the
+  children whose action is legal in it, with availability counts.
+
+The tree. Nodes live in one growable C array (``node_t``, no Python object per node); the
+children of a node are a contiguous block of that array, sorted by action, allocated when the
+node is expanded (and, in ISMCTS, moved to a larger block when a determinization brings an
+action the node has not seen yet). A node is keyed by the action (or chance outcome) that led
+to it and stores the visit count, the availability count (ISMCTS) and the sum of the returns
+of the seat that moved into it (the returns vector of ``returns``: +1 win, -1 loss, 0 when
+every seat wins; nothing is stored for chance outcomes).
+
+One iteration: copy the root (ISMCTS: determinize it), then descend: at a chance node sample
+an outcome by the ``chance`` probabilities (one child per outcome); at a seat's node, if some
+child (legal here) was never visited pick one of those uniformly at random, else the child
+maximising ``value * (1 / n) + (c * sqrt(ln N)) * (1 / sqrt(n))``, computed so (``value``:
+the sum of its returns, ``n``: its visits, ``N``: the parent's visits in UCT, the child's
+availability count in ISMCTS; ties: the lowest action); stop after entering a node visited
+for the first time (a node is expanded on its second visit; the root at once); play a rollout
+to the end; add the returns along the path.
+
+Random numbers: the tree's own stream starts at ``derive(seed, 2)`` (unvisited choices and
+chance samples, drawn in a fixed order) and iteration ``i``'s rollout uses the policy
+``derive(derive(seed, 3), i)``; so the same seed and iteration count give the same tree, the
+same statistics and the same move on every machine, and the pure-Python search in
+``mousehole.bots`` (same algorithm over the Python API) gives exactly the same.
+
+The iterations run without the GIL in batches of about 20 ms; between batches the driver
+checks for Ctrl-C and the time limit. Tree memory comes from ``PyMem_RawMalloc`` (so
+``tracemalloc`` sees it) and is freed before ``search`` returns.
+"""
+
+from libc.math cimport log, sqrt
+
+cdef extern from *:
+    """
+    /* mousehole: no fused multiply-add in the search, so that the UCB scores (and so the
+       moves) are the same on every machine and equal to the pure-Python search's. */
+    #if defined(__clang__)
+    #pragma STDC FP_CONTRACT OFF
+    #elif defined(__GNUC__)
+    #pragma GCC optimize ("fp-contract=off")
+    #endif
+    """
+from libc.string cimport memcpy, memset
+from cpython.mem cimport PyMem_RawMalloc, PyMem_RawCalloc, PyMem_RawRealloc, PyMem_RawFree
+from cpython.exc cimport PyErr_CheckSignals
+
+import time
+
+import numpy as np
+
+from mousehole._common cimport (
+    mh_game_t, mh_dims_t, game_of, state_of, rng_t, rng_next, rng_below, rng_derive,
+    uint32_t, int32_t, int64_t, uint64_t, CHANCE_SEAT, TERMINAL_SEAT,
+)
+
+
+cdef enum:
+    M_OPEN = 0
+    M_MCTS = 1
+    M_ISMCTS = 2
+
+MODE_OPEN = M_OPEN
+MODE_MCTS = M_MCTS
+MODE_ISMCTS = M_ISMCTS
+
+#: the default exploration constant ``c`` of the UCB score (returns in [-1, 1]; docs/bots.md)
+DEFAULT_C = 1.0
+
+cdef enum:
+    ROOT_SEAT = -2          # the root has no mover
+    SQRTLOG_TABLE = 65536   # sqrt(log(n)) is tabulated below this
+    MAX_SEATS = 64
+    MAX_ITERATIONS = 0x7FFFFFFF
+
+ctypedef struct node_t:
+    double value       # sum of the returns of the seat that moved into this node
+    uint32_t visits
+    uint32_t avail     # ISMCTS: iterations in which this node's action was legal at its parent
+    int32_t action     # the action or chance outcome leading here
+    int32_t first      # index of the first child (-1: not expanded)
+    int32_t nchild     # children, sorted by action
+    int32_t cap        # the block's capacity (>= nchild)
+
+
+# ``sqrt(log(n))`` for n < SQRTLOG_TABLE (computed once, at import, with the same libm calls
+# as above the table, so the table changes no value).
+cdef double SQRTLOG[SQRTLOG_TABLE]
+
+
+# ``1 / n`` and ``1 / sqrt(n)`` likewise, side by side (one cache line for a child's score).
+ctypedef struct inv_t:
+    double inv
+    double isq
+
+cdef inv_t INV[SQRTLOG_TABLE]
+
+
+cdef void fill_sqrtlog() noexcept nogil:
+    cdef int i
+    SQRTLOG[0] = 0.0
+    INV[0].inv = 0.0
+    INV[0].isq = 0.0
+    for i in range(1, SQRTLOG_TABLE):
+        SQRTLOG[i] = sqrt(log(<double>i))
+        INV[i].inv = 1.0 / <double>i
+        INV[i].isq = 1.0 / sqrt(<double>i)
+
+
+fill_sqrtlog()
+
+
+cdef inline double sqrtlog(uint32_t n) noexcept nogil:
+    if n < SQRTLOG_TABLE:
+        return SQRTLOG[n]
+    return sqrt(log(<double>n))
+
+
+cdef inline double score_of(const node_t* ch, double K) noexcept nogil:
+    """The UCB score of a visited child: ``value * (1 / n) + K * (1 / sqrt(n))``, in that order."""
+    cdef uint32_t n = ch.visits
+    if n < SQRTLOG_TABLE:
+        return ch.value * INV[n].inv + K * INV[n].isq
+    return ch.value * (1.0 / <double>n) + K * (1.0 / sqrt(<double>n))
+
+
+def sqrt_log(n):
+    """``sqrt(log(n))`` as the search computes it (for the pure-Python search's tests)."""
+    return sqrtlog(<uint32_t>n)
+
+
+def inv_sqrt(n):
+    """``(1 / n, 1 / sqrt(n))`` as the search computes them (for the pure-Python search's tests)."""
+    if n < SQRTLOG_TABLE:
+        return (INV[n].inv, INV[n].isq)
+    return (1.0 / <double>n, 1.0 / sqrt(<double>n))
+
+
+ctypedef struct search_t:
+    const mh_game_t* g
+    int mode
+    int seat           # the root's seat to move (the observer in MCTS / ISMCTS)
+    int players
+    int max_legal
+    double c
+    uint64_t det_base  # determinization seeds
+    uint64_t roll_base # rollout policy seeds
+    rng_t rs           # the tree's stream
+    void* root         # the root state (MCTS: its determinization)
+    void* work         # the state of the current iteration
+    node_t* nodes
+    int64_t n_nodes    # slots used in ``nodes`` (room kept in children blocks included)
+    int64_t live       # nodes in the tree
+    int64_t cap_nodes
+    int32_t* buf       # legal actions or outcomes (max_legal)
+    double* prob       # chance probabilities (max_legal)
+    int32_t* compat    # ISMCTS: the child index of each listed action (max_legal)
+    int32_t num_actions
+    uint32_t* mark     # merge's table action -> child position (num_actions): valid where
+    int32_t* slot      # mark[a] == stamp
+    uint32_t stamp
+    int root_n         # ISMCTS: the root's children once listed (-1 before): its legal actions,
+                       # the seat's own information, the same in every determinization
+    int32_t* path      # node indices of the current iteration
+    int32_t* path_seat # the seat that moved into each (CHANCE_SEAT for outcomes, ROOT_SEAT)
+    int64_t path_cap
+    double* ret        # returns (players)
+    int64_t done       # iterations completed
+    int failed         # an allocation failed
+
+
+cdef int reserve_nodes(search_t* S, int64_t extra) noexcept nogil:
+    """Room for ``extra`` more nodes (doubling); -1 when memory or int32 indices run out."""
+    cdef int64_t need = S.n_nodes + extra
+    cdef int64_t cap = S.cap_nodes
+    cdef node_t* p
+    if need <= cap:
+        return 0
+    if need > 0x7FFFFFFF:
+        return -1
+    while cap < need:
+        cap *= 2
+    if cap > 0x7FFFFFFF:
+        cap = 0x7FFFFFFF
+    p = <node_t*>PyMem_RawRealloc(S.nodes, <size_t>cap * sizeof(node_t))
+    if p == NULL:
+        return -1
+    S.nodes = p
+    S.cap_nodes = cap
+    return 0
+
+
+cdef inline void init_node(node_t* nd, int32_t action) noexcept nogil:
+    nd.value = 0.0
+    nd.visits = 0
+    nd.avail = 0
+    nd.action = action
+    nd.first = -1
+    nd.nchild = 0
+    nd.cap = 0
+
+
+cdef int expand_all(search_t* S, int32_t node, const int32_t* acts, int n) noexcept nogil:
+    """First expansion: one child per listed action (ascending)."""
+    cdef int k
+    cdef int32_t first
+    cdef node_t* nd
+    if reserve_nodes(S, n) < 0:
+        return -1
+    first = <int32_t>S.n_nodes
+    for k in range(n):
+        init_node(&S.nodes[first + k], acts[k])
+    S.n_nodes += n
+    S.live += n
+    nd = &S.nodes[node]
+    nd.first = first
+    nd.nchild = n
+    nd.cap = n
+    return 0
+
+
+cdef int merge(search_t* S, int32_t node, const int32_t* acts, int n) noexcept nogil:
+    """Make every listed action (ascending) a child of ``node`` and write the index of each
+    one's child to ``S.compat``; children keep their order by action. -1: out of memory."""
+    cdef node_t* nd = &S.nodes[node]
+    cdef int32_t first = nd.first
+    cdef int nch = nd.nchild
+    cdef int i = 0, k = 0, missing = 0, total, newcap = 0
+    cdef int32_t a, dst, src, nfirst
+    cdef node_t* ch
+    if first < 0:
+        if expand_all(S, node, acts, n) < 0:
+            return -1
+        first = S.nodes[node].first
+        for k in range(n):
+            S.compat[k] = first + k
+        return 0
+    ch = &S.nodes[first]
+    if nch == n:  # the common case: the same actions as last time
+        while k < n and ch[k].action == acts[k]:
+            S.compat[k] = first + k
+            k += 1
+        if k == n:
+            return 0
+        k = 0
+    # pass 1: the listed actions that have no child yet, through a table action -> child
+    # (stamped per call, so that it never needs clearing)
+    S.stamp += 1
+    if S.stamp == 0:  # wrapped around: clear the marks once
+        memset(S.mark, 0, <size_t>S.num_actions * sizeof(uint32_t))
+        S.stamp = 1
+    for i in range(nch):
+        a = ch[i].action
+        S.mark[a] = S.stamp
+        S.slot[a] = i
+    for k in range(n):
+        a = acts[k]
+        if S.mark[a] == S.stamp:
+            S.compat[k] = first + S.slot[a]
+        else:
+            missing += 1
+    if missing == 0:
+        return 0
+    S.live += missing
+    total = nch + missing
+    if total > nd.cap:
+        # a larger block at the end of the array (the old one is abandoned)
+        newcap = total + total // 2
+        if reserve_nodes(S, newcap) < 0:
+            return -1
+        nd = &S.nodes[node]
+        nfirst = <int32_t>S.n_nodes
+        S.n_nodes += newcap
+    else:
+        nfirst = first
+    # merge from the back, so that an in-place merge never overwrites a child it still needs
+    src = nch - 1
+    dst = total - 1
+    k = n - 1
+    while dst >= 0:
+        if k >= 0 and (src < 0 or S.nodes[first + src].action < acts[k]):
+            init_node(&S.nodes[nfirst + dst], acts[k])
+            k -= 1
+        else:
+            if src >= 0 and k >= 0 and S.nodes[first + src].action == acts[k]:
+                k -= 1
+            if nfirst != first or dst != src:
+                S.nodes[nfirst + dst] = S.nodes[first + src]
+            src -= 1
+        dst -= 1
+    if nfirst != first:
+        nd.cap = newcap
+    nd.first = nfirst
+    nd.nchild = total
+    # pass 2: the child of each listed action
+    ch = &S.nodes[nfirst]
+    i = 0
+    for k in range(n):
+        a = acts[k]
+        while ch[i].action < a:
+            i += 1
+        S.compat[k] = nfirst + i
+    return 0
+
+
+cdef int32_t find_child(const search_t* S, const node_t* nd, int32_t a) noexcept nogil:
+    """The index of the child of ``nd`` reached by ``a`` (binary search), -1 if none."""
+    cdef int lo = 0, hi = nd.nchild - 1, mid
+    cdef int32_t v
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        v = S.nodes[nd.first + mid].action
+        if v == a:
+            return nd.first + mid
+        if v < a:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+cdef inline int push(search_t* S, int64_t depth, int32_t node, int seat) noexcept nogil:
+    cdef int64_t cap
+    cdef int32_t* p
+    cdef int32_t* q
+    if depth >= S.path_cap:
+        cap = 2 * S.path_cap
+        p = <int32_t*>PyMem_RawRealloc(S.path, <size_t>cap * sizeof(int32_t))
+        if p == NULL:
+            return -1
+        S.path = p
+        q = <int32_t*>PyMem_RawRealloc(S.path_seat, <size_t>cap * sizeof(int32_t))
+        if q == NULL:
+            return -1
+        S.path_seat = q
+        S.path_cap = cap
+    S.path[depth] = node
+    S.path_seat[depth] = seat
+    return 0
+
+
+cdef inline double uniform01(rng_t* rs) noexcept nogil:
+    """A double in [0, 1): the top 53 bits of the next output."""
+    return <double>(rng_next(rs) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int n, bint ismcts) noexcept nogil:
+    """The child to descend into at a seat's node. ISMCTS: among the ``n`` children listed in
+    ``compat`` (each one's availability is counted first); UCT: among all children.
+    One pass counts the unvisited children and finds the best score (an unvisited child
+    scores 0 there, but is only ever chosen by the random pick among unvisited ones)."""
+    cdef node_t* nodes = S.nodes
+    cdef node_t* nd = &nodes[node]
+    cdef node_t* ch
+    cdef int k, unvisited = 0, pick
+    cdef int32_t idx, best = -1
+    cdef double score, best_score = 0.0, K
+    cdef double c = S.c
+    if ismcts:
+        for k in range(n):
+            idx = compat[k]
+            ch = &nodes[idx]
+            ch.avail += 1
+            if ch.visits == 0:
+                unvisited += 1
+            else:
+                score = score_of(ch, c * sqrtlog(ch.avail))
+                if best < 0 or score > best_score:
+                    best = idx
+                    best_score = score
+        if unvisited:
+            pick = <int>rng_below(&S.rs, <uint32_t>unvisited)
+            for k in range(n):
+                idx = compat[k]
+                if nodes[idx].visits == 0:
+                    if pick == 0:
+                        return idx
+                    pick -= 1
+        return best
+    n = nd.nchild
+    K = c * sqrtlog(nd.visits)
+    for k in range(n):
+        idx = nd.first + k
+        ch = &nodes[idx]
+        if ch.visits == 0:
+            unvisited += 1
+        else:
+            score = score_of(ch, K)
+            if best < 0 or score > best_score:
+                best = idx
+                best_score = score
+    if unvisited:
+        pick = <int>rng_below(&S.rs, <uint32_t>unvisited)
+        for k in range(n):
+            idx = nd.first + k
+            if nodes[idx].visits == 0:
+                if pick == 0:
+                    return idx
+                pick -= 1
+    return best
+
+
+cdef int32_t select_root(search_t* S) noexcept nogil:
+    """``select_child`` at the ISMCTS root once its children are listed: they are the seat's
+    legal actions, available in every iteration, so every availability count is the iteration
+    number + 1 (counted here once, not per child: ``root_stats`` writes them out)."""
+    cdef node_t* nd = &S.nodes[0]
+    cdef node_t* ch
+    cdef int k, n = S.root_n, unvisited = 0, pick
+    cdef int32_t best = -1
+    cdef double score, best_score = 0.0
+    cdef double K = S.c * sqrtlog(<uint32_t>(S.done + 1))
+    ch = &S.nodes[nd.first]
+    for k in range(n):
+        if ch[k].visits == 0:
+            unvisited += 1
+        else:
+            score = score_of(&ch[k], K)
+            if best < 0 or score > best_score:
+                best = k
+                best_score = score
+    if unvisited:
+        pick = <int>rng_below(&S.rs, <uint32_t>unvisited)
+        for k in range(n):
+            if ch[k].visits == 0:
+                if pick == 0:
+                    return nd.first + k
+                pick -= 1
+    return nd.first + best
+
+
+cdef int iterate(search_t* S) noexcept nogil:
+    """One iteration (number ``S.done``); -1 when memory runs out (the tree is unchanged
+    except for children created: still consistent)."""
+    cdef const mh_game_t* g = S.g
+    cdef bint ismcts = S.mode == M_ISMCTS
+    cdef int64_t depth = 0, j
+    cdef int32_t node = 0, child
+    cdef int cur, n, k
+    cdef double u, acc
+    cdef rng_t policy
+    cdef node_t* nd
+    memcpy(S.work, S.root, g.size)
+    if ismcts:
+        g.determinize(S.work, S.seat, rng_derive(S.det_base, <uint64_t>S.done))
+    S.path[0] = 0
+    S.path_seat[0] = ROOT_SEAT
+    while True:
+        cur = g.current(S.work)
+        if cur == TERMINAL_SEAT:
+            break
+        nd = &S.nodes[node]
+        if cur == CHANCE_SEAT:
+            n = g.chance(S.work, S.buf, S.prob)
+            if nd.first < 0 or ismcts:
+                if merge(S, node, S.buf, n) < 0:
+                    return -1
+                nd = &S.nodes[node]
+            u = uniform01(&S.rs)
+            acc = 0.0
+            k = n - 1
+            for j in range(n - 1):
+                acc += S.prob[j]
+                if u < acc:
+                    k = <int>j
+                    break
+            child = find_child(S, nd, S.buf[k])
+            if child < 0:  # an outcome this node has not seen (not in a fixed determinization)
+                if merge(S, node, S.buf, n) < 0:
+                    return -1
+                child = find_child(S, &S.nodes[node], S.buf[k])
+        else:
+            if ismcts:
+                if node == 0 and S.root_n >= 0:
+                    child = select_root(S)
+                else:
+                    n = g.legal(S.work, S.buf)
+                    if merge(S, node, S.buf, n) < 0:
+                        return -1
+                    if node == 0:  # the first iteration: the root's children are its legal actions
+                        S.root_n = n
+                    child = select_child(S, node, S.compat, n, True)
+            else:
+                if nd.first < 0:
+                    n = g.legal(S.work, S.buf)
+                    if expand_all(S, node, S.buf, n) < 0:
+                        return -1
+                child = select_child(S, node, NULL, 0, False)
+        g.apply(S.work, S.nodes[child].action)
+        depth += 1
+        if push(S, depth, child, cur) < 0:
+            return -1
+        node = child
+        if S.nodes[node].visits == 0:
+            break
+    if g.current(S.work) != TERMINAL_SEAT:
+        policy = rng_derive(S.roll_base, <uint64_t>S.done)
+        g.rollout(S.work, &policy)
+    g.returns(S.work, S.ret)
+    for j in range(depth + 1):
+        nd = &S.nodes[S.path[j]]
+        nd.visits += 1
+        k = S.path_seat[j]
+        if k >= 0:
+            nd.value += S.ret[k]
+    S.done += 1
+    return 0
+
+
+cdef int run_batch(search_t* S, int64_t count) noexcept nogil:
+    cdef int64_t k
+    for k in range(count):
+        if iterate(S) < 0:
+            S.failed = 1
+            return -1
+    return 0
+
+
+cdef class _Search:
+    """Owns the memory of one search (freed by ``close`` or when collected)."""
+    cdef search_t S
+
+    def __cinit__(self):
+        self.S.root = NULL
+        self.S.work = NULL
+        self.S.nodes = NULL
+        self.S.buf = NULL
+        self.S.prob = NULL
+        self.S.compat = NULL
+        self.S.mark = NULL
+        self.S.slot = NULL
+        self.S.path = NULL
+        self.S.path_seat = NULL
+        self.S.ret = NULL
+
+    cdef int open(self, object state, int mode, double c, uint64_t seed) except -1:
+        cdef search_t* S = &self.S
+        cdef mh_dims_t d
+        cdef const mh_game_t* g = game_of(state)
+        cdef void* src = state_of(state)
+        cdef int cur = g.current(src)
+        if cur < 0:
+            raise ValueError("search: the state is " + ("over" if cur == TERMINAL_SEAT else
+                             "a chance node (resolve chance first)") + ": there is no seat to move")
+        g.dims(src, &d)
+        if d.players < 1 or d.players > MAX_SEATS or d.max_legal < 1:
+            raise ValueError(f"search: the game's interface reports bad dimensions {d}")
+        S.g = g
+        S.mode = mode
+        S.seat = cur
+        S.players = d.players
+        S.max_legal = d.max_legal
+        S.c = c
+        S.det_base = rng_derive(seed, 1)
+        S.rs = rng_derive(seed, 2)
+        S.roll_base = rng_derive(seed, 3)
+        S.done = 0
+        S.failed = 0
+        S.root = PyMem_RawMalloc(g.size)
+        S.work = PyMem_RawMalloc(g.size)
+        S.buf = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * d.max_legal)
+        S.prob = <double*>PyMem_RawMalloc(sizeof(double) * d.max_legal)
+        S.compat = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * d.max_legal)
+        S.num_actions = d.num_actions
+        S.mark = <uint32_t*>PyMem_RawCalloc(max(d.num_actions, 1), sizeof(uint32_t))
+        S.slot = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * max(d.num_actions, 1))
+        S.stamp = 0
+        S.root_n = -1
+        S.path_cap = 64
+        S.path = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * S.path_cap)
+        S.path_seat = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * S.path_cap)
+        S.ret = <double*>PyMem_RawMalloc(sizeof(double) * d.players)
+        S.cap_nodes = 1024
+        S.nodes = <node_t*>PyMem_RawMalloc(sizeof(node_t) * S.cap_nodes)
+        if (S.root == NULL or S.work == NULL or S.buf == NULL or S.prob == NULL or S.compat == NULL
+                or S.mark == NULL or S.slot == NULL
+                or S.path == NULL or S.path_seat == NULL or S.ret == NULL or S.nodes == NULL):
+            self.close()
+            raise MemoryError()
+        memcpy(S.root, src, g.size)
+        if mode == M_MCTS:
+            g.determinize(S.root, cur, S.det_base)
+        init_node(&S.nodes[0], -1)
+        S.n_nodes = 1
+        S.live = 1
+        return 0
+
+    cdef void close(self) noexcept:
+        PyMem_RawFree(self.S.root)
+        PyMem_RawFree(self.S.work)
+        PyMem_RawFree(self.S.nodes)
+        PyMem_RawFree(self.S.buf)
+        PyMem_RawFree(self.S.prob)
+        PyMem_RawFree(self.S.compat)
+        PyMem_RawFree(self.S.mark)
+        PyMem_RawFree(self.S.slot)
+        PyMem_RawFree(self.S.path)
+        PyMem_RawFree(self.S.path_seat)
+        PyMem_RawFree(self.S.ret)
+        self.S.root = NULL
+        self.S.work = NULL
+        self.S.nodes = NULL
+        self.S.buf = NULL
+        self.S.prob = NULL
+        self.S.compat = NULL
+        self.S.mark = NULL
+        self.S.slot = NULL
+        self.S.path = NULL
+        self.S.path_seat = NULL
+        self.S.ret = NULL
+
+    def __dealloc__(self):
+        self.close()
+
+    cdef int run(self, int64_t count) except -1:
+        cdef int r
+        with nogil:
+            r = run_batch(&self.S, count)
+        if r < 0:
+            raise MemoryError(f"search: out of memory after {self.S.done} iterations "
+                              f"({self.S.n_nodes} nodes)")
+        return 0
+
+    cdef tuple root_stats(self):
+        cdef node_t* root = &self.S.nodes[0]
+        cdef int n = root.nchild if root.first >= 0 else 0
+        cdef int k
+        cdef node_t* ch
+        actions = np.empty(n, dtype=np.int64)
+        visits = np.empty(n, dtype=np.int64)
+        values = np.empty(n, dtype=np.float64)
+        avail = np.empty(n, dtype=np.int64)
+        cdef int64_t[::1] av = actions
+        cdef int64_t[::1] vv = visits
+        cdef double[::1] wv = values
+        cdef int64_t[::1] mv = avail
+        for k in range(n):
+            ch = &self.S.nodes[root.first + k]
+            av[k] = ch.action
+            vv[k] = ch.visits
+            wv[k] = ch.value
+            # ISMCTS counts the root's availability once (select_root): every iteration
+            mv[k] = self.S.done if self.S.mode == M_ISMCTS else ch.avail
+        return actions, visits, values, avail
+
+
+#: the time one batch of iterations should take (seconds): Ctrl-C waits at most about this long
+BATCH_SECONDS = 0.02
+
+
+def search(state, int mode, iterations, time_limit, seed, double c):
+    """Run one search from compiled ``state`` (a seat to move), with ``iterations`` (an int
+    >= 1, or None) and/or ``time_limit`` (seconds, or None; at least one iteration runs).
+
+    Returns ``(actions, visits, values, avail, iterations_done, nodes, tree_bytes)``: the
+    root's children (ascending actions; ``values`` are sums of the mover's returns), the
+    iterations run, the nodes in the tree and the bytes its array held. A search never runs
+    more than 2**31 - 1 iterations (the 32-bit visit counts). The arguments are checked by
+    the caller (``mousehole.bots``)."""
+    cdef _Search srch = _Search()
+    cdef int64_t budget = -1 if iterations is None else <int64_t>iterations
+    cdef int64_t batch = 16, want
+    cdef double limit = -1.0 if time_limit is None else <double>time_limit
+    cdef double t0, elapsed, rate
+    if budget < 0 and limit < 0:
+        raise ValueError("search: give iterations or a time_limit")
+    if budget < 0 or budget > MAX_ITERATIONS:
+        budget = MAX_ITERATIONS
+    if mode != M_OPEN and mode != M_MCTS and mode != M_ISMCTS:
+        raise ValueError(f"search: unknown mode {mode}")
+    srch.open(state, mode, c, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+    try:
+        t0 = time.perf_counter()
+        while True:
+            want = batch
+            if srch.S.done >= budget:
+                break
+            if want > budget - srch.S.done:
+                want = budget - srch.S.done
+            srch.run(want)
+            PyErr_CheckSignals()
+            elapsed = time.perf_counter() - t0
+            if limit >= 0 and elapsed >= limit:
+                break
+            # the next batch: about BATCH_SECONDS (and no further than the time limit)
+            rate = srch.S.done / elapsed if elapsed > 0 else 0.0
+            if rate > 0:
+                want = <int64_t>(rate * BATCH_SECONDS)
+                if limit >= 0 and <int64_t>(rate * (limit - elapsed)) + 1 < want:
+                    want = <int64_t>(rate * (limit - elapsed)) + 1
+                batch = max(1, min(want, 4 * batch))
+            else:
+                batch *= 4
+        actions, visits, values, avail = srch.root_stats()
+        return (actions, visits, values, avail, srch.S.done, srch.S.live,
+                srch.S.cap_nodes * sizeof(node_t))
+    finally:
+        srch.close()
