@@ -113,6 +113,15 @@ def test_readme_tour_runs() -> None:
     assert len(namespace["m_state"].history) == 1
     assert namespace["state"].is_terminal()
     assert namespace["result"].scores.shape == (n, 4)
+    more = re.search(r"Bots, tournaments, environments.*?```python\n(.*?)```", text, re.S)
+    assert more
+    code = more.group(1)
+    if mousehole.default_engine() == "python":  # small budgets for the reference engine
+        code = code.replace("iterations=1000", "iterations=2").replace("mcts:200", "mcts:2").replace(", 20, seed", ", 1, seed")
+    exec(compile(code, "README bots and more", "exec"), namespace)
+    assert len(namespace["state"].history) == 1
+    assert namespace["records"].loads(namespace["text"]).final_state() == namespace["state"]
+    assert namespace["svg"].startswith("<svg") and namespace["vec"].num_envs == 1024
 
 
 @pytest.mark.parametrize("module", ["mousehole", "mousehole._api", "mousehole._rng", "mousehole._simulate",

@@ -10,7 +10,6 @@ cdef enum:
     M_MAX_HAND = 8
     M_MAX_ATTR = 8        # colours, distinct values, symbols
     M_MAX_LAYOUT = 36
-    M_NO_SYMBOL = 255
     M_EMPTY = 255
 
 cdef enum:
@@ -32,12 +31,12 @@ ctypedef struct m_cfg_t:
     int64_t max_turns
     int32_t A_PASS, A_EXCH, A_ROW, A_TAKE, num_actions
     int32_t nc, nv, ns, F, channels   # observation: colours, values, symbols, F = nc + nv + ns
+    int32_t vals[M_MAX_ATTR]      # the value of each value index
     uint8_t colour[M_MAX_CARDS]
-    uint8_t vidx[M_MAX_CARDS]
-    uint8_t sym[M_MAX_CARDS]      # M_NO_SYMBOL for value-0 cards
-    int32_t value[M_MAX_CARDS]
-    int64_t lay_r[M_MAX_LAYOUT]
-    int64_t lay_c[M_MAX_LAYOUT]
+    uint8_t vidx[M_MAX_CARDS]     # the index of the card's value in vals
+    uint8_t symi[M_MAX_CARDS]     # the symbol; M_MAX_ATTR (an empty board) for value-0 cards
+    int32_t lay_r0, lay_c0        # the start layout (M-4): its top row and left column, and
+    uint8_t lay_cell[M_MAX_LAYOUT]   # its cells in order, as window cells from (r0 - 1, c0 - 1)
 
 # The table lives in an 8 x 8 window (bit r*8+c of a uint64 is window cell (r, c)) whose
 # cell (0, 0) is the absolute cell (orow, ocol) = (top - 1, left - 1) of the bounding box;
@@ -47,24 +46,34 @@ ctypedef struct m_t:
     uint64_t occ
     uint64_t colbb[M_MAX_ATTR]
     uint64_t valbb[M_MAX_ATTR]
-    uint64_t symbb[M_MAX_ATTR]
+    uint64_t symbb[M_MAX_ATTR + 1]   # the last one stays empty (cards without a symbol)
     uint64_t srow                 # the remaining cards of the scoring row (M-13)
     uint64_t area                 # cells allowed by M-7 for the next card
+    # caches, functions of the rest of the state (see _m.pyx, m_refresh):
+    uint64_t front                # nbrs(occ) & ~occ & area: the free cells a card may take
+    uint64_t amask[M_MAX_HAND]    # PLAY: the cells each hand slot of the seat to move may take
+    uint64_t tmask                # TAKE: the cards of the scoring row that may be taken
+    int32_t nplace                # PLAY: the number of legal placements (bits of amask)
     uint8_t cells[64]             # card id per window cell, M_EMPTY if none
     int64_t orow, ocol            # absolute coordinates of window cell (0, 0)
     int64_t lrow, lcol            # absolute cell of the last placement
     int32_t has_last
     uint8_t hand[M_MAX_PLAYERS][M_MAX_HAND]   # sorted by card id
     int32_t hand_n[M_MAX_PLAYERS]
-    uint8_t pile[M_MAX_CARDS]     # ring buffer, bottom at pile_b, top at pile_b + pile_n - 1
+    # the pile: a ring buffer, bottom at pile_b, top at pile_b + pile_n - 1; pile_b moves down
+    # one slot per exchange (M-9), so it is -(the history's exchanges) mod 128; free slots 0
+    uint8_t pile[M_MAX_CARDS]
     int8_t putter[M_MAX_CARDS]    # seat that put the card under the pile (M-9), or -1
     int32_t pile_b, pile_n
-    uint8_t removed[M_MAX_CARDS]  # sorted
-    int32_t n_removed
+    uint64_t removed[2]           # the removed cards (M-3), a set: bit c & 63 of removed[c >> 6]
     int32_t chips[M_MAX_PLAYERS]
-    uint8_t taken[M_MAX_PLAYERS][M_MAX_CARDS]
+    # the taken cards (M-15): one list per seat, in the order taken, linked through tnext
+    # (each entry a card id + 1, 0 for none): tnext[c] follows card c, thead[p] and ttail[p]
+    # are the first and last of seat p's list; taken_n[p] cards
+    uint8_t tnext[M_MAX_CARDS]
+    uint8_t thead[M_MAX_PLAYERS]
+    uint8_t ttail[M_MAX_PLAYERS]
     int32_t taken_n[M_MAX_PLAYERS]
-    int32_t tot[M_MAX_PLAYERS][M_MAX_ATTR]   # taken value per colour
     int32_t phase, current, placer, passes, end
     int64_t n_hist
     rng_t rng
@@ -89,6 +98,7 @@ cdef enum:
 
 cdef class MCore:
     cdef readonly object game
+    cdef readonly object seed     # the seed of new_state; None for a loaded or determinized state
     cdef m_t s
     cdef m_log_t* log             # s.n_hist entries (history and log), capacity log_cap
     cdef Py_ssize_t log_cap

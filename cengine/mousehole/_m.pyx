@@ -2,24 +2,35 @@
 """Compiled M engine (rules M-1 .. M-22).
 
 The state is one C struct (``m_t`` in ``_m.pxd``). The table is an 8 x 8 window of
-bitboards (one uint64 for the occupied cells, one per colour, per value and per symbol),
-re-anchored after every change so that the bounding box starts at window cell (1, 1): the
-window never overflows however far the layout drifts, and the absolute coordinates are kept
-in two int64 offsets. The hot paths are leaf functions, ``noexcept nogil``, allocating
-nothing:
+bitboards (one uint64 for the occupied cells, one per colour, per value and per symbol)
+anchored so that the bounding box starts at window cell (1, 1): it moves only when a card
+lands on the window's top row or left column, or a take empties the top row or the left
+column, so the window never overflows however far the layout drifts; the absolute
+coordinates are kept in two int64 offsets. The hot paths are leaf functions,
+``noexcept nogil``, allocating nothing:
 
-* ``m_place_mask``: the cells where a card may go (M-6, M-7): neighbours of the table,
-  minus the cells next to a card that shares no attribute with it (4 shifts);
-* ``m_line``: the run through a cell and the two-match test of M-12;
-* ``m_connected_without``: the connectivity test of M-13(b) for one candidate take (a
-  bitboard flood fill that stops as soon as every neighbour of the removed card is reached).
+* ``m_place_mask``: the cells where a card may go (M-6, M-7): the free cells next to the
+  table (``front``), minus the cells next to a card that shares no attribute with it;
+* ``m_line``: the run through a cell (read as one byte of its row or column) and the
+  two-match test of M-12;
+* ``m_connected_without``: the connectivity test of M-13(b) for one candidate take: a
+  512-entry table of 3 x 3 blocks settles most candidates, and the groups of neighbours it
+  leaves apart are flooded together until they meet or one stops growing.
+
+The struct caches what every decision needs, as functions of the rest of the state (so that
+play and ``from_dict`` build the same bytes): the place masks of the hand to move (computed
+by the M-17 test at the start of a turn, which tries that hand first and is skipped after a
+pass, which changes nothing it reads) and the takeable cards of a scoring (computed once per
+take). ``simulate`` draws each action as the index into the legal list without writing the
+list: it counts the cells of each hand slot and picks one.
 
 The pure-Python reference is ``mousehole/m.py``; both give the same game, bit for bit.
 """
 
+cimport cython
 cimport numpy as cnp
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memset, memcpy
+from libc.string cimport memset, memcpy, memmove
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 
 from mousehole._common cimport (
@@ -27,7 +38,8 @@ from mousehole._common cimport (
     array_reserve,
     check_sim_rows,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
-    rng_below, rng_derive, rng_shuffle_u8, popcount64, ctz64, TERMINAL_SEAT,
+    rng_below, rng_derive, rng_next, rng_shuffle_u8, popcount64, ctz64, TERMINAL_SEAT,
+    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance,
 )
 
 import numpy as np
@@ -46,46 +58,143 @@ ENDS = (None, "M-16", "M-17", "M-18", "max_turns")
 
 # ---- leaf functions -------------------------------------------------------------------------
 
+cdef uint64_t ROW1 = <uint64_t>0xFF00
+cdef uint64_t ROW6 = <uint64_t>0x00FF000000000000ULL
+cdef uint64_t COL1 = <uint64_t>0x0202020202020202ULL
+cdef uint64_t COL6 = <uint64_t>0x4040404040404040ULL
+cdef uint64_t COL_GATHER = <uint64_t>0x0102040810204080ULL
+
+# The 3 x 3 block around a card: bit 3 dr + dc (dr, dc in 0..2; the card itself is bit 4,
+# ignored) of BLOCK_BITS spread as window bits 8 dr + dc (relative to the block's corner).
+# ARCS[b] = k and ARC_BB[b][0..k): the arcs (runs of occupied cells of the ring of the 8
+# surrounding cells, in their cyclic order, where consecutive cells are neighbours) that hold
+# an orthogonal neighbour of the card. Taking the card keeps the table connected (M-13 b)
+# exactly when these groups of cards stay connected to each other; with k <= 1 they are.
+# Filled at import by fill_arcs().
+cdef uint8_t ARCS[512]
+cdef uint32_t ARC_BB[512][4]
+
+
+cdef inline uint32_t spread9(int m) noexcept nogil:
+    return (m & 7) | ((m & 0x38) << 5) | ((m & 0x1C0) << 10)
+
+
+cdef void fill_arcs() noexcept nogil:
+    cdef int ring[8]
+    cdef int b, i, j, start, arc, orth
+    ring[0] = 0; ring[1] = 1; ring[2] = 2; ring[3] = 5   # NW, N, NE, E
+    ring[4] = 8; ring[5] = 7; ring[6] = 6; ring[7] = 3   # SE, S, SW, W (cyclic order)
+    for b in range(512):
+        ARCS[b] = 0
+        for j in range(4):
+            ARC_BB[b][j] = 0
+        start = -1
+        for i in range(8):
+            if not (b >> ring[i]) & 1:
+                start = i
+                break
+        if start < 0:  # the whole ring is occupied: one arc
+            ARCS[b] = 1
+            ARC_BB[b][0] = spread9(b & ~16)
+            continue
+        arc = 0
+        orth = 0
+        for j in range(1, 9):  # walk the ring once, from an empty cell back to it
+            i = ring[(start + j) & 7]
+            if (b >> i) & 1:
+                arc |= 1 << i
+                orth |= i == 1 or i == 3 or i == 5 or i == 7
+            else:
+                if orth:
+                    ARC_BB[b][ARCS[b]] = spread9(arc)
+                    ARCS[b] += 1
+                arc = 0
+                orth = 0
+
+
+fill_arcs()
+
+
 cdef inline uint64_t nbrs(uint64_t b) noexcept nogil:
     """The cells orthogonally adjacent to b (b within window rows/cols 1..6: no wrap)."""
     return (b << 1) | (b >> 1) | (b << 8) | (b >> 8)
 
 
+cdef inline int next_seat(const m_t* s, int p) noexcept nogil:
+    """The left neighbour (M-11)."""
+    return 0 if p + 1 == s.cfg.n else p + 1
+
+
+cdef inline int right_seat(const m_t* s, int p) noexcept nogil:
+    """The right neighbour (M-8, M-9, M-13)."""
+    return s.cfg.n - 1 if p == 0 else p - 1
+
+
 cdef inline int m_match(const m_cfg_t* c, int a, int b) noexcept nogil:
     """How many attributes cards a and b share (M-6, M-12); value-0 cards have no symbol."""
     return ((c.colour[a] == c.colour[b]) + (c.vidx[a] == c.vidx[b])
-            + (c.sym[a] != M_NO_SYMBOL and c.sym[a] == c.sym[b]))
+            + (c.symi[a] != M_MAX_ATTR and c.symi[a] == c.symi[b]))
 
 
 cdef inline uint64_t m_place_mask(const m_t* s, int card) noexcept nogil:
-    """Window cells where ``card`` may be laid now (M-6 every neighbour matches, M-7)."""
-    cdef uint64_t occ = s.occ
-    cdef uint64_t match = s.colbb[s.cfg.colour[card]] | s.valbb[s.cfg.vidx[card]]
-    cdef uint64_t bad
-    if s.cfg.sym[card] != M_NO_SYMBOL:
-        match |= s.symbb[s.cfg.sym[card]]
-    bad = occ & ~match
-    return nbrs(occ) & ~occ & s.area & ~nbrs(bad)
+    """Window cells where ``card`` may be laid now (M-6 every neighbour matches, M-7): the
+    free cells of ``front`` minus those next to a card sharing no attribute with it."""
+    cdef uint64_t match = (s.colbb[s.cfg.colour[card]] | s.valbb[s.cfg.vidx[card]]
+                           | s.symbb[s.cfg.symi[card]])
+    return s.front & ~nbrs(s.occ & ~match)
 
 
-cdef inline bint m_connected_without(uint64_t occ, int cell) noexcept nogil:
-    """M-13(b): are the cards of ``occ`` (connected) still connected without ``cell``?"""
-    cdef uint64_t bit = (<uint64_t>1) << cell
-    cdef uint64_t rest = occ & ~bit
-    cdef uint64_t nb = nbrs(bit) & rest
-    cdef uint64_t f, g
-    if (nb & (nb - 1)) == 0:  # at most one neighbour: a leaf never disconnects
+cdef bint m_connected_without(uint64_t occ, int cell) noexcept nogil:
+    """M-13(b): are the cards of ``occ`` (connected) still connected without ``cell``?
+    Every other card reached ``cell`` through one of its neighbours, so it is enough that
+    the neighbours stay connected to each other. The 3 x 3 block settles it when they are
+    connected around the cell; otherwise their groups are flooded together, one step at a
+    time: connected when the floods have all met, not when one stops growing on its own."""
+    cdef uint64_t rest = occ & ~((<uint64_t>1) << cell)
+    cdef uint64_t x = occ >> (cell - 9)
+    cdef int b = (x & 7) | ((x >> 5) & 0x38) | ((x >> 10) & 0x1C0)
+    cdef int k = ARCS[b], i, j
+    cdef uint64_t f[4]
+    cdef uint64_t g[4]
+    cdef uint64_t fa, fb, ga, gb
+    if k <= 1:
         return True
-    # every other card reached b through one of its neighbours, so it is enough that the
-    # neighbours are connected to each other in rest
-    f = nb & (~nb + 1)
+    if k == 2:
+        fa = (<uint64_t>ARC_BB[b][0]) << (cell - 9)
+        fb = (<uint64_t>ARC_BB[b][1]) << (cell - 9)
+        while True:
+            ga = (fa | nbrs(fa)) & rest
+            gb = (fb | nbrs(fb)) & rest
+            if ga & gb:
+                return True
+            if ga == fa or gb == fb:
+                return False
+            fa = ga
+            fb = gb
+    for i in range(k):
+        f[i] = (<uint64_t>ARC_BB[b][i]) << (cell - 9)
     while True:
-        g = (f | nbrs(f)) & rest
-        if (g & nb) == nb:
+        for i in range(k):
+            g[i] = (f[i] | nbrs(f[i])) & rest
+        i = 0
+        while i < k:  # floods that touch are one group from now on
+            j = i + 1
+            while j < k:
+                if g[i] & g[j]:
+                    g[i] |= g[j]
+                    f[i] |= f[j]
+                    k -= 1
+                    g[j] = g[k]
+                    f[j] = f[k]
+                else:
+                    j += 1
+            i += 1
+        if k == 1:
             return True
-        if g == f:
-            return False
-        f = g
+        for i in range(k):
+            if g[i] == f[i]:  # a whole part of the table, without the others
+                return False
+            f[i] = g[i]
 
 
 cdef inline uint64_t m_take_mask(const m_t* s) noexcept nogil:
@@ -110,44 +219,53 @@ cdef inline uint64_t shift_bb(uint64_t b, int sh) noexcept nogil:
     return b
 
 
+cdef inline void m_set_area(m_t* s) noexcept nogil:
+    """M-7 for a table anchored at window cell (1, 1): a sixth occupied row (column) forbids
+    the border rows (columns); then the free cells where a card may go."""
+    s.area = ALL
+    if s.occ & ROW6:
+        s.area &= ~(ROW0 | ROW7)
+    if s.occ & COL6:
+        s.area &= ~(COL0 | COL7)
+    s.front = nbrs(s.occ) & ~s.occ & s.area
+
+
+cdef void m_shift(m_t* s, int dr, int dc) noexcept nogil:
+    """Move the window origin by (dr, dc) cells: every card moves from window bit b to
+    b - sh, sh = 8 dr + dc (the cards stay inside the window, no row wraps)."""
+    cdef int i, sh = 8 * dr + dc
+    if sh > 0:
+        memmove(s.cells, s.cells + sh, 64 - sh)
+        memset(s.cells + 64 - sh, M_EMPTY, sh)
+    else:
+        memmove(s.cells - sh, s.cells, 64 + sh)
+        memset(s.cells, M_EMPTY, -sh)
+    s.occ = shift_bb(s.occ, sh)
+    s.srow = shift_bb(s.srow, sh)
+    for i in range(s.cfg.nc):
+        s.colbb[i] = shift_bb(s.colbb[i], sh)
+    for i in range(s.cfg.nv):
+        s.valbb[i] = shift_bb(s.valbb[i], sh)
+    for i in range(s.cfg.ns):
+        s.symbb[i] = shift_bb(s.symbb[i], sh)
+    s.orow += dr
+    s.ocol += dc
+
+
 cdef void m_normalize(m_t* s) noexcept nogil:
-    """Re-anchor the window at (top - 1, left - 1) and recompute the M-7 area mask."""
-    cdef int r, minr = 8, maxr = -1, minc, maxc, sh, i, b
-    cdef uint64_t fold = 0, bits, row
-    cdef uint8_t tmp[64]
+    """Re-anchor the window at (top - 1, left - 1) and recompute the M-7 area (any table)."""
+    cdef int r, minr = 8, minc
+    cdef uint64_t fold = 0, row
     for r in range(8):
         row = (s.occ >> (8 * r)) & <uint64_t>0xFF
         if row:
             if r < minr:
                 minr = r
-            maxr = r
             fold |= row
     minc = ctz64(fold)
-    maxc = 7
-    while not ((fold >> maxc) & 1):
-        maxc -= 1
-    sh = (minr - 1) * 8 + (minc - 1)
-    if sh != 0:
-        memset(tmp, M_EMPTY, 64)
-        bits = s.occ
-        while bits:
-            b = ctz64(bits)
-            bits &= bits - 1
-            tmp[b - sh] = s.cells[b]
-        memcpy(s.cells, tmp, 64)
-        s.occ = shift_bb(s.occ, sh)
-        s.srow = shift_bb(s.srow, sh)
-        for i in range(M_MAX_ATTR):
-            s.colbb[i] = shift_bb(s.colbb[i], sh)
-            s.valbb[i] = shift_bb(s.valbb[i], sh)
-            s.symbb[i] = shift_bb(s.symbb[i], sh)
-        s.orow += minr - 1
-        s.ocol += minc - 1
-    s.area = ALL
-    if maxr - minr + 1 >= 6:  # M-7: a seventh row is not allowed
-        s.area &= ~(ROW0 | ROW7)
-    if maxc - minc + 1 >= 6:
-        s.area &= ~(COL0 | COL7)
+    if minr != 1 or minc != 1:
+        m_shift(s, minr - 1, minc - 1)
+    m_set_area(s)
 
 
 cdef inline void m_put(m_t* s, int cell, int card) noexcept nogil:
@@ -156,8 +274,8 @@ cdef inline void m_put(m_t* s, int cell, int card) noexcept nogil:
     s.occ |= bit
     s.colbb[s.cfg.colour[card]] |= bit
     s.valbb[s.cfg.vidx[card]] |= bit
-    if s.cfg.sym[card] != M_NO_SYMBOL:
-        s.symbb[s.cfg.sym[card]] |= bit
+    s.symbb[s.cfg.symi[card]] |= bit
+    s.symbb[M_MAX_ATTR] = 0  # (cards without a symbol: no branch)
 
 
 cdef inline void m_remove(m_t* s, int cell) noexcept nogil:
@@ -168,15 +286,21 @@ cdef inline void m_remove(m_t* s, int cell) noexcept nogil:
     s.srow &= keep
     s.colbb[s.cfg.colour[card]] &= keep
     s.valbb[s.cfg.vidx[card]] &= keep
-    if s.cfg.sym[card] != M_NO_SYMBOL:
-        s.symbb[s.cfg.sym[card]] &= keep
+    s.symbb[s.cfg.symi[card]] &= keep
 
 
 cdef inline int m_pop(m_t* s) noexcept nogil:
     """The top card of the pile (pile_n > 0)."""
+    cdef int i, card
     s.pile_n -= 1
-    return s.pile[(s.pile_b + s.pile_n) & (M_MAX_CARDS - 1)]
+    i = (s.pile_b + s.pile_n) & (M_MAX_CARDS - 1)
+    card = s.pile[i]
+    s.pile[i] = 0  # (free slots stay zero: canonical structs)
+    s.putter[i] = 0
+    return card
 
+
+# A hand is kept sorted by card id, its unused slots zero.
 
 cdef inline void hand_add(m_t* s, int p, int card) noexcept nogil:
     cdef int i = s.hand_n[p]
@@ -192,47 +316,109 @@ cdef inline int hand_remove(m_t* s, int p, int slot) noexcept nogil:
     for i in range(slot, s.hand_n[p] - 1):
         s.hand[p][i] = s.hand[p][i + 1]
     s.hand_n[p] -= 1
+    s.hand[p][s.hand_n[p]] = 0
     return card
+
+
+cdef inline void hand_replace(m_t* s, int p, int slot, int card) noexcept nogil:
+    """The card in ``slot`` leaves the hand and ``card`` comes in (sorted)."""
+    cdef uint8_t* h = s.hand[p]
+    cdef int i = slot, n = s.hand_n[p]
+    if card > h[slot]:
+        while i + 1 < n and h[i + 1] < card:
+            h[i] = h[i + 1]
+            i += 1
+    else:
+        while i > 0 and h[i - 1] > card:
+            h[i] = h[i - 1]
+            i -= 1
+    h[i] = <uint8_t>card
 
 
 cdef inline int m_cell_of(const m_t* s, int64_t r, int64_t c) noexcept nogil:
     return <int>((r - s.orow) * 8 + (c - s.ocol))
 
 
+cdef int8_t HIGH8[256]  # the index of the highest set bit of a byte (-1 for 0)
+
+
+cdef void fill_high8() noexcept nogil:
+    cdef int x, i
+    HIGH8[0] = -1
+    for x in range(1, 256):
+        i = 7
+        while not (x >> i) & 1:
+            i -= 1
+        HIGH8[x] = <int8_t>i
+
+
+fill_high8()
+
+
 cdef uint64_t m_line(const m_t* s, int cell, int step) noexcept nogil:
-    """M-12: the run through ``cell`` along ``step`` (1 horizontal, 8 vertical) if it
-    qualifies (5 or 6 cards, and two matches with a neighbour in the run), else 0."""
+    """M-12: the run through the card on ``cell`` along ``step`` (1 horizontal, 8 vertical)
+    if it qualifies (5 or 6 cards, and two matches with a neighbour in the run), else 0.
+    The run is read from the 8 cells of the line as one byte (a column gathered by a
+    multiplication); the cards lie in window rows/cols 1..6, so the byte's ends are empty."""
+    cdef uint32_t x
+    cdef int pos, lo, up, n, i, base, card = s.cells[cell]
     cdef uint64_t run = 0
-    cdef int a = cell, b = cell, card = s.cells[cell], n
-    while (s.occ >> (a - step)) & 1:
-        a -= step
-    while (s.occ >> (b + step)) & 1:
-        b += step
-    n = (b - a) // step + 1
+    if step == 1:
+        x = <uint32_t>((s.occ >> (cell & 56)) & 0xFF)
+        pos = cell & 7
+        base = cell & 56
+    else:
+        x = <uint32_t>((((s.occ >> (cell & 7)) & COL0) * COL_GATHER) >> 56)
+        pos = cell >> 3
+        base = cell & 7
+    up = ctz64(~(<uint64_t>(x >> pos)))  # cards from the cell on, upwards
+    lo = HIGH8[~x & ((1u << pos) - 1)] + 1  # the first card of the run
+    n = pos + up - lo
     if n < 5 or n > 6:
         return 0
-    if not ((cell != a and m_match(&s.cfg, card, s.cells[cell - step]) >= 2)
-            or (cell != b and m_match(&s.cfg, card, s.cells[cell + step]) >= 2)):
+    if not ((pos > lo and m_match(&s.cfg, card, s.cells[cell - step]) >= 2)
+            or (up > 1 and m_match(&s.cfg, card, s.cells[cell + step]) >= 2)):
         return 0
-    while a <= b:
-        run |= (<uint64_t>1) << a
-        a += step
+    for i in range(lo, lo + n):
+        run |= (<uint64_t>1) << (base + i * step)
     return run
 
 
-cdef bint m_any_placement(const m_t* s) noexcept nogil:
-    """M-17: does any card in a hand or in the pile fit anywhere?"""
-    cdef int p, i
-    if (nbrs(s.occ) & ~s.occ & s.area) == 0:
-        return False
-    for p in range(s.cfg.n):
-        for i in range(s.hand_n[p]):
-            if m_place_mask(s, s.hand[p][i]):
-                return True
-    for i in range(s.pile_n):
-        if m_place_mask(s, s.pile[(s.pile_b + i) & (M_MAX_CARDS - 1)]):
-            return True
-    return False
+# The struct caches three things that are functions of the rest of the state (so that every
+# path that builds the same state builds the same bytes): ``front`` (m_set_area), ``amask``
+# (PLAY: where each hand slot of the seat to move may go; 0 elsewhere and beyond its hand)
+# and ``tmask`` (TAKE: the cards of the scoring row that may be taken; 0 elsewhere).
+
+cdef inline int m_hand_masks(m_t* s, int p) noexcept nogil:
+    """``amask`` and ``nplace`` for seat p's hand; returns ``nplace``."""
+    cdef uint64_t m
+    cdef int i, n = 0
+    for i in range(s.hand_n[p]):
+        m = m_place_mask(s, s.hand[p][i])
+        s.amask[i] = m
+        n += popcount64(m)
+    for i in range(s.hand_n[p], s.cfg.H):
+        s.amask[i] = 0
+    s.nplace = n
+    return n
+
+
+cdef inline void m_clear_masks(m_t* s) noexcept nogil:
+    cdef int i
+    for i in range(s.cfg.H):
+        s.amask[i] = 0
+    s.tmask = 0
+    s.nplace = 0
+
+
+cdef void m_refresh(m_t* s) noexcept nogil:
+    """Recompute the cached masks from the state (after from_dict or a determinization)."""
+    m_set_area(s)
+    m_clear_masks(s)
+    if s.phase == PH_PLAY:
+        m_hand_masks(s, s.current)
+    elif s.phase == PH_TAKE:
+        s.tmask = m_take_mask(s)
 
 
 cdef inline void m_finish(m_t* s, int reason) noexcept nogil:
@@ -241,11 +427,28 @@ cdef inline void m_finish(m_t* s, int reason) noexcept nogil:
     s.current = TERMINAL_SEAT
     s.placer = -1
     s.srow = 0
+    m_clear_masks(s)
 
 
-cdef inline void m_check_stuck(m_t* s) noexcept nogil:
-    if not m_any_placement(s):  # M-17
+cdef void m_check_stuck(m_t* s) noexcept nogil:
+    """M-17 at the start of a turn (phase PLAY, ``current`` set): the game ends when no card
+    in a hand or in the pile fits anywhere. The seat to move is tried first: its masks are
+    the ``amask`` of the coming decision."""
+    cdef int p = s.current, q, i
+    if s.front == 0:
         m_finish(s, END_M17)
+        return
+    if m_hand_masks(s, p):
+        return
+    for q in range(s.cfg.n):
+        if q != p:
+            for i in range(s.hand_n[q]):
+                if m_place_mask(s, s.hand[q][i]):
+                    return
+    for i in range(s.pile_n):
+        if m_place_mask(s, s.pile[(s.pile_b + i) & (M_MAX_CARDS - 1)]):
+            return
+    m_finish(s, END_M17)
 
 
 cdef void m_end_turn(m_t* s) noexcept nogil:
@@ -253,13 +456,14 @@ cdef void m_end_turn(m_t* s) noexcept nogil:
     while s.hand_n[p] < s.cfg.H and s.pile_n > 0:  # M-10
         hand_add(s, p, m_pop(s))
     s.phase = PH_PLAY
-    s.current = (p + 1) % s.cfg.n  # M-11: the left neighbour plays next
+    s.current = next_seat(s, p)  # M-11: the left neighbour plays next
     s.placer = -1
     m_check_stuck(s)
 
 
 cdef void m_continue_scoring(m_t* s) noexcept nogil:
-    if m_take_mask(s):  # M-14: taking is compulsory while possible
+    s.tmask = m_take_mask(s)
+    if s.tmask:  # M-14: taking is compulsory while possible
         return
     s.srow = 0
     if s.pile_n == 0:  # M-16
@@ -276,48 +480,82 @@ cdef inline void m_start_scoring(m_t* s, uint64_t run) noexcept nogil:
 
 
 cdef void m_place(m_t* s, int p, int slot, int cell) noexcept nogil:
-    cdef int card = hand_remove(s, p, slot)
-    cdef int need, k, q, pay
-    cdef uint64_t h, v
+    cdef int card = s.hand[p][slot]
+    cdef int need, k, q, pay, dr, dc, i
+    cdef uint64_t bit = (<uint64_t>1) << cell, h = 0, v = 0
     m_put(s, cell, card)  # M-6
-    s.lrow = s.orow + (cell >> 3)
-    s.lcol = s.ocol + (cell & 7)
-    s.has_last = 1
     s.placer = p
     s.passes = 0
-    # M-8: k - 1 chips, from the right neighbour onwards, never from the placer
-    need = popcount64(nbrs((<uint64_t>1) << cell) & s.occ) - 1
-    k = 1
+    # M-8: k - 1 chips for k neighbours, from the right neighbour onwards, never from the
+    # placer (the first payment without a branch: it is 0 for a single neighbour)
+    need = popcount64(nbrs(bit) & s.occ) - 1
+    q = right_seat(s, p)
+    pay = need if need < s.chips[q] else s.chips[q]
+    s.chips[q] -= pay
+    s.chips[p] += pay
+    need -= pay
+    k = 2
     while need > 0 and k < s.cfg.n:
-        q = (p - k + s.cfg.n) % s.cfg.n
+        q = right_seat(s, q)
         pay = need if need < s.chips[q] else s.chips[q]
         s.chips[q] -= pay
         s.chips[p] += pay
         need -= pay
         k += 1
-    m_normalize(s)
-    cell = m_cell_of(s, s.lrow, s.lcol)
+    # M-7: the window moves only when the card lands on its top row or left column
+    dr = -1 if cell < 8 else 0
+    dc = -1 if (cell & 7) == 0 else 0
+    if dr or dc:
+        m_shift(s, dr, dc)
+        cell -= 8 * dr + dc
+    m_set_area(s)
+    s.lrow = s.orow + (cell >> 3)
+    s.lcol = s.ocol + (cell & 7)
+    s.has_last = 1
     h = m_line(s, cell, 1)  # M-12
     v = m_line(s, cell, 8)
+    if not (h or v):
+        # the turn ends: the card leaves the hand and the first card drawn (M-10) takes its
+        # place in one step (nothing in between looks at the hand)
+        if s.pile_n > 0:
+            hand_replace(s, p, slot, m_pop(s))
+        else:
+            hand_remove(s, p, slot)
+        m_end_turn(s)
+        return
+    hand_remove(s, p, slot)
+    for i in range(s.cfg.H):
+        s.amask[i] = 0
+    s.nplace = 0
     if h and v:
         s.phase = PH_CHOOSE  # the placer chooses the row
         s.current = p
     elif h:
         m_start_scoring(s, h)
-    elif v:
-        m_start_scoring(s, v)
     else:
-        m_end_turn(s)
+        m_start_scoring(s, v)
+
+
+cdef inline void m_add_taken(m_t* s, int p, int card) noexcept nogil:
+    """Seat p takes ``card`` (M-15): it goes to the end of p's list."""
+    if s.ttail[p]:
+        s.tnext[s.ttail[p] - 1] = <uint8_t>(card + 1)
+    else:
+        s.thead[p] = <uint8_t>(card + 1)
+    s.ttail[p] = <uint8_t>(card + 1)
+    s.taken_n[p] += 1
 
 
 cdef void m_take(m_t* s, int p, int cell) noexcept nogil:
     cdef int card = s.cells[cell]
     m_remove(s, cell)
-    s.taken[p][s.taken_n[p]] = <uint8_t>card  # M-15
-    s.taken_n[p] += 1
-    s.tot[p][s.cfg.colour[card]] += s.cfg.value[card]
-    s.current = (p + s.cfg.n - 1) % s.cfg.n  # M-13: the next player to the right
-    m_normalize(s)
+    m_add_taken(s, p, card)  # M-15
+    s.current = right_seat(s, p)  # M-13: the next player to the right
+    # the table stays connected (M-13 b): only the card's own row or column can empty, and
+    # the window moves only when that was the top row or the left column
+    if (s.occ & ROW1) == 0 or (s.occ & COL1) == 0:
+        m_shift(s, (s.occ & ROW1) == 0, (s.occ & COL1) == 0)
+    m_set_area(s)
     m_continue_scoring(s)
 
 
@@ -325,24 +563,25 @@ cdef void m_pass(m_t* s, int p, int slot) noexcept nogil:
     cdef int card
     if s.chips[p] > 0:  # M-9: one chip to the right neighbour
         s.chips[p] -= 1
-        s.chips[(p + s.cfg.n - 1) % s.cfg.n] += 1
+        s.chips[right_seat(s, p)] += 1
         if slot >= 0:  # M-9: one card under the pile, draw the top card
-            card = hand_remove(s, p, slot)
             s.pile_b = (s.pile_b - 1) & (M_MAX_CARDS - 1)
-            s.pile[s.pile_b] = <uint8_t>card
+            s.pile[s.pile_b] = s.hand[p][slot]
             s.putter[s.pile_b] = <int8_t>p
             s.pile_n += 1
-            hand_add(s, p, m_pop(s))
+            hand_replace(s, p, slot, m_pop(s))
     if s.pile_n == 0:
         s.passes += 1
     else:
         s.passes = 0
     s.placer = -1
-    s.current = (p + 1) % s.cfg.n
+    s.current = next_seat(s, p)
     if s.passes >= s.cfg.n:  # M-18
         m_finish(s, END_M18)
         return
-    m_check_stuck(s)
+    # M-17 needs no test: a pass changes neither the table nor the cards in hands and pile
+    # (an exchange only moves one), and a card fitted when this turn began
+    m_hand_masks(s, s.current)
 
 
 cdef bint m_is_legal(const m_t* s, int a) noexcept nogil:
@@ -352,7 +591,7 @@ cdef bint m_is_legal(const m_t* s, int a) noexcept nogil:
     if s.phase == PH_PLAY:
         if a < s.cfg.A_PASS:
             slot = a >> 6
-            return slot < s.hand_n[p] and ((m_place_mask(s, s.hand[p][slot]) >> (a & 63)) & 1)
+            return slot < s.hand_n[p] and ((s.amask[slot] >> (a & 63)) & 1)
         if a == s.cfg.A_PASS:
             return True  # M-9: passing is always allowed
         if a < s.cfg.A_ROW:
@@ -361,8 +600,15 @@ cdef bint m_is_legal(const m_t* s, int a) noexcept nogil:
     if s.phase == PH_CHOOSE:
         return s.cfg.A_ROW <= a < s.cfg.A_TAKE
     if s.phase == PH_TAKE:
-        return a >= s.cfg.A_TAKE and ((m_take_mask(s) >> (a - s.cfg.A_TAKE)) & 1)
+        return a >= s.cfg.A_TAKE and ((s.tmask >> (a - s.cfg.A_TAKE)) & 1)
     return False
+
+
+cdef inline void m_step(m_t* s) noexcept nogil:
+    """After every action: count it, and stop at max_turns."""
+    s.n_hist += 1
+    if s.phase != PH_OVER and s.n_hist >= s.cfg.max_turns:
+        m_finish(s, END_MAX_TURNS)
 
 
 cdef void m_apply(m_t* s, int a) noexcept nogil:
@@ -377,18 +623,33 @@ cdef void m_apply(m_t* s, int a) noexcept nogil:
         m_start_scoring(s, m_line(s, cell, 1 if a == s.cfg.A_ROW else 8))
     else:
         m_take(s, p, a - s.cfg.A_TAKE)
-    s.n_hist += 1
-    if s.phase != PH_OVER and s.n_hist >= s.cfg.max_turns:
-        m_finish(s, END_MAX_TURNS)
+    m_step(s)
 
 
-cdef int m_legal(const m_t* s, int32_t* out) noexcept nogil:
+ctypedef fused action_t:
+    int32_t
+    int64_t
+
+
+cdef inline int m_num_legal(const m_t* s) noexcept nogil:
+    """How many actions ``m_legal`` lists (from the cached masks)."""
+    cdef int p = s.current
+    if s.phase == PH_PLAY:
+        return s.nplace + 1 + (s.hand_n[p] if s.chips[p] > 0 and s.pile_n > 0 else 0)
+    if s.phase == PH_CHOOSE:
+        return 2
+    if s.phase == PH_TAKE:
+        return popcount64(s.tmask)
+    return 0
+
+
+cdef int m_legal(const m_t* s, action_t* out) noexcept nogil:
     """The legal actions, ascending, into out (room for num_actions); returns their number."""
     cdef int p = s.current, n = 0, i, b
     cdef uint64_t bits
     if s.phase == PH_PLAY:
         for i in range(s.hand_n[p]):
-            bits = m_place_mask(s, s.hand[p][i])
+            bits = s.amask[i]
             while bits:
                 b = ctz64(bits)
                 bits &= bits - 1
@@ -405,7 +666,7 @@ cdef int m_legal(const m_t* s, int32_t* out) noexcept nogil:
         out[1] = s.cfg.A_ROW + 1
         n = 2
     elif s.phase == PH_TAKE:
-        bits = m_take_mask(s)
+        bits = s.tmask
         while bits:
             b = ctz64(bits)
             bits &= bits - 1
@@ -421,7 +682,7 @@ cdef void m_legal_mask(const m_t* s, uint8_t* out) noexcept nogil:
     cdef uint64_t bits
     if s.phase == PH_PLAY:
         for i in range(s.hand_n[p]):
-            bits = m_place_mask(s, s.hand[p][i])
+            bits = s.amask[i]
             while bits:
                 out[(i << 6) | ctz64(bits)] = 1
                 bits &= bits - 1
@@ -433,7 +694,7 @@ cdef void m_legal_mask(const m_t* s, uint8_t* out) noexcept nogil:
         out[s.cfg.A_ROW] = 1
         out[s.cfg.A_ROW + 1] = 1
     elif s.phase == PH_TAKE:
-        bits = m_take_mask(s)
+        bits = s.tmask
         while bits:
             out[s.cfg.A_TAKE + ctz64(bits)] = 1
             bits &= bits - 1
@@ -482,6 +743,7 @@ cdef void m_observation(const m_t* s, int p, float* obs) noexcept nogil:
     cdef int n = c.n, nc = c.nc, F = c.F
     cdef int ch, k, q, col, i, b, card, base, mine
     cdef int64_t r, cc
+    cdef int32_t tot[M_MAX_ATTR]
     cdef uint64_t bits = s.occ
     while bits:  # occupied, then the attributes of each card on the table (M-1)
         b = ctz64(bits)
@@ -490,8 +752,8 @@ cdef void m_observation(const m_t* s, int p, float* obs) noexcept nogil:
         obs[b] = 1.0
         obs[(1 + c.colour[card]) * 64 + b] = 1.0
         obs[(1 + nc + c.vidx[card]) * 64 + b] = 1.0
-        if c.sym[card] != M_NO_SYMBOL:
-            obs[(1 + nc + c.nv + c.sym[card]) * 64 + b] = 1.0
+        if c.symi[card] != M_MAX_ATTR:
+            obs[(1 + nc + c.nv + c.symi[card]) * 64 + b] = 1.0
     ch = 1 + F
     set_cells(obs + ch * 64, s.srow)  # M-13: the cards of the scoring row still there
     ch += 1
@@ -510,16 +772,17 @@ cdef void m_observation(const m_t* s, int p, float* obs) noexcept nogil:
         base = ch + i * F
         fill_plane(obs + (base + c.colour[card]) * 64, 1.0)
         fill_plane(obs + (base + nc + c.vidx[card]) * 64, 1.0)
-        if c.sym[card] != M_NO_SYMBOL:
-            fill_plane(obs + (base + nc + c.nv + c.sym[card]) * 64, 1.0)
+        if c.symi[card] != M_MAX_ATTR:
+            fill_plane(obs + (base + nc + c.nv + c.symi[card]) * 64, 1.0)
     ch += c.H * F
     for k in range(n):  # per seat from p leftwards: chips (M-2), hand size, colour totals (M-15)
         q = (p + k) % n
         fill_plane(obs + ch * 64, <float>(<double>s.chips[q] / 10.0))
         fill_plane(obs + (ch + 1) * 64, <float>s.hand_n[q])
+        m_totals(s, q, tot)
         for col in range(nc):
-            if s.tot[q][col]:
-                fill_plane(obs + (ch + 2 + col) * 64, <float>(<double>s.tot[q][col] / 100.0))
+            if tot[col]:
+                fill_plane(obs + (ch + 2 + col) * 64, <float>(<double>tot[col] / 100.0))
         ch += 2 + nc
     fill_plane(obs + ch * 64, <float>(<double>s.pile_n / 10.0))
     mine = 0
@@ -545,48 +808,38 @@ cdef void m_clear_table(m_t* s) noexcept nogil:
 cdef void m_init(m_t* s, uint64_t seed) noexcept nogil:
     """M-3 .. M-5: one shuffle, the removed cards, the start M, the hands, the chips."""
     cdef uint8_t deck[M_MAX_CARDS]
-    cdef uint8_t out[M_MAX_CARDS]
-    cdef int i, p, k, N = s.cfg.n_cards
-    cdef int64_t minr, minc
+    cdef uint8_t drawn[M_MAX_HAND]
+    cdef int i, j, p, k, r, N = s.cfg.n_cards
+    # every field but the constants from zero: the struct equals new_state(seed)'s byte for
+    # byte whatever it held before (reset of the C interface reuses buffers)
+    memset(<char*>&s.occ, 0, sizeof(m_t) - (<size_t>(<char*>&s.occ - <char*>s)))
     s.rng = seed
     for i in range(N):
         deck[i] = <uint8_t>i
     rng_shuffle_u8(&s.rng, deck, N)
-    memset(out, 0, M_MAX_CARDS)
     for i in range(s.cfg.in_play, N):  # M-3: removed unseen
-        out[deck[i]] = 1
-    s.n_removed = 0
-    for i in range(N):
-        if out[i]:
-            s.removed[s.n_removed] = <uint8_t>i
-            s.n_removed += 1
+        s.removed[deck[i] >> 6] |= (<uint64_t>1) << (deck[i] & 63)
     s.pile_b = 0
     s.pile_n = s.cfg.in_play
-    for i in range(s.cfg.in_play):
-        s.pile[i] = deck[i]
-        s.putter[i] = -1
+    memcpy(s.pile, deck, s.cfg.in_play)
+    memset(s.putter, -1, s.cfg.in_play)
     m_clear_table(s)
-    minr = s.cfg.lay_r[0]
-    minc = s.cfg.lay_c[0]
-    for i in range(s.cfg.n_layout):
-        if s.cfg.lay_r[i] < minr:
-            minr = s.cfg.lay_r[i]
-        if s.cfg.lay_c[i] < minc:
-            minc = s.cfg.lay_c[i]
-    s.orow = minr - 1
-    s.ocol = minc - 1
+    s.orow = s.cfg.lay_r0 - 1
+    s.ocol = s.cfg.lay_c0 - 1
     for i in range(s.cfg.n_layout):  # M-4
-        m_put(s, m_cell_of(s, s.cfg.lay_r[i], s.cfg.lay_c[i]), m_pop(s))
+        m_put(s, s.cfg.lay_cell[i], m_pop(s))
     m_normalize(s)
     for p in range(s.cfg.n):  # M-5: seat 0 draws first
-        s.hand_n[p] = 0
-        for k in range(s.cfg.H):
-            if s.pile_n > 0:
-                hand_add(s, p, m_pop(s))
+        k = s.cfg.H if s.pile_n >= s.cfg.H else s.pile_n
+        for i in range(k):
+            drawn[i] = <uint8_t>m_pop(s)
+        for i in range(k):  # sorted: each card at its rank (no branch)
+            r = 0
+            for j in range(k):
+                r += drawn[j] < drawn[i]
+            s.hand[p][r] = drawn[i]
+        s.hand_n[p] = k
         s.chips[p] = s.cfg.chips  # M-2
-        s.taken_n[p] = 0
-        for k in range(M_MAX_ATTR):
-            s.tot[p][k] = 0
     s.has_last = 0
     s.lrow = 0
     s.lcol = 0
@@ -599,15 +852,27 @@ cdef void m_init(m_t* s, uint64_t seed) noexcept nogil:
     m_check_stuck(s)
 
 
+cdef void m_totals(const m_t* s, int p, int32_t* tot) noexcept nogil:
+    """The value seat p took per colour (M-15), into tot[0 .. M_MAX_ATTR)."""
+    cdef int i, c = s.thead[p]
+    for i in range(M_MAX_ATTR):
+        tot[i] = 0
+    while c:
+        tot[s.cfg.colour[c - 1]] += s.cfg.vals[s.cfg.vidx[c - 1]]
+        c = s.tnext[c - 1]
+
+
 cdef void m_scores(const m_t* s, int64_t* out) noexcept nogil:
     """M-20: 10 x chips + the two best colour totals - every other colour total."""
     cdef int p, k, b1, b2, t, total
+    cdef int32_t tot[M_MAX_ATTR]
     for p in range(s.cfg.n):
+        m_totals(s, p, tot)
         b1 = -1
         b2 = -1
         total = 0
         for k in range(M_MAX_ATTR):
-            t = s.tot[p][k]
+            t = tot[k]
             total += t
             if t > b1:
                 b2 = b1
@@ -619,25 +884,320 @@ cdef void m_scores(const m_t* s, int64_t* out) noexcept nogil:
 
 cdef int m_winner_mask(const m_t* s) noexcept nogil:
     cdef int64_t sc[M_MAX_PLAYERS]
-    cdef int p, mask = 0
-    cdef int64_t best
     m_scores(s, sc)
-    best = sc[0]
-    for p in range(s.cfg.n):
+    return winner_mask_of(sc, s.cfg.n)
+
+
+cdef int winner_mask_of(const int64_t* sc, int n) noexcept nogil:
+    """M-21: the seats with the highest score (ties shared), as a bit mask."""
+    cdef int p, mask = 0
+    cdef int64_t best = sc[0]
+    for p in range(n):
         if sc[p] > best:
             best = sc[p]
-    for p in range(s.cfg.n):
+    for p in range(n):
         if sc[p] == best:
             mask |= 1 << p
     return mask
 
 
+cdef uint64_t L8 = <uint64_t>0x0101010101010101ULL
+cdef uint64_t H8 = <uint64_t>0x8080808080808080ULL
+cdef uint8_t SELECT8[256 * 8]  # SELECT8[8 x + r]: the index of the r-th set bit of byte x
+
+
+cdef void fill_select8() noexcept nogil:
+    cdef int x, i, r
+    for x in range(256):
+        r = 0
+        for i in range(8):
+            SELECT8[8 * x + i] = 0
+        for i in range(8):
+            if (x >> i) & 1:
+                SELECT8[8 * x + r] = <uint8_t>i
+                r += 1
+
+
+fill_select8()
+
+
+cdef inline int nth_bit(uint64_t x, uint32_t r) noexcept nogil:
+    """The index of the r-th (from 0) set bit of x, lowest first (r < the bits of x),
+    without a loop: the byte that holds it from prefix sums of the byte counts, then a table."""
+    cdef uint64_t c, pre, t
+    cdef int k
+    c = x - ((x >> 1) & <uint64_t>0x5555555555555555ULL)
+    c = (c & <uint64_t>0x3333333333333333ULL) + ((c >> 2) & <uint64_t>0x3333333333333333ULL)
+    c = (c + (c >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
+    pre = c * L8  # byte i: the set bits of bytes 0 .. i
+    t = (((<uint64_t>r) * L8 | H8) - pre) & H8  # high bit of byte i: r >= pre_i
+    k = <int>(((t >> 7) * L8) >> 56)  # how many bytes end at or before bit r
+    r -= <uint32_t>(((pre << 8) >> (8 * k)) & 0xFF)
+    return 8 * k + SELECT8[8 * ((x >> (8 * k)) & 0xFF) + r]
+
+
 cdef void m_play_random(m_t* s, rng_t* policy) noexcept nogil:
-    cdef int32_t acts[M_W * M_W * M_MAX_HAND + M_MAX_HAND + 3 + 64]
-    cdef int n
-    while s.phase != PH_OVER:
-        n = m_legal(s, acts)
-        m_apply(s, acts[rng_below(policy, <uint32_t>n)])
+    """Play to the end, each action uniform among the legal ones: the action at index
+    ``rng_below(policy, n)`` of the ascending legal list (``m_legal``), found from the
+    cached masks without writing the list."""
+    cdef int p, i, hn, total
+    cdef uint32_t r, c
+    while s.phase == PH_PLAY or s.phase == PH_TAKE or s.phase == PH_CHOOSE:
+        if s.phase == PH_PLAY:
+            p = s.current
+            hn = s.hand_n[p]
+            total = s.nplace
+            # placements (slot by slot, cells ascending), the pass, the exchanges (M-9)
+            r = rng_below(policy, <uint32_t>(total + 1 + (hn if s.chips[p] > 0 and s.pile_n > 0 else 0)))
+            if r < <uint32_t>total:
+                i = 0
+                c = <uint32_t>popcount64(s.amask[0])
+                while r >= c:
+                    r -= c
+                    i += 1
+                    c = <uint32_t>popcount64(s.amask[i])
+                m_place(s, p, i, nth_bit(s.amask[i], r))
+            elif r == <uint32_t>total:
+                m_pass(s, p, -1)
+            else:
+                m_pass(s, p, <int>(r - <uint32_t>total) - 1)
+        elif s.phase == PH_TAKE:
+            r = rng_below(policy, <uint32_t>popcount64(s.tmask))
+            m_take(s, s.current, nth_bit(s.tmask, r))
+        else:
+            r = rng_below(policy, 2)
+            m_start_scoring(s, m_line(s, m_cell_of(s, s.lrow, s.lcol), 1 if r == 0 else 8))
+        m_step(s)
+
+
+# ---- determinization (M-22; the reference is M._determinize in mousehole/m.py) ---------------
+
+cdef enum:
+    M_MAX_DRAWS = 1000    # MAX_DRAWS of mousehole/m.py
+
+
+cdef inline void set_add(uint64_t* bs, int card) noexcept nogil:
+    bs[card >> 6] |= (<uint64_t>1) << (card & 63)
+
+
+cdef inline bint in_set(const uint64_t* bs, int card) noexcept nogil:
+    return (bs[card >> 6] >> (card & 63)) & 1
+
+
+cdef inline void sort_small(uint8_t* a, int n) noexcept nogil:
+    """Insertion sort of a few card ids (a hand)."""
+    cdef int i, j
+    cdef uint8_t x
+    for i in range(1, n):
+        x = a[i]
+        j = i
+        while j > 0 and a[j - 1] > x:
+            a[j] = a[j - 1]
+            j -= 1
+        a[j] = x
+
+
+cdef void m_determinize(m_t* s, int p, uint64_t seed) noexcept nogil:
+    """In place: what seat ``p`` cannot see (M-22: the other hands, the pile cards p did not
+    put under it, the removed cards) is dealt again from ``seed``, draw for draw as
+    ``M._determinize`` deals it from p's view, and the state's generator is re-seeded from
+    the same stream. Structs are canonical (``from_dict`` builds the bytes play builds), so
+    this is the struct of the Python determinization loaded back."""
+    cdef const m_cfg_t* c = &s.cfg
+    cdef rng_t rng = seed
+    cdef uint64_t seen[2]
+    cdef uint64_t fit[2]
+    cdef uint64_t bits
+    cdef uint8_t pile[M_MAX_CARDS]
+    cdef int8_t putter[M_MAX_CARDS]
+    cdef uint8_t pool[M_MAX_CARDS]
+    cdef uint8_t order[M_MAX_CARDS]
+    cdef int n = c.n, npool = 0, k = 0, nfit = 0, m, ins, i, j, q, card, draw, w
+    cdef bint play = s.phase == PH_PLAY, mine_fit = False
+    for i in range(s.pile_n):  # the pile, bottom first
+        j = (s.pile_b + i) & (M_MAX_CARDS - 1)
+        pile[i] = s.pile[j]
+        putter[i] = s.putter[j]
+    # what p sees: the table, the taken cards (M-15), its hand and the cards it put under
+    # the pile (M-9); "mine" are p's cards in play, for the M-17 test below
+    seen[0] = 0
+    seen[1] = 0
+    bits = s.occ
+    while bits:
+        set_add(seen, s.cells[ctz64(bits)])
+        bits &= bits - 1
+    for q in range(n):
+        if q != p:
+            k += s.hand_n[q]
+    for q in range(n):
+        card = s.thead[q]
+        while card:
+            set_add(seen, card - 1)
+            card = s.tnext[card - 1]
+    for i in range(s.hand_n[p]):
+        card = s.hand[p][i]
+        set_add(seen, card)
+        if play and not mine_fit and m_place_mask(s, card):
+            mine_fit = True
+    for i in range(s.pile_n):
+        if putter[i] == p:
+            set_add(seen, pile[i])
+            if play and not mine_fit and m_place_mask(s, pile[i]):
+                mine_fit = True
+        else:
+            k += 1  # k: the hidden cards in play; the rest of the pool was removed
+    for card in range(c.n_cards):  # the pool, ascending (canonical)
+        if not in_set(seen, card):
+            pool[npool] = <uint8_t>card
+            npool += 1
+    # M-17 holds in the new state exactly when p saw it hold (see M._determinize)
+    fit[0] = 0
+    fit[1] = 0
+    if s.end == END_M17 or (play and not mine_fit):
+        for i in range(npool):
+            if m_place_mask(s, pool[i]):
+                set_add(fit, pool[i])
+                nfit += 1
+    if s.end == END_M17:
+        # the cards that fit nowhere, shuffled; the fitting ones (sorted) after the first k
+        m = 0
+        for i in range(npool):
+            if not in_set(fit, pool[i]):
+                order[m] = pool[i]
+                m += 1
+        rng_shuffle_u8(&rng, order, m)
+        ins = k if k < m else m
+        j = m - 1
+        while j >= ins:
+            order[j + nfit] = order[j]
+            j -= 1
+        j = ins
+        for i in range(npool):
+            if in_set(fit, pool[i]):
+                order[j] = pool[i]
+                j += 1
+    else:
+        for draw in range(M_MAX_DRAWS):
+            memcpy(order, pool, npool)
+            rng_shuffle_u8(&rng, order, npool)
+            if nfit == 0 or k == 0:
+                break
+            w = 0
+            for i in range(k):
+                if in_set(fit, order[i]):
+                    w = 1
+                    break
+            if w:
+                break
+    # the deal: the other hands in seat order (each sorted), the hidden pile cards bottom
+    # first, the rest removed (sorted)
+    j = 0
+    for q in range(n):
+        if q != p:
+            for i in range(s.hand_n[q]):
+                s.hand[q][i] = order[j]
+                j += 1
+            sort_small(s.hand[q], s.hand_n[q])
+        for i in range(s.hand_n[q], M_MAX_HAND):
+            s.hand[q][i] = 0
+    for i in range(s.pile_n):
+        if putter[i] != p:
+            s.pile[(s.pile_b + i) & (M_MAX_CARDS - 1)] = order[j]
+            j += 1
+    s.removed[0] = 0
+    s.removed[1] = 0
+    for i in range(j, npool):
+        set_add(s.removed, order[i])
+    s.rng = rng_next(&rng)
+    m_refresh(s)  # the seat to move may hold other cards now
+
+
+# ---- the C-level game interface (mh_game_t, _common.pxd) ------------------------------------
+
+cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
+    cdef const m_t* s = <const m_t*>v
+    d.players = s.cfg.n
+    d.num_actions = s.cfg.num_actions
+    d.obs_size = s.cfg.channels * M_W * M_W
+    # PLAY: at most 64 cells per hand slot, the pass and the exchanges (A_ROW actions);
+    # CHOOSE: 2; TAKE: at most the 6 cards of the scoring row (M-12)
+    d.max_legal = s.cfg.A_ROW
+
+
+cdef void g_reset(void* v, uint64_t seed) noexcept nogil:
+    m_init(<m_t*>v, seed)
+
+
+cdef int g_current(const void* v) noexcept nogil:
+    cdef const m_t* s = <const m_t*>v
+    return TERMINAL_SEAT if s.phase == PH_OVER else s.current
+
+
+cdef int g_legal(const void* v, int32_t* out) noexcept nogil:
+    return m_legal(<const m_t*>v, out)
+
+
+cdef void g_apply(void* v, int32_t a) noexcept nogil:
+    m_apply(<m_t*>v, a)
+
+
+cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
+    return 0  # every random event of M happens at setup (M-3 .. M-5)
+
+
+cdef void g_returns(const void* v, double* out) noexcept nogil:
+    """As ``StateAPI.returns``: 0 before the end and when every seat wins (M-21), else +1
+    for each winner and -1 for each other seat."""
+    cdef const m_t* s = <const m_t*>v
+    cdef int p, n = s.cfg.n, mask = 0
+    if s.phase == PH_OVER:
+        mask = m_winner_mask(s)
+    for p in range(n):
+        if s.phase != PH_OVER or mask == (1 << n) - 1:
+            out[p] = 0.0
+        else:
+            out[p] = 1.0 if (mask >> p) & 1 else -1.0
+
+
+cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
+    m_play_random(<m_t*>v, policy)
+
+
+cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
+    m_determinize(<m_t*>v, p, seed)
+
+
+cdef void g_observe(const void* v, int p, float* out) noexcept nogil:
+    cdef const m_t* s = <const m_t*>v
+    memset(out, 0, sizeof(float) * s.cfg.channels * M_W * M_W)
+    m_observation(s, p, out)
+
+
+cdef void g_mask(const void* v, uint8_t* out) noexcept nogil:
+    cdef const m_t* s = <const m_t*>v
+    memset(out, 0, s.cfg.num_actions)
+    m_legal_mask(s, out)
+
+
+cdef mh_game_t M_GAME
+cdef int g_truncated(const void* s) noexcept nogil:
+    return (<const m_t*>s).end == END_MAX_TURNS
+
+
+M_GAME.name = b"m"
+M_GAME.size = sizeof(m_t)
+M_GAME.dims = g_dims
+M_GAME.reset = g_reset
+M_GAME.current = g_current
+M_GAME.legal = g_legal
+M_GAME.apply = g_apply
+M_GAME.chance = g_chance
+M_GAME.returns = g_returns
+M_GAME.rollout = g_rollout
+M_GAME.determinize = g_determinize
+M_GAME.observe = g_observe
+M_GAME.mask = g_mask
+M_GAME.truncated = g_truncated
 
 
 # ---- configuration ----------------------------------------------------------------------------
@@ -667,22 +1227,50 @@ cdef m_cfg_t cfg_of(object game) except *:
     for i in range(game.n_cards):
         cfg.colour[i] = game.colour_of[i]
         cfg.vidx[i] = game.vindex_of[i]
-        cfg.sym[i] = M_NO_SYMBOL if game.symbol_of[i] < 0 else game.symbol_of[i]
-        cfg.value[i] = game.value_of[i]
+        cfg.symi[i] = M_MAX_ATTR if game.symbol_of[i] < 0 else game.symbol_of[i]
+    for i, v in enumerate(game.values):
+        cfg.vals[i] = v
     cfg.n_layout = len(game.layout)
-    for i, (r, c) in enumerate(game.layout):
-        cfg.lay_r[i] = r
-        cfg.lay_c[i] = c
+    cfg.lay_r0 = min(r for r, _ in game.layout)
+    cfg.lay_c0 = min(c for _, c in game.layout)
+    for i, (r, c) in enumerate(game.layout):  # (within a 6 x 6 square, M-7)
+        cfg.lay_cell[i] = (r - cfg.lay_r0 + 1) * M_W + (c - cfg.lay_c0 + 1)
     return cfg
 
 
-cdef m_cfg_t game_cfg(object game) except *:
+cdef extern from *:
+    """
+    #ifdef Py_GIL_DISABLED
+    #define MH_M_HAVE_GIL 0
+    #else
+    #define MH_M_HAVE_GIL 1
+    #endif
+    """
+    const int MH_M_HAVE_GIL
+
+cdef object last_game = None   # the game of the last game_cfg() call (held: no id reuse)
+cdef MCore last_holder = None  # and the holder of its constants
+
+
+cdef const m_cfg_t* game_cfg(object game) except NULL:
+    """The constants of ``game``, built once and kept on the game (in a bare MCore); the
+    game of the previous call needs no Python-level lookup. The pair (last_game,
+    last_holder) changes with no Python code between its two writes, so under the GIL no
+    thread sees it half made; a free-threaded build does not use it."""
+    global last_game, last_holder
+    cdef MCore holder
+    if MH_M_HAVE_GIL and game is last_game:
+        return &last_holder.s.cfg
     cached = getattr(game, "_compiled_cfg", None)
     if cached is None:
         cached = MCore.__new__(MCore)
         (<MCore>cached).s.cfg = cfg_of(game)
         game._compiled_cfg = cached
-    return (<MCore>cached).s.cfg
+    holder = <MCore>cached
+    if MH_M_HAVE_GIL:
+        last_holder = holder
+        last_game = game
+    return &holder.s.cfg
 
 
 cdef void sim_range(const m_cfg_t* cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
@@ -699,7 +1287,7 @@ cdef void sim_range(const m_cfg_t* cfg, uint64_t seed, Py_ssize_t start, Py_ssiz
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
         m_play_random(&s, &policy)
         m_scores(&s, sc)
-        mask = m_winner_mask(&s)
+        mask = winner_mask_of(sc, cfg.n)
         for p in range(cfg.n):
             scores[i - start, p] = sc[p]
             winners[i - start, p] = (mask >> p) & 1
@@ -796,6 +1384,7 @@ cdef cnp.ndarray out_array(object out, int typenum, int ndim, cnp.npy_intp* dims
     return a
 
 
+@cython.no_gc  # it holds its game and seed, which hold no state: no cycle
 cdef class MCore:
     """Compiled M state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.m.CompiledMState`` (this core + the shared API)."""
@@ -834,9 +1423,10 @@ cdef class MCore:
 
     @classmethod
     def new(cls, game, uint64_t seed):
-        cdef MCore st = MCore.__new__(cls)
+        cdef MCore st = <MCore>new_instance(<type>cls)
         st.game = game
-        st.s.cfg = game_cfg(game)
+        st.seed = seed
+        memcpy(&st.s.cfg, game_cfg(game), sizeof(m_cfg_t))
         m_init(&st.s, seed)
         st.log_r = st.s.orow
         st.log_c = st.s.ocol
@@ -845,11 +1435,11 @@ cdef class MCore:
     @classmethod
     def from_dict(cls, game, dict d):
         """Build from a dict already checked by ``game._validate_dict``."""
-        cdef MCore st = MCore.__new__(cls)
+        cdef MCore st = <MCore>new_instance(<type>cls)
         cdef m_t* s = &st.s
         cdef int i, p, k
         st.game = game
-        s.cfg = game_cfg(game)
+        memcpy(&s.cfg, game_cfg(game), sizeof(m_cfg_t))
         m_clear_table(s)
         s.orow = min(e[0] for e in d["table"]) - 1
         s.ocol = min(e[1] for e in d["table"]) - 1
@@ -863,21 +1453,20 @@ cdef class MCore:
             for card in d["hands"][p]:
                 hand_add(s, p, card)
             s.chips[p] = d["chips"][p]
-            s.taken_n[p] = 0
-            for k in range(M_MAX_ATTR):
-                s.tot[p][k] = 0
-            for card in d["taken"][p]:
-                s.taken[p][s.taken_n[p]] = card
-                s.taken_n[p] += 1
-                s.tot[p][s.cfg.colour[card]] += s.cfg.value[card]
-        s.pile_b = 0
+            for card in d["taken"][p]:  # (seat by seat, as m_add_taken keeps them)
+                m_add_taken(s, p, card)
+        # the ring buffer's bottom moves down one slot per exchange (M-9) and stays put
+        # otherwise: it is placed by the history's exchanges, as play placed it
+        k = 0
+        for a in d["history"]:
+            k += s.cfg.A_EXCH <= a < s.cfg.A_ROW
+        s.pile_b = (-k) & (M_MAX_CARDS - 1)
         s.pile_n = len(d["pile"])
         for i in range(s.pile_n):
-            s.pile[i] = d["pile"][i]
-            s.putter[i] = d["pile_putter"][i]
-        s.n_removed = len(d["removed"])
-        for i in range(s.n_removed):
-            s.removed[i] = d["removed"][i]
+            s.pile[(s.pile_b + i) & (M_MAX_CARDS - 1)] = d["pile"][i]
+            s.putter[(s.pile_b + i) & (M_MAX_CARDS - 1)] = d["pile_putter"][i]
+        for card in d["removed"]:
+            s.removed[card >> 6] |= (<uint64_t>1) << (card & 63)
         s.phase = PHASES.index(d["phase"])
         s.current = d["current"]
         s.placer = d["placer"]
@@ -892,6 +1481,7 @@ cdef class MCore:
         s.passes = d["passes"]
         s.end = ENDS.index(d["end"])
         s.rng = d["rng"]
+        m_refresh(s)
         s.n_hist = 0
         st.log_r = s.orow
         st.log_c = s.ocol
@@ -913,10 +1503,11 @@ cdef class MCore:
 
     def clone(self):
         """An independent copy (one struct copy and the action array)."""
-        cdef MCore c = MCore.__new__(type(self))
+        cdef MCore c = <MCore>new_instance(type(self))
         cdef Py_ssize_t n = self.s.n_hist
         c.game = self.game
-        c.s = self.s
+        c.seed = self.seed
+        memcpy(&c.s, &self.s, sizeof(m_t))
         c.log_r = self.log_r
         c.log_c = self.log_c
         if n:
@@ -927,6 +1518,42 @@ cdef class MCore:
             memcpy(c.log, self.log, n * sizeof(m_log_t))
         return c
 
+    def _set_seed(self, seed):
+        """Unpickling: the seed the pickled state was created from (or None)."""
+        self.seed = seed
+
+    def _c_game(self):
+        """The C-level interface of M (a capsule holding ``const mh_game_t*``)."""
+        return game_capsule(&M_GAME)
+
+    def _c_state(self):
+        """The address of this state's struct (a capsule; valid while the state lives)."""
+        return state_capsule(&self.s)
+
+    def determinize(self, player, seed):
+        """``game.determinize_view(self.to_dict(for_player=player), seed)``, computed in
+        compiled code: a copy whose hidden cards (M-22) are dealt again by ``m_determinize``,
+        and whose history names another seat's placements and exchanges canonically (slot 0
+        and the exchange of slot 0: the view hides their slot)."""
+        cdef int p = seat_of(self, player)
+        cdef uint64_t sd
+        cdef MCore c
+        cdef m_log_t* e
+        cdef Py_ssize_t i
+        if type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF:
+            sd = seed
+        else:
+            from mousehole._api import _seed
+            sd = _seed(seed)
+        c = self.clone()
+        c.seed = None
+        m_determinize(&c.s, p, sd)
+        for i in range(c.s.n_hist):
+            e = &c.log[i]
+            if e.seat != p and e.action < c.s.cfg.A_ROW and e.action != c.s.cfg.A_PASS:
+                e.action = 0 if e.card >= 0 else <uint16_t>c.s.cfg.A_EXCH
+        return c
+
 
     @property
     def current_player(self):
@@ -934,6 +1561,10 @@ cdef class MCore:
 
     def is_terminal(self):
         return self.s.phase == PH_OVER
+
+    def is_chance_node(self):
+        """Always False: every random event of M happens at setup (M-3 .. M-5)."""
+        return False
 
     @property
     def truncated(self):
@@ -944,13 +1575,9 @@ cdef class MCore:
         return [self.log[i].action for i in range(self.s.n_hist)]
 
     def legal_actions(self):
-        cdef int32_t acts[M_W * M_W * M_MAX_HAND + M_MAX_HAND + 3 + 64]
-        cdef cnp.npy_intp dim = m_legal(&self.s, acts)
+        cdef cnp.npy_intp dim = m_num_legal(&self.s)
         cdef cnp.ndarray arr = cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT64, 0)
-        cdef int64_t* out = <int64_t*>cnp.PyArray_DATA(arr)
-        cdef int i
-        for i in range(dim):
-            out[i] = acts[i]
+        m_legal(&self.s, <int64_t*>cnp.PyArray_DATA(arr))  # straight into the array
         return arr
 
     def legal_action_mask(self, out=None):
@@ -1024,9 +1651,16 @@ cdef class MCore:
         d["hands"] = [[s.hand[p][i] for i in range(s.hand_n[p])] for p in range(s.cfg.n)]
         d["pile"] = [s.pile[(s.pile_b + i) & (M_MAX_CARDS - 1)] for i in range(s.pile_n)]
         d["pile_putter"] = [s.putter[(s.pile_b + i) & (M_MAX_CARDS - 1)] for i in range(s.pile_n)]
-        d["removed"] = [s.removed[i] for i in range(s.n_removed)]
+        d["removed"] = [c for c in range(s.cfg.n_cards) if (s.removed[c >> 6] >> (c & 63)) & 1]
         d["chips"] = [s.chips[p] for p in range(s.cfg.n)]
-        d["taken"] = [[s.taken[p][i] for i in range(s.taken_n[p])] for p in range(s.cfg.n)]
+        d["taken"] = taken = []
+        for p in range(s.cfg.n):
+            t = []
+            b = s.thead[p]
+            while b:
+                t.append(b - 1)
+                b = s.tnext[b - 1]
+            taken.append(t)
         d["phase"] = PHASES[s.phase]
         d["current"] = self.current_player
         d["placer"] = s.placer
@@ -1053,5 +1687,5 @@ cdef class MCore:
         """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
         goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
         cdef MCore proto = MCore.__new__(MCore)
-        proto.s.cfg = game_cfg(game)
+        memcpy(&proto.s.cfg, game_cfg(game), sizeof(m_cfg_t))
         _sim_chunk(proto, seed, start, stop, scores, winners, lengths, truncated)
