@@ -126,6 +126,7 @@ def test_size_scales_the_picture(name: str, engine: str) -> None:
     assert parse(svg(s, size=np.float64(640.5))).get("width") == "640.5"
 
 
+@pytest.mark.png
 @pytest.mark.parametrize("name", GAMES)
 def test_png_is_not_blank_and_positions_differ(name: str) -> None:
     game = mousehole.load(name)
