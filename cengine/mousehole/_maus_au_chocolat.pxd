@@ -31,41 +31,52 @@ cdef enum:
     LOC_BID = 9             # + seat
     LOC_VP = 15             # + seat
 
-# The constants of one game (copied into each state).
+# The constants of one game (copied into each state). 256 bytes: with the state below and
+# the object around it, a state stays within the sizes the allocator serves fastest (glibc's
+# thread cache: at most 1032 bytes, garbage-collector header included).
 ctypedef struct mc_cfg_t:
-    int32_t n, target, max_turns, hand_size
-    double max_turns_f          # game.max_turns as a double when exact (<= 2**53), else 0
-    int32_t obs_size            # game.observation_shape[0]: 80 * (4 + 3n) + 12n + 58
+    double max_turns_d          # game.max_turns as a double; negative (minus the nearest
+                                #    double) when game.max_turns > 2**53 is not exact
+    int32_t max_turns           # game.max_turns, at most 10**9 (the rounds a game can have)
+    int16_t target
+    uint8_t n, hand_size
     uint8_t colour[MC_CARDS]
     uint8_t candy[MC_CARDS]
     uint8_t coin[MC_CARDS]
 
+# A state. The fields are ordered so that no padding lies between them (structs are compared
+# byte for byte; the 4 bytes at the end are zeroed with the rest); small fields are narrow,
+# as the comment above says.
 ctypedef struct mc_t:
     mc_cfg_t cfg
     uint8_t loc[MC_CARDS]       # where each card is
-    uint8_t known[MC_CARDS]     # 1: a hand card everyone saw enter the hand (a pick); kept
-                                #    while that card is its holder's face-down bid
+    uint64_t known[2]           # bit set of card ids (0..63, 64..79): a hand card everyone saw
+                                #    enter the hand (a pick); kept while that card is its
+                                #    holder's face-down bid
     int32_t pool[MC_CARDS]      # MC-26: the pool of an unseen card (0: dealt at the start,
                                 #    k > 0: a reshuffle, MC-6); 0 for face-up and known cards
     uint8_t pile[MC_CARDS]      # the draw pile, top = pile[pile_n - 1]
-    int32_t pile_n
-    uint8_t hand[MC_MAX_PLAYERS][MC_MAX_HAND]   # sorted by card id
-    int32_t hand_n[MC_MAX_PLAYERS]
+    uint64_t hand[MC_MAX_PLAYERS][2]  # sorted by card id, a byte per slot (slot j: byte j % 8
+                                      #    of word j // 8, as a number), 0 past hand_n
     uint64_t disp[2]            # display as a bit set of card ids (0..63, 64..79)
-    int32_t disp_n
-    int32_t discard_n
-    int32_t bid[MC_MAX_PLAYERS] # -1: none
-    int32_t score[MC_MAX_PLAYERS]
-    int32_t helper[MC_MAX_PLAYERS]
-    int32_t row[MC_HELPERS]
-    int32_t row_n
-    int32_t order[MC_MAX_PLAYERS]
-    int32_t phase, turn, picks_left, etienne_used, round, truncated
-    int32_t nactions            # actions applied since the start
+    uint64_t dsp                # the display cards in id order, one byte each (at most 7;
+                                #    byte i the i-th), 0 past disp_n
+    uint64_t dis[2]             # the discard pile as a bit set of card ids (0..63, 64..79)
     rng_t rng
+    int32_t round
+    int32_t nactions            # actions applied since the start
+    int16_t score[MC_MAX_PLAYERS]   # at most 80 cards of candy 12
+    uint8_t hand_n[MC_MAX_PLAYERS]
+    int8_t bid[MC_MAX_PLAYERS]  # -1: none
+    uint8_t helper[MC_MAX_PLAYERS]
+    uint8_t row[MC_HELPERS]
+    uint8_t order[MC_MAX_PLAYERS]
+    uint8_t pile_n, disp_n, discard_n, row_n
+    uint8_t phase, turn, picks_left, etienne_used, truncated
 
 cdef class MausAuChocolatCore:
     cdef readonly object game
+    cdef readonly object seed     # the seed of new_state; None for a loaded or determinized state
     cdef mc_t s
     cdef uint16_t* hist
     cdef Py_ssize_t hist_cap

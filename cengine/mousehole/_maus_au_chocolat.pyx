@@ -2,14 +2,24 @@
 """Compiled Maus au Chocolat engine (rules MC-1 .. MC-30).
 
 The state is one C struct (``mc_t`` in ``_maus_au_chocolat.pxd``): a location byte per card,
-sorted hand arrays, the display as a bit set and the draw pile as an array. The combination
-search (MC-29) walks the precomputed table of 3- and 4-slot subsets of the hand in pattern
-order and evaluates each with small integer tests, writing the pattern indices straight into
-the caller's buffer: no allocation, no sorting, duplicates merged by a 16-bit set of kept
-slots. Every leaf function is ``noexcept nogil``. The pure-Python reference is
-``mousehole/maus_au_chocolat.py``; both give the same game, bit for bit.
+each hand as 16 sorted bytes in two words (a card is inserted or taken with a few word
+operations), the display as a bit set and as sorted bytes in one word, the discard pile as a
+bit set, the draw pile as an array. The struct is kept canonical (every unused slot 0), so
+two structs of one position are equal byte for byte, however they were reached.
+
+The combination search (MC-29) evaluates a 3- or 4-card subset of the hand with one table
+lookup (shape tables built at import from the rules); the number of combinations of a hand
+is counted without visiting subsets, from the numbers of cards of each value (``combo_count``),
+and only the chosen one is decoded (``combo_kth``). ``simulate`` (``mc_step_random``) picks the
+legal action at a uniform index of the ascending legal list without writing the list.
+
+The C-level game interface (``mh_game_t``, ``_common.pxd``) is ``MC_GAME``; its
+determinization (MC-26) is ``mc_determinize``. Every leaf function is ``noexcept nogil``. The
+pure-Python reference is ``mousehole/maus_au_chocolat.py``; both give the same game, bit for
+bit.
 """
 
+cimport cython
 cimport numpy as cnp
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, free
@@ -20,8 +30,10 @@ from mousehole._common cimport (
     check_sim_rows,
     hist_reserve,
     uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
-    rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, TERMINAL_SEAT,
+    rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, mh_pc8, TERMINAL_SEAT,
+    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance,
 )
+from cpython.long cimport PyLong_AsUnsignedLongLongMask
 
 import numpy as np
 
@@ -252,62 +264,411 @@ cdef void _build_shape_tables() noexcept nogil:
 _build_shape_tables()
 
 
+# Wide tables for three cards (the listing, the decoding of one combination, the legality
+# test): indexed by the candy differences of the second and third card to the first, -11 .. 11 each (every difference
+# two values 1..12 can have, so no range test), and the colour pattern. W3R holds T3's kept
+# sets (0 for differences beyond 3), W3C their number. A slot's contribution to the index
+# is a precomputed multiple of its value (``combo_slots``), so one subset costs two adds,
+# two compares and one load.
+cdef enum:
+    W_OFF = ((11 * 23) + 11) * 8    # the index of differences (0, 0)
+    W_SIZE = 23 * 23 * 8
+cdef uint16_t W3R[7][W_SIZE]
+cdef uint8_t W3C[7][W_SIZE]
+cdef int16_t SUB_OF_MASK[512]          # index into SUB_* of a 3- or 4-slot mask, -1 if none
+cdef uint8_t PAT_KREL[MC_NUM_PATTERNS]  # kept cards of a pattern, relative to its slots
+
+
+cdef void _build_wide_tables() noexcept nogil:
+    cdef int h, d1, d2, cp, i, j
+    cdef uint16_t r
+    for h in range(7):
+        for d1 in range(-11, 12):
+            for d2 in range(-11, 12):
+                for cp in range(8):
+                    i = ((d1 + 11) * 23 + d2 + 11) * 8 + cp
+                    r = 0
+                    if -3 <= d1 <= 3 and -3 <= d2 <= 3:
+                        r = T3[((h * 7 + d1 + 3) * 7 + d2 + 3) * 8 + cp]
+                    W3R[h][i] = r
+                    W3C[h][i] = <uint8_t>_popc(r)
+    for i in range(512):
+        SUB_OF_MASK[i] = -1
+    for i in range(SUB_N):
+        SUB_OF_MASK[SUB_MASK[i]] = <int16_t>i
+    for i in range(MC_NUM_PATTERNS):
+        PAT_KREL[i] = 0
+        for j in range(PAT_K[i]):
+            if (PAT_KEEP[i] >> PAT_SLOT[i][j]) & 1:
+                PAT_KREL[i] |= <uint8_t>(1 << j)
+
+
+_build_wide_tables()
+
+
+ctypedef struct slots_t:
+    # per slot of the hand: its candy value times 184 (+ W_OFF), 8 and 192 (the three index
+    # terms of W3R / W3C when the slot is the second, the third or the first card), its
+    # candy value and its colour
+    int32_t a1[MC_MAX_HAND]
+    int32_t a2[MC_MAX_HAND]
+    int32_t a0[MC_MAX_HAND]
+    int32_t pv[MC_MAX_HAND]
+    uint8_t col[MC_MAX_HAND]
+    int32_t cum[MC_MAX_HAND]   # combinations whose highest slot is <= j (combo_count)
+    int32_t n                  # cards in the hand
+    int32_t helper
+    int32_t amelie             # MC-21: four-card subsets too (Amélie, at least 5 cards)
+    int32_t ready              # the slot arrays above are filled
+
+
+cdef inline void combo_slots(const mc_t* s, int p, slots_t* t) noexcept nogil:
+    cdef int j, c, v, hn = s.hand_n[p]
+    t.n = hn
+    t.helper = s.helper[p]
+    t.amelie = t.helper == H_AMELIE and hn >= 5
+    for j in range(hn):
+        c = hcard(s, p, j)
+        v = s.cfg.candy[c]
+        t.a1[j] = 184 * v + W_OFF
+        t.a2[j] = 8 * v
+        t.a0[j] = 192 * v
+        t.pv[j] = v
+        t.col[j] = s.cfg.colour[c]
+
+
+cdef inline uint32_t four(const slots_t* t, int v, int s0, int s1, int s2) noexcept nogil:
+    """MC-21: the kept set (one bit, relative to the slots ascending) of the four cards in
+    slots v < s0 < s1 < s2, or 0."""
+    cdef uint32_t d1 = <uint32_t>(t.pv[s0] - t.pv[v] + 3)
+    cdef uint32_t d2 = <uint32_t>(t.pv[s1] - t.pv[v] + 3)
+    cdef uint32_t d3 = <uint32_t>(t.pv[s2] - t.pv[v] + 3)
+    if d1 >= 7 or d2 >= 7 or d3 >= 7:
+        return 0
+    return T4[((d1 * 7 + d2) * 7 + d3) * 2
+              + (t.col[v] == t.col[s0] and t.col[s0] == t.col[s1] and t.col[s1] == t.col[s2])]
+
+
+# The combinations are visited in pattern order (the order of the action ids): by highest
+# slot s2, then middle slot s1, then lowest slot s0, ascending; with Amélie, the four-card
+# subsets v < s0 < s1 < s2 follow the three-card subset (s0, s1, s2), v ascending (the slot
+# masks ascend so). Each subset costs one table load (W3C / W3R; T4 for four cards).
+
+cdef inline int combo_count_enum(const mc_t* s, int p, slots_t* t) noexcept nogil:
+    """``combo_count`` by visiting every subset (Claude's combinations, whose number depends
+    on the colours of whole subsets)."""
+    cdef int hn = s.hand_n[p]
+    cdef int s0, s1, s2, v, b, tot = 0
+    cdef const uint8_t* C = W3C[t.helper]
+    cdef uint8_t c1, c2
+    combo_slots(s, p, t)
+    for s2 in range(2, hn):
+        c2 = t.col[s2]
+        for s1 in range(1, s2):
+            c1 = t.col[s1]
+            b = t.a1[s1] + t.a2[s2] + ((c1 == c2) << 1)
+            for s0 in range(s1):
+                tot += C[b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))]
+                if t.amelie:
+                    for v in range(s0):
+                        tot += four(t, v, s0, s1, s2) != 0
+        t.cum[s2] = tot
+    return tot
+
+
+cdef inline int c2(int x) noexcept nogil:
+    return (x * (x - 1)) >> 1
+
+
+cdef inline int nib(uint64_t w, int u) noexcept nogil:
+    """Nibble u (0 .. 15; larger u reads nibble 15) of w."""
+    return <int>((w >> ((u if u < 15 else 15) << 2)) & 15)
+
+
+cdef int combo_count_slow(const mc_t* s, int p, slots_t* t) noexcept nogil:
+    """``combo_count`` with the per-slot terms computed from 4-bit counts (any hand: also
+    with 4 or more cards of one value). The counts of the slots below j by value are 4-bit
+    fields of one word (value u at field u + 2, so that u - 3 .. u + 3 are fields 0 .. 17,
+    those past 15 reading field 15, value 13, which no card has)."""
+    cdef int hn = s.hand_n[p]
+    cdef int h = s.helper[p]
+    cdef int j, c, v, col, x, tot = 0
+    cdef int n3, n2, n1, n0, m1, m2, m0
+    cdef uint64_t N = 0          # cards of each value among the slots below j
+    cdef uint64_t M[5]           # the same by colour
+    cdef uint64_t mw
+    t.helper = h
+    t.amelie = h == H_AMELIE and hn >= 5
+    t.ready = 0
+    t.cum[1] = 0
+    if hn < 4:  # MC-11: three laid, one must stay
+        return 0
+    if h == H_CLAUDE:
+        t.ready = 1
+        return combo_count_enum(s, p, t)
+    if h == H_MATHIEU or h == H_MAURICE:
+        M[0] = 0
+        M[1] = 0
+        M[2] = 0
+        M[3] = 0
+        M[4] = 0
+        for j in range(hn):
+            c = hcard(s, p, j)
+            v = s.cfg.candy[c] + 2
+            col = s.cfg.colour[c]
+            mw = M[col]
+            n0 = nib(N, v)
+            n1 = nib(N, v + 1)
+            n2 = nib(N, v + 2)
+            n3 = nib(N, v + 3)
+            m1 = nib(N, v - 1)
+            m2 = nib(N, v - 2)
+            m0 = nib(mw, v)
+            # sets (MC-10), runs with j lowest, middle, highest
+            x = c2(n0) + n1 * n2 + m1 * n1 + m2 * m1
+            if h == H_MATHIEU:  # MC-18: one card counts 1 lower
+                x += (3 * n0 * n1 - m0 * nib(mw, v + 1)       # v v v+1, j one of the v
+                      + 3 * c2(m1) - c2(nib(mw, v - 1))        # v-1 v-1 v, j the top
+                      + n1 * n3 + m1 * n2 + m2 * nib(N, v - 3)  # v v+1 v+3, j each card
+                      + c2(n2) + c2(nib(mw, v + 2))            # v v+2 v+2, j the lowest
+                      + m2 * n0 + nib(mw, v - 2) * m0)         # v-2 v v, j one of the v
+            else:  # MC-19: one card counts 1 higher
+                x += (2 * n0 * n2 - m0 * nib(mw, v + 2)       # v v v+2, j one of the v
+                      + 2 * c2(m2) - c2(nib(mw, v - 2))        # v-2 v-2 v, j the top
+                      + 2 * c2(n1) + c2(nib(mw, v + 1))        # v v+1 v+1, j the lowest
+                      + 2 * m1 * n0 + nib(mw, v - 1) * m0      # v-1 v v, j one of the v
+                      + n2 * n3 + m2 * n1 + nib(N, v - 3) * m1)  # v v+2 v+3, j each card
+            tot += x
+            t.cum[j] = tot
+            N += (<uint64_t>1) << (v << 2)
+            M[col] = mw + ((<uint64_t>1) << (v << 2))
+        return tot
+    for j in range(hn):
+        c = hcard(s, p, j)
+        v = s.cfg.candy[c] + 2
+        n0 = nib(N, v)
+        n1 = nib(N, v + 1)
+        n2 = nib(N, v + 2)
+        m1 = nib(N, v - 1)
+        m2 = nib(N, v - 2)
+        # sets (MC-10), runs with j lowest, middle, highest
+        x = c2(n0) + n1 * n2 + m1 * n1 + m2 * m1
+        if t.amelie:  # MC-21: four equal, or four in a run
+            n3 = nib(N, v + 3)
+            x += ((n0 * (n0 - 1) * (n0 - 2)) // 6
+                  + n1 * n2 * n3 + m1 * n1 * n2 + m2 * m1 * n1 + nib(N, v - 3) * m2 * m1)
+        tot += x
+        t.cum[j] = tot
+        N += (<uint64_t>1) << (v << 2)
+    return tot
+
+
+# CUM_T[mode][x]: the combinations whose highest slot is j, from the numbers (0 .. 3 each)
+# of cards of values v - 3 .. v + 3 among the slots below j, v being j's value, packed two bits
+# each into x (value v - 3 + i at bits 2i, 2i + 1): mode 0 sets and runs (MC-10: every
+# helper but these), mode 1 with Mathieu's shapes (MC-18), mode 2 with Maurice's (MC-19),
+# mode 3 with Amélie's four-card ones (MC-21, hand of at least 5). The kept-set numbers that
+# depend on the colours (Mathieu's and Maurice's shapes all of one colour) are added apart.
+cdef uint8_t CUM_T[4][1 << 14]
+cdef uint8_t MODE_OF[MC_HELPERS]
+
+
+cdef void _build_cum_tables() noexcept nogil:
+    cdef int x, a, b, d, n0, e, f, g, plain
+    for x in range(1 << 14):
+        a = x & 3           # v - 3
+        b = (x >> 2) & 3    # v - 2
+        d = (x >> 4) & 3    # v - 1
+        n0 = (x >> 6) & 3   # v
+        e = (x >> 8) & 3    # v + 1
+        f = (x >> 10) & 3   # v + 2
+        g = (x >> 12) & 3   # v + 3
+        # j in a set, or the lowest, middle or highest card of a run
+        plain = c2(n0) + e * f + d * e + b * d
+        CUM_T[0][x] = <uint8_t>plain
+        # Mathieu: v v v+1 (3 kept sets) with j one of the v, v-1 v-1 v (3) with j the top,
+        # v v+1 v+3 with j each card, v v+2 v+2 with j the lowest, v-2 v v with j one of the v
+        CUM_T[1][x] = <uint8_t>(plain + 3 * n0 * e + 3 * c2(d) + e * g + d * f + b * a
+                                + c2(f) + b * n0)
+        # Maurice: v v v+2 (2) with j one of the v, v-2 v-2 v (2) with j the top, v v+1 v+1
+        # (2) with j the lowest, v-1 v v (2) with j one of the v, v v+2 v+3 with j each card
+        CUM_T[2][x] = <uint8_t>(plain + 2 * n0 * f + 2 * c2(b) + 2 * c2(e) + 2 * d * n0
+                                + f * g + b * e + a * d)
+        # Amélie: four equal, or a four-card run with j at each place
+        CUM_T[3][x] = <uint8_t>(plain + n0 * (n0 - 1) * (n0 - 2) // 6
+                                + e * f * g + d * e * f + b * d * e + a * b * d)
+    for x in range(MC_HELPERS):
+        MODE_OF[x] = 0
+    MODE_OF[H_MATHIEU] = 1
+    MODE_OF[H_MAURICE] = 2
+
+
+_build_cum_tables()
+
+
+cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
+    """The number of combination actions of seat p (MC-10 .. MC-23) and, in ``t.cum[j]``, the
+    number of those whose highest slot is <= j, for ``combo_kth``.
+
+    The number of kept sets a subset gives depends only on its candy values relative to the
+    lowest and on whether its cards are all of one colour (checked against the shape tables
+    by ``_selfcheck_combos``): 1 for a set or a run with every helper but these; Mathieu
+    (MC-18) adds the shapes v v v+1 (3 kept sets, 2 all of one colour), v v+1 v+3 (1) and
+    v v+2 v+2 (1, 2 of one colour); Maurice (MC-19) v v v+2 (2, 1 of one colour), v v+1 v+1
+    (2, 3 of one colour) and v v+2 v+3 (1); Amélie (MC-21) the four-card sets and runs (1).
+    So the subsets whose highest slot is j are counted from the numbers of cards of each
+    value among the slots below j, and for Mathieu and Maurice of each value in j's colour:
+    no subset is visited. When no value has more than 3 cards in the hand, those numbers are
+    2-bit fields of one word and one ``CUM_T`` entry per slot gives them all; otherwise
+    ``combo_count_slow`` multiplies them out. Claude (MC-22), whose numbers depend on all
+    three colours, visits the subsets (``combo_count_enum``)."""
+    cdef int hn = s.hand_n[p]
+    cdef int h = s.helper[p]
+    cdef int j, c, v, tot = 0
+    cdef uint64_t N = 0
+    cdef uint64_t X = 0          # cards of value u among the slots below j, at bits 2u + 6
+    cdef uint64_t lo = s.hand[p][0]
+    cdef uint64_t M[5]           # the same by colour (4-bit fields, value u at field u + 2)
+    cdef uint64_t w
+    cdef const uint8_t* T
+    if hn < 4:  # MC-11: three laid, one must stay
+        return 0
+    for j in range(8):  # the whole hand by value, 4-bit fields
+        N += (<uint64_t>(j < hn)) << (s.cfg.candy[(lo >> (j << 3)) & 0xFF] << 2)
+    N += (<uint64_t>(hn > 8)) << (s.cfg.candy[s.hand[p][1] & 0xFF] << 2)
+    if h == H_CLAUDE or (N & <uint64_t>0xCCCCCCCCCCCCCCCCULL):
+        return combo_count_slow(s, p, t)
+    t.helper = h
+    t.amelie = h == H_AMELIE and hn >= 5
+    t.ready = 0
+    t.cum[1] = 0
+    T = CUM_T[MODE_OF[h] + 3 * t.amelie]
+    if not MODE_OF[h]:
+        for j in range(hn):
+            v = s.cfg.candy[hcard(s, p, j)]
+            tot += T[(X >> (v << 1)) & 0x3FFF]
+            t.cum[j] = tot
+            X += (<uint64_t>1) << ((v + 3) << 1)
+        return tot
+    M[0] = 0
+    M[1] = 0
+    M[2] = 0
+    M[3] = 0
+    M[4] = 0
+    for j in range(hn):
+        c = hcard(s, p, j)
+        v = s.cfg.candy[c]
+        w = M[s.cfg.colour[c]]
+        tot += T[(X >> (v << 1)) & 0x3FFF]
+        v += 2
+        if h == H_MATHIEU:  # one colour: v v v+1 has 2 kept sets (not 3), v v+2 v+2 2 (not 1)
+            tot += (- nib(w, v) * nib(w, v + 1) - c2(nib(w, v - 1))
+                    + c2(nib(w, v + 2)) + nib(w, v - 2) * nib(w, v))
+        else:  # Maurice, one colour: v v v+2 has 1 (not 2), v v+1 v+1 has 3 (not 2)
+            tot += (- nib(w, v) * nib(w, v + 2) - c2(nib(w, v - 2))
+                    + c2(nib(w, v + 1)) + nib(w, v - 1) * nib(w, v))
+        t.cum[j] = tot
+        X += (<uint64_t>1) << ((v + 1) << 1)
+        M[s.cfg.colour[c]] = w + ((<uint64_t>1) << (v << 2))
+    return tot
+
+
+cdef inline int pattern_of(int mask, int k, uint32_t r) noexcept nogil:
+    """The pattern index of the subset ``mask`` of k slots keeping the lowest kept set of
+    ``r`` (bits: kept sets relative to the subset's slots)."""
+    return SUB_BASE[SUB_OF_MASK[mask]] + KREL_RANK[k][ctz32(r)]
+
+
+cdef inline int combo_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogil:
+    """The pattern index of the k-th (from 0) combination that ``combo_count`` counted:
+    the block of subsets whose highest slot s2 holds it is visited in pattern order."""
+    cdef const uint16_t* R = W3R[t.helper]
+    cdef const uint8_t* C = W3C[t.helper]
+    cdef int s0, s1, s2 = 2, v, b, pc, i
+    cdef uint32_t r
+    cdef uint8_t c1, c2
+    if not t.ready:
+        combo_slots(s, p, t)
+    while t.cum[s2] <= k:
+        s2 += 1
+    k -= t.cum[s2 - 1]
+    c2 = t.col[s2]
+    for s1 in range(1, s2):
+        c1 = t.col[s1]
+        b = t.a1[s1] + t.a2[s2] + ((c1 == c2) << 1)
+        for s0 in range(s1):
+            i = b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))
+            pc = C[i]
+            if k < pc:
+                r = R[i]
+                while k > 0:
+                    r &= r - 1
+                    k -= 1
+                return pattern_of((1 << s0) | (1 << s1) | (1 << s2), 3, r)
+            k -= pc
+            if t.amelie:
+                for v in range(s0):
+                    r = four(t, v, s0, s1, s2)
+                    if r:
+                        if k == 0:
+                            return pattern_of((1 << v) | (1 << s0) | (1 << s1) | (1 << s2), 4, r)
+                        k -= 1
+    return 0  # not reached: k < combo_count
+
+
 cdef inline int mc_combos_to(const mc_t* s, int p, int16_t* out, uint8_t* mask) noexcept nogil:
     """The combination actions of seat p's hand (MC-10 .. MC-23), ascending, each
     distinct (cards, kept cards) once, written to ``out`` or, when ``out`` is NULL, marked
-    in ``mask``. Returns their number.
-
-    Subsets of 3 (and, for Amélie, 4) slots are visited in pattern order; each is looked
-    up in the shape tables; the kept sets found become pattern indices directly."""
+    in ``mask``. Returns their number. ``combo_count`` tells how many lie in each block of
+    subsets (by highest slot): empty blocks are skipped, and a block is left as soon as its
+    last combination is out."""
     cdef int hn = s.hand_n[p]
-    cdef int helper = s.helper[p]
-    cdef int lim, i, ii, j, c, krel, cnt = 0, nsub, s0, s1, s2, s3, hb, k, a
-    cdef uint32_t dv1, dv2, dv3, cp
-    cdef int pv[MC_MAX_HAND]
-    cdef int col[MC_MAX_HAND]
-    cdef uint32_t res
-    cdef bint amelie
-    if hn < 4:  # MC-11: three laid, one must stay
+    cdef int s0, s1, s2, v, b, base, a, left, cnt = 0
+    cdef uint32_t r
+    cdef uint8_t c1, c2
+    cdef const uint16_t* R
+    cdef slots_t t
+    if combo_count(s, p, &t) == 0:
         return 0
-    amelie = helper == H_AMELIE and hn >= 5  # MC-21
-    for j in range(hn):
-        c = s.hand[p][j]
-        pv[j] = s.cfg.candy[c]
-        col[j] = s.cfg.colour[c]
-    hb = helper * 7 * 7 * 8
-    lim = 1 << hn
-    nsub = SUB_N if amelie else SUB3_N
-    for ii in range(nsub):
-        i = ii if amelie else SUB3[ii]
-        if SUB_MASK[i] >= lim:
-            break
-        k = SUB_K[i]
-        s0 = SUB_SLOT[i][0]
-        s1 = SUB_SLOT[i][1]
-        s2 = SUB_SLOT[i][2]
-        dv1 = <uint32_t>(pv[s1] - pv[s0] + 3)
-        dv2 = <uint32_t>(pv[s2] - pv[s0] + 3)
-        if dv1 >= 7 or dv2 >= 7:
+    if not t.ready:
+        combo_slots(s, p, &t)
+    R = W3R[t.helper]
+    for s2 in range(2, hn):
+        left = t.cum[s2] - t.cum[s2 - 1]
+        if left == 0:
             continue
-        if k == 3:
-            cp = ((col[s0] == col[s1]) | ((col[s1] == col[s2]) << 1) | ((col[s0] == col[s2]) << 2))
-            res = T3[hb + (dv1 * 7 + dv2) * 8 + cp]
-        else:
-            s3 = SUB_SLOT[i][3]
-            dv3 = <uint32_t>(pv[s3] - pv[s0] + 3)
-            if dv3 >= 7:
-                continue
-            res = T4[((dv1 * 7 + dv2) * 7 + dv3) * 2
-                     + (col[s0] == col[s1] and col[s1] == col[s2] and col[s2] == col[s3])]
-        while res:
-            krel = ctz32(res)
-            res &= res - 1
-            a = MC_COMBINE + SUB_BASE[i] + KREL_RANK[k][krel]
-            if out != NULL:
-                out[cnt] = <int16_t>a
-            else:
-                mask[a] = 1
-            cnt += 1
+        c2 = t.col[s2]
+        for s1 in range(1, s2):
+            c1 = t.col[s1]
+            b = t.a1[s1] + t.a2[s2] + ((c1 == c2) << 1)
+            for s0 in range(s1):
+                r = R[b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))]
+                if r:
+                    base = MC_COMBINE + SUB_BASE[SUB_OF_MASK[(1 << s0) | (1 << s1) | (1 << s2)]]
+                    while r:
+                        a = base + KREL_RANK[3][ctz32(r)]
+                        r &= r - 1
+                        if out != NULL:
+                            out[cnt] = <int16_t>a
+                        else:
+                            mask[a] = 1
+                        cnt += 1
+                        left -= 1
+                if t.amelie:
+                    for v in range(s0):
+                        r = four(&t, v, s0, s1, s2)
+                        if r:
+                            a = MC_COMBINE + pattern_of((1 << v) | (1 << s0) | (1 << s1) | (1 << s2), 4, r)
+                            if out != NULL:
+                                out[cnt] = <int16_t>a
+                            else:
+                                mask[a] = 1
+                            cnt += 1
+                            left -= 1
+                if left == 0:
+                    break
+            if left == 0:
+                break
     return cnt
 
 
@@ -317,6 +678,10 @@ cdef int mc_combos(const mc_t* s, int p, int16_t* out) noexcept nogil:
 
 
 # ---- small state operations --------------------------------------------------------------------
+#
+# The struct is kept canonical: every slot past a length (hands, pile, helper row) is 0, and
+# so is the order outside the pick, combination and discard phases, as ``from_dict`` leaves
+# them; so two structs of the same position are equal byte for byte, however they got there.
 
 cdef inline int mc_current(const mc_t* s) noexcept nogil:
     cdef int q
@@ -329,56 +694,118 @@ cdef inline int mc_current(const mc_t* s) noexcept nogil:
     return s.order[s.turn]
 
 
+cdef inline int hcard(const mc_t* s, int p, int j) noexcept nogil:
+    """The card in slot j of seat p's hand."""
+    return <int>((s.hand[p][j >> 3] >> ((j & 7) << 3)) & 0xFF)
+
+
+cdef inline int lt_bytes(uint64_t x, int c) noexcept nogil:
+    """How many of the 8 bytes of x (each < 128) are below c (0 <= c < 128)."""
+    cdef uint64_t H = <uint64_t>0x8080808080808080ULL
+    cdef uint64_t lt = ~((x | H) - <uint64_t>c * <uint64_t>0x0101010101010101ULL) & H
+    return <int>(((lt >> 7) * <uint64_t>0x0101010101010101ULL) >> 56)
+
+
+cdef inline int hand_slot(const mc_t* s, int p, int c) noexcept nogil:
+    """The number of cards below c in seat p's hand (the slot of c when c is there): the
+    16 slot bytes compared at once; the unused ones are 0, below every c > 0."""
+    cdef int k = lt_bytes(s.hand[p][0], c) + lt_bytes(s.hand[p][1], c)
+    return k - (16 - s.hand_n[p]) if c > 0 else 0
+
+
 cdef inline void hand_add(mc_t* s, int p, int c) noexcept nogil:
-    cdef int j = s.hand_n[p]
-    while j > 0 and s.hand[p][j - 1] > c:
-        s.hand[p][j] = s.hand[p][j - 1]
-        j -= 1
-    s.hand[p][j] = <uint8_t>c
+    """Insert card c into seat p's sorted hand (byte-parallel: the slots from c's place on
+    move up one byte)."""
+    cdef int pos = hand_slot(s, p, c)
+    cdef uint64_t lo = s.hand[p][0]
+    cdef uint64_t hi = s.hand[p][1]
+    cdef uint64_t low
+    if pos < 8:
+        low = ((<uint64_t>1) << (pos << 3)) - 1
+        s.hand[p][1] = (hi << 8) | (lo >> 56)
+        s.hand[p][0] = (lo & low) | ((lo & ~low) << 8) | (<uint64_t>c << (pos << 3))
+    else:
+        low = ((<uint64_t>1) << ((pos - 8) << 3)) - 1
+        s.hand[p][1] = (hi & low) | ((hi & ~low) << 8) | (<uint64_t>c << ((pos - 8) << 3))
     s.hand_n[p] += 1
     s.loc[c] = <uint8_t>(LOC_HAND + p)
 
 
-cdef inline void hand_remove(mc_t* s, int p, int c) noexcept nogil:
-    """Take c out of seat p's hand (face down: a bid keeps its known flag and pool)."""
-    cdef int j = 0, n = s.hand_n[p]
-    while s.hand[p][j] != c:
-        j += 1
-    while j < n - 1:
-        s.hand[p][j] = s.hand[p][j + 1]
-        j += 1
-    s.hand_n[p] = n - 1
+cdef inline int hand_take(mc_t* s, int p, int j) noexcept nogil:
+    """Take the card in slot j out of seat p's hand (the slots above move down one byte) and
+    return it; its location, known flag and pool are the caller's."""
+    cdef uint64_t lo = s.hand[p][0]
+    cdef uint64_t hi = s.hand[p][1]
+    cdef uint64_t low
+    cdef int c
+    if j < 8:
+        c = <int>((lo >> (j << 3)) & 0xFF)
+        low = ((<uint64_t>1) << (j << 3)) - 1
+        s.hand[p][0] = (lo & low) | ((lo >> 8) & ~low) | ((hi & 0xFF) << 56)
+        s.hand[p][1] = hi >> 8
+    else:
+        c = <int>((hi >> ((j - 8) << 3)) & 0xFF)
+        low = ((<uint64_t>1) << ((j - 8) << 3)) - 1
+        s.hand[p][1] = (hi & low) | ((hi >> 8) & ~low)
+    s.hand_n[p] -= 1
+    return c
 
 
-cdef inline void hand_play(mc_t* s, int p, int c) noexcept nogil:
-    """Card c leaves seat p's hand face up (MC-12, MC-14, MC-16): seen by everyone."""
-    hand_remove(s, p, c)
-    s.known[c] = 0
-    s.pool[c] = 0
+cdef inline bint is_known(const mc_t* s, int c) noexcept nogil:
+    return (s.known[c >> 6] >> (c & 63)) & 1
+
+
+cdef inline void set_known(mc_t* s, int c) noexcept nogil:
+    s.known[c >> 6] |= (<uint64_t>1) << (c & 63)
+
+
+cdef inline void clear_known(mc_t* s, int c) noexcept nogil:
+    s.known[c >> 6] &= ~((<uint64_t>1) << (c & 63))
 
 
 cdef inline void to_discard(mc_t* s, int c) noexcept nogil:
     s.loc[c] = LOC_DISCARD
+    s.dis[c >> 6] |= (<uint64_t>1) << (c & 63)
     s.discard_n += 1
 
 
+cdef inline int disp_rank(const mc_t* s, int c) noexcept nogil:
+    """The number of display cards below card c (byte-parallel compare on ``dsp``)."""
+    cdef uint64_t H = <uint64_t>0x8080808080808080ULL
+    cdef uint64_t x = s.dsp
+    # a byte's high bit is set where the byte (< 128) is >= c; a valid byte is below c
+    # where it is clear
+    cdef uint64_t lt = ~((x | H) - <uint64_t>c * <uint64_t>0x0101010101010101ULL) & H
+    lt &= ((<uint64_t>1) << (8 * s.disp_n)) - 1
+    return <int>(((lt >> 7) * <uint64_t>0x0101010101010101ULL) >> 56)
+
+
 cdef inline void disp_add(mc_t* s, int c) noexcept nogil:
+    cdef int pos = disp_rank(s, c)
+    cdef uint64_t low = ((<uint64_t>1) << (8 * pos)) - 1
+    s.dsp = (s.dsp & low) | ((s.dsp & ~low) << 8) | (<uint64_t>c << (8 * pos))
     s.disp[c >> 6] |= (<uint64_t>1) << (c & 63)
     s.disp_n += 1
     s.loc[c] = LOC_DISPLAY
     s.pool[c] = 0
 
 
-cdef inline void disp_remove(mc_t* s, int c) noexcept nogil:
+cdef inline int disp_take(mc_t* s, int k) noexcept nogil:
+    """Take the k-th (from 0) display card in id order out of the display; returns it."""
+    cdef uint64_t low = ((<uint64_t>1) << (8 * k)) - 1
+    cdef int c = <int>((s.dsp >> (8 * k)) & 0xFF)
+    s.dsp = (s.dsp & low) | ((s.dsp >> 8) & ~low)
     s.disp[c >> 6] &= ~((<uint64_t>1) << (c & 63))
     s.disp_n -= 1
+    return c
 
 
 cdef int mc_draw(mc_t* s) noexcept nogil:
     """MC-6: the top card; an empty pile is replaced by the discards (in card id order)
     shuffled, a new pool of unseen cards (MC-26); -1 when both are empty. The caller
     places the card."""
-    cdef int c
+    cdef int c, w
+    cdef uint64_t bits
     cdef int32_t pool = 0
     if s.pile_n == 0:
         if s.discard_n == 0:
@@ -387,45 +814,75 @@ cdef int mc_draw(mc_t* s) noexcept nogil:
             if s.pool[c] > pool:
                 pool = s.pool[c]
         pool += 1
-        for c in range(MC_CARDS):
-            if s.loc[c] == LOC_DISCARD:
+        for w in range(2):  # the discards in card id order
+            bits = s.dis[w]
+            while bits:
+                c = 64 * w + ctz64(bits)
+                bits &= bits - 1
                 s.pile[s.pile_n] = <uint8_t>c
                 s.pile_n += 1
                 s.loc[c] = LOC_PILE
                 s.pool[c] = pool
+        s.dis[0] = 0
+        s.dis[1] = 0
         s.discard_n = 0
         rng_shuffle_u8(&s.rng, s.pile, s.pile_n)
     s.pile_n -= 1
-    return s.pile[s.pile_n]
+    c = s.pile[s.pile_n]
+    s.pile[s.pile_n] = 0
+    return c
 
 
 cdef void mc_init(mc_t* s, uint64_t seed) noexcept nogil:
-    cdef int i, r, q, n = s.cfg.n
+    """``new_state(seed)`` into a struct whose constants (``cfg``) are set and whose other
+    bytes are all 0 (a new object; ``mc_reset`` for a used struct). MC-3: the deck is
+    shuffled, each seat gets ``hand_size`` cards from the top round the table, seat 0 first,
+    then n + 1 go face up; MC-4: the helpers are shuffled, seat q gets the q-th. The hands
+    and the display are gathered as bit sets and written out in card id order."""
+    cdef int i, r, q, c, j, w, top = MC_CARDS, n = s.cfg.n
+    cdef rng_t g = seed
+    cdef uint8_t deck[MC_CARDS]
     cdef uint8_t helpers[MC_HELPERS]
-    s.rng = seed
-    memset(s.known, 0, sizeof(s.known))
-    memset(s.pool, 0, sizeof(s.pool))
-    memset(s.hand_n, 0, sizeof(s.hand_n))
-    memset(s.score, 0, sizeof(s.score))
-    s.disp[0] = 0
-    s.disp[1] = 0
-    s.disp_n = 0
-    s.discard_n = 0
+    cdef uint64_t sets[MC_MAX_PLAYERS + 1][2]   # each seat's hand, then the display
+    cdef uint64_t b
     for i in range(MC_CARDS):  # MC-3
-        s.pile[i] = <uint8_t>i
-        s.loc[i] = LOC_PILE
-    s.pile_n = MC_CARDS
-    rng_shuffle_u8(&s.rng, s.pile, MC_CARDS)
+        deck[i] = <uint8_t>i
+    rng_shuffle_u8(&g, deck, MC_CARDS)
+    memset(sets, 0, sizeof(sets))
     for r in range(s.cfg.hand_size):
         for q in range(n):
-            s.pile_n -= 1
-            hand_add(s, q, s.pile[s.pile_n])
+            top -= 1
+            c = deck[top]
+            sets[q][c >> 6] |= (<uint64_t>1) << (c & 63)
+            s.loc[c] = <uint8_t>(LOC_HAND + q)
     for i in range(n + 1):
-        s.pile_n -= 1
-        disp_add(s, s.pile[s.pile_n])
+        top -= 1
+        c = deck[top]
+        sets[n][c >> 6] |= (<uint64_t>1) << (c & 63)
+        s.loc[c] = LOC_DISPLAY
+    for q in range(n + 1):
+        j = 0
+        for w in range(2):
+            b = sets[q][w]
+            while b:
+                c = 64 * w + ctz64(b)
+                b &= b - 1
+                if q < n:
+                    s.hand[q][j >> 3] |= (<uint64_t>c) << ((j & 7) << 3)
+                else:
+                    s.dsp |= (<uint64_t>c) << (j << 3)
+                j += 1
+        if q < n:
+            s.hand_n[q] = j
+    s.disp[0] = sets[n][0]
+    s.disp[1] = sets[n][1]
+    s.disp_n = n + 1
+    memcpy(s.pile, deck, top)
+    s.pile_n = top
     for i in range(MC_HELPERS):  # MC-4
         helpers[i] = <uint8_t>i
-    rng_shuffle_u8(&s.rng, helpers, MC_HELPERS)
+    rng_shuffle_u8(&g, helpers, MC_HELPERS)
+    s.rng = g
     for q in range(n):
         s.helper[q] = helpers[q]
         s.bid[q] = -1
@@ -434,31 +891,23 @@ cdef void mc_init(mc_t* s, uint64_t seed) noexcept nogil:
         s.row[i] = helpers[n + i]
     s.round = 1
     s.phase = PH_BID
-    s.turn = 0
-    s.picks_left = 0
-    s.etienne_used = 0
-    s.truncated = 0
-    s.nactions = 0
+
+
+cdef void mc_reset(mc_t* s, uint64_t seed) noexcept nogil:
+    """``new_state(seed)`` into any struct whose constants are set: everything after them
+    zeroed (as in a new object), then ``mc_init``."""
+    memset(<char*>s + sizeof(mc_cfg_t), 0, sizeof(mc_t) - sizeof(mc_cfg_t))
+    mc_init(s, seed)
 
 
 cdef inline void order_by_helper(mc_t* s) noexcept nogil:
     """MC-10: seats by helper rank, highest first (helper id ascending)."""
-    cdef int i, j, t, n = s.cfg.n
-    for i in range(n):
-        s.order[i] = i
-    for i in range(1, n):
-        t = s.order[i]
-        j = i - 1
-        while j >= 0 and s.helper[s.order[j]] > s.helper[t]:
-            s.order[j + 1] = s.order[j]
-            j -= 1
-        s.order[j + 1] = t
-
-
-cdef inline int bid_key(const mc_t* s, int q) noexcept nogil:
-    """MC-8 / MC-17: larger goes first: coins (+2 with Henri), then helper rank."""
-    cdef int coins = s.cfg.coin[s.bid[q]] + (2 if s.helper[q] == H_HENRI else 0)
-    return coins * 16 + (MC_HELPERS - s.helper[q])
+    cdef int q, n = s.cfg.n
+    cdef uint32_t held = 0
+    for q in range(n):
+        held |= (<uint32_t>1) << s.helper[q]
+    for q in range(n):  # the helpers differ: a seat's place is the number of lower ids held
+        s.order[mh_pc8[held & (((<uint32_t>1) << s.helper[q]) - 1)]] = q
 
 
 cdef void start_pick_turn(mc_t* s) noexcept nogil:
@@ -480,12 +929,13 @@ cdef void start_pick_turn(mc_t* s) noexcept nogil:
 
 cdef void next_combiner(mc_t* s) noexcept nogil:
     cdef int i, q, c, n = s.cfg.n, best = 0
-    cdef int old[MC_MAX_PLAYERS]
+    cdef uint8_t old[MC_MAX_PLAYERS]
     s.phase = PH_COMBINE
     s.turn += 1
     if s.turn < n:
         return
     s.turn = 0
+    memset(s.order, 0, sizeof(s.order))  # as from_dict leaves it in the bid phase and at the end
     for q in range(n):
         if s.score[q] > best:
             best = s.score[q]
@@ -496,100 +946,190 @@ cdef void next_combiner(mc_t* s) noexcept nogil:
         s.phase = PH_OVER
         s.truncated = 1
         return
-    # MC-15
-    for q in range(n):
-        old[q] = s.helper[q]
-    s.row[s.row_n] = old[0]
+    # MC-15: seat 0's helper goes to the right end of the row, seat 1 takes the leftmost
+    memcpy(old, s.helper, sizeof(old))
     s.helper[1] = s.row[0]
-    for i in range(s.row_n):
+    for i in range(s.row_n - 1):
         s.row[i] = s.row[i + 1]
+    s.row[s.row_n - 1] = old[0]
     for q in range(2, n):
         s.helper[q] = old[q - 1]
     s.helper[0] = old[n - 1]
     s.round += 1
     s.etienne_used = 0
-    for i in range(n):  # MC-5, MC-6
-        c = mc_draw(s)
-        if c < 0:
-            break
-        disp_add(s, c)
+    if s.pile_n >= n:  # MC-5: n cards from the pile (one at a time, for the display order)
+        for i in range(n):
+            s.pile_n -= 1
+            disp_add(s, s.pile[s.pile_n])
+            s.pile[s.pile_n] = 0
+    else:
+        for i in range(n):  # MC-6: the pile runs out on the way
+            c = mc_draw(s)
+            if c < 0:
+                break
+            disp_add(s, c)
     s.phase = PH_BID
+
+
+# ---- the actions ----------------------------------------------------------------------------------
+# One function per kind of action, shared by ``mc_apply`` (an action id) and simulate's
+# ``mc_step_random`` (which knows the slot or card it chose): both paths change the struct
+# in exactly the same way.
+
+cdef inline void reveal_bids(mc_t* s) noexcept nogil:
+    """MC-7: all bids revealed at once; MC-8, MC-17: the pick order, larger first: coins
+    (+2 with Henri), then helper rank."""
+    cdef int n = s.cfg.n
+    cdef int q, c, r, x
+    cdef int key[MC_MAX_PLAYERS]
+    for q in range(n):
+        c = s.bid[q]
+        clear_known(s, c)
+        s.pool[c] = 0
+        key[q] = (s.cfg.coin[c] + 2 * (s.helper[q] == H_HENRI)) * 16 + (MC_HELPERS - s.helper[q])
+    for q in range(n):  # the keys differ (helper ranks do): a seat's place is the number of larger keys
+        r = 0
+        for x in range(n):
+            r += key[x] > key[q]
+        s.order[r] = q
+    s.phase = PH_PICK
+    s.turn = 0
+    start_pick_turn(s)
+
+
+cdef inline void do_bid(mc_t* s, int p, int j) noexcept nogil:
+    """MC-7: seat p lays the card in slot j face down (it keeps its known flag and pool)."""
+    cdef int c = hand_take(s, p, j)
+    s.loc[c] = <uint8_t>(LOC_BID + p)
+    s.bid[p] = c
+    if p == s.cfg.n - 1:  # MC-27: seats commit in order, so the last bid is in
+        reveal_bids(s)
+
+
+cdef inline void do_swap(mc_t* s, int p, int j) noexcept nogil:
+    """MC-16: Etienne's holder discards the card in slot j face up and draws (MC-6)."""
+    cdef int c = hand_take(s, p, j)
+    s.etienne_used = 1
+    clear_known(s, c)
+    s.pool[c] = 0
+    to_discard(s, c)
+    hand_add(s, p, mc_draw(s))
+
+
+cdef inline void do_pick(mc_t* s, int p, int k) noexcept nogil:
+    """MC-9: seat p takes the k-th display card (seen by everyone); after its last pick its
+    bid card goes into the display."""
+    cdef int c = disp_take(s, k)
+    hand_add(s, p, c)
+    set_known(s, c)
+    s.picks_left -= 1
+    if s.picks_left == 0:
+        disp_add(s, s.bid[p])
+        s.bid[p] = -1
+        s.turn += 1
+        start_pick_turn(s)
+
+
+cdef inline void after_combination(mc_t* s, int p) noexcept nogil:
+    if s.hand_n[p] > MC_HAND_LIMIT:  # MC-14
+        s.phase = PH_DISCARD
+    else:
+        next_combiner(s)
+
+
+cdef inline void do_discard(mc_t* s, int p, int j) noexcept nogil:
+    """MC-14: seat p discards the card in slot j face up."""
+    cdef int c = hand_take(s, p, j)
+    clear_known(s, c)
+    s.pool[c] = 0
+    to_discard(s, c)
+    if s.hand_n[p] <= MC_HAND_LIMIT:
+        next_combiner(s)
+
+
+cdef inline void do_combine(mc_t* s, int p, int i) noexcept nogil:
+    """MC-10, MC-12, MC-13: seat p lays pattern i: its kept cards score, the others are
+    discarded, all face up (the laid slots are taken from the highest down, so the lower
+    ones keep their places)."""
+    cdef int j, c, kept, t
+    for t in range(PAT_K[i] - 1, -1, -1):
+        j = PAT_SLOT[i][t]
+        c = hand_take(s, p, j)
+        kept = (PAT_KEEP[i] >> j) & 1
+        clear_known(s, c)
+        s.pool[c] = 0
+        s.loc[c] = <uint8_t>(LOC_VP + p if kept else LOC_DISCARD)
+        s.score[p] += kept * s.cfg.candy[c]  # MC-13
+        s.dis[c >> 6] |= (<uint64_t>(1 - kept)) << (c & 63)
+        s.discard_n += 1 - kept
+    after_combination(s, p)
 
 
 cdef void mc_apply(mc_t* s, int a) noexcept nogil:
     """Apply a legal action."""
     cdef int p = mc_current(s)
-    cdef int c, i, j, t, q, k
-    cdef int laid[4]
-    cdef uint16_t keep
     s.nactions += 1
-    if a >= MC_SWAP and a < MC_DECLINE:  # MC-16
-        c = a - MC_SWAP
-        s.etienne_used = 1
-        hand_play(s, p, c)
-        to_discard(s, c)
-        c = mc_draw(s)
-        hand_add(s, p, c)
-    elif a < MC_PICK:  # MC-7
-        c = a - MC_BID
-        hand_remove(s, p, c)
-        s.loc[c] = <uint8_t>(LOC_BID + p)
-        s.bid[p] = c
-        for q in range(s.cfg.n):
-            if s.bid[q] < 0:
-                return
-        for q in range(s.cfg.n):  # MC-7: all revealed at once
-            s.known[s.bid[q]] = 0
-            s.pool[s.bid[q]] = 0
-        # MC-8: order by coins
-        for i in range(s.cfg.n):
-            s.order[i] = i
-        for i in range(1, s.cfg.n):
-            t = s.order[i]
-            j = i - 1
-            while j >= 0 and bid_key(s, s.order[j]) < bid_key(s, t):
-                s.order[j + 1] = s.order[j]
-                j -= 1
-            s.order[j + 1] = t
-        s.phase = PH_PICK
-        s.turn = 0
-        start_pick_turn(s)
+    if a < MC_PICK:  # MC-7
+        do_bid(s, p, hand_slot(s, p, a - MC_BID))
     elif a < MC_DISCARD:  # MC-9
-        c = a - MC_PICK
-        disp_remove(s, c)
-        hand_add(s, p, c)
-        s.known[c] = 1
-        s.picks_left -= 1
-        if s.picks_left == 0:
-            disp_add(s, s.bid[p])
-            s.bid[p] = -1
-            s.turn += 1
-            start_pick_turn(s)
+        do_pick(s, p, disp_rank(s, a - MC_PICK))
     elif a < MC_SWAP:  # MC-14
-        c = a - MC_DISCARD
-        hand_play(s, p, c)
-        to_discard(s, c)
-        if s.hand_n[p] <= MC_HAND_LIMIT:
-            next_combiner(s)
-    else:
-        if a > MC_DECLINE:  # MC-10, MC-12
-            i = a - MC_COMBINE
-            k = PAT_K[i]
-            keep = PAT_KEEP[i]
-            for j in range(k):
-                laid[j] = s.hand[p][PAT_SLOT[i][j]]
-            for j in range(k):
-                c = laid[j]
-                hand_play(s, p, c)
-                if (keep >> PAT_SLOT[i][j]) & 1:
-                    s.loc[c] = <uint8_t>(LOC_VP + p)
-                    s.score[p] += s.cfg.candy[c]  # MC-13
-                else:
-                    to_discard(s, c)
-        if s.hand_n[p] > MC_HAND_LIMIT:  # MC-14
-            s.phase = PH_DISCARD
+        do_discard(s, p, hand_slot(s, p, a - MC_DISCARD))
+    elif a < MC_DECLINE:  # MC-16
+        do_swap(s, p, hand_slot(s, p, a - MC_SWAP))
+    elif a == MC_DECLINE:  # MC-10
+        after_combination(s, p)
+    else:  # MC-10, MC-12
+        do_combine(s, p, a - MC_COMBINE)
+
+
+cdef inline bint swap_ok(const mc_t* s, int p) noexcept nogil:
+    """MC-16: Etienne's holder may still swap this round."""
+    return s.helper[p] == H_ETIENNE and not s.etienne_used
+
+
+cdef inline void mc_step_random(mc_t* s, rng_t* policy) noexcept nogil:
+    """One action of simulate's policy: the legal action at a uniform index (``rng_below``
+    of their number) of the ascending legal list, as ``mc_legal`` would list it, found
+    without listing it: bids, picks or discards first (card id order), then Etienne's swaps
+    (MC-16), then, at a combination step, the decline and the combinations (counted, and
+    only the chosen one decoded)."""
+    cdef int p, hn, sw, k
+    cdef slots_t t
+    s.nactions += 1
+    if s.phase == PH_BID:
+        p = 0
+        while s.bid[p] >= 0:
+            p += 1
+        hn = s.hand_n[p]
+        sw = hn if swap_ok(s, p) else 0
+        k = <int>rng_below(policy, <uint32_t>(hn + sw))
+        if k < hn:
+            do_bid(s, p, k)
         else:
-            next_combiner(s)
+            do_swap(s, p, k - hn)
+    elif s.phase == PH_PICK:
+        p = s.order[s.turn]
+        sw = s.hand_n[p] if swap_ok(s, p) else 0
+        k = <int>rng_below(policy, <uint32_t>(s.disp_n + sw))
+        if k < s.disp_n:
+            do_pick(s, p, k)
+        else:
+            do_swap(s, p, k - s.disp_n)
+    elif s.phase == PH_COMBINE:
+        p = s.order[s.turn]
+        hn = s.hand_n[p]
+        sw = hn if swap_ok(s, p) else 0
+        k = <int>rng_below(policy, <uint32_t>(sw + 1 + combo_count(s, p, &t)))
+        if k < sw:
+            do_swap(s, p, k)
+        elif k == sw:
+            after_combination(s, p)
+        else:
+            do_combine(s, p, combo_kth(s, p, &t, k - sw - 1))
+    else:  # PH_DISCARD (MC-14)
+        p = s.order[s.turn]
+        do_discard(s, p, <int>rng_below(policy, <uint32_t>s.hand_n[p]))
 
 
 cdef int mc_legal(const mc_t* s, int16_t* out) noexcept nogil:
@@ -601,7 +1141,7 @@ cdef int mc_legal(const mc_t* s, int16_t* out) noexcept nogil:
         return 0
     if s.phase == PH_BID:
         for j in range(s.hand_n[p]):
-            out[n] = <int16_t>(MC_BID + s.hand[p][j])
+            out[n] = <int16_t>(MC_BID + hcard(s, p, j))
             n += 1
     elif s.phase == PH_PICK:
         for w in range(2):
@@ -612,18 +1152,69 @@ cdef int mc_legal(const mc_t* s, int16_t* out) noexcept nogil:
                 bits &= bits - 1
     elif s.phase == PH_DISCARD:
         for j in range(s.hand_n[p]):
-            out[n] = <int16_t>(MC_DISCARD + s.hand[p][j])
+            out[n] = <int16_t>(MC_DISCARD + hcard(s, p, j))
             n += 1
         return n
     if s.helper[p] == H_ETIENNE and not s.etienne_used:
         for j in range(s.hand_n[p]):
-            out[n] = <int16_t>(MC_SWAP + s.hand[p][j])
+            out[n] = <int16_t>(MC_SWAP + hcard(s, p, j))
             n += 1
     if s.phase == PH_COMBINE:
         out[n] = MC_DECLINE
         n += 1
         n += mc_combos(s, p, out + n)
     return n
+
+
+cdef bint mc_is_legal(const mc_t* s, int a) noexcept nogil:
+    """Whether action a (0 <= a < MC_NUM_ACTIONS) is one of ``mc_legal``'s, without listing
+    them: a card action looks at the card's location; a combination looks up its one subset
+    in the shape tables (MC-10 .. MC-23)."""
+    cdef int p = mc_current(s)
+    cdef int i, k, hn, c0, c1, c2_, c3, h
+    cdef uint32_t r, d1, d2, d3
+    if p == TERMINAL_SEAT:
+        return 0
+    if a >= MC_SWAP and a < MC_DECLINE:  # MC-16: at any decision but a discard
+        return (s.phase != PH_DISCARD and swap_ok(s, p)
+                and s.loc[a - MC_SWAP] == LOC_HAND + p)
+    if s.phase == PH_BID:  # MC-7
+        return a < MC_PICK and s.loc[a - MC_BID] == LOC_HAND + p
+    if s.phase == PH_PICK:  # MC-9
+        return MC_PICK <= a < MC_DISCARD and s.loc[a - MC_PICK] == LOC_DISPLAY
+    if s.phase == PH_DISCARD:  # MC-14
+        return MC_DISCARD <= a < MC_SWAP and s.loc[a - MC_DISCARD] == LOC_HAND + p
+    if a == MC_DECLINE:  # MC-10
+        return 1
+    if a < MC_COMBINE:
+        return 0
+    i = a - MC_COMBINE
+    k = PAT_K[i]
+    hn = s.hand_n[p]
+    h = s.helper[p]
+    if hn < 4 or PAT_SLOT[i][k - 1] >= hn:  # MC-11: one card must stay
+        return 0
+    c0 = hcard(s, p, PAT_SLOT[i][0])
+    c1 = hcard(s, p, PAT_SLOT[i][1])
+    c2_ = hcard(s, p, PAT_SLOT[i][2])
+    if k == 3:
+        r = W3R[h][W_OFF + 184 * s.cfg.candy[c1] + 8 * s.cfg.candy[c2_] - 192 * s.cfg.candy[c0]
+                   + ((s.cfg.colour[c0] == s.cfg.colour[c1])
+                      | ((s.cfg.colour[c1] == s.cfg.colour[c2_]) << 1)
+                      | ((s.cfg.colour[c0] == s.cfg.colour[c2_]) << 2))]
+    else:
+        if h != H_AMELIE or hn < 5:  # MC-21
+            return 0
+        c3 = hcard(s, p, PAT_SLOT[i][3])
+        d1 = <uint32_t>(s.cfg.candy[c1] - s.cfg.candy[c0] + 3)
+        d2 = <uint32_t>(s.cfg.candy[c2_] - s.cfg.candy[c0] + 3)
+        d3 = <uint32_t>(s.cfg.candy[c3] - s.cfg.candy[c0] + 3)
+        if d1 >= 7 or d2 >= 7 or d3 >= 7:
+            return 0
+        r = T4[((d1 * 7 + d2) * 7 + d3) * 2
+               + (s.cfg.colour[c0] == s.cfg.colour[c1] and s.cfg.colour[c1] == s.cfg.colour[c2_]
+                  and s.cfg.colour[c2_] == s.cfg.colour[c3])]
+    return (r >> PAT_KREL[i]) & 1
 
 
 cdef void mc_winners(const mc_t* s, int* w) noexcept nogil:
@@ -646,7 +1237,7 @@ cdef int mc_legal_mask(const mc_t* s, uint8_t* mask) noexcept nogil:
         return 0
     if s.phase == PH_BID:  # MC-7
         for j in range(s.hand_n[p]):
-            mask[MC_BID + s.hand[p][j]] = 1
+            mask[MC_BID + hcard(s, p, j)] = 1
         n = s.hand_n[p]
     elif s.phase == PH_PICK:  # MC-9
         for w in range(2):
@@ -657,11 +1248,11 @@ cdef int mc_legal_mask(const mc_t* s, uint8_t* mask) noexcept nogil:
                 bits &= bits - 1
     elif s.phase == PH_DISCARD:  # MC-14
         for j in range(s.hand_n[p]):
-            mask[MC_DISCARD + s.hand[p][j]] = 1
+            mask[MC_DISCARD + hcard(s, p, j)] = 1
         return s.hand_n[p]
     if s.helper[p] == H_ETIENNE and not s.etienne_used:  # MC-16
         for j in range(s.hand_n[p]):
-            mask[MC_SWAP + s.hand[p][j]] = 1
+            mask[MC_SWAP + hcard(s, p, j)] = 1
         n += s.hand_n[p]
     if s.phase == PH_COMBINE:  # MC-10 .. MC-12
         mask[MC_DECLINE] = 1
@@ -674,8 +1265,13 @@ cdef inline int rel_seat(int q, int p, int n) noexcept nogil:
     return q - p if q >= p else q - p + n
 
 
+cdef inline int obs_size(const mc_cfg_t* cfg) noexcept nogil:
+    """Floats in one observation (``MausAuChocolat.observation_shape[0]``)."""
+    return MC_CARDS * (4 + 3 * cfg.n) + 12 * cfg.n + 58
+
+
 cdef void mc_observe(const mc_t* s, int p, float* obs) noexcept nogil:
-    """Seat p's observation into ``obs`` (cfg.obs_size floats, zero-filled by the caller),
+    """Seat p's observation into ``obs`` (``obs_size`` floats, zero-filled by the caller),
     in the layout of ``MausAuChocolat._observation`` (docs: Observation). Every fraction is
     the reference's double quotient rounded once to float32, so the values are bit-identical.
     Hidden information (MC-26): other seats' hands appear only as sizes and known cards,
@@ -686,7 +1282,7 @@ cdef void mc_observe(const mc_t* s, int p, float* obs) noexcept nogil:
     # card planes: 0 own hand, 1 display, 2 discard pile, 3 own bid; for relative seat k:
     # 4 + 3k its revealed bid, 5 + 3k its victory cards, 6 + 3k its known cards
     for j in range(s.hand_n[p]):
-        obs[s.hand[p][j]] = 1.0
+        obs[hcard(s, p, j)] = 1.0
     for c in range(MC_CARDS):
         lc = s.loc[c]
         if lc == LOC_DISPLAY:
@@ -703,11 +1299,11 @@ cdef void mc_observe(const mc_t* s, int p, float* obs) noexcept nogil:
         if b >= 0:
             if s.phase != PH_BID:  # MC-7: revealed together
                 obs[(4 + 3 * k) * MC_CARDS + b] = 1.0
-            elif s.known[b]:  # a known card bid face down stays known until the reveal
+            elif is_known(s, b):  # a known card bid face down stays known until the reveal
                 obs[(6 + 3 * k) * MC_CARDS + b] = 1.0
         for j in range(s.hand_n[q]):  # cards everyone saw taken (MC-9)
-            c = s.hand[q][j]
-            if s.known[c]:
+            c = hcard(s, q, j)
+            if is_known(s, c):
                 obs[(6 + 3 * k) * MC_CARDS + c] = 1.0
     # per relative seat: hand size / 8 (MC-14), score / target (MC-13, MC-24), has a bid,
     # is to move, helper one-hot (MC-4)
@@ -740,17 +1336,278 @@ cdef void mc_observe(const mc_t* s, int p, float* obs) noexcept nogil:
     if s.etienne_used:  # MC-16: once per round
         obs[i] = 1.0
     obs[i + 1] = <float>(<double>s.picks_left / 2.0)
-    if s.cfg.max_turns_f > 0.0:  # else written by the caller (an inexact max_turns)
-        obs[i + 2] = <float>(<double>s.round / s.cfg.max_turns_f)
+    if s.cfg.max_turns_d > 0.0:  # else written by the caller (an inexact max_turns)
+        obs[i + 2] = <float>(<double>s.round / s.cfg.max_turns_d)
 
 
 cdef void mc_play_random(mc_t* s, rng_t* policy) noexcept nogil:
     """Uniformly random legal actions to the end (the policy of mousehole.simulate)."""
-    cdef int16_t buf[MC_NUM_ACTIONS]
-    cdef int n
     while s.phase != PH_OVER:
-        n = mc_legal(s, buf)
-        mc_apply(s, buf[rng_below(policy, <uint32_t>n)])
+        mc_step_random(s, policy)
+
+
+# ---- determinization (MC-26) ------------------------------------------------------------------
+
+cdef void mc_determinize(mc_t* s, int p, uint64_t seed) noexcept nogil:
+    """In place: the cards seat p cannot see are re-dealt from ``seed`` exactly as
+    ``MausAuChocolat._determinize`` deals them from p's view (MC-26): the unseen cards
+    (the pile, the other seats' hand cards that were not seen entering the hand and, in
+    the bid phase, their face-down bids) are grouped by pool, each group in card id
+    order; the groups are shuffled in pool order; each other seat, in seat order, takes
+    from the end of the groups one card per unseen card it holds (its unseen pools
+    ascending), its hand is sorted with its known cards and, when its bid is hidden, the
+    bid is drawn from that hand; what is left of the newest pool is the pile; the new
+    generator is the next draw. Then every unused slot is zeroed, so that the struct is
+    byte for byte the one ``from_dict`` builds from the resulting dict."""
+    cdef rng_t r = seed
+    cdef int n = s.cfg.n
+    cdef bint bidding = s.phase == PH_BID
+    cdef int c, q, j, k, g, lc, t, m, nd = 0, nh = 0, top = 0, nu, idx
+    cdef uint8_t hid[MC_CARDS]         # the unseen cards, ascending
+    cdef uint8_t grp[MC_CARDS]         # the unseen cards grouped by pool (pools ascending)
+    cdef int32_t dpool[MC_CARDS]       # the distinct pools of the unseen cards, ascending
+    cdef int gstart[MC_CARDS]
+    cdef int glen[MC_CARDS]
+    cdef int32_t up[MC_MAX_HAND + 1]
+    cdef uint8_t mine[MC_MAX_HAND + 1]
+    for c in range(MC_CARDS):
+        if s.pool[c] > top:
+            top = s.pool[c]
+        lc = s.loc[c]
+        if lc == LOC_PILE:
+            pass
+        elif lc >= LOC_HAND and lc < LOC_BID:
+            if lc - LOC_HAND == p or is_known(s, c):
+                continue
+        elif lc >= LOC_BID and lc < LOC_VP:
+            if not bidding or lc - LOC_BID == p or is_known(s, c):
+                continue
+        else:
+            continue
+        hid[nh] = <uint8_t>c
+        nh += 1
+        t = s.pool[c]  # insert into the distinct pools (few: a linear scan)
+        g = nd
+        while g > 0 and dpool[g - 1] > t:
+            g -= 1
+        if g == 0 or dpool[g - 1] != t:
+            j = nd
+            while j > g:
+                dpool[j] = dpool[j - 1]
+                j -= 1
+            dpool[g] = t
+            nd += 1
+    for g in range(nd):
+        glen[g] = 0
+    for j in range(nh):  # count, then place (stable: card id order within a pool)
+        g = 0
+        while dpool[g] != s.pool[hid[j]]:
+            g += 1
+        glen[g] += 1
+    k = 0
+    for g in range(nd):
+        gstart[g] = k
+        k += glen[g]
+        glen[g] = 0
+    for j in range(nh):
+        g = 0
+        while dpool[g] != s.pool[hid[j]]:
+            g += 1
+        grp[gstart[g] + glen[g]] = hid[j]
+        glen[g] += 1
+    for g in range(nd):
+        rng_shuffle_u8(&r, grp + gstart[g], glen[g])
+    for q in range(n):
+        if q == p:
+            continue
+        nu = 0  # the pools of q's unseen cards, and q's known cards
+        m = 0
+        for j in range(s.hand_n[q]):
+            c = hcard(s, q, j)
+            if is_known(s, c):
+                mine[m] = <uint8_t>c
+                m += 1
+            else:
+                up[nu] = s.pool[c]
+                nu += 1
+        if bidding and s.bid[q] >= 0:
+            c = s.bid[q]
+            if is_known(s, c):
+                mine[m] = <uint8_t>c
+                m += 1
+            else:
+                up[nu] = s.pool[c]
+                nu += 1
+        for j in range(1, nu):  # ascending
+            t = up[j]
+            k = j - 1
+            while k >= 0 and up[k] > t:
+                up[k + 1] = up[k]
+                k -= 1
+            up[k + 1] = t
+        for j in range(nu):
+            g = 0
+            while dpool[g] != up[j]:
+                g += 1
+            glen[g] -= 1
+            mine[m] = grp[gstart[g] + glen[g]]
+            m += 1
+        for j in range(1, m):  # sorted hand
+            c = mine[j]
+            k = j - 1
+            while k >= 0 and mine[k] > c:
+                mine[k + 1] = mine[k]
+                k -= 1
+            mine[k + 1] = <uint8_t>c
+        if bidding and s.bid[q] >= 0:  # MC-7: the hidden bid is one of q's cards
+            idx = <int>rng_below(&r, <uint32_t>m)
+            c = mine[idx]
+            s.bid[q] = c
+            s.loc[c] = <uint8_t>(LOC_BID + q)
+            for j in range(idx, m - 1):
+                mine[j] = mine[j + 1]
+            m -= 1
+        s.hand[q][0] = 0
+        s.hand[q][1] = 0
+        for j in range(m):
+            c = mine[j]
+            s.hand[q][j >> 3] |= (<uint64_t>c) << ((j & 7) << 3)
+            s.loc[c] = <uint8_t>(LOC_HAND + q)
+        s.hand_n[q] = m
+    # MC-6: the pile is what is left of the newest pool
+    s.pile_n = 0
+    for g in range(nd):
+        if dpool[g] == top:
+            for j in range(glen[g]):
+                c = grp[gstart[g] + j]
+                s.pile[j] = <uint8_t>c
+                s.loc[c] = LOC_PILE
+            s.pile_n = glen[g]
+    s.rng = rng_next(&r)
+    # unused slots as from_dict leaves them
+    memset(s.pile + s.pile_n, 0, MC_CARDS - s.pile_n)
+    # (the hands: rebuilt above for the other seats, always canonical for p)
+    for j in range(s.row_n, MC_HELPERS):
+        s.row[j] = 0
+    if s.phase == PH_BID or s.phase == PH_OVER:
+        memset(s.order, 0, sizeof(s.order))
+
+
+# ---- the C-level game interface (mh_game_t, _common.pxd) ------------------------------------
+
+cdef int MC_MAX_LEGAL = 0
+
+
+cdef int _max_legal() noexcept nogil:
+    """A true bound on the legal actions: at most 9 swaps (MC-16) and the decline, then per
+    3-card subset of 9 slots (84) and, for Amelie, per 4-card subset (126) at most as many
+    kept sets as the shape tables hold for one subset; in the bid and pick phases at most 9
+    cards or n + 1 <= 7 display cards plus 9 swaps."""
+    cdef int i, b3 = 0, b4 = 0, x
+    for i in range(7 * 7 * 7 * 8):
+        x = _popc(T3[i])
+        if x > b3:
+            b3 = x
+    for i in range(7 * 7 * 7 * 2):
+        x = _popc(T4[i])
+        if x > b4:
+            b4 = x
+    return MC_MAX_HAND + 1 + 84 * b3 + 126 * b4
+
+
+MC_MAX_LEGAL = _max_legal()
+
+
+cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
+    cdef const mc_t* s = <const mc_t*>v
+    d.players = s.cfg.n
+    d.num_actions = MC_NUM_ACTIONS
+    d.obs_size = obs_size(&s.cfg)
+    d.max_legal = MC_MAX_LEGAL
+
+
+cdef void g_reset(void* v, uint64_t seed) noexcept nogil:
+    """``new_state(seed)``, whatever the struct held."""
+    mc_reset(<mc_t*>v, seed)
+
+
+cdef int g_current(const void* v) noexcept nogil:
+    return mc_current(<const mc_t*>v)
+
+
+cdef int g_legal(const void* v, int32_t* out) noexcept nogil:
+    cdef int16_t buf[MC_NUM_ACTIONS]
+    cdef int i, k = mc_legal(<const mc_t*>v, buf)
+    for i in range(k):
+        out[i] = buf[i]
+    return k
+
+
+cdef void g_apply(void* v, int32_t a) noexcept nogil:
+    """``apply_action`` without the checks and the history (kept by the Python object)."""
+    mc_apply(<mc_t*>v, a)
+
+
+cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
+    return 0  # no chance node: the draws come from the state's own generator (MC-6)
+
+
+cdef void g_returns(const void* v, double* out) noexcept nogil:
+    """``StateAPI.returns``: +1 for the winner (MC-25), -1 for the others at the end."""
+    cdef const mc_t* s = <const mc_t*>v
+    cdef int w[MC_MAX_PLAYERS]
+    cdef int q, k = 0, n = s.cfg.n
+    if s.phase != PH_OVER:
+        for q in range(n):
+            out[q] = 0.0
+        return
+    mc_winners(s, w)
+    for q in range(n):
+        k += w[q]
+    for q in range(n):
+        out[q] = 0.0 if k == n else (1.0 if w[q] else -1.0)
+
+
+cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
+    mc_play_random(<mc_t*>v, policy)
+
+
+cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
+    mc_determinize(<mc_t*>v, p, seed)
+
+
+cdef void g_observe(const void* v, int p, float* out) noexcept nogil:
+    cdef const mc_t* s = <const mc_t*>v
+    memset(out, 0, <size_t>obs_size(&s.cfg) * sizeof(float))
+    mc_observe(s, p, out)
+    if s.cfg.max_turns_d < 0.0:  # max_turns > 2**53: divided by the nearest double
+        out[obs_size(&s.cfg) - 1] = <float>(<double>s.round / -s.cfg.max_turns_d)
+
+
+cdef void g_mask(const void* v, uint8_t* out) noexcept nogil:
+    memset(out, 0, MC_NUM_ACTIONS)
+    mc_legal_mask(<const mc_t*>v, out)
+
+
+cdef mh_game_t MC_GAME
+cdef int g_truncated(const void* s) noexcept nogil:
+    return (<const mc_t*>s).truncated != 0
+
+
+MC_GAME.name = b"maus_au_chocolat"
+MC_GAME.size = sizeof(mc_t)
+MC_GAME.dims = g_dims
+MC_GAME.reset = g_reset
+MC_GAME.current = g_current
+MC_GAME.legal = g_legal
+MC_GAME.apply = g_apply
+MC_GAME.chance = g_chance
+MC_GAME.returns = g_returns
+MC_GAME.rollout = g_rollout
+MC_GAME.determinize = g_determinize
+MC_GAME.observe = g_observe
+MC_GAME.mask = g_mask
+MC_GAME.truncated = g_truncated
 
 
 # ---- configuration ----------------------------------------------------------------------------
@@ -765,10 +1622,9 @@ cdef mc_cfg_t cfg_of(object game) except *:
     cfg.hand_size = game.hand_size
     # round / max_turns in the observation: a double division is Python's int / int exactly
     # when both are exact doubles; a larger max_turns is divided in Python (observation)
-    cfg.max_turns_f = <double>game.max_turns if game.max_turns <= 2 ** 53 else 0.0
-    cfg.obs_size = MC_CARDS * (4 + 3 * cfg.n) + 12 * cfg.n + 58
-    if (cfg.obs_size,) != tuple(game.observation_shape):  # pragma: no cover - layout guard
-        raise AssertionError(f"observation layout: {game.observation_shape} != ({cfg.obs_size},)")
+    cfg.max_turns_d = float(game.max_turns) if game.max_turns <= 2 ** 53 else -float(game.max_turns)
+    if (obs_size(&cfg),) != tuple(game.observation_shape):  # pragma: no cover - layout guard
+        raise AssertionError(f"observation layout: {game.observation_shape} != ({obs_size(&cfg)},)")
     for i in range(MC_CARDS):
         cfg.colour[i] = game.cards[i][0]
         cfg.candy[i] = game.cards[i][1]
@@ -785,6 +1641,36 @@ cdef mc_cfg_t game_cfg(object game) except *:
     return (<MausAuChocolatCore>cached).s.cfg
 
 
+cdef extern from *:
+    """
+    #ifdef Py_GIL_DISABLED
+    #define MH_MC_HAVE_GIL 0
+    #else
+    #define MH_MC_HAVE_GIL 1
+    #endif
+    """
+    const int MH_MC_HAVE_GIL
+
+cdef object last_game = None   # the game of the last load_cfg() call (held: no id reuse)
+cdef mc_cfg_t last_cfg
+
+
+cdef inline int load_cfg(object game, mc_cfg_t* cfg) except -1:
+    """``cfg[0] = game_cfg(game)``, without a Python-level lookup when ``game`` is the game
+    of the previous call (the usual case). The pair (last_game, last_cfg) changes with no
+    Python code between its two writes, so under the GIL no thread sees it half made; a
+    free-threaded build does not use it."""
+    global last_game, last_cfg
+    if not MH_MC_HAVE_GIL:
+        cfg[0] = game_cfg(game)
+        return 0
+    if game is not last_game:
+        last_cfg = game_cfg(game)
+        last_game = game
+    cfg[0] = last_cfg
+    return 0
+
+
 cdef void sim_range(mc_cfg_t cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                     int64_t[:, ::1] scores, uint8_t[:, ::1] winners, int64_t[::1] lengths,
                     uint8_t[::1] truncated) noexcept nogil:
@@ -795,7 +1681,7 @@ cdef void sim_range(mc_cfg_t cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t st
     cdef Py_ssize_t i
     s.cfg = cfg
     for i in range(start, stop):
-        mc_init(&s, rng_derive(seed, 2 * <uint64_t>i))
+        mc_reset(&s, rng_derive(seed, 2 * <uint64_t>i))
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
         mc_play_random(&s, &policy)
         mc_winners(&s, w)
@@ -828,6 +1714,72 @@ def bench_combos(MausAuChocolatCore st, int seat, long repeat):
             n = mc_combos(&st.s, seat, buf)
     return n
 
+
+
+def _selfcheck_combos(MausAuChocolatCore st, uint64_t seed, long rounds):
+    """Check simulate's combination counting against the listing (``mc_combos_to``, the
+    shape tables) on ``rounds`` random hands of 4 .. 9 cards of ``st``'s game, every helper:
+    ``combo_count`` must give the listing's length and ``combo_kth(k)`` its k-th action.
+    Returns the number of hands checked; raises AssertionError on the first difference."""
+    cdef mc_t s
+    cdef slots_t t
+    cdef int16_t buf[MC_NUM_ACTIONS]
+    cdef uint8_t deck[MC_CARDS]
+    cdef rng_t r = seed
+    cdef long i
+    cdef int hn, h, j, n, k, cnt
+    s = st.s
+    for i in range(rounds):
+        for j in range(MC_CARDS):
+            deck[j] = <uint8_t>j
+        rng_shuffle_u8(&r, deck, MC_CARDS)
+        hn = 4 + <int>rng_below(&r, 6)
+        s.hand_n[0] = 0
+        s.hand[0][0] = 0
+        s.hand[0][1] = 0
+        for j in range(hn):
+            hand_add(&s, 0, deck[j])
+        for h in range(MC_HELPERS):
+            s.helper[0] = h
+            n = mc_combos_to(&s, 0, buf, NULL)
+            cnt = combo_count(&s, 0, &t)
+            if cnt != n:
+                raise AssertionError(f"helper {h}, hand {[hcard(&s, 0, j) for j in range(hn)]}: "
+                                     f"counted {cnt}, listed {n}")
+            for k in range(n):
+                if MC_COMBINE + combo_kth(&s, 0, &t, k) != buf[k]:
+                    raise AssertionError(f"helper {h}, hand {[hcard(&s, 0, j) for j in range(hn)]}: "
+                                         f"combination {k} differs")
+    return rounds
+
+def _selfcheck_legal(MausAuChocolatCore st):
+    """Check ``apply_action``'s legality test (``mc_is_legal``) against the listing
+    (``mc_legal``) for every action id in ``st``; returns the number of legal actions,
+    raises AssertionError on the first difference."""
+    cdef int16_t buf[MC_NUM_ACTIONS]
+    cdef uint8_t listed[MC_NUM_ACTIONS]
+    cdef int n = mc_legal(&st.s, buf)
+    cdef int a
+    memset(listed, 0, MC_NUM_ACTIONS)
+    for a in range(n):
+        listed[buf[a]] = 1
+    for a in range(MC_NUM_ACTIONS):
+        if listed[a] != mc_is_legal(&st.s, a):
+            raise AssertionError(f"action {a}: listed {listed[a]}, legality test {int(mc_is_legal(&st.s, a))}")
+    return n
+
+def bench_determinize(MausAuChocolatCore st, int seat, long repeat):
+    """Determinize a copy of ``st`` for ``seat`` ``repeat`` times in C, each from a fresh
+    copy of the struct and its own seed (benchmarks: the copy is part of the figure)."""
+    cdef mc_t s
+    cdef long i
+    if not 0 <= seat < st.s.cfg.n:
+        raise ValueError(f"seat {seat} is out of range")
+    with nogil:
+        for i in range(repeat):
+            s = st.s
+            mc_determinize(&s, seat, <uint64_t>i)
+    return None
 
 _PHASES = ("bid", "pick", "combine", "discard", "over")
 
@@ -865,6 +1817,8 @@ cdef object check_out_slow(object out, tuple shape, object dtype):
 
 # ---- the Python-facing class ------------------------------------------------------------------
 
+@cython.no_gc  # it holds its game and seed, which hold no state (the game's ``_compiled_cfg``
+                # is a core whose game is None): no cycle
 cdef class MausAuChocolatCore:
     """Compiled Maus au Chocolat state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.maus_au_chocolat.CompiledMausAuChocolatState`` (this core + the shared API)."""
@@ -881,20 +1835,21 @@ cdef class MausAuChocolatCore:
 
     @classmethod
     def new(cls, game, uint64_t seed):
-        cdef MausAuChocolatCore st = MausAuChocolatCore.__new__(cls)
+        cdef MausAuChocolatCore st = <MausAuChocolatCore>new_instance(<type>cls)
         st.game = game
-        st.s.cfg = game_cfg(game)
-        mc_init(&st.s, seed)
+        st.seed = seed
+        load_cfg(game, &st.s.cfg)
+        mc_init(&st.s, seed)  # (the rest of the struct is 0 from the allocation)
         return st
 
     @classmethod
     def from_dict(cls, game, dict d):
         """Build from a dict already checked by ``game._validate_dict``."""
-        cdef MausAuChocolatCore st = MausAuChocolatCore.__new__(cls)
+        cdef MausAuChocolatCore st = <MausAuChocolatCore>new_instance(<type>cls)
         cdef mc_t* s = &st.s
         cdef int i, q, c
         st.game = game
-        s.cfg = game_cfg(game)
+        load_cfg(game, &s.cfg)
         n = s.cfg.n
         memset(s.known, 0, sizeof(s.known))
         memset(s.hand_n, 0, sizeof(s.hand_n))
@@ -910,13 +1865,14 @@ cdef class MausAuChocolatCore:
         s.discard_n = len(d["discard"])
         for c in d["discard"]:
             s.loc[c] = LOC_DISCARD
+            s.dis[c >> 6] |= (<uint64_t>1) << (c & 63)
         for c in range(MC_CARDS):
             s.pool[c] = d["pools"][c]
         for q in range(n):
             for c in d["hands"][q]:
                 hand_add(s, q, c)
             for c in d["known"][q]:
-                s.known[c] = 1
+                set_known(s, c)
             s.bid[q] = d["bids"][q]
             if s.bid[q] >= 0:
                 s.loc[s.bid[q]] = <uint8_t>(LOC_BID + q)
@@ -945,8 +1901,9 @@ cdef class MausAuChocolatCore:
 
     def clone(self):
         """An independent copy (one struct copy and the history buffer)."""
-        cdef MausAuChocolatCore c = MausAuChocolatCore.__new__(type(self))
+        cdef MausAuChocolatCore c = <MausAuChocolatCore>new_instance(type(self))
         c.game = self.game
+        c.seed = self.seed
         c.s = self.s
         if self.s.nactions:
             c.hist = <uint16_t*>malloc(self.hist_cap * sizeof(uint16_t))
@@ -957,12 +1914,67 @@ cdef class MausAuChocolatCore:
         return c
 
 
+    def _set_seed(self, seed):
+        """Unpickling: the seed the pickled state was created from (or None)."""
+        self.seed = seed
+
+    def _c_game(self):
+        """The C-level interface of the game (a capsule holding ``const mh_game_t*``)."""
+        return game_capsule(&MC_GAME)
+
+    def _c_state(self):
+        """The address of this state's struct (a capsule; valid while the state lives)."""
+        return state_capsule(&self.s)
+
+    def determinize(self, player, seed):
+        """A full state that seat ``player`` cannot tell apart from this one (MC-26): exactly
+        ``game.determinize_view(state.to_dict(for_player=player), seed)``, computed in C
+        (``mc_determinize``). The history is the view's, completed as the Python
+        determinization completes it: this round's hidden bids become the bids drawn,
+        every combination (hidden in a view) the first pattern."""
+        cdef int p = seat_arg(self.game, self.s.cfg.n, player)
+        cdef uint64_t sd
+        cdef MausAuChocolatCore c
+        cdef mc_t* s
+        cdef int i, k, q, a
+        if type(seed) is int:
+            sd = PyLong_AsUnsignedLongLongMask(seed)
+        else:
+            from mousehole._api import _seed
+            sd = _seed(seed)  # numpy integers; TypeError for a bool or a non-integer
+        c = <MausAuChocolatCore>self.clone()
+        c.seed = None  # not the seed of new_state any more
+        s = &c.s
+        mc_determinize(s, p, sd)
+        for i in range(s.nactions):
+            if c.hist[i] >= MC_COMBINE:
+                c.hist[i] = MC_COMBINE
+        if s.phase == PH_BID:  # MC-27: this round's bids, seat 0's first, end the history
+            k = 0
+            for q in range(s.cfg.n):
+                if s.bid[q] >= 0:
+                    k += 1
+            i = s.nactions
+            while k > 0 and i > 0:
+                i -= 1
+                a = c.hist[i]
+                if a < MC_PICK:
+                    k -= 1
+                    c.hist[i] = <uint16_t>(MC_BID + s.bid[k])
+                elif not (MC_SWAP <= a < MC_DECLINE):
+                    break
+        return c
+
     @property
     def current_player(self):
         return mc_current(&self.s)
 
     def is_terminal(self):
         return self.s.phase == PH_OVER
+
+    def is_chance_node(self):
+        """Always False: the draws come from the state's own generator (MC-3, MC-6)."""
+        return False
 
     @property
     def truncated(self):
@@ -1006,7 +2018,7 @@ cdef class MausAuChocolatCore:
         ``out`` (a writable C-contiguous float32 array of that shape) when given."""
         cdef mc_t* s = &self.s
         cdef int p = seat_arg(self.game, s.cfg.n, player)
-        cdef cnp.npy_intp dim = s.cfg.obs_size
+        cdef cnp.npy_intp dim = obs_size(&s.cfg)
         cdef cnp.ndarray arr
         cdef float* obs
         if out is None:
@@ -1020,27 +2032,14 @@ cdef class MausAuChocolatCore:
             return out
         obs = <float*>cnp.PyArray_DATA(arr)
         mc_observe(s, p, obs)
-        if s.cfg.max_turns_f == 0.0:  # max_turns > 2**53: Python's exact int / int
+        if s.cfg.max_turns_d < 0.0:  # max_turns > 2**53: Python's exact int / int
             obs[dim - 1] = <float>(s.round / self.game.max_turns)
         return arr
 
     def apply_action(self, action):
         """Apply an int action; IllegalMoveError (state unchanged) if the rules forbid it."""
         cdef int64_t a = action_int(action, _np_int64)
-        cdef int16_t buf[MC_NUM_ACTIONS]
-        cdef int n, lo, hi, mid
-        if self.s.phase == PH_OVER or a < 0 or a >= MC_NUM_ACTIONS:
-            raise self._illegal(action)
-        n = mc_legal(&self.s, buf)
-        lo = 0
-        hi = n
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if buf[mid] < a:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo == n or buf[lo] != a:
+        if a < 0 or a >= MC_NUM_ACTIONS or not mc_is_legal(&self.s, <int>a):
             raise self._illegal(action)
         self._record(<int>a)
         mc_apply(&self.s, <int>a)
@@ -1060,7 +2059,7 @@ cdef class MausAuChocolatCore:
         cdef mc_t* s = &self.s
         cdef int q, c, i, n = s.cfg.n
         cdef int lc
-        hands = [[s.hand[q][i] for i in range(s.hand_n[q])] for q in range(n)]
+        hands = [[hcard(s, q, i) for i in range(s.hand_n[q])] for q in range(n)]
         display = []
         discard = []
         vp = [[] for q in range(n)]
@@ -1080,7 +2079,7 @@ cdef class MausAuChocolatCore:
         d["discard"] = discard
         d["hands"] = hands
         d["known"] = [[c for c in sorted(hands[q] + ([s.bid[q]] if s.phase == PH_BID and s.bid[q] >= 0 else []))
-                       if s.known[c]] for q in range(n)]
+                       if is_known(s, c)] for q in range(n)]
         d["pools"] = [s.pool[c] for c in range(MC_CARDS)]
         d["bids"] = [s.bid[q] for q in range(n)]
         d["vp"] = vp
@@ -1109,6 +2108,6 @@ cdef class MausAuChocolatCore:
                        scores, winners, lengths, truncated):
         """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
         goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
-        cdef MausAuChocolatCore proto = MausAuChocolatCore.__new__(MausAuChocolatCore)
-        proto.s.cfg = game_cfg(game)
+        cdef MausAuChocolatCore proto = <MausAuChocolatCore>new_instance(MausAuChocolatCore)
+        load_cfg(game, &proto.s.cfg)
         _sim_chunk(proto, seed, start, stop, scores, winners, lengths, truncated)

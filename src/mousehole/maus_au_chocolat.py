@@ -825,25 +825,48 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         return obs
 
     def _render(self, d: Dict[str, Any]) -> str:
+        """The text diagram of a full state dict, or of seat ``p``'s view
+        (``state.to_dict(for_player=p)``, MC-26) under a first line naming the seat: the
+        view shows the pile by its size, another seat's hand as the cards the table saw it
+        take (``known``) and a ``?`` per card it holds unseen, and a face-down bid as ``?``
+        (MC-7); while that bid is face down, the known cards may be in the hand or be the bid."""
         n = self.num_players
         cards = self.cards
+        seat = d.get("view")
 
         def name(c: int) -> str:
             return card_name(c, cards)
 
-        cur = _current(d, n)
+        if seat is not None and d["phase"] == "bid":  # a view hides the others' bids (MC-27)
+            cur = d["committed"].index(False)
+        else:
+            cur = _current(d, n)
         who = "game over" if cur == TERMINAL else f"seat {cur} to play"
-        lines = [
-            f"round {d['round']}, phase {d['phase']}, {who}; draw pile {len(d['pile'])}, discard {len(d['discard'])}",
+        pile = len(d["pile"]) if seat is None else d["pile_size"]
+        lines = [] if seat is None else [
+            f"seat {seat}'s view: '?' is a card it cannot see (the other hands and face-down bids, MC-26)"]
+        lines += [
+            f"round {d['round']}, phase {d['phase']}, {who}; draw pile {pile}, discard {len(d['discard'])}",
             "display: " + (" ".join(name(c) for c in d["display"]) or "-"),
             "helper row: " + " ".join(HELPERS[h] for h in d["row"]),
         ]
         for q in range(n):
             bid = d["bids"][q]
+            hand = d["hands"][q]
+            if hand is None:  # MC-26: another seat's hand in a view
+                known = d["known"][q]
+                if bid is None:  # MC-7: its bid lies face down, maybe one of the known cards
+                    shown = ["?"] * d["hand_sizes"][q]
+                    extra = "; bid ?" + ("; known among hand and bid: " + " ".join(name(c) for c in known)
+                                         if known else "")
+                else:
+                    shown = [name(c) for c in known] + ["?"] * (d["hand_sizes"][q] - len(known))
+                    extra = f"; bid {name(bid)}" if bid >= 0 else ""
+            else:
+                shown = [name(c) for c in hand]
+                extra = f"; bid {name(bid)}" if bid >= 0 else ""
             lines.append(
-                f"seat {q} [{HELPERS[d['helpers'][q]]}] {_score(d['vp'][q], cards)} VP: hand "
-                + " ".join(name(c) for c in d["hands"][q])
-                + (f"; bid {name(bid)}" if bid >= 0 else "")
+                f"seat {q} [{HELPERS[d['helpers'][q]]}] {_score(d['vp'][q], cards)} VP: hand " + " ".join(shown) + extra
             )
         return "\n".join(lines)
 
