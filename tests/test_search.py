@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 import pytest

@@ -13,7 +13,7 @@ import pytest
 
 import mousehole
 from gamecases import CASES, IDS, scale
-from mousehole._api import CHANCE, TERMINAL
+from mousehole._api import CHANCE
 from mousehole._rng import Rng, derive
 from mousehole.vector import RANDOM, VectorGame, _chance_pick
 
