@@ -25,7 +25,8 @@ ctypedef struct cr_t:
     uint16_t dog[16]
     uint16_t cat[16]
     uint16_t mouse[16]
-    uint16_t cheese[16]
+    uint16_t front[16]     # the empty cells next to a card (CR-7): a function of occ
+                           # (no cheese board: occ less the animals and the start card)
     uint8_t table[CR_MAX_CELLS]   # cell codes, as in the reference (docs/games/cheese_rescue.md)
     uint8_t hands[CR_MAX_PLAYERS][CR_MAX_KINDS]
     uint8_t pile[CR_MAX_PILE]

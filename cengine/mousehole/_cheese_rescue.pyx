@@ -11,12 +11,15 @@ give the same game, bit for bit, for the same seed and actions.
 search and batched stepping; ``cr_determinize`` is the compiled determinization (CR-15).
 A struct is byte-canonical: the pile slots past ``pile_n`` and the history slots past
 ``placed`` are 0 on every path (new, play, from_dict, determinize), so equal states are
-equal bytes. The play-out (``cr_play_random``) avoids branches that depend on the draws.
+equal bytes. ``front`` (the empty cells next to a card, CR-7) is kept with ``occ``, so a row's
+legal cells are one mask. The play-outs (``crw_game`` for simulate, ``cr_play_random`` for the
+C interface) choose on an 8 x 8 window of 64-bit boards and avoid branches that depend on the
+draws.
 """
 
 cimport cython
 cimport numpy as cnp
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
@@ -53,16 +56,26 @@ cdef inline int cr_current(const cr_t* s) noexcept nogil:
     return s.placed % s.cfg.n  # CR-7: seat 0 starts, clockwise
 
 
+cdef inline void cr_front_add(cr_t* s, int r, uint16_t bit) noexcept nogil:
+    """Keep ``front`` (the empty cells next to a card, CR-7) after a card landed on ``bit``
+    of row ``r`` (already in ``occ``). A card in the last column also marks the column
+    past the grid, which no column mask lets through."""
+    s.front[r] = (s.front[r] | <uint16_t>(bit << 1) | <uint16_t>(bit >> 1)) & <uint16_t>~s.occ[r]
+    if r > 0:
+        s.front[r - 1] |= bit & <uint16_t>~s.occ[r - 1]
+    s.front[r + 1] |= bit & <uint16_t>~s.occ[r + 1]
+
+
 cdef inline void cr_put_rc(cr_t* s, int r, int c, int code) noexcept nogil:
     """Put a card (table code) on the empty cell (r, c); keep bitboards and bounding box."""
     cdef uint16_t bit = <uint16_t>(1 << c)
     s.table[r * s.cfg.G + c] = <uint8_t>code
     s.occ[r] |= bit
-    # without branches (the kind laid is random in play-outs): one board gets the bit
+    cr_front_add(s, r, bit)
+    # without branches (the kind laid is random in play-outs): an animal's board gets the bit
     s.dog[r] |= bit & <uint16_t>(-<int>(code == 2))
     s.cat[r] |= bit & <uint16_t>(-<int>(code == 3))
     s.mouse[r] |= bit & <uint16_t>(-<int>(code == 4))
-    s.cheese[r] |= bit & <uint16_t>(-<int>(code >= 5))
     if r < s.rmin: s.rmin = r
     if r > s.rmax: s.rmax = r
     if c < s.cmin: s.cmin = c
@@ -79,7 +92,7 @@ cdef inline void cr_clear_board(cr_t* s) noexcept nogil:
     memset(s.dog, 0, sizeof(s.dog))
     memset(s.cat, 0, sizeof(s.cat))
     memset(s.mouse, 0, sizeof(s.mouse))
-    memset(s.cheese, 0, sizeof(s.cheese))
+    memset(s.front, 0, sizeof(s.front))
     memset(s.table, 0, sizeof(s.table))
     s.rmin = 99
     s.cmin = 99
@@ -143,10 +156,7 @@ cdef inline int cr_legal_prefix(const cr_t* s, uint16_t* out, uint8_t* before, i
     colmask = <uint16_t>(((1 << (hi_c + 1)) - 1) & ~((1 << lo_c) - 1))
     first[0] = lo_r
     for r in range(lo_r, hi_r + 1):
-        nb = <uint16_t>((s.occ[r] << 1) | (s.occ[r] >> 1) | s.occ[r + 1])
-        if r > 0:
-            nb |= s.occ[r - 1]
-        nb &= <uint16_t>(~s.occ[r]) & colmask
+        nb = s.front[r] & colmask
         out[r] = nb
         total += popcount16(nb)
         i += 1
@@ -183,6 +193,40 @@ cdef inline int cr_legal_cells(const cr_t* s, uint16_t* out) noexcept nogil:
     return cr_legal_prefix(s, out, before, &first, &nrows)
 
 
+ctypedef fused cell_int:
+    int32_t
+    uint32_t
+
+
+cdef inline int cr_legal_list(const cr_t* s, cell_int* cells) noexcept nogil:
+    """The empty cells where a card may go (CR-7, CR-8), ascending, into ``cells`` (at most
+    N * N + 2N); returns their number."""
+    cdef int r, lo_r, hi_r, lo_c, hi_c, base, i = 0, G = s.cfg.G
+    cdef uint16_t colmask, nb
+    if s.rmax < 0:  # no card yet (3 players): the first card goes on the centre cell
+        cells[0] = s.cfg.center
+        return 1
+    lo_r = s.rmax - s.cfg.N + 1  # CR-8: rows and columns within N - 1 of every card
+    if lo_r < s.rmin - 1: lo_r = s.rmin - 1  # CR-7: rows next to a card
+    if lo_r < 0: lo_r = 0
+    hi_r = s.rmin + s.cfg.N - 1
+    if hi_r > s.rmax + 1: hi_r = s.rmax + 1
+    if hi_r > G - 1: hi_r = G - 1
+    lo_c = s.cmax - s.cfg.N + 1
+    if lo_c < 0: lo_c = 0
+    hi_c = s.cmin + s.cfg.N - 1
+    if hi_c > G - 1: hi_c = G - 1
+    colmask = <uint16_t>(((1 << (hi_c + 1)) - 1) & ~((1 << lo_c) - 1))
+    for r in range(lo_r, hi_r + 1):
+        nb = s.front[r] & colmask
+        base = r * G
+        while nb:
+            cells[i] = base + ctz64(nb)
+            i += 1
+            nb &= nb - 1
+    return i
+
+
 cdef inline bint cr_is_legal(const cr_t* s, int p, int kind, int cell) noexcept nogil:
     """CR-7, CR-8 for one card and cell, without computing every legal cell."""
     cdef int G = s.cfg.G
@@ -193,7 +237,7 @@ cdef inline bint cr_is_legal(const cr_t* s, int p, int kind, int cell) noexcept 
         return False
     if s.rmax < 0:
         return cell == s.cfg.center
-    if not (((s.occ[r] << 1) | (s.occ[r] >> 1) | s.occ[r + 1] | (s.occ[r - 1] if r > 0 else 0)) & bit):
+    if not (s.front[r] & bit):  # CR-7: next to a card
         return False
     return (max(s.rmax, r) - min(s.rmin, r) < s.cfg.N) and (max(s.cmax, c) - min(s.cmin, c) < s.cfg.N)
 
@@ -202,8 +246,21 @@ cdef inline void cr_place_rc(cr_t* s, int p, int kind, int r, int c) noexcept no
     """Seat ``p`` (the seat to play) lays a ``kind`` card on (r, c) (CR-7), draws (CR-9);
     the action is recorded. Legality already checked."""
     cdef uint8_t k
+    cdef uint16_t bit = <uint16_t>(1 << c)
+    cdef int cheese = kind >= 3
     s.hands[p][kind] -= 1
-    cr_put_rc(s, r, c, (2 + kind) if kind < 3 else (5 + p * s.cfg.K + kind - 3))
+    # the cell code of cr_put_rc: 2 + kind for an animal, 5 + p * K + (kind - 3) for a cheese
+    s.table[r * s.cfg.G + c] = <uint8_t>(2 + kind + cheese * p * s.cfg.K)
+    s.occ[r] |= bit
+    cr_front_add(s, r, bit)
+    # no branch on the kind (it is random in play-outs): an animal's board gets the bit
+    s.dog[r] |= bit & <uint16_t>(-<int>(kind == 0))
+    s.cat[r] |= bit & <uint16_t>(-<int>(kind == 1))
+    s.mouse[r] |= bit & <uint16_t>(-<int>(kind == 2))
+    s.rmin = min(s.rmin, r)
+    s.rmax = max(s.rmax, r)
+    s.cmin = min(s.cmin, c)
+    s.cmax = max(s.cmax, c)
     if s.pile_n > 0:  # CR-9
         s.pile_n -= 1
         k = s.pile[s.pile_n]
@@ -247,11 +304,14 @@ cdef void cr_scores(const cr_t* s, int32_t* score, int32_t* count) noexcept nogi
         mice[r] = s.mouse[r] & <uint16_t>~adj[r]  # CR-12.2
     cr_adjacent(mice, adj)
     for r in range(s.cfg.G):
-        bits = s.cheese[r] & <uint16_t>~adj[r]  # CR-12.3
+        # CR-12.3 on the cheese: the cards that are no animal (and not the start card, below)
+        bits = s.occ[r] & <uint16_t>~(s.dog[r] | s.cat[r] | s.mouse[r] | adj[r])
         while bits:
             c = ctz64(bits)
             bits &= bits - 1
             code = s.table[r * s.cfg.G + c] - 5
+            if code < 0:  # the start card (CR-3): no cheese
+                continue
             owner = code // s.cfg.K
             ck = code - owner * s.cfg.K
             score[owner] += s.cfg.cheese_value[ck]
@@ -279,10 +339,8 @@ cdef int cr_winner_mask(const cr_t* s) noexcept nogil:
     return winner_mask_of(s.cfg.n, score, count)
 
 
-cdef void cr_play_random(cr_t* s, rng_t* policy) noexcept nogil:
-    """Play uniformly random legal actions to the end (the policy of mousehole.simulate):
-    one draw ``idx`` below (kinds held) x (legal cells) picks the action of that rank in the
-    sorted legal list, kind ``idx // cells`` among the kinds held, cell ``idx % cells``."""
+cdef void cr_play_random_rows(cr_t* s, rng_t* policy) noexcept nogil:
+    """``cr_play_random`` on the row boards, for any square (the window holds up to 7 x 7)."""
     cdef uint16_t rows[16]
     cdef uint8_t before[17]
     cdef int32_t held[CR_MAX_KINDS]
@@ -311,6 +369,266 @@ cdef void cr_play_random(cr_t* s, rng_t* policy) noexcept nogil:
         p += 1
         if p == n:
             p = 0
+
+
+# ---- the play-outs on an 8 x 8 window (squares up to 7 x 7) -----------------------------------
+#
+# Every legal cell lies in the cards' bounding box or one row / column beyond it (CR-7), and
+# the box is at most N x N (CR-8). So with N <= 7 the legal cells of a position fit in an 8 x 8
+# window whose row 0 and column 0 are the row above and the column left of the box: one 64-bit
+# word per board (bit 8 * i + j is window cell (i, j)), the cards in rows 1..h and columns
+# 1..w. A card laid in row 0 or column 0 grows the box, and the window moves one step up or
+# left (every board shifted by 8 or 1). The legal cells are then one word, counted by a SWAR
+# popcount whose byte prefix sums also find the rank-th legal cell without a loop; the kinds
+# held are one bit mask per seat. Same draws and same choices as ``cr_play_random_rows``:
+# the legal cells in row-major order are the window's set bits in ascending order.
+# ``crw_game`` plays simulate's games on the window alone (a cell code per laid card for the
+# scoring); ``cr_play_random`` (the C interface's rollout) chooses on the window and lays the
+# card with ``cr_place_rc``. (Every playable square is at most 7 x 7: N = 8 gives 63 or 64
+# cells, shared by no player count of CR-11; a larger square would use the row boards.)
+
+cdef enum:
+    CRW_MAX_N = 7
+
+ctypedef struct crw_cfg_t:
+    uint64_t rowm[9]      # rows where a card may go when the box is h rows high (CR-8), by h
+    uint64_t colm[9]      # the same for columns, by width w
+    int32_t n, deal, m, length, truncated, r0, c0, uses_start
+    uint32_t held0        # the kinds of the cheese set (CR-5)
+    uint8_t code[CR_MAX_PLAYERS][CR_MAX_KINDS]   # table code of (seat, kind)
+    uint8_t cls[CR_MAX_KINDS]                   # board of a kind: 0 dog, 1 cat, 2 mouse, 3 cheese
+    int32_t owner[32]     # seat and value of a cheese code
+    int32_t value[32]
+    uint8_t hand0[16]     # a hand after taking the cheese set
+    uint8_t pile0[CR_MAX_PILE + 1]   # 1..m: the animals in canonical order; 0: no card (8)
+
+
+cdef uint32_t CRW_RECIP[65]   # ceil(2**20 / n): idx // n == (idx * CRW_RECIP[n]) >> 20 (exact for idx < 8n, n <= 64)
+cdef uint32_t CRW_KBIT[16]    # 1 << k for a kind, 0 for the "no card" slot 8 (pile empty)
+for _c in range(1, 65):
+    CRW_RECIP[_c] = <uint32_t>(((1 << 20) + _c - 1) // _c)
+for _c in range(16):
+    CRW_KBIT[_c] = <uint32_t>((1 << _c) if _c < 8 else 0)
+
+cdef uint64_t CRW_ROWM[CRW_MAX_N + 1][9]   # [N][h]: the window rows where a card may go (CR-8)
+cdef uint64_t CRW_COLM[CRW_MAX_N + 1][9]   # [N][w]: the same for columns
+cdef int _n, _h, _i
+for _n in range(2, CRW_MAX_N + 1):
+    for _h in range(9):  # a box h < N high takes a card one row beyond it on each side
+        CRW_ROWM[_n][_h] = 0
+        CRW_COLM[_n][_h] = 0
+        for _i in range(8):
+            if _h >= 1 and ((_h < _n and _i <= _h + 1) or (_h >= _n and 1 <= _i <= _h)):
+                CRW_ROWM[_n][_h] |= (<uint64_t>0xFF) << (8 * _i)
+                CRW_COLM[_n][_h] |= (<uint64_t>0x0101010101010101ULL) << _i
+
+
+cdef bint crw_setup(const cr_cfg_t* cfg, crw_cfg_t* k) noexcept nogil:
+    """The constants of the window play-out for ``cfg``; False when N > 7."""
+    cdef int kind, p, ck, t, N = cfg.N
+    if N > CRW_MAX_N:
+        return False
+    memset(k, 0, sizeof(crw_cfg_t))
+    memcpy(k.rowm, CRW_ROWM[N], sizeof(k.rowm))
+    memcpy(k.colm, CRW_COLM[N], sizeof(k.colm))
+    k.n = cfg.n
+    k.uses_start = cfg.uses_start
+    k.deal = cfg.initial_draw
+    k.r0 = cfg.center // cfg.G - 1  # the centre is window cell (1, 1) at the start
+    k.c0 = cfg.center - (k.r0 + 1) * cfg.G - 1
+    k.length = cfg.cells if cfg.cells <= cfg.max_turns else cfg.max_turns  # CR-11, max_turns
+    k.truncated = cfg.max_turns < cfg.cells
+    for p in range(cfg.n):
+        for kind in range(cfg.kinds):
+            k.code[p][kind] = <uint8_t>((2 + kind) if kind < 3 else (5 + p * cfg.K + kind - 3))
+    for kind in range(cfg.kinds):
+        k.cls[kind] = <uint8_t>(kind if kind < 3 else 3)
+    for p in range(cfg.n):
+        for ck in range(cfg.K):
+            k.owner[5 + p * cfg.K + ck] = p
+            k.value[5 + p * cfg.K + ck] = cfg.cheese_value[ck]
+    for ck in range(cfg.K):  # CR-5: the cheese set
+        k.hand0[3 + ck] = <uint8_t>cfg.cheese_count[ck]
+        k.held0 |= (<uint32_t>1) << (3 + ck)
+    k.pile0[0] = 8
+    k.m = 0
+    for kind in range(3):  # CR-4: dogs, then cats, then mice (as cr_init)
+        for t in range(cfg.pile_count[kind]):
+            k.m += 1
+            k.pile0[k.m] = <uint8_t>kind
+    return True
+
+
+cdef inline uint64_t crw_adjacent(uint64_t x) noexcept nogil:
+    """The window cells next to a card of ``x`` (a card lies in rows and columns 1..7: a shift
+    right never wraps into a card's row, a wrap of the shift left lands on an empty column 0)."""
+    return (x << 1) | (x >> 1) | (x << 8) | (x >> 8)
+
+
+cdef inline int crw_pick(uint64_t occ, uint64_t allowed, uint32_t held, rng_t* policy,
+                         int* kind) noexcept nogil:
+    """One uniform draw among (kinds held) x (legal cells), as ``cr_play_random_rows``: the
+    window bit of the cell, and ``kind[0]``. ``occ``: the cards (the centre is legal on an
+    empty table, CR-7); ``allowed``: the rows and columns the square allows (CR-8); ``held``:
+    bit k for each kind held."""
+    cdef uint64_t legal, x, pre, d
+    cdef uint32_t nc, idx, j, t
+    cdef int sh
+    legal = (crw_adjacent(occ) & ~occ & allowed) | (<uint64_t>(occ == 0) << 9)
+    x = legal - ((legal >> 1) & <uint64_t>0x5555555555555555ULL)
+    x = (x & <uint64_t>0x3333333333333333ULL) + ((x >> 2) & <uint64_t>0x3333333333333333ULL)
+    x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
+    pre = x * <uint64_t>0x0101010101010101ULL  # byte i: the legal cells in window rows 0..i
+    nc = <uint32_t>(pre >> 56)
+    idx = rng_below(policy, <uint32_t>mh_pc8[held] * nc)
+    j = (idx * CRW_RECIP[nc]) >> 20  # idx // nc: the j-th kind held
+    t = idx - j * nc                  # the t-th legal cell
+    kind[0] = SELECT8[held][j]
+    d = ((pre | <uint64_t>0x8080808080808080ULL) - (t + 1) * <uint64_t>0x0101010101010101ULL) \
+        & <uint64_t>0x8080808080808080ULL   # bit 7 of byte i: more than t legal cells in rows 0..i
+    sh = ctz64(d) - 7                        # 8 * (the window row of the t-th legal cell)
+    return sh + SELECT8[(legal >> sh) & 0xFF][t - <uint32_t>(((pre << 8) >> sh) & 0xFF)]
+
+
+cdef void cr_play_random(cr_t* s, rng_t* policy) noexcept nogil:
+    """Play uniformly random legal actions to the end (the policy of mousehole.simulate):
+    one draw ``idx`` below (kinds held) x (legal cells) picks the action of that rank in the
+    sorted legal list, kind ``idx // cells`` among the kinds held, cell ``idx % cells``. The
+    choice is made on the window of ``crw_game`` (built from the row boards), the move by
+    ``cr_place_rc`` (the whole struct kept, history included)."""
+    cdef const uint64_t* rowm
+    cdef const uint64_t* colm
+    cdef uint64_t occ = 0
+    cdef uint32_t hd
+    cdef int n = s.cfg.n, kinds = s.cfg.kinds, cells = s.cfg.cells
+    cdef int p, r, k, kind, pos, rr, cc, up, left, h, w, ar, ac
+    if s.placed >= cells or s.truncated:
+        return
+    if s.cfg.N > CRW_MAX_N:
+        cr_play_random_rows(s, policy)
+        return
+    rowm = CRW_ROWM[s.cfg.N]
+    colm = CRW_COLM[s.cfg.N]
+    if s.rmax < 0:  # no card yet (3 players): the centre is window cell (1, 1)
+        ar = s.cfg.center // s.cfg.G - 1
+        ac = s.cfg.center - (ar + 1) * s.cfg.G - 1
+        h = 0
+        w = 0
+    else:  # the box in rows and columns 1..h, 1..w of the window
+        ar = s.rmin - 1
+        ac = s.cmin - 1
+        h = s.rmax - s.rmin + 1
+        w = s.cmax - s.cmin + 1
+        for r in range(s.rmax, s.rmin - 1, -1):
+            occ = (occ << 8) | ((((<uint32_t>s.occ[r]) << 1) >> s.cmin) & 0xFF)
+        occ <<= 8
+    p = s.placed % n
+    while True:
+        hd = 0
+        for k in range(kinds):  # the kinds held, as bits
+            hd |= (<uint32_t>(s.hands[p][k] != 0)) << k
+        pos = crw_pick(occ, rowm[h] & colm[w], hd, policy, &kind)
+        rr = pos >> 3
+        cc = pos & 7
+        cr_place_rc(s, p, kind, ar + rr, ac + cc)
+        if s.placed >= cells or s.truncated:
+            return
+        up = rr == 0  # the window follows the box (as in crw_game)
+        left = cc == 0
+        h += up | (rr > h)
+        w += left | (cc > w)
+        ar -= up
+        ac -= left
+        occ = (occ << (8 * up + left)) | (<uint64_t>1 << (pos + 8 * up + left))
+        p += 1
+        if p == n:
+            p = 0
+
+
+cdef void crw_game(const crw_cfg_t* k, uint64_t seed, rng_t* policy, int32_t* score,
+                   int32_t* count) noexcept nogil:
+    """One game of ``simulate`` from ``cr_init(seed)`` to the end (the square full, CR-11, or
+    ``max_turns``), ``policy`` drawing the actions as ``cr_play_random``; the scores and cheese
+    counts of CR-12/CR-13. The same game as ``cr_init`` + ``cr_play_random`` + ``cr_scores``
+    without the struct: no history, no row boards, no table but the codes of the cards laid."""
+    cdef rng_t rng = seed
+    cdef uint8_t pile[CR_MAX_PILE + 1]
+    cdef uint8_t hand[CR_MAX_PLAYERS][16]
+    cdef uint32_t held[CR_MAX_PLAYERS]
+    cdef uint8_t code[256]            # the code of cell (r, c) at 16 * r + c, for the cards laid
+    cdef uint64_t b[4]                # dogs, cats, mice, cheese
+    cdef uint64_t occ, x, bit
+    cdef uint32_t hd
+    cdef int n = k.n, p, q, top, card, kind, pos, rr, cc, up, left, sh, h, w, ar, ac, a, cd
+    memcpy(pile, k.pile0, <size_t>(k.m + 1))
+    rng_shuffle_u8(&rng, pile + 1, k.m)  # CR-4 (the pile of cr_init, shifted by one slot)
+    top = k.m
+    for p in range(n):  # CR-5: the cheese set, then the initial draw, seat 0 first
+        memcpy(hand[p], k.hand0, 16)
+        hd = k.held0
+        for q in range(k.deal):
+            card = pile[top]
+            top -= 1
+            hand[p][card] += 1
+            hd |= (<uint32_t>1) << card
+        held[p] = hd
+    b[0] = 0
+    b[1] = 0
+    b[2] = 0
+    b[3] = 0
+    ar = k.r0
+    ac = k.c0
+    if k.uses_start:  # CR-3, CR-6: the start card on the centre
+        occ = <uint64_t>1 << 9
+        h = 1
+        w = 1
+    else:  # 3 players: the first card goes on the centre (CR-7)
+        occ = 0
+        h = 0
+        w = 0
+    p = 0
+    for a in range(k.length):
+        hd = held[p]
+        pos = crw_pick(occ, k.rowm[h] & k.colm[w], hd, policy, &kind)
+        rr = pos >> 3
+        cc = pos & 7
+        up = rr == 0
+        left = cc == 0
+        h += up | (rr > h)
+        w += left | (cc > w)
+        ar -= up
+        ac -= left
+        sh = 8 * up + left  # the window follows the box: row 0 and column 0 stay empty
+        pos += sh
+        bit = <uint64_t>1 << pos
+        occ = (occ << sh) | bit
+        b[0] <<= sh
+        b[1] <<= sh
+        b[2] <<= sh
+        b[3] <<= sh
+        b[k.cls[kind]] |= bit
+        code[(ar + (pos >> 3)) * 16 + ac + (pos & 7)] = k.code[p][kind]
+        hand[p][kind] -= 1
+        hd ^= <uint32_t>(hand[p][kind] == 0) << kind
+        card = pile[top]  # CR-9: draw, if any card is left (slot 0: none)
+        top -= top != 0
+        hand[p][card] += 1
+        held[p] = hd | CRW_KBIT[card]
+        p += 1
+        if p == n:
+            p = 0
+    for p in range(n):
+        score[p] = 0
+        count[p] = 0
+    x = b[1] & ~crw_adjacent(b[0])    # CR-12.1: the cats no dog scares
+    x = b[2] & ~crw_adjacent(x)       # CR-12.2: the mice no such cat chases
+    x = b[3] & ~crw_adjacent(x)       # CR-12.3: the cheese no such mouse eats
+    while x:  # CR-13
+        pos = ctz64(x)
+        x &= x - 1
+        cd = code[(ar + (pos >> 3)) * 16 + ac + (pos & 7)]
+        score[k.owner[cd]] += k.value[cd]
+        count[k.owner[cd]] += 1
 
 
 # ---- observation and action mask (written from the struct, no Python objects) ----------------
@@ -466,35 +784,20 @@ cdef int g_current(const void* vs) noexcept nogil:
 cdef int g_legal(const void* vs, int32_t* out) noexcept nogil:
     """As ``legal_actions``: kind-major, cells ascending (sorted)."""
     cdef const cr_t* s = <const cr_t*>vs
-    cdef uint16_t rows[16]
-    cdef uint8_t before[17]
+    cdef int32_t cells[CR_MAX_CELLS]
     cdef int p = cr_current(s)
-    cdef int nc, k, i, r, nk = 0, first, nrows, base, G = s.cfg.G, k0 = 0
-    cdef int32_t* dst
-    cdef uint16_t bits
+    cdef int nc, k, i, n = 0
+    cdef int32_t d
     if p == TERMINAL_SEAT:
         return 0
-    nc = cr_legal_prefix(s, rows, before, &first, &nrows)
+    nc = cr_legal_list(s, cells)
     for k in range(s.cfg.kinds):
-        if s.hands[p][k] == 0:
-            continue
-        dst = out + nk * nc
-        if nk == 0:  # the first kind held, at the legal cells
-            k0 = k
-            base = k * s.cfg.C
-            i = 0
-            for r in range(first, first + nrows):
-                bits = rows[r]
-                while bits:
-                    dst[i] = base + r * G + ctz64(bits)
-                    i += 1
-                    bits &= bits - 1
-        else:  # the same cells for the next kinds held
-            base = (k - k0) * s.cfg.C
+        if s.hands[p][k]:
+            d = k * s.cfg.C
             for i in range(nc):
-                dst[i] = out[i] + base
-        nk += 1
-    return nk * nc
+                out[n + i] = cells[i] + d
+            n += nc
+    return n
 
 
 cdef void g_apply(void* vs, int32_t a) noexcept nogil:
@@ -689,11 +992,23 @@ cdef void sim_range(cr_cfg_t cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t st
                     int64_t[:, ::1] scores, uint8_t[:, ::1] winners, int64_t[::1] lengths,
                     uint8_t[::1] truncated) noexcept nogil:
     cdef cr_t s
+    cdef crw_cfg_t k
     cdef rng_t policy
     cdef int32_t sc[4]
     cdef int32_t cnt[4]
     cdef int p, mask
     cdef Py_ssize_t i
+    if crw_setup(&cfg, &k):  # the window play-out (every playable square)
+        for i in range(start, stop):
+            policy = rng_derive(seed, 2 * <uint64_t>i + 1)
+            crw_game(&k, rng_derive(seed, 2 * <uint64_t>i), &policy, sc, cnt)
+            mask = winner_mask_of(cfg.n, sc, cnt)  # (the game is over: square full or max_turns)
+            for p in range(cfg.n):
+                scores[i - start, p] = sc[p]
+                winners[i - start, p] = (mask >> p) & 1
+            lengths[i - start] = k.length
+            truncated[i - start] = <uint8_t>k.truncated
+        return
     s.cfg = cfg
     for i in range(start, stop):
         cr_init(&s, rng_derive(seed, 2 * <uint64_t>i))
@@ -834,45 +1149,32 @@ cdef class CheeseRescueCore:
         return out
 
     def legal_actions(self):
-        cdef uint16_t rows[16]
-        cdef uint8_t before[17]
+        """The legal actions, ascending: each kind held (CR-7) at each legal cell (CR-7, CR-8),
+        kind-major (``kind * C + cell``)."""
+        cdef uint32_t cells[CR_MAX_CELLS]
         cdef int32_t held[CR_MAX_KINDS]
         cdef const cr_t* s = &self.s
         cdef int p = cr_current(s)
-        cdef int nc, nk = 0, k, i, r, G = s.cfg.G, first, nrows
-        cdef int64_t base, C = s.cfg.C, d
-        cdef uint16_t bits
+        cdef int nc, nk = 0, k, i
+        cdef int64_t d
         cdef cnp.npy_intp dim = 0
         cdef cnp.ndarray arr
         cdef int64_t* out
-        cdef int64_t* dst
         if p == TERMINAL_SEAT:
             return cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT64, 0)
-        nc = cr_legal_prefix(s, rows, before, &first, &nrows)
-        for k in range(s.cfg.kinds):
-            if s.hands[p][k]:
-                held[nk] = k
-                nk += 1
-        if nk == 0:  # (no reachable state: a seat to play always holds a card, CR-11)
-            return cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT64, 0)
-        dim = nk * nc
+        nc = cr_legal_list(s, cells)
+        for k in range(s.cfg.kinds):  # (no branch: the hands vary)
+            held[nk] = k
+            nk += s.hands[p][k] != 0
+        dim = nk * nc  # (nk > 0: a seat to play always holds a card, CR-11)
         Py_INCREF(INT64_DESCR)  # (stolen by PyArray_NewFromDescr)
         arr = np_new_from_descr(<PyTypeObject*>NDARRAY_TYPE, INT64_DESCR, 1, &dim, NULL, NULL, 0, NULL)
         out = <int64_t*>cnp.PyArray_DATA(arr)
-        base = held[0] * C
-        i = 0
-        for r in range(first, first + nrows):  # the first kind held, at the legal cells (ascending)
-            bits = rows[r]
-            while bits:
-                out[i] = base + r * G + ctz64(bits)
-                i += 1
-                bits &= bits - 1
-        dst = out + nc
-        for k in range(1, nk):  # the other kinds held: kind-major, so the actions are sorted
-            d = (held[k] - held[0]) * C
+        for k in range(nk):  # kind-major, cells ascending: sorted
+            d = <int64_t>held[k] * s.cfg.C
             for i in range(nc):
-                dst[i] = out[i] + d
-            dst += nc
+                out[i] = cells[i] + d
+            out += nc
         return arr
 
     def legal_action_mask(self, out=None):
