@@ -17,7 +17,7 @@ import mousehole
 
 ENGINES = mousehole.available_engines()
 #: tests of the optional environments, whose packages (gymnasium, pettingzoo) need Python 3.10+
-NEEDS_310 = {"test_gymnasium_env.py", "test_pettingzoo_env.py"}
+NEEDS_310 = {"test_gymnasium_env.py", "test_pettingzoo_env.py", "test_pettingzoo_training.py"}
 #: open_spiel has wheels for CPython >= 3.11 only: below, its test module is not collected
 #: (it imports pyspiel at the top), and the report header says so.
 collect_ignore = ["test_openspiel.py"] if sys.version_info < (3, 11) else []
@@ -44,7 +44,8 @@ def pytest_collection_modifyitems(config: Any, items: List[Any]) -> None:
     keep, drop = [], []
     for item in items:
         cannot = (
-            (item.get_closest_marker("differential") and "compiled" not in ENGINES)
+            ((item.get_closest_marker("differential") or item.get_closest_marker("compiled"))
+             and "compiled" not in ENGINES)
             or (item.path.name == "test_wheel_matrix.py" and sys.version_info < (3, 11))
             or (item.get_closest_marker("sigint") and sys.platform == "win32")
             or (item.path.name in NEEDS_310 and sys.version_info < (3, 10))

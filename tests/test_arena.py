@@ -62,18 +62,10 @@ class FirstBot:
         return int(state.legal_actions()[0])
 
 
-def have_bots() -> bool:
-    try:
-        import mousehole.bots  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @pytest.fixture(scope="module")
 def dask_executor() -> Iterator[Any]:
     """A real Dask cluster: two worker processes, one thread each; closed at the end."""
-    distributed = pytest.importorskip("distributed")
+    import distributed
     cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
                                        dashboard_address=":0", silence_logs=40)
     client = distributed.Client(cluster)
@@ -116,7 +108,6 @@ def test_same_tournament_in_process_on_a_pool_and_on_dask(pool: Any, dask_execut
     assert other.records != here.records, "the seed matters"
 
 
-@pytest.mark.skipif(not have_bots(), reason="mousehole.bots is not there yet")
 def test_bot_specs_travel_to_processes_and_to_dask(pool: Any, dask_executor: Any) -> None:
     game = _game("cheese_rescue", players=2)
     bots = ["mcts:16" if COMPILED else "mcts:4", "random"]
@@ -269,7 +260,7 @@ def test_repeated_names_get_their_position() -> None:
 
 
 def test_ratings_rank_the_stronger_bot_first() -> None:
-    pytest.importorskip("openskill")
+    import openskill  # noqa: F401  (the test extra installs it)
     game = _game("maus_au_chocolat", players=2)
     result = play(game, [SeededRandomBot, FirstBot], 20, seed=1)
     by_wins = sorted(range(2), key=lambda i: -result.stats[i].wins)
@@ -406,7 +397,6 @@ def test_bad_arguments_are_named(pool: Any) -> None:
         play(42, ok, 2)  # type: ignore[arg-type]
 
 
-@pytest.mark.skipif(not have_bots(), reason="mousehole.bots is not there yet")
 def test_a_bad_spec_is_named() -> None:
     with pytest.raises(ValueError, match=r"bots\[1\].*'mcts:lots'"):
         play(_game(), ["random", "mcts:lots"], 2)
@@ -481,8 +471,6 @@ def test_simulate_on_an_executor_reports_progress_and_checks_it(monkeypatch: Any
 
 
 def test_the_arena_command_runs_on_dask(dask_executor: Any, capsys: Any, tmp_path: Any) -> None:
-    if not have_bots():
-        pytest.skip("mousehole.bots is not there yet")
     address = dask_executor.scheduler.address
     path = tmp_path / "dask.json"
     assert cli.main(["arena", "cheese_rescue", "--bots", "random,greedy", "--games", "6", "--seed", "3",

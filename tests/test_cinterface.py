@@ -18,8 +18,7 @@ import mousehole
 from gamecases import CASES, IDS, random_walk, scale
 from mousehole._api import CHANCE, TERMINAL
 
-pytestmark = pytest.mark.skipif("compiled" not in mousehole.available_engines(),
-                                reason="the compiled engine is not built")
+pytestmark = pytest.mark.compiled  # deselected (and said) when the compiled engine is not built
 
 
 def _cgame(state: Any) -> Any:

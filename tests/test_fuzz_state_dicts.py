@@ -24,7 +24,6 @@ from typing import Any, Dict, List
 import numpy as np
 import pytest
 
-hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 

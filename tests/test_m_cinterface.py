@@ -28,8 +28,7 @@ import mousehole
 from gamecases import scale
 from mousehole._rng import Rng
 
-pytestmark = pytest.mark.skipif("compiled" not in mousehole.available_engines(),
-                                reason="the compiled engine is not built")
+pytestmark = pytest.mark.compiled  # deselected (and said) when the compiled engine is not built
 
 PLAYERS = [2, 4, 6]
 

@@ -699,7 +699,15 @@ def _run_arena(args: argparse.Namespace) -> int:
                           records=args.records is not None)
     except KeyboardInterrupt:
         if pool is not None:  # the workers ignore SIGINT: end them (the processes this command started)
+            import concurrent.futures
             import multiprocessing
+            import threading
+            # Ending the workers breaks the pool; its manager thread then tries to fail the
+            # futures already cancelled and CPython (3.9-3.12) prints an InvalidStateError
+            # from that thread. Nothing is lost: keep stderr to the one line below.
+            hook = threading.excepthook
+            threading.excepthook = lambda a: (None if isinstance(a.exc_value, concurrent.futures.InvalidStateError)
+                                              else hook(a))
             pool.shutdown(wait=False, cancel_futures=True)
             for child in multiprocessing.active_children():
                 child.terminate()
