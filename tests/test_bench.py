@@ -20,6 +20,9 @@ import mousehole
 from mousehole import bench
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The tests run against the installed package (not an editable one in CI): point the harness,
+# and the subprocesses that run it, at this checkout's C loops.
+os.environ["MOUSEHOLE_LIMITS"] = os.path.join(ROOT, "benchmarks", "limits")
 HAVE_COMPILED = "compiled" in mousehole.available_engines()
 needs_compiled = pytest.mark.compiled  # deselected (and said) where the compiled engine is not built
 

@@ -208,11 +208,13 @@ def machine() -> Dict[str, Any]:
 
 def c_sources() -> Optional[str]:
     """The folder of the C loops: ``$MOUSEHOLE_LIMITS``, else ``benchmarks/limits`` of the
-    source checkout this package runs from; None when not found."""
+    source checkout this package runs from (an editable install), else of the current
+    directory (a checkout the package was installed from); None when not found."""
     env = os.environ.get("MOUSEHOLE_LIMITS")
     candidates = [env] if env else []
     here = os.path.dirname(os.path.abspath(__file__))
     candidates.append(os.path.join(here, "..", "..", "benchmarks", "limits"))
+    candidates.append(os.path.join(os.getcwd(), "benchmarks", "limits"))
     for folder in candidates:
         if folder and all(os.path.isfile(os.path.join(folder, f)) for f in C_LOOPS.values()):
             return os.path.normpath(folder)
