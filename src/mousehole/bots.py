@@ -42,10 +42,7 @@ import numpy as np
 from ._api import CHANCE, TERMINAL, Game, ParameterError, StateAPI, as_int, available_engines, load
 from ._rng import Rng, derive
 
-try:  # the Protocol of typing (Python 3.8+); runtime_checkable for isinstance checks
-    from typing import Protocol, runtime_checkable
-except ImportError:  # pragma: no cover
-    from typing_extensions import Protocol, runtime_checkable  # type: ignore[assignment]
+from typing import Protocol, runtime_checkable  # (runtime_checkable: isinstance checks)
 
 __all__ = [
     "Bot",
