@@ -18,8 +18,10 @@ and no ``.pyx``, ``.pxd``, ``.c``/``.cpp``/``.h`` or ``.o`` anywhere. With
 
 The sdist must hold the Cython sources (every ``.pyx`` and ``.pxd`` of
 ``cengine/mousehole``, ``_common.pxd`` included), ``setup.py``, ``pyproject.toml``,
-``MANIFEST.in``, the package with ``py.typed`` and its stubs, and the tests; and
-no compiled or generated files (``.so``, ``.pyd``, ``.o``, ``.c``).
+``MANIFEST.in``, the package with ``py.typed`` and its stubs, the tests, and the
+hand-written C reference loops of ``benchmarks/limits`` (``.c`` and ``.h``, which
+``mousehole bench`` compiles); and no compiled or generated files (``.so``,
+``.pyd``, ``.o``, or any ``.c``/``.cpp``/``.h`` outside ``benchmarks/limits``).
 
 Exits 0 when every check passes, 1 otherwise (each failure is printed).
 Standard library only, so it runs on any Python >= 3.9 without installing anything.
@@ -37,6 +39,8 @@ from typing import Iterable, List, Sequence, Set
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = (".c", ".cpp", ".h", ".o", ".obj")
+#: Plain C written by hand (the reference loops ``mousehole bench`` compiles), not generated.
+HANDWRITTEN_C = "benchmarks/limits"
 EXTENSION_RE = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)(\.[^/]+)?\.(so|pyd)$")
 
 
@@ -149,14 +153,18 @@ def check_sdist(path: Path, source: Path, modules: Sequence[str]) -> bool:
     required |= cython
     required |= {f"cengine/mousehole/{m}.pyx" for m in modules}
     required |= files_under(source, "src/mousehole", (".py", ".pyi"))
+    handwritten = files_under(source, HANDWRITTEN_C, (".c", ".h"))
+    required |= handwritten
     for f in sorted(required - rel):
         report.error(f"missing {f}")
     for n in sorted(rel):
+        if n in handwritten:
+            continue
         if n.endswith((".so", ".pyd")) or n.endswith(GENERATED):
             report.error(f"compiled or generated file in the sdist: {n}")
     n_pyx = sum(1 for f in rel if f.startswith("cengine/") and f.endswith(".pyx"))
     n_pxd = sum(1 for f in rel if f.startswith("cengine/") and f.endswith(".pxd"))
-    return report.print(f"{n_pyx} .pyx and {n_pxd} .pxd (with _common.pxd), package, stubs, tests; nothing generated")
+    return report.print(f"{n_pyx} .pyx and {n_pxd} .pxd (with _common.pxd), package, stubs, tests, C reference loops; nothing generated")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
