@@ -120,3 +120,29 @@ def test_rollout_plays_simulates_games(case: Any) -> None:
         else:
             expected = [1.0 if p in w else -1.0 for p in range(game.num_players)]
         assert c.returns() == expected, i
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_playout_equals_rollout_then_returns(case: Any) -> None:
+    """``mh_playout`` (a game's own ``playout`` where it has one: Cheese Rescue plays on its
+    8 x 8 window) gives, from every position of seeded games, the returns of ``rollout`` then
+    ``returns`` with the same policy seed: the same draws, the same game."""
+    name, params = case
+    game = mousehole.load(name, engine="compiled", **params)
+    checked = 0
+    for g in range(scale(2)):
+        state = game.new_state(3000 + g)
+        for i, a in enumerate(random_walk(state.clone(), 3000 + g)):
+            if state.current_player >= 0:
+                policy = 7919 * i + g
+                pair = _cgame(state)
+                pair.rollout(policy)
+                one = _cgame(state)
+                assert one.playout(policy) == pair.returns(), i
+                checked += 1
+            state.apply_action(a)
+        # at the end there is nothing left to play: the returns themselves
+        assert _cgame(state).playout(1) == state.returns()
+    assert checked > 0
+    if name == "cheese_rescue":
+        assert _cgame(game.new_state(1)).has_playout

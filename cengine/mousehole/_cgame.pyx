@@ -14,7 +14,7 @@ cimport numpy as cnp
 import numpy as np
 
 from mousehole._common cimport (
-    mh_game_t, mh_dims_t, game_of, state_of, rng_t, uint8_t, int32_t, uint64_t,
+    mh_game_t, mh_dims_t, game_of, state_of, rng_t, uint8_t, int32_t, uint64_t, mh_playout,
 )
 
 cnp.import_array()
@@ -109,6 +109,19 @@ cdef class CGame:
     def rollout(self, uint64_t seed):
         cdef rng_t policy = seed
         self.g.rollout(self.s, &policy)
+
+    def playout(self, uint64_t seed):
+        """``mh_playout``: the returns of a random play-out drawn from ``seed`` (the game's
+        ``playout`` when it has one: this buffer is scratch afterwards)."""
+        cdef rng_t policy = seed
+        cdef double r[16]
+        mh_playout(self.g, self.s, &policy, r)
+        return [r[i] for i in range(self.d.players)]
+
+    @property
+    def has_playout(self):
+        """Whether the game gives its own ``playout``."""
+        return self.g.playout != NULL
 
     def determinize(self, int p, uint64_t seed):
         self.g.determinize(self.s, p, seed)

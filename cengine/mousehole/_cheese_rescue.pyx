@@ -25,7 +25,7 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.object cimport PyObject, PyTypeObject
 
-from mousehole._common cimport (new_instance, 
+from mousehole._common cimport (new_instance, adopt_public_class, 
     action_int,
     check_sim_rows,
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
@@ -545,50 +545,32 @@ cdef void cr_play_random(cr_t* s, rng_t* policy) noexcept nogil:
             p = 0
 
 
-cdef void crw_game(const crw_cfg_t* k, uint64_t seed, rng_t* policy, int32_t* score,
-                   int32_t* count) noexcept nogil:
-    """One game of ``simulate`` from ``cr_init(seed)`` to the end (the square full, CR-11, or
-    ``max_turns``), ``policy`` drawing the actions as ``cr_play_random``; the scores and cheese
-    counts of CR-12/CR-13. The same game as ``cr_init`` + ``cr_play_random`` + ``cr_scores``
-    without the struct: no history, no row boards, no table but the codes of the cards laid."""
-    cdef rng_t rng = seed
-    cdef uint8_t pile[CR_MAX_PILE + 1]
-    cdef uint8_t hand[CR_MAX_PLAYERS][16]
-    cdef uint32_t held[CR_MAX_PLAYERS]
-    cdef uint8_t code[256]            # the code of cell (r, c) at 16 * r + c, for the cards laid
-    cdef uint64_t b[4]                # dogs, cats, mice, cheese
-    cdef uint64_t occ, x, bit
+# A position on the window: what ``crw_run`` plays and ``crw_score`` scores.
+ctypedef struct crw_pos_t:
+    uint64_t occ                      # every card (the start card included)
+    uint64_t b[4]                     # dogs, cats, mice, cheese
+    int32_t ar, ac, h, w              # the grid cell of window (0, 0); the box is h x w
+    int32_t p, top                    # the seat to play; the cards left in ``pile``
+    uint32_t held[CR_MAX_PLAYERS]     # the kinds each seat holds, as bits
+    uint8_t hand[CR_MAX_PLAYERS][16]  # slot 8 takes the "no card" draws
+    uint8_t pile[CR_MAX_PILE + 1]     # 1..top, drawn from the top; slot 0 is "no card" (8)
+    uint8_t code[256]                 # the cell code of grid cell (r, c) at 16 * r + c
+
+
+cdef inline void crw_run(const crw_cfg_t* k, crw_pos_t* g, int moves, rng_t* policy) noexcept nogil:
+    """Play ``moves`` uniformly random actions (the draws of ``cr_play_random``, CR-7 .. CR-9)."""
+    cdef uint64_t bit
     cdef uint32_t hd
-    cdef int n = k.n, p, q, top, card, kind, pos, rr, cc, up, left, sh, h, w, ar, ac, a, cd
-    memcpy(pile, k.pile0, <size_t>(k.m + 1))
-    rng_shuffle_u8(&rng, pile + 1, k.m)  # CR-4 (the pile of cr_init, shifted by one slot)
-    top = k.m
-    for p in range(n):  # CR-5: the cheese set, then the initial draw, seat 0 first
-        memcpy(hand[p], k.hand0, 16)
-        hd = k.held0
-        for q in range(k.deal):
-            card = pile[top]
-            top -= 1
-            hand[p][card] += 1
-            hd |= (<uint32_t>1) << card
-        held[p] = hd
-    b[0] = 0
-    b[1] = 0
-    b[2] = 0
-    b[3] = 0
-    ar = k.r0
-    ac = k.c0
-    if k.uses_start:  # CR-3, CR-6: the start card on the centre
-        occ = <uint64_t>1 << 9
-        h = 1
-        w = 1
-    else:  # 3 players: the first card goes on the centre (CR-7)
-        occ = 0
-        h = 0
-        w = 0
-    p = 0
-    for a in range(k.length):
-        hd = held[p]
+    cdef int n = k.n, p = g.p, top = g.top, card, kind, pos, rr, cc, up, left, sh, a
+    cdef int h = g.h, w = g.w, ar = g.ar, ac = g.ac
+    cdef uint64_t occ = g.occ
+    cdef uint64_t b[4]
+    b[0] = g.b[0]
+    b[1] = g.b[1]
+    b[2] = g.b[2]
+    b[3] = g.b[3]
+    for a in range(moves):
+        hd = g.held[p]
         pos = crw_pick(occ, k.rowm[h] & k.colm[w], hd, policy, &kind)
         rr = pos >> 3
         cc = pos & 7
@@ -607,28 +589,87 @@ cdef void crw_game(const crw_cfg_t* k, uint64_t seed, rng_t* policy, int32_t* sc
         b[2] <<= sh
         b[3] <<= sh
         b[k.cls[kind]] |= bit
-        code[(ar + (pos >> 3)) * 16 + ac + (pos & 7)] = k.code[p][kind]
-        hand[p][kind] -= 1
-        hd ^= <uint32_t>(hand[p][kind] == 0) << kind
-        card = pile[top]  # CR-9: draw, if any card is left (slot 0: none)
+        g.code[(ar + (pos >> 3)) * 16 + ac + (pos & 7)] = k.code[p][kind]
+        g.hand[p][kind] -= 1
+        hd ^= <uint32_t>(g.hand[p][kind] == 0) << kind
+        card = g.pile[top]  # CR-9: draw, if any card is left (slot 0: none)
         top -= top != 0
-        hand[p][card] += 1
-        held[p] = hd | CRW_KBIT[card]
+        g.hand[p][card] += 1
+        g.held[p] = hd | CRW_KBIT[card]
         p += 1
         if p == n:
             p = 0
-    for p in range(n):
+    g.occ = occ
+    g.b[0] = b[0]
+    g.b[1] = b[1]
+    g.b[2] = b[2]
+    g.b[3] = b[3]
+    g.h = h
+    g.w = w
+    g.ar = ar
+    g.ac = ac
+    g.p = p
+    g.top = top
+
+
+cdef inline void crw_score(const crw_cfg_t* k, const crw_pos_t* g, int32_t* score,
+                           int32_t* count) noexcept nogil:
+    """The scores and cheese counts of CR-12 / CR-13 on the window."""
+    cdef uint64_t x
+    cdef int p, pos, cd
+    for p in range(k.n):
         score[p] = 0
         count[p] = 0
-    x = b[1] & ~crw_adjacent(b[0])    # CR-12.1: the cats no dog scares
-    x = b[2] & ~crw_adjacent(x)       # CR-12.2: the mice no such cat chases
-    x = b[3] & ~crw_adjacent(x)       # CR-12.3: the cheese no such mouse eats
+    x = g.b[1] & ~crw_adjacent(g.b[0])  # CR-12.1: the cats no dog scares
+    x = g.b[2] & ~crw_adjacent(x)       # CR-12.2: the mice no such cat chases
+    x = g.b[3] & ~crw_adjacent(x)       # CR-12.3: the cheese no such mouse eats
     while x:  # CR-13
         pos = ctz64(x)
         x &= x - 1
-        cd = code[(ar + (pos >> 3)) * 16 + ac + (pos & 7)]
+        cd = g.code[(g.ar + (pos >> 3)) * 16 + g.ac + (pos & 7)]
         score[k.owner[cd]] += k.value[cd]
         count[k.owner[cd]] += 1
+
+
+cdef void crw_game(const crw_cfg_t* k, uint64_t seed, rng_t* policy, int32_t* score,
+                   int32_t* count) noexcept nogil:
+    """One game of ``simulate`` from ``cr_init(seed)`` to the end (the square full, CR-11, or
+    ``max_turns``), ``policy`` drawing the actions as ``cr_play_random``; the scores and cheese
+    counts of CR-12/CR-13. The same game as ``cr_init`` + ``cr_play_random`` + ``cr_scores``
+    without the struct: no history, no row boards, no table but the codes of the cards laid."""
+    cdef rng_t rng = seed
+    cdef crw_pos_t g
+    cdef uint32_t hd
+    cdef int n = k.n, p, q, card
+    memcpy(g.pile, k.pile0, <size_t>(k.m + 1))
+    rng_shuffle_u8(&rng, g.pile + 1, k.m)  # CR-4 (the pile of cr_init, shifted by one slot)
+    g.top = k.m
+    for p in range(n):  # CR-5: the cheese set, then the initial draw, seat 0 first
+        memcpy(g.hand[p], k.hand0, 16)
+        hd = k.held0
+        for q in range(k.deal):
+            card = g.pile[g.top]
+            g.top -= 1
+            g.hand[p][card] += 1
+            hd |= (<uint32_t>1) << card
+        g.held[p] = hd
+    g.b[0] = 0
+    g.b[1] = 0
+    g.b[2] = 0
+    g.b[3] = 0
+    g.ar = k.r0
+    g.ac = k.c0
+    g.p = 0
+    if k.uses_start:  # CR-3, CR-6: the start card on the centre
+        g.occ = <uint64_t>1 << 9
+        g.h = 1
+        g.w = 1
+    else:  # 3 players: the first card goes on the centre (CR-7)
+        g.occ = 0
+        g.h = 0
+        g.w = 0
+    crw_run(k, &g, k.length, policy)
+    crw_score(k, &g, score, count)
 
 
 # ---- observation and action mask (written from the struct, no Python objects) ----------------
@@ -729,11 +770,12 @@ cdef void cr_determinize(cr_t* s, int p, uint64_t seed) noexcept nogil:
     cdef uint8_t kind
     for k in range(3):
         hidden[k] = s.cfg.pile_count[k] - s.hands[p][k]
-    for row in range(s.cfg.G):  # the animals on the table (public)
+    for row in range(s.rmin, s.rmax + 1):  # the animals on the table (public), in the box
         hidden[0] -= popcount16(s.dog[row])
         hidden[1] -= popcount16(s.cat[row])
         hidden[2] -= popcount16(s.mouse[row])
-    memset(s.pile, 0, sizeof(s.pile))
+    # (no clearing of the pile: the hidden animals are at least the pile_n it held, and the
+    # slots past pile_n are 0; the slots dealt below are zeroed as they are dealt)
     for k in range(3):  # canonical order: dogs, then cats, then mice
         for i in range(hidden[k]):
             s.pile[h] = <uint8_t>k
@@ -810,6 +852,17 @@ cdef int g_chance(const void* vs, int32_t* out, double* prob) noexcept nogil:
     return 0  # no chance node: the pile is shuffled at setup (CR-4)
 
 
+cdef inline void returns_of(int n, int mask, double* out) noexcept nogil:
+    """+1 for each winner of ``mask`` and -1 for each other seat; 0 for all when every seat
+    wins (the returns of StateAPI)."""
+    cdef int p
+    for p in range(n):
+        if mask == (1 << n) - 1:
+            out[p] = 0.0
+        else:
+            out[p] = 1.0 if (mask >> p) & 1 else -1.0
+
+
 cdef void g_returns(const void* vs, double* out) noexcept nogil:
     """As ``StateAPI.returns``: 0 before the end; +1 for each winner and -1 for each other
     seat (CR-13), 0 for all when every seat wins."""
@@ -819,12 +872,80 @@ cdef void g_returns(const void* vs, double* out) noexcept nogil:
         for p in range(n):
             out[p] = 0.0
         return
-    mask = cr_winner_mask(s)
+    returns_of(n, cr_winner_mask(s), out)
+
+
+cdef void g_playout(void* vs, rng_t* policy, double* out) noexcept nogil:
+    """``cr_play_random`` then the returns (``g_returns``), with the same draws and the same
+    result, played on the window (``crw_run``) instead of the struct, which is left as it is
+    (on a square larger than 7 x 7 the struct is played: it is scratch to the caller)."""
+    cdef cr_t* s = <cr_t*>vs
+    cdef crw_cfg_t k
+    cdef crw_pos_t g
+    cdef int32_t score[4]
+    cdef int32_t count[4]
+    cdef int n = s.cfg.n, K = s.cfg.K, kinds = s.cfg.kinds, N = s.cfg.N, G = s.cfg.G
+    cdef int p, kind, ck, i, r, c, cd, length
+    cdef uint16_t bits
+    cdef uint64_t bit
+    if cr_current(s) == TERMINAL_SEAT or N > CRW_MAX_N:
+        cr_play_random(s, policy)
+        g_returns(s, out)
+        return
+    # the constants crw_run and crw_score read (crw_setup less what only crw_game uses)
+    memcpy(k.rowm, CRW_ROWM[N], sizeof(k.rowm))
+    memcpy(k.colm, CRW_COLM[N], sizeof(k.colm))
+    k.n = n
+    for kind in range(kinds):
+        k.cls[kind] = <uint8_t>(kind if kind < 3 else 3)
+        for p in range(n):
+            k.code[p][kind] = <uint8_t>((2 + kind) if kind < 3 else (5 + p * K + kind - 3))
     for p in range(n):
-        if mask == (1 << n) - 1:
-            out[p] = 0.0
-        else:
-            out[p] = 1.0 if (mask >> p) & 1 else -1.0
+        for ck in range(K):
+            k.owner[5 + p * K + ck] = p
+            k.value[5 + p * K + ck] = s.cfg.cheese_value[ck]
+    # the position: hands, pile (its top card last), and the table on the window
+    for p in range(n):
+        g.held[p] = 0
+        for kind in range(kinds):
+            g.hand[p][kind] = s.hands[p][kind]
+            g.held[p] |= (<uint32_t>(s.hands[p][kind] != 0)) << kind
+        g.hand[p][8] = 0
+    g.pile[0] = 8
+    for i in range(s.pile_n):
+        g.pile[i + 1] = s.pile[i]
+    g.top = s.pile_n
+    g.p = s.placed % n
+    g.occ = 0
+    g.b[0] = 0
+    g.b[1] = 0
+    g.b[2] = 0
+    g.b[3] = 0
+    if s.rmax < 0:  # no card yet (3 players): the centre is window cell (1, 1)
+        g.ar = s.cfg.center // G - 1
+        g.ac = s.cfg.center - (g.ar + 1) * G - 1
+        g.h = 0
+        g.w = 0
+    else:  # the box in rows and columns 1..h, 1..w of the window
+        g.ar = s.rmin - 1
+        g.ac = s.cmin - 1
+        g.h = s.rmax - s.rmin + 1
+        g.w = s.cmax - s.cmin + 1
+        for r in range(s.rmin, s.rmax + 1):
+            bits = s.occ[r]
+            while bits:
+                c = ctz64(bits)
+                bits &= bits - 1
+                cd = s.table[r * G + c]
+                bit = (<uint64_t>1) << (8 * (r - g.ar) + c - g.ac)
+                g.occ |= bit
+                if cd >= 2:  # 2, 3, 4: an animal; 5 and up: a cheese (1: the start card)
+                    g.b[cd - 2 if cd < 5 else 3] |= bit
+                g.code[r * 16 + c] = <uint8_t>cd
+    length = s.cfg.cells if s.cfg.cells <= s.cfg.max_turns else s.cfg.max_turns  # CR-11
+    crw_run(&k, &g, length - s.placed, policy)
+    crw_score(&k, &g, score, count)
+    returns_of(n, winner_mask_of(n, score, count), out)
 
 
 cdef void g_rollout(void* vs, rng_t* policy) noexcept nogil:
@@ -862,6 +983,7 @@ CR_GAME.apply = g_apply
 CR_GAME.chance = g_chance
 CR_GAME.returns = g_returns
 CR_GAME.rollout = g_rollout
+CR_GAME.playout = g_playout
 CR_GAME.determinize = g_determinize
 CR_GAME.observe = g_observe
 CR_GAME.mask = g_mask
@@ -1082,6 +1204,13 @@ cdef class CheeseRescueCore:
         c.seed = self.seed
         c.s = self.s
         return c
+
+    @classmethod
+    def _adopt_public_class(cls, type sub):
+        """Once, for the public state class ``sub`` (this core + the shared API, no new
+        fields): its instances skip GC tracking and call this core's methods the fast way
+        (``adopt_public_class`` in _common.pxd)."""
+        adopt_public_class(sub, cls)
 
     def _set_seed(self, seed):
         """Unpickling: the seed the pickled state was created from (or None)."""

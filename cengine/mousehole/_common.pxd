@@ -126,6 +126,58 @@ cdef inline object new_instance(type t):
 
 cdef extern from *:
     """
+    /* mousehole: make a public state class (a Python subclass of a compiled core that adds
+       only methods, __slots__ = ()) as cheap to use as the core itself.
+       1. Its instances are not tracked by the garbage collector. CPython gives every class
+          statement's instances a GC header, since a class attribute could point back at an
+          instance; a state holds only its game and seed, which hold no state, so it cannot
+          be part of a cycle. The non-GC path of subtype_dealloc exists for such heap types.
+       2. Each method of the core is re-declared on the subclass (same C function): the
+          interpreter's specialised call of a method descriptor requires the instance's exact
+          type to be the descriptor's, so inherited core methods were called the slow way. */
+    static int mh_adopt_public_class(PyTypeObject* sub, PyTypeObject* core) {
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        if (!(sub->tp_flags & Py_TPFLAGS_HEAPTYPE) || sub->tp_base != core
+                || sub->tp_basicsize != core->tp_basicsize || sub->tp_dictoffset != 0
+                || sub->tp_weaklistoffset != core->tp_weaklistoffset
+                || (core->tp_flags & Py_TPFLAGS_HAVE_GC)) {
+            PyErr_Format(PyExc_TypeError,
+                         "%s must be a direct subclass of %s that adds only methods (__slots__ = ())",
+                         sub->tp_name, core->tp_name);
+            return -1;
+        }
+        while (PyDict_Next(core->tp_dict, &pos, &key, &value)) {
+            PyObject* d;
+            if (!Py_IS_TYPE(value, &PyMethodDescr_Type)) continue;
+            if (PyDict_Contains(sub->tp_dict, key)) continue;
+            d = PyDescr_NewMethod(sub, ((PyMethodDescrObject*)value)->d_method);
+            if (d == NULL) return -1;
+            if (PyObject_SetAttr((PyObject*)sub, key, d) < 0) { Py_DECREF(d); return -1; }
+            Py_DECREF(d);
+        }
+        if (sub->tp_flags & Py_TPFLAGS_HAVE_GC) {
+            sub->tp_flags &= ~Py_TPFLAGS_HAVE_GC;
+            sub->tp_free = PyObject_Free;
+            sub->tp_traverse = NULL;
+            sub->tp_clear = NULL;
+        }
+        PyType_Modified(sub);
+        return 0;
+    }
+    """
+    int mh_adopt_public_class(PyTypeObject* sub, PyTypeObject* core) except -1
+
+
+cdef inline void adopt_public_class(type sub, type core) except *:
+    """Make ``sub`` (the public state class: ``class X(Core, Mixin): __slots__ = ()``) as
+    cheap as ``core``: no GC tracking, core methods called the specialised way. Call it once,
+    right after the class statement, before any instance exists."""
+    mh_adopt_public_class(<PyTypeObject*>sub, <PyTypeObject*>core)
+
+
+cdef extern from *:
+    """
     #include "numpy/arrayscalars.h"
     /* mousehole: the value of a numpy.int64 scalar, read in place (the caller checked the type). */
     static CYTHON_INLINE npy_int64 mh_int64_value(PyObject* o) { return PyArrayScalar_VAL(o, Int64); }
@@ -234,6 +286,10 @@ ctypedef struct mh_game_t:
     # Plays to the end as ``simulate`` plays (its action model), drawing from ``policy``;
     # chance nodes, if any, are resolved as ``simulate`` resolves them.
     void (*rollout)(void* s, rng_t* policy) noexcept nogil
+    # Optional (NULL when a game has none): ``rollout`` then ``returns`` in one call, with the
+    # same draws and the same returns, for a game that plays faster without keeping its
+    # struct up to date; ``s`` is scratch afterwards. ``mh_playout`` picks it or the pair.
+    void (*playout)(void* s, rng_t* policy, double* out) noexcept nogil
     # In place: what seat ``p`` cannot see is re-dealt from ``seed``; the result equals
     # ``state.determinize(p, seed)`` (the Python determinization of p's view), struct for
     # struct, and depends only on what ``p`` may see.
@@ -241,6 +297,15 @@ ctypedef struct mh_game_t:
     void (*observe)(const void* s, int p, float* out) noexcept nogil   # as ``observation(p)``
     void (*mask)(const void* s, uint8_t* out) noexcept nogil   # as ``legal_action_mask()``, 0/1
     int (*truncated)(const void* s) noexcept nogil        # 1 when cut by the turn limit (``state.truncated``)
+
+cdef inline void mh_playout(const mh_game_t* g, void* s, rng_t* policy, double* out) noexcept nogil:
+    """Play ``s`` to the end as ``rollout`` and write its returns (``s`` is scratch after)."""
+    if g.playout != NULL:
+        g.playout(s, policy, out)
+    else:
+        g.rollout(s, policy)
+        g.returns(s, out)
+
 
 cdef extern from *:
     """

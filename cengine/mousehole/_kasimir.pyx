@@ -23,7 +23,7 @@ from mousehole._common cimport (
     action_int,
     check_sim_rows,
     hist_reserve,
-    new_instance,
+    new_instance, adopt_public_class,
     game_capsule,
     state_capsule,
     mh_game_t,
@@ -766,6 +766,13 @@ cdef class KasimirCore:
         c.seed = None
         kk_determinize(&c.s, sd)
         return c
+
+    @classmethod
+    def _adopt_public_class(cls, type sub):
+        """Once, for the public state class ``sub`` (this core + the shared API, no new
+        fields): its instances skip GC tracking and call this core's methods the fast way
+        (``adopt_public_class`` in _common.pxd)."""
+        adopt_public_class(sub, cls)
 
     def _set_seed(self, seed):
         """Unpickling: the seed the pickled state was created from (or None)."""

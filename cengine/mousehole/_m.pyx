@@ -39,7 +39,7 @@ from mousehole._common cimport (
     check_sim_rows,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_next, rng_shuffle_u8, popcount64, ctz64, TERMINAL_SEAT,
-    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance,
+    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class,
 )
 
 import numpy as np
@@ -1517,6 +1517,13 @@ cdef class MCore:
             c.log_cap = n + 16
             memcpy(c.log, self.log, n * sizeof(m_log_t))
         return c
+
+    @classmethod
+    def _adopt_public_class(cls, type sub):
+        """Once, for the public state class ``sub`` (this core + the shared API, no new
+        fields): its instances skip GC tracking and call this core's methods the fast way
+        (``adopt_public_class`` in _common.pxd)."""
+        adopt_public_class(sub, cls)
 
     def _set_seed(self, seed):
         """Unpickling: the seed the pickled state was created from (or None)."""

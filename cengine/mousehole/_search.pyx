@@ -66,7 +66,7 @@ import numpy as np
 
 from mousehole._common cimport (
     mh_game_t, mh_dims_t, game_of, state_of, rng_t, rng_next, rng_below, rng_derive,
-    uint32_t, int32_t, int64_t, uint64_t, CHANCE_SEAT, TERMINAL_SEAT,
+    uint32_t, int32_t, int64_t, uint64_t, CHANCE_SEAT, TERMINAL_SEAT, mh_playout,
 )
 
 
@@ -510,8 +510,9 @@ cdef int iterate(search_t* S) noexcept nogil:
             break
     if g.current(S.work) != TERMINAL_SEAT:
         policy = rng_derive(S.roll_base, <uint64_t>S.done)
-        g.rollout(S.work, &policy)
-    g.returns(S.work, S.ret)
+        mh_playout(g, S.work, &policy, S.ret)
+    else:
+        g.returns(S.work, S.ret)
     for j in range(depth + 1):
         nd = &S.nodes[S.path[j]]
         nd.visits += 1

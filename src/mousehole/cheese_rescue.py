@@ -700,4 +700,5 @@ if not _PURE:
 
             __slots__ = ()
 
+        CheeseRescueCore._adopt_public_class(CompiledCheeseRescueState)  # no GC tracking, fast method calls
         _CompiledState = CompiledCheeseRescueState

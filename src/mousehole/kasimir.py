@@ -832,4 +832,5 @@ if not _PURE:
                 g = self.game
                 return [(g.P + i, 1.0 / g.num_faces) for i in range(g.num_faces)]
 
+        KasimirCore._adopt_public_class(CompiledKasimirState)  # no GC tracking, fast method calls
         _CompiledState = CompiledKasimirState

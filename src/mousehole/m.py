@@ -1456,4 +1456,5 @@ if not _PURE:
 
             __slots__ = ()
 
+        MCore._adopt_public_class(CompiledMState)  # no GC tracking, fast method calls
         _CompiledState = CompiledMState

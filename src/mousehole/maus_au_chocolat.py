@@ -1424,4 +1424,5 @@ if not _PURE:
 
             __slots__ = ()
 
+        MausAuChocolatCore._adopt_public_class(CompiledMausAuChocolatState)  # no GC tracking, fast method calls
         _CompiledState = CompiledMausAuChocolatState

@@ -1,0 +1,77 @@
+"""The public compiled state classes (a compiled core + the shared API, ``__slots__ = ()``)
+are adopted by their core (``adopt_public_class`` in _common.pxd): their instances are not
+tracked by the garbage collector, the core's methods are re-declared on them (so that the
+interpreter's specialised method calls apply), and nothing else changes."""
+from __future__ import annotations
+
+import gc
+import pickle
+from typing import Any
+
+import pytest
+
+import mousehole
+from gamecases import CASES, IDS, random_walk
+
+pytestmark = pytest.mark.compiled
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_states_are_not_gc_tracked_and_behave_the_same(case: Any) -> None:
+    name, params = case
+    game = mousehole.load(name, engine="compiled", **params)
+    state = game.new_state(5)
+    cls = type(state)
+    core = cls.__mro__[1]
+    assert not gc.is_tracked(state)
+    assert not gc.is_tracked(state.clone())
+    assert not gc.is_tracked(state.determinize(0, 3))
+    assert not gc.is_tracked(pickle.loads(pickle.dumps(state)))
+    # every method of the core is declared on the public class too, with the same C function
+    for attr, value in vars(core).items():
+        if type(value).__name__ == "method_descriptor":
+            mine = vars(cls).get(attr)
+            assert mine is not None and mine.__objclass__ is cls, attr
+            assert mine.__doc__ == value.__doc__
+    # a whole game through the public class, against the reference engine
+    ref = mousehole.load(name, engine="python", **params).new_state(5)
+    for a in random_walk(state.clone(), 5):
+        assert state.current_player == ref.current_player
+        state.apply_action(a)
+        ref.apply_action(a)
+    assert state.returns() == ref.returns()
+    assert state.to_dict() == ref.to_dict()
+
+
+def test_a_user_subclass_still_works() -> None:
+    """A subclass of a public class is an ordinary class (tracked, with a ``__dict__``): it
+    is created, cloned, collected and freed like any other."""
+    game = mousehole.load("cheese_rescue", engine="compiled")
+    cls = type(game.new_state(1))
+
+    class Mine(cls):  # type: ignore[misc, valid-type]
+        def moves(self) -> int:
+            return len(self.legal_actions())
+
+    s = Mine.new(game, 1)
+    c = s.clone()
+    assert type(c) is Mine and gc.is_tracked(c)
+    c.note = "kept"  # it has a __dict__
+    c.apply_action(int(c.legal_actions()[0]))
+    assert c.moves() == len(c.legal_actions())
+    assert c.history != s.history
+    c.self_ref = c  # a cycle, which the collector frees
+    del c
+    gc.collect()
+    assert s.moves() > 0
+
+
+def test_only_a_fieldless_direct_subclass_can_be_adopted() -> None:
+    from mousehole._cheese_rescue import CheeseRescueCore
+
+    class WithDict(CheeseRescueCore):  # type: ignore[misc]
+        pass
+
+    with pytest.raises(TypeError, match="adds only methods"):
+        CheeseRescueCore._adopt_public_class(WithDict)
+    assert gc.is_tracked(WithDict.new(mousehole.load("cheese_rescue", engine="compiled"), 1))
