@@ -25,7 +25,7 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.object cimport PyObject, PyTypeObject
 
-from mousehole._common cimport (new_instance, adopt_public_class, 
+from mousehole._common cimport (new_instance, adopt_public_class, seed_arg, 
     action_int,
     check_sim_rows,
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
@@ -1159,6 +1159,16 @@ def _sim_chunk(CheeseRescueCore proto, uint64_t seed, Py_ssize_t start, Py_ssize
 
 # ---- the Python-facing class ------------------------------------------------------------------
 
+cdef object new_core(type cls, object game, uint64_t seed):
+    """``CheeseRescueCore.new``: a state of class ``cls`` (this core or the public class)."""
+    cdef CheeseRescueCore st = <CheeseRescueCore>new_instance(cls)
+    st.game = game
+    load_cfg(game, &st.s.cfg)
+    cr_init(&st.s, seed)  # (the slots past pile_n and placed stay 0 from the allocation)
+    st.seed = seed
+    return st
+
+
 @cython.no_gc  # it holds only its game, which holds no state: no cycle
 cdef class CheeseRescueCore:
     """Compiled Cheese Rescue state. Use ``game.new_state(seed)``; the public class is
@@ -1166,12 +1176,18 @@ cdef class CheeseRescueCore:
 
     @classmethod
     def new(cls, game, uint64_t seed):
-        cdef CheeseRescueCore st = <CheeseRescueCore>new_instance(<type>cls)
-        st.game = game
-        load_cfg(game, &st.s.cfg)
-        cr_init(&st.s, seed)  # (the slots past pile_n and placed stay 0 from the allocation)
-        st.seed = seed
-        return st
+        return new_core(cls, game, seed)
+
+    @classmethod
+    def _new_state_function(cls, game):
+        """``game.new_state`` of this engine in one compiled call (``new`` with the
+        seed's conversion, ``seed_arg``): the Game binds it when it is loaded."""
+        cdef type t = cls
+
+        def new_state(seed=0):
+            return new_core(t, game, seed_arg(seed))
+
+        return new_state
 
     @classmethod
     def from_dict(cls, game, dict d):

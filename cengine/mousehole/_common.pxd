@@ -5,7 +5,7 @@ Every function here is an inline leaf: ``noexcept nogil``."""
 
 from libc.stdint cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t, int64_t
 from libc.stdlib cimport realloc
-from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask
 from cpython.number cimport PyIndex_Check, PyNumber_Index
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
 from cpython.object cimport PyObject, PyTypeObject
@@ -115,6 +115,15 @@ cdef inline int ctz64(uint64_t x) noexcept nogil:
 
 
 # ---- fast construction ---------------------------------------------------------------------
+
+cdef inline uint64_t seed_arg(object seed) except? 1:
+    """A seed as ``_api._seed`` takes it (any int modulo 2**64, numpy integers too, no bool),
+    with the plain int first and inline."""
+    if type(seed) is int:
+        return PyLong_AsUnsignedLongLongMask(seed)
+    from mousehole._api import _seed
+    return _seed(seed)
+
 
 cdef inline object new_instance(type t):
     """``t.__new__(t)`` through the type's C slot (no Python-level call, no ``__init__``):

@@ -23,7 +23,7 @@ from mousehole._common cimport (
     action_int,
     check_sim_rows,
     hist_reserve,
-    new_instance, adopt_public_class,
+    new_instance, adopt_public_class, seed_arg,
     game_capsule,
     state_capsule,
     mh_game_t,
@@ -612,6 +612,16 @@ def _sim_chunk(KasimirCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t st
 
 # ---- the Python-facing class ------------------------------------------------------------------
 
+cdef object new_core(type cls, object game, uint64_t seed):
+    """``KasimirCore.new``: a state of class ``cls`` (this core or the public class)."""
+    cdef KasimirCore st = <KasimirCore>new_instance(cls)
+    set_cfg(&st.s, game)
+    st.game = game
+    kk_init(&st.s, seed)
+    st.seed = seed
+    return st
+
+
 # No cycle goes through a state: it holds its game, and a game holds no state (its cached
 # ``_compiled_cfg`` is a core whose ``game`` is None), so the core is not traversed by the GC.
 @cython.no_gc
@@ -632,12 +642,18 @@ cdef class KasimirCore:
 
     @classmethod
     def new(cls, game, uint64_t seed):
-        cdef KasimirCore st = <KasimirCore>new_instance(cls)
-        set_cfg(&st.s, game)
-        st.game = game
-        kk_init(&st.s, seed)
-        st.seed = seed
-        return st
+        return new_core(cls, game, seed)
+
+    @classmethod
+    def _new_state_function(cls, game):
+        """``game.new_state`` of this engine in one compiled call (``new`` with the
+        seed's conversion, ``seed_arg``): the Game binds it when it is loaded."""
+        cdef type t = cls
+
+        def new_state(seed=0):
+            return new_core(t, game, seed_arg(seed))
+
+        return new_state
 
     @classmethod
     def from_dict(cls, game, dict d):

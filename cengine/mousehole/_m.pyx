@@ -39,7 +39,7 @@ from mousehole._common cimport (
     check_sim_rows,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_next, rng_shuffle_u8, popcount64, ctz64, TERMINAL_SEAT,
-    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class,
+    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg,
 )
 
 import numpy as np
@@ -1384,6 +1384,18 @@ cdef cnp.ndarray out_array(object out, int typenum, int ndim, cnp.npy_intp* dims
     return a
 
 
+cdef object new_core(type cls, object game, uint64_t seed):
+    """``MCore.new``: a state of class ``cls`` (this core or the public class)."""
+    cdef MCore st = <MCore>new_instance(cls)
+    st.game = game
+    st.seed = seed
+    memcpy(&st.s.cfg, game_cfg(game), sizeof(m_cfg_t))
+    m_init(&st.s, seed)
+    st.log_r = st.s.orow
+    st.log_c = st.s.ocol
+    return st
+
+
 @cython.no_gc  # it holds its game and seed, which hold no state: no cycle
 cdef class MCore:
     """Compiled M state. Use ``game.new_state(seed)``; the public class is
@@ -1423,14 +1435,18 @@ cdef class MCore:
 
     @classmethod
     def new(cls, game, uint64_t seed):
-        cdef MCore st = <MCore>new_instance(<type>cls)
-        st.game = game
-        st.seed = seed
-        memcpy(&st.s.cfg, game_cfg(game), sizeof(m_cfg_t))
-        m_init(&st.s, seed)
-        st.log_r = st.s.orow
-        st.log_c = st.s.ocol
-        return st
+        return new_core(cls, game, seed)
+
+    @classmethod
+    def _new_state_function(cls, game):
+        """``game.new_state`` of this engine in one compiled call (``new`` with the
+        seed's conversion, ``seed_arg``): the Game binds it when it is loaded."""
+        cdef type t = cls
+
+        def new_state(seed=0):
+            return new_core(t, game, seed_arg(seed))
+
+        return new_state
 
     @classmethod
     def from_dict(cls, game, dict d):

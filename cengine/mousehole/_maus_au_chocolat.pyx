@@ -31,7 +31,7 @@ from mousehole._common cimport (
     hist_reserve,
     uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, mh_pc8, TERMINAL_SEAT,
-    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class,
+    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg,
 )
 from cpython.long cimport PyLong_AsUnsignedLongLongMask
 
@@ -1817,6 +1817,16 @@ cdef object check_out_slow(object out, tuple shape, object dtype):
 
 # ---- the Python-facing class ------------------------------------------------------------------
 
+cdef object new_core(type cls, object game, uint64_t seed):
+    """``MausAuChocolatCore.new``: a state of class ``cls`` (this core or the public class)."""
+    cdef MausAuChocolatCore st = <MausAuChocolatCore>new_instance(cls)
+    st.game = game
+    st.seed = seed
+    load_cfg(game, &st.s.cfg)
+    mc_init(&st.s, seed)  # (the rest of the struct is 0 from the allocation)
+    return st
+
+
 @cython.no_gc  # it holds its game and seed, which hold no state (the game's ``_compiled_cfg``
                 # is a core whose game is None): no cycle
 cdef class MausAuChocolatCore:
@@ -1835,12 +1845,18 @@ cdef class MausAuChocolatCore:
 
     @classmethod
     def new(cls, game, uint64_t seed):
-        cdef MausAuChocolatCore st = <MausAuChocolatCore>new_instance(<type>cls)
-        st.game = game
-        st.seed = seed
-        load_cfg(game, &st.s.cfg)
-        mc_init(&st.s, seed)  # (the rest of the struct is 0 from the allocation)
-        return st
+        return new_core(cls, game, seed)
+
+    @classmethod
+    def _new_state_function(cls, game):
+        """``game.new_state`` of this engine in one compiled call (``new`` with the
+        seed's conversion, ``seed_arg``): the Game binds it when it is loaded."""
+        cdef type t = cls
+
+        def new_state(seed=0):
+            return new_core(t, game, seed_arg(seed))
+
+        return new_state
 
     @classmethod
     def from_dict(cls, game, dict d):

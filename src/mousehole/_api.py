@@ -276,6 +276,10 @@ class Game(Generic[StateT, MoveT]):
             cls = self.python_state()
         self.engine: str = engine
         self._state_cls: Any = cls
+        if engine == "compiled":
+            # ``new_state`` in one compiled call: the same checks and the same state as the
+            # method below, without its Python frame (issue 13's per-call figures)
+            setattr(self, "new_state", cls._new_state_function(self))
 
     # -- to be provided by each game -------------------------------------------------------
 
