@@ -131,3 +131,24 @@ def test_doctests(module: str) -> None:
     mod = importlib.import_module(module)
     result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0
+
+
+@pytest.mark.parametrize("name", mousehole.game_names())
+def test_new_state_seeds_are_the_same_on_both_engines(name: str, engine: str) -> None:
+    """``game.new_state`` (one compiled call on the compiled engine) takes any int modulo
+    2**64, numpy integers and a keyword, and refuses a bool or a non-integer, as the
+    reference does."""
+    game = mousehole.load(name, engine=engine)
+    ref = mousehole.load(name, engine="python")
+    for seed, same in ((-1, 2**64 - 1), (2**64 + 5, 5), (np.uint64(2**63 + 1), 2**63 + 1),
+                       (np.int64(-3), 2**64 - 3), (np.int32(9), 9)):
+        s = game.new_state(seed)  # type: ignore[arg-type]
+        assert s.seed == same
+        assert s.to_dict() == ref.new_state(same).to_dict()
+    assert game.new_state(seed=4).to_dict() == game.new_state(4).to_dict() == ref.new_state(4).to_dict()
+    assert game.new_state().seed == 0
+    for bad in (True, np.bool_(False), "7", 1.0, None):
+        with pytest.raises(TypeError, match="seed"):
+            game.new_state(bad)  # type: ignore[arg-type]
+    import pickle
+    assert pickle.loads(pickle.dumps(game)).new_state(3).to_dict() == game.new_state(3).to_dict()
