@@ -146,3 +146,31 @@ def test_playout_equals_rollout_then_returns(case: Any) -> None:
     assert checked > 0
     if name == "cheese_rescue":
         assert _cgame(game.new_state(1)).has_playout
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_random_step_is_a_uniform_pick_of_the_legal_list(case: Any) -> None:
+    """``mh_random_step`` (a game's own ``random_step`` where it has one) applies, at every
+    decision of seeded games, ``legal[below(n)]`` of the generator it is given, with the same
+    draws: the same struct and the same generator state after."""
+    from mousehole._rng import Rng
+    name, params = case
+    game = mousehole.load(name, engine="compiled", **params)
+    checked = 0
+    for g in range(scale(2)):
+        state = game.new_state(4000 + g)
+        for i, a in enumerate(random_walk(state.clone(), 4000 + g)):
+            if state.current_player >= 0:
+                seed = 104729 * i + g
+                rng = Rng(seed)
+                legal = state.legal_actions()
+                expected = state.clone()
+                expected.apply_action(int(legal[rng.below(len(legal))]))
+                c = _cgame(state)
+                assert c.random_step(seed) == rng.state, i
+                assert c.same_struct(_cgame(expected)), i
+                checked += 1
+            state.apply_action(a)
+    assert checked > 0
+    if name in ("cheese_rescue", "m", "maus_au_chocolat"):
+        assert _cgame(game.new_state(1)).has_random_step

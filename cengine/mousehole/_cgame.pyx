@@ -14,7 +14,7 @@ cimport numpy as cnp
 import numpy as np
 
 from mousehole._common cimport (
-    mh_game_t, mh_dims_t, game_of, state_of, rng_t, uint8_t, int32_t, uint64_t, mh_playout,
+    mh_game_t, mh_dims_t, game_of, state_of, rng_t, uint8_t, int32_t, uint64_t, mh_playout, mh_random_step,
 )
 
 cnp.import_array()
@@ -117,6 +117,18 @@ cdef class CGame:
         cdef double r[16]
         mh_playout(self.g, self.s, &policy, r)
         return [r[i] for i in range(self.d.players)]
+
+    def random_step(self, uint64_t seed):
+        """``mh_random_step`` with a generator seeded ``seed`` (a seat must be to move):
+        returns the generator's state after the draw."""
+        cdef rng_t policy = seed
+        mh_random_step(self.g, self.s, &policy, self.buf)
+        return policy
+
+    @property
+    def has_random_step(self):
+        """Whether the game gives its own ``random_step``."""
+        return self.g.random_step != NULL
 
     @property
     def has_playout(self):

@@ -339,31 +339,40 @@ cdef int cr_winner_mask(const cr_t* s) noexcept nogil:
     return winner_mask_of(s.cfg.n, score, count)
 
 
-cdef void cr_play_random_rows(cr_t* s, rng_t* policy) noexcept nogil:
-    """``cr_play_random`` on the row boards, for any square (the window holds up to 7 x 7)."""
+cdef inline void cr_step_random_rows(cr_t* s, int p, rng_t* policy) noexcept nogil:
+    """One action of simulate's policy for seat ``p`` (the seat to play), on the row boards:
+    one draw ``idx`` below (kinds held) x (legal cells) picks the action of that rank in the
+    sorted legal list, kind ``idx // cells`` among the kinds held, cell ``idx % cells``."""
     cdef uint16_t rows[16]
     cdef uint8_t before[17]
     cdef int32_t held[CR_MAX_KINDS]
-    cdef int n = s.cfg.n, kinds = s.cfg.kinds, cells = s.cfg.cells
-    cdef int nc, nk, k, j, idx, p, first, nrows, i
+    cdef int kinds = s.cfg.kinds
+    cdef int nc, nk, k, j, idx, first, nrows, i
+    # (few data-dependent branches: the draws make them unpredictable)
+    nc = cr_legal_prefix(s, rows, before, &first, &nrows)
+    nk = 0
+    for k in range(kinds):  # the kinds held, ascending
+        held[nk] = k
+        nk += s.hands[p][k] != 0
+    idx = <int>rng_below(policy, <uint32_t>(nk * nc))
+    j = 0
+    for k in range(1, kinds):  # j = idx // nc: the kind is the j-th kind held
+        j += idx >= k * nc
+    idx -= j * nc
+    i = 0
+    for k in range(1, nrows):  # the row holding the idx-th legal cell
+        i += before[k] <= idx
+    cr_place_rc(s, p, held[j], first + i, select16(rows[first + i], idx - before[i]))
+
+
+cdef void cr_play_random_rows(cr_t* s, rng_t* policy) noexcept nogil:
+    """``cr_play_random`` on the row boards, for any square (the window holds up to 7 x 7)."""
+    cdef int n = s.cfg.n, cells = s.cfg.cells, p
     if s.placed >= cells or s.truncated:
         return
     p = s.placed % n
-    while True:  # (few data-dependent branches: the draws make them unpredictable)
-        nc = cr_legal_prefix(s, rows, before, &first, &nrows)
-        nk = 0
-        for k in range(kinds):  # the kinds held, ascending
-            held[nk] = k
-            nk += s.hands[p][k] != 0
-        idx = <int>rng_below(policy, <uint32_t>(nk * nc))
-        j = 0
-        for k in range(1, kinds):  # j = idx // nc: the kind is the j-th kind held
-            j += idx >= k * nc
-        idx -= j * nc
-        i = 0
-        for k in range(1, nrows):  # the row holding the idx-th legal cell
-            i += before[k] <= idx
-        cr_place_rc(s, p, held[j], first + i, select16(rows[first + i], idx - before[i]))
+    while True:
+        cr_step_random_rows(s, p, policy)
         if s.placed >= cells or s.truncated:
             return
         p += 1
@@ -952,6 +961,11 @@ cdef void g_rollout(void* vs, rng_t* policy) noexcept nogil:
     cr_play_random(<cr_t*>vs, policy)
 
 
+cdef void g_random_step(void* vs, rng_t* policy) noexcept nogil:
+    cdef cr_t* s = <cr_t*>vs
+    cr_step_random_rows(s, s.placed % s.cfg.n, policy)
+
+
 cdef void g_determinize(void* vs, int p, uint64_t seed) noexcept nogil:
     cr_determinize(<cr_t*>vs, p, seed)
 
@@ -983,6 +997,7 @@ CR_GAME.apply = g_apply
 CR_GAME.chance = g_chance
 CR_GAME.returns = g_returns
 CR_GAME.rollout = g_rollout
+CR_GAME.random_step = g_random_step
 CR_GAME.playout = g_playout
 CR_GAME.determinize = g_determinize
 CR_GAME.observe = g_observe

@@ -299,6 +299,10 @@ ctypedef struct mh_game_t:
     # same draws and the same returns, for a game that plays faster without keeping its
     # struct up to date; ``s`` is scratch afterwards. ``mh_playout`` picks it or the pair.
     void (*playout)(void* s, rng_t* policy, double* out) noexcept nogil
+    # Optional (NULL when a game has none): one action of ``rollout``'s policy, a seat being
+    # to move: ``apply(legal[below(n)])`` with the same draw, without listing the actions.
+    # ``mh_random_step`` picks it or the list.
+    void (*random_step)(void* s, rng_t* policy) noexcept nogil
     # In place: what seat ``p`` cannot see is re-dealt from ``seed``; the result equals
     # ``state.determinize(p, seed)`` (the Python determinization of p's view), struct for
     # struct, and depends only on what ``p`` may see.
@@ -314,6 +318,17 @@ cdef inline void mh_playout(const mh_game_t* g, void* s, rng_t* policy, double* 
     else:
         g.rollout(s, policy)
         g.returns(s, out)
+
+
+cdef inline void mh_random_step(const mh_game_t* g, void* s, rng_t* policy, int32_t* buf) noexcept nogil:
+    """A seat being to move: apply a uniformly random legal action, ``legal[below(n)]``
+    (``buf``: room for ``max_legal`` actions, used when the game has no ``random_step``)."""
+    cdef int n
+    if g.random_step != NULL:
+        g.random_step(s, policy)
+    else:
+        n = g.legal(s, buf)
+        g.apply(s, buf[rng_below(policy, <uint32_t>n)])
 
 
 cdef extern from *:

@@ -936,38 +936,43 @@ cdef inline int nth_bit(uint64_t x, uint32_t r) noexcept nogil:
     return 8 * k + SELECT8[8 * ((x >> (8 * k)) & 0xFF) + r]
 
 
-cdef void m_play_random(m_t* s, rng_t* policy) noexcept nogil:
-    """Play to the end, each action uniform among the legal ones: the action at index
-    ``rng_below(policy, n)`` of the ascending legal list (``m_legal``), found from the
-    cached masks without writing the list."""
+cdef inline void m_step_random(m_t* s, rng_t* policy) noexcept nogil:
+    """One action of simulate's policy, a seat being to move: the action at index
+    ``rng_below(policy, n)`` of the ascending legal list (``m_legal``), found from the cached
+    masks without writing the list, and applied as ``m_apply`` applies it."""
     cdef int p, i, hn, total
     cdef uint32_t r, c
-    while s.phase == PH_PLAY or s.phase == PH_TAKE or s.phase == PH_CHOOSE:
-        if s.phase == PH_PLAY:
-            p = s.current
-            hn = s.hand_n[p]
-            total = s.nplace
-            # placements (slot by slot, cells ascending), the pass, the exchanges (M-9)
-            r = rng_below(policy, <uint32_t>(total + 1 + (hn if s.chips[p] > 0 and s.pile_n > 0 else 0)))
-            if r < <uint32_t>total:
-                i = 0
-                c = <uint32_t>popcount64(s.amask[0])
-                while r >= c:
-                    r -= c
-                    i += 1
-                    c = <uint32_t>popcount64(s.amask[i])
-                m_place(s, p, i, nth_bit(s.amask[i], r))
-            elif r == <uint32_t>total:
-                m_pass(s, p, -1)
-            else:
-                m_pass(s, p, <int>(r - <uint32_t>total) - 1)
-        elif s.phase == PH_TAKE:
-            r = rng_below(policy, <uint32_t>popcount64(s.tmask))
-            m_take(s, s.current, nth_bit(s.tmask, r))
+    if s.phase == PH_PLAY:
+        p = s.current
+        hn = s.hand_n[p]
+        total = s.nplace
+        # placements (slot by slot, cells ascending), the pass, the exchanges (M-9)
+        r = rng_below(policy, <uint32_t>(total + 1 + (hn if s.chips[p] > 0 and s.pile_n > 0 else 0)))
+        if r < <uint32_t>total:
+            i = 0
+            c = <uint32_t>popcount64(s.amask[0])
+            while r >= c:
+                r -= c
+                i += 1
+                c = <uint32_t>popcount64(s.amask[i])
+            m_place(s, p, i, nth_bit(s.amask[i], r))
+        elif r == <uint32_t>total:
+            m_pass(s, p, -1)
         else:
-            r = rng_below(policy, 2)
-            m_start_scoring(s, m_line(s, m_cell_of(s, s.lrow, s.lcol), 1 if r == 0 else 8))
-        m_step(s)
+            m_pass(s, p, <int>(r - <uint32_t>total) - 1)
+    elif s.phase == PH_TAKE:
+        r = rng_below(policy, <uint32_t>popcount64(s.tmask))
+        m_take(s, s.current, nth_bit(s.tmask, r))
+    else:
+        r = rng_below(policy, 2)
+        m_start_scoring(s, m_line(s, m_cell_of(s, s.lrow, s.lcol), 1 if r == 0 else 8))
+    m_step(s)
+
+
+cdef void m_play_random(m_t* s, rng_t* policy) noexcept nogil:
+    """Play to the end, each action uniform among the legal ones (``m_step_random``)."""
+    while s.phase == PH_PLAY or s.phase == PH_TAKE or s.phase == PH_CHOOSE:
+        m_step_random(s, policy)
 
 
 # ---- determinization (M-22; the reference is M._determinize in mousehole/m.py) ---------------
@@ -1163,6 +1168,10 @@ cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
     m_play_random(<m_t*>v, policy)
 
 
+cdef void g_random_step(void* v, rng_t* policy) noexcept nogil:
+    m_step_random(<m_t*>v, policy)
+
+
 cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
     m_determinize(<m_t*>v, p, seed)
 
@@ -1194,6 +1203,7 @@ M_GAME.apply = g_apply
 M_GAME.chance = g_chance
 M_GAME.returns = g_returns
 M_GAME.rollout = g_rollout
+M_GAME.random_step = g_random_step
 M_GAME.determinize = g_determinize
 M_GAME.observe = g_observe
 M_GAME.mask = g_mask

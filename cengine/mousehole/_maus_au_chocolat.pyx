@@ -1572,6 +1572,10 @@ cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
     mc_play_random(<mc_t*>v, policy)
 
 
+cdef void g_random_step(void* v, rng_t* policy) noexcept nogil:
+    mc_step_random(<mc_t*>v, policy)
+
+
 cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
     mc_determinize(<mc_t*>v, p, seed)
 
@@ -1604,6 +1608,7 @@ MC_GAME.apply = g_apply
 MC_GAME.chance = g_chance
 MC_GAME.returns = g_returns
 MC_GAME.rollout = g_rollout
+MC_GAME.random_step = g_random_step
 MC_GAME.determinize = g_determinize
 MC_GAME.observe = g_observe
 MC_GAME.mask = g_mask

@@ -30,7 +30,7 @@ import numpy as np
 
 from mousehole._common cimport (
     mh_game_t, mh_dims_t, game_of, state_of, rng_t, rng_next, rng_below, rng_derive,
-    uint8_t, int32_t, uint32_t, int64_t, uint64_t, CHANCE_SEAT, TERMINAL_SEAT,
+    uint8_t, int32_t, uint32_t, int64_t, uint64_t, CHANCE_SEAT, TERMINAL_SEAT, mh_random_step,
 )
 
 cnp.import_array()
@@ -122,7 +122,7 @@ cdef inline void advance(vec_t* v, Py_ssize_t i, int tid) noexcept nogil:
     legal actions) until a caller's seat is to move or the game is over."""
     cdef void* s = v.states + i * v.stride
     cdef int32_t* buf = v.scratch_out + tid * v.d.max_legal
-    cdef int c, n
+    cdef int c
     while True:
         c = v.g.current(s)
         if c == TERMINAL_SEAT:
@@ -132,8 +132,7 @@ cdef inline void advance(vec_t* v, Py_ssize_t i, int tid) noexcept nogil:
         elif v.seat_is_caller[c]:
             return
         else:
-            n = v.g.legal(s, buf)
-            v.g.apply(s, buf[rng_below(&v.rng[i], <uint32_t>n)])
+            mh_random_step(v.g, s, &v.rng[i], buf)
 
 
 cdef inline void start_game(vec_t* v, Py_ssize_t i, int64_t k, int tid) noexcept nogil:
@@ -151,22 +150,25 @@ cdef inline void start_game(vec_t* v, Py_ssize_t i, int64_t k, int tid) noexcept
     v.game_index[i] = k
 
 
+cdef inline int known_legal(vec_t* v, Py_ssize_t i) noexcept nogil:
+    """Env ``i``'s legal actions, listed in ``v.legal`` (once per position: ``publish``
+    leaves them unlisted when nothing needs them); their number."""
+    if v.nlegal[i] < 0:
+        v.nlegal[i] = v.g.legal(v.states + i * v.stride, v.legal + i * v.d.max_legal)
+    return v.nlegal[i]
+
+
 cdef inline void publish(vec_t* v, Py_ssize_t i) noexcept nogil:
-    """The seat to move, its legal actions (kept for the next step's check), and with
-    ``observe`` its mask and observation."""
+    """The seat to move and, with ``observe``, its action mask (the game's ``mask``, written
+    without listing the actions; bool and 0/1 bytes are the same) and observation. The legal
+    actions are listed only when a check or a call needs them (``known_legal``): ``RANDOM``
+    and the other seats draw without a list."""
     cdef void* s = v.states + i * v.stride
     cdef int c = v.g.current(s)
-    cdef int32_t* lg = v.legal + i * v.d.max_legal
-    cdef int n = v.g.legal(s, lg)
-    cdef int j
-    cdef uint8_t* m
-    v.nlegal[i] = n
+    v.nlegal[i] = -1
     v.current[i] = c
     if v.observe:
-        m = v.mask + i * v.d.num_actions
-        memset(m, 0, v.d.num_actions)
-        for j in range(n):
-            m[lg[j]] = 1
+        v.g.mask(s, v.mask + i * v.d.num_actions)
         v.g.observe(s, c, v.obs + i * v.d.obs_size)
 
 
@@ -191,8 +193,9 @@ cdef void run_block(vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept no
             v.acted[i] = seat
             a = v.actions[i]
             if a < 0:  # RANDOM: a uniform legal action from the env's generator
-                a = v.legal[i * v.d.max_legal + rng_below(&v.rng[i], <uint32_t>v.nlegal[i])]
-            v.g.apply(s, <int32_t>a)
+                mh_random_step(v.g, s, &v.rng[i], v.scratch_out + tid * v.d.max_legal)
+            else:
+                v.g.apply(s, <int32_t>a)
             advance(v, i, tid)
             if v.g.current(s) == TERMINAL_SEAT:
                 v.g.returns(s, r)
@@ -221,7 +224,7 @@ cdef Py_ssize_t first_invalid(vec_t* v, const int64_t* actions) noexcept nogil:
         if a < 0 or a >= v.d.num_actions:
             return i
         lg = v.legal + i * v.d.max_legal
-        n = v.nlegal[i]
+        n = known_legal(v, i)
         lo = 0
         hi = n
         while lo < hi:  # binary search: the legal actions are ascending
@@ -430,7 +433,7 @@ cdef class VectorCore:
         """Env ``i``'s legal actions now (ascending int64)."""
         if not 0 <= i < self.v.n:
             raise IndexError(f"env {i} is out of range 0..{self.v.n - 1}")
-        cdef Py_ssize_t j, n = self.v.nlegal[i]
+        cdef Py_ssize_t j, n = known_legal(&self.v, i)
         out = np.empty(n, dtype=np.int64)
         cdef int64_t[::1] o = out
         for j in range(n):
