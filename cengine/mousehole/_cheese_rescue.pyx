@@ -25,7 +25,7 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.object cimport PyObject, PyTypeObject
 
-from mousehole._common cimport (new_instance, adopt_public_class, seed_arg, 
+from mousehole._common cimport (new_instance, adopt_public_class, seed_arg, mh_copy, 
     action_int,
     check_sim_rows,
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
@@ -1233,7 +1233,7 @@ cdef class CheeseRescueCore:
         cdef CheeseRescueCore c = <CheeseRescueCore>new_instance(type(self))
         c.game = self.game
         c.seed = self.seed
-        c.s = self.s
+        mh_copy(&c.s, &self.s, sizeof(cr_t))  # (the library's copy: see mh_copy)
         return c
 
     @classmethod

@@ -23,7 +23,7 @@ from mousehole._common cimport (
     action_int,
     check_sim_rows,
     hist_reserve,
-    new_instance, adopt_public_class, seed_arg,
+    new_instance, adopt_public_class, seed_arg, mh_copy,
     game_capsule,
     state_capsule,
     mh_game_t,
@@ -708,7 +708,7 @@ cdef class KasimirCore:
         cdef KasimirCore c = <KasimirCore>new_instance(type(self))
         c.game = self.game
         c.seed = self.seed
-        c.s = self.s
+        mh_copy(&c.s, &self.s, sizeof(kk_t))  # (the library's copy: see mh_copy)
         if self.s.nhist:
             c._reserve(self.s.nhist)
             memcpy(c.hist, self.hist, self.s.nhist * sizeof(uint16_t))

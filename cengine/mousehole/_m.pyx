@@ -39,7 +39,7 @@ from mousehole._common cimport (
     check_sim_rows,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_next, rng_shuffle_u8, popcount64, ctz64, TERMINAL_SEAT,
-    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg,
+    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, mh_copy,
 )
 
 import numpy as np
@@ -1533,7 +1533,7 @@ cdef class MCore:
         cdef Py_ssize_t n = self.s.n_hist
         c.game = self.game
         c.seed = self.seed
-        memcpy(&c.s, &self.s, sizeof(m_t))
+        mh_copy(&c.s, &self.s, sizeof(m_t))  # (the library's copy: see mh_copy)
         c.log_r = self.log_r
         c.log_c = self.log_c
         if n:

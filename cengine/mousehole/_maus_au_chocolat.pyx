@@ -31,7 +31,7 @@ from mousehole._common cimport (
     hist_reserve,
     uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, mh_pc8, TERMINAL_SEAT,
-    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg,
+    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, mh_copy,
 )
 from cpython.long cimport PyLong_AsUnsignedLongLongMask
 
@@ -1925,7 +1925,7 @@ cdef class MausAuChocolatCore:
         cdef MausAuChocolatCore c = <MausAuChocolatCore>new_instance(type(self))
         c.game = self.game
         c.seed = self.seed
-        c.s = self.s
+        mh_copy(&c.s, &self.s, sizeof(mc_t))  # (the library's copy: see mh_copy)
         if self.s.nactions:
             c.hist = <uint16_t*>malloc(self.hist_cap * sizeof(uint16_t))
             if c.hist == NULL:
