@@ -127,6 +127,27 @@ cdef extern from *:
     void mh_copy(void* dst, const void* src, size_t n) noexcept nogil
 
 
+cdef extern from *:
+    """
+    #include <wchar.h>
+    /* mousehole: n copies of a float. Where wchar_t is 4 bytes (Linux, macOS) this is the C
+       library's wmemset on the float's bits, which glibc implements with the widest vector
+       stores of the machine; a plain loop compiles to the 16-byte stores of the wheel's
+       baseline flags and made plane fills the larger part of an observation's cost. */
+    static CYTHON_INLINE void mh_fill_f32(float* dst, float v, size_t n) {
+    #if defined(WCHAR_MAX) && (WCHAR_MAX == 0x7fffffff || WCHAR_MAX == 0xffffffffu)
+        wchar_t w;
+        memcpy(&w, &v, sizeof(w));
+        wmemset((wchar_t*)dst, w, n);
+    #else
+        size_t i;
+        for (i = 0; i < n; i++) dst[i] = v;
+    #endif
+    }
+    """
+    void mh_fill_f32(float* dst, float v, size_t n) noexcept nogil
+
+
 # ---- fast construction ---------------------------------------------------------------------
 
 cdef inline uint64_t seed_arg(object seed) except? 1:

@@ -39,7 +39,7 @@ from mousehole._common cimport (
     check_sim_rows,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_next, rng_shuffle_u8, popcount64, ctz64, TERMINAL_SEAT,
-    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, mh_copy,
+    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, mh_copy, mh_fill_f32,
 )
 
 import numpy as np
@@ -709,9 +709,7 @@ cdef inline int m_num_channels(const m_cfg_t* c) noexcept nogil:
 
 
 cdef inline void fill_plane(float* plane, float v) noexcept nogil:
-    cdef int i
-    for i in range(M_W * M_W):
-        plane[i] = v
+    mh_fill_f32(plane, v, M_W * M_W)
 
 
 cdef inline void set_cells(float* plane, uint64_t bits) noexcept nogil:
