@@ -388,8 +388,8 @@ def _sizes(engine: str, quick: bool) -> Dict[str, int]:
     fast = engine == "compiled"
     return {
         "states": (40 if fast else 10) if quick else (200 if fast else 30),
-        "repeat": 3 if quick else 7,
-        "inner": (10 if fast else 1) if quick else (100 if fast else 2),
+        "repeat": 3 if quick else (15 if fast else 7),
+        "inner": (10 if fast else 1) if quick else (50 if fast else 2),
         "loop_games": (20 if fast else 1) if quick else (400 if fast else 4),
         "sim_games": (200 if fast else 1) if quick else (20000 if fast else 10),
     }
