@@ -20,7 +20,7 @@ draws.
 cimport cython
 cimport numpy as cnp
 from libc.string cimport memset, memcpy
-from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask
+from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.object cimport PyObject, PyTypeObject
@@ -35,7 +35,7 @@ from mousehole._common cimport (new_instance, adopt_public_class, seed_arg, mh_c
 
 import numpy as np
 
-from mousehole._api import check_out as _check_out, check_seat as _check_seat, _seed
+from mousehole._api import check_out as _check_out, check_seat as _check_seat
 
 cnp.import_array()
 cdef type NP_INT64 = np.int64
@@ -690,11 +690,7 @@ cdef inline int cr_num_channels(const cr_cfg_t* cfg) noexcept nogil:
 
 
 cdef inline void fill_plane(float* dst, int size, float v) noexcept nogil:
-    """``size`` copies of ``v`` (by the C library's vector stores: ``memset``, ``mh_fill_f32``)."""
-    if v == 0.0:
-        memset(dst, 0, <size_t>size * sizeof(float))
-    else:
-        mh_fill_f32(dst, v, <size_t>size)
+    mh_fill_f32(dst, v, <size_t>size)
 
 
 cdef void cr_observation(const cr_t* s, int p, float* obs) noexcept nogil:
@@ -881,7 +877,7 @@ cdef void g_returns(const void* vs, double* out) noexcept nogil:
     """As ``StateAPI.returns``: 0 before the end; +1 for each winner and -1 for each other
     seat (CR-13), 0 for all when every seat wins."""
     cdef const cr_t* s = <const cr_t*>vs
-    cdef int p, mask, n = s.cfg.n
+    cdef int p, n = s.cfg.n
     if cr_current(s) != TERMINAL_SEAT:
         for p in range(n):
             out[p] = 0.0
@@ -1255,12 +1251,8 @@ cdef class CheeseRescueCore:
         cannot see (CR-15) is re-dealt from ``seed``; equal to
         ``game.determinize_view(self.to_dict(for_player=player), seed)``."""
         cdef int p = seat_arg(self.game, self.s.cfg.n, player)
-        cdef uint64_t sd
+        cdef uint64_t sd = seed_arg(seed)
         cdef CheeseRescueCore c
-        if type(seed) is int:
-            sd = PyLong_AsUnsignedLongLongMask(seed)  # modulo 2**64, as _api._seed
-        else:
-            sd = _seed(seed)
         c = <CheeseRescueCore>new_instance(type(self))
         c.game = self.game
         c.s = self.s

@@ -130,18 +130,26 @@ cdef extern from *:
 cdef extern from *:
     """
     #include <wchar.h>
-    /* mousehole: n copies of a float. Where wchar_t is 4 bytes (Linux, macOS) this is the C
-       library's wmemset on the float's bits, which glibc implements with the widest vector
-       stores of the machine; a plain loop compiles to the 16-byte stores of the wheel's
-       baseline flags and made plane fills the larger part of an observation's cost. */
+    /* mousehole: n copies of a float, by the C library's vector stores: memset when the
+       float's bits are all 0 (+0.0), else, where wchar_t is 4 bytes (Linux, macOS), wmemset
+       on the float's bits, which glibc implements with the widest stores of the machine. A
+       plain loop compiles to the 16-byte stores of the wheel's baseline flags and made plane
+       fills the larger part of an observation's cost. */
     static CYTHON_INLINE void mh_fill_f32(float* dst, float v, size_t n) {
+        uint32_t bits;
+        memcpy(&bits, &v, sizeof(bits));
+        if (bits == 0) { memset(dst, 0, n * sizeof(float)); return; }
     #if defined(WCHAR_MAX) && (WCHAR_MAX == 0x7fffffff || WCHAR_MAX == 0xffffffffu)
-        wchar_t w;
-        memcpy(&w, &v, sizeof(w));
-        wmemset((wchar_t*)dst, w, n);
+        {
+            wchar_t w;
+            memcpy(&w, &v, sizeof(w));
+            wmemset((wchar_t*)dst, w, n);
+        }
     #else
-        size_t i;
-        for (i = 0; i < n; i++) dst[i] = v;
+        {
+            size_t i;
+            for (i = 0; i < n; i++) dst[i] = v;
+        }
     #endif
     }
     """

@@ -17,7 +17,7 @@ cimport numpy as cnp
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 
-from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask
+from cpython.long cimport PyLong_AsLongLongAndOverflow
 
 from mousehole._common cimport (
     action_int,
@@ -772,12 +772,7 @@ cdef class KasimirCore:
         generator of the future rolls is hidden, and it is drawn anew from ``seed``): exactly
         ``game.determinize_view(state.to_dict(for_player=player), seed)``, computed in C."""
         cdef int p = seat_arg(self.game, self.s.cfg.n, player)
-        cdef uint64_t sd
-        if type(seed) is int:
-            sd = PyLong_AsUnsignedLongLongMask(seed)
-        else:
-            from mousehole._api import _seed
-            sd = _seed(seed)  # numpy integers; TypeError for a bool or a non-integer
+        cdef uint64_t sd = seed_arg(seed)
         cdef KasimirCore c = <KasimirCore>self.clone()
         c.seed = None
         kk_determinize(&c.s, sd)

@@ -1571,11 +1571,7 @@ cdef class MCore:
         cdef MCore c
         cdef m_log_t* e
         cdef Py_ssize_t i
-        if type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF:
-            sd = seed
-        else:
-            from mousehole._api import _seed
-            sd = _seed(seed)
+        sd = seed_arg(seed)
         c = self.clone()
         c.seed = None
         m_determinize(&c.s, p, sd)

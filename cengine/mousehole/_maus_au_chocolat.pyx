@@ -33,7 +33,6 @@ from mousehole._common cimport (
     rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, mh_pc8, TERMINAL_SEAT,
     mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, mh_copy,
 )
-from cpython.long cimport PyLong_AsUnsignedLongLongMask
 
 import numpy as np
 
@@ -1965,11 +1964,7 @@ cdef class MausAuChocolatCore:
         cdef MausAuChocolatCore c
         cdef mc_t* s
         cdef int i, k, q, a
-        if type(seed) is int:
-            sd = PyLong_AsUnsignedLongLongMask(seed)
-        else:
-            from mousehole._api import _seed
-            sd = _seed(seed)  # numpy integers; TypeError for a bool or a non-integer
+        sd = seed_arg(seed)
         c = <MausAuChocolatCore>self.clone()
         c.seed = None  # not the seed of new_state any more
         s = &c.s
