@@ -9,7 +9,7 @@ drives the interface on a copy of the state's struct.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator, Tuple
 
 import numpy as np
 import pytest
@@ -42,6 +42,18 @@ def _check_same(state: Any, c: Any) -> None:
     assert c.truncated() == state.truncated
     for p in range(game.num_players):
         np.testing.assert_array_equal(c.observe(p), state.observation(p).reshape(-1))
+
+
+def _positions(game: Any, base: int) -> Iterator[Tuple[int, int, Any]]:
+    """``(g, i, state)`` at every position of ``scale(2)`` seeded random games (game ``g``
+    from seed ``base + g``, ``i`` actions played; the end of each game included). ``state``
+    is the game being played: look, do not change it."""
+    for g in range(scale(2)):
+        state = game.new_state(base + g)
+        for i, a in enumerate(random_walk(state.clone(), base + g)):
+            yield g, i, state
+            state.apply_action(a)
+        yield g, len(state.history), state
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -84,19 +96,16 @@ def test_determinize_equals_the_python_determinization(case: Any) -> None:
     name, params = case
     game = mousehole.load(name, engine="compiled", **params)
     checked = 0
-    for g in range(scale(2)):
-        state = game.new_state(2000 + g)
-        for i, a in enumerate(random_walk(state.clone(), 2000 + g)):
-            if i % 5 == 0 and state.current_player >= 0:
-                for p in range(game.num_players):
-                    seed = 31 * i + p
-                    c = _cgame(state)
-                    c.determinize(p, seed)
-                    expected = game.determinize_view(state.to_dict(for_player=p), seed)
-                    assert c.same_struct(_cgame(expected)), (i, p)
-                    _check_same(expected, c)
-                    checked += 1
-            state.apply_action(a)
+    for _, i, state in _positions(game, 2000):
+        if i % 5 == 0 and state.current_player >= 0:
+            for p in range(game.num_players):
+                seed = 31 * i + p
+                c = _cgame(state)
+                c.determinize(p, seed)
+                expected = game.determinize_view(state.to_dict(for_player=p), seed)
+                assert c.same_struct(_cgame(expected)), (i, p)
+                _check_same(expected, c)
+                checked += 1
     assert checked > 0
 
 
@@ -129,21 +138,19 @@ def test_playout_equals_rollout_then_returns(case: Any) -> None:
     ``returns`` with the same policy seed: the same draws, the same game."""
     name, params = case
     game = mousehole.load(name, engine="compiled", **params)
-    checked = 0
-    for g in range(scale(2)):
-        state = game.new_state(3000 + g)
-        for i, a in enumerate(random_walk(state.clone(), 3000 + g)):
-            if state.current_player >= 0:
-                policy = 7919 * i + g
-                pair = _cgame(state)
-                pair.rollout(policy)
-                one = _cgame(state)
-                assert one.playout(policy) == pair.returns(), i
-                checked += 1
-            state.apply_action(a)
-        # at the end there is nothing left to play: the returns themselves
-        assert _cgame(state).playout(1) == state.returns()
-    assert checked > 0
+    checked = ends = 0
+    for g, i, state in _positions(game, 3000):
+        if state.is_terminal():  # nothing left to play: the returns themselves
+            assert _cgame(state).playout(1) == state.returns()
+            ends += 1
+        elif state.current_player >= 0:
+            policy = 7919 * i + g
+            pair = _cgame(state)
+            pair.rollout(policy)
+            one = _cgame(state)
+            assert one.playout(policy) == pair.returns(), i
+            checked += 1
+    assert checked > 0 and ends == scale(2)
     if name == "cheese_rescue":
         assert _cgame(game.new_state(1)).has_playout
 
@@ -157,20 +164,17 @@ def test_random_step_is_a_uniform_pick_of_the_legal_list(case: Any) -> None:
     name, params = case
     game = mousehole.load(name, engine="compiled", **params)
     checked = 0
-    for g in range(scale(2)):
-        state = game.new_state(4000 + g)
-        for i, a in enumerate(random_walk(state.clone(), 4000 + g)):
-            if state.current_player >= 0:
-                seed = 104729 * i + g
-                rng = Rng(seed)
-                legal = state.legal_actions()
-                expected = state.clone()
-                expected.apply_action(int(legal[rng.below(len(legal))]))
-                c = _cgame(state)
-                assert c.random_step(seed) == rng.state, i
-                assert c.same_struct(_cgame(expected)), i
-                checked += 1
-            state.apply_action(a)
+    for g, i, state in _positions(game, 4000):
+        if state.current_player >= 0:
+            seed = 104729 * i + g
+            rng = Rng(seed)
+            legal = state.legal_actions()
+            expected = state.clone()
+            expected.apply_action(int(legal[rng.below(len(legal))]))
+            c = _cgame(state)
+            assert c.random_step(seed) == rng.state, i
+            assert c.same_struct(_cgame(expected)), i
+            checked += 1
     assert checked > 0
     if name in ("cheese_rescue", "m", "maus_au_chocolat"):
         assert _cgame(game.new_state(1)).has_random_step
