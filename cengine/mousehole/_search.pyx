@@ -533,21 +533,9 @@ cdef int run_batch(search_t* S, int64_t count) noexcept nogil:
 
 
 cdef class _Search:
-    """Owns the memory of one search (freed by ``close`` or when collected)."""
+    """Owns the memory of one search (freed by ``close`` or when collected). ``S`` starts
+    zeroed (the allocation of a cdef class's object zero-fills it): every pointer NULL."""
     cdef search_t S
-
-    def __cinit__(self):
-        self.S.root = NULL
-        self.S.work = NULL
-        self.S.nodes = NULL
-        self.S.buf = NULL
-        self.S.prob = NULL
-        self.S.compat = NULL
-        self.S.mark = NULL
-        self.S.slot = NULL
-        self.S.path = NULL
-        self.S.path_seat = NULL
-        self.S.ret = NULL
 
     cdef int open(self, object state, int mode, double c, uint64_t seed) except -1:
         cdef search_t* S = &self.S
