@@ -1,11 +1,13 @@
 """The public compiled state classes (a compiled core + the shared API, ``__slots__ = ()``)
 are adopted by their core (``adopt_public_class`` in _common.pxd): their instances are not
 tracked by the garbage collector, the core's methods are re-declared on them (so that the
-interpreter's specialised method calls apply), and nothing else changes."""
+interpreter's specialised method calls apply), their memory comes from a small pool of freed
+states, and nothing else changes."""
 from __future__ import annotations
 
 import gc
 import pickle
+import sys
 from typing import Any
 
 import pytest
@@ -41,6 +43,31 @@ def test_states_are_not_gc_tracked_and_behave_the_same(case: Any) -> None:
         ref.apply_action(a)
     assert state.returns() == ref.returns()
     assert state.to_dict() == ref.to_dict()
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_pooled_states_start_from_zero_and_hold_their_class(case: Any) -> None:
+    """A state's memory is reused after it is freed (the pool): a reused object must start
+    zeroed (a fresh state's history pointer is NULL: a stale one would be freed twice) and
+    every object holds one reference to its class, released when it is freed."""
+    name, params = case
+    game = mousehole.load(name, engine="compiled", **params)
+    played = game.new_state(2)
+    for a in random_walk(played.clone(), 8):
+        played.apply_action(a)
+    fresh = game.new_state(3)
+    cls = type(fresh)
+    before = sys.getrefcount(cls)
+    for _ in range(3):
+        kept = [played.clone() for _ in range(100)]  # more than the pool holds
+        assert sys.getrefcount(cls) >= before + 100  # one reference per object
+        del kept
+        clones = [fresh.clone() for _ in range(100)]  # the freed memory, reused
+        for c in clones:
+            assert c.history == [] and c.to_dict() == fresh.to_dict()
+        del clones, c
+    assert sys.getrefcount(cls) == before
+    assert played.to_dict() == pickle.loads(pickle.dumps(played)).to_dict()
 
 
 def test_a_user_subclass_still_works() -> None:
