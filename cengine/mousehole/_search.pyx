@@ -170,9 +170,10 @@ ctypedef struct search_t:
     int32_t* buf       # legal actions or outcomes (max_legal)
     double* prob       # chance probabilities (max_legal)
     int32_t* compat    # ISMCTS: the child index of each listed action (max_legal)
+    int32_t* unv       # select_child: the unvisited children (num_actions: one per action)
     int32_t num_actions
-    uint32_t* mark     # merge's table action -> child position (num_actions): valid where
-    int32_t* slot      # mark[a] == stamp
+    uint64_t* mark     # merge's table action -> (stamp << 32) | child position (num_actions):
+                       # valid where its high word is ``stamp`` (one store per child)
     uint32_t stamp
     int root_n         # ISMCTS: the root's children once listed (-1 before): its legal actions,
                        # the seat's own information, the same in every determinization
@@ -242,6 +243,7 @@ cdef int merge(search_t* S, int32_t node, const int32_t* acts, int n) noexcept n
     cdef int nch = nd.nchild
     cdef int i = 0, k = 0, missing = 0, total, newcap = 0
     cdef int32_t a, dst, src, nfirst
+    cdef uint64_t tag, m
     cdef node_t* ch
     if first < 0:
         if expand_all(S, node, acts, n) < 0:
@@ -262,16 +264,15 @@ cdef int merge(search_t* S, int32_t node, const int32_t* acts, int n) noexcept n
     # (stamped per call, so that it never needs clearing)
     S.stamp += 1
     if S.stamp == 0:  # wrapped around: clear the marks once
-        memset(S.mark, 0, <size_t>S.num_actions * sizeof(uint32_t))
+        memset(S.mark, 0, <size_t>S.num_actions * sizeof(uint64_t))
         S.stamp = 1
+    tag = (<uint64_t>S.stamp) << 32
     for i in range(nch):
-        a = ch[i].action
-        S.mark[a] = S.stamp
-        S.slot[a] = i
+        S.mark[ch[i].action] = tag | <uint32_t>i
     for k in range(n):
-        a = acts[k]
-        if S.mark[a] == S.stamp:
-            S.compat[k] = first + S.slot[a]
+        m = S.mark[acts[k]]
+        if (m ^ tag) >> 32 == 0:
+            S.compat[k] = first + <int32_t>(<uint32_t>m)
         else:
             missing += 1
     if missing == 0:
@@ -362,12 +363,15 @@ cdef inline double uniform01(rng_t* rs) noexcept nogil:
 cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int n, bint ismcts) noexcept nogil:
     """The child to descend into at a seat's node. ISMCTS: among the ``n`` children listed in
     ``compat`` (each one's availability is counted first); UCT: among all children.
-    One pass counts the unvisited children and finds the best score (an unvisited child
-    scores 0 there, but is only ever chosen by the random pick among unvisited ones)."""
+    An unvisited child is chosen first, uniformly among the unvisited ones (in list order);
+    only when every child has been visited does the best score decide. One pass counts the
+    availabilities, lists the unvisited children and scores the others until the first
+    unvisited one is met (after that no score can matter)."""
     cdef node_t* nodes = S.nodes
     cdef node_t* nd = &nodes[node]
     cdef node_t* ch
-    cdef int k, unvisited = 0, pick
+    cdef int32_t* unv = S.unv
+    cdef int k, unvisited = 0
     cdef int32_t idx, best = -1
     cdef double score, best_score = 0.0, K
     cdef double c = S.c
@@ -377,41 +381,29 @@ cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int 
             ch = &nodes[idx]
             ch.avail += 1
             if ch.visits == 0:
+                unv[unvisited] = idx
                 unvisited += 1
-            else:
+            elif unvisited == 0:
                 score = score_of(ch, c * sqrtlog(ch.avail))
                 if best < 0 or score > best_score:
                     best = idx
                     best_score = score
-        if unvisited:
-            pick = <int>rng_below(&S.rs, <uint32_t>unvisited)
-            for k in range(n):
-                idx = compat[k]
-                if nodes[idx].visits == 0:
-                    if pick == 0:
-                        return idx
-                    pick -= 1
-        return best
-    n = nd.nchild
-    K = c * sqrtlog(nd.visits)
-    for k in range(n):
-        idx = nd.first + k
-        ch = &nodes[idx]
-        if ch.visits == 0:
-            unvisited += 1
-        else:
-            score = score_of(ch, K)
-            if best < 0 or score > best_score:
-                best = idx
-                best_score = score
-    if unvisited:
-        pick = <int>rng_below(&S.rs, <uint32_t>unvisited)
+    else:
+        n = nd.nchild
+        K = c * sqrtlog(nd.visits)
         for k in range(n):
             idx = nd.first + k
-            if nodes[idx].visits == 0:
-                if pick == 0:
-                    return idx
-                pick -= 1
+            ch = &nodes[idx]
+            if ch.visits == 0:
+                unv[unvisited] = idx
+                unvisited += 1
+            elif unvisited == 0:
+                score = score_of(ch, K)
+                if best < 0 or score > best_score:
+                    best = idx
+                    best_score = score
+    if unvisited:
+        return unv[rng_below(&S.rs, <uint32_t>unvisited)]
     return best
 
 
@@ -421,26 +413,23 @@ cdef int32_t select_root(search_t* S) noexcept nogil:
     number + 1 (counted here once, not per child: ``root_stats`` writes them out)."""
     cdef node_t* nd = &S.nodes[0]
     cdef node_t* ch
-    cdef int k, n = S.root_n, unvisited = 0, pick
+    cdef int32_t* unv = S.unv
+    cdef int k, n = S.root_n, unvisited = 0
     cdef int32_t best = -1
     cdef double score, best_score = 0.0
     cdef double K = S.c * sqrtlog(<uint32_t>(S.done + 1))
     ch = &S.nodes[nd.first]
     for k in range(n):
         if ch[k].visits == 0:
+            unv[unvisited] = k
             unvisited += 1
-        else:
+        elif unvisited == 0:
             score = score_of(&ch[k], K)
             if best < 0 or score > best_score:
                 best = k
                 best_score = score
     if unvisited:
-        pick = <int>rng_below(&S.rs, <uint32_t>unvisited)
-        for k in range(n):
-            if ch[k].visits == 0:
-                if pick == 0:
-                    return nd.first + k
-                pick -= 1
+        return nd.first + unv[rng_below(&S.rs, <uint32_t>unvisited)]
     return nd.first + best
 
 
@@ -565,9 +554,9 @@ cdef class _Search:
         S.buf = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * d.max_legal)
         S.prob = <double*>PyMem_RawMalloc(sizeof(double) * d.max_legal)
         S.compat = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * d.max_legal)
+        S.unv = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * max(d.num_actions, d.max_legal, 1))
         S.num_actions = d.num_actions
-        S.mark = <uint32_t*>PyMem_RawCalloc(max(d.num_actions, 1), sizeof(uint32_t))
-        S.slot = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * max(d.num_actions, 1))
+        S.mark = <uint64_t*>PyMem_RawCalloc(max(d.num_actions, 1), sizeof(uint64_t))
         S.stamp = 0
         S.root_n = -1
         S.path_cap = 64
@@ -577,7 +566,7 @@ cdef class _Search:
         S.cap_nodes = 1024
         S.nodes = <node_t*>PyMem_RawMalloc(sizeof(node_t) * S.cap_nodes)
         if (S.root == NULL or S.work == NULL or S.buf == NULL or S.prob == NULL or S.compat == NULL
-                or S.mark == NULL or S.slot == NULL
+                or S.unv == NULL or S.mark == NULL
                 or S.path == NULL or S.path_seat == NULL or S.ret == NULL or S.nodes == NULL):
             self.close()
             raise MemoryError()
@@ -596,8 +585,8 @@ cdef class _Search:
         PyMem_RawFree(self.S.buf)
         PyMem_RawFree(self.S.prob)
         PyMem_RawFree(self.S.compat)
+        PyMem_RawFree(self.S.unv)
         PyMem_RawFree(self.S.mark)
-        PyMem_RawFree(self.S.slot)
         PyMem_RawFree(self.S.path)
         PyMem_RawFree(self.S.path_seat)
         PyMem_RawFree(self.S.ret)
@@ -608,7 +597,7 @@ cdef class _Search:
         self.S.prob = NULL
         self.S.compat = NULL
         self.S.mark = NULL
-        self.S.slot = NULL
+        self.S.unv = NULL
         self.S.path = NULL
         self.S.path_seat = NULL
         self.S.ret = NULL
