@@ -409,3 +409,17 @@ def test_the_examples_of_the_docs_run() -> None:
         if "compiled" not in mousehole.available_engines():
             code = re.sub(r"(MCTSBot|ISMCTSBot)\(\d+", r"\1(3", code)
         exec(compile(code, f"docs/bots.md block {i}", "exec"), {"__name__": "docs_bots_example"})
+
+
+@pytest.mark.parametrize("actions, visits, legal, chosen", [
+    ((3, 5, 9), (4, 7, 7), [3, 5, 9], 5),        # the children are the legal actions: first best
+    ((3, 5, 9), (0, 0, 0), [3, 5, 9], 3),        # nothing visited: the lowest
+    ((3, 5, 9), (4, 7, 9), [3, 5], 5),           # the most visited child is not legal here
+    ((3, 5, 9), (4, 7, 9), [1, 3, 5, 9], 9),     # a legal action the root never listed
+    ((3, 5), (4, 7), [1, 2], 1),                 # no legal child: the lowest legal action
+    ((), (), [4, 6], 4),
+])
+def test_the_chosen_move_is_the_most_visited_legal_child(actions: Tuple[int, ...], visits: Tuple[int, ...],
+                                                          legal: List[int], chosen: int) -> None:
+    from mousehole.bots import _choose
+    assert _choose(actions, visits, legal) == chosen

@@ -175,9 +175,21 @@ class SearchResult:
         return {a: w / n for a, n, w in zip(self.actions, self.visits, self.values) if n}
 
 
+def _int_list(actions: Any) -> List[int]:
+    """The legal actions as a list of Python ints (one call for a numpy array)."""
+    if isinstance(actions, np.ndarray) and actions.ndim == 1 and actions.dtype.kind in "iu":
+        out: List[int] = actions.tolist()
+        return out
+    return [int(a) for a in actions]
+
+
 def _choose(actions: Sequence[int], visits: Sequence[int], legal: Sequence[int]) -> int:
     """The most visited legal action (ties: the lowest); the lowest legal action when no
     legal action was visited."""
+    if visits and len(actions) == len(legal) and list(actions) == legal:
+        # the usual case, the root's children are the legal actions (both ascending): the
+        # first of the most visited is the lowest of them
+        return actions[visits.index(max(visits))]
     ok = set(legal)
     best, best_n = -1, -1
     for a, n in zip(actions, visits):
@@ -245,7 +257,7 @@ def search(state: StateAPI[Any], *, algorithm: str = "mcts", iterations: Optiona
     cc = _check_c(c)
     if engine not in (None, "compiled", "python"):
         raise ValueError(f"search: engine must be 'compiled', 'python' or None, got {engine!r}")
-    legal = [int(a) for a in state.legal_actions()]
+    legal = _int_list(state.legal_actions())
     target = None if engine == "python" else _compiled_twin(state)
     if target is None and engine == "compiled":
         raise ValueError(f"search: the compiled search is not available for {state.game.name} here "
@@ -253,9 +265,9 @@ def search(state: StateAPI[Any], *, algorithm: str = "mcts", iterations: Optiona
     if target is not None:
         csearch = _compiled_search()
         actions, visits, values, _avail, done, nodes, _bytes = csearch(target, _MODES[algorithm], n, limit, s, cc)
-        acts = tuple(int(a) for a in actions.tolist())
-        vis = tuple(int(v) for v in visits.tolist())
-        return SearchResult(_choose(acts, vis, legal), acts, vis, tuple(float(w) for w in values.tolist()),
+        acts = tuple(actions.tolist())  # (numpy's tolist gives Python ints and floats)
+        vis = tuple(visits.tolist())
+        return SearchResult(_choose(acts, vis, legal), acts, vis, tuple(values.tolist()),
                             int(done), int(nodes), algorithm, "compiled")
     root, done, nodes = _py_search(state, seat, _MODES[algorithm], n, limit, s, cc)
     kids = root.children or []
