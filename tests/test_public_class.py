@@ -57,16 +57,21 @@ def test_pooled_states_start_from_zero_and_hold_their_class(case: Any) -> None:
         played.apply_action(a)
     fresh = game.new_state(3)
     cls = type(fresh)
-    before = sys.getrefcount(cls)
-    for _ in range(3):
-        kept = [played.clone() for _ in range(100)]  # more than the pool holds
-        assert sys.getrefcount(cls) >= before + 100  # one reference per object
-        del kept
-        clones = [fresh.clone() for _ in range(100)]  # the freed memory, reused
-        for c in clones:
-            assert c.history == [] and c.to_dict() == fresh.to_dict()
-        del clones, c
-    assert sys.getrefcount(cls) == before
+    gc.collect()  # (garbage of earlier tests holding states would be freed in the middle)
+    gc.disable()
+    try:
+        before = sys.getrefcount(cls)
+        for _ in range(3):
+            kept = [played.clone() for _ in range(100)]  # more than the pool holds
+            assert sys.getrefcount(cls) >= before + 100  # one reference per object
+            del kept
+            clones = [fresh.clone() for _ in range(100)]  # the freed memory, reused
+            for c in clones:
+                assert c.history == [] and c.to_dict() == fresh.to_dict()
+            del clones, c
+        assert sys.getrefcount(cls) == before
+    finally:
+        gc.enable()
     assert played.to_dict() == pickle.loads(pickle.dumps(played)).to_dict()
 
 
