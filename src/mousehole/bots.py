@@ -175,14 +175,6 @@ class SearchResult:
         return {a: w / n for a, n, w in zip(self.actions, self.visits, self.values) if n}
 
 
-def _int_list(actions: Any) -> List[int]:
-    """The legal actions as a list of Python ints (one call for a numpy array)."""
-    if isinstance(actions, np.ndarray) and actions.ndim == 1 and actions.dtype.kind in "iu":
-        out: List[int] = actions.tolist()
-        return out
-    return [int(a) for a in actions]
-
-
 def _choose(actions: Sequence[int], visits: Sequence[int], legal: Sequence[int]) -> int:
     """The most visited legal action (ties: the lowest); the lowest legal action when no
     legal action was visited."""
@@ -257,7 +249,7 @@ def search(state: StateAPI[Any], *, algorithm: str = "mcts", iterations: Optiona
     cc = _check_c(c)
     if engine not in (None, "compiled", "python"):
         raise ValueError(f"search: engine must be 'compiled', 'python' or None, got {engine!r}")
-    legal = _int_list(state.legal_actions())
+    legal: List[int] = state.legal_actions().tolist()  # (an int64 array: Python ints)
     target = None if engine == "python" else _compiled_twin(state)
     if target is None and engine == "compiled":
         raise ValueError(f"search: the compiled search is not available for {state.game.name} here "
