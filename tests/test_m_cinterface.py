@@ -8,9 +8,11 @@ What the generic conformance test (test_cinterface.py) cannot check for this gam
   a play phase where p's own cards fit nowhere, cards p slid under the pile by M-9);
 * it keeps everything p may see, re-deals what p cannot see, and depends on p's view alone
   (two different full states with the same view give byte-equal determinizations);
-* structs are canonical: a state reached by play and the same state loaded from its dict are
-  the same bytes (the cached masks, the pile's ring buffer and every free slot included), and
-  ``reset`` over a finished game gives ``new_state``'s bytes;
+* the deal's deferred shuffle steps (taken as the pile's bottom is drawn, or all at once when
+  the dict is read) give the reference engine's game, draw for draw;
+* structs are canonical: a state reached by play (its dict read) and the same state loaded
+  from its dict are the same bytes (the cached masks, the pile's ring buffer and every free
+  slot included), and ``reset`` over a finished game gives ``new_state``'s bytes;
 * ``rollout`` from any state (mid-game, loaded) plays the action model of ``simulate``: the
   action at index ``below(n)`` of the legal list, drawn from the policy generator;
 * ``returns`` at a truncated end, the bound ``max_legal``, seeds and seats read as the
@@ -184,10 +186,11 @@ def test_c_determinize_depends_on_the_view_only(players: int) -> None:
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_structs_are_canonical(players: int) -> None:
-    """A state reached by play and the same state loaded from its dict are the same bytes at
-    every step: the cached masks (M-6, M-7, M-13), the pile's ring buffer (M-9: its bottom
-    moves with the exchanges of the history), the free hand and pile slots; ``reset`` over a
-    finished game gives the bytes of ``new_state``."""
+    """A state reached by play, once its dict is read (which takes the deal's deferred
+    shuffle steps), and the same state loaded from its dict are the same bytes at every step:
+    the cached masks (M-6, M-7, M-13), the pile's ring buffer (M-9: its bottom moves with the
+    exchanges of the history), the free hand and pile slots; ``reset`` over a finished game
+    gives the bytes of ``new_state``."""
     game = mousehole.load("m", players=players, engine="compiled")
     for g in range(scale(3)):
         for state in _states(game, 3 + g):
@@ -196,6 +199,44 @@ def test_structs_are_canonical(players: int) -> None:
         end = _cgame(state)
         end.reset(3 + g)
         assert end.same_struct(_cgame(game.new_state(3 + g)))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_deferred_shuffle_deals_the_reference_game(players: int) -> None:
+    """M-3 to M-5 and the M-9/M-10 draws: the compiled deal leaves the shuffle's steps for
+    the pile's undrawn bottom until a card is drawn from there or the dict is read. Played
+    with no dict read in between, a compiled game is the reference engine's game: the same
+    legal actions at every step, and at the end the same dict (pile order, removed cards,
+    generator). Reading the dict mid-game (the rest of the steps taken at once) changes
+    nothing that follows."""
+    game = mousehole.load("m", players=players, engine="compiled")
+    python = mousehole.load("m", players=players, engine="python")
+    for g in range(scale(4)):
+        seed = 40 + 13 * g + players
+        fresh = game.new_state(seed)
+        settled = fresh.clone()
+        loaded = game.state_from_dict(settled.to_dict())
+        # the deferral is real: the fresh struct has steps left, the settled one none
+        assert not _cgame(fresh).same_struct(_cgame(loaded))
+        assert _cgame(settled).same_struct(_cgame(loaded))
+        s, ref, rng = fresh, python.new_state(seed), Rng(seed + 5)
+        early = None
+        while not ref.is_terminal():
+            legal = s.legal_actions().tolist()
+            assert legal == ref.legal_actions().tolist(), len(ref.history)
+            a = legal[rng.below(len(legal))]
+            s.apply_action(a)
+            ref.apply_action(a)
+            if len(ref.history) == 9:
+                early = s.clone()
+                early.to_dict()  # settles the clone here: the rest of the game must not change
+        assert s.is_terminal()
+        assert s.to_dict() == ref.to_dict()
+        assert early is not None
+        for a in ref.history[9:]:
+            early.apply_action(a)
+        assert early.to_dict() == ref.to_dict()
+        assert _cgame(early).same_struct(_cgame(s))
 
 
 @pytest.mark.parametrize("players", PLAYERS)

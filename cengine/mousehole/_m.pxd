@@ -65,6 +65,12 @@ ctypedef struct m_t:
     uint8_t pile[M_MAX_CARDS]
     int8_t putter[M_MAX_CARDS]    # seat that put the card under the pile (M-9), or -1
     int32_t pile_b, pile_n
+    # the deal's shuffle (M-4) fixes the deck from the top down, one generator draw per
+    # position; the draws for pile slots 0 .. lazy-1 (the bottom of the dealt pile, not yet
+    # drawn) are deferred until a card is drawn from there (m_pop) or the whole order is
+    # read (m_settle): the same draws in the same order, so the same game as a shuffle done
+    # at once. 0 once settled, in every loaded or determinized state.
+    int32_t lazy
     uint64_t removed[2]           # the removed cards (M-3), a set: bit c & 63 of removed[c >> 6]
     int32_t chips[M_MAX_PLAYERS]
     # the taken cards (M-15): one list per seat, in the order taken, linked through tnext

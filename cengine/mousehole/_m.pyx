@@ -73,6 +73,7 @@ cdef uint64_t COL_GATHER = <uint64_t>0x0102040810204080ULL
 # Filled at import by fill_arcs().
 cdef uint8_t ARCS[512]
 cdef uint32_t ARC_BB[512][4]
+cdef uint8_t DECK[M_MAX_CARDS]   # the unshuffled deck: card i at position i (filled at import)
 
 
 cdef inline uint32_t spread9(int m) noexcept nogil:
@@ -113,6 +114,8 @@ cdef void fill_arcs() noexcept nogil:
 
 
 fill_arcs()
+for _i in range(M_MAX_CARDS):
+    DECK[_i] = <uint8_t>_i
 
 
 cdef inline uint64_t nbrs(uint64_t b) noexcept nogil:
@@ -289,11 +292,33 @@ cdef inline void m_remove(m_t* s, int cell) noexcept nogil:
     s.symbb[s.cfg.symi[card]] &= keep
 
 
+cdef inline void m_fix(m_t* s, int i) noexcept nogil:
+    """The deal's deferred shuffle step for pile slot i = lazy - 1 (the deck position i):
+    swap it with a uniform slot 0 .. i, as the top-down shuffle does (none for slot 0)."""
+    cdef int j
+    cdef uint8_t tmp
+    if i > 0:
+        j = <int>rng_below(&s.rng, <uint32_t>(i + 1))
+        tmp = s.pile[i]; s.pile[i] = s.pile[j]; s.pile[j] = tmp
+    s.lazy = i
+
+
+cdef void m_settle(m_t* s) noexcept nogil:
+    """Every deferred shuffle step, in the shuffle's order: the pile order and the generator
+    a shuffle done at once gives (what ``to_dict`` shows)."""
+    while s.lazy > 0:
+        m_fix(s, s.lazy - 1)
+
+
 cdef inline int m_pop(m_t* s) noexcept nogil:
-    """The top card of the pile (pile_n > 0)."""
+    """The top card of the pile (pile_n > 0). The slots under the deferred part of the deal
+    (0 .. lazy-1) hold only the dealt cards not yet drawn (cards put under the pile go to
+    slots below pile_b, at least 128 - 90 away), so the top is in it only as slot lazy-1."""
     cdef int i, card
     s.pile_n -= 1
     i = (s.pile_b + s.pile_n) & (M_MAX_CARDS - 1)
+    if i < s.lazy:
+        m_fix(s, i)
     card = s.pile[i]
     s.pile[i] = 0  # (free slots stay zero: canonical structs)
     s.putter[i] = 0
@@ -803,22 +828,47 @@ cdef void m_clear_table(m_t* s) noexcept nogil:
     memset(s.cells, M_EMPTY, 64)
 
 
+cdef inline void sort4(const uint8_t* a, uint8_t* out) noexcept nogil:
+    """out[0..4) = a[0..4) in ascending order (distinct cards), without branches."""
+    cdef uint8_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], lo, hi
+    lo = a0 if a0 < a1 else a1; hi = a1 if a0 < a1 else a0; a0 = lo; a1 = hi
+    lo = a2 if a2 < a3 else a3; hi = a3 if a2 < a3 else a2; a2 = lo; a3 = hi
+    lo = a0 if a0 < a2 else a2; hi = a2 if a0 < a2 else a0; a0 = lo; a2 = hi
+    lo = a1 if a1 < a3 else a3; hi = a3 if a1 < a3 else a1; a1 = lo; a3 = hi
+    lo = a1 if a1 < a2 else a2; hi = a2 if a1 < a2 else a1; a1 = lo; a2 = hi
+    out[0] = a0; out[1] = a1; out[2] = a2; out[3] = a3
+
+
 cdef void m_init(m_t* s, uint64_t seed) noexcept nogil:
-    """M-3 .. M-5: one shuffle, the removed cards, the start M, the hands, the chips."""
+    """M-3 .. M-5 in a struct holding anything but the constants: every other field from
+    zero, so it equals new_state(seed)'s byte for byte whatever it held before (reset of the
+    C interface reuses buffers)."""
+    memset(<char*>&s.occ, 0, sizeof(m_t) - (<size_t>(<char*>&s.occ - <char*>s)))
+    m_deal(s, seed)
+
+
+cdef void m_deal(m_t* s, uint64_t seed) noexcept nogil:
+    """M-3 .. M-5 in a struct whose fields but the constants are zero: one shuffle, the
+    removed cards, the start M, the hands, the chips."""
     cdef uint8_t deck[M_MAX_CARDS]
     cdef uint8_t drawn[M_MAX_HAND]
+    cdef uint8_t tmp
     cdef int i, j, p, k, r, N = s.cfg.n_cards
-    # every field but the constants from zero: the struct equals new_state(seed)'s byte for
-    # byte whatever it held before (reset of the C interface reuses buffers)
-    memset(<char*>&s.occ, 0, sizeof(m_t) - (<size_t>(<char*>&s.occ - <char*>s)))
     s.rng = seed
-    for i in range(N):
-        deck[i] = <uint8_t>i
-    rng_shuffle_u8(&s.rng, deck, N)
+    memcpy(deck, DECK, N)
+    # M-4's shuffle, top down (docs/rng.md): its first N - in_play steps fix the positions
+    # in_play .. N-1, the cards M-3 removes unseen; the steps for the pile's positions are
+    # taken as its cards are drawn (m_pop), the deal's 5 + 4n cards below
+    i = N - 1
+    while i >= s.cfg.in_play and i > 0:
+        j = <int>rng_below(&s.rng, <uint32_t>(i + 1))
+        tmp = deck[i]; deck[i] = deck[j]; deck[j] = tmp
+        i -= 1
     for i in range(s.cfg.in_play, N):  # M-3: removed unseen
         s.removed[deck[i] >> 6] |= (<uint64_t>1) << (deck[i] & 63)
     s.pile_b = 0
     s.pile_n = s.cfg.in_play
+    s.lazy = s.cfg.in_play
     memcpy(s.pile, deck, s.cfg.in_play)
     memset(s.putter, -1, s.cfg.in_play)
     m_clear_table(s)
@@ -831,6 +881,11 @@ cdef void m_init(m_t* s, uint64_t seed) noexcept nogil:
         k = s.cfg.H if s.pile_n >= s.cfg.H else s.pile_n
         for i in range(k):
             drawn[i] = <uint8_t>m_pop(s)
+        if k == 4:  # the rules' hand (M-5): sorted by a network of 5 compare-exchanges
+            sort4(drawn, s.hand[p])
+            s.hand_n[p] = 4
+            s.chips[p] = s.cfg.chips  # M-2
+            continue
         for i in range(k):  # sorted: each card at its rank (no branch)
             r = 0
             for j in range(k):
@@ -1004,8 +1059,9 @@ cdef void m_determinize(m_t* s, int p, uint64_t seed) noexcept nogil:
     """In place: what seat ``p`` cannot see (M-22: the other hands, the pile cards p did not
     put under it, the removed cards) is dealt again from ``seed``, draw for draw as
     ``M._determinize`` deals it from p's view, and the state's generator is re-seeded from
-    the same stream. Structs are canonical (``from_dict`` builds the bytes play builds), so
-    this is the struct of the Python determinization loaded back."""
+    the same stream. Structs are canonical (``from_dict`` builds the bytes play builds, once
+    the deal's deferred steps are taken), so this is the struct of the Python
+    determinization loaded back: its pile is dealt in full (``lazy`` 0)."""
     cdef const m_cfg_t* c = &s.cfg
     cdef rng_t rng = seed
     cdef uint64_t seen[2]
@@ -1112,6 +1168,7 @@ cdef void m_determinize(m_t* s, int p, uint64_t seed) noexcept nogil:
     for i in range(j, npool):
         set_add(s.removed, order[i])
     s.rng = rng_next(&rng)
+    s.lazy = 0  # the pile's order is dealt in full above
     m_refresh(s)  # the seat to move may hold other cards now
 
 
@@ -1397,8 +1454,8 @@ cdef object new_core(type cls, object game, uint64_t seed):
     cdef MCore st = <MCore>new_instance(cls)
     st.game = game
     st.seed = seed
-    memcpy(&st.s.cfg, game_cfg(game), sizeof(m_cfg_t))
-    m_init(&st.s, seed)
+    mh_copy(&st.s.cfg, game_cfg(game), sizeof(m_cfg_t))  # (the library's copy: see mh_copy)
+    m_deal(&st.s, seed)  # (a new object is zero-filled)
     st.log_r = st.s.orow
     st.log_c = st.s.ocol
     return st
@@ -1662,6 +1719,7 @@ cdef class MCore:
         cdef int p, i, b
         cdef m_log_t* e
         cdef uint64_t bits = s.occ
+        m_settle(s)  # the pile's order and the generator, as the reference engine has them
         table = []
         while bits:
             b = ctz64(bits)
