@@ -45,18 +45,24 @@ cdef inline uint32_t rng_below(rng_t* s, uint32_t n) noexcept nogil:
             low = <uint32_t>m
     return <uint32_t>(m >> 32)
 
-cdef inline void rng_shuffle_u8(rng_t* s, uint8_t* a, int n) noexcept nogil:
-    """Fisher-Yates from position n-1 down to 1 (same order as Rng.shuffle). The generator
-    is kept in a local while shuffling (a store into ``a`` may alias ``s[0]``)."""
+cdef inline void rng_shuffle_u8_to(rng_t* s, uint8_t* a, int n, int stop) noexcept nogil:
+    """The steps of ``rng_shuffle_u8`` for the positions n-1 down to max(stop, 1): they fix
+    those positions; the steps for the rest may be taken later, in the same order (M's deal,
+    docs/rng.md). The generator is kept in a local while shuffling (a store into ``a`` may
+    alias ``s[0]``)."""
     cdef int i, j
     cdef uint8_t tmp
     cdef rng_t r = s[0]
     i = n - 1
-    while i > 0:
+    while i > 0 and i >= stop:
         j = <int>rng_below(&r, <uint32_t>(i + 1))
         tmp = a[i]; a[i] = a[j]; a[j] = tmp
         i -= 1
     s[0] = r
+
+cdef inline void rng_shuffle_u8(rng_t* s, uint8_t* a, int n) noexcept nogil:
+    """Fisher-Yates from position n-1 down to 1 (same order as Rng.shuffle)."""
+    rng_shuffle_u8_to(s, a, n, 1)
 
 # ---- bit tricks -------------------------------------------------------------------------
 

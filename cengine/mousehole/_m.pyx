@@ -38,7 +38,7 @@ from mousehole._common cimport (
     array_reserve,
     check_sim_rows,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
-    rng_below, rng_derive, rng_next, rng_shuffle_u8, popcount64, ctz64, TERMINAL_SEAT,
+    rng_below, rng_derive, rng_next, rng_shuffle_u8, rng_shuffle_u8_to, popcount64, ctz64, TERMINAL_SEAT,
     mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, mh_copy, mh_fill_f32,
 )
 
@@ -311,9 +311,10 @@ cdef void m_settle(m_t* s) noexcept nogil:
 
 
 cdef inline int m_pop(m_t* s) noexcept nogil:
-    """The top card of the pile (pile_n > 0). The slots under the deferred part of the deal
-    (0 .. lazy-1) hold only the dealt cards not yet drawn (cards put under the pile go to
-    slots below pile_b, at least 128 - 90 away), so the top is in it only as slot lazy-1."""
+    """The top card of the pile (pile_n > 0). The slots of the deferred part of the deal
+    (0 .. lazy-1) hold the dealt cards not yet drawn, the bottom of the original pile: every
+    other card of the ring (those above them, those put under the pile by M-9) is in another
+    slot, so the top is in that part only as slot lazy-1, the next step's position."""
     cdef int i, card
     s.pile_n -= 1
     i = (s.pile_b + s.pile_n) & (M_MAX_CARDS - 1)
@@ -852,18 +853,13 @@ cdef void m_deal(m_t* s, uint64_t seed) noexcept nogil:
     removed cards, the start M, the hands, the chips."""
     cdef uint8_t deck[M_MAX_CARDS]
     cdef uint8_t drawn[M_MAX_HAND]
-    cdef uint8_t tmp
     cdef int i, j, p, k, r, N = s.cfg.n_cards
     s.rng = seed
     memcpy(deck, DECK, N)
     # M-4's shuffle, top down (docs/rng.md): its first N - in_play steps fix the positions
     # in_play .. N-1, the cards M-3 removes unseen; the steps for the pile's positions are
     # taken as its cards are drawn (m_pop), the deal's 5 + 4n cards below
-    i = N - 1
-    while i >= s.cfg.in_play and i > 0:
-        j = <int>rng_below(&s.rng, <uint32_t>(i + 1))
-        tmp = deck[i]; deck[i] = deck[j]; deck[j] = tmp
-        i -= 1
+    rng_shuffle_u8_to(&s.rng, deck, N, s.cfg.in_play)
     for i in range(s.cfg.in_play, N):  # M-3: removed unseen
         s.removed[deck[i] >> 6] |= (<uint64_t>1) << (deck[i] & 63)
     s.pile_b = 0
@@ -883,14 +879,12 @@ cdef void m_deal(m_t* s, uint64_t seed) noexcept nogil:
             drawn[i] = <uint8_t>m_pop(s)
         if k == 4:  # the rules' hand (M-5): sorted by a network of 5 compare-exchanges
             sort4(drawn, s.hand[p])
-            s.hand_n[p] = 4
-            s.chips[p] = s.cfg.chips  # M-2
-            continue
-        for i in range(k):  # sorted: each card at its rank (no branch)
-            r = 0
-            for j in range(k):
-                r += drawn[j] < drawn[i]
-            s.hand[p][r] = drawn[i]
+        else:
+            for i in range(k):  # sorted: each card at its rank (no branch)
+                r = 0
+                for j in range(k):
+                    r += drawn[j] < drawn[i]
+                s.hand[p][r] = drawn[i]
         s.hand_n[p] = k
         s.chips[p] = s.cfg.chips  # M-2
     s.has_last = 0
