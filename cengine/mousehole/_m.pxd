@@ -52,6 +52,7 @@ ctypedef struct m_t:
     # caches, functions of the rest of the state (see _m.pyx, m_refresh):
     uint64_t front                # nbrs(occ) & ~occ & area: the free cells a card may take
     uint64_t amask[M_MAX_HAND]    # PLAY: the cells each hand slot of the seat to move may take
+    uint8_t acnt[M_MAX_HAND]      # PLAY: how many (the bits of each amask)
     uint64_t tmask                # TAKE: the cards of the scoring row that may be taken
     int32_t nplace                # PLAY: the number of legal placements (bits of amask)
     uint8_t cells[64]             # card id per window cell, M_EMPTY if none

@@ -38,7 +38,7 @@ from mousehole._common cimport (
     array_reserve,
     check_sim_rows,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
-    rng_below, rng_derive, rng_next, rng_shuffle_u8, rng_shuffle_u8_to, popcount64, ctz64, TERMINAL_SEAT,
+    rng_below, rng_derive, rng_next, rng_shuffle_u8, rng_shuffle_u8_to, popcount64, ctz64, mh_pc8, TERMINAL_SEAT,
     mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, mh_copy, mh_fill_f32,
 )
 
@@ -51,7 +51,6 @@ cdef uint64_t ROW0 = <uint64_t>0xFF
 cdef uint64_t ROW7 = <uint64_t>0xFF00000000000000ULL
 cdef uint64_t COL0 = <uint64_t>0x0101010101010101ULL
 cdef uint64_t COL7 = <uint64_t>0x8080808080808080ULL
-cdef uint64_t ALL = <uint64_t>0xFFFFFFFFFFFFFFFFULL
 
 PHASES = ("play", "choose", "take", "over")
 ENDS = (None, "M-16", "M-17", "M-18", "max_turns")
@@ -123,14 +122,18 @@ cdef inline uint64_t nbrs(uint64_t b) noexcept nogil:
     return (b << 1) | (b >> 1) | (b << 8) | (b >> 8)
 
 
+# The seats wrap around without a branch: in a random game the seat to move is a coin toss
+# for the branch predictor (at 2 players it alternates), and a mispredicted branch costs
+# more than the arithmetic.
+
 cdef inline int next_seat(const m_t* s, int p) noexcept nogil:
     """The left neighbour (M-11)."""
-    return 0 if p + 1 == s.cfg.n else p + 1
+    return (p + 1) & -(p + 1 != s.cfg.n)
 
 
 cdef inline int right_seat(const m_t* s, int p) noexcept nogil:
     """The right neighbour (M-8, M-9, M-13)."""
-    return s.cfg.n - 1 if p == 0 else p - 1
+    return p - 1 + (s.cfg.n & -(p == 0))
 
 
 cdef inline int m_match(const m_cfg_t* c, int a, int b) noexcept nogil:
@@ -224,12 +227,9 @@ cdef inline uint64_t shift_bb(uint64_t b, int sh) noexcept nogil:
 
 cdef inline void m_set_area(m_t* s) noexcept nogil:
     """M-7 for a table anchored at window cell (1, 1): a sixth occupied row (column) forbids
-    the border rows (columns); then the free cells where a card may go."""
-    s.area = ALL
-    if s.occ & ROW6:
-        s.area &= ~(ROW0 | ROW7)
-    if s.occ & COL6:
-        s.area &= ~(COL0 | COL7)
+    the border rows (columns); then the free cells where a card may go (no branch)."""
+    s.area = ~(((ROW0 | ROW7) & -(<uint64_t>((s.occ & ROW6) != 0)))
+               | ((COL0 | COL7) & -(<uint64_t>((s.occ & COL6) != 0))))
     s.front = nbrs(s.occ) & ~s.occ & s.area
 
 
@@ -347,18 +347,19 @@ cdef inline int hand_remove(m_t* s, int p, int slot) noexcept nogil:
 
 
 cdef inline void hand_replace(m_t* s, int p, int slot, int card) noexcept nogil:
-    """The card in ``slot`` leaves the hand and ``card`` comes in (sorted)."""
+    """The card in ``slot`` leaves the hand and ``card`` comes in (sorted). Without a
+    data-dependent branch (where a new card lands is random): the other cards in order,
+    the new card's rank among them, and every slot picked from those by comparisons."""
     cdef uint8_t* h = s.hand[p]
-    cdef int i = slot, n = s.hand_n[p]
-    if card > h[slot]:
-        while i + 1 < n and h[i + 1] < card:
-            h[i] = h[i + 1]
-            i += 1
-    else:
-        while i > 0 and h[i - 1] > card:
-            h[i] = h[i - 1]
-            i -= 1
-    h[i] = <uint8_t>card
+    cdef uint8_t t[M_MAX_HAND]
+    cdef int i, v, r = 0, n = s.hand_n[p]
+    for i in range(n - 1):
+        t[i] = h[i + (i >= slot)]
+        r += t[i] < card
+    t[n - 1] = <uint8_t>card
+    for i in range(n):  # slot i: t[i] below the rank, the card at it, t[i - 1] above
+        v = t[i - (i > r)]
+        h[i] = <uint8_t>(v ^ ((v ^ card) & -(i == r)))
 
 
 cdef inline int m_cell_of(const m_t* s, int64_t r, int64_t c) noexcept nogil:
@@ -397,6 +398,8 @@ cdef uint64_t m_line(const m_t* s, int cell, int step) noexcept nogil:
         x = <uint32_t>((((s.occ >> (cell & 7)) & COL0) * COL_GATHER) >> 56)
         pos = cell >> 3
         base = cell & 7
+    if mh_pc8[x] < 5:  # fewer than five cards in the whole line
+        return 0
     up = ctz64(~(<uint64_t>(x >> pos)))  # cards from the cell on, upwards
     lo = HIGH8[~x & ((1u << pos) - 1)] + 1  # the first card of the run
     n = pos + up - lo
@@ -410,31 +413,40 @@ cdef uint64_t m_line(const m_t* s, int cell, int step) noexcept nogil:
     return run
 
 
-# The struct caches three things that are functions of the rest of the state (so that every
-# path that builds the same state builds the same bytes): ``front`` (m_set_area), ``amask``
-# (PLAY: where each hand slot of the seat to move may go; 0 elsewhere and beyond its hand)
-# and ``tmask`` (TAKE: the cards of the scoring row that may be taken; 0 elsewhere).
+# The struct caches things that are functions of the rest of the state (so that every path
+# that builds the same state builds the same bytes): ``front`` (m_set_area); ``amask`` and
+# ``acnt`` (PLAY: where each hand slot of the seat to move may go, and how many cells; 0
+# elsewhere and beyond its hand); ``tmask`` (TAKE: the cards of the scoring row that may be
+# taken; 0 elsewhere).
 
 cdef inline int m_hand_masks(m_t* s, int p) noexcept nogil:
-    """``amask`` and ``nplace`` for seat p's hand; returns ``nplace``."""
+    """``amask``, ``acnt`` and ``nplace`` for seat p's hand; returns ``nplace``."""
     cdef uint64_t m
-    cdef int i, n = 0
+    cdef int i, k, n = 0
     for i in range(s.hand_n[p]):
         m = m_place_mask(s, s.hand[p][i])
+        k = popcount64(m)
         s.amask[i] = m
-        n += popcount64(m)
+        s.acnt[i] = <uint8_t>k
+        n += k
     for i in range(s.hand_n[p], s.cfg.H):
         s.amask[i] = 0
+        s.acnt[i] = 0
     s.nplace = n
     return n
 
 
-cdef inline void m_clear_masks(m_t* s) noexcept nogil:
+cdef inline void m_clear_hand_masks(m_t* s) noexcept nogil:
     cdef int i
     for i in range(s.cfg.H):
         s.amask[i] = 0
-    s.tmask = 0
+        s.acnt[i] = 0
     s.nplace = 0
+
+
+cdef inline void m_clear_masks(m_t* s) noexcept nogil:
+    m_clear_hand_masks(s)
+    s.tmask = 0
 
 
 cdef void m_refresh(m_t* s) noexcept nogil:
@@ -456,7 +468,7 @@ cdef inline void m_finish(m_t* s, int reason) noexcept nogil:
     m_clear_masks(s)
 
 
-cdef void m_check_stuck(m_t* s) noexcept nogil:
+cdef inline void m_check_stuck(m_t* s) noexcept nogil:
     """M-17 at the start of a turn (phase PLAY, ``current`` set): the game ends when no card
     in a hand or in the pile fits anywhere. The seat to move is tried first: its masks are
     the ``amask`` of the coming decision."""
@@ -477,7 +489,7 @@ cdef void m_check_stuck(m_t* s) noexcept nogil:
     m_finish(s, END_M17)
 
 
-cdef void m_end_turn(m_t* s) noexcept nogil:
+cdef inline void m_end_turn(m_t* s) noexcept nogil:
     cdef int p = s.placer
     while s.hand_n[p] < s.cfg.H and s.pile_n > 0:  # M-10
         hand_add(s, p, m_pop(s))
@@ -538,8 +550,12 @@ cdef void m_place(m_t* s, int p, int slot, int cell) noexcept nogil:
     s.lrow = s.orow + (cell >> 3)
     s.lcol = s.ocol + (cell & 7)
     s.has_last = 1
-    h = m_line(s, cell, 1)  # M-12
-    v = m_line(s, cell, 8)
+    # M-12: a run needs five cards in the card's row or column; most placements make none,
+    # so one test of both lines first
+    if ((mh_pc8[(s.occ >> (cell & 56)) & 0xFF] >= 5)
+            | (mh_pc8[(((s.occ >> (cell & 7)) & COL0) * COL_GATHER) >> 56] >= 5)):
+        h = m_line(s, cell, 1)
+        v = m_line(s, cell, 8)
     if not (h or v):
         # the turn ends: the card leaves the hand and the first card drawn (M-10) takes its
         # place in one step (nothing in between looks at the hand)
@@ -550,9 +566,7 @@ cdef void m_place(m_t* s, int p, int slot, int cell) noexcept nogil:
         m_end_turn(s)
         return
     hand_remove(s, p, slot)
-    for i in range(s.cfg.H):
-        s.amask[i] = 0
-    s.nplace = 0
+    m_clear_hand_masks(s)
     if h and v:
         s.phase = PH_CHOOSE  # the placer chooses the row
         s.current = p
@@ -987,8 +1001,8 @@ cdef inline void m_step_random(m_t* s, rng_t* policy) noexcept nogil:
     """One action of simulate's policy, a seat being to move: the action at index
     ``rng_below(policy, n)`` of the ascending legal list (``m_legal``), found from the cached
     masks without writing the list, and applied as ``m_apply`` applies it."""
-    cdef int p, i, hn, total
-    cdef uint32_t r, c
+    cdef int p, i, j, hn, total
+    cdef uint32_t r, c, before
     if s.phase == PH_PLAY:
         p = s.current
         hn = s.hand_n[p]
@@ -996,13 +1010,15 @@ cdef inline void m_step_random(m_t* s, rng_t* policy) noexcept nogil:
         # placements (slot by slot, cells ascending), the pass, the exchanges (M-9)
         r = rng_below(policy, <uint32_t>(total + 1 + (hn if s.chips[p] > 0 and s.pile_n > 0 else 0)))
         if r < <uint32_t>total:
+            # the slot: how many slots' cells all come before r (no data-dependent branch)
             i = 0
-            c = <uint32_t>popcount64(s.amask[0])
-            while r >= c:
-                r -= c
-                i += 1
-                c = <uint32_t>popcount64(s.amask[i])
-            m_place(s, p, i, nth_bit(s.amask[i], r))
+            c = 0
+            before = 0
+            for j in range(hn - 1):
+                c += s.acnt[j]
+                i += r >= c
+                before = c if r >= c else before
+            m_place(s, p, i, nth_bit(s.amask[i], r - before))
         elif r == <uint32_t>total:
             m_pass(s, p, -1)
         else:
@@ -1343,6 +1359,9 @@ cdef void sim_range(const m_cfg_t* cfg, uint64_t seed, Py_ssize_t start, Py_ssiz
     s.cfg = cfg[0]
     for i in range(start, stop):
         m_init(&s, rng_derive(seed, 2 * <uint64_t>i))
+        # the deal's deferred steps at once (the same game): a random game draws most of the
+        # pile, and a test at each draw of whether its step is still owed mispredicts often
+        m_settle(&s)
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
         m_play_random(&s, &policy)
         m_scores(&s, sc)
