@@ -837,18 +837,22 @@ cdef int g_legal(const void* vs, int32_t* out) noexcept nogil:
     """As ``legal_actions``: kind-major, cells ascending (sorted)."""
     cdef const cr_t* s = <const cr_t*>vs
     cdef int32_t cells[CR_MAX_CELLS]
+    cdef int base[CR_MAX_KINDS]
     cdef int p = cr_current(s)
     cdef int nc, k, i, n = 0
-    cdef int32_t d
     if p == TERMINAL_SEAT:
         return 0
     nc = cr_legal_list(s, cells)
+    # kind k's cells go from base[k] = nc x (the kinds held before k); a kind p does not hold
+    # gets the base of the next held kind (or the end, inside max_legal), which overwrites
+    # it in the same round of the cell loop: no branch on the hand, and the inner loop runs
+    # the game's constant number of kinds
     for k in range(s.cfg.kinds):
-        if s.hands[p][k]:
-            d = k * s.cfg.C
-            for i in range(nc):
-                out[n + i] = cells[i] + d
-            n += nc
+        base[k] = n
+        n += nc & -(s.hands[p][k] != 0)
+    for i in range(nc):
+        for k in range(s.cfg.kinds):
+            out[base[k] + i] = cells[i] + k * s.cfg.C
     return n
 
 
@@ -949,8 +953,8 @@ cdef void g_playout(void* vs, rng_t* policy, double* out) noexcept nogil:
                 cd = s.table[r * G + c]
                 bit = (<uint64_t>1) << (8 * (r - g.ar) + c - g.ac)
                 g.occ |= bit
-                if cd >= 2:  # 2, 3, 4: an animal; 5 and up: a cheese (1: the start card)
-                    g.b[cd - 2 if cd < 5 else 3] |= bit
+                # 2, 3, 4: an animal; 5 and up: a cheese (1: the start card, on no board)
+                g.b[min(max(cd - 2, 0), 3)] |= bit & -(<uint64_t>(cd >= 2))
                 g.code[r * 16 + c] = <uint8_t>cd
     length = s.cfg.cells if s.cfg.cells <= s.cfg.max_turns else s.cfg.max_turns  # CR-11
     crw_run(&k, &g, length - s.placed, policy)

@@ -44,7 +44,7 @@ checks for Ctrl-C and the time limit. Tree memory comes from ``PyMem_RawMalloc``
 ``tracemalloc`` sees it) and is freed before ``search`` returns.
 """
 
-from libc.math cimport log, sqrt
+from libc.math cimport log, sqrt, INFINITY
 
 cdef extern from *:
     """
@@ -360,48 +360,54 @@ cdef inline double uniform01(rng_t* rs) noexcept nogil:
     return <double>(rng_next(rs) >> 11) * (1.0 / 9007199254740992.0)
 
 
+cdef inline void keep_best(double score, int32_t idx, double* best_score, int32_t* best) noexcept nogil:
+    """The running best of a scoring pass that starts from ``-INFINITY`` (scores are finite):
+    the first of equal scores. Kept by a conditional move and a maximum, not a branch:
+    whether a child beats the best so far is a coin toss for the branch predictor."""
+    cdef bint take = score > best_score[0]
+    best[0] = idx if take else best[0]
+    best_score[0] = score if score > best_score[0] else best_score[0]
+
+
 cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int n, bint ismcts) noexcept nogil:
     """The child to descend into at a seat's node. ISMCTS: among the ``n`` children listed in
     ``compat`` (each one's availability is counted first); UCT: among all children.
     An unvisited child is chosen first, uniformly among the unvisited ones (in list order);
-    only when every child has been visited does the best score decide. One pass counts the
-    availabilities, lists the unvisited children and scores the others until the first
-    unvisited one is met (after that no score can matter)."""
+    only when every child has been visited does the best score decide (the first of equal
+    scores). A first pass counts the availabilities and lists the unvisited children, a
+    second one, when there are none, scores them all. Neither branches on a child (whether
+    one is unvisited is a coin toss for the branch predictor): the list grows by a
+    comparison and the best is kept by ``keep_best``."""
     cdef node_t* nodes = S.nodes
     cdef node_t* nd = &nodes[node]
     cdef node_t* ch
     cdef int32_t* unv = S.unv
     cdef int k, unvisited = 0
     cdef int32_t idx, best = -1
-    cdef double score, best_score = 0.0, K
+    cdef double best_score = -INFINITY, K
     cdef double c = S.c
     if ismcts:
         for k in range(n):
             idx = compat[k]
             ch = &nodes[idx]
             ch.avail += 1
-            if ch.visits == 0:
-                unv[unvisited] = idx
-                unvisited += 1
-            elif unvisited == 0:
-                score = score_of(ch, c * sqrtlog(ch.avail))
-                if best < 0 or score > best_score:
-                    best = idx
-                    best_score = score
+            unv[unvisited] = idx
+            unvisited += ch.visits == 0
+        if unvisited == 0:
+            for k in range(n):
+                idx = compat[k]
+                ch = &nodes[idx]
+                keep_best(score_of(ch, c * sqrtlog(ch.avail)), idx, &best_score, &best)
     else:
         n = nd.nchild
-        K = c * sqrtlog(nd.visits)
         for k in range(n):
-            idx = nd.first + k
-            ch = &nodes[idx]
-            if ch.visits == 0:
-                unv[unvisited] = idx
-                unvisited += 1
-            elif unvisited == 0:
-                score = score_of(ch, K)
-                if best < 0 or score > best_score:
-                    best = idx
-                    best_score = score
+            unv[unvisited] = nd.first + k
+            unvisited += nodes[nd.first + k].visits == 0
+        if unvisited == 0:
+            K = c * sqrtlog(nd.visits)
+            for k in range(n):
+                idx = nd.first + k
+                keep_best(score_of(&nodes[idx], K), idx, &best_score, &best)
     if unvisited:
         return unv[rng_below(&S.rs, <uint32_t>unvisited)]
     return best
@@ -416,18 +422,16 @@ cdef int32_t select_root(search_t* S) noexcept nogil:
     cdef int32_t* unv = S.unv
     cdef int k, n = S.root_n, unvisited = 0
     cdef int32_t best = -1
-    cdef double score, best_score = 0.0
-    cdef double K = S.c * sqrtlog(<uint32_t>(S.done + 1))
+    cdef double best_score = -INFINITY
+    cdef double K
     ch = &S.nodes[nd.first]
-    for k in range(n):
-        if ch[k].visits == 0:
-            unv[unvisited] = k
-            unvisited += 1
-        elif unvisited == 0:
-            score = score_of(&ch[k], K)
-            if best < 0 or score > best_score:
-                best = k
-                best_score = score
+    for k in range(n):  # (as select_child: the unvisited ones, then if none the scores)
+        unv[unvisited] = k
+        unvisited += ch[k].visits == 0
+    if unvisited == 0:
+        K = S.c * sqrtlog(<uint32_t>(S.done + 1))
+        for k in range(n):
+            keep_best(score_of(&ch[k], K), k, &best_score, &best)
     if unvisited:
         return nd.first + unv[rng_below(&S.rs, <uint32_t>unvisited)]
     return nd.first + best
