@@ -910,18 +910,20 @@ cdef void g_playout(void* vs, rng_t* policy, double* out) noexcept nogil:
     memcpy(k.rowm, CRW_ROWM[N], sizeof(k.rowm))
     memcpy(k.colm, CRW_COLM[N], sizeof(k.colm))
     k.n = n
-    for kind in range(kinds):
+    # (the tables' full sizes, not the game's kinds and seats: loops of a constant length
+    # are unrolled and never mispredict their end; the entries past them are not read)
+    for kind in range(CR_MAX_KINDS):
         k.cls[kind] = <uint8_t>(kind if kind < 3 else 3)
-        for p in range(n):
+        for p in range(CR_MAX_PLAYERS):
             k.code[p][kind] = <uint8_t>((2 + kind) if kind < 3 else (5 + p * K + kind - 3))
     for p in range(n):
         for ck in range(K):
             k.owner[5 + p * K + ck] = p
             k.value[5 + p * K + ck] = s.cfg.cheese_value[ck]
     # the position: hands, pile (its top card last), and the table on the window
-    for p in range(n):
+    for p in range(CR_MAX_PLAYERS):  # (a hand is 0 past the game's kinds and seats)
         g.held[p] = 0
-        for kind in range(kinds):
+        for kind in range(CR_MAX_KINDS):
             g.hand[p][kind] = s.hands[p][kind]
             g.held[p] |= (<uint32_t>(s.hands[p][kind] != 0)) << kind
         g.hand[p][8] = 0
