@@ -10,7 +10,12 @@ threads, with and without observations, it steps a ``VectorGame`` with ``RANDOM`
 and reports env-steps per second and nanoseconds per env-step. In the same run it measures:
 
 * ``simulate``'s cost per action (one thread: whole random games, ns / total actions);
-* one compiled observation from Python (``state.observation(p, out=buf)``, mid-game states).
+* one compiled observation from Python (``state.observation(p, out=buf)``, mid-game states);
+* for 1, 64 and 1,024 envs, the observation and the mask written from Python into each env's
+  own row of batch arrays (``observation(p, out=obs[i])``, ``legal_action_mask(out=mask[i])``):
+  the bytes a step with observations writes, without the vector. Not a target: it shows
+  what the rows cost once they no longer fit in the caches (the target's observation is
+  timed on one buffer, which stays in the first-level cache).
 
 Targets: without observations an env-step costs at most twice ``simulate``'s per-action
 cost; with observations at most that plus one compiled observation. ``ratio`` is the measured
@@ -58,8 +63,8 @@ def simulate_ns_per_action(game: Any, n_games: int, repeat: int) -> float:
     return dt / float(box["r"].lengths.sum()) * 1e9
 
 
-def observation_ns(game: Any, n_states: int, inner: int, repeat: int) -> float:
-    """ns per ``state.observation(p, out=buf)`` on mid-game states (compiled, from Python)."""
+def mid_game_states(game: Any, n_states: int) -> List[Any]:
+    """``n_states`` positions, each from the middle of its own seeded random game."""
     states: List[Any] = []
     rng = Rng(5)
     seed = 0
@@ -73,6 +78,13 @@ def observation_ns(game: Any, n_states: int, inner: int, repeat: int) -> float:
             s.apply_action(int(legal[rng.below(len(legal))]))
         states.append(trace[len(trace) // 2])
         seed += 1
+    return states
+
+
+def observation_ns(game: Any, n_states: int, inner: int, repeat: int) -> float:
+    """ns per ``state.observation(p, out=buf)`` on mid-game states (compiled, from Python),
+    always into the same buffer: the target's "one compiled observation"."""
+    states = mid_game_states(game, n_states)
     buf = np.empty(game.observation_shape, dtype=np.float32)
 
     def run() -> None:
@@ -81,6 +93,28 @@ def observation_ns(game: Any, n_states: int, inner: int, repeat: int) -> float:
                 s.observation(s.current_player, out=buf)
 
     return _best(run, repeat) / (inner * len(states)) * 1e9
+
+
+def batch_rows_ns(game: Any, envs: int, calls: int, repeat: int) -> float:
+    """ns per env of what a step with observations writes, done from Python: for each of
+    ``envs`` mid-game states, ``observation(p, out=obs[i])`` and ``legal_action_mask(out=
+    mask[i])`` into that env's own row of batch arrays shaped as ``VectorGame``'s. Not a
+    target: the same writes as the vector's (plus two Python calls per env), so that the
+    figure shows what the rows' size costs once they no longer fit in the caches."""
+    states = mid_game_states(game, envs)
+    seats = [s.current_player for s in states]
+    obs = np.zeros((envs,) + tuple(game.observation_shape), dtype=np.float32)
+    mask = np.zeros((envs, game.num_actions), dtype=np.bool_)
+    rounds = max(1, calls // envs)
+
+    def run() -> None:
+        for _ in range(rounds):
+            for i, s in enumerate(states):
+                s.observation(seats[i], out=obs[i])
+                s.legal_action_mask(out=mask[i])
+
+    run()
+    return _best(run, repeat) / (rounds * envs) * 1e9
 
 
 def env_step_ns(game: Any, envs: int, threads: int, observe: bool, env_steps: int, repeat: int) -> float:
@@ -107,7 +141,9 @@ def bench_game(name: str, players: int, quick: bool) -> Dict[str, Any]:
                            "target_ns_without_observations": 2 * sim,
                            "target_ns_with_observations": 2 * sim + obs, "runs": []}
     budget = 20_000 if quick else 1_000_000  # env-steps per timing
+    out["batch_rows_ns"] = {}
     for envs in (1, 64, 1024):
+        out["batch_rows_ns"][str(envs)] = batch_rows_ns(game, envs, 2_000 if quick else 50_000, repeat)
         for threads in (1, 2):
             for observe in (False, True):
                 n_steps = budget if envs > 1 else budget // 20
@@ -147,6 +183,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         for run in r["runs"]:
             print(f"  {run['envs']:>5} {run['threads']:>7} {'yes' if run['observe'] else 'no':>4} "
                   f"{run['env_steps_per_s']:>12,.0f} {run['ns_per_env_step']:>12.0f} {run['ratio_to_target']:>6.2f}")
+        print("  observation + mask into each env's own row, from Python (ns per env): "
+              + ", ".join(f"{k} envs {v:.0f}" for k, v in r["batch_rows_ns"].items()))
     if args.json:
         with open(args.json, "w") as f:
             f.write(json.dumps(results, indent=2, sort_keys=True) + "\n")

@@ -117,37 +117,40 @@ cdef inline int32_t chance_pick(vec_t* v, Py_ssize_t i, int tid) noexcept nogil:
     return out[n - 1]
 
 
-cdef inline void advance(vec_t* v, Py_ssize_t i, int tid) noexcept nogil:
+cdef inline int advance(vec_t* v, Py_ssize_t i, int tid) noexcept nogil:
     """Resolve chance nodes and play the seats that are not the caller's (uniform random
-    legal actions) until a caller's seat is to move or the game is over."""
+    legal actions) until a caller's seat is to move or the game is over; that seat (or
+    ``TERMINAL_SEAT``), so that a step asks the game for it once."""
     cdef void* s = v.states + i * v.stride
     cdef int32_t* buf = v.scratch_out + tid * v.d.max_legal
     cdef int c
     while True:
         c = v.g.current(s)
         if c == TERMINAL_SEAT:
-            return
+            return c
         if c == CHANCE_SEAT:
             v.g.apply(s, chance_pick(v, i, tid))
         elif v.seat_is_caller[c]:
-            return
+            return c
         else:
             mh_random_step(v.g, s, &v.rng[i], buf)
 
 
-cdef inline void start_game(vec_t* v, Py_ssize_t i, int64_t k, int tid) noexcept nogil:
+cdef inline int start_game(vec_t* v, Py_ssize_t i, int64_t k, int tid) noexcept nogil:
     """Env ``i``'s game ``k``: ``reset`` with ``derive(env_seed, 2k)``, generator
     ``derive(env_seed, 2k + 1)``, then advance to a caller's seat; a game that ends before any
-    caller's seat is to move is skipped (the next ``k`` starts)."""
+    caller's seat is to move is skipped (the next ``k`` starts). The seat to move."""
     cdef void* s = v.states + i * v.stride
+    cdef int c
     while True:
         v.g.reset(s, rng_derive(v.env_seed[i], <uint64_t>(2 * k)))
         v.rng[i] = rng_derive(v.env_seed[i], <uint64_t>(2 * k + 1))
-        advance(v, i, tid)
-        if v.g.current(s) != TERMINAL_SEAT:
+        c = advance(v, i, tid)
+        if c != TERMINAL_SEAT:
             break
         k += 1
     v.game_index[i] = k
+    return c
 
 
 cdef inline int known_legal(vec_t* v, Py_ssize_t i) noexcept nogil:
@@ -158,13 +161,12 @@ cdef inline int known_legal(vec_t* v, Py_ssize_t i) noexcept nogil:
     return v.nlegal[i]
 
 
-cdef inline void publish(vec_t* v, Py_ssize_t i) noexcept nogil:
+cdef inline void publish(vec_t* v, Py_ssize_t i, int c) noexcept nogil:
     """The seat to move and, with ``observe``, its action mask (the game's ``mask``, written
     without listing the actions; bool and 0/1 bytes are the same) and observation. The legal
     actions are listed only when a check or a call needs them (``known_legal``): ``RANDOM``
     and the other seats draw without a list."""
     cdef void* s = v.states + i * v.stride
-    cdef int c = v.g.current(s)
     v.nlegal[i] = -1
     v.current[i] = c
     if v.observe:
@@ -174,7 +176,7 @@ cdef inline void publish(vec_t* v, Py_ssize_t i) noexcept nogil:
 
 cdef void run_block(vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil:
     cdef Py_ssize_t i
-    cdef int p, seat
+    cdef int p, seat, c
     cdef int64_t a
     cdef void* s
     cdef double r[MAX_SEATS]
@@ -187,7 +189,7 @@ cdef void run_block(vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept no
         for p in range(players):
             v.rewards[i * players + p] = 0.0
         if v.job == JOB_RESET:
-            start_game(v, i, 0, tid)
+            c = start_game(v, i, 0, tid)
         else:
             seat = v.current[i]
             v.acted[i] = seat
@@ -196,8 +198,8 @@ cdef void run_block(vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept no
                 mh_random_step(v.g, s, &v.rng[i], v.scratch_out + tid * v.d.max_legal)
             else:
                 v.g.apply(s, <int32_t>a)
-            advance(v, i, tid)
-            if v.g.current(s) == TERMINAL_SEAT:
+            c = advance(v, i, tid)
+            if c == TERMINAL_SEAT:
                 v.g.returns(s, r)
                 for p in range(players):
                     v.rewards[i * players + p] = r[p]
@@ -208,8 +210,8 @@ cdef void run_block(vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept no
                 else:
                     v.terminated[i] = 1
                 v.ended[i] = 1
-                start_game(v, i, v.game_index[i] + 1, tid)
-        publish(v, i)
+                c = start_game(v, i, v.game_index[i] + 1, tid)
+        publish(v, i, c)
 
 
 cdef Py_ssize_t first_invalid(vec_t* v, const int64_t* actions) noexcept nogil:
