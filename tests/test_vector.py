@@ -215,6 +215,28 @@ def test_threads_and_num_envs_do_not_change_results(case: Any) -> None:
     assert runs[0].game_index.min() >= 1
 
 
+def test_worker_handoff_spinning_and_sleeping() -> None:
+    """Steps in quick succession (the workers are still spinning for the next job) and steps
+    far apart (they have gone to sleep on their locks): the same arrays as one thread, and
+    the core stops its workers cleanly when dropped."""
+    import time
+
+    game = mousehole.load("cheese_rescue", engine="compiled", players=3, max_turns=12)
+    one, two = VectorGame(game, 256, 5, threads=1), VectorGame(game, 256, 5, threads=2)
+    assert two._core.blocks() == 2
+    for vg in (one, two):
+        vg.reset()
+    acts = np.full(256, RANDOM, dtype=np.int64)
+    for t in range(60):
+        if t >= 30:
+            time.sleep(0.005)  # far longer than the spin: the hand-off goes through the locks
+        a, b = one.step(acts), two.step(acts)
+        for x, y in zip(a, b):
+            assert x.tobytes() == y.tobytes(), t
+    assert two.game_index.min() >= 1
+    del two  # joins the worker (a lost wake-up would hang here)
+
+
 def test_observe_false_changes_nothing_but_the_observations(engine: str) -> None:
     game = mousehole.load("kasimir", engine=engine, players=3, explicit_chance=True, max_turns=10)
     a, b = VectorGame(game, 4, 8), VectorGame(game, 4, 8)

@@ -12,11 +12,13 @@ Threads. ``threads=k`` splits the envs into k contiguous blocks; the calling thr
 first block and k - 1 *persistent* worker threads, started once when the core is made, run
 the others (a block holds at least 128 envs: fewer envs use fewer threads). A worker is a
 plain C function started with ``PyThread_start_new_thread`` that
-never touches a Python object: it waits on its ``start`` lock (a ``PyThread`` lock used as a
-binary semaphore), runs its block and releases its ``done`` lock. So a step costs two lock
-hand-offs per worker and no thread creation, and every env is stepped by exactly the same
-code whatever ``k`` is: results do not depend on ``threads``. The workers stop when the core
-is deallocated.
+never touches a Python object: it waits for the caller's next job number, runs its block
+and answers with the same number. Each side waits by spinning on the other's counter for a
+short while and then sleeping on a ``PyThread`` lock used as a binary semaphore (``start``
+for the worker, ``done`` for the caller; see ``wait_for``), so that steps in quick
+succession hand off without waking a sleeping thread. A step creates no thread, and every env
+is stepped by exactly the same code whatever ``k`` is: results do not depend on ``threads``.
+The workers stop when the core is deallocated.
 """
 
 from libc.stdlib cimport malloc, calloc, free
@@ -87,6 +89,75 @@ cdef struct worker_t:
     int tid
     PyThread_type_lock start
     PyThread_type_lock done
+    # the hand-off (``signal`` / ``wait_for``): the caller publishes job number ``go``, the
+    # worker answers with ``finished``; ``asleep`` / ``caller_asleep`` say that the worker
+    # sleeps on ``start`` / the caller on ``done`` and must be woken through that lock
+    long go
+    long finished
+    long asleep
+    long caller_asleep
+
+
+# ---- the hand-off between the caller and the workers -----------------------------------------
+#
+# A step of 1,024 cheap envs is 25-50 us of work per thread, and waking a thread that sleeps
+# on a lock costs tens of microseconds on a VM: so each side first spins on a shared
+# counter for a while (``HANDOFF_SPINS`` polls with the CPU's pause hint) and only then sleeps
+# on its lock. The sleeper raises its ``asleep`` flag, then looks at the counter again; the
+# waker stores the counter, then swaps the flag to 0 and releases the lock if it was raised.
+# With sequentially consistent atomics at least one side sees the other's store; when both
+# do, the swap decides who owns the flag, so a release is never lost nor left unconsumed.
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline long mh_atomic_load(volatile long* p) { return _InterlockedOr(p, 0); }
+    static __inline long mh_atomic_swap(volatile long* p, long v) { return _InterlockedExchange(p, v); }
+    #if defined(_M_X64) || defined(_M_IX86)
+    #define mh_cpu_relax() _mm_pause()
+    #else
+    #define mh_cpu_relax() ((void)0)
+    #endif
+    #else
+    static inline long mh_atomic_load(volatile long* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+    static inline long mh_atomic_swap(volatile long* p, long v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
+    #if defined(__x86_64__) || defined(__i386__)
+    #define mh_cpu_relax() __builtin_ia32_pause()
+    #elif defined(__aarch64__) || defined(__arm__)
+    #define mh_cpu_relax() __asm__ __volatile__("yield")
+    #else
+    #define mh_cpu_relax() ((void)0)
+    #endif
+    #endif
+    """
+    long mh_atomic_load(long* p) noexcept nogil
+    long mh_atomic_swap(long* p, long v) noexcept nogil
+    void mh_cpu_relax() noexcept nogil
+
+cdef enum:
+    HANDOFF_SPINS = 1 << 14
+
+
+cdef inline void signal(long* counter, long value, long* asleep, PyThread_type_lock lock) noexcept nogil:
+    """Publish ``value`` (everything written before is visible to the waiter once it sees
+    it) and wake the waiter if it sleeps on ``lock``."""
+    mh_atomic_swap(counter, value)
+    if mh_atomic_swap(asleep, 0):
+        PyThread_release_lock(lock)
+
+
+cdef inline void wait_for(long* counter, long value, long* asleep, PyThread_type_lock lock) noexcept nogil:
+    """Return once ``counter`` holds ``value``: spin first, then sleep on ``lock``."""
+    cdef int k
+    for k in range(HANDOFF_SPINS):
+        if mh_atomic_load(counter) == value:
+            return
+        mh_cpu_relax()
+    mh_atomic_swap(asleep, 1)
+    if mh_atomic_load(counter) == value and mh_atomic_swap(asleep, 0):
+        return  # the value came and the flag is still ours: nobody releases the lock
+    PyThread_acquire_lock(lock, WAIT_LOCK)  # released by ``signal`` (maybe already)
 
 
 # ---- one env ---------------------------------------------------------------------------------
@@ -242,13 +313,15 @@ cdef Py_ssize_t first_invalid(vec_t* v, const int64_t* actions) noexcept nogil:
 
 cdef void worker_main(void* arg) noexcept nogil:
     cdef worker_t* w = <worker_t*>arg
+    cdef long job = 0
     while True:
-        PyThread_acquire_lock(w.start, WAIT_LOCK)
+        job += 1
+        wait_for(&w.go, job, &w.asleep, w.start)
         if w.v.job == JOB_STOP:
             break
         run_block(w.v, w.lo, w.hi, w.tid)
-        PyThread_release_lock(w.done)
-    PyThread_release_lock(w.done)
+        signal(&w.finished, job, &w.caller_asleep, w.done)
+    signal(&w.finished, job, &w.caller_asleep, w.done)
 
 
 cdef class VectorCore:
@@ -259,6 +332,7 @@ cdef class VectorCore:
     cdef int nblocks        # blocks (the caller's and the workers')
     cdef worker_t* workers
     cdef int started        # workers running
+    cdef long jobs          # jobs handed to the workers so far
     cdef object proto       # a state of the game: its struct is every env's starting copy
     cdef void* proto_s
     cdef object arrays      # keeps the caller's arrays alive
@@ -346,7 +420,8 @@ cdef class VectorCore:
             w.done = PyThread_allocate_lock()
             if w.start == NULL or w.done == NULL:
                 raise MemoryError()
-            # both start acquired: a worker waits on ``start``, the caller on ``done``
+            # both start acquired: a sleeping worker waits on ``start``, a sleeping caller
+            # on ``done`` (see ``wait_for``)
             PyThread_acquire_lock(w.start, WAIT_LOCK)
             PyThread_acquire_lock(w.done, WAIT_LOCK)
             if <long>PyThread_start_new_thread(worker_main, <void*>w) == -1:
@@ -354,24 +429,36 @@ cdef class VectorCore:
             self.started = t
         return 0
 
+    cdef void _handoff(self) noexcept nogil:
+        """Start job number ``self.jobs + 1`` on every worker."""
+        cdef int t
+        cdef worker_t* w
+        self.jobs += 1
+        for t in range(1, self.started + 1):
+            w = &self.workers[t]
+            signal(&w.go, self.jobs, &w.asleep, w.start)
+
+    cdef void _join(self) noexcept nogil:
+        """Wait until every worker has finished the current job."""
+        cdef int t
+        cdef worker_t* w
+        for t in range(1, self.started + 1):
+            w = &self.workers[t]
+            wait_for(&w.finished, self.jobs, &w.caller_asleep, w.done)
+
     cdef void _run(self) noexcept nogil:
         """Every block: workers 1..k-1 on their threads, block 0 here; wait for all."""
-        cdef int t
-        for t in range(1, self.started + 1):
-            PyThread_release_lock(self.workers[t].start)
+        self._handoff()
         run_block(&self.v, self.workers[0].lo, self.workers[0].hi, 0)
-        for t in range(1, self.started + 1):
-            PyThread_acquire_lock(self.workers[t].done, WAIT_LOCK)
+        self._join()
 
     def __dealloc__(self):
         cdef int t
         if self.workers != NULL:
             self.v.job = JOB_STOP
             with nogil:
-                for t in range(1, self.started + 1):
-                    PyThread_release_lock(self.workers[t].start)
-                for t in range(1, self.started + 1):
-                    PyThread_acquire_lock(self.workers[t].done, WAIT_LOCK)
+                self._handoff()
+                self._join()
             for t in range(1, self.nblocks):
                 if self.workers[t].start != NULL:
                     PyThread_free_lock(self.workers[t].start)
