@@ -28,8 +28,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
-import platform
 import sys
 import time
 from typing import Any, Dict, List, Optional
@@ -38,6 +36,7 @@ import numpy as np
 
 import mousehole
 from mousehole._rng import Rng
+from mousehole.bench import machine  # the same machine description as run.py's
 from mousehole.vector import RANDOM, VectorGame
 
 
@@ -153,12 +152,6 @@ def bench_game(name: str, players: int, quick: bool) -> Dict[str, Any]:
                                     "ns_per_env_step": ns, "env_steps_per_s": 1e9 / ns,
                                     "ratio_to_target": ns / target})
     return out
-
-
-def machine() -> Dict[str, Any]:
-    return {"python": sys.version.split()[0], "platform": platform.platform(),
-            "cpu": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
-            "numpy": np.__version__, "mousehole": mousehole.__version__}
 
 
 def main(argv: Optional[List[str]] = None) -> int:
