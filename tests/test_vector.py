@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import mousehole
@@ -215,6 +216,7 @@ def test_threads_and_num_envs_do_not_change_results(case: Any) -> None:
     assert runs[0].game_index.min() >= 1
 
 
+@pytest.mark.compiled
 def test_worker_handoff_spinning_and_sleeping() -> None:
     """Steps in quick succession (the workers are still spinning for the next job) and steps
     far apart (they have gone to sleep on their locks): the same arrays as one thread, and
@@ -340,6 +342,44 @@ def test_bad_actions_change_nothing(engine: str) -> None:
             np.testing.assert_array_equal(u, v)
     with pytest.raises(IndexError):
         vg.legal_actions(3)
+
+
+def _odd_layouts(actions: npt.NDArray[np.int64]) -> List[Any]:
+    """``actions`` as arrays that the one-call path of ``step`` does not take as they are
+    (strided, byte-swapped, unaligned, read-only, unsigned, ``longlong``) and a list."""
+    strided = np.repeat(actions, 2)[::2]
+    swapped = actions.astype(actions.dtype.newbyteorder())
+    raw = np.zeros(actions.size * 8 + 1, dtype=np.uint8)[1:].view(np.int64)
+    raw[:] = actions
+    frozen = actions.copy()
+    frozen.flags.writeable = False
+    out: List[Any] = [strided, swapped, raw, frozen, actions.astype(np.longlong),
+                      actions.tolist()]
+    if (actions >= 0).all():
+        out.append(actions.astype(np.uint64))
+    return out
+
+
+def test_actions_in_any_integer_layout_step_alike(engine: str) -> None:
+    """Whatever the layout of an integer array of actions, ``step`` does what it does with
+    a plain int64 array; a bad action in such an array is refused the same way."""
+    game = mousehole.load("cheese_rescue", engine=engine, players=2)
+    vg, twin = VectorGame(game, 3, 11), VectorGame(game, 3, 11)
+    vg.reset()
+    twin.reset()
+    rng = np.random.default_rng(3)
+    for t in range(12):
+        acts = np.array([rng.choice(twin.legal_actions(i)) for i in range(3)], dtype=np.int64)
+        layout = _odd_layouts(acts)[t % 7 if (acts >= 0).all() else t % 6]
+        a, b = vg.step(layout), twin.step(acts)
+        for u, v in zip(a, b):
+            np.testing.assert_array_equal(u, v)
+    legal = vg.legal_actions(1)
+    illegal = next(x for x in range(game.num_actions) if x not in legal)
+    for layout in _odd_layouts(np.array([RANDOM, illegal, RANDOM], dtype=np.int64)):
+        with pytest.raises(mousehole.IllegalMoveError, match=f"env 1: action {illegal}"):
+            vg.step(layout)
+    np.testing.assert_array_equal(vg.game_index, twin.game_index)
 
 
 def test_chance_rule_for_unequal_probabilities() -> None:

@@ -518,6 +518,34 @@ cdef class VectorCore:
                 k += 1
         return k
 
+    def check_step(self, actions, bint observe):
+        """``check`` then ``step`` in one call, for ``VectorGame.step``: -2 (nothing done)
+        when ``actions`` is not an aligned, C-contiguous 1-d array of ``n`` native signed
+        8-byte integers (the caller converts it and calls again), the first invalid env as
+        ``check`` finds it (nothing stepped), or -1 once the step is done."""
+        cdef cnp.ndarray arr
+        cdef const int64_t* a
+        cdef Py_ssize_t bad
+        if not cnp.PyArray_Check(actions):
+            return -2
+        arr = <cnp.ndarray>actions
+        if (cnp.PyArray_NDIM(arr) != 1 or cnp.PyArray_DIM(arr, 0) != self.v.n
+                or not cnp.PyArray_ISINTEGER(arr) or not cnp.PyArray_ISSIGNED(arr)
+                or cnp.PyArray_ITEMSIZE(arr) != 8 or not cnp.PyArray_ISCARRAY_RO(arr)
+                or not cnp.PyArray_ISNOTSWAPPED(arr)):
+            return -2
+        a = <const int64_t*>cnp.PyArray_DATA(arr)
+        bad = first_invalid(&self.v, a)
+        if bad >= 0:
+            return bad
+        self.v.job = JOB_STEP
+        self.v.observe = observe
+        self.v.actions = a
+        with nogil:
+            self._run()
+        self.v.actions = NULL
+        return -1
+
     def legal_actions(self, Py_ssize_t i):
         """Env ``i``'s legal actions now (ascending int64)."""
         if not 0 <= i < self.v.n:

@@ -180,6 +180,17 @@ class _PyBackend:
             self._publish(i, observe)
         return len(ended)
 
+    def check_step(self, actions: Any, observe: bool) -> int:
+        """As ``VectorCore.check_step``: -2 unless ``actions`` is already an int64 array of
+        the right shape, else the first invalid env (nothing stepped) or -1 (stepped)."""
+        if not (type(actions) is np.ndarray and actions.dtype == np.int64
+                and actions.shape == (self.vg.num_envs,)):
+            return -2
+        bad = self.check(actions)
+        if bad < 0:
+            self.step(actions, bool(observe))
+        return bad
+
     def legal_actions(self, i: int) -> npt.NDArray[np.int64]:
         return np.array(self.legal[i], dtype=np.int64)
 
@@ -273,6 +284,8 @@ class VectorGame:
             self._core = _PyBackend(self)
             self.backend = "python"
         self._pid = os.getpid()
+        self._result: StepResult = (self.observations, self.rewards, self.terminated,
+                                    self.truncated, self.current_player, self.action_mask)
 
     def __repr__(self) -> str:
         return (f"VectorGame({self.game!r}, num_envs={self.num_envs}, seed={self.seed}, "
@@ -319,11 +332,16 @@ class VectorGame:
         every time. ``observe=False`` leaves observations and masks unwritten."""
         if not self._reset_done:
             raise RuntimeError("call reset() before step()")
-        self._check_process()
-        acts = self._actions(actions)
-        bad = self._core.check(acts)
+        if self.threads > 1:
+            self._check_process()
+        # one call checks and steps an int64 array as it is; anything else is converted
+        # (and validated) first
+        bad = self._core.check_step(actions, observe)
+        if bad == -2:
+            actions = np.array(self._actions(actions), dtype=np.int64)  # aligned, C order
+            bad = self._core.check_step(actions, observe)
         if bad >= 0:
-            a = int(acts[bad])
+            a = int(actions[bad])
             if not (a == RANDOM or 0 <= a < self.num_actions):
                 raise ValueError(f"env {bad}: action {a} is outside the action space "
                                  f"0..{self.num_actions - 1} (or RANDOM = -1)")
@@ -331,9 +349,7 @@ class VectorGame:
             raise IllegalMoveError(f"env {bad}: action {a} is not legal for seat "
                                    f"{int(self.current_player[bad])} (legal: {legal.tolist()}); "
                                    "no env was stepped")
-        self._core.step(acts, bool(observe))
-        return (self.observations, self.rewards, self.terminated, self.truncated,
-                self.current_player, self.action_mask)
+        return self._result
 
     def legal_actions(self, i: int) -> npt.NDArray[np.int64]:
         """Env ``i``'s legal actions now (ascending int64; valid with ``observe=False`` too)."""
