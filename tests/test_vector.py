@@ -6,6 +6,7 @@ identical for any number of threads and any number of envs; bad input rejected w
 changed."""
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -214,6 +215,35 @@ def test_threads_and_num_envs_do_not_change_results(case: Any) -> None:
         np.testing.assert_array_equal(runs[0].game_index, runs[2].game_index)
         np.testing.assert_array_equal(runs[0].final_observations, runs[1].final_observations)
     assert runs[0].game_index.min() >= 1
+
+
+@pytest.mark.compiled
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_worker_threads_refuse_a_forked_child() -> None:
+    """After ``fork`` the child has none of the parent's worker threads: stepping a
+    VectorGame that uses them raises there (exit code 0 = raised); one without workers (a
+    single block) and every VectorGame of the parent go on."""
+    game = mousehole.load("kasimir", engine="compiled", players=2)
+    big, small = VectorGame(game, 256, 1, threads=2), VectorGame(game, 8, 1, threads=2)
+    for vg in (big, small):
+        vg.reset()
+    acts = np.full(256, RANDOM, dtype=np.int64)
+    pid = os.fork()
+    if pid == 0:  # the child: report through the exit code only
+        code = 3
+        try:
+            small.step(acts[:8])
+            big.step(acts)
+            code = 1
+        except RuntimeError as e:
+            code = 0 if "after fork" in str(e) else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(status) == 0
+    big.step(acts)
+    small.step(acts[:8])
+    assert big._core.blocks() == 2 and small._core.blocks() == 1
 
 
 @pytest.mark.compiled

@@ -73,6 +73,20 @@ StepResult = Tuple[npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray
 MAX_ENVS = 1 << 24
 MAX_THREADS = 256
 
+#: how many times this process was made by ``fork`` (from the one that imported this
+#: module): a VectorGame's worker threads exist only in the process that made it, and this
+#: counter, unlike ``os.getpid()``, costs no system call at every step
+_forks = 0
+
+
+def _count_fork() -> None:
+    global _forks
+    _forks += 1
+
+
+if hasattr(os, "register_at_fork"):  # POSIX; elsewhere there is no fork
+    os.register_at_fork(after_in_child=_count_fork)
+
 
 def _chance_pick(outcomes: Sequence[Tuple[int, float]], rng: Rng) -> int:
     """The chance rule of the module docstring (the compiled backend's ``chance_pick``)."""
@@ -283,7 +297,9 @@ class VectorGame:
         else:
             self._core = _PyBackend(self)
             self.backend = "python"
-        self._pid = os.getpid()
+        #: worker threads run this VectorGame's blocks (threads > 1 and enough envs)
+        self._workers: bool = self.backend == "compiled" and self._core.blocks() > 1
+        self._forks = _forks
         self._result: StepResult = (self.observations, self.rewards, self.terminated,
                                     self.truncated, self.current_player, self.action_mask)
 
@@ -292,7 +308,7 @@ class VectorGame:
                 f"threads={self.threads}, seats={list(self.seats)}, backend={self.backend!r})")
 
     def _check_process(self) -> None:
-        if self.threads > 1 and os.getpid() != self._pid:
+        if self._workers and _forks != self._forks:
             raise RuntimeError("this VectorGame's worker threads belong to the parent process: "
                                "make a new VectorGame after fork")
 
@@ -332,7 +348,7 @@ class VectorGame:
         every time. ``observe=False`` leaves observations and masks unwritten."""
         if not self._reset_done:
             raise RuntimeError("call reset() before step()")
-        if self.threads > 1:
+        if self._workers and _forks != self._forks:
             self._check_process()
         # one call checks and steps an int64 array as it is; anything else is converted
         # (and validated) first
