@@ -17,7 +17,10 @@ and player count this script measures, in the same run and alternating (A, B, C,
   every iteration);
 
 and reports the median of the rounds and the ratio ``iterations/s / games/s`` (target:
-at least 0.7, i.e. the tree costs at most 30%). JSON like ``benchmarks/run.py``.
+at least 0.7, i.e. the tree costs at most 30%). JSON like ``benchmarks/run.py``. It also
+times the compiled determinization an ISMCTS iteration starts with (``determinize_ns``:
+the C interface's ``determinize`` for the seat to move, called from Python on the first
+and the middle position of seeded random games; target 2 us or less).
 
 Rates are measured in CPU time of the calling thread (``time.thread_time``: both run there,
 ``simulate`` with one thread, the search without the GIL but in the same thread), so that
@@ -40,11 +43,40 @@ from typing import Any, Dict, List, Optional
 import mousehole
 from mousehole import bots
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import machine  # noqa: E402  (the same machine description as run.py)
+from mousehole.bench import machine  # noqa: E402  (the same machine description as run.py's)
 
 #: the ratio the issue asks for (iterations per second over simulate's games per second)
 TARGET = 0.7
+
+
+def determinize_ns(game: Any, n_games: int, repeat: int) -> float:
+    """ns per compiled determinization for the seat to move (``mh_game_t.determinize``
+    through ``mousehole._cgame.CGame``, so one Python call included), on the first and the
+    middle position of ``n_games`` seeded random games (issue 11's target: 2 us or less)."""
+    from mousehole._cgame import CGame
+    from mousehole._rng import Rng
+
+    rng = Rng(3)
+    cores = []
+    for seed in range(n_games):
+        s = game.new_state(seed)
+        trace = []
+        while not s.is_terminal():
+            if s.current_player >= 0:
+                trace.append(s.clone())
+            legal = s.legal_actions()
+            s.apply_action(int(legal[rng.below(len(legal))]))
+        cores += [(CGame(trace[0]), trace[0].current_player),
+                  (CGame(trace[len(trace) // 2]), trace[len(trace) // 2].current_player)]
+    inner = 200
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for r in range(inner):
+            for i, (core, seat) in enumerate(cores):
+                core.determinize(seat, r * len(cores) + i)
+        best = min(best, time.perf_counter() - t)
+    return best / (inner * len(cores)) * 1e9
 
 
 def bench(name: str, players: int, iterations: int, searches: int, rounds: int, sim_seconds: float) -> Dict[str, Any]:
@@ -80,6 +112,7 @@ def bench(name: str, players: int, iterations: int, searches: int, rounds: int, 
         "wall_per_s": {k: statistics.median(v) for k, v in wall.items()},
         "rounds_wall": wall,
         "mean_game_length": float(mousehole.simulate(game, 500, seed=99).lengths.mean()),
+        "determinize_ns": determinize_ns(game, 20 if rounds > 2 else 4, 5 if rounds > 2 else 2),
     }
     return out
 
@@ -100,6 +133,10 @@ def format_table(results: Dict[str, Any]) -> str:
                 f"{e['mcts_ratio']:.2f} | {e['ismcts_iterations_per_s']:,.0f} | {e['ismcts_ratio']:.2f} |")
     lines.append("")
     lines.append(f"ratio: iterations per second over simulate's games per second (target >= {TARGET})")
+    lines.append("")
+    lines.append("compiled determinization for the seat to move, ns per call from Python (target <= 2,000): "
+                 + ", ".join(f"{name} {players}p {e['determinize_ns']:.0f}"
+                             for name, per in results["games"].items() for players, e in per.items()))
     return "\n".join(lines)
 
 
