@@ -19,8 +19,8 @@ and player count this script measures, in the same run and alternating (A, B, C,
 and reports the median of the rounds and the ratio ``iterations/s / games/s`` (target:
 at least 0.7, i.e. the tree costs at most 30%). JSON like ``benchmarks/run.py``. It also
 times the compiled determinization an ISMCTS iteration starts with (``determinize_ns``:
-the C interface's ``determinize`` for the seat to move, called from Python on the first
-and the middle position of seeded random games; target 2 us or less).
+the C interface's ``determinize`` for the seat to move, called from Python on first
+positions and on positions halfway through seeded random games; target 2 us or less).
 
 Rates are measured in CPU time of the calling thread (``time.thread_time``: both run there,
 ``simulate`` with one thread, the search without the GIL but in the same thread), so that
@@ -43,7 +43,7 @@ from typing import Any, Dict, List, Optional
 import mousehole
 from mousehole import bots
 
-from mousehole.bench import machine  # noqa: E402  (the same machine description as run.py's)
+from mousehole.bench import machine, midgame_states  # noqa: E402  (machine: as run.py's)
 
 #: the ratio the issue asks for (iterations per second over simulate's games per second)
 TARGET = 0.7
@@ -51,23 +51,13 @@ TARGET = 0.7
 
 def determinize_ns(game: Any, n_games: int, repeat: int) -> float:
     """ns per compiled determinization for the seat to move (``mh_game_t.determinize``
-    through ``mousehole._cgame.CGame``, so one Python call included), on the first and the
-    middle position of ``n_games`` seeded random games (issue 11's target: 2 us or less)."""
+    through ``mousehole._cgame.CGame``, so one Python call included), on the first positions
+    of ``n_games`` seeded games and on ``n_games`` positions halfway through seeded random
+    games (``mousehole.bench.midgame_states``; issue 11's target: 2 us or less)."""
     from mousehole._cgame import CGame
-    from mousehole._rng import Rng
 
-    rng = Rng(3)
-    cores = []
-    for seed in range(n_games):
-        s = game.new_state(seed)
-        trace = []
-        while not s.is_terminal():
-            if s.current_player >= 0:
-                trace.append(s.clone())
-            legal = s.legal_actions()
-            s.apply_action(int(legal[rng.below(len(legal))]))
-        cores += [(CGame(trace[0]), trace[0].current_player),
-                  (CGame(trace[len(trace) // 2]), trace[len(trace) // 2].current_player)]
+    states = [game.new_state(seed) for seed in range(n_games)] + midgame_states(game, n_games, seed=3)
+    cores = [(CGame(s), s.current_player) for s in states]
     inner = 200
     best = float("inf")
     for _ in range(repeat):
