@@ -1269,6 +1269,17 @@ cdef inline int obs_size(const mc_cfg_t* cfg) noexcept nogil:
     return MC_CARDS * (4 + 3 * cfg.n) + 12 * cfg.n + 58
 
 
+cdef inline void set_card_bits(float* plane, const uint64_t* bits) noexcept nogil:
+    """1.0 at every card of a two-word bit set of card ids (0..63, 64..79)."""
+    cdef uint64_t w
+    cdef int h
+    for h in range(2):
+        w = bits[h]
+        while w:
+            plane[64 * h + ctz64(w)] = 1.0
+            w &= w - 1
+
+
 cdef void mc_observe(const mc_t* s, int p, float* obs) noexcept nogil:
     """Seat p's observation into ``obs`` (``obs_size`` floats, zero-filled by the caller),
     in the layout of ``MausAuChocolat._observation`` (docs: Observation). Every fraction is
@@ -1276,20 +1287,22 @@ cdef void mc_observe(const mc_t* s, int p, float* obs) noexcept nogil:
     Hidden information (MC-26): other seats' hands appear only as sizes and known cards,
     their bids only once revealed (MC-7)."""
     cdef int n = s.cfg.n
-    cdef int c, j, k, q, lc, cur, b
+    cdef int c, j, k, q, lc, cur, b, vp
     cdef Py_ssize_t i
     # card planes: 0 own hand, 1 display, 2 discard pile, 3 own bid; for relative seat k:
     # 4 + 3k its revealed bid, 5 + 3k its victory cards, 6 + 3k its known cards
     for j in range(s.hand_n[p]):
         obs[hcard(s, p, j)] = 1.0
-    for c in range(MC_CARDS):
+    set_card_bits(obs + MC_CARDS, s.disp)  # the display (its bit set, kept with ``loc``)
+    set_card_bits(obs + 2 * MC_CARDS, s.dis)  # the discard pile
+    for c in range(MC_CARDS):  # MC-13: victory cards are face up
+        # no branch on where a card lies (the cards' places are what a branch would
+        # mispredict): a card that is not a victory card adds 0 to plane 5 (seat k = 0's
+        # victory cards), which leaves that plane's value as it is
         lc = s.loc[c]
-        if lc == LOC_DISPLAY:
-            obs[MC_CARDS + c] = 1.0
-        elif lc == LOC_DISCARD:
-            obs[2 * MC_CARDS + c] = 1.0
-        elif lc >= LOC_VP:  # MC-13: victory cards are face up
-            obs[(5 + 3 * rel_seat(lc - LOC_VP, p, n)) * MC_CARDS + c] = 1.0
+        vp = lc >= LOC_VP
+        k = rel_seat(lc - LOC_VP, p, n) if vp else 0
+        obs[(5 + 3 * k) * MC_CARDS + c] += <float>vp
     if s.bid[p] >= 0:
         obs[3 * MC_CARDS + s.bid[p]] = 1.0
     for k in range(n):
