@@ -755,23 +755,30 @@ cdef void cr_observation(const cr_t* s, int p, float* obs) noexcept nogil:
         fill_plane(obs + (c + (cur - p if cur >= p else cur - p + n)) * plane, plane, 1.0)
 
 
+cdef uint8_t SPREAD8[256][8]  # SPREAD8[b][j]: bit j of byte b, as a 0/1 byte
+for _b in range(256):
+    for _c in range(8):
+        SPREAD8[_b][_c] = (_b >> _c) & 1
+
+
 cdef void cr_legal_mask(const cr_t* s, uint8_t* mask) noexcept nogil:
     """1 at every legal action (CR-7, CR-8: a kind held times a legal cell); ``mask`` is
-    zero-filled."""
+    zero-filled. Every held kind has the same legal cells: their 0/1 bytes are spread once,
+    row by row, from the rows' bit masks (16 bytes a row, the three past the row's end
+    overwritten by the next row), and copied to each held kind's block."""
     cdef uint16_t cells[16]
+    cdef uint8_t block[CR_MAX_CELLS + 16]
     cdef int p = cr_current(s)
     cdef int k, r, G = s.cfg.G, C = s.cfg.C
-    cdef uint16_t bits
     if p == TERMINAL_SEAT:
         return
     cr_legal_cells(s, cells)
+    for r in range(G):
+        memcpy(block + r * G, SPREAD8[cells[r] & 0xFF], 8)
+        memcpy(block + r * G + 8, SPREAD8[cells[r] >> 8], 8)
     for k in range(s.cfg.kinds):
         if s.hands[p][k]:
-            for r in range(G):
-                bits = cells[r]
-                while bits:
-                    mask[k * C + r * G + ctz64(bits)] = 1
-                    bits &= bits - 1
+            memcpy(mask + k * C, block, <size_t>C)
 
 
 # ---- determinization (CR-15) ---------------------------------------------------------------------
