@@ -96,6 +96,8 @@ cdef struct worker_t:
     long finished
     long asleep
     long caller_asleep
+    long exited             # 1 once the worker has touched this struct and its locks for
+                            # the last time (the core may then free them)
 
 
 # ---- the hand-off between the caller and the workers -----------------------------------------
@@ -311,17 +313,25 @@ cdef Py_ssize_t first_invalid(vec_t* v, const int64_t* actions) noexcept nogil:
     return -1
 
 
+cdef inline long next_job(long job) noexcept nogil:
+    """``job + 1``, wrapping instead of overflowing (``long`` is 32 bits on Windows)."""
+    return <long>(<unsigned long>job + 1u)
+
+
 cdef void worker_main(void* arg) noexcept nogil:
     cdef worker_t* w = <worker_t*>arg
     cdef long job = 0
     while True:
-        job += 1
+        job = next_job(job)
         wait_for(&w.go, job, &w.asleep, w.start)
         if w.v.job == JOB_STOP:
             break
         run_block(w.v, w.lo, w.hi, w.tid)
         signal(&w.finished, job, &w.caller_asleep, w.done)
     signal(&w.finished, job, &w.caller_asleep, w.done)
+    # the caller may have seen ``finished`` while this thread was still in ``signal``: it
+    # frees ``w`` and the locks only once this is set
+    mh_atomic_swap(&w.exited, 1)
 
 
 cdef class VectorCore:
@@ -433,7 +443,7 @@ cdef class VectorCore:
         """Start job number ``self.jobs + 1`` on every worker."""
         cdef int t
         cdef worker_t* w
-        self.jobs += 1
+        self.jobs = next_job(self.jobs)
         for t in range(1, self.started + 1):
             w = &self.workers[t]
             signal(&w.go, self.jobs, &w.asleep, w.start)
@@ -459,6 +469,9 @@ cdef class VectorCore:
             with nogil:
                 self._handoff()
                 self._join()
+                for t in range(1, self.started + 1):  # the workers' last touch of their structs
+                    while not mh_atomic_load(&self.workers[t].exited):
+                        mh_cpu_relax()
             for t in range(1, self.nblocks):
                 if self.workers[t].start != NULL:
                     PyThread_free_lock(self.workers[t].start)
