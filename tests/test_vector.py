@@ -7,6 +7,7 @@ changed."""
 from __future__ import annotations
 
 import os
+import time
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -239,8 +240,17 @@ def test_worker_threads_refuse_a_forked_child() -> None:
             code = 0 if "after fork" in str(e) else 2
         finally:
             os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    assert os.WEXITSTATUS(status) == 0
+    deadline = time.monotonic() + 60
+    while True:  # (a hung child is killed and fails the test instead of hanging the suite)
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child did not finish within 60 s")
+        time.sleep(0.01)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
     big.step(acts)
     small.step(acts[:8])
     assert big._core.blocks() == 2 and small._core.blocks() == 1
@@ -251,8 +261,6 @@ def test_worker_handoff_spinning_and_sleeping() -> None:
     """Steps in quick succession (the workers are still spinning for the next job) and steps
     far apart (they have gone to sleep on their locks): the same arrays as one thread, and
     the core stops its workers cleanly when dropped."""
-    import time
-
     game = mousehole.load("cheese_rescue", engine="compiled", players=3, max_turns=12)
     one, two = VectorGame(game, 256, 5, threads=1), VectorGame(game, 256, 5, threads=2)
     assert two._core.blocks() == 2
