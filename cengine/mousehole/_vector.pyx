@@ -104,8 +104,8 @@ cdef struct worker_t:
 #
 # A step of 1,024 cheap envs is 25-50 us of work per thread, and waking a thread that sleeps
 # on a lock costs tens of microseconds on a VM: so each side first spins on a shared
-# counter for a while (``HANDOFF_SPINS`` polls with the CPU's pause hint) and only then sleeps
-# on its lock. The sleeper raises its ``asleep`` flag, then looks at the counter again; the
+# counter for a while (``HANDOFF_SPINS`` polls with the CPU's pause hint, yielding its time
+# slice every ``HANDOFF_YIELD_EVERY`` polls) and only then sleeps on its lock. The sleeper raises its ``asleep`` flag, then looks at the counter again; the
 # waker stores the counter, then swaps the flag to 0 and releases the lock if it was raised.
 # With sequentially consistent atomics at least one side sees the other's store; when both
 # do, the swap decides who owns the flag, so a release is never lost nor left unconsumed.
@@ -114,16 +114,20 @@ cdef extern from *:
     """
     #if defined(_MSC_VER)
     #include <intrin.h>
+    __declspec(dllimport) int __stdcall SwitchToThread(void);  /* kernel32 (windows.h) */
     static __inline long mh_atomic_load(volatile long* p) { return _InterlockedOr(p, 0); }
     static __inline long mh_atomic_swap(volatile long* p, long v) { return _InterlockedExchange(p, v); }
+    #define mh_yield() ((void)SwitchToThread())
     #if defined(_M_X64) || defined(_M_IX86)
     #define mh_cpu_relax() _mm_pause()
     #else
     #define mh_cpu_relax() ((void)0)
     #endif
     #else
+    #include <sched.h>
     static inline long mh_atomic_load(volatile long* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
     static inline long mh_atomic_swap(volatile long* p, long v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
+    #define mh_yield() ((void)sched_yield())
     #if defined(__x86_64__) || defined(__i386__)
     #define mh_cpu_relax() __builtin_ia32_pause()
     #elif defined(__aarch64__) || defined(__arm__)
@@ -136,9 +140,14 @@ cdef extern from *:
     long mh_atomic_load(long* p) noexcept nogil
     long mh_atomic_swap(long* p, long v) noexcept nogil
     void mh_cpu_relax() noexcept nogil
+    void mh_yield() noexcept nogil
 
 cdef enum:
     HANDOFF_SPINS = 1 << 14
+    # every this many polls the spinning thread gives up its time slice once: where there
+    # are fewer cores than threads (another process, a container of one core) the thread it
+    # waits for may need that core to run at all
+    HANDOFF_YIELD_EVERY = 64
 
 
 cdef inline void signal(long* counter, long value, long* asleep, PyThread_type_lock lock) noexcept nogil:
@@ -155,7 +164,10 @@ cdef inline void wait_for(long* counter, long value, long* asleep, PyThread_type
     for k in range(HANDOFF_SPINS):
         if mh_atomic_load(counter) == value:
             return
-        mh_cpu_relax()
+        if k % HANDOFF_YIELD_EVERY == HANDOFF_YIELD_EVERY - 1:
+            mh_yield()
+        else:
+            mh_cpu_relax()
     mh_atomic_swap(asleep, 1)
     if mh_atomic_load(counter) == value and mh_atomic_swap(asleep, 0):
         return  # the value came and the flag is still ours: nobody releases the lock
