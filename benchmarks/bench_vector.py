@@ -35,8 +35,7 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 
 import mousehole
-from mousehole._rng import Rng
-from mousehole.bench import machine  # the same machine description as run.py's
+from mousehole.bench import machine, midgame_states  # machine: as run.py's
 from mousehole.vector import RANDOM, VectorGame
 
 
@@ -62,28 +61,10 @@ def simulate_ns_per_action(game: Any, n_games: int, repeat: int) -> float:
     return dt / float(box["r"].lengths.sum()) * 1e9
 
 
-def mid_game_states(game: Any, n_states: int) -> List[Any]:
-    """``n_states`` positions, each from the middle of its own seeded random game."""
-    states: List[Any] = []
-    rng = Rng(5)
-    seed = 0
-    while len(states) < n_states:
-        s = game.new_state(seed)
-        trace = []
-        while not s.is_terminal():
-            if s.current_player >= 0:
-                trace.append(s.clone())
-            legal = s.legal_actions()
-            s.apply_action(int(legal[rng.below(len(legal))]))
-        states.append(trace[len(trace) // 2])
-        seed += 1
-    return states
-
-
 def observation_ns(game: Any, n_states: int, inner: int, repeat: int) -> float:
     """ns per ``state.observation(p, out=buf)`` on mid-game states (compiled, from Python),
     always into the same buffer: the target's "one compiled observation"."""
-    states = mid_game_states(game, n_states)
+    states = midgame_states(game, n_states, seed=5)
     buf = np.empty(game.observation_shape, dtype=np.float32)
 
     def run() -> None:
@@ -100,7 +81,7 @@ def batch_rows_ns(game: Any, envs: int, calls: int, repeat: int) -> float:
     mask[i])`` into that env's own row of batch arrays shaped as ``VectorGame``'s. Not a
     target: the same writes as the vector's (plus two Python calls per env), so that the
     figure shows what the rows' size costs once they no longer fit in the caches."""
-    states = mid_game_states(game, envs)
+    states = midgame_states(game, envs, seed=5)
     seats = [s.current_player for s in states]
     obs = np.zeros((envs,) + tuple(game.observation_shape), dtype=np.float32)
     mask = np.zeros((envs, game.num_actions), dtype=np.bool_)

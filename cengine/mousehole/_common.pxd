@@ -120,6 +120,14 @@ cdef inline int ctz64(uint64_t x) noexcept nogil:
     return mh_ctz64(x)
 
 
+cdef inline void set_ones(float* dst, uint64_t bits) noexcept nogil:
+    """1.0 at ``dst[i]`` for every set bit i of ``bits`` (an observation plane's cells, a
+    word of a card set)."""
+    while bits:
+        dst[ctz64(bits)] = 1.0
+        bits &= bits - 1
+
+
 cdef extern from *:
     """
     #include <string.h>

@@ -38,7 +38,7 @@ from mousehole._common cimport (
     array_reserve,
     check_sim_rows,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
-    rng_below, rng_derive, rng_next, rng_shuffle_u8, rng_shuffle_u8_to, popcount64, ctz64, mh_pc8, TERMINAL_SEAT,
+    rng_below, rng_derive, rng_next, rng_shuffle_u8, rng_shuffle_u8_to, popcount64, ctz64, set_ones, mh_pc8, TERMINAL_SEAT,
     mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, mh_copy, mh_fill_f32,
 )
 
@@ -752,13 +752,6 @@ cdef inline void fill_plane(float* plane, float v) noexcept nogil:
     mh_fill_f32(plane, v, M_W * M_W)
 
 
-cdef inline void set_cells(float* plane, uint64_t bits) noexcept nogil:
-    """1.0 at every window cell of ``bits``."""
-    while bits:
-        plane[ctz64(bits)] = 1.0
-        bits &= bits - 1
-
-
 cdef inline uint64_t m_run(uint64_t occ, int cell, int step) noexcept nogil:
     """M-12(a): the unbroken run of cards through the occupied ``cell`` along ``step`` (1
     horizontal, 8 vertical), qualifying or not (cards lie in window rows/cols 1..6: no wrap)."""
@@ -793,7 +786,7 @@ cdef void m_observation(const m_t* s, int p, float* obs) noexcept nogil:
         if c.symi[card] != M_MAX_ATTR:
             obs[(1 + nc + c.nv + c.symi[card]) * 64 + b] = 1.0
     ch = 1 + F
-    set_cells(obs + ch * 64, s.srow)  # M-13: the cards of the scoring row still there
+    set_ones(obs + ch * 64, s.srow)  # M-13: the cards of the scoring row still there
     ch += 1
     if s.has_last:
         r = s.lrow - s.orow
@@ -801,8 +794,8 @@ cdef void m_observation(const m_t* s, int p, float* obs) noexcept nogil:
         if 0 <= r < M_W and 0 <= cc < M_W:
             b = <int>(r * M_W + cc)
             if s.phase == PH_CHOOSE and (s.occ >> b) & 1:  # M-12: the two qualifying runs
-                set_cells(obs + ch * 64, m_run(s.occ, b, 1))
-                set_cells(obs + (ch + 1) * 64, m_run(s.occ, b, 8))
+                set_ones(obs + ch * 64, m_run(s.occ, b, 1))
+                set_ones(obs + (ch + 1) * 64, m_run(s.occ, b, 8))
             obs[(ch + 2) * 64 + b] = 1.0
     ch += 3
     for i in range(s.hand_n[p]):  # M-22: the own hand only, one block of F planes per slot

@@ -30,7 +30,7 @@ from mousehole._common cimport (
     check_sim_rows,
     hist_reserve,
     uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
-    rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, mh_pc8, TERMINAL_SEAT,
+    rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, set_ones, mh_pc8, TERMINAL_SEAT,
     mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, mh_copy,
 )
 
@@ -1269,17 +1269,6 @@ cdef inline int obs_size(const mc_cfg_t* cfg) noexcept nogil:
     return MC_CARDS * (4 + 3 * cfg.n) + 12 * cfg.n + 58
 
 
-cdef inline void set_card_bits(float* plane, const uint64_t* bits) noexcept nogil:
-    """1.0 at every card of a two-word bit set of card ids (0..63, 64..79)."""
-    cdef uint64_t w
-    cdef int h
-    for h in range(2):
-        w = bits[h]
-        while w:
-            plane[64 * h + ctz64(w)] = 1.0
-            w &= w - 1
-
-
 cdef void mc_observe(const mc_t* s, int p, float* obs) noexcept nogil:
     """Seat p's observation into ``obs`` (``obs_size`` floats, zero-filled by the caller),
     in the layout of ``MausAuChocolat._observation`` (docs: Observation). Every fraction is
@@ -1293,8 +1282,10 @@ cdef void mc_observe(const mc_t* s, int p, float* obs) noexcept nogil:
     # 4 + 3k its revealed bid, 5 + 3k its victory cards, 6 + 3k its known cards
     for j in range(s.hand_n[p]):
         obs[hcard(s, p, j)] = 1.0
-    set_card_bits(obs + MC_CARDS, s.disp)  # the display (its bit set, kept with ``loc``)
-    set_card_bits(obs + 2 * MC_CARDS, s.dis)  # the discard pile
+    set_ones(obs + MC_CARDS, s.disp[0])  # the display (its bit set, kept with ``loc``)
+    set_ones(obs + MC_CARDS + 64, s.disp[1])
+    set_ones(obs + 2 * MC_CARDS, s.dis[0])  # the discard pile
+    set_ones(obs + 2 * MC_CARDS + 64, s.dis[1])
     for c in range(MC_CARDS):  # MC-13: victory cards are face up
         # no branch on where a card lies (the cards' places are what a branch would
         # mispredict): a card that is not a victory card adds 0 to plane 5 (seat k = 0's

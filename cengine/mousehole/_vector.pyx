@@ -105,8 +105,9 @@ cdef struct worker_t:
 # A step of 1,024 cheap envs is 25-50 us of work per thread, and waking a thread that sleeps
 # on a lock costs tens of microseconds on a VM: so each side first spins on a shared
 # counter for a while (``HANDOFF_SPINS`` polls with the CPU's pause hint, yielding its time
-# slice every ``HANDOFF_YIELD_EVERY`` polls) and only then sleeps on its lock. The sleeper raises its ``asleep`` flag, then looks at the counter again; the
-# waker stores the counter, then swaps the flag to 0 and releases the lock if it was raised.
+# slice every ``HANDOFF_YIELD_EVERY`` polls) and only then sleeps on its lock. The sleeper
+# raises its ``asleep`` flag, then looks at the counter again; the waker stores the counter,
+# then swaps the flag to 0 and releases the lock if it was raised.
 # With sequentially consistent atomics at least one side sees the other's store; when both
 # do, the swap decides who owns the flag, so a release is never lost nor left unconsumed.
 
@@ -483,7 +484,7 @@ cdef class VectorCore:
                 self._join()
                 for t in range(1, self.started + 1):  # the workers' last touch of their structs
                     while not mh_atomic_load(&self.workers[t].exited):
-                        mh_cpu_relax()
+                        mh_yield()  # (a worker on this core needs it to finish)
             for t in range(1, self.nblocks):
                 if self.workers[t].start != NULL:
                     PyThread_free_lock(self.workers[t].start)
