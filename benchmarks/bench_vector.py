@@ -15,7 +15,13 @@ and reports env-steps per second and nanoseconds per env-step. In the same run i
   own row of batch arrays (``observation(p, out=obs[i])``, ``legal_action_mask(out=mask[i])``):
   the bytes a step with observations writes, without the vector. Not a target: it shows
   what the rows cost once they no longer fit in the caches (the target's observation is
-  timed on one buffer, which stays in the first-level cache).
+  timed on one buffer, which stays in the first-level cache);
+* for 1, 64 and 1,024 envs, the memory floor: ``benchmarks/limits/rows.c`` (compiled as the
+  C loops of ``mousehole bench`` are) sets each env's observation row and mask row, of this
+  game's sizes, to zeros in turn, with no game behind it. Any step that writes every byte of
+  the documented arrays pays at least that on one thread; where it is over the target with
+  observations, no such implementation can meet that target on this machine. Skipped, with
+  a note, when no C compiler works.
 
 Targets: without observations an env-step costs at most twice ``simulate``'s per-action
 cost; with observations at most that plus one compiled observation. ``ratio`` is the measured
@@ -28,6 +34,8 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
+import subprocess
 import sys
 import time
 from typing import Any, Dict, List, Optional
@@ -35,7 +43,7 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 
 import mousehole
-from mousehole.bench import machine, midgame_states  # machine: as run.py's
+from mousehole.bench import build_c_loops, machine, midgame_states  # machine: as run.py's
 from mousehole.vector import RANDOM, VectorGame
 
 
@@ -97,6 +105,19 @@ def batch_rows_ns(game: Any, envs: int, calls: int, repeat: int) -> float:
     return _best(run, repeat) / (rounds * envs) * 1e9
 
 
+def row_floor_ns(exe: str, game: Any, envs: int, writes: int) -> float:
+    """CPU ns per env of ``rows.c``: zeroing one env's observation row (float32,
+    ``game.observation_shape``) and mask row (``game.num_actions`` bytes) after another,
+    ``writes`` env-rows per round, best of 5 rounds."""
+    obs_bytes = 4 * int(np.prod(game.observation_shape))
+    passes = max(1, writes // envs)
+    res = subprocess.run([exe, str(obs_bytes), str(game.num_actions), str(envs), str(passes)],
+                         capture_output=True, text=True, timeout=600)
+    if res.returncode != 0:
+        raise RuntimeError(f"{exe} failed ({res.returncode}): {res.stderr.strip()}")
+    return float(json.loads(res.stdout)["ns_per_env"])
+
+
 def env_step_ns(game: Any, envs: int, threads: int, observe: bool, env_steps: int, repeat: int) -> float:
     vg = VectorGame(game, envs, 1, threads=threads)
     vg.reset()
@@ -112,7 +133,7 @@ def env_step_ns(game: Any, envs: int, threads: int, observe: bool, env_steps: in
     return _best(run, repeat) / (steps * envs) * 1e9
 
 
-def bench_game(name: str, players: int, quick: bool) -> Dict[str, Any]:
+def bench_game(name: str, players: int, quick: bool, rows_exe: Optional[str] = None) -> Dict[str, Any]:
     game = mousehole.load(name, players=players, engine="compiled")
     repeat = 2 if quick else 5
     sim = simulate_ns_per_action(game, 50 if quick else 1000, repeat)
@@ -122,8 +143,11 @@ def bench_game(name: str, players: int, quick: bool) -> Dict[str, Any]:
                            "target_ns_with_observations": 2 * sim + obs, "runs": []}
     budget = 20_000 if quick else 1_000_000  # env-steps per timing
     out["batch_rows_ns"] = {}
+    out["row_floor_ns"] = {}
     for envs in (1, 64, 1024):
         out["batch_rows_ns"][str(envs)] = batch_rows_ns(game, envs, 2_000 if quick else 50_000, repeat)
+        if rows_exe is not None:
+            out["row_floor_ns"][str(envs)] = row_floor_ns(rows_exe, game, envs, 4_000 if quick else 400_000)
         for threads in (1, 2):
             for observe in (False, True):
                 n_steps = budget if envs > 1 else budget // 20
@@ -145,10 +169,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     if "compiled" not in mousehole.available_engines():
         print("bench_vector: the compiled engine is not available", file=sys.stderr)
         return 1
+    exes, note = build_c_loops(os.path.join(os.path.dirname(os.path.abspath(__file__)), "limits"),
+                               sources={"rows": "rows.c"})
+    rows_exe = exes.get("rows")
+    if rows_exe is None:
+        print(f"bench_vector: the memory floor is skipped ({note})")
     results: Dict[str, Any] = {"machine": machine(), "players": args.players, "quick": args.quick,
-                               "games": {}}
+                               "row_floor_build": note, "games": {}}
     for name in args.games:
-        r = bench_game(name, args.players, args.quick)
+        r = bench_game(name, args.players, args.quick, rows_exe)
         results["games"][name] = r
         print(f"{name} ({args.players} players): simulate {r['simulate_ns_per_action']:.0f} ns/action, "
               f"observation {r['observation_ns']:.0f} ns; targets {r['target_ns_without_observations']:.0f} ns "
@@ -159,6 +188,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                   f"{run['env_steps_per_s']:>12,.0f} {run['ns_per_env_step']:>12.0f} {run['ratio_to_target']:>6.2f}")
         print("  observation + mask into each env's own row, from Python (ns per env): "
               + ", ".join(f"{k} envs {v:.0f}" for k, v in r["batch_rows_ns"].items()))
+        if r["row_floor_ns"]:
+            target = r["target_ns_with_observations"]
+            print("  memory floor, zeroing each env's rows in C on one thread (ns per env, over the target "
+                  "with observations): " + ", ".join(f"{k} envs {v:.0f} ({v / target:.2f})"
+                                                     for k, v in r["row_floor_ns"].items()))
     if args.json:
         with open(args.json, "w") as f:
             f.write(json.dumps(results, indent=2, sort_keys=True) + "\n")

@@ -69,6 +69,37 @@ def test_c_loop_bad_arguments(loops: Dict[str, str], name: str, lo: int, hi: int
         assert res.returncode == 2 and res.stdout == "" and res.stderr.strip(), argv
 
 
+def test_memory_floor_program_writes_every_row(tmp_path: Any) -> None:
+    """``rows.c`` (``benchmarks/bench_vector.py``'s memory floor) leaves every env's rows as its
+    last pass wrote them: zeros and one non-zero value each. Its checksum, a sample of every
+    row read back, is recomputed here from that description; bad arguments exit with 2."""
+    import numpy as np
+
+    folder = bench.c_sources()
+    assert folder is not None
+    if not bench._compiler()[0]:
+        pytest.skip("no C compiler on this machine")
+    built, note = bench.build_c_loops(folder, cache=str(tmp_path), sources={"rows": "rows.c"})
+    assert set(built) == {"rows"}, note
+    obs_bytes, mask_bytes, envs, passes = 4 * 37, 11, 5, 3
+    res = subprocess.run([built["rows"], str(obs_bytes), str(mask_bytes), str(envs), str(passes)],
+                         capture_output=True, text=True, check=True)
+    out = json.loads(res.stdout)
+    assert (out["obs_bytes"], out["mask_bytes"], out["envs"], out["passes"]) == (obs_bytes, mask_bytes, envs, passes)
+    assert out["ns_per_env"] > 0
+    obs = np.zeros((envs, obs_bytes // 4), dtype=np.float32)
+    mask = np.zeros((envs, mask_bytes), dtype=np.uint8)
+    last = passes - 1
+    for i in range(envs):
+        obs[i, (last + i) % (obs_bytes // 4)] = 1.0
+        mask[i, (last + i) % mask_bytes] = 1
+    expected = int(obs.view(np.uint8).ravel()[::61].sum()) + int(mask.ravel()[::7].sum())
+    assert out["checksum"] == expected
+    for argv in (["3", "1", "1", "1"], ["8", "0", "1", "1"], ["8", "1", "0", "1"], ["8", "1", "1", "x"], ["8", "1", "1"]):
+        bad = subprocess.run([built["rows"], *argv], capture_output=True, text=True)
+        assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.strip(), argv
+
+
 @needs_compiled
 @pytest.mark.parametrize("name,players", [("cheese_rescue", 2), ("cheese_rescue", 3), ("cheese_rescue", 4),
                                           ("m", 2), ("m", 4), ("m", 6),

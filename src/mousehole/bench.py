@@ -238,10 +238,13 @@ def _compiler() -> Tuple[List[str], List[str]]:
     return cmd, flags + ["-O3"]
 
 
-def build_c_loops(folder: str, cache: Optional[str] = None) -> Tuple[Dict[str, str], str]:
+def build_c_loops(folder: str, cache: Optional[str] = None, *,
+                  sources: Optional[Dict[str, str]] = None) -> Tuple[Dict[str, str], str]:
     """Compile the C loops of ``folder`` (cached by a hash of the sources, the compiler and
     the flags in a temporary folder). Returns ``({game: executable}, note)``; the dict is
-    empty when no compiler works, and ``note`` says why in one line."""
+    empty when no compiler works, and ``note`` says why in one line. ``sources`` (name ->
+    file of ``folder``) compiles other programs of the folder instead of :data:`C_LOOPS`
+    (``benchmarks/bench_vector.py`` builds ``rows.c`` so)."""
     cc, flags = _compiler()
     if not cc:
         return {}, "C ratio skipped: no C compiler found (set CC)"
@@ -255,7 +258,7 @@ def build_c_loops(folder: str, cache: Optional[str] = None) -> Tuple[Dict[str, s
     os.makedirs(out_dir, exist_ok=True)
     exe_suffix = ".exe" if sys.platform == "win32" else ""
     built: Dict[str, str] = {}
-    for game, src in C_LOOPS.items():
+    for game, src in (C_LOOPS if sources is None else sources).items():
         exe = os.path.join(out_dir, game + exe_suffix)
         if not os.path.exists(exe):
             tmp = f"{exe}.{os.getpid()}.tmp{exe_suffix}"
