@@ -382,20 +382,27 @@ cdef void fill_high8() noexcept nogil:
 fill_high8()
 
 
+cdef inline uint32_t m_line_byte(uint64_t occ, int cell, int step) noexcept nogil:
+    """The occupancy of the 8 window cells of ``cell``'s row (``step`` 1) or column (``step``
+    8) as one byte, the lowest column or row first: a row is a byte of ``occ``, a column is
+    gathered into the top byte by a multiplication."""
+    if step == 1:
+        return <uint32_t>((occ >> (cell & 56)) & 0xFF)
+    return <uint32_t>((((occ >> (cell & 7)) & COL0) * COL_GATHER) >> 56)
+
+
 cdef uint64_t m_line(const m_t* s, int cell, int step) noexcept nogil:
     """M-12: the run through the card on ``cell`` along ``step`` (1 horizontal, 8 vertical)
     if it qualifies (5 or 6 cards, and two matches with a neighbour in the run), else 0.
     The run is read from the 8 cells of the line as one byte (a column gathered by a
     multiplication); the cards lie in window rows/cols 1..6, so the byte's ends are empty."""
-    cdef uint32_t x
+    cdef uint32_t x = m_line_byte(s.occ, cell, step)
     cdef int pos, lo, up, n, i, base, card = s.cells[cell]
     cdef uint64_t run = 0
     if step == 1:
-        x = <uint32_t>((s.occ >> (cell & 56)) & 0xFF)
         pos = cell & 7
         base = cell & 56
     else:
-        x = <uint32_t>((((s.occ >> (cell & 7)) & COL0) * COL_GATHER) >> 56)
         pos = cell >> 3
         base = cell & 7
     if mh_pc8[x] < 5:  # fewer than five cards in the whole line
@@ -552,8 +559,7 @@ cdef void m_place(m_t* s, int p, int slot, int cell) noexcept nogil:
     s.has_last = 1
     # M-12: a run needs five cards in the card's row or column; most placements make none,
     # so one test of both lines first
-    if ((mh_pc8[(s.occ >> (cell & 56)) & 0xFF] >= 5)
-            | (mh_pc8[(((s.occ >> (cell & 7)) & COL0) * COL_GATHER) >> 56] >= 5)):
+    if (mh_pc8[m_line_byte(s.occ, cell, 1)] >= 5) | (mh_pc8[m_line_byte(s.occ, cell, 8)] >= 5):
         h = m_line(s, cell, 1)
         v = m_line(s, cell, 8)
     if not (h or v):
