@@ -21,7 +21,10 @@ and reports env-steps per second and nanoseconds per env-step. In the same run i
   game's sizes, to zeros in turn, with no game behind it. Any step that writes every byte of
   the documented arrays pays at least that on one thread; where it is over the target with
   observations, no such implementation can meet that target on this machine. Skipped, with
-  a note, when no C compiler works.
+  a note, when no C compiler works;
+* the share of an observation row's 64-byte lines that change from one step of an env to its
+  next (256 envs, ``RANDOM`` actions): what a step that rewrote only the changed lines would
+  still write.
 
 Targets: without observations an env-step costs at most twice ``simulate``'s per-action
 cost; with observations at most that plus one compiled observation. ``ratio`` is the measured
@@ -118,6 +121,28 @@ def row_floor_ns(exe: str, game: Any, envs: int, writes: int) -> float:
     return float(json.loads(res.stdout)["ns_per_env"])
 
 
+def changed_line_share(game: Any, envs: int, steps: int) -> float:
+    """The share of each observation row's 64-byte lines whose bytes differ from the same env's
+    row one step before (``envs`` envs, ``RANDOM`` actions, averaged over ``steps`` steps after
+    30 of warm-up): what a step that rewrote only the changed lines would still write."""
+    vg = VectorGame(game, envs, 1)
+    vg.reset()
+    actions = np.full(envs, RANDOM, dtype=np.int64)
+    for _ in range(30):
+        vg.step(actions, observe=True)
+    width = 4 * int(np.prod(game.observation_shape))
+    lines = -(-width // 64)
+    prev = vg.step(actions, observe=True)[0].reshape(envs, -1).view(np.uint8).copy()
+    shares = []
+    for _ in range(steps):
+        cur = vg.step(actions, observe=True)[0].reshape(envs, -1).view(np.uint8)
+        diff = np.zeros((envs, lines * 64), dtype=np.bool_)
+        diff[:, :width] = prev != cur
+        shares.append(float(diff.reshape(envs, lines, 64).any(axis=2).mean()))
+        prev = cur.copy()
+    return float(np.mean(shares))
+
+
 def env_step_ns(game: Any, envs: int, threads: int, observe: bool, env_steps: int, repeat: int) -> float:
     vg = VectorGame(game, envs, 1, threads=threads)
     vg.reset()
@@ -142,6 +167,7 @@ def bench_game(name: str, players: int, quick: bool, rows_exe: Optional[str] = N
                            "target_ns_without_observations": 2 * sim,
                            "target_ns_with_observations": 2 * sim + obs, "runs": []}
     budget = 20_000 if quick else 1_000_000  # env-steps per timing
+    out["changed_line_share"] = changed_line_share(game, 64 if quick else 256, 5 if quick else 20)
     out["batch_rows_ns"] = {}
     out["row_floor_ns"] = {}
     for envs in (1, 64, 1024):
@@ -193,6 +219,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             print("  memory floor, zeroing each env's rows in C on one thread (ns per env, over the target "
                   "with observations): " + ", ".join(f"{k} envs {v:.0f} ({v / target:.2f})"
                                                      for k, v in r["row_floor_ns"].items()))
+        print(f"  share of an observation row's 64-byte lines changed since the env's last step: "
+              f"{r['changed_line_share']:.3f}")
     if args.json:
         with open(args.json, "w") as f:
             f.write(json.dumps(results, indent=2, sort_keys=True) + "\n")
