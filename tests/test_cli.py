@@ -484,11 +484,12 @@ def test_arena_on_worker_processes_gives_the_same_table(capsys: Any) -> None:
     assert pooled.splitlines()[-1].endswith("on 2 worker processes")
 
 
-@pytest.mark.sigint
-def test_arena_ctrl_c_exits_130_with_one_line() -> None:
+def _arena_ctrl_c(env: Any = None) -> Any:
+    """``mousehole arena`` on 2 worker processes, interrupted by SIGINT one second after its
+    first line: its exit status, stdout, stderr and the seconds it took to exit."""
     child = subprocess.Popen([sys.executable, "-m", "mousehole", "arena", "m", "--bots", "mcts:3000,mcts:3000",
                               "--games", "100000", "--workers", "2"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         assert child.stderr is not None
         first = child.stderr.readline()
@@ -502,10 +503,47 @@ def test_arena_ctrl_c_exits_130_with_one_line() -> None:
         if child.poll() is None:
             child.kill()
             child.wait()
-    assert child.returncode == 130, err
+    return child.returncode, out, err, latency
+
+
+@pytest.mark.sigint
+def test_arena_ctrl_c_exits_130_with_one_line() -> None:
+    status, out, err, latency = _arena_ctrl_c()
+    assert status == 130, err
     assert out == ""
     assert re.fullmatch(r"interrupted after [\d,]+ games? of 100,000\n", err), err
     assert latency < 10.0
+
+
+#: a ``sitecustomize`` that widens a window of CPython's process pools: at exit, the wake-up
+#: of a pool's manager thread checks that its pipe is open, then writes to it, while the
+#: manager, if still ending, closes the pipe. A pause between the two makes a manager still
+#: ending at exit close the pipe in between every time.
+_SLOW_WAKEUP = """
+import time
+from concurrent.futures import process
+
+def _wakeup(self):
+    if not self._closed:
+        time.sleep(0.3)
+        self._writer.send_bytes(b"")
+
+process._ThreadWakeup.wakeup = _wakeup
+"""
+
+
+@pytest.mark.sigint
+def test_arena_ctrl_c_waits_for_the_pool_manager(tmp_path: Any) -> None:
+    """After Ctrl-C the command lets the pool's manager thread end before it exits, so that
+    CPython's exit hook cannot race it and print "OSError: Bad file descriptor" (seen once in
+    a CI run) after the one line: with the window widened, the line stays alone."""
+    (tmp_path / "sitecustomize.py").write_text(_SLOW_WAKEUP)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    status, out, err, _ = _arena_ctrl_c(env)
+    assert status == 130, err
+    assert out == ""
+    assert re.fullmatch(r"interrupted after [\d,]+ games? of 100,000\n", err), err
 
 
 def test_play_does_not_name_a_bots_face_down_bid(monkeypatch: Any) -> None:

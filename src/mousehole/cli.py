@@ -708,9 +708,16 @@ def _run_arena(args: argparse.Namespace) -> int:
             hook = threading.excepthook
             threading.excepthook = lambda a: (None if isinstance(a.exc_value, concurrent.futures.InvalidStateError)
                                               else hook(a))
+            manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
             pool.shutdown(wait=False, cancel_futures=True)
             for child in multiprocessing.active_children():
                 child.terminate()
+            # At exit, CPython (3.9-3.13) wakes each pool's manager thread through a pipe
+            # that the thread closes as it ends, with no lock between the two: a manager
+            # still ending then can make the exit print "OSError: Bad file descriptor".
+            # So the manager ends first (it does once it sees its workers gone).
+            if manager is not None:
+                manager.join(timeout=10)
         sys.stdout.flush()
         sys.stderr.write(f"interrupted after {_games(display.done)} of {args.games:,}\n")
         return EXIT_INTERRUPTED
