@@ -29,7 +29,7 @@ from mousehole._common cimport (new_instance, adopt_public_class, seed_arg, mh_c
     action_int,
     check_sim_rows,
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
-    rng_next, rng_below, rng_derive, rng_shuffle_u8, popcount16, ctz64, TERMINAL_SEAT, mh_pc8,
+    rng_next, rng_below, rng_derive, rng_shuffle_u8, popcount16, ctz64, rel_seat, seat_after, TERMINAL_SEAT, mh_pc8,
     mh_game_t, mh_dims_t, game_capsule, state_capsule, mh_int64_value,
 )
 
@@ -720,7 +720,7 @@ cdef void cr_observation(const cr_t* s, int p, float* obs) noexcept nogil:
         val[code] = 1.0
     code = 5
     for owner in range(n):  # cheese: plane 4 + the owner's seat relative to p
-        q = owner - p if owner >= p else owner - p + n
+        q = rel_seat(owner, p, n)
         for ck in range(K):
             at[code] = (4 + q) * plane
             val[code] = scale[ck]
@@ -738,12 +738,12 @@ cdef void cr_observation(const cr_t* s, int p, float* obs) noexcept nogil:
         fill_plane(obs + (c + k) * plane, plane, <float>s.hands[p][k])
     c += 3
     for k in range(n):  # animals in each hand (a hand's size is public, CR-15)
-        q = p + k if p + k < n else p + k - n
+        q = seat_after(p, k, n)
         total = s.hands[q][0] + s.hands[q][1] + s.hands[q][2]
         fill_plane(obs + (c + k) * plane, plane, <float>total)
     c += n
     for k in range(n):  # cheese cards of each kind still in each hand
-        q = p + k if p + k < n else p + k - n
+        q = seat_after(p, k, n)
         for ck in range(K):
             fill_plane(obs + (c + k * K + ck) * plane, plane, <float>s.hands[q][3 + ck])
     c += n * K
@@ -752,7 +752,7 @@ cdef void cr_observation(const cr_t* s, int p, float* obs) noexcept nogil:
     memset(obs + c * plane, 0, <size_t>(n * plane) * sizeof(float))
     cur = cr_current(s)
     if cur != TERMINAL_SEAT:
-        fill_plane(obs + (c + (cur - p if cur >= p else cur - p + n)) * plane, plane, 1.0)
+        fill_plane(obs + (c + rel_seat(cur, p, n)) * plane, plane, 1.0)
 
 
 cdef uint8_t SPREAD8[256][8]  # SPREAD8[b][j]: bit j of byte b, as a 0/1 byte

@@ -120,6 +120,18 @@ cdef inline int ctz64(uint64_t x) noexcept nogil:
     return mh_ctz64(x)
 
 
+cdef inline int rel_seat(int q, int p, int n) noexcept nogil:
+    """Seat ``q`` as seen from seat ``p`` of ``n`` (0 is p, 1 the next seat, ...), for
+    0 <= q, p < n: ``(q - p) % n`` as a select, no division."""
+    return q - p if q >= p else q - p + n
+
+
+cdef inline int seat_after(int p, int k, int n) noexcept nogil:
+    """The seat ``k`` places after seat ``p`` of ``n``, for 0 <= p, k < n: ``(p + k) % n``
+    as a select, no division."""
+    return p + k if p + k < n else p + k - n
+
+
 cdef inline void set_ones(float* dst, uint64_t bits) noexcept nogil:
     """1.0 at ``dst[i]`` for every set bit i of ``bits`` (an observation plane's cells, a
     word of a card set)."""

@@ -38,7 +38,7 @@ from mousehole._common cimport (
     array_reserve,
     check_sim_rows,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
-    rng_below, rng_derive, rng_next, rng_shuffle_u8, rng_shuffle_u8_to, popcount64, ctz64, set_ones, mh_pc8, TERMINAL_SEAT,
+    rng_below, rng_derive, rng_next, rng_shuffle_u8, rng_shuffle_u8_to, popcount64, ctz64, set_ones, rel_seat, seat_after, mh_pc8, TERMINAL_SEAT,
     mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, mh_copy, mh_fill_f32,
 )
 
@@ -813,7 +813,7 @@ cdef void m_observation(const m_t* s, int p, float* obs) noexcept nogil:
             fill_plane(obs + (base + nc + c.nv + c.symi[card]) * 64, 1.0)
     ch += c.H * F
     for k in range(n):  # per seat from p leftwards: chips (M-2), hand size, colour totals (M-15)
-        q = (p + k) % n
+        q = seat_after(p, k, n)
         fill_plane(obs + ch * 64, <float>(<double>s.chips[q] / 10.0))
         fill_plane(obs + (ch + 1) * 64, <float>s.hand_n[q])
         m_totals(s, q, tot)
@@ -830,7 +830,7 @@ cdef void m_observation(const m_t* s, int p, float* obs) noexcept nogil:
     ch += 2
     if s.phase != PH_OVER:
         fill_plane(obs + (ch + s.phase) * 64, 1.0)  # PH_PLAY, PH_CHOOSE, PH_TAKE = 0, 1, 2
-        fill_plane(obs + (ch + 3 + (s.current - p + n) % n) * 64, 1.0)
+        fill_plane(obs + (ch + 3 + rel_seat(s.current, p, n)) * 64, 1.0)
 
 
 cdef void m_clear_table(m_t* s) noexcept nogil:

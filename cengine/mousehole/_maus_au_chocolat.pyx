@@ -30,7 +30,7 @@ from mousehole._common cimport (
     check_sim_rows,
     hist_reserve,
     uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
-    rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, set_ones, mh_pc8, TERMINAL_SEAT,
+    rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, set_ones, rel_seat, mh_pc8, TERMINAL_SEAT,
     mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, mh_copy,
 )
 
@@ -1257,11 +1257,6 @@ cdef int mc_legal_mask(const mc_t* s, uint8_t* mask) noexcept nogil:
         mask[MC_DECLINE] = 1
         n += 1 + mc_combos_to(s, p, NULL, mask)
     return n
-
-
-cdef inline int rel_seat(int q, int p, int n) noexcept nogil:
-    """Seat q as seen from seat p: 0 is p, 1 the next seat, ..."""
-    return q - p if q >= p else q - p + n
 
 
 cdef inline int obs_size(const mc_cfg_t* cfg) noexcept nogil:

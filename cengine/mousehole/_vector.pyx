@@ -63,7 +63,6 @@ cdef struct vec_t:
     uint64_t* env_seed        # n: derive(seed, i)
     int64_t* game_index       # n (numpy, the caller's)
     int32_t* acted            # n: the seat whose action the step applied
-    uint8_t* ended            # n: the step finished a game
     uint8_t seat_is_caller[MAX_SEATS]
     # outputs (numpy arrays of the caller)
     float* obs                # n * obs_size
@@ -269,7 +268,6 @@ cdef void run_block(vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept no
     cdef int players = v.d.players
     for i in range(lo, hi):
         s = v.states + i * v.stride
-        v.ended[i] = 0
         v.terminated[i] = 0
         v.truncated[i] = 0
         for p in range(players):
@@ -295,7 +293,6 @@ cdef void run_block(vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept no
                     v.truncated[i] = 1
                 else:
                     v.terminated[i] = 1
-                v.ended[i] = 1
                 c = start_game(v, i, v.game_index[i] + 1, tid)
         publish(v, i, c)
 
@@ -359,7 +356,6 @@ cdef class VectorCore:
     cdef object proto       # a state of the game: its struct is every env's starting copy
     cdef void* proto_s
     cdef object arrays      # keeps the caller's arrays alive
-    cdef object ended_arr
 
     def __cinit__(self, proto, Py_ssize_t n, uint64_t seed, int threads, seats,
                   float[:, ::1] obs, float[:, ::1] final_obs, double[:, ::1] rewards,
@@ -398,12 +394,11 @@ cdef class VectorCore:
         self.v.rng = <rng_t*>calloc(n, sizeof(rng_t))
         self.v.env_seed = <uint64_t*>calloc(n, sizeof(uint64_t))
         self.v.acted = <int32_t*>calloc(n, sizeof(int32_t))
-        self.v.ended = <uint8_t*>calloc(n, sizeof(uint8_t))
         self.v.scratch_out = <int32_t*>calloc(threads * m, sizeof(int32_t))
         self.v.scratch_prob = <double*>calloc(threads * m, sizeof(double))
         if (self.v.states == NULL or self.v.legal == NULL
                 or self.v.nlegal == NULL or self.v.rng == NULL or self.v.env_seed == NULL
-                or self.v.acted == NULL or self.v.ended == NULL or self.v.scratch_out == NULL
+                or self.v.acted == NULL or self.v.scratch_out == NULL
                 or self.v.scratch_prob == NULL):
             raise MemoryError()
         for i in range(n):
@@ -497,7 +492,6 @@ cdef class VectorCore:
         free(self.v.rng)
         free(self.v.env_seed)
         free(self.v.acted)
-        free(self.v.ended)
         free(self.v.scratch_out)
         free(self.v.scratch_prob)
 
@@ -518,31 +512,6 @@ cdef class VectorCore:
         self.v.actions = NULL
         with nogil:
             self._run()
-
-    def check(self, const int64_t[::1] actions):
-        """The first env whose action is neither RANDOM (-1) nor one of its legal actions,
-        or -1 when every action is valid. Nothing changes."""
-        if actions.shape[0] != self.v.n:
-            raise ValueError(f"check: expected {self.v.n} actions, got {actions.shape[0]}")
-        return first_invalid(&self.v, &actions[0])
-
-    def step(self, const int64_t[::1] actions, bint observe):
-        """Apply ``actions`` (checked by ``check`` first: every one RANDOM or legal), then
-        chance and the other seats; finished games restart. Returns how many envs finished
-        a game in this step."""
-        cdef Py_ssize_t i, k = 0
-        if actions.shape[0] != self.v.n:
-            raise ValueError(f"step: expected {self.v.n} actions, got {actions.shape[0]}")
-        self.v.job = JOB_STEP
-        self.v.observe = observe
-        self.v.actions = &actions[0]
-        with nogil:
-            self._run()
-        self.v.actions = NULL
-        for i in range(self.v.n):
-            if self.v.ended[i]:
-                k += 1
-        return k
 
     def check_step(self, actions, bint observe):
         """``check`` then ``step`` in one call, for ``VectorGame.step``: -2 (nothing done)

@@ -168,12 +168,11 @@ class _PyBackend:
                 return i
         return -1
 
-    def step(self, actions: npt.NDArray[np.int64], observe: bool) -> int:
+    def step(self, actions: npt.NDArray[np.int64], observe: bool) -> None:
         vg = self.vg
         vg.rewards[...] = 0.0
         vg.terminated[...] = False
         vg.truncated[...] = False
-        ended = []
         for i, a in enumerate(actions.tolist()):
             st = self.states[i]
             seat = int(vg.current_player[i])
@@ -189,10 +188,8 @@ class _PyBackend:
                     vg.terminated[i] = True
                 if observe:
                     st.observation(seat, out=vg.final_observations[i])
-                ended.append(i)
                 self._start(i, int(vg.game_index[i]) + 1)
             self._publish(i, observe)
-        return len(ended)
 
     def check_step(self, actions: Any, observe: bool) -> int:
         """As ``VectorCore.check_step``: -2 unless ``actions`` is already an int64 array of
