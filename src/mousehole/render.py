@@ -45,7 +45,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ._api import CHANCE, StateAPI, check_seat
 
-__all__ = ["svg"]
+__all__ = ["svg", "text", "rgb_array"]
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK = "#1f2328"  #: main text colour
@@ -1069,3 +1069,46 @@ def svg(state: StateAPI[Any], *, for_player: Optional[int] = None, size: Optiona
     title = f"{state.game.title}: {'the whole position' if seat is None else f'the view of seat {seat}'}"
     return str(cv.finish(title, px))
 
+
+
+def text(state: StateAPI[Any], *, for_player: Optional[int] = None) -> str:
+    """The position of ``state`` as the text diagram (``str(state)``), or as seat
+    ``for_player`` sees it: drawn from ``state.to_dict(for_player=...)`` alone, so two states
+    with the same view for that seat give the same text and nothing hidden from the seat
+    appears. Raises ``TypeError`` for a non-mousehole state, ``ValueError`` for a bad seat.
+
+    >>> import mousehole
+    >>> state = mousehole.load("m", players=3).new_state(seed=1)
+    >>> text(state, for_player=0) == text(state.determinize(0, seed=5), for_player=0)
+    True
+    """
+    if not isinstance(state, StateAPI):
+        raise TypeError(f"text() draws a mousehole state, not {type(state).__name__}")
+    if for_player is None:
+        return str(state)
+    seat = check_seat(state.game, for_player, "for_player")
+    return state.game._render(state.to_dict(for_player=seat))
+
+
+def rgb_array(state: StateAPI[Any], *, for_player: Optional[int] = None,
+              size: Optional[float] = None) -> Any:
+    """The picture of :func:`svg` rasterized: a ``numpy.uint8`` array of shape
+    ``(height, width, 3)`` (RGB, on white). Needs the ``render`` extra
+    (``pip install 'mousehole[render]'``: CairoSVG and Pillow, and the system cairo
+    library); raises ``ImportError`` naming the extra when they are missing."""
+    import io
+
+    import numpy as np
+
+    try:
+        import cairosvg  # type: ignore[import-untyped]
+        from PIL import Image
+    except (ImportError, OSError) as e:  # OSError: cairocffi without the cairo library
+        raise ImportError("mousehole.render.rgb_array needs the 'render' extra: "
+                          "pip install 'mousehole[render]' (CairoSVG, Pillow and the system "
+                          f"cairo library): {e}") from e
+    picture = svg(state, for_player=for_player, size=size)
+    png = cairosvg.svg2png(bytestring=picture.encode("ascii"), background_color="white")
+    with Image.open(io.BytesIO(png)) as im:
+        arr = np.asarray(im.convert("RGB"), dtype=np.uint8)
+    return np.ascontiguousarray(arr)
