@@ -37,7 +37,10 @@ def extensions():
         "autotestdict": False,
         "auto_pickle": False,  # states pickle through StateAPI.__reduce__ (to_dict)
         "binding": False,
-        "freethreading_compatible": True,
+        # Not declared free-threading safe: a compiled state shared by two threads relies on
+        # the GIL (its methods hold it throughout), so on a free-threaded CPython importing
+        # these modules turns the GIL back on rather than let two threads race on a state.
+        "freethreading_compatible": False,
     }
     if sys.platform == "win32":
         args = ["/O2"] if not DEBUG else ["/Od"]

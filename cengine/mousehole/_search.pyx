@@ -42,6 +42,15 @@ same statistics and the same move on every machine, and the pure-Python search i
 The iterations run without the GIL in batches of about 20 ms; between batches the driver
 checks for Ctrl-C and the time limit. Tree memory comes from ``PyMem_RawMalloc`` (so
 ``tracemalloc`` sees it) and is freed before ``search`` returns.
+
+Threads. Each call of ``search`` owns everything its iterations touch: the tree, its copies
+of the root state and its scratch buffers (a ``_Search`` made for that call and never handed
+out); the caller's state is read once, by a ``memcpy`` while the GIL is held, before the GIL
+is released. So any number of threads may search at once, from one state too, and a thread
+that plays on that state meanwhile changes nothing in a search under way. (On a
+free-threaded build, that one read of the struct is as safe as a ``clone()`` of the state
+from another thread: ``mousehole.bots.search`` passes a private clone.) The arguments are
+checked here as well as in ``mousehole.bots``: no value reaches the loop unchecked.
 """
 
 from libc.math cimport log, sqrt, INFINITY
@@ -655,10 +664,22 @@ def search(state, int mode, iterations, time_limit, seed, double c):
     more than 2**31 - 1 iterations (the 32-bit visit counts). The arguments are checked by
     the caller (``mousehole.bots``)."""
     cdef _Search srch = _Search()
-    cdef int64_t budget = -1 if iterations is None else <int64_t>iterations
+    cdef int64_t budget = -1
     cdef int64_t batch = 16, want
-    cdef double limit = -1.0 if time_limit is None else <double>time_limit
+    cdef double limit = -1.0
     cdef double t0, elapsed, rate
+    # (a NaN or infinite c would make every score NaN and leave no child chosen; a NaN
+    # time limit would never be reached)
+    if not (c >= 0.0 and c < INFINITY):
+        raise ValueError(f"search: c must be a finite number >= 0, got {c!r}")
+    if iterations is not None:
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise ValueError(f"search: iterations must be an int >= 1 or None, got {iterations!r}")
+        budget = <int64_t>min(iterations, MAX_ITERATIONS)
+    if time_limit is not None:
+        limit = <double>time_limit
+        if not (limit >= 0.0 and limit < INFINITY):
+            raise ValueError(f"search: time_limit must be a finite number >= 0 or None, got {time_limit!r}")
     if budget < 0 and limit < 0:
         raise ValueError("search: give iterations or a time_limit")
     if budget < 0 or budget > MAX_ITERATIONS:

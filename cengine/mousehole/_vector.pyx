@@ -19,10 +19,24 @@ for the worker, ``done`` for the caller; see ``wait_for``), so that steps in qui
 succession hand off without waking a sleeping thread. A step creates no thread, and every env
 is stepped by exactly the same code whatever ``k`` is: results do not depend on ``threads``.
 The workers stop when the core is deallocated.
+
+Safety with Python threads. A core serves one Python thread at a time: every method takes
+the core's ``busy`` flag with an atomic compare-and-swap before it touches the envs (so
+before any GIL release, and correctly on free-threaded builds) and drops it on every path
+out, exceptions included; a second thread that calls any method meanwhile gets a
+``RuntimeError`` naming the VectorGame, never a crash or a half-stepped env. Nothing the
+caller can reach is read by compiled code after it was checked: ``check_step`` copies the
+actions into ``v.acts`` (memory of the core's own) while holding the GIL and with the
+caller's buffer pinned, then checks and applies that copy without the GIL; the seat to move
+and the game index of each env are kept in private arrays too (``seat_now``, ``game_k``)
+and only *written* to the caller's ``current_player`` / ``game_index`` arrays, so writing
+those arrays changes nothing inside. The caller's output arrays are written during a step:
+another thread reading them meanwhile sees some envs' new values and some old ones.
 """
 
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memcpy, memset
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_C_CONTIGUOUS
 from cpython.pythread cimport (
     PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock, PyThread_acquire_lock,
     PyThread_release_lock, PyThread_start_new_thread, WAIT_LOCK,
@@ -61,7 +75,9 @@ cdef struct vec_t:
     int32_t* nlegal           # n
     rng_t* rng                # n: each env's generator for its current game
     uint64_t* env_seed        # n: derive(seed, i)
-    int64_t* game_index       # n (numpy, the caller's)
+    int64_t* game_k           # n: each env's game index (private; published to game_index)
+    int32_t* seat_now         # n: each env's seat to move (private; published to current)
+    int64_t* game_index       # n (numpy, the caller's: written, never read)
     int32_t* acted            # n: the seat whose action the step applied
     uint8_t seat_is_caller[MAX_SEATS]
     # outputs (numpy arrays of the caller)
@@ -70,12 +86,12 @@ cdef struct vec_t:
     double* rewards           # n * players
     uint8_t* terminated       # n
     uint8_t* truncated        # n
-    int32_t* current          # n
+    int32_t* current          # n (written, never read)
     uint8_t* mask             # n * num_actions
     # the job
     int job
     int observe
-    const int64_t* actions    # n (JOB_STEP)
+    int64_t* acts             # n: the private copy of the actions of a step (JOB_STEP)
     # per-thread scratch: chance outcomes and their probabilities
     int32_t* scratch_out      # threads * max_legal
     double* scratch_prob      # threads * max_legal
@@ -117,6 +133,8 @@ cdef extern from *:
     __declspec(dllimport) int __stdcall SwitchToThread(void);  /* kernel32 (windows.h) */
     static __inline long mh_atomic_load(volatile long* p) { return _InterlockedOr(p, 0); }
     static __inline long mh_atomic_swap(volatile long* p, long v) { return _InterlockedExchange(p, v); }
+    static __inline int mh_atomic_cas(volatile long* p, long expected, long desired) {
+        return _InterlockedCompareExchange(p, desired, expected) == expected; }
     #define mh_yield() ((void)SwitchToThread())
     #if defined(_M_X64) || defined(_M_IX86)
     #define mh_cpu_relax() _mm_pause()
@@ -127,6 +145,8 @@ cdef extern from *:
     #include <sched.h>
     static inline long mh_atomic_load(volatile long* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
     static inline long mh_atomic_swap(volatile long* p, long v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
+    static inline int mh_atomic_cas(volatile long* p, long expected, long desired) {
+        return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
     #define mh_yield() ((void)sched_yield())
     #if defined(__x86_64__) || defined(__i386__)
     #define mh_cpu_relax() __builtin_ia32_pause()
@@ -139,6 +159,7 @@ cdef extern from *:
     """
     long mh_atomic_load(long* p) noexcept nogil
     long mh_atomic_swap(long* p, long v) noexcept nogil
+    bint mh_atomic_cas(long* p, long expected, long desired) noexcept nogil
     void mh_cpu_relax() noexcept nogil
     void mh_yield() noexcept nogil
 
@@ -234,7 +255,7 @@ cdef inline int start_game(vec_t* v, Py_ssize_t i, int64_t k, int tid) noexcept 
         if c != TERMINAL_SEAT:
             break
         k += 1
-    v.game_index[i] = k
+    v.game_k[i] = k
     return c
 
 
@@ -253,7 +274,9 @@ cdef inline void publish(vec_t* v, Py_ssize_t i, int c) noexcept nogil:
     and the other seats draw without a list."""
     cdef void* s = v.states + i * v.stride
     v.nlegal[i] = -1
+    v.seat_now[i] = c
     v.current[i] = c
+    v.game_index[i] = v.game_k[i]
     if v.observe:
         v.g.mask(s, v.mask + i * v.d.num_actions)
         v.g.observe(s, c, v.obs + i * v.d.obs_size)
@@ -275,9 +298,9 @@ cdef void run_block(vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept no
         if v.job == JOB_RESET:
             c = start_game(v, i, 0, tid)
         else:
-            seat = v.current[i]
+            seat = v.seat_now[i]
             v.acted[i] = seat
-            a = v.actions[i]
+            a = v.acts[i]
             if a < 0:  # RANDOM: a uniform legal action from the env's generator
                 mh_random_step(v.g, s, &v.rng[i], v.scratch_out + tid * v.d.max_legal)
             else:
@@ -293,11 +316,13 @@ cdef void run_block(vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept no
                     v.truncated[i] = 1
                 else:
                     v.terminated[i] = 1
-                c = start_game(v, i, v.game_index[i] + 1, tid)
+                c = start_game(v, i, v.game_k[i] + 1, tid)
         publish(v, i, c)
 
 
 cdef Py_ssize_t first_invalid(vec_t* v, const int64_t* actions) noexcept nogil:
+    """The first env whose action in ``actions`` (the core's private copy) is neither
+    ``RANDOM`` nor legal, or -1."""
     cdef Py_ssize_t i
     cdef int64_t a
     cdef int lo, hi, mid, n
@@ -346,8 +371,13 @@ cdef void worker_main(void* arg) noexcept nogil:
 
 cdef class VectorCore:
     """N states of one compiled game stepped together (see the module docstring). Made and
-    driven by ``mousehole.vector.VectorGame``, which validates every argument first."""
+    driven by ``mousehole.vector.VectorGame``, which validates every argument first.
+
+    One thread at a time (``_enter`` / ``_leave``, see the module docstring): a method called
+    while another thread is inside one raises ``RuntimeError``."""
     cdef vec_t v
+    cdef long busy          # 1 while a thread is inside a method (taken by compare-and-swap)
+    cdef int64_t nsteps     # steps done since the last reset
     cdef int threads
     cdef int nblocks        # blocks (the caller's and the workers')
     cdef worker_t* workers
@@ -394,11 +424,15 @@ cdef class VectorCore:
         self.v.rng = <rng_t*>calloc(n, sizeof(rng_t))
         self.v.env_seed = <uint64_t*>calloc(n, sizeof(uint64_t))
         self.v.acted = <int32_t*>calloc(n, sizeof(int32_t))
+        self.v.acts = <int64_t*>calloc(n, sizeof(int64_t))
+        self.v.game_k = <int64_t*>calloc(n, sizeof(int64_t))
+        self.v.seat_now = <int32_t*>calloc(n, sizeof(int32_t))
         self.v.scratch_out = <int32_t*>calloc(threads * m, sizeof(int32_t))
         self.v.scratch_prob = <double*>calloc(threads * m, sizeof(double))
         if (self.v.states == NULL or self.v.legal == NULL
                 or self.v.nlegal == NULL or self.v.rng == NULL or self.v.env_seed == NULL
                 or self.v.acted == NULL or self.v.scratch_out == NULL
+                or self.v.acts == NULL or self.v.game_k == NULL or self.v.seat_now == NULL
                 or self.v.scratch_prob == NULL):
             raise MemoryError()
         for i in range(n):
@@ -413,7 +447,8 @@ cdef class VectorCore:
         self.v.current = &current[0]
         self.v.mask = &mask[0, 0]
         self.v.game_index = &game_index[0]
-        self.set_seed(seed)
+        self.busy = 0
+        self._set_seed(seed)
         self._start_workers()
 
     cdef int _start_workers(self) except -1:
@@ -492,6 +527,9 @@ cdef class VectorCore:
         free(self.v.rng)
         free(self.v.env_seed)
         free(self.v.acted)
+        free(self.v.acts)
+        free(self.v.game_k)
+        free(self.v.seat_now)
         free(self.v.scratch_out)
         free(self.v.scratch_prob)
 
@@ -499,28 +537,62 @@ cdef class VectorCore:
         """How many blocks (threads) a step uses: ``min(threads, max(1, n // 128))``."""
         return self.nblocks
 
-    def set_seed(self, uint64_t seed):
-        """Env ``i``'s seed becomes ``derive(seed, i)`` (takes effect at the next reset)."""
+    cdef int _enter(self, str what) except -1:
+        """Take the core for this thread, or raise ``RuntimeError`` if another thread has
+        it. An atomic compare-and-swap: correct with or without a GIL."""
+        if not mh_atomic_cas(&self.busy, 0, 1):
+            raise RuntimeError(
+                f"VectorGame.{what}: this VectorGame is in use by another thread (a VectorGame "
+                "serves one thread at a time: give each thread its own VectorGame)")
+        return 0
+
+    cdef inline void _leave(self) noexcept nogil:
+        mh_atomic_swap(&self.busy, 0)
+
+    cdef void _set_seed(self, uint64_t seed) noexcept:
         cdef Py_ssize_t i
         for i in range(self.v.n):
             self.v.env_seed[i] = rng_derive(seed, <uint64_t>i)
 
-    def reset(self):
-        """Every env starts its game 0 (observations and masks written)."""
-        self.v.job = JOB_RESET
-        self.v.observe = 1
-        self.v.actions = NULL
-        with nogil:
-            self._run()
+    def set_seed(self, uint64_t seed):
+        """Env ``i``'s seed becomes ``derive(seed, i)`` (takes effect at the next reset)."""
+        self._enter("reset")
+        self._set_seed(seed)
+        self._leave()
+
+    def reset(self, seed=None):
+        """Every env starts its game 0 (observations and masks written); with ``seed`` (an
+        int, taken modulo 2**64), the new seed first (as ``set_seed``), in the same turn."""
+        cdef uint64_t s = 0
+        if seed is not None:
+            s = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        self._enter("reset")
+        try:
+            if seed is not None:
+                self._set_seed(s)
+            self.v.job = JOB_RESET
+            self.v.observe = 1
+            with nogil:
+                self._run()
+            self.nsteps = 0
+        finally:
+            self._leave()
 
     def check_step(self, actions, bint observe):
         """``check`` then ``step`` in one call, for ``VectorGame.step``: -2 (nothing done)
         when ``actions`` is not an aligned, C-contiguous 1-d array of ``n`` native signed
-        8-byte integers (the caller converts it and calls again), the first invalid env as
-        ``check`` finds it (nothing stepped), or -1 once the step is done."""
+        8-byte integers (the caller converts it and calls again), -1 once the step is done,
+        or, when an action is neither ``RANDOM`` nor legal, ``(env, action, seat, legal)``
+        for the first such env (nothing stepped; ``legal``: that env's legal actions).
+
+        The actions are copied once, holding the GIL, into memory of the core's own; that
+        copy is checked and applied (without the GIL), so a thread that writes ``actions``
+        meanwhile can change what is stepped only into another checked step or an error."""
         cdef cnp.ndarray arr
-        cdef const int64_t* a
-        cdef Py_ssize_t bad
+        cdef Py_buffer view
+        cdef Py_ssize_t bad = -1, j, nl
+        cdef int64_t a
+        cdef int seat
         if not cnp.PyArray_Check(actions):
             return -2
         arr = <cnp.ndarray>actions
@@ -529,40 +601,98 @@ cdef class VectorCore:
                 or cnp.PyArray_ITEMSIZE(arr) != 8 or not cnp.PyArray_ISCARRAY_RO(arr)
                 or not cnp.PyArray_ISNOTSWAPPED(arr)):
             return -2
-        a = <const int64_t*>cnp.PyArray_DATA(arr)
-        bad = first_invalid(&self.v, a)
-        if bad >= 0:
-            return bad
-        self.v.job = JOB_STEP
-        self.v.observe = observe
-        self.v.actions = a
-        with nogil:
-            self._run()
-        self.v.actions = NULL
-        return -1
+        self._enter("step")
+        try:
+            # the buffer is pinned while it is read (no resize can free it meanwhile), and
+            # its length is the one that counts (the array's shape is not read again)
+            PyObject_GetBuffer(arr, &view, PyBUF_C_CONTIGUOUS)
+            try:
+                if view.len != self.v.n * <Py_ssize_t>sizeof(int64_t):
+                    return -2
+                memcpy(self.v.acts, view.buf, self.v.n * sizeof(int64_t))
+            finally:
+                PyBuffer_Release(&view)
+            self.v.job = JOB_STEP
+            self.v.observe = observe
+            with nogil:
+                bad = first_invalid(&self.v, self.v.acts)
+                if bad < 0:
+                    self._run()
+            if bad < 0:
+                self.nsteps += 1
+                return -1
+            a = self.v.acts[bad]
+            seat = self.v.seat_now[bad]
+            nl = known_legal(&self.v, bad) if 0 <= a < self.v.d.num_actions else 0
+            legal = np.empty(nl, dtype=np.int64)
+            for j in range(nl):
+                legal[j] = self.v.legal[bad * self.v.d.max_legal + j]
+            return (bad, a, seat, legal)
+        finally:
+            self._leave()
 
     def legal_actions(self, Py_ssize_t i):
         """Env ``i``'s legal actions now (ascending int64)."""
+        cdef Py_ssize_t j, n
+        cdef int64_t[::1] o
         if not 0 <= i < self.v.n:
             raise IndexError(f"env {i} is out of range 0..{self.v.n - 1}")
-        cdef Py_ssize_t j, n = known_legal(&self.v, i)
-        out = np.empty(n, dtype=np.int64)
-        cdef int64_t[::1] o = out
-        for j in range(n):
-            o[j] = self.v.legal[i * self.v.d.max_legal + j]
-        return out
+        self._enter("legal_actions")
+        try:
+            n = known_legal(&self.v, i)
+            out = np.empty(n, dtype=np.int64)
+            o = out
+            for j in range(n):
+                o[j] = self.v.legal[i * self.v.d.max_legal + j]
+            return out
+        finally:
+            self._leave()
+
+    def _hold(self):
+        """Take the one-thread guard as a method does (tests: a deterministic busy core)."""
+        self._enter("_hold")
+
+    def _release(self):
+        """Drop the guard taken by ``_hold`` (tests)."""
+        self._leave()
+
+    def stepped(self):
+        """The steps done since the last reset."""
+        return self.nsteps
+
+    def applied(self):
+        """The actions of the last step (the copy it checked and applied; ``RANDOM`` as -1),
+        or of the last rejected one (int64 copy)."""
+        cdef int64_t[::1] o
+        self._enter("applied")
+        try:
+            out = np.empty(self.v.n, dtype=np.int64)
+            o = out
+            memcpy(&o[0], self.v.acts, self.v.n * sizeof(int64_t))
+            return out
+        finally:
+            self._leave()
 
     def acted(self):
         """Per env, the seat whose action the last step applied (int32 copy)."""
-        out = np.empty(self.v.n, dtype=np.int32)
-        cdef int32_t[::1] o = out
+        cdef int32_t[::1] o
         cdef Py_ssize_t i
-        for i in range(self.v.n):
-            o[i] = self.v.acted[i]
-        return out
+        self._enter("acted")
+        try:
+            out = np.empty(self.v.n, dtype=np.int32)
+            o = out
+            for i in range(self.v.n):
+                o[i] = self.v.acted[i]
+            return out
+        finally:
+            self._leave()
 
     def state_bytes(self, Py_ssize_t i):
         """Env ``i``'s state struct as bytes (for tests: compare with a state's own)."""
         if not 0 <= i < self.v.n:
             raise IndexError(f"env {i} is out of range 0..{self.v.n - 1}")
-        return (self.v.states + i * self.v.stride)[:self.v.g.size]
+        self._enter("state_bytes")
+        try:
+            return (self.v.states + i * self.v.stride)[:self.v.g.size]
+        finally:
+            self._leave()

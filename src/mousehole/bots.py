@@ -28,12 +28,21 @@ written once over the C-level game interface) whenever the compiled engine is av
 for a reference-engine state (which is converted through its state dict); without it (for
 example ``MOUSEHOLE_PUREPYTHON=1``) a pure-Python search with exactly the same algorithm and
 random numbers runs instead (the same moves, much slower).
+
+Threads. ``search`` and the bots' ``step`` first take a copy of the state (``clone()``) and
+check and search that copy alone, so another thread that plays on the state meanwhile
+cannot change a search under way: the result is the one of the position the copy was taken
+from. Every compiled search owns its tree and its copies of the state (nothing is shared
+between two searches), so any number of threads may search at once, also from one state.
+A bot may be stepped from two threads at once: each step draws its own ``k`` (the seed
+counter is taken under a lock), though which thread gets which ``k`` is then up to timing.
 """
 from __future__ import annotations
 
 import dataclasses
 import math
 import numbers
+import threading
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -240,7 +249,17 @@ def search(state: StateAPI[Any], *, algorithm: str = "mcts", iterations: Optiona
     tests, not a fair player). ``iterations`` and/or ``time_limit`` (seconds) bound the search
     (``iterations`` defaults to :data:`DEFAULT_ITERATIONS` when neither is given; with both,
     whichever runs out first). ``engine``: ``"compiled"``, ``"python"`` or None (compiled when
-    available). The state is not changed."""
+    available). The state is not changed: the search works on a copy taken first (see
+    *Threads* in the module docstring)."""
+    if isinstance(state, StateAPI):
+        state = state.clone()  # what is checked below is what is searched
+    return _search(state, algorithm=algorithm, iterations=iterations, time_limit=time_limit, seed=seed,
+                   c=c, engine=engine)
+
+
+def _search(state: StateAPI[Any], *, algorithm: str, iterations: Optional[int], time_limit: Optional[float],
+            seed: int, c: float, engine: Optional[str]) -> SearchResult:
+    """``search`` of a state no other thread can reach (a private copy)."""
     seat = _check_state(state, "search")
     if not isinstance(algorithm, str) or algorithm not in _MODES:
         raise ValueError(f"search: algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
@@ -452,6 +471,10 @@ class RandomBot:
         return f"RandomBot(seed={self.seed})"
 
 
+#: taken while a bot counts its steps (one lock for every bot: a bot stays picklable)
+_SEED_LOCK = threading.Lock()
+
+
 class _Seeded:
     """A bot whose ``k``-th step (since the last reset) uses the seed ``derive(seed, k)``."""
 
@@ -460,9 +483,10 @@ class _Seeded:
         self._calls = 0
 
     def _next_seed(self) -> int:
-        s = derive(self.seed, self._calls)
-        self._calls += 1
-        return s
+        with _SEED_LOCK:  # two threads stepping one bot never draw the same k
+            k = self._calls
+            self._calls = k + 1
+        return derive(self.seed, k)
 
     def reset(self) -> None:
         self._calls = 0
@@ -488,9 +512,11 @@ class MCTSBot(_Seeded):
         self.last_search: Optional[SearchResult] = None
 
     def step(self, state: StateAPI[Any]) -> int:
+        if isinstance(state, StateAPI):
+            state = state.clone()  # checked and searched alike, whatever other threads do
         _check_state(state, f"{type(self).__name__}.step")
-        res = search(state, algorithm=self.algorithm, iterations=self.iterations, time_limit=self.time_limit,
-                     seed=self._next_seed(), c=self.c)
+        res = _search(state, algorithm=self.algorithm, iterations=self.iterations, time_limit=self.time_limit,
+                      seed=self._next_seed(), c=self.c, engine=None)
         self.last_search = res
         return res.action
 

@@ -48,10 +48,22 @@ envs in compiled code without the GIL, ``threads`` at a time in contiguous block
 pure-Python backend (a game on the reference engine, e.g. under ``MOUSEHOLE_PUREPYTHON=1``)
 steps ordinary states one env after the other (``threads`` is accepted and has no effect).
 Both give the same arrays at every step.
+
+Threads. A VectorGame serves one thread at a time. Any of its methods called while another
+thread is inside one (a ``step`` running without the GIL, a ``reset``, ...) raises
+``RuntimeError`` naming the VectorGame and changes nothing; it never crashes, hangs or
+half-steps an env. ``step`` copies the actions once into memory the caller cannot reach
+and checks and applies that copy, so a thread that writes the ``actions`` array during a
+step can at worst make that step raise (an illegal or out-of-range value it wrote was
+caught by the check) or step with values it wrote (each one checked). The returned arrays
+are written in place by every step: a thread that reads them during another thread's step
+sees a mix of old and new rows, and writing them changes nothing inside (the seat to move
+and the game index are kept privately, and the arrays only receive copies).
 """
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -88,6 +100,11 @@ if hasattr(os, "register_at_fork"):  # POSIX; elsewhere there is no fork
     os.register_at_fork(after_in_child=_count_fork)
 
 
+def _is_bool(x: Any) -> bool:
+    """Whether ``x`` is a bool of Python or numpy (a 0-d bool array included)."""
+    return isinstance(x, (bool, np.bool_)) or (isinstance(x, np.ndarray) and x.dtype == np.bool_)
+
+
 def _chance_pick(outcomes: Sequence[Tuple[int, float]], rng: Rng) -> int:
     """The chance rule of the module docstring (the compiled backend's ``chance_pick``)."""
     n = len(outcomes)
@@ -114,9 +131,25 @@ class _PyBackend:
         self.legal: List[List[int]] = [[] for _ in range(n)]
         self.env_seed: List[int] = [0] * n
         self.seat_is_caller = [p in vg.seats for p in range(vg.num_players)]
-        self.set_seed(vg.seed)
+        #: the seat to move and the game index of each env (the VectorGame's arrays are copies)
+        self.seat_now: List[int] = [0] * n
+        self.game_k: List[int] = [0] * n
+        self.acts: List[int] = [0] * n      # the last step's actions (``applied``)
+        self.nsteps = 0
+        #: held by the thread inside a method (``_enter``): one thread at a time
+        self._busy = threading.Lock()
+        self._set_seed(vg.seed)
 
-    def set_seed(self, seed: int) -> None:
+    def _enter(self, what: str) -> None:
+        if not self._busy.acquire(blocking=False):
+            raise RuntimeError(
+                f"VectorGame.{what}: this VectorGame is in use by another thread (a VectorGame "
+                "serves one thread at a time: give each thread its own VectorGame)")
+
+    def blocks(self) -> int:
+        return 1
+
+    def _set_seed(self, seed: int) -> None:
         self.env_seed = [derive(seed, i) for i in range(self.vg.num_envs)]
 
     def _advance(self, i: int) -> None:
@@ -142,40 +175,49 @@ class _PyBackend:
             if not self.states[i].is_terminal():
                 break
             k += 1
-        self.vg.game_index[i] = k
+        self.game_k[i] = k
 
     def _publish(self, i: int, observe: bool) -> None:
         vg, st = self.vg, self.states[i]
         c = st.current_player
         self.legal[i] = [int(a) for a in st.legal_actions()]
+        self.seat_now[i] = c
         vg.current_player[i] = c
+        vg.game_index[i] = self.game_k[i]
         if observe:
             st.legal_action_mask(out=vg.action_mask[i])
             st.observation(c, out=vg.observations[i])
 
-    def reset(self) -> None:
-        vg = self.vg
-        vg.rewards[...] = 0.0
-        vg.terminated[...] = False
-        vg.truncated[...] = False
-        for i in range(vg.num_envs):
-            self._start(i, 0)
-            self._publish(i, True)
+    def reset(self, seed: Optional[int] = None) -> None:
+        self._enter("reset")
+        try:
+            if seed is not None:
+                self._set_seed(seed & MASK64)
+            vg = self.vg
+            vg.rewards[...] = 0.0
+            vg.terminated[...] = False
+            vg.truncated[...] = False
+            for i in range(vg.num_envs):
+                self._start(i, 0)
+                self._publish(i, True)
+            self.nsteps = 0
+        finally:
+            self._busy.release()
 
-    def check(self, actions: npt.NDArray[np.int64]) -> int:
-        for i, a in enumerate(actions.tolist()):
+    def _check(self, actions: List[int]) -> int:
+        for i, a in enumerate(actions):
             if a != RANDOM and a not in self.legal[i]:
                 return i
         return -1
 
-    def step(self, actions: npt.NDArray[np.int64], observe: bool) -> None:
+    def _step(self, actions: List[int], observe: bool) -> None:
         vg = self.vg
         vg.rewards[...] = 0.0
         vg.terminated[...] = False
         vg.truncated[...] = False
-        for i, a in enumerate(actions.tolist()):
+        for i, a in enumerate(actions):
             st = self.states[i]
-            seat = int(vg.current_player[i])
+            seat = self.seat_now[i]
             if a == RANDOM:
                 a = self.legal[i][self.rngs[i].below(len(self.legal[i]))]
             st.apply_action(a)
@@ -188,22 +230,54 @@ class _PyBackend:
                     vg.terminated[i] = True
                 if observe:
                     st.observation(seat, out=vg.final_observations[i])
-                self._start(i, int(vg.game_index[i]) + 1)
+                self._start(i, self.game_k[i] + 1)
             self._publish(i, observe)
 
-    def check_step(self, actions: Any, observe: bool) -> int:
+    def check_step(self, actions: Any, observe: bool) -> Any:
         """As ``VectorCore.check_step``: -2 unless ``actions`` is already an int64 array of
-        the right shape, else the first invalid env (nothing stepped) or -1 (stepped)."""
+        the right shape, -1 once stepped, else ``(env, action, seat, legal)`` of the first
+        invalid env (nothing stepped). The actions are read once (``tolist``: a private
+        copy) and that copy is checked and applied."""
         if not (type(actions) is np.ndarray and actions.dtype == np.int64
                 and actions.shape == (self.vg.num_envs,)):
             return -2
-        bad = self.check(actions)
-        if bad < 0:
-            self.step(actions, bool(observe))
-        return bad
+        self._enter("step")
+        try:
+            acts: List[int] = actions.tolist()
+            self.acts = acts
+            bad = self._check(acts)
+            if bad >= 0:
+                a = acts[bad]
+                legal = self.legal[bad] if 0 <= a < self.vg.num_actions else []
+                return (bad, a, self.seat_now[bad], np.array(legal, dtype=np.int64))
+            self._step(acts, bool(observe))
+            self.nsteps += 1
+            return -1
+        finally:
+            self._busy.release()
+
+    def stepped(self) -> int:
+        return self.nsteps
+
+    def _hold(self) -> None:
+        self._enter("_hold")
+
+    def _release(self) -> None:
+        self._busy.release()
+
+    def applied(self) -> npt.NDArray[np.int64]:
+        self._enter("applied")
+        try:
+            return np.array(self.acts, dtype=np.int64)
+        finally:
+            self._busy.release()
 
     def legal_actions(self, i: int) -> npt.NDArray[np.int64]:
-        return np.array(self.legal[i], dtype=np.int64)
+        self._enter("legal_actions")
+        try:
+            return np.array(self.legal[i], dtype=np.int64)
+        finally:
+            self._busy.release()
 
     def state(self, i: int) -> StateAPI[Any]:
         return self.states[i].clone()
@@ -313,13 +387,15 @@ class VectorGame:
         """Every env starts its game 0 (with a new ``seed`` if given). Returns
         ``(observations, {"current_player": ..., "action_mask": ...})`` (reused arrays)."""
         self._check_process()
+        new_seed: Optional[int] = None
         if seed is not None:
             s = as_int(seed)
             if s is None:
                 raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
-            self.seed = s & MASK64
-            self._core.set_seed(self.seed)
-        self._core.reset()
+            new_seed = s & MASK64
+        self._core.reset(new_seed)  # (RuntimeError, nothing changed, while another thread steps)
+        if new_seed is not None:
+            self.seed = new_seed
         self._reset_done = True
         return self.observations, {"current_player": self.current_player,
                                    "action_mask": self.action_mask}
@@ -328,7 +404,16 @@ class VectorGame:
         if (type(actions) is np.ndarray and actions.dtype == np.int64
                 and actions.shape == (self.num_envs,) and actions.flags.c_contiguous):
             return actions  # the fast path: nothing to convert
-        arr = np.asarray(actions)
+        if isinstance(actions, (list, tuple)):
+            # one snapshot of the elements, checked and converted (a bool is not an action,
+            # though numpy would read True as 1)
+            items = list(actions)
+            for i, x in enumerate(items):
+                if type(x) is not int and _is_bool(x):
+                    raise TypeError(f"actions: env {i}: {x!r} is a bool, not an action (an int)")
+            arr = np.asarray(items)
+        else:
+            arr = np.asarray(actions)
         if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
             raise TypeError(f"actions must be integers, got dtype {arr.dtype}")
         if arr.shape != (self.num_envs,):
@@ -349,26 +434,35 @@ class VectorGame:
             self._check_process()
         # one call checks and steps an int64 array as it is; anything else is converted
         # (and validated) first
+        # one call copies, checks and steps an int64 array as it is; anything else is
+        # converted (and validated) first. A rejection names the value the check saw (in the
+        # core's private copy), not the caller's array as it may be now.
         bad = self._core.check_step(actions, observe)
+        if bad == -1:
+            return self._result
         if bad == -2:
             actions = np.array(self._actions(actions), dtype=np.int64)  # aligned, C order
             bad = self._core.check_step(actions, observe)
-        if bad >= 0:
-            a = int(actions[bad])
-            if not (a == RANDOM or 0 <= a < self.num_actions):
-                raise ValueError(f"env {bad}: action {a} is outside the action space "
-                                 f"0..{self.num_actions - 1} (or RANDOM = -1)")
-            legal = self.legal_actions(bad)
-            raise IllegalMoveError(f"env {bad}: action {a} is not legal for seat "
-                                   f"{int(self.current_player[bad])} (legal: {legal.tolist()}); "
-                                   "no env was stepped")
-        return self._result
+            if bad == -1:
+                return self._result
+            if bad == -2:  # pragma: no cover - a fresh int64 array is always accepted
+                raise TypeError("actions: could not be converted to an int64 array")
+        i, a, seat, legal = bad
+        if not (a == RANDOM or 0 <= a < self.num_actions):
+            raise ValueError(f"env {i}: action {a} is outside the action space "
+                             f"0..{self.num_actions - 1} (or RANDOM = -1); no env was stepped")
+        raise IllegalMoveError(f"env {i}: action {a} is not legal for seat {seat} "
+                               f"(legal: {legal.tolist()}); no env was stepped")
 
     def legal_actions(self, i: int) -> npt.NDArray[np.int64]:
-        """Env ``i``'s legal actions now (ascending int64; valid with ``observe=False`` too)."""
+        """Env ``i``'s legal actions now (ascending int64; valid with ``observe=False`` too).
+        ``TypeError`` unless ``i`` is an int (not a bool or a float), ``IndexError`` outside
+        ``0..num_envs-1``."""
         j = as_int(i)
-        if j is None or not 0 <= j < self.num_envs:
-            raise IndexError(f"env {i!r} is out of range 0..{self.num_envs - 1}")
+        if j is None:
+            raise TypeError(f"legal_actions: the env index must be an int, not {type(i).__name__}")
+        if not 0 <= j < self.num_envs:
+            raise IndexError(f"env {j} is out of range 0..{self.num_envs - 1}")
         if not self._reset_done:
             raise RuntimeError("call reset() first")
         out: npt.NDArray[np.int64] = self._core.legal_actions(j)
