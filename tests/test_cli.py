@@ -111,7 +111,17 @@ BAD = [
     (["simulate", "m", "--players", "two"], "argument --players: expected an integer"),
     (["simulate", "m", "--games", "-1"], "argument --games: must be from 0"),
     (["simulate", "m", "--games", "1e5"], "argument --games: expected an integer"),
-    (["simulate", "m", "--threads", "0"], "argument --threads: must be at least 1"),
+    (["simulate", "m", "--threads", "0"], "argument --threads: must be from 1 to 256, got 0"),
+    (["simulate", "m", "--threads", "20000"], "argument --threads: must be from 1 to 256, got 20000"),
+    (["simulate", "m", "--seed", "-1"], "argument --seed: must be from 0 to 2**64-1, got -1"),
+    (["simulate", "m", "--seed", str(2 ** 64)], "argument --seed: must be from 0 to 2**64-1, got 18446744073709551616"),
+    (["simulate", "m", "--seed", "9" * 5000], "argument --seed: expected an integer of at most 40 characters, "
+                                               "got 5,000 characters"),
+    (["show", "m", "--seed", "-5"], "argument --seed: must be from 0 to 2**64-1, got -5"),
+    (["play", "m", "--seed", "1.5"], "argument --seed: expected an integer, got '1.5'"),
+    (["play", "m", "--name", ""], "argument --name: must be 1 to 200 characters, got 0"),
+    (["play", "m", "--name", "x" * 201], "argument --name: must be 1 to 200 characters, got 201"),
+    (["show", "m", "--players", "1" * 100], "argument --players: expected an integer of at most 40 characters"),
     (["simulate", "m", "--seed", "x"], "argument --seed: expected an integer"),
     (["simulate", "m", "--engine", "fast"], "argument --engine: invalid choice"),
     (["simulate", "m", "--json", os.path.join(os.sep, "no", "such", "folder", "x.json")], "does not exist"),
@@ -132,8 +142,10 @@ BAD = [
     (["arena", "kasimir", "--bots", "random", "--players", "1"], "players must be an int from 2 to 4, got 1"),
     (["arena", "m", "--bots", "random,random", "--players", "3"], "3 players need 3 bots, got 2"),
     (["arena", "kasimir", "--bots", "random,wizard"], "argument --bots: bot 2 ('wizard'): unknown bot spec"),
-    (["arena", "m", "--bots", "random,random", "--games", "0"], "argument --games: must be at least 1"),
-    (["arena", "m", "--bots", "random,random", "--workers", "0"], "argument --workers: must be at least 1"),
+    (["arena", "m", "--bots", "random,random", "--games", "0"], "argument --games: must be from 1 to 2**53, got 0"),
+    (["arena", "m", "--bots", "random,random", "--workers", "0"], "argument --workers: must be from 1 to 256, got 0"),
+    (["arena", "m", "--bots", "random,random", "--workers", "257"], "argument --workers: must be from 1 to 256"),
+    (["arena", "m", "--bots", "random,random", "--seed", "-1"], "argument --seed: must be from 0 to 2**64-1"),
     (["arena", "m", "--bots", "random,random", "--workers", "2", "--dask", "tcp://127.0.0.1:1"],
      "argument --workers: not allowed with --dask"),
     (["arena", "m", "--bots", "random,random", "--records", os.path.join(os.sep, "no", "such", "dir", "r.json")],
@@ -422,7 +434,12 @@ def test_play_reprompts_on_bad_input_and_quits(capsys: Any, monkeypatch: Any) ->
     assert out.count("seat 0, your move> ") == 4
     assert "not a move you can play now: not a Cheese Rescue move: 'teleport'" in out
     assert re.search(r"not a move you can play now: CR-\d+: .*; type 'help' for the legal moves", out)
-    assert out.rstrip().endswith("you left the game")
+    # no --seed: a fresh secret one, named only once the game is left
+    assert out.startswith("cheese_rescue, 2 players, ") and "a secret seed (printed at the end); you are seat 0" in out
+    left, seed_line = out.rstrip().splitlines()[-2:]
+    assert left == "you left the game"
+    seed = int(re.fullmatch(r"the seed of this game was (\d+)", seed_line).group(1))  # type: ignore[union-attr]
+    assert 0 <= seed < 2 ** 64 and str(seed) not in out[:out.index("you left the game")]
 
 
 def test_play_at_the_end_of_the_input_leaves_with_status_1() -> None:

@@ -45,7 +45,8 @@ import numpy.typing as npt
 from ._api import Game
 from ._rng import Rng, derive
 
-__all__ = ["simulate", "SimulationResult", "SimulationSummary", "play_random_game", "MAX_BATCH"]
+__all__ = ["simulate", "SimulationResult", "SimulationSummary", "play_random_game", "MAX_BATCH", "MAX_GAMES",
+           "MAX_THREADS"]
 
 #: the most games one batch (one compiled call) plays
 MAX_BATCH = 16384
@@ -57,6 +58,9 @@ _PROGRESS_EVERY = 0.2
 _POLL = 0.05
 #: ``n_games`` may not exceed this (far beyond any run that can finish)
 MAX_GAMES = 2 ** 53
+#: ``threads`` may not exceed this (as ``VectorGame``'s; more threads than cores bring nothing,
+#: and each worker holds a batch of rows)
+MAX_THREADS = 256
 
 #: ``progress(games_done, n_games)``
 ProgressFn = Callable[[int, int], Any]
@@ -558,8 +562,9 @@ def simulate(game: Game[Any, Any], n_games: int, seed: int = 0, *, threads: int 
     """Play ``n_games`` uniformly random games of ``game``; return their results.
 
     With the compiled engine the games run inside compiled code without the GIL and
-    ``threads`` plays them on that many threads. With the reference engine they run in a
-    Python loop (``threads`` is honoured but brings no speed: the loop holds the GIL).
+    ``threads`` (1 to :data:`MAX_THREADS`, 256) plays them on that many threads. With the
+    reference engine they run in a Python loop (``threads`` is honoured but brings no
+    speed: the loop holds the GIL).
 
     ``aggregate=False`` (default) returns a :class:`SimulationResult`: one row per game, so
     memory grows with ``n_games`` (about 10 bytes per seat and game, plus 9 per game).
@@ -599,8 +604,8 @@ def simulate(game: Game[Any, Any], n_games: int, seed: int = 0, *, threads: int 
     if not 0 <= n <= MAX_GAMES:
         raise ValueError(f"n_games must be from 0 to 2**53, got {n}")
     t = _int_arg(threads, "threads")
-    if t < 1:
-        raise ValueError(f"threads must be >= 1, got {t}")
+    if not 1 <= t <= MAX_THREADS:
+        raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {t}")
     s = _int_arg(seed, "seed") & 0xFFFFFFFFFFFFFFFF
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable progress(games_done, n_games) or None, "

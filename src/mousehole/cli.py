@@ -9,7 +9,20 @@
 Each subcommand is a pair of functions, ``_add_<name>(subparsers)`` (its options) and
 ``_run_<name>(args) -> exit status``, listed in :data:`COMMANDS`; a new subcommand
 (replay, bench, ...) is one more pair. Exit status: 0 done, 2 bad usage (one line on
-stderr, never a traceback), 130 interrupted by Ctrl-C (one line on stderr).
+stderr, never a traceback: a bad value, a value out of its range, a file that is not a
+record), 130 interrupted by Ctrl-C (one line on stderr).
+
+Seeds are secrets where cards are hidden: ``play``, ``show`` and ``arena`` deal from a
+fresh 64-bit seed from the operating system unless ``--seed`` is given, and print the seed
+they used (``play`` at the end of the game, and in its record). ``simulate`` keeps the
+fixed default seed 1: its random games hide nothing from anyone, and the same command
+gives the same figures.
+
+Every option has a documented range (:data:`MAX_SEED`, :data:`MAX_THREADS`,
+:data:`MAX_WORKERS`, ...); ``replay`` reads at most ``--max-bytes`` bytes
+(:data:`MAX_FILE_BYTES` by default) of its file, so ``/dev/zero`` or an endless pipe is
+refused, not read without end. Text taken from a record or an argument is printed with
+its control characters escaped.
 
 ``rich`` (the ``mousehole[cli]`` extra) draws the progress bar when it is installed and
 stderr is a terminal; it is imported only then.
@@ -17,17 +30,20 @@ stderr is a terminal; it is imported only then.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
+import secrets
 import sys
 import time
 from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
 
 from . import __version__, available_engines, default_engine, game_names, load
-from ._api import Game, ParameterError
-from ._simulate import MAX_GAMES, SimulationSummary, simulate
+from ._api import Game, MouseholeError, ParameterError
+from ._simulate import MAX_GAMES, MAX_THREADS, SimulationSummary, simulate
 
-__all__ = ["main", "build_parser", "COMMANDS", "DEFAULT_GAMES"]
+__all__ = ["main", "build_parser", "COMMANDS", "DEFAULT_GAMES", "MAX_SEED", "MAX_THREADS", "MAX_WORKERS",
+           "MAX_FILE_BYTES", "MAX_MAX_BYTES", "MAX_NAME"]
 
 PROG = "mousehole"
 #: ``simulate``'s default game count per engine (the reference is thousands of times slower)
@@ -35,6 +51,18 @@ DEFAULT_GAMES = {"compiled": 100_000, "python": 200}
 EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
 #: seconds between two progress lines when stderr is not a terminal
 LOG_EVERY = 5.0
+#: ``--seed`` is from 0 to this (a 64-bit seed, as records hold it)
+MAX_SEED = 2 ** 64 - 1
+#: ``arena --workers`` is from 1 to this
+MAX_WORKERS = 256
+#: ``replay`` reads at most this many bytes of its file unless ``--max-bytes`` says otherwise
+MAX_FILE_BYTES = 64 * 2 ** 20
+#: ``--max-bytes`` is at most this
+MAX_MAX_BYTES = 2 ** 30
+#: ``play --name`` is at most this many characters (a record's seat name)
+MAX_NAME = 200
+#: the longest integer argument read, in characters
+_MAX_INT_TEXT = 40
 
 
 class UsageError(Exception):
@@ -46,8 +74,23 @@ class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose errors are one line: ``prog: error: message (see prog --help)``."""
 
     def error(self, message: str) -> NoReturn:
-        text = " ".join(str(message).split())
+        text = _escape(" ".join(str(message).split()))
         self.exit(EXIT_USAGE, f"{self.prog}: error: {text} (see {self.prog} --help)\n")
+
+
+def _escape(text: str, *, keep_newlines: bool = False) -> str:
+    """``text`` with every character that is not printable (terminal escapes, carriage
+    returns, lone surrogates from undecodable bytes, ...) written as a ``\\x..``/``\\u....``
+    escape; line breaks too unless ``keep_newlines``."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or (keep_newlines and c == "\n") else repr(c)[1:-1] for c in text)
+
+
+def _shown(text: str, limit: int = 80) -> str:
+    """A value (a path, a typed text) for a message: escaped and at most ``limit`` characters."""
+    text = _escape(text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 # --------------------------------------------------------------------------------------
@@ -55,24 +98,49 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _int_value(text: str) -> int:
+    stripped = text.strip()
+    if len(stripped) > _MAX_INT_TEXT:
+        raise argparse.ArgumentTypeError(f"expected an integer of at most {_MAX_INT_TEXT} characters, "
+                                         f"got {len(stripped):,} characters")
     try:
-        return int(text.strip())
+        return int(stripped)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected an integer, got {_shown(repr(text), 60)}") from None
 
 
-def _count(text: str) -> int:
-    v = _int_value(text)
-    if not 0 <= v <= MAX_GAMES:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 2**53, got {v}")
-    return v
+def _ranged(lo: int, hi: int, hi_text: str = "") -> Callable[[str], int]:
+    """An integer argument from ``lo`` to ``hi``."""
+    def check(text: str) -> int:
+        v = _int_value(text)
+        if not lo <= v <= hi:
+            if hi == _NO_LIMIT:
+                raise argparse.ArgumentTypeError(f"must be at least {lo}, got {v}")
+            raise argparse.ArgumentTypeError(f"must be from {lo} to {hi_text or hi}, got {v}")
+        return v
+    return check
 
 
-def _positive(text: str) -> int:
-    v = _int_value(text)
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
-    return v
+_NO_LIMIT = 10 ** _MAX_INT_TEXT
+_count = _ranged(0, MAX_GAMES, "2**53")
+_positive = _ranged(1, _NO_LIMIT)
+_games_arg = _ranged(1, MAX_GAMES, "2**53")
+_seed_arg = _ranged(0, MAX_SEED, "2**64-1")
+_threads_arg = _ranged(1, MAX_THREADS)
+_workers_arg = _ranged(1, MAX_WORKERS)
+_max_bytes_arg = _ranged(1, MAX_MAX_BYTES, "2**30")
+
+
+def _name_arg(text: str) -> str:
+    if not 1 <= len(text) <= MAX_NAME:
+        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_NAME} characters, got {len(text):,}")
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        raise argparse.ArgumentTypeError(f"not UTF-8 text: {_shown(repr(text), 60)}")
+    return text
+
+
+def _fresh_seed() -> int:
+    """A fresh 64-bit seed from the operating system (nobody can guess the deal from it)."""
+    return secrets.randbits(64)
 
 
 def _game_choice(allow_all: bool) -> Callable[[str], str]:
@@ -80,7 +148,7 @@ def _game_choice(allow_all: bool) -> Callable[[str], str]:
 
     def check(text: str) -> str:
         if text not in names:
-            raise argparse.ArgumentTypeError(f"unknown game {text!r}; choose from {', '.join(names)}")
+            raise argparse.ArgumentTypeError(f"unknown game {_shown(repr(text), 40)}; choose from {', '.join(names)}")
         return text
     return check
 
@@ -128,10 +196,11 @@ def _add_simulate(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--games", type=_count, default=None, metavar="N",
                    help=f"number of games per game id (default: {DEFAULT_GAMES['compiled']:,} with the "
                         f"compiled engine, {DEFAULT_GAMES['python']:,} with the python engine)")
-    p.add_argument("--seed", type=_int_value, default=1, metavar="S",
-                   help="seed of the run: the same seed gives the same games (default: 1)")
-    p.add_argument("--threads", type=_positive, default=1, metavar="T",
-                   help="threads playing games (compiled engine: no GIL) (default: 1)")
+    p.add_argument("--seed", type=_seed_arg, default=1, metavar="S",
+                   help="seed of the run, from 0 to 2**64-1: the same seed gives the same games; random "
+                        "games hide nothing from anyone, so the same command gives the same figures (default: 1)")
+    p.add_argument("--threads", type=_threads_arg, default=1, metavar="T",
+                   help=f"threads playing games (compiled engine: no GIL), from 1 to {MAX_THREADS} (default: 1)")
     p.add_argument("--json", metavar="FILE", default=None,
                    help="also write the figures as JSON to FILE (default: none)")
     return p
@@ -326,8 +395,9 @@ def _add_show(sub: Any) -> argparse.ArgumentParser:
         description="Print the position of a new game (seeded) after the given moves, each "
                     "written in the game's readable notation (as --legal lists them).")
     _add_game_options(p, allow_all=False)
-    p.add_argument("--seed", type=_int_value, default=1, metavar="S",
-                   help="seed of the deal (default: 1)")
+    p.add_argument("--seed", type=_seed_arg, default=None, metavar="S",
+                   help="seed of the deal, from 0 to 2**64-1 (default: a fresh secret seed from the operating "
+                        "system; the seed used is printed)")
     p.add_argument("--moves", default="", metavar='"M1; M2; ..."',
                    help="moves to play first, separated by ';' (default: none)")
     p.add_argument("--legal", action="store_true", default=False,
@@ -337,20 +407,22 @@ def _add_show(sub: Any) -> argparse.ArgumentParser:
 
 def _run_show(args: argparse.Namespace) -> int:
     game = _load(args.game, args.players, args.engine)
-    state = game.new_state(seed=args.seed)
+    seed = args.seed if args.seed is not None else _fresh_seed()
+    state = game.new_state(seed=seed)
     moves = [m.strip() for m in args.moves.split(";") if m.strip()]
     played: List[str] = []
     for i, text in enumerate(moves, 1):
         if state.is_terminal():
-            raise UsageError(f"argument --moves: move {i} ({text!r}): the game is already over")
+            raise UsageError(f"argument --moves: move {i} ({_shown(repr(text), 60)}): the game is already over")
         seat = state.current_player
         try:
             action = state.parse_action(text)
-        except (ValueError, NotImplementedError) as e:
-            raise UsageError(f"argument --moves: move {i} ({text!r}): {e}") from None
+        except (ValueError, TypeError, NotImplementedError) as e:
+            raise UsageError(f"argument --moves: move {i} ({_shown(repr(text), 60)}): {e}") from None
         state.apply_action(action)
+        text = _escape(text)
         played.append(f"{i}. seat {seat}: {text}" if seat >= 0 else f"{i}. chance: {text}")
-    print(f"{args.game}, {game.num_players} players, {game.engine} engine, seed {args.seed}; "
+    print(f"{args.game}, {game.num_players} players, {game.engine} engine, seed {seed}; "
           f"after {len(played)} move{'s' if len(played) != 1 else ''}")
     for line in played:
         print(f"  {line}")
@@ -405,10 +477,11 @@ def _add_play(sub: Any) -> argparse.ArgumentParser:
                    help="the bots of the other seats in seat order, separated by commas: random, greedy, "
                         "mcts:ITERATIONS, ismcts:ITERATIONS; a single spec plays every other seat "
                         "(default: random)")
-    p.add_argument("--seed", type=_int_value, default=1, metavar="S",
-                   help="seed of the deal, the dice and the bots (default: 1)")
-    p.add_argument("--name", default="you", metavar="NAME",
-                   help="your name in the game record (default: you)")
+    p.add_argument("--seed", type=_seed_arg, default=None, metavar="S",
+                   help="seed of the deal, the dice and the bots, from 0 to 2**64-1 (default: a fresh secret "
+                        "seed from the operating system, printed when the game ends and kept in the record)")
+    p.add_argument("--name", type=_name_arg, default="you", metavar="NAME",
+                   help=f"your name in the game record, 1 to {MAX_NAME} characters (default: you)")
     p.add_argument("--record", metavar="FILE", default=None,
                    help="write the game record (mousehole.records JSON) to FILE at the end, "
                         "finished or left (default: none)")
@@ -453,7 +526,7 @@ def _write_record(path: str, state: Any, seats: List[str]) -> None:
     from .records import dumps
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(dumps(state, seats=seats, indent=1) + "\n")
-    print(f"record written to {path}")
+    print(f"record written to {_escape(path)}")
 
 
 def _as_seen(state: Any, seat: int, p: int, a: int, text: str) -> str:
@@ -488,15 +561,24 @@ def _run_play(args: argparse.Namespace) -> int:
         _check_spec(spec, i)
     others = [s for s in range(n) if s != seat]
     spec_of = dict(zip(others, specs))
-    bots = {s: _build(spec_of[s], derive(args.seed, 2 + s)) for s in others}
     names = [args.name if s == seat else spec_of[s] for s in range(n)]
     if args.record is not None:
         _check_output(args.record, "--record")
-    chance = Rng(derive(args.seed, 1))
-    state = game.new_state(seed=args.seed)
+    # A seed the person could know would show them the hidden cards (``show --seed``):
+    # without --seed, a fresh one from the OS, revealed when the game ends.
+    secret = args.seed is None
+    seed = _fresh_seed() if secret else int(args.seed)
+    bots = {s: _build(spec_of[s], derive(seed, 2 + s)) for s in others}
+    chance = Rng(derive(seed, 1))
+    state = game.new_state(seed=seed)
     seats = ", ".join(f"seat {s}: {spec_of[s]}" for s in others)
-    print(f"{args.game}, {n} players, {game.engine} engine, seed {args.seed}; you are seat {seat}; {seats}")
+    dealt = "a secret seed (printed at the end)" if secret else f"seed {seed}"
+    print(f"{args.game}, {n} players, {game.engine} engine, {dealt}; you are seat {seat}; {seats}")
     print("type your move in the game's notation, 'help' for the legal moves, 'quit' to leave", flush=True)
+
+    def reveal() -> None:
+        if secret:
+            print(f"the seed of this game was {seed}")
     while not state.is_terminal():
         if state.is_chance_node():
             a = _chance(state, chance)
@@ -517,6 +599,7 @@ def _run_play(args: argparse.Namespace) -> int:
             if line is None:
                 print()
                 sys.stderr.write("end of input: the game is left unfinished\n")
+                reveal()
                 if args.record is not None:
                     _write_record(args.record, state, names)
                 return 1
@@ -531,6 +614,7 @@ def _run_play(args: argparse.Namespace) -> int:
                 continue
             if text.lower() in ("quit", "exit"):
                 print("you left the game")
+                reveal()
                 if args.record is not None:
                     _write_record(args.record, state, names)
                 return EXIT_OK
@@ -547,6 +631,7 @@ def _run_play(args: argparse.Namespace) -> int:
     scores, winners = state.scores(), state.winners()
     verdict = ("you won" if winners == [seat] else "you share the win" if seat in winners else "you lost")
     print(f"game over after {len(state.history)} actions: scores {scores}, winners {winners}; {verdict}")
+    reveal()
     if args.record is not None:
         _write_record(args.record, state, names)
     return EXIT_OK
@@ -563,52 +648,95 @@ def _add_replay(sub: Any) -> argparse.ArgumentParser:
                     "write them; a file holding a list of records takes --index). The record is verified "
                     "move by move first. Without --html the game is printed move by move; with --html OUT "
                     "one self-contained HTML page is written (SVG frames, a slider, previous/next buttons "
-                    "and the arrow keys).")
-    p.add_argument("file", metavar="FILE", help="the record")
-    p.add_argument("--index", type=_count, default=0, metavar="K",
-                   help="which record of a list of records (default: 0)")
+                    "and the arrow keys). A file that is not a record (too large, not UTF-8, not JSON, not "
+                    "the record format, a move that does not replay) is refused with one line (status 2).")
+    p.add_argument("file", metavar="FILE", help="the record, or a list of records ('-': standard input)")
+    p.add_argument("--index", type=_count, default=None, metavar="K",
+                   help="which record of a list of records, from 0; only for a list (default: 0, the first)")
     p.add_argument("--html", metavar="OUT", default=None, help="write the replay page to OUT (default: none)")
     p.add_argument("--view", type=_int_value, default=None, metavar="SEAT",
-                   help="draw each position as this seat saw it (default: everything)")
+                   help="show the game as this seat saw it: positions and captions, in the text and on the "
+                        "page (default: everything)")
     p.add_argument("--diagrams", action="store_true",
                    help="print the position after every move, not only at the end (default: off)")
     p.add_argument("--engine", choices=["compiled", "python"], default=None,
                    help="engine that replays the record (default: the default engine)")
+    p.add_argument("--max-bytes", type=_max_bytes_arg, default=MAX_FILE_BYTES, metavar="N",
+                   help=f"read at most N bytes of FILE, from 1 to 2**30; a larger file is refused "
+                        f"(default: {MAX_FILE_BYTES:,}, 64 MiB)")
     return p
 
 
+def _read_capped(path: str, cap: int) -> bytes:
+    """At most ``cap + 1`` bytes of ``path`` (``-``: standard input): enough to tell that a
+    file is too large, and an end to reading ``/dev/zero`` or an endless pipe."""
+    if path == "-":
+        return bytes(sys.stdin.buffer.read(cap + 1))
+    with open(path, "rb") as fh:
+        return bytes(fh.read(cap + 1))
+
+
 def _run_replay(args: argparse.Namespace) -> int:
-    from .records import RecordError, loads
+    from .records import MAX_DEPTH, RecordError, _parse, loads
     from .replay import html, text_lines
+    name = "standard input" if args.file == "-" else _shown(args.file)
     try:
-        with open(args.file, encoding="utf-8") as fh:
-            text = fh.read()
+        data = _read_capped(args.file, args.max_bytes)
     except OSError as e:
-        raise UsageError(f"argument FILE: cannot read {args.file}: {e.strerror}") from None
+        raise UsageError(f"argument FILE: cannot read {name}: {e.strerror or e}") from None
+    if len(data) > args.max_bytes:
+        raise UsageError(f"argument FILE: {name} is larger than {args.max_bytes:,} bytes "
+                         "(--max-bytes raises the limit)")
+    listed = data.lstrip(b" \t\r\n")[:1] == b"["  # a list of records: one level more
     try:
-        doc = json.loads(text)
-    except ValueError as e:
-        raise UsageError(f"argument FILE: {args.file} is not JSON: {e}") from None
+        doc = _parse(data, max_bytes=args.max_bytes, max_depth=MAX_DEPTH + listed, what="the file")
+    except RecordError as e:
+        raise UsageError(f"argument FILE: {name}: {e}") from None
     if isinstance(doc, list):
-        if not 0 <= args.index < len(doc):
-            raise UsageError(f"argument --index: {args.file} holds {len(doc)} records, got {args.index}")
-        text = json.dumps(doc[args.index])
+        index = 0 if args.index is None else args.index
+        if not 0 <= index < len(doc):
+            raise UsageError(f"argument --index: {name} holds {len(doc)} records (a list), got {index}")
+        text = json.dumps(doc[index], ensure_ascii=False)
+        where = f"{name}, record {index}"
+    else:
+        if args.index is not None:
+            raise UsageError(f"argument --index: {name} holds one record, not a list of records")
+        text = data.decode("utf-8")
+        where = name
     try:
         record = loads(text, engine=args.engine)
     except RecordError as e:
-        raise UsageError(f"argument FILE: {args.file}: {e}") from None
+        raise UsageError(f"argument FILE: {where}: {e}") from None
     n = len(record.seats)
     if args.view is not None and not 0 <= args.view < n:
         raise UsageError(f"argument --view: must be from 0 to {n - 1} ({n} players), got {args.view}")
     if args.html is not None:
         _check_output(args.html, "--html")
-        page = html(record, for_player=args.view, engine=args.engine)
-        with open(args.html, "w", encoding="utf-8") as fh:
-            fh.write(page)
-        print(f"{args.html}: {len(record.actions) + 1} frames")
+    # The record's free text (seat names, the date) is shown with its control characters
+    # escaped: a name cannot clear the terminal or forge a line of the replay.
+    shown = dataclasses.replace(record, seats=tuple(_escape(s) for s in record.seats),
+                                date=None if record.date is None else _escape(record.date))
+    # Everything is made before anything is written, so that a refusal is one line alone.
+    try:
+        if args.html is not None:
+            page = html(shown, for_player=args.view, engine=args.engine)
+        else:
+            lines = list(text_lines(shown, diagrams=args.diagrams, for_player=args.view, engine=args.engine))
+    except (MouseholeError, ValueError, TypeError) as e:
+        text = str(e).strip()
+        raise UsageError(f"cannot replay {where}: {text.splitlines()[0] if text else type(e).__name__}") from None
+    if args.html is not None:
+        try:
+            with open(args.html, "w", encoding="utf-8") as fh:
+                fh.write(page)
+        except OSError as e:
+            sys.stderr.write(f"{PROG} replay: error: cannot write {_shown(args.html)}: {e.strerror or e}\n")
+            return 1
+        print(f"{_escape(args.html)}: {len(record.actions) + 1} frames")
         return EXIT_OK
-    for line in text_lines(record, diagrams=args.diagrams, for_player=args.view, engine=args.engine):
-        print(line)
+    for line in lines:
+        # record fields (seat names, the date, meta) reach the terminal escaped, line by line
+        print(_escape(line, keep_newlines=True))
     return EXIT_OK
 
 
@@ -631,12 +759,14 @@ def _add_arena(sub: Any) -> argparse.ArgumentParser:
                    help="one bot per seat of the rotation, separated by commas: random, greedy, "
                         "mcts:ITERATIONS, ismcts:ITERATIONS; their number is the player count unless "
                         "--players says it (default: none, required)")
-    p.add_argument("--games", type=_positive, default=100, metavar="N",
-                   help="number of games (default: 100)")
-    p.add_argument("--seed", type=_int_value, default=1, metavar="S",
-                   help="seed of the tournament: the same seed gives the same games (default: 1)")
-    p.add_argument("--workers", type=_positive, default=None, metavar="K",
-                   help="worker processes playing games; 1 plays them in this process (default: 1)")
+    p.add_argument("--games", type=_games_arg, default=100, metavar="N",
+                   help="number of games, from 1 to 2**53 (default: 100)")
+    p.add_argument("--seed", type=_seed_arg, default=None, metavar="S",
+                   help="seed of the tournament, from 0 to 2**64-1: the same seed gives the same games "
+                        "(default: a fresh seed from the operating system; the table shows the seed used)")
+    p.add_argument("--workers", type=_workers_arg, default=None, metavar="K",
+                   help=f"worker processes playing games, from 1 to {MAX_WORKERS}; 1 plays them in this "
+                        "process (default: 1)")
     p.add_argument("--dask", default=None, metavar="ADDRESS",
                    help="run the games on the Dask cluster whose scheduler is at ADDRESS, e.g. "
                         "tcp://10.0.0.5:8786 (needs dask[distributed]) (default: none)")
@@ -689,13 +819,14 @@ def _run_arena(args: argparse.Namespace) -> int:
     elif args.workers is not None and args.workers > 1:
         import concurrent.futures
         pool = executor = concurrent.futures.ProcessPoolExecutor(args.workers, initializer=_ignore_sigint)
-    where = (f"Dask at {args.dask}" if client is not None else
+    seed = args.seed if args.seed is not None else _fresh_seed()
+    where = (f"Dask at {_escape(args.dask)}" if client is not None else
              f"{args.workers} worker processes" if pool is not None else "this process")
     display = _Display(f"{args.game} ({game.num_players}p, {' vs '.join(specs)})", args.games)
     start = time.perf_counter()
     try:
         with display:
-            result = play(game, specs, args.games, args.seed, executor=executor, progress=display,
+            result = play(game, specs, args.games, seed, executor=executor, progress=display,
                           records=args.records is not None)
     except KeyboardInterrupt:
         if pool is not None:  # the workers ignore SIGINT: end them (the processes this command started)

@@ -12,9 +12,26 @@ seats (a person's name or a bot's specification), the result and the date::
      "date": "2026-11-26T10:00:00+00:00", "meta": {}}
 
 Its JSON Schema ships with the package (:data:`SCHEMA`, ``record.schema.json``).
-:func:`loads` never trusts a record: it replays every action from the start, and refuses a
-record whose action is illegal, whose readable move does not match its action, or whose
-stated result differs from the replay's, with a :class:`RecordError` naming the move.
+
+:func:`loads` is a strict reader. It reads a record in three stages, and the first fault
+found is a :class:`RecordError` whose message (one line, under 200 characters) says what is
+wrong first and where:
+
+1. **the text**: at most :data:`MAX_BYTES` bytes of UTF-8 (no lone surrogate), one JSON
+   value in standard JSON (no ``NaN`` or ``Infinity``, no key twice in an object), arrays
+   and objects nested at most :data:`MAX_DEPTH` deep, integers of at most 20 digits;
+2. **the schema**: exactly what ``record.schema.json`` allows, with its limits
+   (:data:`MAX_ACTIONS` actions, :data:`MAX_SEATS` seats, strings of at most
+   :data:`MAX_TEXT` or :data:`MAX_STRING` characters, every number from -2**63 to
+   2**64 - 1, ``params.max_turns`` at most :data:`MAX_TURNS`, ...), reading JSON numbers
+   as Python's :mod:`json` does: ``1.0`` is a float, never an int (JSON Schema's
+   ``integer`` also admits ``1.0``; the reader does not);
+3. **the replay**: the parameters are the game's (:func:`mousehole.load` accepts them),
+   one seat name per seat and one move per action, and every action replayed from the start
+   is legal, its readable move is what the record says and the result is the replay's.
+
+:func:`record_of` and :func:`dumps` check what they write the same way, so every record
+they make reads back.
 
 >>> import mousehole
 >>> from mousehole import records
@@ -30,24 +47,60 @@ stated result differs from the replay's, with a :class:`RecordError` naming the 
 from __future__ import annotations
 
 import datetime
+import itertools
 import json
+import math
+import re
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
 
-from mousehole._api import Game, MouseholeError, StateAPI, copy_data, load
+from mousehole._api import (_REGISTRY, Game, MouseholeError, StateAPI, available_engines, copy_data, game_names,
+                            load)
 
-__all__ = ["FORMAT", "VERSION", "SCHEMA", "Record", "RecordError", "dumps", "loads", "record_of"]
+__all__ = ["FORMAT", "VERSION", "SCHEMA", "Record", "RecordError", "dumps", "loads", "record_of",
+           "MAX_BYTES", "MAX_DEPTH", "MAX_ACTIONS", "MAX_ACTION", "MAX_SEATS", "MAX_TEXT", "MAX_STRING",
+           "MAX_ITEMS", "MAX_KEYS", "MAX_TURNS", "MIN_NUMBER", "MAX_NUMBER"]
 
 FORMAT = "mousehole.record"
 #: the version this module writes (and the only one it reads so far)
 VERSION = 1
 _KEYS = ("format", "version", "game", "params", "seed", "start", "seats", "actions", "moves",
          "result", "date", "meta")
+_RESULT_KEYS = ("returns", "winners", "scores", "terminal", "truncated")
+
+# The limits of a record (record.schema.json states the same numbers; docs/records.md lists them).
+#: the most bytes of a record's JSON text (UTF-8)
+MAX_BYTES = 16 * 2 ** 20
+#: the deepest nesting of arrays and objects (the record object itself is depth 1)
+MAX_DEPTH = 32
+#: the most actions (and moves) of a record
+MAX_ACTIONS = 100_000
+#: the largest action (the games' action spaces are far smaller; legality is the replay's)
+MAX_ACTION = 2 ** 31 - 1
+#: the most seats (and entries of ``result.returns``, ``winners``, ``scores``)
+MAX_SEATS = 16
+#: the most characters of a seat name, a move or the date
+MAX_TEXT = 200
+#: the most characters of any other string (object keys included) in params, start, meta
+MAX_STRING = 1_000
+#: the most items of an array in params, start and meta (a start's history is one)
+MAX_ITEMS = MAX_ACTIONS
+#: the most keys of an object in params, start and meta
+MAX_KEYS = 1_000
+#: the largest ``params.max_turns``
+MAX_TURNS = 1_000_000
+#: every number of a record lies in [MIN_NUMBER, MAX_NUMBER] (seeds and generator states
+#: are unsigned 64-bit, scores signed)
+MIN_NUMBER = -2 ** 63
+MAX_NUMBER = 2 ** 64 - 1
+_RANGE = "-2**63 to 2**64-1"
+_MAX_DIGITS = 20  # len(str(2**64 - 1)) and len(str(2**63))
 
 
 class RecordError(MouseholeError, ValueError):
-    """A record that is malformed, or that does not replay to what it says."""
+    """A record that is malformed, or that does not replay to what it says. The message is
+    one line of under 200 characters that starts with what is wrong."""
 
 
 def _load_schema() -> Dict[str, Any]:
@@ -111,6 +164,7 @@ class Record:
                 "result": copy_data(self.result), "date": self.date, "meta": copy_data(self.meta)}
 
     def dumps(self, *, indent: Optional[int] = None) -> str:
+        """The record as JSON text (what :func:`loads` reads)."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
 
@@ -130,13 +184,16 @@ def record_of(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
     and the actions played since). ``seats`` names who played each seat (default
     ``"seat 0"``, ...); ``date`` is an ISO 8601 text, ``"now"`` (the default: the current
     UTC time) or None (no date, e.g. for records that must not depend on when they were
-    made); ``meta`` is any extra JSON-compatible data (an event, a round, ...)."""
+    made); ``meta`` is any extra JSON-compatible data (an event, a round, ...).
+
+    The record is checked as :func:`loads` checks a record's text and schema (its limits
+    included): a :class:`RecordError` says what would not read back."""
     game = state.game
     n = game.num_players
     history = [int(a) for a in state.history]
     if start is not None:
         if start.game != game:
-            raise RecordError(f"start is a position of {start.game!r}, not of {game!r}")
+            raise RecordError(_clip(f"start is a position of {start.game!r}, not of {game!r}"))
         prefix = [int(a) for a in start.history]
         if history[:len(prefix)] != prefix:
             raise RecordError("start is not an earlier position of this game (its history is not a prefix)")
@@ -152,23 +209,35 @@ def record_of(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
         begin = game.new_state(seed)
         start_dict = None
         actions = history
+    if len(actions) > MAX_ACTIONS:
+        raise RecordError(f"actions: too many ({len(actions):,}; a record holds at most {MAX_ACTIONS:,})")
     if seats is None:
         seats = [f"seat {p}" for p in range(n)]
     seats = [str(s) for s in seats]
     if len(seats) != n:
         raise RecordError(f"seats: {len(seats)} names for {n} seats")
     moves: List[str] = []
-    for k, a in enumerate(actions, 1):
+    for a in actions:
         moves.append(begin.describe(a))
         begin.apply_action(a)
     if begin != state:
         raise RecordError("the state's history does not replay to the state from its start")
     if date == "now":
         date = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    json.dumps(meta)  # JSON-compatible, or TypeError now rather than at dumps
-    return Record(game=game.name, params=copy_data(game.params), seed=seed, start=start_dict,
-                  seats=tuple(seats), actions=tuple(actions), moves=tuple(moves),
-                  result=_result(state), date=date, meta=dict(meta))
+    try:
+        json.dumps(meta, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise RecordError(_clip(f"meta: not JSON data: {e}")) from None
+    rec = Record(game=game.name, params=copy_data(game.params), seed=seed, start=start_dict,
+                 seats=tuple(seats), actions=tuple(actions), moves=tuple(moves),
+                 result=_result(state), date=date, meta=dict(meta))
+    # What is written must read back: the schema's checks (and its limits) as loads makes
+    # them, on the data as JSON gives it back (tuples as lists), then the size of the text.
+    _check_record(json.loads(json.dumps(rec.to_dict())))
+    size = len(rec.dumps().encode("utf-8"))
+    if size > MAX_BYTES:
+        _fail(f"too large: a record is at most {MAX_BYTES:,} bytes, this one would be {size:,}")
+    return rec
 
 
 def dumps(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
@@ -178,75 +247,375 @@ def dumps(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
     return record_of(state, seats=seats, start=start, date=date, **meta).dumps(indent=indent)
 
 
-def _expect(cond: bool, msg: str) -> None:
-    if not cond:
-        raise RecordError(msg)
+# --------------------------------------------------------------------------------------
+# messages
 
 
-def _check_shape(d: Mapping[str, Any]) -> None:
-    """The structure of a record (what the JSON Schema says), with a message per fault."""
-    _expect(isinstance(d, dict), "a record is a JSON object")
-    _expect(d.get("format") == FORMAT, f"not a mousehole record (format must be {FORMAT!r})")
+def _clip(text: str, limit: int = 199) -> str:
+    """``text`` on one line of at most ``limit`` characters (control characters escaped)."""
+    text = _escape(text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _escape(text: str) -> str:
+    """``text`` with every character that is not printable (line breaks, escape, lone
+    surrogates, ...) written as a ``\\x..``/``\\u....`` escape."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _show(x: Any, limit: int = 40) -> str:
+    """A short, one-line picture of a value for a message."""
+    if x is None or isinstance(x, (bool, dict, list)):
+        text = json.dumps(x, ensure_ascii=True, default=repr)
+    else:
+        text = repr(x)
+    return _clip(text, limit)
+
+
+def _kind(x: Any) -> str:
+    """The JSON name of a value's type."""
+    if x is None:
+        return "null"
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array",
+            dict: "an object"}.get(type(x), type(x).__name__)
+
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,30}\Z")
+
+
+def _key(at: str, k: str) -> str:
+    """The path of key ``k`` inside ``at``."""
+    return f"{at}.{k}" if _IDENT.match(k) else f"{at}[{_show(k, 24)}]"
+
+
+def _fail(message: str) -> NoReturn:
+    raise RecordError(_clip(message))
+
+
+# --------------------------------------------------------------------------------------
+# stage 1: the text
+
+
+class _Refused(Exception):
+    """Raised from inside the JSON parser's hooks (turned into a RecordError)."""
+
+
+def _pairs(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen: "set[str]" = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _Refused(f"duplicate key {_show(k)} in an object")
+            seen.add(k)
+    return d
+
+
+def _constant(name: str) -> NoReturn:
+    raise _Refused(f"{name} is not a JSON number")
+
+
+def _int(text: str) -> int:
+    if len(text) - text.startswith("-") > _MAX_DIGITS:
+        raise _Refused(f"integer with more than {_MAX_DIGITS} digits ({_show(text, 24)})")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    x = float(text)
+    if not math.isfinite(x):
+        raise _Refused(f"number too large for a double ({_show(text, 24)})")
+    return x
+
+
+#: a JSON string; one that is not closed runs to the end of the text, so that a scan is
+#: linear (an unclosed string is a JSON error the parser then reports)
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.S)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON ``text`` (outside strings), found
+    without recursion."""
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    if not brackets:
+        return 0
+    return max(itertools.accumulate(map(_STEP.__getitem__, brackets)))
+
+
+def _parse(data: Union[str, bytes, bytearray], *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH,
+           what: str = "a record") -> Any:
+    """Stage 1: JSON ``data`` (text, or UTF-8 bytes) as Python data, or a RecordError."""
+    if isinstance(data, (bytes, bytearray)):
+        if len(data) > max_bytes:
+            _fail(f"too large: {what} is at most {max_bytes:,} bytes, got {len(data):,}")
+        try:
+            text = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as e:
+            _fail(f"not UTF-8 text: byte 0x{data[e.start]:02x} at offset {e.start} ({e.reason})")
+    elif isinstance(data, str):
+        text = data
+        if len(text) > max_bytes:
+            _fail(f"too large: {what} is at most {max_bytes:,} bytes, got {len(text):,} characters")
+        try:
+            size = len(text.encode("utf-8"))
+        except UnicodeEncodeError as e:
+            _fail(f"not UTF-8 text: lone surrogate U+{ord(text[e.start]):04X} at character {e.start}")
+        if size > max_bytes:
+            _fail(f"too large: {what} is at most {max_bytes:,} bytes, got {size:,}")
+    else:
+        raise TypeError(f"a record is JSON text (str or UTF-8 bytes), not {type(data).__name__}")
+    depth = _depth(text)
+    if depth > max_depth:
+        _fail(f"nested too deeply: arrays and objects at most {max_depth} deep, got {depth}")
+    try:
+        return json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
+                          parse_constant=_constant)
+    except _Refused as e:
+        _fail(str(e))
+    except json.JSONDecodeError as e:
+        _fail(f"not JSON: {e.msg} (line {e.lineno}, column {e.colno})")
+    except (ValueError, RecursionError) as e:  # (never seen: the depth is checked above)
+        _fail(f"not JSON: {e}")
+
+
+# --------------------------------------------------------------------------------------
+# stage 2: the schema
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_string(s: str, at: str, limit: int) -> None:
+    if len(s) > limit:
+        _fail(f"{at}: string too long ({len(s):,} characters, at most {limit:,})")
+    if not s.isascii() and _SURROGATE.search(s):
+        _fail(f"{at}: lone surrogate in a string (not Unicode text)")
+
+
+def _check_number(x: Union[int, float], at: str) -> None:
+    if not (MIN_NUMBER <= x <= MAX_NUMBER):  # NaN fails too
+        _fail(f"{at}: number out of range ({_show(x, 24)}; allowed {_RANGE})")
+
+
+def _check_int(x: Any, at: str, lo: int, hi: int, hi_text: str = "") -> int:
+    if type(x) is not int:
+        _fail(f"{at}: must be an integer, got {_kind(x)} ({_show(x, 24)})")
+    if not lo <= x <= hi:
+        _fail(f"{at}: must be from {lo} to {hi_text or hi}, got {_show(x, 24)}")
+    return int(x)
+
+
+def _check_data(value: Any, at: str, depth: int) -> None:
+    """Any JSON data within the limits (the schema's ``data``), ``value`` being at nesting
+    ``depth``; iterative, so no input can exhaust the stack."""
+    stack: List[Tuple[Any, str, int]] = [(value, at, depth)]
+    while stack:
+        x, where, level = stack.pop()
+        t = type(x)
+        if x is None or t is bool:
+            continue
+        if t is int or t is float:
+            _check_number(x, where)
+        elif t is str:
+            _check_string(x, where, MAX_STRING)
+        elif t is list or t is dict:
+            if level > MAX_DEPTH:
+                _fail(f"{where}: nested too deeply (arrays and objects at most {MAX_DEPTH} deep)")
+            if t is list:
+                if len(x) > MAX_ITEMS:
+                    _fail(f"{where}: array too long ({len(x):,} items, at most {MAX_ITEMS:,})")
+                for i, v in enumerate(x):
+                    tv = type(v)
+                    if tv is int:  # (the common case, checked here: a start's history)
+                        if not MIN_NUMBER <= v <= MAX_NUMBER:
+                            _check_number(v, f"{where}[{i}]")
+                    elif v is not None and tv is not bool:
+                        stack.append((v, f"{where}[{i}]", level + 1))
+            else:
+                if len(x) > MAX_KEYS:
+                    _fail(f"{where}: object too large ({len(x):,} keys, at most {MAX_KEYS:,})")
+                for k, v in x.items():
+                    if type(k) is not str:
+                        _fail(f"{where}: key {_show(k, 24)} is not a string")
+                    _check_string(k, f"{where} key {_show(k, 24)}", MAX_STRING)
+                    stack.append((v, _key(where, k), level + 1))
+        else:
+            _fail(f"{where}: {type(x).__name__} is not JSON data")
+
+
+def _check_object(x: Any, at: str) -> Dict[str, Any]:
+    if type(x) is not dict:
+        _fail(f"{at}: must be an object, got {_kind(x)}")
+    _check_data(x, at, 2)
+    return x
+
+
+def _check_texts(xs: Any, at: str, lo: int, hi: int) -> List[str]:
+    """A list of ``lo`` to ``hi`` strings of at most MAX_TEXT characters."""
+    if type(xs) is not list:
+        _fail(f"{at}: must be an array, got {_kind(xs)}")
+    if not lo <= len(xs) <= hi:
+        _fail(f"{at}: must hold {lo} to {hi:,} items, got {len(xs):,}")
+    for i, s in enumerate(xs):
+        if type(s) is not str:
+            _fail(f"{at}[{i}]: must be a string, got {_kind(s)}")
+        _check_string(s, f"{at}[{i}]", MAX_TEXT)
+    return xs
+
+
+def _check_ints(xs: Any, at: str, lo: int, hi: int, hi_text: str, most: int) -> List[int]:
+    if type(xs) is not list:
+        _fail(f"{at}: must be an array, got {_kind(xs)}")
+    if len(xs) > most:
+        _fail(f"{at}: too many items ({len(xs):,}, at most {most:,})")
+    for i, x in enumerate(xs):
+        if type(x) is not int or not lo <= x <= hi:
+            _check_int(x, f"{at}[{i}]", lo, hi, hi_text)
+    return xs
+
+
+def _check_record(d: Any) -> None:
+    """Stage 2: exactly what ``record.schema.json`` allows (parsed JSON ``d``), with a
+    message per fault."""
+    if type(d) is not dict:
+        _fail(f"not a record: a record is a JSON object, got {_kind(d)}")
+    fmt = d.get("format")
+    if fmt != FORMAT or type(fmt) is not str:
+        _fail(f"format: not a mousehole record (format must be {FORMAT!r}, got {_show(fmt, 30)})")
     version = d.get("version")
-    _expect(isinstance(version, int) and not isinstance(version, bool), "version must be an int")
-    _expect(version == VERSION, f"record version {version} is not supported (this mousehole reads {VERSION})")
-    unknown = sorted(set(d) - set(_KEYS))
-    _expect(not unknown, f"unknown keys {unknown}")
+    if type(version) is not int:
+        _fail(f"version: must be an integer, got {_kind(version)}")
+    if version != VERSION:
+        _fail(f"version: record version {_show(version, 24)} is not supported (this mousehole reads {VERSION})")
+    unknown = [k for k in d if k not in _KEYS]
+    if unknown:
+        _fail(f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(_show(k, 30) for k in unknown[:3])}"
+              f"{', ...' if len(unknown) > 3 else ''}; a record has {', '.join(_KEYS)}")
     missing = [k for k in _KEYS if k not in d]
-    _expect(not missing, f"missing keys {missing}")
-    _expect(isinstance(d["game"], str), "game must be a string")
-    _expect(isinstance(d["params"], dict), "params must be an object")
+    if missing:
+        _fail(f"missing key{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+    game = d["game"]
+    if type(game) is not str:
+        _fail(f"game: must be a string, got {_kind(game)}")
+    if game not in _REGISTRY:
+        _fail(f"game: unknown game id {_show(game, 30)}; allowed: {', '.join(game_names())}")
+    params = _check_object(d["params"], "params")
+    if "players" in params:
+        _check_int(params["players"], "params.players", 2, MAX_SEATS)
+    if "max_turns" in params:
+        _check_int(params["max_turns"], "params.max_turns", 1, MAX_TURNS, f"{MAX_TURNS:,}")
     seed, start = d["seed"], d["start"]
-    _expect((seed is None) != (start is None), "exactly one of seed and start must be given")
-    _expect(seed is None or (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2 ** 64),
-            "seed must be an int in [0, 2**64)")
-    _expect(start is None or isinstance(start, dict), "start must be a state object")
-    for key in ("seats", "actions", "moves"):
-        _expect(isinstance(d[key], list), f"{key} must be a list")
-    _expect(all(isinstance(s, str) for s in d["seats"]), "seats must be strings")
-    _expect(all(isinstance(a, int) and not isinstance(a, bool) for a in d["actions"]), "actions must be ints")
-    _expect(all(isinstance(m, str) for m in d["moves"]), "moves must be strings")
-    _expect(len(d["moves"]) == len(d["actions"]),
-            f"{len(d['actions'])} actions but {len(d['moves'])} moves")
-    _expect(isinstance(d["result"], dict), "result must be an object")
-    _expect(d["date"] is None or isinstance(d["date"], str), "date must be a string or null")
-    _expect(isinstance(d["meta"], dict), "meta must be an object")
+    if (seed is None) == (start is None):
+        _fail("seed, start: exactly one of them must be given (the other null)")
+    if seed is not None:
+        _check_int(seed, "seed", 0, MAX_NUMBER, "2**64-1")
+    else:
+        _check_object(start, "start")
+    _check_texts(d["seats"], "seats", 2, MAX_SEATS)
+    _check_ints(d["actions"], "actions", 0, MAX_ACTION, "2**31-1", MAX_ACTIONS)
+    _check_texts(d["moves"], "moves", 0, MAX_ACTIONS)
+    result = d["result"]
+    if type(result) is not dict:
+        _fail(f"result: must be an object, got {_kind(result)}")
+    unknown = [k for k in result if k not in _RESULT_KEYS]
+    if unknown:
+        _fail(f"result: unknown key {_show(unknown[0], 30)}; a result has {', '.join(_RESULT_KEYS)}")
+    missing = [k for k in _RESULT_KEYS if k not in result]
+    if missing:
+        _fail(f"result: missing key{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+    returns = result["returns"]
+    if type(returns) is not list:
+        _fail(f"result.returns: must be an array, got {_kind(returns)}")
+    if len(returns) > MAX_SEATS:
+        _fail(f"result.returns: too many items ({len(returns):,}, at most {MAX_SEATS})")
+    for i, x in enumerate(returns):
+        if type(x) is not int and type(x) is not float:
+            _fail(f"result.returns[{i}]: must be a number, got {_kind(x)}")
+        _check_number(x, f"result.returns[{i}]")
+    _check_ints(result["winners"], "result.winners", 0, MAX_SEATS - 1, "", MAX_SEATS)
+    _check_ints(result["scores"], "result.scores", MIN_NUMBER, MAX_NUMBER, "2**64-1", MAX_SEATS)
+    for key in ("terminal", "truncated"):
+        if type(result[key]) is not bool:
+            _fail(f"result.{key}: must be true or false, got {_kind(result[key])} ({_show(result[key], 24)})")
+    date = d["date"]
+    if date is not None:
+        if type(date) is not str:
+            _fail(f"date: must be a string or null, got {_kind(date)}")
+        _check_string(date, "date", MAX_TEXT)
+    _check_object(d["meta"], "meta")
 
 
-def loads(text: str, *, engine: Optional[str] = None) -> Record:
-    """Read a record and verify it by replaying it (on ``engine``): a RecordError names
-    what is wrong, and for a bad move its number (1 for the first action)."""
+# --------------------------------------------------------------------------------------
+# stage 3: the replay
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+#: what loading a game or a start position may raise on bad data (all turned into RecordError)
+_BAD_DATA = (MouseholeError, ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError)
+
+
+def _replay(d: Dict[str, Any], engine: Optional[str]) -> Record:
+    name: str = d["game"]
+    params: Dict[str, Any] = d["params"]
+    allowed = _REGISTRY[name].DEFAULTS
+    unknown = [k for k in params if k not in allowed]
+    if unknown:
+        _fail(f"params: unknown parameter {_show(unknown[0], 30)} of {name}; allowed: {', '.join(sorted(allowed))}")
     try:
-        d = json.loads(text)
-    except ValueError as e:
-        raise RecordError(f"not JSON: {e}") from None
-    _check_shape(d)
-    try:
-        game = load(d["game"], engine=engine, **d["params"])
-    except (MouseholeError, ValueError, TypeError) as e:
-        raise RecordError(f"game {d['game']!r} with params {d['params']}: {e}") from None
-    _expect(len(d["seats"]) == game.num_players,
-            f"seats: {len(d['seats'])} names for {game.num_players} seats")
+        game = load(name, engine=engine, **params)
+    except _BAD_DATA as e:
+        _fail(f"params: {_first_line(e)}")
+    n = game.num_players
+    if len(d["seats"]) != n:
+        _fail(f"seats: {len(d['seats'])} names for {n} seats")
+    actions: List[int] = d["actions"]
+    moves: List[str] = d["moves"]
+    if len(moves) != len(actions):
+        _fail(f"moves: {len(actions):,} actions but {len(moves):,} moves")
     try:
         state: Any = game.state_from_dict(d["start"]) if d["start"] is not None else game.new_state(d["seed"])
-    except MouseholeError as e:
-        raise RecordError(f"start: {e}") from None
-    for k, (a, move) in enumerate(zip(d["actions"], d["moves"]), 1):
+    except _BAD_DATA as e:
+        _fail(f"start: {_first_line(e)}")
+    num_actions = game.num_actions
+    for k, (a, move) in enumerate(zip(actions, moves), 1):
         if state.is_terminal():
-            raise RecordError(f"move {k} ({move!r}): the game was already over")
-        legal = state.legal_actions()
-        if not (0 <= a < game.num_actions) or a not in set(int(x) for x in legal):
-            raise RecordError(f"move {k} ({move!r}): action {a} is not legal here")
+            _fail(f"move {k} ({_show(move)}): the game was already over")
+        if a >= num_actions or not state.legal_action_mask()[a]:
+            _fail(f"move {k} ({_show(move)}): action {a} is not legal here")
         said = state.describe(a)
-        _expect(said == move, f"move {k}: action {a} is {said!r}, but the record says {move!r}")
-        state.apply_action(a)
+        if said != move:
+            _fail(f"move {k}: action {a} is {_show(said)}, but the record says {_show(move)}")
+        try:
+            state.apply_action(a)
+        except _BAD_DATA as e:  # (legal_action_mask said it is legal: never seen)
+            _fail(f"move {k} ({_show(move)}): {_first_line(e)}")
     replayed = _result(state)
     stated = d["result"]
-    for key in ("returns", "winners", "scores", "terminal", "truncated"):
-        _expect(key in stated, f"result: missing {key!r}")
-        _expect(stated[key] == replayed[key],
-                f"result: the record says {key} {stated[key]}, the replay after move "
-                f"{len(d['actions'])} gives {replayed[key]}")
-    return Record(game=d["game"], params=dict(game.params), seed=d["seed"], start=d["start"],
-                  seats=tuple(d["seats"]), actions=tuple(d["actions"]), moves=tuple(d["moves"]),
+    for key in _RESULT_KEYS:
+        if stated[key] != replayed[key]:
+            _fail(f"result.{key}: the record says {_show(stated[key])}, the replay after move "
+                  f"{len(actions)} gives {_show(replayed[key])}")
+    return Record(game=name, params=dict(game.params), seed=d["seed"], start=d["start"],
+                  seats=tuple(d["seats"]), actions=tuple(actions), moves=tuple(moves),
                   result=replayed, date=d["date"], meta=d["meta"])
+
+
+def loads(text: Union[str, bytes, bytearray], *, engine: Optional[str] = None) -> Record:
+    """Read a record (JSON text, or its UTF-8 bytes) and verify it by replaying it (on
+    ``engine``). A :class:`RecordError` (one line, under 200 characters) says what is wrong
+    first: the text (too large, not UTF-8, not JSON, a key twice, nested too deeply), the
+    schema (the key and what it must be), or the replay (for a bad move, its number, 1 for
+    the first action). ``TypeError`` if ``text`` is neither str nor bytes."""
+    if engine is not None and engine not in available_engines():
+        load(game_names()[0], engine=engine)  # the ParameterError that says why
+    d = _parse(text)
+    _check_record(d)
+    return _replay(d, engine)
