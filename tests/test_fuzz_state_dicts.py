@@ -6,7 +6,8 @@ int, a bool, None, a string, a float or a list; drop or duplicate a list entry; 
 add an unknown key) and loads the result. The only acceptable outcomes:
 
 * :class:`mousehole.StateError` (nothing else: no ``TypeError``, no ``IndexError``, no crash
-  of the compiled engine), or
+  of the compiled engine: each game and engine runs in a child interpreter, so that a crash
+  fails the test and names the dict), or
 * a state that is exactly the dict that was loaded (``to_dict()`` round trip), whose seat to
   move has a legal action unless the game is over, and on which the whole API still works
   (one legal action applied, views, observations, clone).
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import os
+from datetime import timedelta
 from typing import Any, Dict, List
 
 import numpy as np
@@ -29,6 +31,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 import mousehole  # noqa: E402
 from gamecases import random_walk  # noqa: E402
+from test_hostile_states import isolated  # noqa: E402
 
 EXAMPLES = int(os.environ.get("MOUSEHOLE_FUZZ_EXAMPLES", "150"))
 
@@ -141,16 +144,18 @@ def _exercise(game: Any, state: Any, d: Dict[str, Any]) -> None:
         clone.to_dict()
 
 
-@pytest.mark.parametrize("name", mousehole.game_names())
-def test_state_from_dict_refuses_or_accepts_a_playable_state(name: str, engine: str) -> None:
+def child_fuzz(name: str, engine: str, examples: int) -> None:
+    """The fuzz run of one game and engine (in a child interpreter: :func:`isolated`)."""
+    from test_hostile_states import note
     game2 = mousehole.load(name, engine=engine, players=2)
     game4 = mousehole.load(name, engine=engine, players=4)
     pool = _pool(name, engine)
 
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+    @settings(max_examples=examples, deadline=timedelta(seconds=20), derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
     @given(mutated(pool))
     def run(d: Dict[str, Any]) -> None:
+        note(d)
         players = d.get("params", {}).get("players") if isinstance(d.get("params"), dict) else None
         game = game2 if players == 2 else game4
         try:
@@ -161,3 +166,10 @@ def test_state_from_dict_refuses_or_accepts_a_playable_state(name: str, engine: 
         _exercise(game, state, d)
 
     run()
+
+
+@pytest.mark.parametrize("name", mousehole.game_names())
+def test_state_from_dict_refuses_or_accepts_a_playable_state(name: str, engine: str) -> None:
+    """In a child interpreter: a crash of the compiled engine on a mutated dict fails this
+    test (naming the dict) instead of ending the test run."""
+    isolated("child_fuzz", name, engine, EXAMPLES, module="test_fuzz_state_dicts")

@@ -25,7 +25,7 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.object cimport PyObject, PyTypeObject
 
-from mousehole._common cimport (new_instance, adopt_public_class, seed_arg, mh_copy, mh_fill_f32, 
+from mousehole._common cimport (new_instance, adopt_public_class, seed_arg, fresh_seed, mh_copy, mh_fill_f32, 
     action_int,
     check_sim_rows,
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
@@ -1066,8 +1066,10 @@ cdef inline int seat_arg(object game, int n, object player) except -1:
 
 
 cdef inline bint out_ok(object out, int typenum, int ndim, const cnp.npy_intp* dims) noexcept:
-    """True when ``out`` is a writable, C-contiguous, native-order array of this type and
-    shape (what ``_api.check_out`` accepts)."""
+    """True when ``out`` is a writable, C-contiguous, aligned, native-order array of this
+    type and shape: what the C code may write through a ``float*`` (the plane fills use
+    the C library's wide stores). ``_api.check_out`` also accepts an unaligned array: the
+    caller copies into it."""
     cdef cnp.ndarray a
     cdef int i
     if not isinstance(out, cnp.ndarray):
@@ -1078,7 +1080,7 @@ cdef inline bint out_ok(object out, int typenum, int ndim, const cnp.npy_intp* d
     for i in range(ndim):
         if cnp.PyArray_DIMS(a)[i] != dims[i]:
             return False
-    return cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISWRITEABLE(a)
+    return cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISWRITEABLE(a) and cnp.PyArray_ISALIGNED(a)
 
 
 
@@ -1221,14 +1223,25 @@ cdef class CheeseRescueCore:
         seed's conversion, ``seed_arg``): the Game binds it when it is loaded."""
         cdef type t = cls
 
-        def new_state(seed=0):
+        def new_state(seed=None):
+            if seed is None:  # a fresh secret seed from the operating system
+                return new_core(t, game, fresh_seed())
             return new_core(t, game, seed_arg(seed))
 
         return new_state
 
     @classmethod
-    def from_dict(cls, game, dict d):
-        """Build from a dict already checked by ``game._validate_dict``."""
+    def from_dict(cls, game, d):
+        """A state built from state dict ``d``, checked first exactly as
+        ``game.state_from_dict(d)`` checks it (``StateError`` naming the key or the rule;
+        ``TypeError`` for a game of another kind): no unchecked value reaches the struct."""
+        from mousehole._api import load_state_as
+        return load_state_as(cls, game, d)
+
+    @classmethod
+    def _from_valid_dict(cls, game, dict d):
+        """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
+        only: the struct takes its values unchecked)."""
         cdef CheeseRescueCore st = <CheeseRescueCore>new_instance(<type>cls)
         cdef int i, k, p
         st.game = game

@@ -193,6 +193,13 @@ cdef inline uint64_t seed_arg(object seed) except? 1:
     return _seed(seed)
 
 
+cdef inline uint64_t fresh_seed() except? 1:
+    """A fresh secret 64-bit seed from the operating system: what ``game.new_state()`` deals
+    from when given no seed (``_api.fresh_seed``, written once there)."""
+    from mousehole._api import fresh_seed as draw
+    return draw()
+
+
 cdef inline object new_instance(type t):
     """``t.__new__(t)`` through the type's C slot (no Python-level call, no ``__init__``):
     what the cores' ``new()``/``clone()`` factories use. ``t`` is a compiled core class or a
@@ -317,7 +324,10 @@ cdef inline int64_t action_int(object action, type np_int64) except? -2:
     if type(action) is not int:
         if type(action) is bool or not PyIndex_Check(action):
             raise TypeError(f"an action must be an int (or use state.apply(move)), not {type(action).__name__}")
-        action = PyNumber_Index(action)
+        try:  # (an integer array of one entry has __index__, yet refuses)
+            action = PyNumber_Index(action)
+        except TypeError:
+            raise TypeError(f"an action must be an int (or use state.apply(move)), not {type(action).__name__}") from None
     a = PyLong_AsLongLongAndOverflow(action, &overflow)
     return -1 if overflow else a
 

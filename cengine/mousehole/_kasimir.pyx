@@ -23,7 +23,7 @@ from mousehole._common cimport (
     action_int,
     check_sim_rows,
     hist_reserve,
-    new_instance, adopt_public_class, seed_arg, mh_copy,
+    new_instance, adopt_public_class, seed_arg, fresh_seed, mh_copy,
     game_capsule,
     state_capsule,
     mh_game_t,
@@ -308,8 +308,8 @@ cdef inline bint out_ok(object out, int typenum, cnp.npy_intp size):
             and cnp.PyArray_ISCARRAY(a))
 
 
-cdef int seat_arg(object game, int n, object player) except -1:
-    """``player`` as a seat 0..n-1, with the errors of ``_api.check_seat``."""
+cdef int seat_arg(object game, int n, object player, str what="player") except -1:
+    """``player`` as a seat 0..n-1, with the errors of ``_api.check_seat`` (naming ``what``)."""
     cdef int overflow = 0
     cdef long long v
     if type(player) is int:
@@ -317,7 +317,7 @@ cdef int seat_arg(object game, int n, object player) except -1:
         if overflow == 0 and 0 <= v < n:
             return <int>v
     from mousehole._api import check_seat
-    return check_seat(game, player, "player")  # raises, or reads a numpy integer
+    return check_seat(game, player, what)  # raises, or reads a numpy integer
 
 
 # ---- the C-level game interface (mh_game_t, _common.pxd) ------------------------------------
@@ -650,14 +650,25 @@ cdef class KasimirCore:
         seed's conversion, ``seed_arg``): the Game binds it when it is loaded."""
         cdef type t = cls
 
-        def new_state(seed=0):
+        def new_state(seed=None):
+            if seed is None:  # a fresh secret seed from the operating system
+                return new_core(t, game, fresh_seed())
             return new_core(t, game, seed_arg(seed))
 
         return new_state
 
     @classmethod
-    def from_dict(cls, game, dict d):
-        """Build from a dict already checked by ``game._validate_dict``."""
+    def from_dict(cls, game, d):
+        """A state built from state dict ``d``, checked first exactly as
+        ``game.state_from_dict(d)`` checks it (``StateError`` naming the key or the rule;
+        ``TypeError`` for a game of another kind): no unchecked value reaches the struct."""
+        from mousehole._api import load_state_as
+        return load_state_as(cls, game, d)
+
+    @classmethod
+    def _from_valid_dict(cls, game, dict d):
+        """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
+        only: the struct takes its values unchecked)."""
         cdef KasimirCore st = <KasimirCore>new_instance(cls)
         cdef int p, s, x, below, k
         cdef int nid[KK_MAX_PLAYERS]
@@ -736,13 +747,13 @@ cdef class KasimirCore:
     def history(self):
         return [self.hist[i] for i in range(self.s.nhist)]
 
-    def free_starts(self, int p):
-        """KK-6: start spaces of seat p's free mice, ascending (0 = the pantry stack)."""
+    def free_starts(self, p):
+        """KK-6: start spaces of seat p's free mice, ascending (0 = the pantry stack);
+        ``TypeError`` / ``ValueError`` for what is not a seat (``_api.check_seat``)."""
         cdef uint64_t bits
-        if not 0 <= p < self.s.cfg.n:
-            raise ValueError(f"seat {p} is out of range 0..{self.s.cfg.n - 1}")
-        bits = self.s.free[p]
-        out = [0] if self.s.pantry[p] else []
+        cdef int q = seat_arg(self.game, self.s.cfg.n, p, "p")
+        bits = self.s.free[q]
+        out = [0] if self.s.pantry[q] else []
         while bits:
             out.append(ctz64(bits))
             bits &= bits - 1

@@ -39,7 +39,7 @@ from mousehole._common cimport (
     check_sim_rows,
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_next, rng_shuffle_u8, rng_shuffle_u8_to, popcount64, ctz64, set_ones, rel_seat, seat_after, mh_pc8, TERMINAL_SEAT,
-    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, mh_copy, mh_fill_f32,
+    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, fresh_seed, mh_copy, mh_fill_f32,
 )
 
 import numpy as np
@@ -1436,7 +1436,8 @@ cdef int seat_of(MCore st, object player) except -1:
 
 cdef cnp.ndarray out_array(object out, int typenum, int ndim, cnp.npy_intp* dims, object dtype):
     """The array to write into, zero-filled: a new one when ``out`` is None, else ``out``
-    once it is a writable, C-contiguous, native-order numpy array of this type and shape.
+    once it is a writable, C-contiguous, aligned, native-order numpy array of this type and
+    shape (an unaligned one, which ``check_out`` accepts, is written through a copy).
     Anything else goes to ``_api.check_out``, which raises its TypeError / ValueError naming
     what is wrong before anything is written (should it accept an array refused here, a new
     array is returned: the caller copies it into ``out``)."""
@@ -1450,7 +1451,7 @@ cdef cnp.ndarray out_array(object out, int typenum, int ndim, cnp.npy_intp* dims
         a = <cnp.ndarray>out
         ok = (cnp.PyArray_TYPE(a) == typenum and cnp.PyArray_ISNOTSWAPPED(a)
               and cnp.PyArray_NDIM(a) == ndim and cnp.PyArray_IS_C_CONTIGUOUS(a)
-              and cnp.PyArray_ISWRITEABLE(a))
+              and cnp.PyArray_ISWRITEABLE(a) and cnp.PyArray_ISALIGNED(a))
         for i in range(ndim):
             ok = ok and cnp.PyArray_DIMS(a)[i] == dims[i]
     if not ok:
@@ -1520,14 +1521,25 @@ cdef class MCore:
         seed's conversion, ``seed_arg``): the Game binds it when it is loaded."""
         cdef type t = cls
 
-        def new_state(seed=0):
+        def new_state(seed=None):
+            if seed is None:  # a fresh secret seed from the operating system
+                return new_core(t, game, fresh_seed())
             return new_core(t, game, seed_arg(seed))
 
         return new_state
 
     @classmethod
-    def from_dict(cls, game, dict d):
-        """Build from a dict already checked by ``game._validate_dict``."""
+    def from_dict(cls, game, d):
+        """A state built from state dict ``d``, checked first exactly as
+        ``game.state_from_dict(d)`` checks it (``StateError`` naming the key or the rule;
+        ``TypeError`` for a game of another kind): no unchecked value reaches the struct."""
+        from mousehole._api import load_state_as
+        return load_state_as(cls, game, d)
+
+    @classmethod
+    def _from_valid_dict(cls, game, dict d):
+        """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
+        only: the struct takes its values unchecked)."""
         cdef MCore st = <MCore>new_instance(<type>cls)
         cdef m_t* s = &st.s
         cdef int i, p, k

@@ -31,7 +31,7 @@ from mousehole._common cimport (
     hist_reserve,
     uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, set_ones, rel_seat, mh_pc8, TERMINAL_SEAT,
-    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, mh_copy,
+    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, fresh_seed, mh_copy,
 )
 
 import numpy as np
@@ -1787,9 +1787,10 @@ def bench_determinize(MausAuChocolatCore st, int seat, long repeat):
 _PHASES = ("bid", "pick", "combine", "discard", "over")
 
 
-cdef int seat_arg(object game, int n, object player) except -1:
+cdef int seat_arg(object game, int n, object player, str what="player") except -1:
     """``player`` as a seat 0..n-1: a plain int in range at C speed, anything else
-    through ``_api.check_seat`` (numpy integers; its TypeError / ValueError otherwise)."""
+    through ``_api.check_seat`` (numpy integers; its TypeError / ValueError, naming ``what``,
+    otherwise)."""
     cdef long v
     cdef int overflow = 0
     if type(player) is int:
@@ -1797,19 +1798,21 @@ cdef int seat_arg(object game, int n, object player) except -1:
         if overflow == 0 and 0 <= v < n:
             return <int>v
     from mousehole._api import check_seat
-    return check_seat(game, player, "player")
+    return check_seat(game, player, what)
 
 
 cdef bint out_ok(object out, int typenum, cnp.npy_intp size):
-    """True if ``out`` is a writable C-contiguous 1-d numpy array of ``size`` elements of
-    native type ``typenum`` (what ``_api.check_out`` accepts for these shapes)."""
+    """True if ``out`` is a writable, aligned, C-contiguous 1-d numpy array of ``size``
+    elements of native type ``typenum`` (what the C code may write through a pointer;
+    ``_api.check_out`` also accepts an unaligned array: the caller copies into it)."""
     cdef cnp.ndarray a
     if not isinstance(out, cnp.ndarray):
         return False
     a = <cnp.ndarray>out
     return (cnp.PyArray_TYPE(a) == typenum and cnp.PyArray_ISNOTSWAPPED(a)
             and cnp.PyArray_NDIM(a) == 1 and cnp.PyArray_DIM(a, 0) == size
-            and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISWRITEABLE(a))
+            and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISWRITEABLE(a)
+            and cnp.PyArray_ISALIGNED(a))
 
 
 cdef object check_out_slow(object out, tuple shape, object dtype):
@@ -1856,14 +1859,25 @@ cdef class MausAuChocolatCore:
         seed's conversion, ``seed_arg``): the Game binds it when it is loaded."""
         cdef type t = cls
 
-        def new_state(seed=0):
+        def new_state(seed=None):
+            if seed is None:  # a fresh secret seed from the operating system
+                return new_core(t, game, fresh_seed())
             return new_core(t, game, seed_arg(seed))
 
         return new_state
 
     @classmethod
-    def from_dict(cls, game, dict d):
-        """Build from a dict already checked by ``game._validate_dict``."""
+    def from_dict(cls, game, d):
+        """A state built from state dict ``d``, checked first exactly as
+        ``game.state_from_dict(d)`` checks it (``StateError`` naming the key or the rule;
+        ``TypeError`` for a game of another kind): no unchecked value reaches the struct."""
+        from mousehole._api import load_state_as
+        return load_state_as(cls, game, d)
+
+    @classmethod
+    def _from_valid_dict(cls, game, dict d):
+        """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
+        only: the struct takes its values unchecked)."""
         cdef MausAuChocolatCore st = <MausAuChocolatCore>new_instance(<type>cls)
         cdef mc_t* s = &st.s
         cdef int i, q, c
@@ -2116,13 +2130,13 @@ cdef class MausAuChocolatCore:
         d["truncated"] = bool(s.truncated)
         return d
 
-    def combination_actions(self, int seat):
-        """The combination actions of ``seat``'s hand with its helper (MC-29), ascending."""
+    def combination_actions(self, seat):
+        """The combination actions of ``seat``'s hand with its helper (MC-29), ascending;
+        ``TypeError`` / ``ValueError`` for what is not a seat (``_api.check_seat``)."""
         cdef int16_t buf[MC_NUM_ACTIONS]
         cdef int n
-        if not 0 <= seat < self.s.cfg.n:
-            raise ValueError(f"seat {seat} is out of range")
-        n = mc_combos(&self.s, seat, buf)
+        cdef int q = seat_arg(self.game, self.s.cfg.n, seat, "seat")
+        n = mc_combos(&self.s, q, buf)
         return [buf[i] for i in range(n)]
 
     @staticmethod

@@ -18,6 +18,7 @@ import copy as _copy
 import marshal
 import operator
 import os
+import secrets as _secrets
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -65,6 +66,8 @@ __all__ = [
     "default_engine",
     "check_seat",
     "check_action_type",
+    "index_arg",
+    "fresh_seed",
 ]
 
 #: ``current_player`` at a chance node (OpenSpiel's value).
@@ -136,12 +139,25 @@ def available_engines() -> List[str]:
 # small validators shared by the games
 
 
-def check_seat(game: "Game[Any, Any]", p: Any, what: str = "seat") -> int:
-    """Return ``p`` as an int seat of ``game`` or raise a clear error."""
+def index_arg(x: Any, what: str) -> int:
+    """``x`` as a Python int when it is an integer (an ``int``, a numpy integer or anything
+    with ``__index__``), else ``TypeError`` naming ``what`` and the type: a bool (Python's or
+    numpy's) is never an int, a float never an index, even ``1.0``. The one rule for every
+    seat, index and action argument of the API (``docs/api.md``, Errors)."""
+    if type(x) is int:  # the common case, first
+        return x
+    if isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an int, not bool")
     try:
-        seat = operator.index(p)
+        return operator.index(x)
     except TypeError:
-        raise TypeError(f"{what} must be an int, not {type(p).__name__}") from None
+        raise TypeError(f"{what} must be an int, not {type(x).__name__}") from None
+
+
+def check_seat(game: "Game[Any, Any]", p: Any, what: str = "seat") -> int:
+    """Return ``p`` as an int seat of ``game``: ``TypeError`` unless it is an integer
+    (:func:`index_arg`: not a bool, not a float), ``ValueError`` outside ``0..n-1``."""
+    seat = index_arg(p, what)
     if not 0 <= seat < game.num_players:
         raise ValueError(f"{what} {seat} is out of range: this game has seats 0..{game.num_players - 1}")
     return seat
@@ -197,24 +213,39 @@ _A = TypeVar("_A", bound="npt.NDArray[Any]")
 
 def check_out(out: Optional[_A], shape: Tuple[int, ...], dtype: Any, what: str) -> Optional[_A]:
     """None, or ``out`` checked to be a writable C-contiguous numpy array of ``shape`` and
-    ``dtype`` (``TypeError``/``ValueError`` naming what is wrong)."""
+    native ``dtype``: ``TypeError`` for another type or dtype (a byte-swapped dtype is named
+    as such), ``ValueError`` for another shape, a non-contiguous or a read-only array. The
+    compiled cores take the same arrays (an unaligned one through a copy)."""
     if out is None:
         return None
+    want = np.dtype(dtype)
     if not isinstance(out, np.ndarray):
-        raise TypeError(f"{what} must be a numpy array, not {type(out).__name__}")
-    if out.dtype != np.dtype(dtype):
-        raise TypeError(f"{what} must have dtype {np.dtype(dtype).name}, not {out.dtype.name}")
+        raise TypeError(f"{what} must be a numpy array, not {type(out).__name__} (a writable C-contiguous "
+                        f"{want.name} array of shape {tuple(shape)})")
+    got = out.dtype
+    if got != want:
+        if got.newbyteorder("=") == want or got.newbyteorder("S") == want:
+            order = "big-endian" if got.byteorder == ">" else "little-endian"
+            raise TypeError(f"{what} is {order} {want.name} ({got.str}); {what} must have dtype {want.name} "
+                            "in native byte order")
+        raise TypeError(f"{what} must have dtype {want.name}, not {got.name} ({got.str})")
     if tuple(out.shape) != tuple(shape):
         raise ValueError(f"{what} must have shape {tuple(shape)}, not {tuple(out.shape)}")
-    if not out.flags.c_contiguous or not out.flags.writeable:
-        raise ValueError(f"{what} must be a writable C-contiguous array")
+    if not out.flags.c_contiguous:
+        raise ValueError(f"{what} must be a writable C-contiguous array; this one is not C-contiguous "
+                         "(a strided or transposed view)")
+    if not out.flags.writeable:
+        raise ValueError(f"{what} must be a writable C-contiguous array; this one is read-only")
     return out
 
 
 def check_action_type(a: Any) -> int:
-    """Return ``a`` as a Python int, or raise ``TypeError`` for a non-integer."""
-    if isinstance(a, bool):
-        raise TypeError("an action must be an int, not bool")
+    """Return ``a`` as a Python int (:func:`index_arg`'s rule), or raise ``TypeError`` for a
+    non-integer, a bool or a float: the message of the compiled cores' ``apply_action``."""
+    if type(a) is int:
+        return a
+    if isinstance(a, (bool, np.bool_)):
+        raise TypeError("an action must be an int (or use state.apply(move)), not bool")
     try:
         return operator.index(a)
     except TypeError:
@@ -330,6 +361,41 @@ class Game(Generic[StateT, MoveT]):
     def _explain_illegal(self, state: "StateAPI[Any]", action: int) -> str:
         raise NotImplementedError
 
+    def _describe_seen(self, before: Dict[str, Any], after: Dict[str, Any], action: Optional[int]) -> str:
+        """The move between two consecutive views of one seat in the game's notation, from
+        the two views alone; ``action`` is ``after["history"][-1]`` (None where the view
+        hides it). Games without hidden moves describe the action itself; M and Maus au
+        Chocolat override this."""
+        if action is None:
+            raise StateError(f"{self.name}: a view of this game never hides a move")
+        return str(self.action_to_move(action))
+
+    def describe_seen(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+        """The move that leads from view ``before`` to view ``after`` (two views of the same
+        seat, ``state.to_dict(for_player=p)`` just before and just after one action), as that
+        seat saw it: what :meth:`StateAPI.describe` writes when the seat may know all of the
+        move, the public part of it otherwise (another seat's exchange in M is ``exchange a
+        card``, another seat's bid in Maus au Chocolat is ``seat 1 bids face down``). It
+        reads nothing but the two views, so every state that shows the seat these two views
+        gets the same text. Raises :class:`StateError` when they are not such views."""
+        for name, v in (("before", before), ("after", after)):
+            expect(isinstance(v, Mapping) and v.get("game") == self.name and is_int(v.get("view"))
+                   and isinstance(v.get("history"), list),
+                   f"describe_seen: {name} must be a view of {self.name} (state.to_dict(for_player=p))")
+        expect(before["view"] == after["view"], f"describe_seen: the views are of seats {before['view']} "
+               f"and {after['view']}, not of one seat")
+        expect(len(after["history"]) == len(before["history"]) + 1,
+               "describe_seen: the views must be one action apart (after's history one entry longer)")
+        action = after["history"][-1]
+        expect(action is None or (is_int(action) and 0 <= action < self.num_actions),
+               f"describe_seen: the last history entry of after is not an action: {action!r}")
+        try:
+            return self._describe_seen(dict(before), dict(after), action)  # (read, never changed)
+        except StateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise StateError(f"{self.name}: describe_seen: malformed view: {type(e).__name__}: {e}") from None
+
     # -- shared ----------------------------------------------------------------------------
 
     @property
@@ -346,16 +412,35 @@ class Game(Generic[StateT, MoveT]):
             self.__dict__["_params_blob"] = blob
         return marshal.loads(blob)  # type: ignore[no-any-return]
 
-    def new_state(self, seed: SupportsIndex = 0) -> StateT:
+    def new_state(self, seed: Optional[SupportsIndex] = None) -> StateT:
         """The initial state; every random event of the game comes from ``seed`` (an int or a
-        numpy integer, taken modulo 2**64)."""
+        numpy integer, taken modulo 2**64): the same seed deals the same game, on either
+        engine. Without a seed (or with None) the seed is a fresh 64-bit number from the
+        operating system (:func:`fresh_seed`). Either way ``state.seed`` reports it, and
+        ``new_state(seed=state.seed)`` is the same game again (records replay from it).
+
+        In a game with hidden cards the seed is a secret: whoever knows or guesses it knows
+        every hidden card, and the generator is not cryptographic (``docs/api.md``, "Seeds
+        are secrets"). A small or predictable seed is for tests and experiments."""
         if type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF:  # the common case, fast
             return self._state_cls.new(self, seed)  # type: ignore[no-any-return]
+        if seed is None:
+            return self._state_cls.new(self, fresh_seed())  # type: ignore[no-any-return]
         return self._state_cls.new(self, _seed(seed))  # type: ignore[no-any-return]
 
     def _check_header(self, d: Any, *, view: bool) -> None:
         """The parts of a state dict (or of a view, ``view=True``) every game shares: a
-        dict with exactly the game's keys, this game's id and parameters."""
+        dict with exactly the game's keys, this game's id and parameters. Any value is
+        refused with :class:`StateError`, also one that cannot be compared or printed (a
+        numpy array as the game id, a structure nested too deep)."""
+        try:
+            self._check_header_fields(d, view=view)
+        except StateError:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as e:
+            raise StateError(f"{self.name}: malformed state dict: {type(e).__name__}: {e}") from None
+
+    def _check_header_fields(self, d: Any, *, view: bool) -> None:
         if not isinstance(d, dict):
             raise StateError(f"a state dict must be a dict, not {type(d).__name__}")
         for k in d:
@@ -400,18 +485,24 @@ class Game(Generic[StateT, MoveT]):
         broken invariants, or a game that is not over but offers no action."""
         return self._load(d, owned=False)
 
-    def _load(self, d: Mapping[str, Any], *, owned: bool) -> StateT:
+    def _load(self, d: Mapping[str, Any], *, owned: bool, cls: Any = None) -> StateT:
         """``state_from_dict``; ``owned``: ``d`` was built here and nobody else holds it, so
-        the engine may take it without a defensive copy."""
+        the engine may take it without a defensive copy (otherwise the copy is made first,
+        and what is checked is what is built: another thread may change ``d``). ``cls``:
+        the state class to build (its ``from_dict``), else the game's."""
         self._check_header(d, view=False)
         assert isinstance(d, dict)
         try:
+            if not owned:
+                d = copy_data(d)
+            assert isinstance(d, dict)
             self._validate_dict(d)
         except StateError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
             raise StateError(f"{self.name}: malformed state dict: {type(e).__name__}: {e}") from None
-        state = self._state_cls.from_dict(self, d if owned else copy_data(d))
+        make = self._state_cls if cls is None else cls
+        state = make._from_valid_dict(self, d)  # the engine's constructor, for a checked dict
         _check_playable(self, state)
         return state  # type: ignore[no-any-return]
 
@@ -431,7 +522,7 @@ class Game(Generic[StateT, MoveT]):
             full = self._determinize(copy_data(view), p, Rng(s))
         except StateError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
             raise StateError(f"{self.name}: malformed view: {type(e).__name__}: {e}") from None
         full["view"] = None
         state = self._load(full, owned=True)  # ``full`` is our own copy of the view
@@ -460,6 +551,13 @@ class Game(Generic[StateT, MoveT]):
         return (_load_game, (self.name, self._params, self.engine))
 
 
+def fresh_seed() -> int:
+    """A fresh 64-bit seed from the operating system's random source (``secrets``): what
+    ``game.new_state()`` deals from when given no seed. Nobody can guess it, so the hidden
+    cards it deals stay hidden as long as the seed itself does."""
+    return _secrets.randbits(64)
+
+
 def _seed(seed: Any) -> int:
     """A seed (any int, numpy integers too; not a bool) as a 64-bit unsigned int."""
     if type(seed) is int:  # the common case, first (new_state's cost)
@@ -470,6 +568,19 @@ def _seed(seed: Any) -> int:
         return operator.index(seed) & 0xFFFFFFFFFFFFFFFF
     except TypeError:
         raise TypeError(f"a seed must be an int, not {type(seed).__name__}") from None
+
+
+def load_state_as(cls: Any, game: Any, d: Any) -> Any:
+    """``cls.from_dict(game, d)`` of an engine's state class ``cls`` (or a subclass): ``d``
+    checked exactly as ``game.state_from_dict(d)`` checks it (:class:`StateError`), then
+    built by ``cls._from_valid_dict``; ``TypeError`` when ``game`` is not a game of ``cls``."""
+    core = next((k for k in getattr(cls, "__mro__", ()) if "_from_valid_dict" in vars(k)), None)
+    ok = isinstance(game, Game) and core is not None and any(
+        c is not None and issubclass(c, core) for c in (game.python_state(), game.compiled_state()))
+    if not ok:
+        raise TypeError(f"{getattr(cls, '__name__', cls)}.from_dict: game must be a mousehole Game of this "
+                        f"core's game (mousehole.load(...)), not {type(game).__name__}")
+    return game._load(d, owned=False, cls=cls)
 
 
 def _check_playable(game: "Game[Any, Any]", state: "StateAPI[Any]") -> None:
@@ -551,7 +662,8 @@ class StateAPI(Generic[MoveT]):
     Engine protocol (implemented per engine): ``game``, ``current_player``,
     ``legal_actions()``, ``apply_action(a)``, ``clone()``, ``is_terminal()``, ``truncated``,
     ``scores()``, ``winners()``, ``history``, ``_to_dict()`` and the static constructors
-    ``new(game, seed)`` and ``from_dict(game, d)``.
+    ``new(game, seed)`` and ``_from_valid_dict(game, d)`` (trusted: a dict that
+    ``game._validate_dict`` accepted). The public ``from_dict(game, d)`` checks ``d`` first.
     """
 
     __slots__ = ()
@@ -578,7 +690,7 @@ class StateAPI(Generic[MoveT]):
         def apply_action(self, action: SupportsIndex) -> None: ...
 
         @classmethod
-        def from_dict(cls, game: Any, d: Dict[str, Any]) -> Any: ...
+        def _from_valid_dict(cls, game: Any, d: Dict[str, Any]) -> Any: ...
 
         def is_terminal(self) -> bool: ...
 
@@ -591,9 +703,18 @@ class StateAPI(Generic[MoveT]):
     @property
     def seed(self) -> Optional[int]:
         """The seed this state's game was created from (``game.new_state(seed)``, modulo
-        2**64), kept by clones and pickles: what a game record starts from
-        (:mod:`mousehole.records`). None for a state loaded from a dict or determinized."""
+        2**64, or the fresh one ``game.new_state()`` drew from the operating system), kept by
+        clones and pickles: what a game record starts from (:mod:`mousehole.records`). None
+        for a state loaded from a dict or determinized. A secret in the games with hidden
+        cards: it tells every card still hidden."""
         return self._seed0
+
+    @classmethod
+    def from_dict(cls, game: Any, d: Mapping[str, Any]) -> Any:
+        """A state of this class built from state dict ``d``, checked first exactly as
+        ``game.state_from_dict(d)`` checks it (:class:`StateError`; ``TypeError`` for a game
+        of another kind). The compiled cores define the same."""
+        return load_state_as(cls, game, d)
 
     def _set_seed(self, seed: Optional[int]) -> None:
         self._seed0 = seed  # type: ignore[misc]  # a slot of each reference state class
@@ -601,7 +722,7 @@ class StateAPI(Generic[MoveT]):
     def clone(self: _S) -> _S:
         """An independent copy (the reference engines copy through the state dict; the
         compiled cores override this with a struct copy)."""
-        c = type(self).from_dict(self.game, self._to_dict())
+        c = type(self)._from_valid_dict(self.game, self._to_dict())
         c._set_seed(self.seed)
         return c  # type: ignore[no-any-return]
 
@@ -631,11 +752,25 @@ class StateAPI(Generic[MoveT]):
         else:
             self.apply_action(check_action_type(move))
 
-    def describe(self, action: Union[MoveT, SupportsIndex]) -> str:
+    def describe(self, action: Union[MoveT, SupportsIndex], *, for_player: Optional[SupportsIndex] = None) -> str:
         """``action`` (an int or a Move) in the game's readable notation, as the seat to
-        move would play it now; :meth:`parse_action` reads it back."""
+        move would play it now; :meth:`parse_action` reads it back. With ``for_player``:
+        the move as that seat sees it when it is played (:meth:`Game.describe_seen` of the
+        seat's views before and after it; the action must be legal here)."""
+        if for_player is not None:
+            return self._describe_for(action, for_player)
         a = self.game.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
         return str(self.game.action_to_move(a))
+
+    def _describe_for(self, action: Union[MoveT, SupportsIndex], for_player: SupportsIndex) -> str:
+        """``describe(action, for_player=p)``: play ``action`` on a copy and describe the
+        step from seat p's two views alone (raises :class:`IllegalMoveError` when the action
+        is not legal here)."""
+        p = check_seat(self.game, for_player, "for_player")
+        a = self.game.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+        after = self.clone()
+        after.apply_action(a)
+        return self.game.describe_seen(self.to_dict(for_player=p), after.to_dict(for_player=p))
 
     def parse_action(self, text: str) -> int:
         """The int action that ``text`` names in this state: the readable notation of

@@ -579,7 +579,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
         return s
 
     @staticmethod
-    def from_dict(game: CheeseRescue, d: Dict[str, Any]) -> "ReferenceCheeseRescueState":
+    def _from_valid_dict(game: CheeseRescue, d: Dict[str, Any]) -> "ReferenceCheeseRescueState":
         s = ReferenceCheeseRescueState.__new__(ReferenceCheeseRescueState)
         s.game = game
         s.table = list(d["table"])

@@ -61,6 +61,7 @@ from ._api import (
     ParameterError,
     StateAPI,
     check_action_type,
+    check_seat,
     expect,
     int_list,
     int_param,
@@ -323,6 +324,12 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             return str(move)
         assert isinstance(move, KKMove)
         return f"{self.position_name(move.start)} +{move.distance} -> {self.position_name(move.start + move.distance)}"
+
+    def _describe_seen(self, before: Dict[str, Any], after: Dict[str, Any], action: Optional[int]) -> str:
+        # KK-14: every move and roll is public: a view hides none of them
+        expect(action is not None, "KK-14: a view of Kater Kasimir hides no move")
+        assert action is not None
+        return self.describe_move(self.action_to_move(action))
 
     def parse_move(self, text: str) -> KasimirMove:
         """Read a move written as ``str(move)`` (``"12+5"``, ``"pantry+3"``,
@@ -619,10 +626,13 @@ class KasimirState(StateAPI[KasimirMove]):
         @property
         def game(self) -> Kasimir: ...
 
-    def describe(self, action: Union[KasimirMove, SupportsIndex]) -> str:
+    def describe(self, action: Union[KasimirMove, SupportsIndex], *, for_player: Optional[SupportsIndex] = None) -> str:
         """``action`` (an int or a move) as a person reads it: ``"space 12 +5 -> space 17"``,
         ``"pantry +3 -> trap 3"``, ``"space 38 +5 -> hole"`` or ``"roll clover"``
-        (``Kasimir.describe_move``); :meth:`parse_action` reads it back."""
+        (``Kasimir.describe_move``); :meth:`parse_action` reads it back. ``for_player``
+        gives the same text (KK-14: no move is hidden), for a legal action."""
+        if for_player is not None:
+            return self._describe_for(action, for_player)
         g = self.game
         a = g.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
         return g.describe_move(g.action_to_move(a))
@@ -663,7 +673,7 @@ class ReferenceKasimirState(KasimirState):
         return s
 
     @staticmethod
-    def from_dict(game: Kasimir, d: Dict[str, Any]) -> "ReferenceKasimirState":
+    def _from_valid_dict(game: Kasimir, d: Dict[str, Any]) -> "ReferenceKasimirState":
         s = ReferenceKasimirState.__new__(ReferenceKasimirState)
         s.game = game
         s.pantry = list(d["pantry"])
@@ -716,9 +726,10 @@ class ReferenceKasimirState(KasimirState):
         trapped = sum(1 for i, st in enumerate(self.track) if st and g.is_trap[i + 1])
         return sum(self.pantry) + sum(len(st) for st in self.track) - trapped
 
-    def free_starts(self, p: int) -> List[int]:
-        """KK-6: start spaces of seat p's free mice, ascending (0 = the pantry stack)."""
-        return _free_starts(self.game, self.pantry, self.track, p)
+    def free_starts(self, p: SupportsIndex) -> List[int]:
+        """KK-6: start spaces of seat p's free mice, ascending (0 = the pantry stack);
+        ``TypeError`` / ``ValueError`` for what is not a seat (``check_seat``)."""
+        return _free_starts(self.game, self.pantry, self.track, check_seat(self.game, p, "p"))
 
     def chance_outcomes(self) -> List[Tuple[int, float]]:
         """KK-3: every face is equally likely; ``[(P + i, 1/len(die)), ...]`` at a chance node."""
@@ -736,7 +747,7 @@ class ReferenceKasimirState(KasimirState):
             return np.arange(g.P, g.P + g.num_faces, dtype=np.int64)
         assert self.roll is not None
         dists = g.roll_distances(self.roll)  # KK-5
-        acts = [s * g.D + d - 1 for s in self.free_starts(cp) for d in dists]  # KK-6, KK-10
+        acts = [s * g.D + d - 1 for s in _free_starts(g, self.pantry, self.track, cp) for d in dists]  # KK-6, KK-10
         return np.array(acts, dtype=np.int64)
 
     def apply_action(self, action: SupportsIndex) -> None:
@@ -756,7 +767,7 @@ class ReferenceKasimirState(KasimirState):
         assert self.roll is not None
         start, dist = divmod(a, g.D)
         dist += 1
-        if start not in self.free_starts(cp) or dist not in g.roll_distances(self.roll):
+        if start not in _free_starts(g, self.pantry, self.track, cp) or dist not in g.roll_distances(self.roll):
             raise self._illegal(a)
         self.history.append(a)
         self._move(cp, start, dist)
@@ -792,7 +803,7 @@ class ReferenceKasimirState(KasimirState):
         # KK-10, KK-11: seats without a free mouse (blocked, trapped or home) are skipped;
         # some seat has one, since the top mouse of any stack of a mouse on the way is free.
         q = (p + 1) % g.num_players  # clockwise
-        while not self.free_starts(q):
+        while not _free_starts(g, self.pantry, self.track, q):
             q = (q + 1) % g.num_players
         self.seat = q
         self._roll_die()

@@ -668,6 +668,19 @@ class M(Game["MState", MMove]):
         d["history"] = [None if e[0] != p and a < A_ROW and a != A_PASS else a for a, e in zip(d["history"], d["log"])]
         return d
 
+    def _describe_seen(self, before: Dict[str, Any], after: Dict[str, Any], action: Optional[int]) -> str:
+        # M-22: the seat's own moves and the public ones (pass, row, take) as describe writes
+        # them, read from its own view; another seat's placement or exchange is hidden in
+        # the view's history (its int names a hand slot) and told from the public log: the
+        # card laid and its cell, or only that a card was exchanged (M-9).
+        if action is not None:
+            return _describe_in(self, before, action)
+        seat, card, row, col = after["log"][-1]
+        expect(card >= 0 or card == -2, "M-22: a hidden history entry is a placement or an exchange")
+        if card == -2:
+            return "exchange a card"
+        return f"place {self.card_name(card)} at {row},{col}"
+
     def _determinize(self, view: Dict[str, Any], p: int, rng: Rng) -> Dict[str, Any]:
         # M-22: everything p cannot see is dealt from the cards p does not see, in a
         # canonical (sorted) order shuffled by rng: the other hands, the pile positions p did
@@ -1023,42 +1036,22 @@ class MState(StateAPI[MMove]):
         @property
         def game(self) -> M: ...
 
-    def describe(self, action: Union[MMove, SupportsIndex]) -> str:
+    def describe(self, action: Union[MMove, SupportsIndex], *, for_player: Optional[SupportsIndex] = None) -> str:
         """``action`` in the readable notation, as the seat to move would play it now;
         :meth:`parse_action` reads it back. Raises :class:`IllegalMoveError` when the action
-        names no card here (an empty hand slot, an empty cell, the game is over)."""
+        names no card here (an empty hand slot, an empty cell, the game is over). With
+        ``for_player``: the move as that seat sees it (:meth:`M.describe_seen`): another
+        seat's exchange is ``exchange a card`` (M-9, M-22), its placement names the card
+        without the ``#id`` that would tell what else its hand holds."""
+        if for_player is not None:
+            return self._describe_for(action, for_player)
         g = self.game
         a = g.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
-        mv = g.action_to_move(a)
-        if isinstance(mv, MPass) and mv.exchange is None:
-            return "pass"
-        if isinstance(mv, MChooseRow):
-            return str(mv)
-        d = self._to_dict()
-        if d["phase"] == OVER:
+        g.action_to_move(a)  # a ValueError for what is not an action of this game
+        d = self._to_dict() if a < g.A_PASS or g.A_PASS < a < g.A_ROW or a >= g.A_TAKE else {}
+        if d and d["phase"] == OVER:
             raise self._illegal(a)
-        r0, c0 = g._window(d)
-        if isinstance(mv, MTake):
-            at = (r0 + mv.row, c0 + mv.col)
-            card = _cells(d["table"]).get(at)
-            if card is None:
-                raise IllegalMoveError(f"M-13: window cell ({mv.row}, {mv.col}) = cell {at[0]},{at[1]} holds no card")
-            return f"take {g.card_name(card)} at {at[0]},{at[1]}"
-        hand = d["hands"][d["current"]]
-        if isinstance(mv, MPlace):
-            slot = mv.slot
-        else:
-            assert isinstance(mv, MPass) and mv.exchange is not None
-            slot = mv.exchange
-        if slot >= len(hand):
-            raise IllegalMoveError(f"M-5: seat {d['current']} holds {len(hand)} cards; there is no hand slot {slot}")
-        name = g.card_name(hand[slot])
-        if any(g.card_name(c) == name for c in hand[:slot]):  # not the first of its name: say which
-            name += f" #{hand[slot]}"
-        if isinstance(mv, MPlace):
-            return f"place {name} at {r0 + mv.row},{c0 + mv.col}"
-        return f"exchange {name}"
-
+        return _describe_in(g, d, a)
     def parse_action(self, text: str) -> int:
         """The int action that ``text`` names in this state: the readable notation of
         :meth:`describe` (card names, absolute cells) or the slot/window form ``str(move)``.
@@ -1141,6 +1134,38 @@ class MState(StateAPI[MMove]):
         return ids
 
 
+def _describe_in(g: M, d: Dict[str, Any], a: int) -> str:
+    """Action ``a`` in the readable notation (:meth:`MState.describe`), from the state dict
+    or the view ``d`` of the seat to move (only its own hand is read; ``d`` may be empty
+    for a pass or a row choice)."""
+    mv = g.action_to_move(a)
+    if isinstance(mv, MPass) and mv.exchange is None:
+        return "pass"
+    if isinstance(mv, MChooseRow):
+        return str(mv)
+    r0, c0 = g._window(d)
+    if isinstance(mv, MTake):
+        at = (r0 + mv.row, c0 + mv.col)
+        card = _cells(d["table"]).get(at)
+        if card is None:
+            raise IllegalMoveError(f"M-13: window cell ({mv.row}, {mv.col}) = cell {at[0]},{at[1]} holds no card")
+        return f"take {g.card_name(card)} at {at[0]},{at[1]}"
+    hand = d["hands"][d["current"]]
+    if isinstance(mv, MPlace):
+        slot = mv.slot
+    else:
+        assert isinstance(mv, MPass) and mv.exchange is not None
+        slot = mv.exchange
+    if slot >= len(hand):
+        raise IllegalMoveError(f"M-5: seat {d['current']} holds {len(hand)} cards; there is no hand slot {slot}")
+    name = g.card_name(hand[slot])
+    if any(g.card_name(c) == name for c in hand[:slot]):  # not the first of its name: say which
+        name += f" #{hand[slot]}"
+    if isinstance(mv, MPlace):
+        return f"place {name} at {r0 + mv.row},{c0 + mv.col}"
+    return f"exchange {name}"
+
+
 class ReferenceMState(MState):
     """An M state (pure-Python reference engine), written straight from the spec."""
 
@@ -1197,7 +1222,7 @@ class ReferenceMState(MState):
         return s
 
     @staticmethod
-    def from_dict(game: M, d: Dict[str, Any]) -> "ReferenceMState":
+    def _from_valid_dict(game: M, d: Dict[str, Any]) -> "ReferenceMState":
         s = ReferenceMState.__new__(ReferenceMState)
         s.game = game
         s.table = {(r, c): card for r, c, card in d["table"]}

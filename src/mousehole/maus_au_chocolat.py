@@ -704,6 +704,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 expect(max(scores) >= self.target, f"MC-24: the game is over only once a seat has {self.target} points")
         else:
             expect(not d["truncated"], "'truncated' is only set when the game is over")
+        _check_history(d, history, n)  # the log against the position
 
     def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
         """Seat ``p``'s view (MC-26): what the table saw and p's own cards, nothing more."""
@@ -734,6 +735,40 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         d["pile"] = None
         d["rng"] = None
         return d
+
+    def _describe_seen(self, before: Dict[str, Any], after: Dict[str, Any], action: Optional[int]) -> str:
+        """MC-26 in words: the step between two views of seat ``before["view"]``."""
+        p, n = before["view"], self.num_players
+        phase = before["phase"]
+        expect(phase in PHASES[:4], f"MC-26: no move is made in phase {phase!r}")
+        mover = before["committed"].index(False) if phase == "bid" else before["order"][before["turn"]]
+        if phase == "bid" and (action is None or BID <= action < PICK) and mover != p:
+            text = f"seat {mover} bids face down"  # MC-7: face down until all are in
+        elif action is not None:
+            mv = self.action_to_move(action)
+            expect(not isinstance(mv, Combine), "MC-26: a view hides every combination in its history")
+            text = _describe_card_move(self, mover, mv)
+        else:  # a combination (its int names hand slots): the cards it laid face up (MC-12)
+            expect(phase == "combine", "MC-26: a view hides only bids and combinations")
+            kept = _minus(after["vp"][mover], before["vp"][mover])
+            if mover == p:
+                laid: Optional[List[int]] = _minus(before["hands"][p], after["hands"][p])
+            elif set(before["discard"]) <= set(after["discard"]):
+                laid = sorted(kept + _minus(after["discard"], before["discard"]))
+            else:  # MC-6: the round's refill shuffled the discards (these too) into a new pile
+                laid = None
+            keeps = " ".join(self.card_token(c) for c in kept)
+            if laid is None:
+                count = before["hand_sizes"][mover] - after["hand_sizes"][mover]
+                text = f"seat {mover} combines {count} cards, keeps {keeps} (the others were reshuffled into the pile)"
+            else:
+                text = f"seat {mover} combines {' '.join(self.card_token(c) for c in laid)}, keeps {keeps}"
+        if phase == "bid" and after["phase"] != "bid":  # MC-7: all bids revealed at once
+            bid_at, _ = _bid_phase_actions(after["history"], n)
+            shown = [after["history"][i] for i in bid_at]
+            expect(len(shown) == n and all(a is not None for a in shown), "MC-7: the revealed bids are in the history")
+            text += "; bids revealed: " + ", ".join(f"seat {q} {self.card_token(a - BID)}" for q, a in enumerate(shown))
+        return text
 
     def _determinize(self, view: Dict[str, Any], p: int, rng: Rng) -> Dict[str, Any]:
         """A full state from seat ``p``'s view alone (MC-26): the cards p cannot see are
@@ -967,6 +1002,104 @@ def _bid_phase_actions(history: Sequence[Optional[int]], k: Optional[int] = None
     return bid_at, swap_at
 
 
+def _check_history(d: Dict[str, Any], history: List[int], n: int) -> None:
+    """``history`` (the actions since ``new_state``) against the position (StateError).
+
+    An empty history is a position set up directly (the position keys are authoritative).
+    Otherwise the history must read as the rounds that led here: each round is n bids in
+    seat order (MC-7, MC-27), then the picks (at most two per seat, each card once: MC-9),
+    then one combination step or decline per seat (MC-10), each followed by its hand-limit
+    discards (at most ``MAX_SLOTS - HAND_LIMIT``: MC-14), with at most one Etienne swap
+    (MC-16). It must hold exactly the ``round - 1`` rounds
+    played before this one (all ``round`` once the game is over) and then exactly this
+    round's progress: the committed bids, the bid cards still on the table, the seats that
+    have combined, and the swap that ``etienne_used`` records."""
+    if not history:
+        return
+    phase, rnd = d["phase"], d["round"]
+    done = 0  # complete rounds
+    last_swaps = 0  # the swaps of the last complete round
+    stage = "bid"  # bid, pick, combine, end (after the n-th combination step)
+    bids: List[int] = []
+    picks: Set[int] = set()
+    combined = swaps = discards = 0
+    prev = ""
+    for i, a in enumerate(history):
+        kind = ("bid" if a < PICK else "pick" if a < DISCARD else "discard" if a < SWAP
+                else "swap" if a < DECLINE else "combine")
+        if stage == "end" and kind != "discard":  # the round is over: this action opens the next
+            done, last_swaps = done + 1, swaps
+            stage, bids, picks, combined, swaps, discards, prev = "bid", [], set(), 0, 0, 0, ""
+        where = f"'history'[{i}] = {a}"
+        if kind == "bid":
+            expect(stage == "bid", f"MC-7: {where} is a bid, but the round's {n} bids are in (a round is "
+                                   "the bids, the picks, then the combination steps)")
+            expect(a - BID not in bids, f"MC-7: {where} bids card {a - BID} a second time in one round")
+            bids.append(a - BID)
+            if len(bids) == n:
+                stage = "pick"
+        elif kind == "pick":
+            expect(stage == "pick", f"MC-9: {where} is a pick, but picks come after the round's {n} bids "
+                                    "and before its combination steps")
+            expect(a - PICK not in picks, f"MC-9: {where} picks card {a - PICK} a second time in one round")
+            picks.add(a - PICK)
+            expect(len(picks) <= 2 * n, f"MC-9: {where}: {n} seats pick at most {2 * n} cards a round")
+        elif kind == "swap":
+            expect(swaps == 0, f"MC-16: {where} is a second Etienne swap in one round")
+            swaps += 1
+        elif kind == "combine":
+            expect(stage in ("pick", "combine"), f"MC-10: {where} is a combination step, but they follow the "
+                                                 f"round's {n} bids")
+            combined += 1
+            discards = 0
+            stage = "combine" if combined < n else "end"
+        else:  # discard
+            expect(prev in ("combine", "discard"), f"MC-14: {where} is a hand-limit discard, which only follows "
+                                                   "a combination step")
+            discards += 1
+            expect(discards <= MAX_SLOTS - HAND_LIMIT,
+                   f"MC-14: {where}: a hand holds at most {MAX_SLOTS} cards at its combination step, so at "
+                   f"most {MAX_SLOTS - HAND_LIMIT} discard follows it")
+        prev = kind
+    if stage == "end" and phase != "discard":  # the history ends with a complete round
+        done, last_swaps = done + 1, swaps
+        stage, bids, combined, swaps = "bid", [], 0, 0
+        picks = set()
+    if phase == "over":
+        expect(done == rnd and stage == "bid" and not bids and not swaps,
+               f"MC-24: a finished game's 'history' holds its {rnd} rounds exactly "
+               f"(it holds {done} complete rounds and {len(bids)} more bids)")
+        expect(d["etienne_used"] == (last_swaps == 1),
+               "MC-16: 'etienne_used' must say whether the last round's actions in 'history' hold a swap")
+        return
+    expect(done == rnd - 1, f"'history' must hold the {rnd - 1} rounds played before round {rnd} ('round'), "
+                            f"then this round's actions; it holds {done} complete rounds")
+    expect(d["etienne_used"] == (swaps == 1),
+           "MC-16: 'etienne_used' must say whether this round's actions in 'history' hold a swap")
+    committed = [b for b in d["bids"] if b >= 0]
+    if phase == "bid":
+        expect(stage == "bid" and len(bids) == len(committed),
+               f"MC-27: this round's part of 'history' must hold the {len(committed)} committed bids and no more")
+        return
+    expect(len(bids) == n, f"MC-7: in the {phase} phase this round's part of 'history' holds all {n} bids")
+    turn = d["turn"]
+    if phase == "pick":
+        expect(combined == 0, "MC-10: no combination step before the picks are over")
+        for q, b in enumerate(d["bids"]):
+            expect(b < 0 or b == bids[q], f"MC-9: seat {q}'s bid card on the table ({b}) is not its bid "
+                                          f"of this round in 'history' ({bids[q]})")
+        expect(len(picks) <= 2 * turn + 2 - d["picks_left"],
+               f"MC-9: 'history' holds {len(picks)} picks this round; {turn} seats have picked and the "
+               f"picker has {d['picks_left']} of at most 2 left")
+    elif phase == "combine":
+        expect(combined == turn, f"MC-10: 'turn' {turn} says {turn} seats have combined this round; "
+                                 f"'history' holds {combined} combination steps")
+    else:  # discard
+        expect(combined == turn + 1 and prev in ("combine", "discard"),
+               f"MC-14: the discard phase follows seat {d['order'][turn]}'s combination step, the "
+               f"{turn + 1}. of the round; 'history' holds {combined}")
+
+
 def _bid_key(bid: int, helper: int, cards: List[List[int]]) -> Tuple[int, int]:
     """MC-8: the sort key of a bid: coins of the bid card (+2 for Henri, MC-17), highest
     first; ties: higher helper rank (lower helper id) first."""
@@ -985,26 +1118,49 @@ def _winners(vp: Sequence[Sequence[int]], helpers: Sequence[int], cards: List[Li
     return [q for q in range(len(vp)) if key[q] == best]
 
 
+def _describe_card_move(g: "MausAuChocolat", p: int, mv: MCMove) -> str:
+    """A move other than a combination by seat ``p``, in the words of ``describe``."""
+    if isinstance(mv, Decline):
+        return f"seat {p} declines"
+    assert isinstance(mv, (Bid, Pick, Discard, Swap))
+    verb = {Bid: "bids", Pick: "picks", Discard: "discards", Swap: "swaps"}[type(mv)]
+    return f"seat {p} {verb} {g.card_token(mv.card)}" + (" (Etienne)" if isinstance(mv, Swap) else "")
+
+
+def _minus(a: Sequence[int], b: Sequence[int]) -> List[int]:
+    """The cards of ``a`` not in ``b`` (sorted)."""
+    rest = list(b)
+    out = []
+    for c in a:
+        if c in rest:
+            rest.remove(c)
+        else:
+            out.append(c)
+    return sorted(out)
+
+
 class _JointMixin:
     """``apply_joint`` (MC-27), ``describe`` and ``parse_action``, shared by both engines."""
 
     __slots__ = ()
 
-    def describe(self, action: Any) -> str:
+    def describe(self, action: Any, *, for_player: Optional[SupportsIndex] = None) -> str:
         """``action`` (an int or a Move) in words, as the seat to move plays it now, with
         card names: ``"seat 2 bids fruit3/3c"``, ``"seat 1 swaps eggs5/4c (Etienne)"``,
         ``"seat 0 combines eggs4/4c fruit5/2c nuts6/7c, keeps nuts6/7c"``.
         :meth:`parse_action` reads it back. An action that names slots beyond the hand, or
-        any action once the game is over, is written as ``str(move)``."""
+        any action once the game is over, is written as ``str(move)``. With ``for_player``:
+        the move as that seat sees it (:meth:`MausAuChocolat.describe_seen`): another
+        seat's bid is ``"seat 2 bids face down"`` until all bids are revealed (MC-7, MC-26)."""
         st: Any = self
+        if for_player is not None:
+            return st._describe_for(action, for_player)  # type: ignore[no-any-return]
         g = st.game
         a = g.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
         mv = g.action_to_move(a)
         p = st.current_player
         if p == TERMINAL:
             return str(mv)
-        if isinstance(mv, Decline):
-            return f"seat {p} declines"
         if isinstance(mv, Combine):
             hand = st._to_dict()["hands"][p]
             if max(mv.slots) >= len(hand):
@@ -1012,9 +1168,7 @@ class _JointMixin:
             laid = " ".join(g.card_token(hand[i]) for i in mv.slots)
             kept = " ".join(g.card_token(hand[i]) for i in mv.keep)
             return f"seat {p} combines {laid}, keeps {kept}"
-        assert isinstance(mv, (Bid, Pick, Discard, Swap))
-        verb = {Bid: "bids", Pick: "picks", Discard: "discards", Swap: "swaps"}[type(mv)]
-        return f"seat {p} {verb} {g.card_token(mv.card)}" + (" (Etienne)" if isinstance(mv, Swap) else "")
+        return _describe_card_move(g, p, mv)
 
     def parse_action(self, text: str) -> int:
         """The int action that ``text`` names in this state: what :meth:`describe` writes
@@ -1173,7 +1327,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
         return s
 
     @staticmethod
-    def from_dict(game: MausAuChocolat, d: Dict[str, Any]) -> "ReferenceMausAuChocolatState":
+    def _from_valid_dict(game: MausAuChocolat, d: Dict[str, Any]) -> "ReferenceMausAuChocolatState":
         s = ReferenceMausAuChocolatState.__new__(ReferenceMausAuChocolatState)
         s.game = game
         for k in ("round", "phase", "turn", "picks_left", "etienne_used", "truncated"):
