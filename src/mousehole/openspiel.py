@@ -12,10 +12,15 @@ depends on the player count, such as Cheese Rescue's ``square``, has the default
 which means just that; the list-valued tables keep their DEFAULT), plus
 
 * ``engine``: ``"compiled"`` (the default where it is built) or ``"python"``;
-* ``rng_seed`` (default 0): the seed of the deals. The games shuffle at setup and draw from a
-  hidden pile during play, so they are *sampled stochastic*: ``new_initial_state()`` deals a
-  new game from the ``k``-th seed derived from ``rng_seed`` (``k`` counts the initial states
-  put to use), and the hidden order of the pile is part of the state;
+* ``rng_seed`` (default -1): the seed of the deals. The games shuffle at setup and draw from
+  a hidden pile during play, so they are *sampled stochastic*: each ``new_initial_state()``
+  is a new deal, fixed when the state is created, and the hidden order of the pile is part of
+  the state. With ``rng_seed=-1`` every state deals from its own fresh 64-bit seed drawn from
+  the operating system (``secrets``: different in every process, and one
+  state's seed tells nothing about another's); with ``rng_seed`` in ``0 .. 2**31 - 1`` the
+  ``k``-th state made deals from ``derive(rng_seed, k)``, reproducible and therefore no
+  secret. ``state.mousehole_state().seed`` is the seed a state dealt from (a record of the
+  game replays from it);
 * Kater Kasimir's ``explicit_chance`` defaults to True here: every roll of the die is a chance
   node whose outcomes ``0..len(die)-1`` are the face indices (*explicit stochastic*).
 
@@ -43,16 +48,33 @@ What each game declares (see ``docs/openspiel.md`` for the reasons):
 ``state.resample_from_infostate(p, sampler)`` (used by OpenSpiel's ``ISMCTSBot``) is
 ``state.determinize(p, seed)`` with a seed drawn from ``sampler``: everything seat ``p`` cannot
 see is dealt again, consistently with its view.
+
+Games and states pickle: a game as its parameters (``pyspiel.load_game(str(game))``, as
+OpenSpiel does for every game: an unpickled ``rng_seed=-1`` game deals from fresh seeds, a
+seeded one starts its deals again at ``k = 0``), a state as itself (``state.serialize()``
+with its game: same history, same deal and pile, same information-state trails).
 """
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
-from ._api import _REGISTRY, CHANCE, Game, ParameterError, StateAPI, available_engines, default_engine, game_names, load
+from ._api import (
+    _REGISTRY,
+    CHANCE,
+    Game,
+    ParameterError,
+    StateAPI,
+    available_engines,
+    default_engine,
+    fresh_seed,
+    game_names,
+    load,
+)
 from ._rng import derive
 
 __all__ = ["register", "game_name", "load_game", "parameter_specification", "game_type_info"]
@@ -95,12 +117,20 @@ def game_name(game_id: str) -> str:
 #: the player count (mousehole's None)
 AUTO = -1
 
+#: ``rng_seed`` for "every deal from a fresh seed drawn from the operating system" (the
+#: default, as in OpenSpiel's own ``tarok`` and ``negotiation``)
+OS_SEED = -1
+
+#: the largest ``rng_seed``: OpenSpiel's int parameters are 32-bit
+MAX_RNG_SEED = 2**31 - 1
+
 
 def parameter_specification(game_id: str) -> Dict[str, Any]:
     """The OpenSpiel parameters of ``mousehole_<game_id>`` with their defaults: the game's
     scalar parameters (an int whose mousehole default is None, i.e. set by the player count,
-    has the default ``-1``, which means the same), ``engine`` and ``rng_seed`` (Kater
-    Kasimir's ``explicit_chance`` is True by default here)."""
+    has the default ``-1``, which means the same), ``engine`` and ``rng_seed`` (``-1``: a
+    fresh seed from the operating system for every deal; Kater Kasimir's ``explicit_chance``
+    is True by default here)."""
     game_name(game_id)
     cached = _SPECS.get(game_id)
     if cached is not None:
@@ -117,7 +147,7 @@ def parameter_specification(game_id: str) -> Dict[str, Any]:
     if game_id == "kasimir":
         spec["explicit_chance"] = True
     spec["engine"] = default_engine()
-    spec["rng_seed"] = 0
+    spec["rng_seed"] = OS_SEED
     _SPECS[game_id] = spec
     return dict(spec)
 
@@ -146,8 +176,9 @@ def _split_params(game_id: str, params: Optional[Mapping[str, Any]]) -> Tuple[Di
         raise ParameterError(f"{PREFIX}{game_id}: the {engine} engine is not available here "
                              f"(available: {', '.join(available_engines())})")
     seed = full["rng_seed"]
-    if not _is_int(seed):
-        raise ParameterError(f"{PREFIX}{game_id}: rng_seed must be an int, got {seed!r}")
+    if not _is_int(seed) or not OS_SEED <= seed <= MAX_RNG_SEED:
+        raise ParameterError(f"{PREFIX}{game_id}: rng_seed must be -1 (a fresh seed from the operating "
+                             f"system for every deal) or a seed 0..{MAX_RNG_SEED}, got {seed!r}")
     defaults = _REGISTRY[game_id].DEFAULTS
     mh = {k: v for k, v in full.items()
           if k not in ("engine", "rng_seed") and not (defaults[k] is None and v == AUTO and _is_int(v))}
@@ -236,45 +267,36 @@ def _fold(digest: bytes, view: Dict[str, Any]) -> bytes:
 
 
 class _Shared:
-    """What every state of one OpenSpiel game shares: the mousehole game, the stream of deal
-    seeds and the chance mapping. Never copied (``deepcopy`` returns it).
+    """What every state of one OpenSpiel game shares: the mousehole game, where the deal
+    seeds come from and the chance mapping. Never copied (``deepcopy`` returns it).
 
-    Deal ``k`` is ``game.new_state(derive(rng_seed, k))``; ``count`` is the next deal index
-    nobody has taken. ``peek`` caches the deal that observation-tensor calls on untouched
-    states look at (OpenSpiel computes a tensor's shape by observing a fresh initial state
-    and throwing it away: that must not use up a deal)."""
+    ``next_seed()`` is the seed of the next new initial state: a fresh one from the
+    operating system when ``rng_seed`` is None, else ``derive(rng_seed, k)`` for the
+    ``k``-th state made (``k`` counts every new initial state, OpenSpiel's own throwaway ones
+    included, so the same calls give the same deals)."""
 
-    __slots__ = ("game", "seed", "count", "chance", "n", "peek")
+    __slots__ = ("game", "rng_seed", "_counter", "chance", "n")
 
-    def __init__(self, game: Game[Any, Any], seed: int) -> None:
+    def __init__(self, game: Game[Any, Any], rng_seed: Optional[int]) -> None:
         self.game = game
-        self.seed = seed & 0xFFFFFFFFFFFFFFFF
-        self.count = 0
+        self.rng_seed = rng_seed
+        self._counter = itertools.count()  # next() on it is atomic: no two states share a k
         self.chance = _chance_faces(game)
         self.n = game.num_players
-        self.peek: Optional[Tuple[int, StateAPI[Any]]] = None
 
-    def deal(self, k: int) -> StateAPI[Any]:
-        """Deal ``k`` (a new state the caller owns)."""
-        if k >= self.count:
-            self.count = k + 1
-        peek = self.peek
-        if peek is not None and peek[0] == k:
-            self.peek = None
-            return peek[1]
-        s: StateAPI[Any] = self.game.new_state(derive(self.seed, k))
-        return s
-
-    def peeked(self, k: int) -> StateAPI[Any]:
-        """Deal ``k`` for looking only (cached; never changed)."""
-        peek = self.peek
-        if peek is None or peek[0] != k:
-            peek = (k, self.game.new_state(derive(self.seed, k)))
-            self.peek = peek
-        return peek[1]
+    def next_seed(self) -> int:
+        k = next(self._counter)
+        if self.rng_seed is None:
+            return fresh_seed()
+        return derive(self.rng_seed, k)
 
     def __deepcopy__(self, memo: Dict[int, Any]) -> "_Shared":
         return self
+
+    def __reduce__(self) -> Any:
+        # Pickled with a state (OpenSpiel's ``serialize`` pickles a state's attributes): the
+        # game alone, never where the deals come from; a pickled state is always dealt.
+        return (_Shared, (self.game, None))
 
 
 class _Trail:
@@ -293,22 +315,26 @@ class _Trail:
     def __deepcopy__(self, memo: Dict[int, Any]) -> "_Trail":
         return self
 
+    def __reduce__(self) -> Any:
+        return (_Trail, (self.steps, self.digest, self.cursor))
+
 
 class _Core:
     """The engine state of an OpenSpiel state and the seats' trails (``base``: the engine's
     history length where the trails start).
 
-    A new initial state takes its deal on first use, not when it is made: OpenSpiel's
-    ``Clone`` makes a fresh initial state and overwrites it, which must not use up a deal.
-    ``ticket`` is the deal index, fixed the first time the state is used or looked at."""
+    A new initial state takes the seed of its deal when it is made (``seed``), so that no two
+    states share a deal whatever is called on them first, and deals it on first use: OpenSpiel's
+    ``Clone`` makes a fresh initial state and overwrites it, and its tensor-shape queries
+    observe one and throw it away; those cost a seed, not a deal."""
 
-    __slots__ = ("shared", "_s", "ticket", "base", "trails")
+    __slots__ = ("shared", "_s", "seed", "base", "trails")
 
     def __init__(self, shared: _Shared, s: Optional[StateAPI[Any]] = None, base: int = 0,
-                 trails: Optional[Tuple[_Trail, ...]] = None, ticket: Optional[int] = None) -> None:
+                 trails: Optional[Tuple[_Trail, ...]] = None, seed: Optional[int] = None) -> None:
         self.shared = shared
         self._s = s
-        self.ticket = ticket
+        self.seed = seed
         self.base = base
         self.trails: Tuple[_Trail, ...] = () if trails is None else trails
         if s is not None and trails is None:
@@ -319,33 +345,24 @@ class _Core:
         self.base = len(s.history)
         self.trails = (start,) * self.shared.n
 
-    def _ticket(self) -> int:
-        if self.ticket is None:
-            self.ticket = self.shared.count
-        return self.ticket
-
     @property
     def s(self) -> StateAPI[Any]:
         """The engine state (dealt on first use)."""
         s = self._s
         if s is None:
-            s = self.shared.deal(self._ticket())
+            assert self.seed is not None
+            s = self.shared.game.new_state(self.seed)
             self._s = s
             self._start_trails(s)
         return s
 
-    def looked_at(self) -> StateAPI[Any]:
-        """The engine state for reading only; an untouched state shows its deal without
-        taking it (see :class:`_Shared`)."""
-        s = self._s
-        if s is None:
-            return self.shared.peeked(self._ticket())
-        return s
-
     def __deepcopy__(self, memo: Dict[int, Any]) -> "_Core":
         if self._s is None:  # a copy of an untouched state gets the same deal
-            return _Core(self.shared, ticket=self._ticket())
+            return _Core(self.shared, seed=self.seed)
         return _Core(self.shared, self._s.clone(), self.base, self.trails)
+
+    def __reduce__(self) -> Any:
+        return (_Core, (self.shared, self.s, self.base, self.trails))
 
     def trail(self, p: int) -> _Trail:
         """Seat ``p``'s trail brought up to the current state (replaying the actions since
@@ -409,7 +426,7 @@ def _classes() -> Tuple[Any, Any]:
 
         def set_from(self, state: Any, player: int) -> None:
             if self.tensor is not None:
-                state._core.looked_at().observation(player, out=self.dict["observation"])
+                state._core.s.observation(player, out=self.dict["observation"])
 
         def string_from(self, state: Any, player: int) -> str:
             core = state._core
@@ -454,7 +471,9 @@ def _classes() -> Tuple[Any, Any]:
                 max_game_length=info["max_game_length"],
             )
             super().__init__(gtype, ginfo, full)
-            self._shared = _Shared(g, int(full["rng_seed"]))
+            self._game_id = game_id
+            rng_seed = int(full["rng_seed"])
+            self._shared = _Shared(g, None if rng_seed == OS_SEED else rng_seed)
             self._max_chance_nodes = info["max_game_length"] if info["max_chance_outcomes"] else 0
 
         @property
@@ -463,11 +482,13 @@ def _classes() -> Tuple[Any, Any]:
             return self._shared.game
 
         def new_initial_state(self, *args: Any) -> "MouseholeState":
-            """The next deal (its seed is drawn when the state is first used)."""
+            """A new deal: its seed is taken now (a fresh one from the operating system, or
+            the next one derived from ``rng_seed``), the cards are dealt on first use."""
             if args:
                 raise ValueError(f"{self.get_type().short_name}: new_initial_state takes no argument "
                                  "(use game.from_mousehole(state) to start from a given position)")
-            return MouseholeState(self, _Core(self._shared))
+            shared = self._shared
+            return MouseholeState(self, _Core(shared, seed=shared.next_seed()))
 
         def from_mousehole(self, state: StateAPI[Any]) -> "MouseholeState":
             """An OpenSpiel state holding a copy of mousehole state ``state`` (of this game and
@@ -480,6 +501,12 @@ def _classes() -> Tuple[Any, Any]:
 
         def max_chance_nodes_in_history(self) -> int:
             return int(self._max_chance_nodes)
+
+        def __reduce__(self) -> Any:
+            """Pickled as its parameters (``pyspiel.load_game(str(game))``, as OpenSpiel
+            pickles every game): a game with ``rng_seed=-1`` deals from fresh seeds when
+            unpickled, a seeded one starts its deals again at ``k = 0``."""
+            return (_unpickle_game, (self._game_id, dict(self.get_parameters())))
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
             if isinstance(iig_obs_type, dict):  # OpenSpiel calls f(params) without a type
@@ -572,8 +599,15 @@ def _classes() -> Tuple[Any, Any]:
         # -- mousehole extras ----------------------------------------------------------
 
         def mousehole_state(self) -> StateAPI[Any]:
-            """A copy of the mousehole state behind this OpenSpiel state."""
+            """A copy of the mousehole state behind this OpenSpiel state (its ``seed`` is the
+            seed this deal came from)."""
             return self._core.s.clone()
+
+        def __reduce__(self) -> Any:
+            """Pickled as its game and ``serialize()`` (the OpenSpiel history and move number,
+            and the engine state with the seats' information-state trails): the copy has the
+            same history, deal, hidden pile and generator state, and plays on identically."""
+            return (_unpickle_state, (self.get_game(), self.serialize()))
 
     MouseholeGame.__module__ = MouseholeState.__module__ = __name__
     MouseholeGame.__qualname__ = "MouseholeGame"
@@ -583,12 +617,30 @@ def _classes() -> Tuple[Any, Any]:
 
 
 def __getattr__(name: str) -> Any:
-    """``mousehole.openspiel.MouseholeGame`` / ``MouseholeState`` (imports pyspiel)."""
+    """``mousehole.openspiel.MouseholeGame`` / ``MouseholeState`` and the per-game classes
+    (``MOpenSpielGame``, ...; imports pyspiel)."""
     if name == "MouseholeGame":
         return _classes()[0]
     if name == "MouseholeState":
         return _classes()[1]
+    for game_id in game_names():
+        if name == _class_name(game_id):
+            return _game_class(game_id)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _unpickle_game(game_id: str, params: Dict[str, Any]) -> Any:
+    return load_game(game_id, **params)
+
+
+def _unpickle_state(game: Any, text: str) -> Any:
+    state = game.deserialize_state(text)
+    state._core.shared = game._shared  # the unpickled game's, not the stand-in pickled with it
+    return state
+
+
+def _class_name(game_id: str) -> str:
+    return "".join(w.capitalize() for w in game_id.split("_")) + "OpenSpielGame"
 
 
 def _game_class(game_id: str) -> Any:
@@ -602,7 +654,7 @@ def _game_class(game_id: str) -> Any:
         def __init__(self: Any, params: Optional[Mapping[str, Any]] = None) -> None:
             base.__init__(self, game_id, params)
 
-        name = "".join(w.capitalize() for w in game_id.split("_")) + "OpenSpielGame"
+        name = _class_name(game_id)
         cls = type(name, (base,), {"__init__": __init__, "__module__": __name__, "__qualname__": name,
                                    "__doc__": f"``mousehole_{game_id}`` for OpenSpiel."})
         _GAME_CLASSES[game_id] = cls
