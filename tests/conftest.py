@@ -17,15 +17,38 @@ import mousehole
 
 ENGINES = mousehole.available_engines()
 #: tests of the optional environments, whose packages (gymnasium, pettingzoo) need Python 3.10+
-NEEDS_310 = {"test_gymnasium_env.py", "test_pettingzoo_env.py", "test_pettingzoo_training.py"}
+NEEDS_310 = {"test_gymnasium_env.py", "test_pettingzoo_env.py", "test_pettingzoo_training.py",
+             "test_clients_sb3.py", "test_clients_supersuit.py"}
 #: open_spiel has wheels for CPython >= 3.11 only: below, its test module is not collected
 #: (it imports pyspiel at the top), and the report header says so.
 collect_ignore = ["test_openspiel.py"] if sys.version_info < (3, 11) else []
+#: the RL clients (Stable-Baselines3, sb3-contrib, SuperSuit) need torch, which the ``test``
+#: extra does not install (PyPI's default torch is a multi-GB CUDA build): CI installs a CPU
+#: torch and the ``clients`` extra in a step of its own and runs these files there. Without
+#: those packages they are not collected, and the report header says so.
+CLIENT_FILES = ["test_clients_sb3.py", "test_clients_supersuit.py"]
+
+
+def _have_clients() -> bool:
+    import importlib.util
+
+    return sys.version_info >= (3, 10) and all(
+        importlib.util.find_spec(m) is not None
+        for m in ("torch", "stable_baselines3", "sb3_contrib", "supersuit"))
+
+
+if not _have_clients():
+    collect_ignore += CLIENT_FILES
 PURE = os.environ.get("MOUSEHOLE_PUREPYTHON", "") not in ("", "0")
 
 
 def pytest_report_header(config: Any) -> str:
-    note = "; OpenSpiel tests not collected (open_spiel needs Python >= 3.11)" if collect_ignore else ""
+    note = ""
+    if "test_openspiel.py" in collect_ignore:
+        note += "; OpenSpiel tests not collected (open_spiel needs Python >= 3.11)"
+    if CLIENT_FILES[0] in collect_ignore:
+        note += ("; RL client tests not collected (pip install torch==2.13.0 "
+                 "'mousehole[clients]' to run them; CI does, in a step of its own)")
     return f"mousehole {mousehole.__version__} from {os.path.dirname(mousehole.__file__)}; engines: {ENGINES}{note}"
 
 

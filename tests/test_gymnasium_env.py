@@ -67,9 +67,28 @@ def test_gymnasium_check_env(game: str, engine: str) -> None:
         env = gymnasium.make(GAMES[game], engine=engine, **params)  # default arguments
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            check_env(env.unwrapped)
-            check_env(env)
+            # (the render modes are checked by test_check_env_render_modes: the rgb_array
+            # one needs the system cairo library, which the wheel runners lack)
+            check_env(env.unwrapped, skip_render_check=True)
+            check_env(env, skip_render_check=True)
         env.close()
+
+
+@pytest.mark.png
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_check_env_render_modes(game: str, engine: str, capsys: Any) -> None:
+    """Gymnasium's checker with its render checks: through the spec it makes the environment
+    in each declared render mode, resets it and checks what ``render()`` returns (None for
+    "human", a str for "ansi", an (H, W, 3) uint8 array for "rgb_array"); any warning of
+    those checks fails the test."""
+    env = gymnasium.make(GAMES[game], players=2, engine=engine)
+    assert env.metadata["render_modes"] == ["human", "ansi", "rgb_array"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env)
+    bad = [str(w.message) for w in caught if "render" in str(w.message).lower()]
+    assert bad == []
+    assert capsys.readouterr().out.strip()  # "human" printed the diagram
 
 
 def _masked_episode(env: MouseholeEnv, seed: int) -> List[Any]:
@@ -187,17 +206,135 @@ def test_truncation_by_max_turns(engine: str) -> None:
     assert steps <= 4
 
 
-def test_render_ansi(engine: str) -> None:
-    env = gymnasium.make("mousehole/CheeseRescue-v0", players=2, render_mode="ansi", engine=engine)
+def test_render_ansi_shows_the_learners_view(engine: str) -> None:
+    """``render()`` draws what the learner's seat may see by default: the text of
+    ``mousehole.render.text(state, for_player=seat)``, the same for every state with the same
+    view of that seat (a determinized copy), and never another seat's hand;
+    ``render_view="full"`` shows the whole position, ``str(state)``."""
+    from mousehole import render
+
+    env = gymnasium.make("mousehole/CheeseRescue-v0", players=2, seat=1, render_mode="ansi", engine=engine)
+    full = gymnasium.make("mousehole/CheeseRescue-v0", players=2, seat=1, render_mode="ansi",
+                          render_view="full", engine=engine)
     env.reset(seed=4)
+    full.reset(seed=4)
+    st = env.unwrapped.state
+    assert st.to_dict() == full.unwrapped.state.to_dict()
     text = env.render()
-    assert isinstance(text, str) and text == str(env.unwrapped.state)
-    assert env.metadata["render_modes"] == ["ansi"]
+    assert isinstance(text, str) and text == render.text(st, for_player=1)
+    assert full.render() == str(st)
+    assert text != str(st)  # the opponent's hand is hidden in the learner's view
+    # determinized copies (the hidden cards re-dealt) render the same for the learner, while
+    # the whole position changes with them
+    changed = 0
+    for s in range(8):
+        other = st.determinize(1, seed=s)
+        env.unwrapped.state = full.unwrapped.state = other
+        assert env.render() == text
+        changed += full.render() != str(st)
+    assert changed >= 1
     quiet = MouseholeEnv("cheese_rescue", players=2, engine=engine)
     quiet.reset(seed=4)
     assert quiet.render() is None
-    with pytest.raises(ValueError, match="render_mode"):
-        MouseholeEnv("cheese_rescue", render_mode="human")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_render_hides_what_the_seat_cannot_see(game: str, engine: str) -> None:
+    """For every game, at every learner decision of an episode, the default rendering is a
+    function of the learner's view alone: a determinized copy of the state renders the same."""
+    from mousehole import render
+
+    env = MouseholeEnv(game, players=3, seat=2, render_mode="ansi", engine=engine)
+    obs, info = env.reset(seed=8)
+    st = env.state
+    assert st is not None
+    rng = np.random.default_rng(8)
+    for t in range(12):
+        text = env.render()
+        assert text == render.text(st, for_player=2)
+        env.state = st.determinize(2, seed=t)
+        assert env.render() == text
+        env.state = st
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if terminated or truncated:
+            break
+
+
+def test_render_human_prints(engine: str, capsys: Any) -> None:
+    from mousehole import render
+
+    env = MouseholeEnv("m", players=2, render_mode="human", engine=engine)
+    obs, info = env.reset(seed=2)
+    first = capsys.readouterr().out
+    st = env.state
+    assert st is not None
+    assert first == render.text(st, for_player=0) + "\n"
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    second = capsys.readouterr().out
+    assert second == render.text(st, for_player=0) + "\n" and second != first
+    assert env.render() is None
+    assert capsys.readouterr().out == second
+
+
+@pytest.mark.png
+def test_render_rgb_array(engine: str) -> None:
+    """``"rgb_array"``: an (H, W, 3) uint8 picture of the learner's view (the same picture for
+    a determinized state), the whole position with ``render_view="full"``."""
+    from mousehole import render
+
+    env = gymnasium.make("mousehole/MausAuChocolat-v0", players=3, render_mode="rgb_array", engine=engine)
+    env.reset(seed=1)
+    st = env.unwrapped.state
+    img = env.render()
+    assert isinstance(img, np.ndarray) and img.dtype == np.uint8
+    assert img.ndim == 3 and img.shape[2] == 3 and img.shape[0] > 100 and img.shape[1] > 100
+    np.testing.assert_array_equal(img, render.rgb_array(st, for_player=0))
+    env.unwrapped.state = st.determinize(0, seed=3)
+    np.testing.assert_array_equal(env.render(), img)
+    full = MouseholeEnv("maus_au_chocolat", players=3, render_mode="rgb_array", render_view="full", engine=engine)
+    full.reset(seed=1)
+    assert full.state is not None and full.state.to_dict() == st.to_dict()
+    whole = full.render()
+    np.testing.assert_array_equal(whole, render.rgb_array(st))
+    assert whole.shape != img.shape or (whole != img).any()
+
+
+def test_rgb_array_without_the_render_extra(monkeypatch: Any) -> None:
+    """Without CairoSVG the environment still builds in "rgb_array" mode (SB3's make_vec_env
+    asks for it) and steps; ``render()`` raises an ImportError naming the extra."""
+    import sys as _sys
+
+    monkeypatch.setitem(_sys.modules, "cairosvg", None)
+    env = gymnasium.make("mousehole/Kasimir-v0", players=2, render_mode="rgb_array")
+    obs, info = env.reset(seed=0)
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    with pytest.raises(ImportError, match=r"mousehole\[render\]"):
+        env.render()
+
+
+def test_render_arguments() -> None:
+    with pytest.raises(ValueError, match="render_mode must be None, 'human', 'ansi' or 'rgb_array'"):
+        MouseholeEnv("cheese_rescue", render_mode="rgb")
+    with pytest.raises(ValueError, match="render_view must be 'seat'.*or 'full'"):
+        MouseholeEnv("cheese_rescue", render_mode="ansi", render_view="all")
+    with pytest.raises(RuntimeError, match=r"MouseholeEnv\.render\(\) was called before reset\(\)"):
+        MouseholeEnv("cheese_rescue", render_mode="ansi").render()
+
+
+def test_calls_before_reset_name_the_call() -> None:
+    env = MouseholeEnv("kasimir", players=2)
+    with pytest.raises(RuntimeError, match=r"MouseholeEnv\.action_masks\(\) was called before reset\(\)"):
+        env.action_masks()
+    with pytest.raises(RuntimeError, match=r"MouseholeEnv\.step\(\) was called before reset\(\)"):
+        env.step(0)
+    venv = gymnasium.make_vec("mousehole/Kasimir-v0", num_envs=2, vectorization_mode="vector_entry_point",
+                              players=2)
+    with pytest.raises(RuntimeError, match=r"MouseholeVectorEnv\.action_masks\(\) was called before reset\(\)"):
+        venv.unwrapped.action_masks()
+    with pytest.raises(RuntimeError, match=r"MouseholeVectorEnv\.step\(\) was called before reset\(\)"):
+        venv.step(np.zeros(2, dtype=np.int64))
+    venv.reset(seed=0)
+    assert venv.unwrapped.action_masks().shape == (2, venv.unwrapped.game.num_actions)
 
 
 class Recorder:
@@ -355,3 +492,114 @@ def test_vector_env_threads_and_errors(engine: str) -> None:
         _make_vec("m", 2, engine, players=3, seat=3)
     with pytest.raises(ValueError, match="num_envs"):
         _make_vec("m", 0, engine, players=3)
+
+
+# -- parity with Gymnasium's SyncVectorEnv ---------------------------------------------------
+
+
+if sys.version_info >= (3, 10):
+
+    class VectorSeededEnv(MouseholeEnv):
+        """MouseholeEnv whose games and draws follow VectorGame's documented seeds for env
+        ``index`` (docs/rl.md, "Seeds"; tests/test_vector.py's RefEnv): game ``k`` starts as
+        ``new_state(derive(e, 2k))`` and the other seats and chance draw from
+        ``Rng(derive(e, 2k + 1))``, ``e = derive(seed, index)``, skipping a game that ends
+        before the learner moves. Everything else (step, info, rewards) is MouseholeEnv's own,
+        so a SyncVectorEnv of these plays, step for step, the games MouseholeVectorEnv plays.
+        SyncVectorEnv.reset(seed=s) gives sub-environment i the seed s + i."""
+
+        def __init__(self, game_id: str, *, index: int, **kw: Any) -> None:
+            super().__init__(game_id, **kw)
+            self.index = index
+            self._e = 0
+            self._k = -1
+
+        def reset(self, *, seed: Any = None, options: Any = None) -> Any:
+            from mousehole._rng import Rng, derive
+
+            if seed is not None:
+                self._e, self._k = derive(seed - self.index, self.index), -1
+            while True:
+                self._k += 1
+                self.state = self.game.new_state(seed=derive(self._e, 2 * self._k))
+                self._rng = Rng(derive(self._e, 2 * self._k + 1))
+                self._done = False
+                self._advance()
+                if not self.state.is_terminal():
+                    return self._obs(), self._info()
+
+        def _advance(self) -> None:
+            from mousehole.vector import _chance_pick
+
+            st = self.state
+            assert st is not None
+            while not st.is_terminal() and st.current_player != self.seat:
+                if st.current_player == mousehole.CHANCE:
+                    st.apply_action(_chance_pick(st.chance_outcomes(), self._rng))
+                else:
+                    legal = st.legal_actions()
+                    st.apply_action(int(legal[self._rng.below(len(legal))]))
+
+
+def _assert_same(a: Any, b: Any, path: str = "") -> None:
+    """``a`` and ``b`` equal field for field: same types, dict keys, array dtypes and shapes."""
+    assert type(a) is type(b), f"{path}: {type(a).__name__} != {type(b).__name__}"
+    if isinstance(a, dict):
+        assert sorted(a) == sorted(b), f"{path}: keys {sorted(a)} != {sorted(b)}"
+        for k in a:
+            _assert_same(a[k], b[k], f"{path}[{k!r}]")
+    elif isinstance(a, (tuple, list)):
+        assert len(a) == len(b), f"{path}: length"
+        for i, (x, y) in enumerate(zip(a, b)):
+            _assert_same(x, y, f"{path}[{i}]")
+    elif isinstance(a, np.ndarray):
+        assert (a.dtype, a.shape) == (b.dtype, b.shape), f"{path}: {a.dtype}{a.shape} != {b.dtype}{b.shape}"
+        if a.dtype == object:
+            for i, (x, y) in enumerate(zip(a, b)):
+                _assert_same(x, y, f"{path}[{i}]")
+        else:
+            np.testing.assert_array_equal(a, b, err_msg=path)
+    else:
+        assert a == b, f"{path}: {a!r} != {b!r}"
+
+
+#: SEMANTIC, with M at 3 players instead of 6, and M truncated by max_turns (to keep time)
+PARITY = [(g, p) for g, p in SEMANTIC if g != "m"] + [
+    ("m", {"players": 2}), ("m", {"players": 3, "max_turns": 24})]
+PARITY_IDS = [g + "-" + "-".join(f"{k}={v}" for k, v in sorted(p.items())) for g, p in PARITY]
+
+
+@pytest.mark.parametrize("game,params", PARITY, ids=PARITY_IDS)
+def test_vector_env_matches_sync_vector_env(game: str, params: Dict[str, Any], engine: str) -> None:
+    """MouseholeVectorEnv and Gymnasium's SyncVectorEnv (same-step autoreset) of MouseholeEnv,
+    stepped side by side with the same seed and actions, return the same observations,
+    rewards, terminations, truncations and infos, field for field: ``action_mask`` and its
+    ``_action_mask``, and where a game ends ``final_obs``, ``final_info`` (the finished game's
+    last info) and their masks. Runs until four games have ended."""
+    from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+    n, seat, seed = 3, params["players"] - 1, 23
+    ours = _make_vec(game, n, engine, seat=seat, **params)
+    sync = SyncVectorEnv([lambda i=i: VectorSeededEnv(game, index=i, seat=seat, engine=engine, **params)
+                          for i in range(n)], autoreset_mode=AutoresetMode.SAME_STEP)
+    assert ours.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
+    assert ours.observation_space == sync.observation_space
+    assert ours.action_space == sync.action_space
+    a, b = ours.reset(seed=seed), sync.reset(seed=seed)
+    _assert_same(a, b, "reset")
+    ours.action_space.seed(seed)
+    ended = truncated = 0
+    for t in range(scale_steps(game)):
+        actions = ours.action_space.sample(mask=tuple(a[-1]["action_mask"]))
+        a, b = ours.step(actions), sync.step(actions.copy())
+        _assert_same(a, b, f"step {t}")
+        if "final_info" in a[-1]:
+            ended += int(a[-1]["_final_info"].sum())
+            truncated += int(a[3].sum())
+            assert not a[-1]["final_info"]["action_mask"].any()
+            if ended >= 4:
+                break
+    assert ended >= 1  # some game ended, so final_obs and final_info were compared
+    assert truncated >= 1 or "max_turns" not in params
+    ours.close()
+    sync.close()

@@ -103,7 +103,7 @@ def test_spaces_and_metadata(engine: str) -> None:
             assert space["observation"].dtype == np.float32
             assert space["action_mask"].shape == (game.num_actions,)
         assert env.metadata["name"] == f"mousehole_{name}_v0"
-        assert env.metadata["render_modes"] == ["ansi"]
+        assert env.metadata["render_modes"] == ["human", "ansi", "rgb_array"]
         assert env.metadata["is_parallelizable"] is False
         assert env.game.engine == engine
 
@@ -284,21 +284,97 @@ def test_bad_actions_raise_and_change_nothing(engine: str) -> None:
     env.step(np.int32(legal))
     assert env.game_state.history == before.history + [legal]
     with pytest.raises(ValueError, match="render_mode"):
-        _mp().env("m", render_mode="human")
+        _mp().env("m", render_mode="rgb")
+    with pytest.raises(ValueError, match="render_view"):
+        _mp().env("m", render_view="seat")
+    with pytest.raises(ValueError, match="render_view"):
+        _mp().parallel_env("m", players=3, render_view=3)
+    with pytest.raises(TypeError, match="render_view"):
+        _mp().env("m", render_view=1.0)
 
 
-def test_render(engine: str) -> None:
+def test_render_shows_the_agent_to_act_by_default(engine: str, capsys: Any) -> None:
+    """render() draws the view of the agent to act (nothing it may not see: the same text
+    for two states that agent cannot tell apart), a chosen seat's view, or with
+    render_view="full" the whole position; "human" prints the diagram and returns None."""
+    from mousehole import render
+
     for name in mousehole.game_names():
-        env = _mp().env(name, render_mode="ansi", engine=engine)
+        env = _mp().env(name, render_mode="ansi", engine=engine, players=3)
         env.reset(seed=5)
-        text = env.render()
-        assert isinstance(text, str) and text == str(env.game_state) and text
+        state = env.game_state
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
-        assert env.render() == str(env.game_state) != text
+        seat = state.current_player
+        text = env.render()
+        assert isinstance(text, str) and text == render.text(state, for_player=seat)
+        assert env.game_state.to_dict() == state.to_dict()  # rendering changed nothing
+        full = _mp().env(name, render_mode="ansi", engine=engine, players=3, render_view="full")
+        full.reset(seed=5)
+        full.step(state.history[0])
+        assert full.render() == str(state)
+        fixed = _mp().env(name, render_mode="ansi", engine=engine, players=3, render_view=2)
+        fixed.reset(seed=5)
+        assert fixed.render() == render.text(fixed.game_state, for_player=2)
+        if name != "kasimir":  # hidden information: the agent's view differs from the whole
+            assert text != str(state)
+            other = state.determinize(seat, seed=99)
+            assert other.to_dict() != state.to_dict()
+            env._state = other  # a position the agent to act cannot tell from this one
+            assert env.render() == text
+        human = _mp().env(name, render_mode="human", engine=engine, players=3)
+        capsys.readouterr()
+        human.reset(seed=5)
+        assert capsys.readouterr().out == render.text(human.game_state, for_player=0) + "\n"
+        assert human.render() is None
+        assert capsys.readouterr().out == render.text(human.game_state, for_player=0) + "\n"
         quiet = _mp().env(name, engine=engine)
         quiet.reset(seed=5)
         with pytest.warns(UserWarning, match="render_mode"):
             assert quiet.render() is None
+
+
+def test_render_rgb_array(engine: str) -> None:
+    """"rgb_array" is the picture of mousehole.render.svg for the agent's view, H x W x 3 uint8."""
+    pytest.importorskip("cairosvg", reason="the render extra (CairoSVG) is not installed")
+    from mousehole import render
+
+    env = _mp().env("maus_au_chocolat", render_mode="rgb_array", engine=engine, players=2)
+    env.reset(seed=3)
+    img = env.render()
+    assert isinstance(img, np.ndarray) and img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+    np.testing.assert_array_equal(img, render.rgb_array(env.game_state, for_player=0))
+    assert not np.array_equal(img, render.rgb_array(env.game_state))  # not the whole position
+    penv = _mp().parallel_env("m", render_mode="rgb_array", engine=engine, players=2, render_view="full")
+    penv.reset(seed=3)
+    np.testing.assert_array_equal(penv.render(), render.rgb_array(penv.game_state))
+
+
+def test_rgb_array_without_the_render_extra_names_it() -> None:
+    code = (
+        "import sys; sys.modules['cairosvg'] = None\n"
+        "import mousehole.pettingzoo as mp\n"
+        "env = mp.env('m', render_mode='rgb_array', players=2); env.reset(seed=1)\n"
+        "try:\n    env.render()\n"
+        "except ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "pip install 'mousehole[render]'" in out.stdout
+
+
+@pytest.mark.parametrize("name", ["cheese_rescue", "kasimir", "m", "maus_au_chocolat"])
+def test_pettingzoo_render_test(name: str, engine: str) -> None:
+    """PettingZoo's render_test, called as its own code calls it (``env_fn(render_mode=...)``
+    for "human" and then each of ``metadata["render_modes"]``), on the AEC environment and on
+    the parallel one converted by ``parallel_to_aec``."""
+    from pettingzoo.test import render_test
+    from pettingzoo.utils.conversions import parallel_to_aec
+
+    if "rgb_array" in _mp().RENDER_MODES:
+        pytest.importorskip("cairosvg", reason="the render extra (CairoSVG) is not installed")
+    render_test(lambda render_mode=None: _mp().env(name, render_mode=render_mode, engine=engine, players=2))
+    if name == "maus_au_chocolat":  # simultaneous bids: several agents to act in one step
+        render_test(lambda render_mode=None: parallel_to_aec(
+            _mp().parallel_env(name, render_mode=render_mode, engine=engine, players=3)))
 
 
 # -- max_cycles, illegal_action="random" and the parallel environment ------------------------
@@ -311,13 +387,15 @@ ROT_IDS = [i for c, i in zip(CASES, IDS) if c[0] in ("cheese_rescue", "kasimir")
 
 def _module(name: str, params: Dict[str, Any], engine: str) -> Any:
     """A module-like object with ``env(max_cycles=...)`` and ``parallel_env(max_cycles=...)``,
-    what ``max_cycles_test`` calls (it samples actions without the mask, hence "random")."""
+    what ``max_cycles_test`` calls (it samples actions without the mask, hence the explicit
+    opt-in ``illegal_action="random"``)."""
     import functools
     import types
 
     return types.SimpleNamespace(
         env=functools.partial(_mp().env, name, engine=engine, illegal_action="random", **params),
-        parallel_env=functools.partial(_mp().parallel_env, name, engine=engine, **params))
+        parallel_env=functools.partial(_mp().parallel_env, name, engine=engine, illegal_action="random",
+                                       **params))
 
 
 @pytest.mark.parametrize("case", ROTATING, ids=ROT_IDS)
@@ -338,6 +416,17 @@ def test_pettingzoo_parallel_api_test(case: Tuple[str, Dict[str, Any]], engine: 
         warnings.simplefilter("error")
         parallel_api_test(_mp().parallel_env(name, engine=engine, **params), num_cycles=1000)
         parallel_api_test(_mp().parallel_env(name, engine=engine, max_turns=3, **params), num_cycles=1000)
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_pettingzoo_parallel_seed_test(case: Tuple[str, Dict[str, Any]], engine: str) -> None:
+    """parallel_seed_test samples every action without the mask: with the explicit opt-in
+    illegal_action="random" the substitutions themselves come from the seeded generator."""
+    from pettingzoo.test import parallel_seed_test
+
+    name, params = case
+    parallel_seed_test(lambda: _mp().parallel_env(name, engine=engine, illegal_action="random", **params),
+                       num_cycles=10)
 
 
 def _cycle_ends(seats: List[int]) -> List[int]:
@@ -414,41 +503,230 @@ def test_illegal_action_random_plays_a_legal_action(engine: str) -> None:
         _mp().parallel_env("m", engine=engine, players=2, max_cycles="4")
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_parallel_step_is_one_action_per_agent_in_cheese_rescue(players: int, engine: str) -> None:
-    """Cheese Rescue passes the turn round the table: a parallel step plays every agent's
-    action once, in seat order from the seat to move; a legal action is played as given."""
-    penv = _mp().parallel_env("cheese_rescue", engine=engine, players=players)
-    aec = _make("cheese_rescue", {"players": players}, engine)
-    obs, infos = penv.reset(seed=9)
-    aec.reset(seed=9)
-    rng = np.random.default_rng(9)
-    steps = 0
-    while penv.agents:
+
+
+# -- the parallel environment: only pending decisions, never a substitution -------------------
+
+def _masked_choice(rng: Any, obs: Dict[str, Any], agents: List[str]) -> Dict[str, Any]:
+    """A masked random action for each agent with a decision; garbage for the others
+    (which the environment must ignore)."""
+    junk: List[Any] = [None, "x", -5, 10**9, 1.5, 0]
+    out: Dict[str, Any] = {}
+    for a in agents:
+        legal = np.flatnonzero(obs[a]["action_mask"])
+        out[a] = int(rng.choice(legal)) if len(legal) else junk[int(rng.integers(len(junk)))]
+    return out
+
+
+def _is_bid_phase(state: Any) -> bool:
+    return state.game.name == "maus_au_chocolat" and state.to_dict()["phase"] == "bid"
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_parallel_step_applies_exactly_the_chosen_actions(case: Tuple[str, Dict[str, Any]], engine: str) -> None:
+    """Every step: the agents with a pending decision are exactly those with a non-zero mask
+    and ``to_act``; outside a Maus au Chocolat bid phase that is the seat to move alone, in a
+    bid phase every seat still to bid, each with the exact mask of its own turn. The step
+    applies exactly their actions (read back from the game's history: who played what),
+    ignores the others' (junk included), and the game ends with the returns as rewards."""
+    name, params = case
+    penv = _mp().parallel_env(name, engine=engine, **params)
+    aec = _make(name, params, engine)
+    for seed in range(2):
+        obs, infos = penv.reset(seed=seed)
+        aec.reset(seed=seed)
         state = penv.game_state
-        first = state.current_player
-        assert penv.observation_space("player_0") is penv.observation_space("player_0")
-        # the seat to move decides with its mask; the others act blind (their masks are 0)
-        actions = {a: int(rng.integers(penv.game.num_actions)) for a in penv.agents}
-        legal = np.flatnonzero(obs[f"player_{first}"]["action_mask"])
-        actions[f"player_{first}"] = int(rng.choice(legal))
-        n_before = len(state.history)
-        obs, rew, term, trunc, infos = penv.step(actions)
-        played = state.history[n_before:]
-        order = [(first + k) % players for k in range(len(played))]
-        assert played[0] == actions[f"player_{first}"]
-        assert len(played) == players or state.is_terminal()
-        for p, a in zip(order, played):
-            agent = f"player_{p}"
-            assert infos[agent]["acted"]
-            assert infos[agent].get("illegal_action", False) == (a != actions[agent])
-            aec.step(a)  # the AEC environment, given what was played, is in the same state
-        assert aec.game_state.to_dict() == state.to_dict()
-        steps += 1
-    assert state.is_terminal() and all(term.values())
-    assert rew == {f"player_{p}": r for p, r in enumerate(state.returns())}
+        rng = np.random.default_rng(seed)
+        waiting: Dict[int, int] = {}
+        simultaneous = 0
+        while penv.agents:
+            pending = [a for a in penv.agents if obs[a]["action_mask"].any()]
+            assert pending == penv.pending_agents == [a for a in penv.agents if infos[a]["to_act"]]
+            seats = [int(a.split("_")[1]) for a in pending]
+            if _is_bid_phase(state):
+                n = state.game.num_players
+                assert seats == [q for q in range(state.current_player, n) if q not in waiting]
+                simultaneous += len(seats) > 1
+            else:
+                assert seats == [state.current_player] and not waiting
+            actions = _masked_choice(rng, obs, penv.agents)
+            masks = {int(a.split("_")[1]): obs[a]["action_mask"].copy() for a in pending}
+            chosen = {int(a.split("_")[1]): actions[a] for a in pending}
+            waiting.update(chosen)
+            before, n0 = state.clone(), len(state.history)
+            obs, rew, term, trunc, infos = penv.step(actions)
+            acted = set()
+            for x in state.history[n0:]:
+                p = before.current_player
+                if p >= 0:
+                    assert waiting.pop(p) == x  # the agent's own choice, nothing else
+                    if p in masks:
+                        np.testing.assert_array_equal(masks[p].astype(bool), before.legal_action_mask())
+                    acted.add(p)
+                before.apply_action(x)
+                aec_agent = aec.agent_selection
+                if p >= 0:
+                    assert aec_agent == f"player_{p}"
+                    aec.step(x)
+            assert acted and all(infos[f"player_{p}"]["acted"] == (p in acted) for p in range(len(infos)))
+            assert not any(i.get("illegal_action") for i in infos.values())
+            assert aec.game_state.to_dict() == state.to_dict()  # the AEC env, given the same, agrees
+        assert not waiting and state.is_terminal()
+        assert rew == {f"player_{p}": r for p, r in enumerate(state.returns())}
+        assert all(term.values()) != state.truncated and all(trunc.values()) == state.truncated
+        if name == "maus_au_chocolat":
+            assert simultaneous > 0
     with pytest.raises(RuntimeError, match="reset"):
         penv.step({})
-    penv.reset(seed=1)
-    with pytest.raises(ValueError, match="missing"):
-        penv.step({"player_0": 0})
+
+
+def _etienne_swap_position(engine: str, players: int) -> Tuple[Any, int, Dict[str, Any]]:
+    """A seeded Maus au Chocolat parallel env at a bid step where Etienne's holder, not the
+    last seat, may swap; returns (env, holder seat, observations)."""
+    for seed in range(200):
+        penv = _mp().parallel_env("maus_au_chocolat", engine=engine, players=players)
+        obs, _ = penv.reset(seed=seed)
+        helpers = penv.game_state.to_dict()["helpers"]
+        if 0 not in helpers:  # helper 0 is Etienne
+            continue
+        h = helpers.index(0)
+        if h < players - 1 and obs[f"player_{h}"]["action_mask"][240:320].any():
+            return penv, h, obs
+    raise AssertionError("no seed gives Etienne to a seat that can swap")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_parallel_bids_wait_behind_etienne_swap(players: int, engine: str) -> None:
+    """Etienne's holder swaps (MC-16, before bidding) in the simultaneous bid step: the seats
+    before him commit, the seats after him have chosen and wait (no mask, not asked again),
+    he alone is asked for his bid next, and then every waiting bid is played as chosen."""
+    penv, h, obs = _etienne_swap_position(engine, players)
+    state = penv.game_state
+    assert penv.pending_agents == [f"player_{q}" for q in range(players)]
+    actions = {a: int(np.flatnonzero(obs[a]["action_mask"][:80])[0]) for a in penv.agents}
+    swap = 240 + int(np.flatnonzero(obs[f"player_{h}"]["action_mask"][240:320])[0])
+    actions[f"player_{h}"] = swap
+    n0 = len(state.history)
+    obs, _, _, _, infos = penv.step(actions)
+    assert state.history[n0:] == [actions[f"player_{q}"] for q in range(h)] + [swap]
+    assert [infos[f"player_{q}"]["acted"] for q in range(players)] == [q <= h for q in range(players)]
+    assert penv.pending_agents == [f"player_{h}"]
+    assert [infos[f"player_{q}"]["to_act"] for q in range(players)] == [q == h for q in range(players)]
+    assert not obs[f"player_{h}"]["action_mask"][240:320].any()  # the swap is used
+    bid = int(np.flatnonzero(obs[f"player_{h}"]["action_mask"])[0])
+    n1 = len(state.history)
+    obs, _, _, _, infos = penv.step({f"player_{h}": bid})  # the others may be left out
+    assert state.history[n1:] == [bid] + [actions[f"player_{q}"] for q in range(h + 1, players)]
+    assert [infos[f"player_{q}"]["acted"] for q in range(players)] == [q >= h for q in range(players)]
+    assert not _is_bid_phase(state)
+
+
+def test_parallel_rejects_bad_actions_and_changes_nothing(engine: str) -> None:
+    """By default nothing is replaced: an action outside a pending agent's mask raises
+    IllegalMoveError with the rule's message, as do wrong types and ranges, before anything
+    is applied; "random" (explicit) replaces it and says so."""
+    penv = _mp().parallel_env("maus_au_chocolat", engine=engine, players=3)
+    obs, _ = penv.reset(seed=4)
+    state = penv.game_state
+    before = state.to_dict()
+    good = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in penv.agents}
+    bad = dict(good, player_2=int(np.flatnonzero(obs["player_2"]["action_mask"] == 0)[0]))
+    with pytest.raises(mousehole.IllegalMoveError, match=r"^MC-.*player_2's action \d+ is not in its action mask"):
+        penv.step(bad)
+    with pytest.raises(ValueError, match="outside the action space"):
+        penv.step(dict(good, player_1=penv.game.num_actions))
+    with pytest.raises(TypeError, match="player_0 has a pending decision"):
+        penv.step(dict(good, player_0=None))
+    with pytest.raises(ValueError, match="missing: player_1"):
+        penv.step({"player_0": good["player_0"], "player_2": good["player_2"]})
+    with pytest.raises(ValueError, match="not live"):
+        penv.step(dict(good, player_9=0))
+    with pytest.raises(TypeError, match="dict"):
+        penv.step([0, 0, 0])
+    assert state.to_dict() == before and penv.steps == 0
+    cr = _mp().parallel_env("cheese_rescue", engine=engine, players=2)
+    obs, _ = cr.reset(seed=2)
+    illegal = int(np.flatnonzero(obs["player_0"]["action_mask"] == 0)[0])
+    with pytest.raises(mousehole.IllegalMoveError, match=r"^CR-"):
+        cr.step({"player_0": illegal, "player_1": 0})
+    lenient = _mp().parallel_env("cheese_rescue", engine=engine, players=2, illegal_action="random")
+    obs, _ = lenient.reset(seed=2)
+    _, _, _, _, infos = lenient.step({"player_0": illegal, "player_1": illegal})
+    played = lenient.game_state.history[-1]
+    assert played != illegal and obs["player_0"]["action_mask"][played]
+    assert infos["player_0"]["illegal_action"] is True and "illegal_action" not in infos["player_1"]
+    assert infos["player_0"]["acted"] and not infos["player_1"]["acted"]
+
+
+def test_parallel_max_cycles_counts_steps(engine: str) -> None:
+    """max_cycles=c truncates the parallel game after c steps, unfinished, reward 0."""
+    for name in mousehole.game_names():
+        penv = _mp().parallel_env(name, engine=engine, players=3, max_cycles=7)
+        obs, _ = penv.reset(seed=1)
+        rng = np.random.default_rng(1)
+        steps = 0
+        while penv.agents:
+            obs, rew, term, trunc, _ = penv.step(_masked_choice(rng, obs, penv.agents))
+            steps += 1
+        assert steps == 7 == penv.steps and all(trunc.values()) and not any(term.values())
+        assert set(rew.values()) == {0.0} and not penv.game_state.is_terminal()
+
+
+def test_conversions_keep_the_guarantee(engine: str) -> None:
+    """PettingZoo's conversions: aec_to_parallel refuses the AEC env (turns are not cycles:
+    is_parallelizable is False); turn_based_aec_to_parallel applies only the selected agent's
+    action and raises on an illegal one (the AEC default); parallel_to_aec passes api_test,
+    and an AEC loop over it with masked actions plays exactly the chosen actions; converting
+    back gives the same parallel env."""
+    from pettingzoo.test import api_test
+    from pettingzoo.utils.conversions import aec_to_parallel, parallel_to_aec, turn_based_aec_to_parallel
+
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(_mp().env("m", engine=engine, players=2))
+
+    tb = turn_based_aec_to_parallel(_mp().env("kasimir", engine=engine, players=3))
+    obs, _ = tb.reset(seed=3)
+    state = tb.unwrapped.game_state
+    rng = np.random.default_rng(3)
+    while tb.agents:
+        to_move = tb.unwrapped.agent_selection
+        actions = _masked_choice(rng, obs, tb.agents)
+        n0 = len(state.history)
+        obs, *_ = tb.step(actions)
+        assert state.history[n0] == actions[to_move]
+    tb.reset(seed=3)
+    to_move = tb.unwrapped.agent_selection
+    illegal = int(np.flatnonzero(tb.unwrapped.observe(to_move)["action_mask"] == 0)[0])
+    with pytest.raises(mousehole.IllegalMoveError):
+        tb.step({a: illegal for a in tb.agents})
+
+    penv = _mp().parallel_env("maus_au_chocolat", engine=engine, players=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for text in DICT_OBS_WARNINGS:
+            warnings.filterwarnings("ignore", message=text)
+        api_test(parallel_to_aec(penv), num_cycles=1000)
+    aec = parallel_to_aec(penv)
+    assert aec_to_parallel(aec) is penv
+    aec.reset(seed=8)
+    state = penv.game_state
+    rng = np.random.default_rng(8)
+    chosen: Dict[int, int] = {}
+    played: List[int] = []
+    replay = state.clone()
+    for agent in aec.agent_iter(5000):
+        obs, _, term, trunc, _ = aec.last()
+        if term or trunc:
+            aec.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        a = int(rng.choice(legal)) if len(legal) else 0
+        if len(legal):
+            chosen[int(agent.split("_")[1])] = a
+        n0 = len(state.history)
+        aec.step(a)
+        for x in state.history[n0:]:
+            assert chosen.pop(replay.current_player) == x
+            replay.apply_action(x)
+            played.append(x)
+    assert state.is_terminal() and played == state.history and not chosen

@@ -24,6 +24,17 @@ Observations are the learner's ``state.observation(seat)`` (float32, shape
 ``returns()[seat]`` (+1 win, -1 loss, 0 when every seat wins) at the end. ``terminated``
 is True when the game ended by its rules, ``truncated`` when ``max_turns`` stopped it.
 
+Rendering (``render_mode``): ``"ansi"`` returns the text diagram, ``"human"`` prints it
+(after ``reset`` and every ``step``, as Gymnasium's human mode does), ``"rgb_array"`` returns
+the picture of :func:`mousehole.render.svg` as an ``(H, W, 3)`` uint8 array (needs the
+``render`` extra: ``pip install 'mousehole[render]'``; without it ``render()`` raises an
+``ImportError`` naming the extra, while the environment itself still builds, so
+Stable-Baselines3's ``make_vec_env``, which asks for ``"rgb_array"``, works without it).
+What is drawn is the learner's view by default (``render_view="seat"``:
+:func:`mousehole.render.text` / :func:`~mousehole.render.rgb_array` with
+``for_player=seat``, nothing the learner may not see); ``render_view="full"`` draws the
+whole position, every hand included.
+
 An illegal action ends the episode as a loss for the learner with the default
 ``illegal_action="lose"`` (``terminated``, reward -1, ``info["illegal_action"] = True``, the
 game state unchanged), as PettingZoo's classic board games do; this is what lets
@@ -59,7 +70,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, load
 
-__all__ = ["ENV_IDS", "MouseholeEnv", "MouseholeVectorEnv", "RandomOpponent"]
+__all__ = ["ENV_IDS", "RENDER_MODES", "RENDER_VIEWS", "MouseholeEnv", "MouseholeVectorEnv",
+           "RandomOpponent"]
 
 #: Gymnasium id -> mousehole game id
 ENV_IDS: Dict[str, str] = {
@@ -70,6 +82,10 @@ ENV_IDS: Dict[str, str] = {
 }
 
 _ILLEGAL_MODES = ("raise", "lose")
+#: the render modes of :class:`MouseholeEnv`
+RENDER_MODES = ("human", "ansi", "rgb_array")
+#: what ``render()`` draws: the learner's view (``"seat"``) or the whole position (``"full"``)
+RENDER_VIEWS = ("seat", "full")
 
 
 class RandomOpponent:
@@ -86,13 +102,16 @@ class RandomOpponent:
 class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore[misc, unused-ignore]
     """One mousehole game as a single-agent Gymnasium environment.
 
-    ``MouseholeEnv(game_id, *, seat=0, opponents=None, render_mode=None, engine=None,
-    illegal_action="lose", **params)``: ``game_id`` is a name of
-    :func:`mousehole.game_names`, ``params`` the game's keyword parameters (``players``,
-    ``max_turns``, ...) and ``engine`` is forwarded to :func:`mousehole.load`.
+    ``MouseholeEnv(game_id, *, seat=0, opponents=None, render_mode=None,
+    render_view="seat", engine=None, illegal_action="lose", **params)``: ``game_id`` is a
+    name of :func:`mousehole.game_names`, ``params`` the game's keyword parameters
+    (``players``, ``max_turns``, ...) and ``engine`` is forwarded to :func:`mousehole.load`.
+    ``render_mode`` is None or one of ``metadata["render_modes"]`` (``"human"``, ``"ansi"``,
+    ``"rgb_array"``); ``render_view`` is ``"seat"`` (the learner's view, the default) or
+    ``"full"`` (the whole position).
     """
 
-    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: Dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
     def __init__(
         self,
@@ -101,6 +120,7 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
         seat: int = 0,
         opponents: Any = None,
         render_mode: Optional[str] = None,
+        render_view: str = "seat",
         engine: Optional[str] = None,
         illegal_action: str = "lose",
         **params: Any,
@@ -114,9 +134,14 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
         if not 0 <= s < n:
             raise ValueError(f"seat must be in 0..{n - 1} for {n} players, got {s}")
         self.seat: int = s
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError("render_mode must be None, 'human', 'ansi' or 'rgb_array', "
+                             f"got {render_mode!r}")
         self.render_mode = render_mode
+        if render_view not in RENDER_VIEWS:
+            raise ValueError(f"render_view must be 'seat' (the learner's view) or 'full' "
+                             f"(the whole position), got {render_view!r}")
+        self.render_view: str = render_view
         if illegal_action not in _ILLEGAL_MODES:
             raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
         self.illegal_action = illegal_action
@@ -149,14 +174,14 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
 
     # -- internals ------------------------------------------------------------------------
 
-    def _state(self) -> StateAPI[Any]:
+    def _state(self, call: str) -> StateAPI[Any]:
         if self.state is None:
-            raise RuntimeError("call reset() before step() or render()")
+            raise RuntimeError(f"MouseholeEnv.{call}() was called before reset(): call reset() first")
         return self.state
 
     def _advance(self) -> None:
         """Play chance and opponents until the learner is to move or the game ends."""
-        st = self._state()
+        st = self._state("step")
         while True:
             cp = st.current_player
             if cp == TERMINAL or cp == self.seat:
@@ -177,10 +202,10 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
                     raise IllegalMoveError(f"the opponent at seat {cp} chose action {a!r}: {e}") from e
 
     def _obs(self) -> npt.NDArray[np.float32]:
-        return self._state().observation(self.seat)
+        return self._state("step").observation(self.seat)
 
-    def _info(self) -> Dict[str, Any]:
-        st = self._state()
+    def _info(self, call: str = "step") -> Dict[str, Any]:
+        st = self._state(call)
         if st.current_player == self.seat:
             mask = st.legal_action_mask().astype(np.int8)
         else:
@@ -201,6 +226,8 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
         self._advance()
         if self.state.is_terminal():  # pragma: no cover - no game ends before the learner acts
             self._done = True
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), self._info()
 
     def step(
@@ -209,7 +236,7 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
         """Apply the learner's ``action``, then the opponents' until the learner is to move
         again or the game ends. Raises :class:`mousehole.IllegalMoveError` for an illegal
         action (state unchanged) when ``illegal_action="raise"``."""
-        st = self._state()
+        st = self._state("step")
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         a = as_int(action)
@@ -233,17 +260,35 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
             reward = float(st.returns()[self.seat])
             truncated = bool(st.truncated)
             terminated = not truncated
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), reward, terminated, truncated, self._info()
 
-    def render(self) -> Optional[str]:
-        """``str(state)`` (the text diagram) when ``render_mode="ansi"``, None otherwise."""
-        if self.render_mode == "ansi":
-            return str(self._state())
-        return None
+    def render(self) -> Any:
+        """Draw the current position as ``render_mode`` says (see the module docstring):
+        ``"ansi"``: the text diagram (``str``); ``"human"``: the text diagram printed to
+        standard output, returns None; ``"rgb_array"``: an ``(H, W, 3)`` uint8 picture
+        (``ImportError`` naming the ``render`` extra when it is missing); None without a
+        render mode. With ``render_view="seat"`` (default) it is what the learner's seat may
+        see, with ``"full"`` the whole position."""
+        if self.render_mode is None:
+            return None
+        from . import render as _render
+
+        st = self._state("render")
+        seat = self.seat if self.render_view == "seat" else None
+        if self.render_mode == "rgb_array":
+            return _render.rgb_array(st, for_player=seat)
+        diagram = _render.text(st, for_player=seat)
+        if self.render_mode == "human":
+            print(diagram, flush=True)
+            return None
+        return diagram
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The learner's legal-action mask now (bool; all False when it is not to move)."""
-        return self._info()["action_mask"].astype(np.bool_)  # type: ignore[no-any-return]
+        """The learner's legal-action mask now (bool; all False when it is not to move),
+        the method ``sb3_contrib``'s ``MaskablePPO`` calls."""
+        return self._info("action_masks")["action_mask"].astype(np.bool_)  # type: ignore[no-any-return]
 
 
 class MouseholeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc, unused-ignore]
@@ -268,8 +313,11 @@ class MouseholeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc, unus
     * Autoreset: same step (``AutoresetMode.SAME_STEP``): a sub-environment whose game ends
       returns the *next* game's first observation; the finished game's observation of the
       learner is in ``info["final_obs"]`` (an object array, None elsewhere; the mask
-      ``info["_final_obs"]``), with ``info["final_info"]``/``info["_final_info"]``, as
-      Gymnasium's ``SyncVectorEnv`` does in that mode.
+      ``info["_final_obs"]``), and the finished game's last info in ``info["final_info"]``
+      (``{"action_mask": ..., "_action_mask": ...}``: the int8 masks, all 0 as
+      :class:`MouseholeEnv`'s last step gives them, marked where a game ended) with
+      ``info["_final_info"]``: field for field what Gymnasium's ``SyncVectorEnv`` of
+      :class:`MouseholeEnv` returns in that mode (tested side by side).
     * Seeding: ``reset(seed=s)`` gives ``VectorGame`` the seed ``s`` (sub-environment ``i``'s
       games then depend only on ``s``, ``i`` and the actions); ``reset()`` without a seed
       draws one from ``np_random``.
@@ -277,6 +325,8 @@ class MouseholeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc, unus
       (:class:`mousehole.IllegalMoveError` for an illegal one) naming the sub-environment;
       no sub-environment is stepped. Actions are read as given: mask them.
     * The arrays returned are reused from step to step (copy what you keep).
+    * ``step()`` and ``action_masks()`` before the first ``reset()`` raise ``RuntimeError``
+      naming the call.
     """
 
     metadata: Dict[str, Any] = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP,
@@ -305,6 +355,12 @@ class MouseholeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc, unus
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
         self._rewards = np.zeros(self.num_envs, dtype=np.float64)
         self._all = np.ones(self.num_envs, dtype=np.bool_)
+        self._reset_done = False
+
+    def _check_reset(self, call: str) -> None:
+        if not self._reset_done:
+            raise RuntimeError(f"MouseholeVectorEnv.{call}() was called before reset(): "
+                               "call reset() first")
 
     def _info(self) -> Dict[str, Any]:
         return {"action_mask": self.vector.action_mask.view(np.int8), "_action_mask": self._all}
@@ -317,12 +373,14 @@ class MouseholeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc, unus
         if seed is None:
             seed = int(self.np_random.integers(0, 2**63 - 1))
         obs, _ = self.vector.reset(seed)
+        self._reset_done = True
         return obs, self._info()
 
     def step(self, actions: Any) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float64],
                                           npt.NDArray[np.bool_], npt.NDArray[np.bool_], Dict[str, Any]]:
         """One learner action per sub-environment, then the opponents' until the learner
         is to move again (in a new game where one ended)."""
+        self._check_reset("step")
         obs, rewards, term, trunc, _, _ = self.vector.step(actions)
         np.copyto(self._rewards, rewards[:, self.seat])
         info = self._info()
@@ -333,12 +391,18 @@ class MouseholeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc, unus
                 final[i] = self.vector.final_observations[i].copy()
             info["final_obs"] = final
             info["_final_obs"] = done
-            info["final_info"] = {}
-            info["_final_info"] = done
+            # a finished game's last info, as MouseholeEnv.step gives it: an all-0 mask
+            info["final_info"] = {
+                "action_mask": np.zeros((self.num_envs, self.game.num_actions), dtype=np.int8),
+                "_action_mask": done.copy(),
+            }
+            info["_final_info"] = done.copy()
         return obs, self._rewards, term, trunc, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The learner's legal-action masks now, ``(num_envs, num_actions)`` bool."""
+        """The learner's legal-action masks now, ``(num_envs, num_actions)`` bool (the
+        array ``VectorGame`` rewrites at every step)."""
+        self._check_reset("action_masks")
         return self.vector.action_mask
 
 

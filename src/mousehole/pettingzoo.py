@@ -1,11 +1,15 @@
-"""PettingZoo AEC environments for every mousehole game (``pip install 'mousehole[pettingzoo]'``).
+"""PettingZoo environments for every mousehole game (``pip install 'mousehole[pettingzoo]'``).
 
 >>> import mousehole.pettingzoo
 >>> env = mousehole.pettingzoo.env("cheese_rescue", players=2)   # doctest: +SKIP
 >>> env.reset(seed=1)                                             # doctest: +SKIP
 
-The environment plays one game of the chosen id, with its keyword parameters, on either
-engine (``engine=`` is passed to :func:`mousehole.load`):
+:func:`env` is an AEC environment (one agent acts at a time, the game's own turn order);
+:func:`parallel_env` is a ``ParallelEnv`` of the same game in which a step asks only the
+agents with a pending decision. Both play one game of the chosen id, with its keyword
+parameters, on either engine (``engine=`` is passed to :func:`mousehole.load`).
+
+The AEC environment:
 
 * agents are ``player_0`` .. ``player_{n-1}`` (seat ``p`` is ``player_p``); the agent to act
   is always the seat to move of the game (``state.current_player``);
@@ -28,11 +32,10 @@ engine (``engine=`` is passed to :func:`mousehole.load`):
 * ``reset(seed=s)`` starts ``game.new_state(s)`` and reseeds the environment's generator with
   ``s``; ``reset()`` draws the game's seed from that generator (so a seeded reset followed by
   unseeded ones is reproducible);
-* ``render_mode="ansi"`` makes ``render()`` return the text diagram ``str(state)``;
 * ``illegal_action="raise"`` (default) raises for an action the rules forbid now;
-  ``illegal_action="random"`` plays instead a uniformly random legal action drawn from the
-  environment's generator and sets ``infos[agent]["illegal_action"] = True`` for that step
-  (for callers that sample without the mask);
+  ``illegal_action="random"`` (an explicit opt-in, for callers that sample without the mask)
+  plays instead a uniformly random legal action drawn from the environment's generator and
+  sets ``infos[agent]["illegal_action"] = True`` for that step;
 * ``max_cycles=c`` truncates the game after ``c`` *cycles*. A cycle is a run of consecutive
   turns in which no agent acts twice: it ends just before an agent would act a second time.
   Where the turn passes round the table one action per turn (Cheese Rescue always; Kater
@@ -40,16 +43,25 @@ engine (``engine=`` is passed to :func:`mousehole.load`):
   agent, so ``c`` cycles are ``c`` actions per agent. The truncated game is left unfinished:
   every agent gets ``truncations`` True and reward 0.
 
-:func:`parallel_env` gives the same game as a PettingZoo ``ParallelEnv`` in which one
-``step`` is one cycle (see :class:`MouseholeParallelEnv`).
+Rendering (both environments): ``render_mode`` is None, ``"human"`` (the text diagram printed
+after ``reset`` and every step, and by ``render()``, which returns None), ``"ansi"``
+(``render()`` returns the text diagram) or ``"rgb_array"`` (``render()`` returns the picture
+of :func:`mousehole.render.svg` as an ``(H, W, 3)`` uint8 array; it needs the ``render``
+extra, ``pip install 'mousehole[render]'``, and raises an ``ImportError`` naming it when it is
+missing). ``render_view`` says whose view is drawn: ``"agent"`` (default) the seat whose
+decision is pending (see each class), an int ``p`` seat ``p``'s view, ``"full"`` the whole
+position with every hand. A seat's view is drawn from ``state.to_dict(for_player=p)`` alone
+(:func:`mousehole.render.text`, :func:`mousehole.render.rgb_array`), so it shows nothing that
+seat may not see.
 
-The environments pass PettingZoo's ``api_test``, ``seed_test`` and ``parallel_api_test`` for
-every game, player count and engine, and ``max_cycles_test`` where the turn passes round the
-table (``tests/test_pettingzoo_env.py``; ``docs/environments.md`` says why not elsewhere).
+The environments pass PettingZoo's ``api_test``, ``seed_test``, ``render_test`` and
+``parallel_api_test`` for every game, player count and engine, and ``max_cycles_test`` where
+the turn passes round the table (``tests/test_pettingzoo_env.py``; ``docs/environments.md``
+says why not elsewhere).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Set, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -63,14 +75,22 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
         "pip install 'mousehole[pettingzoo]'"
     ) from exc
 
-from ._api import CHANCE, TERMINAL, Game, StateAPI, as_int, load
+from . import render as _render
+from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, check_seat, load
 
-__all__ = ["MouseholeAECEnv", "MouseholeParallelEnv", "env", "parallel_env", "agent_name"]
+__all__ = ["MouseholeAECEnv", "MouseholeParallelEnv", "env", "parallel_env", "agent_name",
+           "RENDER_MODES"]
 
 _AECEnv: Any = pettingzoo.AECEnv
 _ParallelEnv: Any = pettingzoo.ParallelEnv
 
 _ILLEGAL_MODES = ("raise", "random")
+#: the render modes of both environments
+RENDER_MODES = ("human", "ansi", "rgb_array")
+#: the first action that is not a bid in Maus au Chocolat (bids are actions 0..79, MC-7)
+_MAC_FIRST_NON_BID = 80
+
+RenderView = Union[str, int]
 
 
 def agent_name(seat: int) -> str:
@@ -80,22 +100,24 @@ def agent_name(seat: int) -> str:
 
 def env(game_id: str, render_mode: Optional[str] = None, *, engine: Optional[str] = None,
         max_cycles: Optional[int] = None, illegal_action: str = "raise",
-        **params: Any) -> "MouseholeAECEnv":
+        render_view: RenderView = "agent", **params: Any) -> "MouseholeAECEnv":
     """A PettingZoo AEC environment playing ``mousehole.load(game_id, engine=engine,
-    **params)``; ``render_mode`` is None or ``"ansi"``; ``max_cycles`` None (no limit) or a
-    positive int; ``illegal_action`` ``"raise"`` or ``"random"``."""
+    **params)``; ``render_mode`` is None, ``"human"``, ``"ansi"`` or ``"rgb_array"``;
+    ``max_cycles`` None (no limit) or a positive int; ``illegal_action`` ``"raise"`` or
+    ``"random"``; ``render_view`` ``"agent"``, a seat or ``"full"`` (see the module
+    docstring)."""
     return MouseholeAECEnv(game_id, render_mode, engine=engine, max_cycles=max_cycles,
-                           illegal_action=illegal_action, **params)
+                           illegal_action=illegal_action, render_view=render_view, **params)
 
 
 def parallel_env(game_id: str, render_mode: Optional[str] = None, *, engine: Optional[str] = None,
-                 max_cycles: Optional[int] = None, illegal_action: str = "random",
-                 **params: Any) -> "MouseholeParallelEnv":
-    """A PettingZoo parallel environment in which one step is one cycle of the game (see
-    :class:`MouseholeParallelEnv`); the arguments are those of :func:`env`, except that
-    ``illegal_action`` defaults to ``"random"``."""
+                 max_cycles: Optional[int] = None, illegal_action: str = "raise",
+                 render_view: RenderView = "agent", **params: Any) -> "MouseholeParallelEnv":
+    """A PettingZoo parallel environment in which a step asks only the agents with a
+    pending decision (see :class:`MouseholeParallelEnv`); the arguments are those of
+    :func:`env`, except that ``max_cycles`` counts parallel steps."""
     return MouseholeParallelEnv(game_id, render_mode, engine=engine, max_cycles=max_cycles,
-                                illegal_action=illegal_action, **params)
+                                illegal_action=illegal_action, render_view=render_view, **params)
 
 
 def _check_options(max_cycles: Any, illegal_action: Any) -> Optional[int]:
@@ -111,24 +133,54 @@ def _check_options(max_cycles: Any, illegal_action: Any) -> Optional[int]:
     return c
 
 
-class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
-    """One mousehole game as a PettingZoo ``AECEnv`` (see the module docstring)."""
+def _check_render(game: Game[Any, Any], render_mode: Any, render_view: Any) -> RenderView:
+    """Check ``render_mode`` and ``render_view``; return the view ("agent", "full" or a seat)."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}")
+    if isinstance(render_view, str):
+        if render_view not in ("agent", "full"):
+            raise ValueError(f"render_view must be 'agent' (the seat whose decision is pending), "
+                             f"'full' (the whole position) or a seat, got {render_view!r}")
+        return render_view
+    return check_seat(game, render_view, "render_view")
 
-    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "name": "mousehole_v0",
-                                "is_parallelizable": False}
+
+def _draw(state: StateAPI[Any], render_mode: Optional[str], seat: Optional[int]) -> Any:
+    """``state`` drawn for ``render_mode`` as ``seat`` sees it (the whole position for None)."""
+    if render_mode is None:
+        gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi', "
+                              "'human' or 'rgb_array'")
+        return None
+    if render_mode == "rgb_array":
+        return _render.rgb_array(state, for_player=seat)
+    diagram = _render.text(state, for_player=seat)
+    if render_mode == "ansi":
+        return diagram
+    print(diagram)
+    return None
+
+
+class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
+    """One mousehole game as a PettingZoo ``AECEnv`` (see the module docstring).
+
+    ``render_view="agent"`` draws the view of ``agent_selection`` (the seat to move; at the
+    end, the agent whose final step is due)."""
+
+    metadata: Dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4,
+                                "name": "mousehole_v0", "is_parallelizable": False}
 
     def __init__(self, game_id: str, render_mode: Optional[str] = None, *,
                  engine: Optional[str] = None, max_cycles: Optional[int] = None,
-                 illegal_action: str = "raise", **params: Any) -> None:
+                 illegal_action: str = "raise", render_view: RenderView = "agent",
+                 **params: Any) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.max_cycles: Optional[int] = _check_options(max_cycles, illegal_action)
         self.illegal_action: str = illegal_action
         #: cycles completed in this game, and the seats that acted in the current one
         self.cycles = 0
         self._acted: Set[int] = set()
         self.game: Game[Any, Any] = load(game_id, engine=engine, **params)
+        self.render_view: RenderView = _check_render(self.game, render_mode, render_view)
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name=f"mousehole_{game_id}_v0")
         n = self.game.num_players
@@ -177,6 +229,11 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         """Start a new game: ``game.new_state(seed)`` (a seed drawn from the environment's
         generator when ``seed`` is None); ``options`` is accepted and ignored."""
+        self._new_game(seed)
+        if self.render_mode == "human":
+            self.render()
+
+    def _new_game(self, seed: Optional[int]) -> None:
         if seed is not None:
             game_seed = as_int(seed)
             if game_seed is None:
@@ -253,13 +310,16 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
                     for other in self.agents:
                         self.truncations[other] = True
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
-    def render(self) -> Optional[str]:
-        """The text diagram of the game (``render_mode="ansi"``); None without a mode."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi'")
-            return None
-        return str(self.game_state)
+    def render(self) -> Any:
+        """The position drawn as ``render_mode`` says, from ``render_view``'s view (see the
+        module docstring); None (with a warning) without a render mode."""
+        state = self.game_state
+        view = self.render_view
+        seat = None if view == "full" else (self._seat[self.agent_selection] if view == "agent" else int(view))
+        return _draw(state, self.render_mode, seat)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -298,51 +358,89 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
 
 
 class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
-    """One mousehole game as a PettingZoo ``ParallelEnv``: one ``step`` is one *cycle*.
+    """One mousehole game as a PettingZoo ``ParallelEnv`` that never substitutes an action.
 
-    Agents, spaces, observations, rewards, seeding, chance and rendering are those of
-    :class:`MouseholeAECEnv` (which this class drives: ``aec_env``). ``step(actions)`` takes
-    an action from every live agent, then plays the turns of one cycle in the game's own
-    order (a cycle ends just before an agent would act a second time, or when the game
-    ends), each agent's action at its turn; the actions of agents whose turn did not come
-    in this cycle are not used (``infos[agent]["acted"]`` says which were). An agent decides
-    on the observation at the start of the cycle, before the earlier turns of the cycle are
-    played, so its action may have become illegal: with the default ``illegal_action="random"``
-    a uniformly random legal action is played instead (``infos[agent]["illegal_action"]``);
-    with ``"raise"`` the step raises and the turns already played in the cycle stay played.
-    ``max_cycles=c`` truncates the game after ``c`` steps. Where the turn passes round the
-    table one action per turn (Cheese Rescue), every step is one action of every agent, in
-    seat order from the seat to move.
+    **Pending decisions.** After ``reset`` and every ``step``, each live agent either has a
+    pending decision or not. Outside the bids of Maus au Chocolat exactly one agent has one,
+    the seat to move; in a Maus au Chocolat bid phase every seat that has not yet chosen its
+    bid has one (the bid is simultaneous, MC-7 and MC-27), so all bidders are asked in the
+    same step. An agent with a pending decision gets its legal-action mask (for a bidder:
+    the mask it will have at its own turn, which the other bids cannot change) and
+    ``infos[agent]["to_act"] = True``; every other agent gets an all-zero mask and
+    ``infos[agent]["to_act"] = False``.
+
+    **step(actions)** takes an action from every agent with a pending decision (a missing
+    one raises ``ValueError``) and applies exactly those, each one the action its agent chose
+    under the mask it was given. The entry of an agent without a pending decision is
+    ignored whatever it is (it may be left out): that agent's step is a no-op, as in
+    PettingZoo's turn-based parallel environments. All actions are checked before any is
+    applied: a wrong type raises ``TypeError``, an int outside the action space
+    ``ValueError``, an action outside the agent's mask :class:`mousehole.IllegalMoveError`
+    (naming the rule); the environment is then unchanged. ``illegal_action="random"`` is an
+    explicit opt-in for callers that sample without the mask: an action outside the mask is
+    replaced by a uniformly random action of the mask, drawn from the environment's
+    generator, and ``infos[agent]["illegal_action"] = True`` says so. Nothing is replaced
+    by default.
+
+    The chosen bids are committed in seat order, as the game's sequential form needs (MC-27).
+    When Etienne's holder chooses his swap (MC-16, "before bidding"), his bid is still to come:
+    the bids of the seats after him wait, already chosen, and are applied right after his bid
+    in the next step (in which he alone is asked). ``infos[agent]["acted"]`` is True for the
+    agents whose chosen action was applied in this step.
+
+    ``max_cycles=c`` truncates the game after ``c`` parallel steps (PettingZoo's meaning for
+    parallel environments; a step that leaves bids waiting is not counted as the last one).
+    Spaces, observations, rewards, seeding and chance are those of :class:`MouseholeAECEnv`
+    (which this class drives: ``aec_env``). ``render_view="agent"`` draws the view of the
+    seat to move (the lowest seat with a pending decision) and, once the game is over, of
+    the seat that acted last.
     """
 
-    metadata: Dict[str, Any] = {"render_modes": ["ansi"], "name": "mousehole_v0"}
+    metadata: Dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4,
+                                "name": "mousehole_v0"}
 
     def __init__(self, game_id: str, render_mode: Optional[str] = None, *,
                  engine: Optional[str] = None, max_cycles: Optional[int] = None,
-                 illegal_action: str = "random", **params: Any) -> None:
+                 illegal_action: str = "raise", render_view: RenderView = "agent",
+                 **params: Any) -> None:
         super().__init__()
-        self.aec_env = MouseholeAECEnv(game_id, render_mode, engine=engine, max_cycles=max_cycles,
-                                       illegal_action=illegal_action, **params)
+        self._max_cycles = _check_options(max_cycles, illegal_action)
+        self.illegal_action: str = illegal_action
+        self.aec_env = MouseholeAECEnv(game_id, None, engine=engine, **params)
         self.game = self.aec_env.game
+        self.render_view: RenderView = _check_render(self.game, render_mode, render_view)
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name=f"mousehole_{game_id}_v0")
         self.possible_agents: List[str] = list(self.aec_env.possible_agents)
         self.agents: List[str] = []
         self.observation_spaces = self.aec_env.observation_spaces
         self.action_spaces = self.aec_env.action_spaces
+        #: parallel steps taken in this game
+        self.steps = 0
+        self._simultaneous_bids = self.game.name == "maus_au_chocolat"
+        self._pending: Dict[int, npt.NDArray[np.int8]] = {}
+        self._waiting: Dict[int, int] = {}  # seat -> chosen bid waiting behind Etienne's swap
+        self._last_seat = 0
 
     @property
     def max_cycles(self) -> Optional[int]:
-        """The cycle limit (None: the game's own end only); settable."""
-        return self.aec_env.max_cycles
+        """The limit on parallel steps (None: the game's own end only); settable."""
+        return self._max_cycles
 
     @max_cycles.setter
     def max_cycles(self, value: Optional[int]) -> None:
-        self.aec_env.max_cycles = _check_options(value, self.aec_env.illegal_action)
+        self._max_cycles = _check_options(value, self.illegal_action)
 
     @property
     def game_state(self) -> StateAPI[Any]:
+        """The game's current state (the environment's own object: clone it to keep it)."""
         return self.aec_env.game_state
+
+    @property
+    def pending_agents(self) -> List[str]:
+        """The agents with a pending decision (their actions are the ones the next step
+        applies), in seat order."""
+        return [agent_name(p) for p in sorted(self._pending)]
 
     def observation_space(self, agent: str) -> Any:
         return self.aec_env.observation_space(agent)
@@ -350,50 +448,154 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> Any:
         return self.aec_env.action_space(agent)
 
-    def _observations(self) -> Dict[str, Dict[str, npt.NDArray[Any]]]:
-        return {a: self.aec_env.observe(a) for a in self.agents}
-
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
               ) -> Tuple[Dict[str, Any], Dict[str, Dict[str, Any]]]:
         """As :meth:`MouseholeAECEnv.reset`; returns every agent's observation and info."""
         self.aec_env.reset(seed=seed, options=options)
-        self.agents = list(self.aec_env.agents)
-        return self._observations(), {a: {} for a in self.agents}
+        self.steps = 0
+        self._waiting = {}
+        self._last_seat = 0
+        state = self.game_state
+        self.agents = [] if state.is_terminal() else list(self.possible_agents)
+        self._pending = self._decisions()
+        infos = {a: {"to_act": self._seat(a) in self._pending} for a in self.possible_agents}
+        obs = self._observations()
+        if self.render_mode == "human":
+            self.render()
+        return obs, infos
 
-    def step(self, actions: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool],
-                                                     Dict[str, bool], Dict[str, Dict[str, Any]]]:
-        """Play one cycle (see the class docstring)."""
+    def step(self, actions: Mapping[str, Any]) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool],
+                                                        Dict[str, bool], Dict[str, Dict[str, Any]]]:
+        """Apply the actions of the agents with a pending decision (see the class docstring)."""
         aec = self.aec_env
         if not self.agents:
             raise RuntimeError("the game is over: call reset()")
-        missing = [a for a in self.agents if a not in actions]
-        if missing:
-            raise ValueError(f"step needs an action from every live agent; missing: {', '.join(missing)}")
+        if not isinstance(actions, Mapping):
+            raise TypeError(f"step takes a dict of actions by agent, not {type(actions).__name__}")
         unknown = [a for a in actions if a not in self.agents]
         if unknown:
             raise ValueError(f"actions for agents that are not live: {', '.join(map(str, unknown))}")
+        missing = [agent_name(p) for p in sorted(self._pending) if agent_name(p) not in actions]
+        if missing:
+            raise ValueError(f"step needs an action from every agent with a pending decision; "
+                             f"missing: {', '.join(missing)}")
         infos: Dict[str, Dict[str, Any]] = {a: {"acted": False} for a in self.agents}
-        start = aec.cycles
-        while True:
-            agent = aec.agent_selection
-            if aec.terminations[agent] or aec.truncations[agent]:
-                break
-            aec.step(actions[agent])
-            infos[agent]["acted"] = True
-            infos[agent].update(aec.infos.get(agent, {}))
-            if aec.cycles != start:
-                break
-        rewards = {a: float(aec.rewards[a]) for a in self.agents}
-        terms = {a: bool(aec.terminations[a]) for a in self.agents}
-        truncs = {a: bool(aec.truncations[a]) for a in self.agents}
+        chosen: Dict[int, int] = {}
+        for p in sorted(self._pending):  # check everything before applying anything
+            agent, mask = agent_name(p), self._pending[p]
+            action = actions[agent]
+            a = as_int(action)
+            if a is None:
+                raise TypeError(f"{agent} has a pending decision: its action must be an int, "
+                                f"not {type(action).__name__}")
+            if not 0 <= a < self.game.num_actions:
+                raise ValueError(f"{agent}'s action {a} is outside the action space "
+                                 f"0..{self.game.num_actions - 1}")
+            if not mask[a]:
+                if self.illegal_action == "raise":
+                    raise self._illegal(p, a)
+                legal = np.flatnonzero(mask)
+                a = int(legal[int(aec._rng.integers(len(legal)))])
+                infos[agent]["illegal_action"] = True
+            chosen[p] = a
+        self._waiting.update(chosen)
+        state = self.game_state
+        while not state.is_terminal() and state.current_player in self._waiting:
+            p = state.current_player
+            aec.step(self._waiting.pop(p))  # raises only if a mask was wrong (a bug)
+            infos[agent_name(p)]["acted"] = True
+            self._last_seat = p
+        self.steps += 1
+        over = state.is_terminal()
+        cut = (not over and not self._waiting and self._max_cycles is not None
+               and self.steps >= self._max_cycles)
+        returns = state.returns() if over else [0.0] * self.game.num_players
+        truncated = over and bool(state.truncated)
+        rewards = {a: float(returns[self._seat(a)]) for a in self.agents}
+        terms = {a: over and not truncated for a in self.agents}
+        truncs = {a: truncated or cut for a in self.agents}
+        if over or cut:
+            self._pending = {}
+            self._waiting = {}
+        else:
+            self._pending = self._decisions()
+        for name in self.agents:
+            infos[name]["to_act"] = self._seat(name) in self._pending
         obs = self._observations()
-        if all(terms[a] or truncs[a] for a in self.agents):
+        if over or cut:
             self.agents = []
+        if self.render_mode == "human":
+            self.render()
         return obs, rewards, terms, truncs, infos
 
-    def render(self) -> Optional[str]:
-        out: Optional[str] = self.aec_env.render()
-        return out
+    def render(self) -> Any:
+        """The position drawn as ``render_mode`` says, from ``render_view``'s view (see the
+        class docstring); None (with a warning) without a render mode."""
+        state = self.game_state
+        view = self.render_view
+        if view == "full":
+            seat: Optional[int] = None
+        elif view == "agent":
+            seat = min(self._pending) if self._pending else self._last_seat
+        else:
+            seat = int(view)
+        return _draw(state, self.render_mode, seat)
 
     def close(self) -> None:
         """Nothing to release."""
+
+    # -- helpers -----------------------------------------------------------------------
+
+    @staticmethod
+    def _seat(agent: str) -> int:
+        return int(agent[len("player_"):])
+
+    def _observations(self) -> Dict[str, Dict[str, npt.NDArray[Any]]]:
+        state = self.game_state
+        zeros = np.zeros(self.game.num_actions, dtype=np.int8)
+        out: Dict[str, Dict[str, npt.NDArray[Any]]] = {}
+        for p, a in enumerate(self.possible_agents):
+            if a in self.agents:
+                mask = self._pending.get(p)
+                out[a] = {"observation": state.observation(p),
+                          "action_mask": zeros.copy() if mask is None else mask.copy()}
+        return out
+
+    def _decisions(self) -> Dict[int, npt.NDArray[np.int8]]:
+        """The seats with a pending decision and the mask of each: the seat to move, and in
+        a Maus au Chocolat bid phase every later seat whose bid is not chosen yet, with the
+        mask it will have at its own turn (found on a copy in which the seats before it
+        commit placeholder bids; a seat's bids and swap depend on its own hand only)."""
+        state = self.game_state
+        if state.is_terminal():
+            return {}
+        cp = state.current_player
+        mask = state.legal_action_mask()
+        out = {cp: mask.view(np.int8)}
+        if self._simultaneous_bids and mask[:_MAC_FIRST_NON_BID].any():  # a bid phase
+            probe: Optional[StateAPI[Any]] = None
+            for q in range(cp + 1, self.game.num_players):
+                if q in self._waiting:
+                    continue
+                if probe is None:
+                    probe = state.clone()
+                while probe.current_player < q:
+                    legal = probe.legal_actions()
+                    probe.apply_action(int(legal[0]))  # the lowest legal action is a bid
+                out[q] = probe.legal_action_mask().view(np.int8)
+        return out
+
+    def _turn_of(self, p: int) -> StateAPI[Any]:
+        """A copy of the game at seat ``p``'s turn (for a bidder after the seat to move)."""
+        probe = self.game_state.clone()
+        while probe.current_player != p:
+            probe.apply_action(int(probe.legal_actions()[0]))
+        return probe
+
+    def _illegal(self, p: int, a: int) -> IllegalMoveError:
+        """The error for seat ``p``'s action ``a``, outside its mask: the rules' own message."""
+        try:
+            self._turn_of(p).apply_action(a)
+        except IllegalMoveError as e:
+            return IllegalMoveError(f"{e} ({agent_name(p)}'s action {a} is not in its action mask)")
+        return IllegalMoveError(f"{agent_name(p)}'s action {a} is not in its action mask")  # pragma: no cover
