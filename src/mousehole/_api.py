@@ -526,7 +526,11 @@ class Game(Generic[StateT, MoveT]):
             raise StateError(f"{self.name}: malformed view: {type(e).__name__}: {e}") from None
         full["view"] = None
         state = self._load(full, owned=True)  # ``full`` is our own copy of the view
-        if state.to_dict(for_player=p) != view:
+        try:  # (a view holding other objects than plain data, e.g. numpy arrays, compares badly)
+            same = bool(state.to_dict(for_player=p) == view)
+        except (TypeError, ValueError) as e:
+            raise StateError(f"{self.name}: malformed view: {type(e).__name__}: {e}") from None
+        if not same:
             raise StateError(f"{self.name}: the view is not consistent: no state of this game shows seat {p} "
                              "exactly this view")
         return state
