@@ -32,13 +32,13 @@ import pickle
 import sys
 import threading
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import numpy as np
 
 import mousehole
 from mousehole._api import CHANCE
-from mousehole._rng import Rng, derive
+from mousehole._rng import derive
 from mousehole.vector import RANDOM, VectorGame
 
 #: the errors a step may raise when another thread wrote its actions
@@ -85,59 +85,10 @@ def run_threads(targets: Sequence[Callable[[], None]]) -> None:
 
 
 # --------------------------------------------------------------------------------------
-# the reference env (the documented seeds and draws of mousehole.vector, written out again)
+# the reference env: test_vector's (the documented seeds and draws of mousehole.vector,
+# written out again); this script runs with the tests' folder first on sys.path
 
-def _pick_chance(outcomes: List[Tuple[int, float]], rng: Rng) -> int:
-    probs = [p for _, p in outcomes]
-    if len(set(probs)) == 1:
-        return int(outcomes[rng.below(len(outcomes))][0])
-    u = (rng.next64() >> 11) / 2.0 ** 53
-    acc = 0.0
-    for a, p in outcomes:
-        acc += p
-        if u < acc:
-            return int(a)
-    return int(outcomes[-1][0])
-
-
-class RefEnv:
-    """Env ``i`` of a VectorGame, replayed with ordinary states of ``game``."""
-
-    def __init__(self, game: Any, seed: int, i: int, seats: Sequence[int]) -> None:
-        self.game, self.e, self.seats = game, derive(seed, i), set(seats)
-        self.k = -1
-        self.next_game()
-
-    def next_game(self) -> None:
-        while True:
-            self.k += 1
-            self.state = self.game.new_state(derive(self.e, 2 * self.k))
-            self.rng = Rng(derive(self.e, 2 * self.k + 1))
-            self.advance()
-            if not self.state.is_terminal():
-                return
-
-    def advance(self) -> None:
-        st = self.state
-        while not st.is_terminal():
-            cp = st.current_player
-            if cp == CHANCE:
-                st.apply_action(_pick_chance(st.chance_outcomes(), self.rng))
-            elif cp in self.seats:
-                return
-            else:
-                legal = st.legal_actions()
-                st.apply_action(int(legal[self.rng.below(len(legal))]))
-
-    def step(self, a: int) -> None:
-        st = self.state
-        if a == RANDOM:
-            legal = st.legal_actions()
-            a = int(legal[self.rng.below(len(legal))])
-        st.apply_action(a)  # raises IllegalMoveError: the VectorGame applied an illegal action
-        self.advance()
-        if st.is_terminal():
-            self.next_game()
+from test_vector import RefEnv  # noqa: E402
 
 
 def check_vector(vg: VectorGame, seed: int, steps: List[np.ndarray], python_envs: Sequence[int],
