@@ -386,7 +386,10 @@ def _in_child(tmp_path: Any, payload: bytes) -> List[str]:
     (b"[1" + b"0" * 400 + b"e-400]", None),  # a long float literal is fine JSON; not a record
     (b"\x00" * 1_000_000, "not JSON: Expecting value (line 1, column 1)"),
     (b"\xff" * 1_000, "not UTF-8 text: byte 0xff at offset 0"),
-])
+], ids=["deep-arrays", "deep-objects", "unclosed-arrays", "unterminated-string", "20-MiB-of-spaces",
+        "million-digit-integer", "long-float", "nul-bytes", "not-utf8"])
+# (short ids: a payload as its own id would put megabytes into PYTEST_CURRENT_TEST, which the
+# child process inherits: "Argument list too long")
 def test_extreme_inputs_in_a_child_process(tmp_path: Any, payload: bytes, message: Any) -> None:
     lines = _in_child(tmp_path, payload)
     assert lines and all(line.split(" ", 2)[1] == "RecordError" for line in lines), lines

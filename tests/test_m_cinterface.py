@@ -194,7 +194,9 @@ def test_structs_are_canonical(players: int) -> None:
     game = mousehole.load("m", players=players, engine="compiled")
     for g in range(scale(3)):
         for state in _states(game, 3 + g):
-            loaded = game.state_from_dict(state.to_dict())
+            # the core's own read (``to_dict`` reads a clone, so that another thread cannot
+            # tear it, and leaves the state's pending shuffle steps pending)
+            loaded = game.state_from_dict(state._to_dict())
             assert _cgame(state).same_struct(_cgame(loaded)), len(state.history)
         end = _cgame(state)
         end.reset(3 + g)
@@ -209,13 +211,14 @@ def test_the_deferred_shuffle_deals_the_reference_game(players: int) -> None:
     legal actions at every step, and at the end the same dict (pile order, removed cards,
     generator). Reading the dict mid-game (the rest of the steps taken at once) changes
     nothing that follows."""
+    # (the core's own dict read, ``_to_dict``, settles a state; ``to_dict`` reads a clone)
     game = mousehole.load("m", players=players, engine="compiled")
     python = mousehole.load("m", players=players, engine="python")
     for g in range(scale(4)):
         seed = 40 + 13 * g + players
         fresh = game.new_state(seed)
         settled = fresh.clone()
-        loaded = game.state_from_dict(settled.to_dict())
+        loaded = game.state_from_dict(settled._to_dict())
         # the deferral is real: the fresh struct has steps left, the settled one none
         assert not _cgame(fresh).same_struct(_cgame(loaded))
         assert _cgame(settled).same_struct(_cgame(loaded))
@@ -229,13 +232,13 @@ def test_the_deferred_shuffle_deals_the_reference_game(players: int) -> None:
             ref.apply_action(a)
             if len(ref.history) == 9:
                 early = s.clone()
-                early.to_dict()  # settles the clone here: the rest of the game must not change
+                early._to_dict()  # settles the clone here: the rest of the game must not change
         assert s.is_terminal()
-        assert s.to_dict() == ref.to_dict()
+        assert s._to_dict() == ref.to_dict()
         assert early is not None
         for a in ref.history[9:]:
             early.apply_action(a)
-        assert early.to_dict() == ref.to_dict()
+        assert early._to_dict() == ref.to_dict()
         assert _cgame(early).same_struct(_cgame(s))
 
 

@@ -65,12 +65,16 @@ def until(seconds: float, min_count: Callable[[], bool], cap: float = 4.0) -> Ca
 
 
 def run_threads(targets: Sequence[Callable[[], None]]) -> None:
-    """Run each target on its own thread; re-raise the first error one of them raised."""
+    """Run each target on its own thread, all starting together (a barrier: otherwise one
+    thread may finish its work before the next has started, on a slow start-up such as
+    CPython 3.9's); re-raise the first error one of them raised."""
     errors: List[BaseException] = []
+    start = threading.Barrier(len(targets))
 
     def wrap(f: Callable[[], None]) -> Callable[[], None]:
         def run() -> None:
             try:
+                start.wait()
                 f()
             except BaseException as e:  # reported by the main thread
                 errors.append(e)
@@ -256,7 +260,7 @@ def _play_random(st: Any, rng: np.random.Generator, pause: float = 0.0) -> bool:
     if len(legal) == 0:
         return True
     if pause and rng.random() < pause:
-        time.sleep(0)
+        time.sleep(0.0002)  # a real sleep: sleep(0) may hand the GIL straight back (3.9)
     try:
         st.apply_action(int(legal[rng.integers(len(legal))]))
     except mousehole.IllegalMoveError:
@@ -281,10 +285,14 @@ def states(opts: Dict[str, Any]) -> Dict[str, Any]:
     clones: List[Tuple[int, Any, Dict[str, Any]]] = []
     lock = threading.Lock()
     counts = {"applied": 0, "conflicts": 0, "clones": 0, "games": 0}
-    going = until(opts["seconds"], lambda: counts["conflicts"] > 0 and counts["clones"] > 0)
+    def contended() -> bool:
+        return counts["conflicts"] > 0 and counts["clones"] > 0
+    going = until(opts["seconds"], contended)
 
-    def go() -> bool:  # (a bounded number of games: each is replayed twice afterwards)
-        return going() and counts["games"] <= opts.get("max_games", 3)
+    def go() -> bool:  # (a bounded number of games: each is replayed twice afterwards; more
+        # only while the threads have not yet met, at most four times as many)
+        most = opts.get("max_games", 3)
+        return going() and (counts["games"] <= most or (counts["games"] <= 4 * most and not contended()))
 
     def fresh() -> None:
         seeds.append(opts["seed"] + len(seeds))

@@ -809,10 +809,19 @@ class StateAPI(Generic[MoveT]):
 
     # -- views -------------------------------------------------------------------------
 
+    def _whole_dict(self) -> Dict[str, Any]:
+        """``_to_dict()`` of one moment. A compiled core reads its dict field by field, and
+        Python code runs in between (the header), where another thread may apply an action:
+        the dict could mix two positions. So it is read from a clone, one struct copy that
+        no other thread can interrupt (the GIL is held throughout)."""
+        if self.game.engine == "compiled":
+            return self.clone()._to_dict()
+        return self._to_dict()
+
     def to_dict(self, *, for_player: Optional[SupportsIndex] = None) -> Dict[str, Any]:
         """The whole state as plain data (JSON-compatible), or seat ``for_player``'s view
         of it, in which everything that seat may not see is removed."""
-        d = self._to_dict()
+        d = self._whole_dict()
         if for_player is not None:
             p = check_seat(self.game, for_player, "for_player")
             d = self.game._redact(d, p)
@@ -840,7 +849,7 @@ class StateAPI(Generic[MoveT]):
         return self.game.determinize_view(self.to_dict(for_player=p), seed)  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
-        return self.game._render(self._to_dict())
+        return self.game._render(self._whole_dict())
 
     def _repr_svg_(self) -> str:
         """The position as SVG (Jupyter shows it): :func:`mousehole.render.svg`."""
@@ -855,7 +864,7 @@ class StateAPI(Generic[MoveT]):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, StateAPI):
             return NotImplemented
-        return bool(self.game == other.game and self._to_dict() == other._to_dict())
+        return bool(self.game == other.game and self._whole_dict() == other._whole_dict())
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -866,7 +875,7 @@ class StateAPI(Generic[MoveT]):
         return self.clone()
 
     def __reduce__(self) -> Any:
-        return (_state_from_dict, (self.game, self._to_dict(), self.seed))
+        return (_state_from_dict, (self.game, self._whole_dict(), self.seed))
 
 
 def _state_from_dict(game: "Game[Any, Any]", d: Dict[str, Any], seed: Optional[int] = None) -> Any:
