@@ -13,7 +13,10 @@ PURE = os.environ.get("MOUSEHOLE_PUREPYTHON_BUILD", "") not in ("", "0")
 DEBUG = os.environ.get("MOUSEHOLE_DEBUG", "") not in ("", "0")
 
 # The compiled engines: one extension module per game, all under cengine/mousehole/.
-# Then the generic modules written once over the C-level game interface (_common.pxd).
+# Then the generic modules written once over the C-level game interface (_cgame.pxd).
+# Shared declarations, by concern: _rng.pxd (the generator), _bits.pxd (bit tricks, copies),
+# _cgame.pxd (the game interface), _boundary.pxd (the Python boundary), _pyalloc.pxd (the
+# CPython allocator and GC tricks; MOUSEHOLE_NO_FAST_ALLOC=1 at run time switches them off).
 MODULES = ["_cheese_rescue", "_m", "_kasimir", "_maus_au_chocolat", "_cgame", "_search", "_vector"]
 # MOUSEHOLE_MODULES=_m,_kasimir builds only those (for development).
 if os.environ.get("MOUSEHOLE_MODULES"):

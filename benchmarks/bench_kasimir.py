@@ -17,7 +17,7 @@ import mousehole
 def _sim(game: Any, n: int, seed: int = 7) -> Dict[str, float]:
     best = float("inf")
     res = None
-    for rep in range(3):
+    for _rep in range(3):
         t = time.perf_counter()
         res = mousehole.simulate(game, n, seed=seed)
         best = min(best, time.perf_counter() - t)

@@ -1,4 +1,5 @@
-"""Our MCTS against OpenSpiel's, on the same game and iteration budget (issue 11, item 4).
+"""Our MCTS against OpenSpiel's, on the same game and iteration budget: strength and time
+per move of both searches.
 
     python benchmarks/bench_openspiel.py                       # Cheese Rescue, 2 players
     python benchmarks/bench_openspiel.py --game all --games 40 --json openspiel.json
@@ -164,7 +165,7 @@ def head_to_head(game_id: str, players: int, iterations: int, c: float, games: i
     game = os_game.mousehole_game
     stats = {side: {"seat_games": 0, "wins": 0, "return_sum": 0.0, "moves": 0, "time": 0.0}
              for side in ("ours", "openspiel")}
-    w = l = d = 0
+    wins = losses = draws = 0
     for i in range(games):
         side = ["ours" if (s + i) % 2 == 0 else "openspiel" for s in range(players)]
         bots: List[Any] = [
@@ -193,7 +194,7 @@ def head_to_head(game_id: str, players: int, iterations: int, c: float, games: i
             st["return_sum"] += r[s]
         if players == 2:
             mine = r[side.index("ours")]
-            w, l, d = w + (mine > 0), l + (mine < 0), d + (mine == 0)
+            wins, losses, draws = wins + (mine > 0), losses + (mine < 0), draws + (mine == 0)
         if progress:
             print(f"\r  {game_id}: game {i + 1}/{games}", end="", file=sys.stderr, flush=True)
     if progress:
@@ -208,9 +209,9 @@ def head_to_head(game_id: str, players: int, iterations: int, c: float, games: i
             "seconds_per_move": st["time"] / max(1, st["moves"]),
         }
     if players == 2:
-        lo, hi = _wilson(w, w + l)
-        out["ours_vs_openspiel"] = {"wins": w, "losses": l, "draws": d,
-                                    "win_rate_decided": w / (w + l) if w + l else 0.0,
+        lo, hi = _wilson(wins, wins + losses)
+        out["ours_vs_openspiel"] = {"wins": wins, "losses": losses, "draws": draws,
+                                    "win_rate_decided": wins / (wins + losses) if wins + losses else 0.0,
                                     "win_rate_decided_95": [lo, hi]}
     return out
 

@@ -42,10 +42,9 @@ from typing import Any, Dict, List, Optional
 
 import mousehole
 from mousehole import bots
-
 from mousehole.bench import machine, midgame_states  # noqa: E402  (machine: as run.py's)
 
-#: the ratio the issue asks for (iterations per second over simulate's games per second)
+#: the search's speed goal: its iterations per second over simulate's games per second
 TARGET = 0.7
 
 
@@ -53,7 +52,7 @@ def determinize_ns(game: Any, n_games: int, repeat: int) -> float:
     """ns per compiled determinization for the seat to move (``mh_game_t.determinize``
     through ``mousehole._cgame.CGame``, so one Python call included), on the first positions
     of ``n_games`` seeded games and on ``n_games`` positions halfway through seeded random
-    games (``mousehole.bench.midgame_states``; issue 11's target: 2 us or less)."""
+    games (``mousehole.bench.midgame_states``; the goal: 2 us or less)."""
     from mousehole._cgame import CGame
 
     states = [game.new_state(seed) for seed in range(n_games)] + midgame_states(game, n_games, seed=3)

@@ -1,4 +1,5 @@
-"""VectorGame benchmarks: env-steps per second against the targets of issue 10.
+"""VectorGame benchmarks: env-steps per second against the VectorGame targets
+(the per-env cost of a step against ``simulate``'s per action; below).
 
     python benchmarks/bench_vector.py                  # every game, 4 players
     python benchmarks/bench_vector.py --quick          # a smoke run

@@ -1,11 +1,18 @@
-"""The game configurations the generic suites run over, and a seeded random driver.
+"""The game configurations the generic suites run over, each game's test profile, and a
+seeded random driver.
 
 Every registered game is covered at every player count it allows; games may add extra
-configurations here (for example explicit chance)."""
+configurations in their profile (for example explicit chance).
+
+A generic suite never keys anything by a game id: what it needs to know about a game (how
+sparsely to sample its long games, what the rules say about its information, ...) is in the
+game's :class:`Profile`, and :func:`profile` gives a game without one (a new game) the
+defaults, so that every generic suite runs over it unchanged."""
 from __future__ import annotations
 
+import dataclasses
 import os
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Tuple
 
 import numpy as np
 
@@ -13,10 +20,55 @@ import mousehole
 from mousehole import _api
 from mousehole._rng import Rng, derive
 
-#: extra parameter sets per game for the generic suites
-EXTRA: Dict[str, List[Dict[str, Any]]] = {
-    "kasimir": [{"players": 4, "explicit_chance": True}, {"players": 2, "explicit_chance": True}],
+
+@dataclasses.dataclass(frozen=True)
+class Profile:
+    """What the generic suites need to know about one game. The expectations here
+    (``perfect_information``, ``single_winner``, ``openspiel_chance_off``) come from the
+    rules, written down independently of the facts the Game class declares, so that the
+    tests can check those facts against them."""
+
+    #: parameter sets run besides ``{"players": n}`` for every player count
+    extra_configs: Tuple[Mapping[str, Any], ...] = ()
+    #: every seat sees the whole position (chance to come aside)
+    perfect_information: bool = False
+    #: every finished game has exactly one winner
+    single_winner: bool = False
+    #: the rules let the seats choose some actions at the same time (Maus au Chocolat's bids)
+    simultaneous_choices: bool = False
+    #: the parameters that turn off the explicit chance nodes OpenSpiel loads the game with
+    #: (empty: it has none under OpenSpiel)
+    openspiel_chance_off: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    #: test_information samples every k-th state of its random games
+    information_every: int = 5
+    #: test_bots checks the bots' view independence at every k-th decision
+    bots_every: int = 11
+    #: whole games with searching bots take minutes on the reference engine (long games):
+    #: the Python runs play them with the quick bots only (the compiled runs cover the rest)
+    slow_reference_games: bool = False
+    #: even single searches are slow on the reference engine: the Python runs leave them out
+    slow_reference_search: bool = False
+    #: a max_turns that ends games after a few steps (test_vector's short games)
+    short_max_turns: int = 8
+
+
+#: the profiles of the four games (a game without one gets ``Profile()``)
+PROFILES: Dict[str, Profile] = {
+    "cheese_rescue": Profile(information_every=3, bots_every=5, short_max_turns=6),
+    "kasimir": Profile(
+        extra_configs=({"players": 4, "explicit_chance": True}, {"players": 2, "explicit_chance": True}),
+        perfect_information=True, openspiel_chance_off={"explicit_chance": False},
+        information_every=5, bots_every=11, short_max_turns=8),
+    "m": Profile(information_every=9, bots_every=23, slow_reference_games=True, slow_reference_search=True,
+                 short_max_turns=10),
+    "maus_au_chocolat": Profile(single_winner=True, simultaneous_choices=True, information_every=13, bots_every=29,
+                                slow_reference_games=True, short_max_turns=1),
 }
+
+
+def profile(name: str) -> Profile:
+    """The test profile of game ``name`` (the defaults for a game that has none)."""
+    return PROFILES.get(name, Profile())
 
 
 def configs() -> List[Tuple[str, Dict[str, Any]]]:
@@ -25,7 +77,7 @@ def configs() -> List[Tuple[str, Dict[str, Any]]]:
         cls = _api._REGISTRY[name]
         for n in range(cls.min_players, cls.max_players + 1):
             out.append((name, {"players": n}))
-        out.extend((name, dict(extra)) for extra in EXTRA.get(name, []))
+        out.extend((name, dict(extra)) for extra in profile(name).extra_configs)
     return out
 
 

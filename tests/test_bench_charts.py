@@ -111,6 +111,25 @@ def test_new_shape_and_c_ratio(charts: Any, tmp_path: Path) -> None:
         check_png(out / f"new-calls-{g}.png")
 
 
+def test_ratio_panel_without_recorded_targets(charts: Any, tmp_path: Path) -> None:
+    """``mousehole bench --json`` no longer records targets: the ratio panel is drawn from
+    the ratios alone, and differs from the same run with its targets recorded (the target
+    lines and tick labels come from the JSON, when there)."""
+    data = with_c_ratio(json.loads(BENCH.read_text(encoding="utf-8")))
+    bare = copy.deepcopy(data)
+    for per in bare["c_ratio"].values():
+        for e in per.values():
+            e.pop("target", None)
+            e.pop("met", None)
+    for name, d in (("with", data), ("bare", bare)):
+        (tmp_path / f"{name}.json").write_text(json.dumps(d), encoding="utf-8")
+    assert charts.main(["--out", str(tmp_path), str(tmp_path / "with.json"), str(tmp_path / "bare.json")]) == 0
+    a = check_png(tmp_path / "with-simulate.png")
+    b = check_png(tmp_path / "bare-simulate.png")
+    assert b.shape[1] == a.shape[1]  # the ratio panel is there in both
+    assert a.shape != b.shape or not np.array_equal(a, b)
+
+
 def test_calls_chart_follows_the_figures(charts: Any, tmp_path: Path) -> None:
     """A different figure draws a different chart (the bars come from the JSON)."""
     data = json.loads(BENCH.read_text(encoding="utf-8"))

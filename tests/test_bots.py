@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, List, Tuple
 import pytest
 
 import mousehole
-from gamecases import CASES, IDS, random_walk, scale
+from gamecases import CASES, IDS, profile, random_walk, scale
 from mousehole import CHANCE, bots
 from mousehole._rng import Rng, derive
 from mousehole.bots import Bot, GreedyBot, ISMCTSBot, MCTSBot, RandomBot, make_bot
@@ -138,7 +138,7 @@ def test_bots_play_whole_games_with_legal_moves_only(case: Tuple[str, Dict[str, 
     game = mousehole.load(name, engine=engine, **params)
     make = _factories(engine)
     kinds = ["mcts", "ismcts", "greedy", "random"]
-    if engine == "python" and name in ("m", "maus_au_chocolat"):
+    if engine == "python" and profile(name).slow_reference_games:
         kinds = ["greedy", "random"]  # long games: the Python search over them takes minutes
     players = [make[kinds[p % len(kinds)]](p) for p in range(game.num_players)]
     state = game.new_state(11)
@@ -168,7 +168,7 @@ def test_a_bot_sees_only_its_seats_view(case: Tuple[str, Dict[str, Any]], engine
     name, params = case
     game = mousehole.load(name, engine=engine, **params)
     make = _factories(engine)
-    every = {"m": 23, "maus_au_chocolat": 29, "kasimir": 11, "cheese_rescue": 5}[name]
+    every = profile(name).bots_every
     budget = scale(3) if engine == "compiled" else 1
     checked = 0
     for state in _decisions(game, 700, every):
@@ -177,7 +177,7 @@ def test_a_bot_sees_only_its_seats_view(case: Tuple[str, Dict[str, Any]], engine
         seat = state.current_player
         worlds = [state.determinize(seat, k) for k in (1, 2, 3)]
         for kind in _VIEW_BOTS:
-            if engine == "python" and name == "m" and kind in ("mcts", "ismcts"):
+            if engine == "python" and profile(name).slow_reference_search and kind in ("mcts", "ismcts"):
                 continue  # slow; the compiled run covers it
             want = make[kind](41).step(state)
             for w in worlds:

@@ -82,3 +82,19 @@ def test_parse_action_refuses_a_move_that_is_not_legal_now(engine: str) -> None:
     with pytest.raises(ValueError, match="not a Cheese Rescue move"):
         s.parse_action("put the cat next to the dog")
     assert s.to_dict() == before
+
+
+def test_module_parse_move_reads_every_str_and_refuses_non_text(engine: str) -> None:
+    """The module's ``parse_move`` (the notation's one home, as in every game) reads
+    ``str(move)`` of every action back, as ``CRMove.from_str`` and the game's ``parse_move``
+    do, and refuses what is not text or not a move."""
+    from mousehole.cheese_rescue import parse_move
+
+    game = mousehole.load("cheese_rescue", players=4, engine=engine)
+    for a in range(game.num_actions):
+        move = game.action_to_move(a)
+        assert parse_move(str(move)) == move == CRMove.from_str(str(move)) == game.parse_move(str(move))
+    with pytest.raises(TypeError, match="from a str, not int"):
+        parse_move(7)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a Cheese Rescue move"):
+        parse_move("cat@6")

@@ -16,6 +16,7 @@ import mousehole
 from gamecases import scale
 from mousehole._api import TERMINAL
 from mousehole._rng import Rng, derive
+from mousehole.cheese_rescue import CAT_CODE, CHEESE_CODE, DOG_CODE, MOUSE_CODE, START
 
 #: player counts and parameter sets: the defaults, and cheese values whose ratios to the
 #: highest one are not exact in float32 (2/7, 3/7), five cheese kinds, another square.
@@ -160,13 +161,13 @@ def test_observation_layout(engine: str, players: int) -> None:
             for p in range(n):
                 obs = s.observation(p)
                 assert obs.shape == (4 + n + 3 + n + n * K + 1 + n, G, G)
-                for plane, code in enumerate((1, 2, 3, 4)):
+                for plane, code in enumerate((START, DOG_CODE, CAT_CODE, MOUSE_CODE)):
                     assert np.array_equal(obs[plane], (table == code).astype(np.float32))
                 for k in range(n):
                     q = (p + k) % n
                     want = np.zeros((G, G), dtype=np.float32)
                     for ck in range(K):
-                        want[table == 5 + q * K + ck] = np.float32(g.cheese_kind_values[ck] / top)
+                        want[table == CHEESE_CODE + q * K + ck] = np.float32(g.cheese_kind_values[ck] / top)
                     assert np.array_equal(obs[4 + k], want)
                 c = 4 + n
                 for k in range(3):

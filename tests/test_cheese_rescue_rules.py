@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 
 import mousehole
-from mousehole.cheese_rescue import CRMove
+from mousehole.cheese_rescue import CAT_CODE, CHEESE_CODE, DOG_CODE, EMPTY, MOUSE_CODE, START, CRMove
 from mousehole._rng import Rng
 
-DOG, CAT, MOUSE, START = 2, 3, 4, 1
+DOG, CAT, MOUSE = DOG_CODE, CAT_CODE, MOUSE_CODE  # table codes, short
 
 
 def cheese(owner: int, value: int) -> int:
     """Table code of a cheese of ``owner`` with ``value`` (DEFAULT values 1, 2, 3)."""
-    return 5 + owner * 3 + (value - 1)
+    return CHEESE_CODE + owner * 3 + (value - 1)
 
 
 def crafted(game: Any, cells: Dict[Tuple[int, int], int]) -> Any:
@@ -31,7 +31,7 @@ def crafted(game: Any, cells: Dict[Tuple[int, int], int]) -> Any:
     after_deal = sum(game.pile_counts) - n * game.initial_draw
 
     def kind(code: int) -> int:
-        return code - 2 if code < 5 else 3 + (code - 5) % K
+        return code - DOG_CODE if code < CHEESE_CODE else 3 + (code - CHEESE_CODE) % K
 
     def nbrs(x: int) -> List[int]:
         r, c = divmod(x, G)
@@ -54,19 +54,19 @@ def crafted(game: Any, cells: Dict[Tuple[int, int], int]) -> Any:
         cands = [x for x in sorted(todo) if any(y in occupied for y in nbrs(x))] if occupied else [game.center]
         for x in cands:
             code = todo.get(x)
-            if code is None or (code >= 5 and (code - 5) // K != q):
+            if code is None or (code >= CHEESE_CODE and (code - CHEESE_CODE) // K != q):
                 continue
-            if code < 5 and laid_animals[q] + 1 > received[q]:
+            if code < CHEESE_CODE and laid_animals[q] + 1 > received[q]:
                 continue
             del todo[x]
             occupied.add(x)
             order.append(x)
-            laid_animals[q] += code < 5
+            laid_animals[q] += code < CHEESE_CODE
             received[q] += i < after_deal
             if search():
                 return True
             received[q] -= i < after_deal
-            laid_animals[q] -= code < 5
+            laid_animals[q] -= code < CHEESE_CODE
             order.pop()
             occupied.discard(x)
             todo[x] = code
@@ -74,17 +74,17 @@ def crafted(game: Any, cells: Dict[Tuple[int, int], int]) -> Any:
         return False
 
     assert search(), "no order of play lays this table (each seat lays its own cheeses in turn)"
-    table = [0] * (G * G)
+    table = [EMPTY] * (G * G)
     if game.uses_start:
         table[game.center] = START
     for (r, c), code in cells.items():
         table[r * G + c] = code
     history = [kind(table[x]) * C + x for x in order]
     plays = [len(range(p, len(history), n)) for p in range(n)]
-    spare = [k for k in range(3) for _ in range(game.pile_counts[k] - table.count(2 + k))]
+    spare = [k for k in range(3) for _ in range(game.pile_counts[k] - table.count(DOG_CODE + k))]
     hands = []
     for p in range(n):
-        cheese_in_hand = [game.cheese_counts[ck] - table.count(5 + p * K + ck) for ck in range(K)]
+        cheese_in_hand = [game.cheese_counts[ck] - table.count(CHEESE_CODE + p * K + ck) for ck in range(K)]
         animals = sum(game.cheese_counts) + received[p] - plays[p] - sum(cheese_in_hand)
         hand = [0, 0, 0] + cheese_in_hand
         for _ in range(animals):
@@ -127,6 +127,25 @@ def test_cr3_cr14_start_card_with_two_or_four(players: int, used: bool, engine: 
     assert table.count(START) == (1 if used else 0)
     if used:
         assert table[game.center] == START
+
+
+def test_table_codes_are_the_documented_ones(engine: str) -> None:
+    """The named table codes keep the documented numbers (0 empty, 1 start, 2 dog, 3 cat,
+    4 mouse, 5 + owner * K + kind for a cheese), and a laid card shows its code."""
+    assert (EMPTY, START, DOG_CODE, CAT_CODE, MOUSE_CODE, CHEESE_CODE) == (0, 1, 2, 3, 4, 5)
+    game = mousehole.load("cheese_rescue", players=2, engine=engine)
+    seen = set()
+    for seed in range(6):
+        s = game.new_state(seed=seed)
+        while not s.is_terminal():
+            p, a = s.current_player, int(s.legal_actions()[(seed * 7 + len(s.history)) % len(s.legal_actions())])
+            kind, cell = divmod(a, game.C)
+            s.apply_action(a)
+            code = s.to_dict()["table"][cell]
+            want = DOG_CODE + kind if kind < 3 else CHEESE_CODE + p * game.K + kind - 3
+            assert code == want, (kind, p, code)
+            seen.add(min(kind, 3))
+    assert seen == {0, 1, 2, 3}, "every kind of card was laid at least once"
 
 
 # ---- setup --------------------------------------------------------------------------------
@@ -397,7 +416,7 @@ def test_cr13_winners_of_a_full_crafted_table(engine: str) -> None:
     # Fill the 5x5 square rows c..c+4, cols c-2..c+2 (start card at (c, c)).
     cells: Dict[Tuple[int, int], int] = {}
     layout = [
-        [cheese(0, 3), DOG, 0, DOG, cheese(1, 1)],
+        [cheese(0, 3), DOG, EMPTY, DOG, cheese(1, 1)],
         [DOG, DOG, DOG, DOG, cheese(1, 2)],
         [DOG, DOG, DOG, DOG, DOG],
         [DOG, DOG, CAT, CAT, CAT],

@@ -1,4 +1,4 @@
-"""The C-level game interface (``mh_game_t`` in _common.pxd), held to the Python-facing state.
+"""The C-level game interface (``mh_game_t`` in _cgame.pxd), held to the Python-facing state.
 
 Search and batched stepping see a compiled game only through this interface, so every game
 must give, through it, exactly what its state gives through the Python API: the same
@@ -178,3 +178,62 @@ def test_random_step_is_a_uniform_pick_of_the_legal_list(case: Any) -> None:
     assert checked > 0
     if name in ("cheese_rescue", "m", "maus_au_chocolat"):
         assert _cgame(game.new_state(1)).has_random_step
+
+
+# ---- the CPython allocator and GC tricks can be switched off (_pyalloc.pxd) ------------------
+
+_PLAY = r"""
+import gc, hashlib, json, sys
+import mousehole
+from mousehole._rng import Rng, derive
+
+out = []
+for name, params in json.loads(sys.argv[1]):
+    game = mousehole.load(name, engine="compiled", **params)
+    h = hashlib.sha256()
+    tracked = []
+    for g in range(3):
+        state = game.new_state(40 + g)
+        tracked.append(gc.is_tracked(state))
+        rng = Rng(derive(40 + g, 1))
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            a = legal[rng.below(len(legal))] if len(legal) else state.chance_outcomes()[0][0]
+            h.update(state.observation(max(state.current_player, 0)).tobytes())
+            state = state.clone()
+            state.apply_action(a)
+        h.update(json.dumps([state.to_dict(), state.returns(), state.determinize(0, 9).to_dict()]).encode())
+    sim = mousehole.simulate(game, 20, seed=3)
+    h.update(sim.scores.tobytes() + sim.lengths.tobytes())
+    redeclared = any(type(v).__name__ == "method_descriptor" for v in vars(type(state)).values())
+    out.append([name, h.hexdigest(), tracked, redeclared])
+print(json.dumps(out))
+"""
+
+
+def _play_in_child(no_fast_alloc: bool) -> Any:
+    import json
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "MOUSEHOLE_NO_FAST_ALLOC"}
+    if no_fast_alloc:
+        env["MOUSEHOLE_NO_FAST_ALLOC"] = "1"
+    cases = json.dumps([[name, params] for name, params in CASES])
+    res = subprocess.run([sys.executable, "-c", _PLAY, cases], env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def test_no_fast_alloc_switches_the_tricks_off_and_plays_the_same_games() -> None:
+    """``MOUSEHOLE_NO_FAST_ALLOC=1`` (read at import) leaves the public state classes ordinary
+    subclasses (GC-tracked, no re-declared core methods); seeded games, observations,
+    determinizations and ``simulate`` give the same results as with the tricks on."""
+    fast = _play_in_child(False)
+    plain = _play_in_child(True)
+    assert [r[0] for r in fast] == [r[0] for r in plain] == [name for name, _ in CASES]
+    for (name, h_fast, tracked_fast, redecl_fast), (_, h_plain, tracked_plain, redecl_plain) in zip(fast, plain):
+        assert h_fast == h_plain, name
+        assert tracked_fast == [False] * 3 and redecl_fast, name  # the tricks, by default
+        assert tracked_plain == [True] * 3 and not redecl_plain, name  # switched off

@@ -401,12 +401,13 @@ def test_play_a_whole_game_against_bots(monkeypatch: Any, engine: str, name: str
             assert int(who.split()[1]) == state.current_player
             if who.endswith("(you)"):
                 assert text == next(mine) == move
-        if text.endswith("bids a card face down") or text.endswith("a move whose cards you do not see"):
-            assert name == "maus_au_chocolat" and not who.endswith("(you)")
-            assert (a < 80) == text.endswith("face down")
-        else:
+        if who.endswith("(you)") or who == "chance":
             assert text == move
             assert state.parse_action(text) == a
+        else:  # another seat's move as seat 1 sees it (MC-7, M-9, M-22)
+            assert text == state.describe(a, for_player=1)
+            if state.game.INFORMATION == "perfect":  # nothing to hide: the move's own notation
+                assert text == move
         state.apply_action(a)
     assert state.is_terminal()
     verdict = "you won" if state.winners() == [1] else "you share the win" if 1 in state.winners() else "you lost"
@@ -570,5 +571,5 @@ def test_play_does_not_name_a_bots_face_down_bid(monkeypatch: Any) -> None:
     assert status == 0, out
     first_prompt = out.index("seat 2, your move> ")
     before = out[:first_prompt]
-    assert "bids a card face down" in before
-    assert not re.search(r"seat [01] \(random\): seat [01] bids (?!a card face down)", before)
+    assert re.search(r"seat [01] \(random\): seat [01] bids face down", before)
+    assert not re.search(r"seat [01] \(random\): seat [01] bids (?!face down)", before)

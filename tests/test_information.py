@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 import mousehole
-from gamecases import CASES, IDS, random_walk, scale
+from gamecases import CASES, IDS, profile, random_walk, scale
 
 
 def _sampled_states(game: Any, seed: int, every: int) -> Any:
@@ -39,7 +39,7 @@ def _sampled_states(game: Any, seed: int, every: int) -> Any:
 
 
 def _every(game: Any) -> int:
-    return {"m": 9, "maus_au_chocolat": 13, "kasimir": 5, "cheese_rescue": 3}[game.name]
+    return profile(game.name).information_every
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)

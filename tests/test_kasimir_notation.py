@@ -131,3 +131,22 @@ def test_parse_action_refuses_what_is_not_legal_now(engine: str) -> None:
         s.parse_action("space 5 +2 -> space 7")
     assert s.parse_action("pantry +2 -> space 2") == game.move_to_action(KKMove(0, 2))
     assert s.to_dict()["history"] == before["history"] + [game.P + 1]
+
+
+def test_module_parse_move_reads_every_str_and_refuses_non_text(engine: str) -> None:
+    """The module's ``parse_move`` (the notation's one home, as in every game) reads
+    ``str(move)`` of every action back (moves and die rolls), as the game's ``parse_move``
+    does, and refuses what is not text or not a move."""
+    from mousehole.kasimir import parse_move
+
+    game = mousehole.load("kasimir", players=3, engine=engine, explicit_chance=True)
+    for a in range(game.num_actions):
+        move = game.action_to_move(a)
+        assert parse_move(str(move)) == move == game.parse_move(str(move))
+    assert isinstance(parse_move(" roll clover #5"), KKRoll) and isinstance(parse_move("pantry+2"), KKMove)
+    with pytest.raises(TypeError, match="from a str, not int"):
+        parse_move(12)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a Kater Kasimir roll"):
+        parse_move("roll 3")
+    with pytest.raises(ValueError, match="not a Kater Kasimir move"):
+        parse_move("12-5")

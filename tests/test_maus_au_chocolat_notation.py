@@ -22,11 +22,11 @@ from mousehole.maus_au_chocolat import (
     COMBINE,
     DECLINE,
     DISCARD,
-    Bid,
-    Combine,
-    Decline,
-    Pick,
-    Swap,
+    MCBid,
+    MCCombine,
+    MCDecline,
+    MCPick,
+    MCSwap,
     default_cards,
     parse_move,
 )
@@ -51,11 +51,11 @@ def test_card_moves_by_name() -> None:
     for c in range(80):
         name = g.card_name(c)
         assert g.card_token(c) == name, "DEFAULT card names are unique"
-        assert g.parse_move(f"pick {name}") == Pick(c)
-        assert g.parse_move(f"Bid {name.upper()}") == Bid(c)
-        assert g.parse_move(f"swap {name}#{c}") == Swap(c)
-    assert g.parse_move("  decline ") == Decline()
-    assert g.parse_move("combine 0, 2, 5 keep 5") == Combine((0, 2, 5), (5,))
+        assert g.parse_move(f"pick {name}") == MCPick(c)
+        assert g.parse_move(f"Bid {name.upper()}") == MCBid(c)
+        assert g.parse_move(f"swap {name}#{c}") == MCSwap(c)
+    assert g.parse_move("  decline ") == MCDecline()
+    assert g.parse_move("combine 0, 2, 5 keep 5") == MCCombine((0, 2, 5), (5,))
 
 
 @pytest.mark.parametrize("text", [
@@ -102,7 +102,7 @@ def test_a_whole_game_written_with_describe_reads_back(engine: str) -> None:
         for text in written:
             replay.apply_action(replay.parse_action(text))
         assert replay == s
-    assert kinds == {"Bid", "Pick", "Swap", "Decline", "Combine"}  # discards: test_discards_read_back
+    assert kinds == {"MCBid", "MCPick", "MCSwap", "MCDecline", "MCCombine"}  # discards: test_discards_read_back
 
 
 def test_describe_examples_and_combinations_by_name(engine: str) -> None:
@@ -110,7 +110,7 @@ def test_describe_examples_and_combinations_by_name(engine: str) -> None:
     s = g.new_state(seed=3)
     hand = s.to_dict()["hands"][0]
     assert s.describe(BID + hand[0]) == f"seat 0 bids {g.card_name(hand[0])}"
-    assert s.describe(Bid(hand[0])) == s.describe(BID + hand[0])
+    assert s.describe(MCBid(hand[0])) == s.describe(BID + hand[0])
     assert s.parse_action(f"bid {g.card_name(hand[0])}") == BID + hand[0]
     # play to a combination step with a combination on offer, then type it by card names
     rng = Rng(5)
@@ -163,7 +163,7 @@ def test_custom_card_tables_with_equal_names() -> None:
         assert g.card_token(2) == g.card_name(2)
         with pytest.raises(ValueError, match="#id"):
             g.parse_move(f"pick {g.card_name(0)}")
-        assert g.parse_move(f"pick {g.card_name(0)}#1") == Pick(1)
+        assert g.parse_move(f"pick {g.card_name(0)}#1") == MCPick(1)
         for seed in range(scale(3)):
             s = g.new_state(seed=seed)
             rng = Rng(seed)
@@ -209,3 +209,21 @@ def test_discards_read_back(engine: str) -> None:
         assert s.describe(DISCARD + c) == f"seat 0 discards {g.card_name(c)}"
         assert s.parse_action(s.describe(DISCARD + c)) == DISCARD + c
         assert s.parse_action(f"discard {c}") == DISCARD + c
+
+
+@pytest.mark.parametrize("old,new", [("Bid", MCBid), ("Pick", MCPick), ("Discard", "MCDiscard"), ("Swap", MCSwap),
+                                     ("Decline", MCDecline), ("Combine", MCCombine)])
+def test_old_move_names_are_deprecated_aliases(old: str, new: Any) -> None:
+    """The move classes follow ``<game prefix><kind>`` (``MCBid``, ...); the old names still
+    give the same class, with a DeprecationWarning naming the new one; unknown names are
+    still an AttributeError. A move's repr evaluates back to it under the new name."""
+    import mousehole.maus_au_chocolat as mc
+
+    cls = getattr(mc, new) if isinstance(new, str) else new
+    with pytest.warns(DeprecationWarning, match=f"maus_au_chocolat.{old} is deprecated: use {cls.__name__}"):
+        assert getattr(mc, old) is cls
+    assert old not in mc.__all__ and cls.__name__ in mc.__all__
+    move = cls() if cls is MCDecline else cls((0, 2, 5), (5,)) if cls is MCCombine else cls(17)
+    assert eval(repr(move), vars(mc)) == move and repr(move).startswith(cls.__name__ + "(")
+    with pytest.raises(AttributeError, match="has no attribute 'Bids'"):
+        mc.Bids  # noqa: B018

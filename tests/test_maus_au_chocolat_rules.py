@@ -23,9 +23,9 @@ from mousehole.maus_au_chocolat import (
     PATTERNS,
     PICK,
     SWAP,
-    Bid,
-    Combine,
-    Decline,
+    MCBid,
+    MCCombine,
+    MCDecline,
     default_cards,
 )
 
@@ -117,14 +117,14 @@ def outcomes(state: Any, cards: Sequence[int]) -> Set[FrozenSet[int]]:
     hand = state.to_dict()["hands"][state.current_player]
     out = set()
     for m in state.legal_moves():
-        if isinstance(m, Combine) and {hand[i] for i in m.slots} == set(cards):
+        if isinstance(m, MCCombine) and {hand[i] for i in m.slots} == set(cards):
             out.add(frozenset(hand[i] for i in m.keep))
     return out
 
 
 def combine(state: Any, cards: Sequence[int], keep: Sequence[int]) -> None:
     hand = state.to_dict()["hands"][state.current_player]
-    state.apply(Combine(tuple(sorted(hand.index(c) for c in cards)), tuple(sorted(hand.index(c) for c in keep))))
+    state.apply(MCCombine(tuple(sorted(hand.index(c) for c in cards)), tuple(sorted(hand.index(c) for c in keep))))
 
 
 def bid_all(state: Any, cards: Sequence[int]) -> None:
@@ -169,7 +169,7 @@ def test_mc2_helper_ranks_order_the_combination_step(engine: str) -> None:
     seen = []
     while s.to_dict()["round"] == 1 and not s.is_terminal():
         seen.append(s.current_player)
-        s.apply(Decline())
+        s.apply(MCDecline())
     assert seen == [2, 5, 4, 1, 3, 0]  # Etienne, Henri, Mathieu, Lilly, Amélie, Claude
 
 
@@ -233,8 +233,8 @@ def test_mc6_reshuffle_of_the_discards(engine: str) -> None:
     s = arrange(g, hands, helpers=[HENRI, MATHIEU], display=[cid("eggs", 7, 2)], pile=pile, seat=0)
     discard_before = s.to_dict()["discard"]
     assert len(discard_before) > 60
-    s.apply(Decline())
-    s.apply(Decline())
+    s.apply(MCDecline())
+    s.apply(MCDecline())
     d = s.to_dict()
     assert d["round"] == 2
     assert len(d["display"]) == 3  # 1 left + the pile's last card + one from the reshuffle
@@ -253,7 +253,7 @@ def test_mc6_reshuffle_of_the_discards(engine: str) -> None:
     s = arrange(g3b, {0: [0, 1], 1: [2, 3], 2: [4, 5]}, helpers=[0, 1, 2], display=[6], pile=[], vp={0: vp_cards},
                 seat=0)
     for _ in range(3):
-        s.apply(Decline())
+        s.apply(MCDecline())
     d = s.to_dict()
     assert d["round"] == 2 and d["display"] == [6] and d["pile"] == []
 
@@ -404,7 +404,7 @@ def test_mc14_hand_limit_after_the_combination_step(engine: str) -> None:
     hand = [cid("eggs", 3, None, i) for i in range(3)] + [cid("fruit", 3, None, i) for i in range(3)] + \
         [cid("nuts", 7, None, i) for i in range(3)]
     s = arrange(g, {0: hand}, helpers=[HENRI, CLAUDE], seat=0)
-    s.apply(Decline())
+    s.apply(MCDecline())
     assert s.current_player == 0 and s.to_dict()["phase"] == "discard"
     assert sorted(s.legal_actions()) == [DISCARD + c for c in hand]
     with pytest.raises(IllegalMoveError, match="MC-"):
@@ -523,7 +523,7 @@ def test_mc20_lilly_keeps_the_highest_of_a_mixed_run(engine: str) -> None:
     s = arrange(g, {0: cards + [cid("sugar", 3)]}, helpers=[LILLY, ETIENNE], seat=0)
     assert outcomes(s, cards) == {frozenset([cid("nuts", 6)])}
     hand = s.to_dict()["hands"][0]
-    m = Combine(tuple(hand.index(c) for c in sorted(cards)), (hand.index(cid("nuts", 6)),))
+    m = MCCombine(tuple(hand.index(c) for c in sorted(cards)), (hand.index(cid("nuts", 6)),))
     assert s.describe(m) == "seat 0 combines eggs4/4c fruit5/2c nuts6/7c, keeps nuts6/7c"
     combine(s, cards, [cid("nuts", 6)])
     assert s.scores()[0] == 6
@@ -616,8 +616,8 @@ def test_mc24_the_round_is_finished_after_30_points(engine: str) -> None:
     combine(s, run, [cid("nuts", 6)])
     assert s.scores()[0] == 34 and not s.is_terminal()
     assert s.current_player == 1, "later seats still take their combination step"
-    s.apply(Decline())
-    s.apply(Decline())
+    s.apply(MCDecline())
+    s.apply(MCDecline())
     assert s.is_terminal() and s.current_player == TERMINAL and not s.truncated
     assert s.winners() == [0]
     with pytest.raises(IllegalMoveError, match="MC-24"):
@@ -625,8 +625,8 @@ def test_mc24_the_round_is_finished_after_30_points(engine: str) -> None:
     # below the target the game goes on
     s = arrange(g, {0: run + [cid("sugar", 3)]}, helpers=[ETIENNE, HENRI, CLAUDE], vp={0: vp0[:3]}, seat=0)
     combine(s, run, [cid("nuts", 6)])
-    s.apply(Decline())
-    s.apply(Decline())
+    s.apply(MCDecline())
+    s.apply(MCDecline())
     assert not s.is_terminal() and s.to_dict()["round"] == 2
 
 
@@ -643,7 +643,7 @@ def test_mc25_tie_break_by_helper_rank(engine: str) -> None:
         while not s.is_terminal():
             q = s.current_player
             if q == 0:
-                s.apply(Decline())
+                s.apply(MCDecline())
             else:
                 combine(s, lay[q], [lay[q][0]])
 
@@ -831,9 +831,9 @@ def test_moves_round_trip_and_errors(engine: str) -> None:
         m = g.action_to_move(a)
         assert g.move_to_action(m) == a
         assert type(m).from_str(str(m)) == m
-    assert str(Bid(17)) == "bid 17 (fruit3/3c)"
+    assert str(MCBid(17)) == "bid 17 (fruit3/3c)"
     with pytest.raises(IllegalMoveError):
-        g.move_to_action(Combine((0, 1), (0,)))
+        g.move_to_action(MCCombine((0, 1), (0,)))
     with pytest.raises(TypeError):
         g.move_to_action("bid 3")  # type: ignore[arg-type]
     s = g.new_state(seed=0)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import mousehole
+from gamecases import profile
 from mousehole import _api
 
 import pyspiel  # noqa: E402  (the test extra installs open_spiel on Python >= 3.11)
@@ -164,12 +165,12 @@ def test_random_sim_test_kasimir_without_explicit_chance() -> None:
 # the game types we declare, checked against what the games do
 
 
-EXPECTED_INFORMATION = {
-    "cheese_rescue": GT.Information.IMPERFECT_INFORMATION,  # CR-15: animals in hands, pile
-    "kasimir": GT.Information.PERFECT_INFORMATION,
-    "m": GT.Information.IMPERFECT_INFORMATION,  # hands and pile
-    "maus_au_chocolat": GT.Information.IMPERFECT_INFORMATION,  # MC-26: hands, bids, pile
-}
+def _expected_information(game_id: str) -> Any:
+    """From the test profile (the rules: CR-15 animals in hands and the pile, M's hands and
+    pile, MC-26 hands, bids and pile are hidden; Kater Kasimir hides nothing)."""
+    if profile(game_id).perfect_information:
+        return GT.Information.PERFECT_INFORMATION
+    return GT.Information.IMPERFECT_INFORMATION
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -181,8 +182,9 @@ def test_game_type(game_id: str) -> None:
         assert t.short_name == f"mousehole_{game_id}"
         assert t.dynamics == GT.Dynamics.SEQUENTIAL
         assert t.reward_model == GT.RewardModel.TERMINAL
-        assert t.information == EXPECTED_INFORMATION[game_id]
-        want_chance = GT.ChanceMode.EXPLICIT_STOCHASTIC if game_id == "kasimir" else GT.ChanceMode.SAMPLED_STOCHASTIC
+        assert t.information == _expected_information(game_id)
+        explicit = bool(profile(game_id).openspiel_chance_off)  # explicit chance by default here
+        want_chance = GT.ChanceMode.EXPLICIT_STOCHASTIC if explicit else GT.ChanceMode.SAMPLED_STOCHASTIC
         assert t.chance_mode == want_chance
         assert t.provides_observation_tensor and t.provides_observation_string
         assert t.provides_information_state_string and not t.provides_information_state_tensor
@@ -191,7 +193,7 @@ def test_game_type(game_id: str) -> None:
         assert g.observation_tensor_shape() == list(mh.observation_shape)
         if n == 2:
             assert t.utility == GT.Utility.ZERO_SUM and g.utility_sum() == 0.0
-        elif game_id == "maus_au_chocolat":
+        elif profile(game_id).single_winner:
             assert t.utility == GT.Utility.CONSTANT_SUM and g.utility_sum() == 2 - n
         else:
             assert t.utility == GT.Utility.GENERAL_SUM
@@ -224,8 +226,8 @@ def test_max_game_length_bounds_random_games(game_id: str) -> None:
     actions its bound allows per round)."""
     for n in _counts(game_id):
         for max_turns in (2, 5, 1000):
-            g = mo.load_game(game_id, rng_seed=0, players=n, max_turns=max_turns, **(
-                {"explicit_chance": False} if game_id == "kasimir" else {}))
+            g = mo.load_game(game_id, rng_seed=0, players=n, max_turns=max_turns,
+                              **profile(game_id).openspiel_chance_off)
             res = mousehole.simulate(g.mousehole_game, 200, seed=max_turns)
             assert int(res.lengths.max()) <= g.max_game_length(), (game_id, n, max_turns)
 
@@ -447,7 +449,7 @@ def test_seeded_deals_unchanged() -> None:
     assert h.hexdigest() == "938675ca82145ebdb2e4cf3e1a51ad106081fa010b6e3ee7034cf9c5294ba7bd"
 
 
-HIDDEN_DEALS = [g for g in GAMES if g != "kasimir"]  # Kater Kasimir deals nothing hidden
+HIDDEN_DEALS = [g for g in GAMES if not profile(g).perfect_information]  # (Kater Kasimir deals nothing hidden)
 
 
 FIRST_CALLS = {
@@ -623,7 +625,7 @@ def test_serialize_round_trips_every_game() -> None:
         s = _mid_game(g, rng, 9)
         r = g.deserialize_state(s.serialize())
         assert r.history() == s.history() and r.mousehole_state() == s.mousehole_state()
-        if game_id == "kasimir":
+        if profile(game_id).openspiel_chance_off:  # explicit chance: no generator to save
             g2, r2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(g, s))
             assert r2.history() == s.history() and r2.mousehole_state() == s.mousehole_state()
         else:

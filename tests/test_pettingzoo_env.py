@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import mousehole
-from gamecases import CASES, IDS
+from gamecases import CASES, IDS, profile
 
 
 
@@ -315,7 +315,7 @@ def test_render_shows_the_agent_to_act_by_default(engine: str, capsys: Any) -> N
         fixed = _mp().env(name, render_mode="ansi", engine=engine, players=3, render_view=2)
         fixed.reset(seed=5)
         assert fixed.render() == render.text(fixed.game_state, for_player=2)
-        if name != "kasimir":  # hidden information: the agent's view differs from the whole
+        if not profile(name).perfect_information:  # hidden information: the agent's view differs from the whole
             assert text != str(state)
             other = state.determinize(seat, seed=99)
             assert other.to_dict() != state.to_dict()
@@ -372,7 +372,7 @@ def test_pettingzoo_render_test(name: str, engine: str) -> None:
     if "rgb_array" in _mp().RENDER_MODES:
         pytest.importorskip("cairosvg", reason="the render extra (CairoSVG) is not installed")
     render_test(lambda render_mode=None: _mp().env(name, render_mode=render_mode, engine=engine, players=2))
-    if name == "maus_au_chocolat":  # simultaneous bids: several agents to act in one step
+    if profile(name).simultaneous_choices:  # (simultaneous bids) several agents to act in one step
         render_test(lambda render_mode=None: parallel_to_aec(
             _mp().parallel_env(name, render_mode=render_mode, engine=engine, players=3)))
 
@@ -574,7 +574,7 @@ def test_parallel_step_applies_exactly_the_chosen_actions(case: Tuple[str, Dict[
         assert not waiting and state.is_terminal()
         assert rew == {f"player_{p}": r for p, r in enumerate(state.returns())}
         assert all(term.values()) != state.truncated and all(trunc.values()) == state.truncated
-        if name == "maus_au_chocolat":
+        if profile(name).simultaneous_choices:
             assert simultaneous > 0
     with pytest.raises(RuntimeError, match="reset"):
         penv.step({})

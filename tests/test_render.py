@@ -1,10 +1,15 @@
 """Pictures of positions (``mousehole.render.svg``): valid SVG 1.1, deterministic, the same
 on both engines, not blank once rendered (cairosvg), different for different positions, and
-a seat's view shows nothing that seat may not see."""
+a seat's view shows nothing that seat may not see. Every registered game is covered (what a
+generic test needs to know about a game comes from its test profile in ``gamecases``); the
+tests named for a game check marks only that game's picture has. ``render`` finds a game's
+drawing through the module its class declares (``Game.DRAWING``)."""
 from __future__ import annotations
 
 import io
 import re
+import sys
+import types
 import xml.etree.ElementTree as ET
 from typing import Any, Dict, List, Tuple
 
@@ -12,16 +17,14 @@ import numpy as np
 import pytest
 
 import mousehole
-from gamecases import random_states
+from gamecases import profile, random_states
+from mousehole import render
 from mousehole.render import svg
 
 NS = "{http://www.w3.org/2000/svg}"
 #: the SVG 1.1 elements the pictures use (anything else is a mistake)
 SVG11 = {"svg", "title", "g", "rect", "circle", "ellipse", "line", "polygon", "path", "text"}
-GAMES = ["m", "cheese_rescue", "kasimir", "maus_au_chocolat"]
-HIDDEN = ["m", "cheese_rescue", "maus_au_chocolat"]  # KK-14: nothing is hidden in Kater Kasimir
-#: a middle of the game, in actions, per game (random play from a seed)
-MID = {"m": 60, "cheese_rescue": 26, "kasimir": 50, "maus_au_chocolat": 90}
+GAMES = mousehole.game_names()
 BACK = 'fill="#3b4a6b"'  #: the fill of a card back (a card drawn face down)
 
 
@@ -33,13 +36,22 @@ def at(game: Any, seed: int, steps: int) -> Any:
     return s
 
 
+def middle(game: Any, seed: int) -> int:
+    """Half the number of actions of the seeded random game ``seed``: a position in play."""
+    length = sum(1 for _ in random_states(game, seed)) - 1
+    assert length >= 2, (game.name, seed, length)
+    return length // 2
+
+
 def states(name: str, engine: str, **params: Any) -> List[Any]:
     """Start, middle and end of one seeded game (independent copies)."""
     game = mousehole.load(name, engine=engine, **params)
+    mid = middle(game, 3)
     out = []
     for i, s in enumerate(random_states(game, 3)):
-        if i in (0, MID[name]) or s.is_terminal():
+        if i in (0, mid) or s.is_terminal():
             out.append(s.clone())
+    assert len(out) == 3 and not out[1].is_terminal()
     return out
 
 
@@ -130,7 +142,7 @@ def test_size_scales_the_picture(name: str, engine: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_png_is_not_blank_and_positions_differ(name: str) -> None:
     game = mousehole.load(name)
-    a = at(game, 9, MID[name])
+    a = at(game, 9, middle(game, 9))
     b = a.clone()
     b.apply_action(int(b.legal_actions()[0]))
     start = game.new_state(9)
@@ -144,37 +156,38 @@ def test_png_is_not_blank_and_positions_differ(name: str) -> None:
     assert np.abs(pa - ps).sum() > 0
 
 
-@pytest.mark.parametrize("name", HIDDEN)
+def without_view_label(text: str) -> str:
+    """A picture without its title and the header's "seat p's view" label."""
+    text = re.sub(r"<title>.*?</title>", "", text)
+    return re.sub(r'<rect [^>]*fill="#ffd33d"[^>]*/><text [^>]*>[^<]*view[^<]*</text>', "", text)
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_a_view_shows_only_what_the_seat_sees(name: str, engine: str) -> None:
     """M-22, CR-15, MC-26: the picture of seat p's view is the same for every state with
-    that view (the state and its determinizations for p), and draws hidden cards face down."""
+    that view (the state and its determinizations for p), and draws hidden cards face down.
+    KK-14: in a game of perfect information the view draws exactly the whole picture (only
+    the label differs)."""
+    perfect = profile(name).perfect_information
     changed = 0
     for s in states(name, engine):
+        full = svg(s)
         for p in range(s.game.num_players):
             mine = svg(s, for_player=p)
-            assert mine.count(BACK) >= svg(s).count(BACK)
+            assert without_view_label(mine) != mine  # the header says whose view it is
+            assert mine.count(BACK) >= full.count(BACK)
+            if perfect:
+                assert without_view_label(mine) == without_view_label(full)
             for seed in (1, 2):
                 other = s.determinize(p, seed)
                 assert svg(other, for_player=p) == mine
-                if other.to_dict()["hands"] != s.to_dict()["hands"]:
+                if svg(other) != full:  # the worlds differ in something the whole picture shows
                     changed += 1
-                    assert svg(other) != svg(s)  # the whole picture does show the hidden cards
-                    assert mine.count(BACK) > svg(s).count(BACK)
-    assert changed  # the check above did compare worlds that differ in hidden cards
-
-
-def test_kasimir_view_hides_nothing(engine: str) -> None:
-    """KK-14: the view draws exactly the whole picture (only the label differs)."""
-    def strip(text: str) -> str:
-        text = re.sub(r"<title>.*?</title>", "", text)
-        return re.sub(r'<rect [^>]*fill="#ffd33d"[^>]*/><text [^>]*>[^<]*view[^<]*</text>', "", text)
-
-    s = states("kasimir", engine)[1]
-    full = svg(s)
-    for p in range(s.game.num_players):
-        view = svg(s, for_player=p)
-        assert BACK not in view and strip(view) != view
-        assert strip(view) == strip(full)
+                    assert mine.count(BACK) > full.count(BACK)  # ... which the view hides
+    if perfect:
+        assert changed == 0
+    else:
+        assert changed  # the check above did compare worlds that differ in hidden cards
 
 
 def test_maus_au_chocolat_hidden_bid(engine: str) -> None:
@@ -242,32 +255,56 @@ def test_cheese_rescue_end_crosses_out_removed_cards(engine: str) -> None:
         n = cr12_removed(game, end.to_dict()["table"])
         assert n > 0
         assert svg(end).count('stroke="#cf222e"') == 2 * n + 2  # + the legend's cross
-        mid = at(game, seed, MID["cheese_rescue"])
+        mid = at(game, seed, middle(game, seed))
+        assert not mid.is_terminal()
         assert 'stroke="#cf222e"' not in svg(mid)
 
 
 def test_kasimir_caught_mice_framed(engine: str) -> None:
     """KK-9: the caught mouse of each full trap is framed in black; free mice are not."""
     game = mousehole.load("kasimir", engine=engine)
-    s = at(game, 5, MID["kasimir"])
-    d = s.to_dict()
-    full = sum(1 for i, t in enumerate(d["track"]) if t and game.is_trap[i + 1])
-    assert full > 0
-    assert svg(s).count('stroke="#111111"') == full
+    caught = 0
+    for i, s in enumerate(random_states(game, 5)):
+        if i % 10:
+            continue
+        d = s.to_dict()
+        full = sum(1 for i, t in enumerate(d["track"]) if t and game.is_trap[i + 1])
+        assert svg(s).count('stroke="#111111"') == full
+        caught += full
+    assert caught > 0  # some trap did catch a mouse
 
 
-def test_result_is_shown(engine: str) -> None:
-    """At the end the picture names the winner (M-21, CR-13, KK-13, MC-25)."""
-    for name in GAMES:
-        game = mousehole.load(name, engine=engine)
-        end = at(game, 2, 10**6)
-        text = svg(end)
-        assert "Game over" in text and ("wins" in text or "share" in text)
-        if name == "kasimir":  # in the panel beside the track
-            assert (">winner<" in text) == (len(end.winners()) == 1)
-        else:  # a badge on each winner's panel
-            assert text.count(">winner<") == len(end.winners())
-        mid = at(game, 2, MID[name])
+def result_line(text: str) -> str:
+    """The footer's line at the end of a game (the one text that starts with "Game over")."""
+    lines = [el.text or "" for el in parse(text).iter(NS + "text") if (el.text or "").startswith("Game over")]
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_result_is_shown(name: str, engine: str) -> None:
+    """At the end the picture names the winners (M-21, CR-13, KK-13, MC-25): the footer's
+    line names them and no other seat, and the winners are marked, with a badge on each
+    winner's panel or, in a picture without seat panels, in one panel of winners."""
+    game = mousehole.load(name, engine=engine)
+    for seed in (2, 4):
+        end = at(game, seed, 10**6)
+        assert end.is_terminal()
+        winners = [int(p) for p in end.winners()]
+        n = game.num_players
+        for p in (None, *range(n)):
+            text = svg(end, for_player=p)
+            line = result_line(text)
+            if len(winners) == n and n > 1:
+                assert "all seats share the win" in line
+            else:
+                assert ("wins" in line) == (len(winners) == 1) and ("share" in line) == (len(winners) > 1)
+                for q in range(n):
+                    assert (re.search(rf"\bseat {q}\b", line) is not None) == (q in winners), (line, q)
+            badges = text.count(">winner<")
+            if badges != len(winners):  # one panel of winners: "winner", or "winners" for several
+                assert (badges, ">winners<" in text) == ((1, False) if len(winners) == 1 else (0, True)), text
+        mid = at(game, seed, middle(game, seed))
         assert "Game over" not in svg(mid)
 
 
@@ -314,6 +351,7 @@ def test_every_configuration_draws() -> None:
     ]
     cases = [(n, {"players": k}) for n in GAMES
              for k in range(mousehole.load(n).min_players, mousehole.load(n).max_players + 1)]
+    cases += [(n, dict(params)) for n in GAMES for params in profile(n).extra_configs]
     for name, params in cases + extra:
         game = mousehole.load(name, **params)
         boxes = set()
@@ -368,3 +406,87 @@ def test_gallery_is_up_to_date() -> None:
         path = root / "docs" / "figures" / "gallery" / name
         assert path.read_bytes() == text.encode("ascii"), f"{name} is out of date: run python tools/make_gallery.py"
         parse(text)
+
+
+# ---- the drawing each game declares, and the text diagram ---------------------------------
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_game_declares_its_drawing(name: str) -> None:
+    """``Game.DRAWING`` names an importable module with one class ``Drawing`` built on the
+    shared canvas: what :func:`svg` draws the game with."""
+    import importlib
+
+    from mousehole.render._canvas import BaseDrawing
+
+    cls = type(mousehole.load(name))
+    module = importlib.import_module(cls.DRAWING)
+    assert issubclass(module.Drawing, BaseDrawing)
+    assert render._drawing(mousehole.load(name)) is module.Drawing
+
+
+def test_svg_draws_with_the_declared_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The drawing is found through ``Game.DRAWING`` alone (not the game id): point it
+    elsewhere and that module draws."""
+    from mousehole.render._canvas import BaseDrawing, Canvas
+
+    class Drawing(BaseDrawing):
+        def draw(self) -> Canvas:
+            cv = Canvas(100, 50)
+            cv.text(10, 20, f"stand-in for {self.g.name}, {self.n} seats, to move {self.f.current}")
+            return cv
+
+    fake = types.ModuleType("mousehole_test_stand_in_drawing")
+    fake.Drawing = Drawing  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, fake.__name__, fake)
+    s = mousehole.load("kasimir", players=3).new_state(1)
+    real = svg(s)
+    monkeypatch.setattr(type(s.game), "DRAWING", fake.__name__)
+    text = svg(s)
+    assert text != real and ">stand-in for kasimir, 3 seats, to move 0<" in text
+    assert 'viewBox="0 0 100 50"' in text
+
+
+@pytest.mark.parametrize("declared,message", [("", "declares no DRAWING"), (None, "declares no DRAWING"),
+                                              ("mousehole.render._canvas", "has no class Drawing")])
+def test_a_game_without_a_drawing(monkeypatch: pytest.MonkeyPatch, declared: Any, message: str) -> None:
+    """A game class that declares no drawing module, or one without ``Drawing``: a
+    ``ValueError`` naming the game, and the state is unchanged."""
+    s = mousehole.load("m", players=2).new_state(1)
+    before = s.to_dict()
+    monkeypatch.setattr(type(s.game), "DRAWING", declared)
+    with pytest.raises(ValueError, match=f"no picture for the game 'm'.*{message}"):
+        svg(s)
+    assert s.to_dict() == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_text_is_the_diagram_of_the_view(name: str, engine: str) -> None:
+    """``render.text``: ``str(state)`` for the whole position; for seat p the diagram of p's
+    view alone (the same for p's determinizations). In a game of perfect information (KK-14)
+    the view's diagram is always the whole one; in the others it differs from it (checked
+    somewhere in the game)."""
+    perfect = profile(name).perfect_information
+    differ = 0
+    for s in states(name, engine):
+        assert render.text(s) == str(s) == s.game._render(s.to_dict())
+        for p in range(s.game.num_players):
+            mine = render.text(s, for_player=p)
+            assert mine == s.game._render(s.to_dict(for_player=p))
+            assert render.text(s.determinize(p, 7), for_player=p) == mine
+            if perfect:
+                assert mine == str(s)
+            differ += mine != str(s)
+    assert perfect or differ
+
+
+def test_text_bad_seat_and_bad_state() -> None:
+    s = mousehole.load("cheese_rescue", players=2).new_state(1)
+    with pytest.raises(ValueError, match="for_player 2 is out of range"):
+        render.text(s, for_player=2)
+    with pytest.raises(TypeError, match="for_player"):
+        render.text(s, for_player=True)
+    with pytest.raises(TypeError, match="mousehole state"):
+        render.text(s.to_dict())  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        render.text(s, 0)  # type: ignore[call-arg]  # the option is keyword-only

@@ -15,7 +15,7 @@ import numpy.typing as npt
 import pytest
 
 import mousehole
-from gamecases import CASES, IDS, scale
+from gamecases import CASES, IDS, profile, scale
 from mousehole._api import CHANCE
 from mousehole._rng import Rng, derive
 from mousehole.vector import RANDOM, VectorGame, _chance_pick
@@ -139,15 +139,13 @@ def _run_against_reference(game: Any, n: int, seed: int, seats: Optional[Sequenc
     return ends
 
 
-# a short max_turns per game, so that games end soon, by truncation or by the rules
-SHORT = {"cheese_rescue": 6, "kasimir": 8, "m": 10, "maus_au_chocolat": 1}
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_vector_game_follows_the_reference_loop(case: Any, engine: str) -> None:
     """Every array at every step, across several restarts, games truncated by max_turns."""
     name, params = case
-    game = mousehole.load(name, engine=engine, **dict(params, max_turns=SHORT[name]))
+    game = mousehole.load(name, engine=engine, **dict(params, max_turns=profile(name).short_max_turns))
     ends = _run_against_reference(game, 3, 11, None, 1, scale(3), 2000)
     assert ends >= 3
 
@@ -190,7 +188,7 @@ def test_threads_and_num_envs_do_not_change_results(case: Any) -> None:
     """400 envs on 1, 2 and 3 threads (blocks of at least 128 envs: 1, 2 and 3 blocks used),
     the first 3 envs alone, and the first 7 on the pure-Python backend: the same arrays."""
     name, params = case
-    short = dict(params, max_turns=SHORT[name])
+    short = dict(params, max_turns=profile(name).short_max_turns)
     game = mousehole.load(name, engine="compiled", **short)
     n = 400
     runs = [VectorGame(game, n, 99, threads=t) for t in (1, 2, 3)]

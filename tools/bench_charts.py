@@ -13,7 +13,9 @@ Two kinds of file are understood; anything else is skipped with one line on stde
     reference, on a log scale (one chart per game, every call both engines measured);
   - ``NAME-simulate.png``: ``simulate`` games per second of each game (both engines, and two
     threads when measured), and, when the run has the C loops, the ratio of ``simulate`` to
-    the plain-C player at every player count beside the target of each game;
+    the plain-C player at every player count (beside each game's target where the run
+    recorded one: runs from before ``mousehole bench`` stopped carrying targets, which
+    ``docs/benchmarks.md`` now lists);
 
 * a strength table of ``benchmarks/strength.py`` (``strength-*.json``): ``NAME.png``, the win
   rate of each bot against each opponent over the decided games, with its 95% interval, one
@@ -33,7 +35,7 @@ import math
 import re
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
 import matplotlib
 
@@ -196,7 +198,8 @@ def calls_chart(game: str, entry: Dict[str, Any], sub: str, path: Path) -> Optio
 
 
 def simulate_chart(data: Dict[str, Any], sub: str, path: Path) -> Optional[Path]:
-    """``simulate`` games per second per game; the C-loop ratios beside their targets."""
+    """``simulate`` games per second per game; the C-loop ratios (beside their targets
+    where the run recorded them)."""
     games = _order([g for g, e in data["games"].items() if isinstance(e, dict)])
     series = [("compiled", "simulate_games_per_s", "compiled, 1 thread", "#8c510a"),
               ("compiled", "simulate_games_per_s_2_threads", "compiled, 2 threads", "#d8b365"),

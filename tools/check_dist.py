@@ -114,7 +114,8 @@ def check_wheel(path: Path, source: Path, modules: Sequence[str], platform_tag: 
     for mod in modules:
         hits = found.get(mod, [])
         report.require(len(hits) == 1, f"expected one compiled module mousehole/{mod}.*.so|pyd, found {hits or 'none'}")
-        report.require(f"mousehole/{mod}.pyi" in name_set, f"missing stub mousehole/{mod}.pyi for compiled module {mod}")
+        report.require(f"mousehole/{mod}.pyi" in name_set,
+                       f"missing stub mousehole/{mod}.pyi for compiled module {mod}")
     for extra in sorted(set(found) - set(modules)):
         report.error(f"unexpected extension module(s) {found[extra]} (not a MODULES entry with a .pyx)")
 
@@ -164,7 +165,8 @@ def check_sdist(path: Path, source: Path, modules: Sequence[str]) -> bool:
             report.error(f"compiled or generated file in the sdist: {n}")
     n_pyx = sum(1 for f in rel if f.startswith("cengine/") and f.endswith(".pyx"))
     n_pxd = sum(1 for f in rel if f.startswith("cengine/") and f.endswith(".pxd"))
-    return report.print(f"{n_pyx} .pyx and {n_pxd} .pxd (with _common.pxd), package, stubs, tests, C reference loops; nothing generated")
+    return report.print(f"{n_pyx} .pyx and {n_pxd} .pxd (with _common.pxd), package, stubs, tests, "
+                        "C reference loops; nothing generated")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -48,7 +48,8 @@ print("mousehole", mousehole.__version__, "from", where)
 print("engines", mousehole.available_engines())
 forbidden = [os.path.abspath(p) for p in sys.argv[1:]]
 for bad in forbidden:
-    if os.path.normcase(where).startswith(os.path.normcase(bad) + os.sep) or os.path.normcase(where) == os.path.normcase(bad):
+    where, bad = os.path.normcase(where), os.path.normcase(bad)
+    if where.startswith(bad + os.sep) or where == bad:
         sys.exit(f"mousehole was imported from the source tree ({where}), not from the installed wheel")
 if os.environ.get("MOUSEHOLE_PUREPYTHON", "") in ("", "0"):
     if "compiled" not in mousehole.available_engines():
@@ -96,7 +97,8 @@ def session(engine: str, tests: Path, cwd: str, forbidden: List[str], markers: s
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tests", type=Path, default=ROOT / "tests", help="the tests directory (default: ./tests of this checkout)")
+    ap.add_argument("--tests", type=Path, default=ROOT / "tests",
+                    help="the tests directory (default: ./tests of this checkout)")
     ap.add_argument("--engines", default="compiled,pure", help="comma-separated: compiled, pure (default: both)")
     ap.add_argument("--parallel", action="store_true", help="run the engines' sessions at the same time")
     ap.add_argument("--markers", default="", help='pytest -m expression for both sessions, e.g. "not differential"')
@@ -125,10 +127,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             start = time.monotonic()
             if args.parallel:
                 with open(logs[engine], "w", encoding="utf-8") as out:
-                    results[engine] = session(engine, tests, str(run_dir), forbidden, args.markers, args.pytest_args, out)
+                    results[engine] = session(engine, tests, str(run_dir), forbidden, args.markers,
+                                              args.pytest_args, out)
             else:
                 print(f"\n=== installed mousehole, {engine} engine ===", flush=True)
-                results[engine] = session(engine, tests, str(run_dir), forbidden, args.markers, args.pytest_args, sys.stdout)
+                results[engine] = session(engine, tests, str(run_dir), forbidden, args.markers,
+                                          args.pytest_args, sys.stdout)
             times[engine] = time.monotonic() - start
 
         if args.parallel:
@@ -147,7 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     for e in engines:
         rc = results.get(e, 1)
-        print(f"=== {e} engine: {'passed' if rc == 0 else f'FAILED (exit {rc})'} in {times.get(e, 0.0):.1f} s", flush=True)
+        verdict = "passed" if rc == 0 else f"FAILED (exit {rc})"
+        print(f"=== {e} engine: {verdict} in {times.get(e, 0.0):.1f} s", flush=True)
     failed = [e for e in engines if results.get(e, 1) != 0]
     if failed:
         print(f"test suite failed on: {', '.join(failed)}", file=sys.stderr)

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""A compiled game seen only through its C-level interface (``mh_game_t``, _common.pxd).
+"""A compiled game seen only through its C-level interface (``mh_game_t``, _cgame.pxd).
 
 ``CGame(state)`` copies a compiled state's struct into a buffer of its own and exposes every
 function of the interface to Python, so that the generic conformance test
@@ -13,9 +13,7 @@ from libc.string cimport memcpy, memcmp
 cimport numpy as cnp
 import numpy as np
 
-from mousehole._common cimport (
-    mh_game_t, mh_dims_t, game_of, state_of, rng_t, uint8_t, int32_t, uint64_t, mh_playout, mh_random_step,
-)
+from mousehole._rng cimport rng_t, uint8_t, int32_t, uint64_t
 
 cnp.import_array()
 

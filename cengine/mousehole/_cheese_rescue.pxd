@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Layout of the compiled Cheese Rescue engine (rules CR-1 .. CR-15)."""
 
-from mousehole._common cimport uint8_t, uint16_t, int32_t, rng_t
+from mousehole._rng cimport uint8_t, uint16_t, int32_t, rng_t
 
 cdef enum:
     CR_MAX_G = 15          # grid side G = 2N - 1, N <= 8

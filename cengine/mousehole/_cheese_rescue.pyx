@@ -7,7 +7,7 @@ of CR-12 are a few shifts and masks per row. Every leaf function is ``noexcept n
 allocates nothing. The pure-Python reference is ``mousehole/cheese_rescue.py``; both must
 give the same game, bit for bit, for the same seed and actions.
 
-``CR_GAME`` is this engine's C-level interface (``mh_game_t``, _common.pxd) for the generic
+``CR_GAME`` is this engine's C-level interface (``mh_game_t``, _cgame.pxd) for the generic
 search and batched stepping; ``cr_determinize`` is the compiled determinization (CR-15).
 A struct is byte-canonical: the pile slots past ``pile_n`` and the history slots past
 ``placed`` are 0 on every path (new, play, from_dict, determinize), so equal states are
@@ -20,25 +20,25 @@ draws.
 cimport cython
 cimport numpy as cnp
 from libc.string cimport memset, memcpy
-from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.object cimport PyObject, PyTypeObject
 
-from mousehole._common cimport (new_instance, adopt_public_class, seed_arg, fresh_seed, mh_copy, mh_fill_f32, 
-    action_int,
-    check_sim_rows,
+from mousehole._rng cimport (
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
-    rng_next, rng_below, rng_derive, rng_shuffle_u8, popcount16, ctz64, rel_seat, seat_after, TERMINAL_SEAT, mh_pc8,
-    mh_game_t, mh_dims_t, game_capsule, state_capsule, mh_int64_value,
+    rng_next, rng_below, rng_derive, rng_shuffle_u8,
 )
+from mousehole._bits cimport popcount16, ctz64, rel_seat, seat_after, mh_pc8, mh_copy, mh_fill_f32
+from mousehole._cgame cimport mh_game_t, mh_dims_t, game_capsule, state_capsule, TERMINAL_SEAT
+from mousehole._boundary cimport (
+    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, fresh_seed,
+    cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
+)
+from mousehole._pyalloc cimport adopt_public_class
 
 import numpy as np
 
-from mousehole._api import check_out as _check_out, check_seat as _check_seat
-
 cnp.import_array()
-cdef type NP_INT64 = np.int64
 cdef cnp.dtype INT64_DESCR = np.dtype(np.int64)
 cdef type NDARRAY_TYPE = np.ndarray
 
@@ -824,7 +824,7 @@ cdef void cr_determinize(cr_t* s, int p, uint64_t seed) noexcept nogil:
     s.rng = rng_next(&r)
 
 
-# ---- the C-level game interface (mh_game_t, _common.pxd) ------------------------------------------
+# ---- the C-level game interface (mh_game_t, _cgame.pxd) -------------------------------------------
 
 cdef void g_dims(const void* vs, mh_dims_t* d) noexcept nogil:
     cdef const cr_t* s = <const cr_t*>vs
@@ -1046,50 +1046,12 @@ cdef list int_list_of(const small_uint* a, Py_ssize_t n):
     return out
 
 
-# ---- argument checks (fast paths; every error comes from the shared checks of _api) ----------
-
-cdef inline int seat_arg(object game, int n, object player) except -1:
-    """``check_seat(game, player, "player")``: an int or numpy int64 in range is read in place;
-    anything else goes to the shared check (same errors as the reference engine)."""
-    cdef long long v = -1
-    cdef int64_t w = -1
-    cdef int overflow = 0
-    if type(player) is int:
-        v = PyLong_AsLongLongAndOverflow(player, &overflow)
-        if not overflow and 0 <= v < n:
-            return <int>v
-    elif type(player) is NP_INT64:
-        w = mh_int64_value(player)
-        if 0 <= w < n:
-            return <int>w
-    return <int>_check_seat(game, player, "player")
-
-
-cdef inline bint out_ok(object out, int typenum, int ndim, const cnp.npy_intp* dims) noexcept:
-    """True when ``out`` is a writable, C-contiguous, aligned, native-order array of this
-    type and shape: what the C code may write through a ``float*`` (the plane fills use
-    the C library's wide stores). ``_api.check_out`` also accepts an unaligned array: the
-    caller copies into it."""
-    cdef cnp.ndarray a
-    cdef int i
-    if not isinstance(out, cnp.ndarray):
-        return False
-    a = <cnp.ndarray>out
-    if cnp.PyArray_TYPE(a) != typenum or not cnp.PyArray_ISNOTSWAPPED(a) or cnp.PyArray_NDIM(a) != ndim:
-        return False
-    for i in range(ndim):
-        if cnp.PyArray_DIMS(a)[i] != dims[i]:
-            return False
-    return cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISWRITEABLE(a) and cnp.PyArray_ISALIGNED(a)
-
-
-
 # ---- configuration ----------------------------------------------------------------------------
 
-cdef cr_cfg_t cfg_of(object game) except *:
-    cdef cr_cfg_t cfg
+cdef int fill_cfg(object game, void* v) except -1:
+    """The constants of ``game`` into ``v`` (zero-filled; the cache of ``_boundary``)."""
+    cdef cr_cfg_t* cfg = <cr_cfg_t*>v
     cdef int i
-    memset(&cfg, 0, sizeof(cfg))
     cfg.n = game.num_players
     cfg.N = game.N
     cfg.G = game.G
@@ -1107,93 +1069,52 @@ cdef cr_cfg_t cfg_of(object game) except *:
         cfg.cheese_count[i] = game.cheese_counts[i]
     for i in range(3):
         cfg.pile_count[i] = game.pile_counts[i]
-    return cfg
-
-
-cdef cr_cfg_t game_cfg(object game) except *:
-    cached = getattr(game, "_compiled_cfg", None)
-    if cached is None:
-        cached = CheeseRescueCore.__new__(CheeseRescueCore)
-        (<CheeseRescueCore>cached).s.cfg = cfg_of(game)
-        game._compiled_cfg = cached
-    return (<CheeseRescueCore>cached).s.cfg
-
-
-cdef extern from *:
-    """
-    #ifdef Py_GIL_DISABLED
-    #define MH_CR_HAVE_GIL 0
-    #else
-    #define MH_CR_HAVE_GIL 1
-    #endif
-    """
-    const int MH_CR_HAVE_GIL
-
-cdef object last_game = None   # the game of the last new()/from_dict() (held: no id reuse)
-cdef cr_cfg_t last_cfg
-
-
-cdef inline int load_cfg(object game, cr_cfg_t* cfg) except -1:
-    """``cfg[0] = game_cfg(game)``, without a Python-level lookup when ``game`` is the
-    game of the previous call (the usual case). The pair (last_game, last_cfg) changes with
-    no Python code between its two writes, so under the GIL no thread sees it half made;
-    a free-threaded build does not use it."""
-    global last_game, last_cfg
-    if not MH_CR_HAVE_GIL:
-        cfg[0] = game_cfg(game)
-        return 0
-    if game is not last_game:
-        last_cfg = game_cfg(game)
-        last_game = game
-    cfg[0] = last_cfg
     return 0
 
 
-cdef void sim_range(cr_cfg_t cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-                    int64_t[:, ::1] scores, uint8_t[:, ::1] winners, int64_t[::1] lengths,
-                    uint8_t[::1] truncated) noexcept nogil:
+
+cdef cfg_cache_t CR_CFG
+CR_CFG.name = b"mousehole._cheese_rescue.cfg"
+CR_CFG.size = sizeof(cr_cfg_t)
+CR_CFG.fill = fill_cfg
+
+
+cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
+                    const sim_out_t* out) noexcept nogil:
+    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``)."""
+    cdef const cr_cfg_t* cfg = <const cr_cfg_t*>v
     cdef cr_t s
     cdef crw_cfg_t k
     cdef rng_t policy
     cdef int32_t sc[4]
     cdef int32_t cnt[4]
     cdef int p, mask
-    cdef Py_ssize_t i
-    if crw_setup(&cfg, &k):  # the window play-out (every playable square)
+    cdef Py_ssize_t i, r
+    if crw_setup(cfg, &k):  # the window play-out (every playable square)
         for i in range(start, stop):
             policy = rng_derive(seed, 2 * <uint64_t>i + 1)
             crw_game(&k, rng_derive(seed, 2 * <uint64_t>i), &policy, sc, cnt)
             mask = winner_mask_of(cfg.n, sc, cnt)  # (the game is over: square full or max_turns)
+            r = i - start
             for p in range(cfg.n):
-                scores[i - start, p] = sc[p]
-                winners[i - start, p] = (mask >> p) & 1
-            lengths[i - start] = k.length
-            truncated[i - start] = <uint8_t>k.truncated
+                out.scores[r * out.sstride + p] = sc[p]
+                out.winners[r * out.wstride + p] = (mask >> p) & 1
+            out.lengths[r] = k.length
+            out.truncated[r] = <uint8_t>k.truncated
         return
-    s.cfg = cfg
+    s.cfg = cfg[0]
     for i in range(start, stop):
         cr_init(&s, rng_derive(seed, 2 * <uint64_t>i))
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
         cr_play_random(&s, &policy)
         cr_scores(&s, sc, cnt)
         mask = winner_mask_of(cfg.n, sc, cnt) if cr_current(&s) == TERMINAL_SEAT else 0
+        r = i - start
         for p in range(cfg.n):
-            scores[i - start, p] = sc[p]
-            winners[i - start, p] = (mask >> p) & 1
-        lengths[i - start] = s.placed
-        truncated[i - start] = <uint8_t>s.truncated
-
-
-def _sim_chunk(CheeseRescueCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-               scores, winners, lengths, truncated):
-    cdef int64_t[:, ::1] sv = scores
-    cdef uint8_t[:, ::1] wv = winners
-    cdef int64_t[::1] lv = lengths
-    cdef uint8_t[::1] tv = truncated
-    cdef cr_cfg_t cfg = proto.s.cfg
-    check_sim_rows(sv, wv, lv, tv, start, stop, cfg.n)
-    with nogil:
-        sim_range(cfg, seed, start, stop, sv, wv, lv, tv)
+            out.scores[r * out.sstride + p] = sc[p]
+            out.winners[r * out.wstride + p] = (mask >> p) & 1
+        out.lengths[r] = s.placed
+        out.truncated[r] = <uint8_t>s.truncated
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -1202,7 +1123,7 @@ cdef object new_core(type cls, object game, uint64_t seed):
     """``CheeseRescueCore.new``: a state of class ``cls`` (this core or the public class)."""
     cdef CheeseRescueCore st = <CheeseRescueCore>new_instance(cls)
     st.game = game
-    load_cfg(game, &st.s.cfg)
+    load_cfg(&CR_CFG, game, &st.s.cfg, sizeof(cr_cfg_t))
     cr_init(&st.s, seed)  # (the slots past pile_n and placed stay 0 from the allocation)
     st.seed = seed
     return st
@@ -1245,7 +1166,7 @@ cdef class CheeseRescueCore:
         cdef CheeseRescueCore st = <CheeseRescueCore>new_instance(<type>cls)
         cdef int i, k, p
         st.game = game
-        load_cfg(game, &st.s.cfg)
+        load_cfg(&CR_CFG, game, &st.s.cfg, sizeof(cr_cfg_t))
         cr_clear_board(&st.s)
         for i, code in enumerate(d["table"]):
             if code:
@@ -1275,7 +1196,7 @@ cdef class CheeseRescueCore:
     def _adopt_public_class(cls, type sub):
         """Once, for the public state class ``sub`` (this core + the shared API, no new
         fields): its instances skip GC tracking and call this core's methods the fast way
-        (``adopt_public_class`` in _common.pxd)."""
+        (``adopt_public_class`` in _pyalloc.pxd)."""
         adopt_public_class(sub, cls)
 
     def _set_seed(self, seed):
@@ -1373,20 +1294,9 @@ cdef class CheeseRescueCore:
         CR-8), written straight from the struct; into ``out`` (a writable C-contiguous bool
         array of that length) when given."""
         cdef cnp.npy_intp dim = self.s.cfg.num_actions
-        cdef cnp.ndarray arr
-        if out is None:
-            arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_BOOL, 0)
-        elif out_ok(out, cnp.NPY_BOOL, 1, &dim):
-            arr = <cnp.ndarray>out
-            memset(cnp.PyArray_DATA(arr), 0, <size_t>dim)
-        else:
-            _check_out(out, (dim,), np.bool_, "out")  # raises, naming what is wrong
-            arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_BOOL, 0)  # (accepted there: copy in)
-            cr_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
-            out[...] = arr
-            return out
+        cdef cnp.ndarray arr = out_array(out, cnp.NPY_BOOL, 1, &dim)
         cr_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
-        return arr
+        return out_result(out, arr)
 
     def observation(self, player, out=None):
         """Seat ``player``'s observation tensor (``game.observation_shape``, float32),
@@ -1398,22 +1308,13 @@ cdef class CheeseRescueCore:
         dims[0] = cr_num_channels(&self.s.cfg)
         dims[1] = self.s.cfg.G
         dims[2] = self.s.cfg.G
-        if out is None:
-            arr = cnp.PyArray_EMPTY(3, dims, cnp.NPY_FLOAT32, 0)  # (written whole)
-        elif out_ok(out, cnp.NPY_FLOAT32, 3, dims):
-            arr = <cnp.ndarray>out
-        else:
-            _check_out(out, (dims[0], dims[1], dims[2]), np.float32, "out")  # raises, naming what is wrong
-            arr = cnp.PyArray_ZEROS(3, dims, cnp.NPY_FLOAT32, 0)  # (accepted there: copy in)
-            cr_observation(&self.s, p, <float*>cnp.PyArray_DATA(arr))
-            out[...] = arr
-            return out
+        arr = out_array(out, cnp.NPY_FLOAT32, 3, dims, False)  # (written whole)
         cr_observation(&self.s, p, <float*>cnp.PyArray_DATA(arr))
-        return arr
+        return out_result(out, arr)
 
     def apply_action(self, action):
         """Lay card kind ``action // C`` on cell ``action % C``; IllegalMoveError if not allowed."""
-        cdef int64_t a = action_int(action, NP_INT64)
+        cdef int64_t a = action_int(action)
         cdef int p, kind, cell
         p = cr_current(&self.s)
         if p == TERMINAL_SEAT or a < 0 or a >= self.s.cfg.num_actions:
@@ -1459,6 +1360,6 @@ cdef class CheeseRescueCore:
                        scores, winners, lengths, truncated):
         """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
         goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
-        cdef CheeseRescueCore proto = CheeseRescueCore.__new__(CheeseRescueCore)
-        proto.s.cfg = game_cfg(game)
-        _sim_chunk(proto, seed, start, stop, scores, winners, lengths, truncated)
+        cdef cr_cfg_t cfg
+        load_cfg(&CR_CFG, game, &cfg, sizeof(cr_cfg_t))
+        run_sim_chunk(sim_range, &cfg, cfg.n, seed, start, stop, scores, winners, lengths, truncated)

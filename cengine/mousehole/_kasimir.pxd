@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Layout of the compiled Kater Kasimir engine (rules KK-1 .. KK-14)."""
 
-from mousehole._common cimport uint8_t, uint16_t, int32_t, int64_t, uint64_t, rng_t
+from mousehole._rng cimport uint8_t, uint16_t, int32_t, int64_t, uint64_t, rng_t
 
 cdef enum:
     KK_MAX_PLAYERS = 4

@@ -17,25 +17,18 @@ cimport numpy as cnp
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 
-from cpython.long cimport PyLong_AsLongLongAndOverflow
-
-from mousehole._common cimport (
-    action_int,
-    check_sim_rows,
-    hist_reserve,
-    new_instance, adopt_public_class, seed_arg, fresh_seed, mh_copy,
-    game_capsule,
-    state_capsule,
-    mh_game_t,
-    mh_dims_t,
-    uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
-    rng_below, rng_derive, popcount64, ctz64, TERMINAL_SEAT, CHANCE_SEAT,
+from mousehole._rng cimport uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t, rng_below, rng_derive
+from mousehole._bits cimport popcount64, ctz64, mh_copy
+from mousehole._cgame cimport mh_game_t, mh_dims_t, game_capsule, state_capsule, TERMINAL_SEAT, CHANCE_SEAT
+from mousehole._boundary cimport (
+    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, fresh_seed, hist_reserve,
+    cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
 )
+from mousehole._pyalloc cimport adopt_public_class
 
 import numpy as np
 
 cnp.import_array()
-cdef type NP_INT64 = np.int64
 
 
 # ---- leaf functions -------------------------------------------------------------------------
@@ -296,31 +289,7 @@ cdef void kk_observe(const kk_t* s, int p, float* o) noexcept nogil:
         F[k] = <float>(1.0 / (1 + r))
 
 
-cdef inline bint out_ok(object out, int typenum, cnp.npy_intp size):
-    """``out`` is a 1-d native ``typenum`` array of ``size`` elements, C-contiguous, aligned
-    and writable (the fast path; anything else goes to ``_api.check_out``)."""
-    cdef cnp.ndarray a
-    if not cnp.PyArray_Check(out):
-        return False
-    a = <cnp.ndarray>out
-    return (cnp.PyArray_NDIM(a) == 1 and cnp.PyArray_DIMS(a)[0] == size
-            and cnp.PyArray_TYPE(a) == typenum and cnp.PyArray_ISNOTSWAPPED(a)
-            and cnp.PyArray_ISCARRAY(a))
-
-
-cdef int seat_arg(object game, int n, object player, str what="player") except -1:
-    """``player`` as a seat 0..n-1, with the errors of ``_api.check_seat`` (naming ``what``)."""
-    cdef int overflow = 0
-    cdef long long v
-    if type(player) is int:
-        v = PyLong_AsLongLongAndOverflow(player, &overflow)
-        if overflow == 0 and 0 <= v < n:
-            return <int>v
-    from mousehole._api import check_seat
-    return check_seat(game, player, what)  # raises, or reads a numpy integer
-
-
-# ---- the C-level game interface (mh_game_t, _common.pxd) ------------------------------------
+# ---- the C-level game interface (mh_game_t, _cgame.pxd)  ------------------------------------
 
 ctypedef fused act_t:
     int32_t
@@ -532,10 +501,10 @@ KK_GAME.truncated = g_truncated
 
 # ---- configuration ----------------------------------------------------------------------------
 
-cdef kk_cfg_t cfg_of(object game) except *:
-    cdef kk_cfg_t cfg
+cdef int fill_cfg(object game, void* v) except -1:
+    """The constants of ``game`` into ``v`` (zero-filled; the cache of ``_boundary``)."""
+    cdef kk_cfg_t* cfg = <kk_cfg_t*>v
     cdef int i
-    memset(&cfg, 0, sizeof(cfg))
     cfg.n = game.num_players
     cfg.L = game.L
     cfg.m = game.mice
@@ -550,64 +519,36 @@ cdef kk_cfg_t cfg_of(object game) except *:
         cfg.trapmask |= bit(t)
     for i in range(cfg.nfaces):
         cfg.face_step[i] = game.face_steps[i]
-    return cfg
-
-
-cdef kk_cfg_t game_cfg(object game) except *:
-    cached = getattr(game, "_compiled_cfg", None)
-    if cached is None:
-        cached = KasimirCore.__new__(KasimirCore)
-        (<KasimirCore>cached).s.cfg = cfg_of(game)
-        game._compiled_cfg = cached
-    return (<KasimirCore>cached).s.cfg
-
-
-# The constants of the game last seen by ``new`` / ``from_dict``: a new state of the same game
-# (the usual case) copies them without any Python-level lookup. A game's parameters never
-# change, so the game object (kept alive here) identifies them.
-cdef object _last_game = object()  # no game yet
-cdef kk_cfg_t _last_cfg
-
-
-cdef inline int set_cfg(kk_t* s, object game) except -1:
-    global _last_game, _last_cfg
-    if game is not _last_game:
-        _last_cfg = game_cfg(game)
-        _last_game = game
-    s.cfg = _last_cfg
     return 0
 
 
-cdef void sim_range(kk_cfg_t cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-                    int64_t[:, ::1] scores, uint8_t[:, ::1] winners, int64_t[::1] lengths,
-                    uint8_t[::1] truncated) noexcept nogil:
+
+cdef cfg_cache_t KK_CFG
+KK_CFG.name = b"mousehole._kasimir.cfg"
+KK_CFG.size = sizeof(kk_cfg_t)
+KK_CFG.fill = fill_cfg
+
+
+cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
+                    const sim_out_t* out) noexcept nogil:
+    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``)."""
+    cdef const kk_cfg_t* cfg = <const kk_cfg_t*>v
     cdef kk_t s
     cdef rng_t policy
     cdef int p, mask
-    cdef Py_ssize_t i
-    s.cfg = cfg
+    cdef Py_ssize_t i, r
+    s.cfg = cfg[0]
     for i in range(start, stop):
         kk_init(&s, rng_derive(seed, 2 * <uint64_t>i))
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
         kk_play_random(&s, &policy)
         mask = kk_winner_mask(&s)
+        r = i - start
         for p in range(cfg.n):
-            scores[i - start, p] = s.home[p]
-            winners[i - start, p] = (mask >> p) & 1
-        lengths[i - start] = s.nhist
-        truncated[i - start] = <uint8_t>s.truncated
-
-
-def _sim_chunk(KasimirCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-               scores, winners, lengths, truncated):
-    cdef int64_t[:, ::1] sv = scores
-    cdef uint8_t[:, ::1] wv = winners
-    cdef int64_t[::1] lv = lengths
-    cdef uint8_t[::1] tv = truncated
-    cdef kk_cfg_t cfg = proto.s.cfg
-    check_sim_rows(sv, wv, lv, tv, start, stop, cfg.n)
-    with nogil:
-        sim_range(cfg, seed, start, stop, sv, wv, lv, tv)
+            out.scores[r * out.sstride + p] = s.home[p]
+            out.winners[r * out.wstride + p] = (mask >> p) & 1
+        out.lengths[r] = s.nhist
+        out.truncated[r] = <uint8_t>s.truncated
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -615,7 +556,7 @@ def _sim_chunk(KasimirCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t st
 cdef object new_core(type cls, object game, uint64_t seed):
     """``KasimirCore.new``: a state of class ``cls`` (this core or the public class)."""
     cdef KasimirCore st = <KasimirCore>new_instance(cls)
-    set_cfg(&st.s, game)
+    load_cfg(&KK_CFG, game, &st.s.cfg, sizeof(kk_cfg_t))
     st.game = game
     kk_init(&st.s, seed)
     st.seed = seed
@@ -623,7 +564,7 @@ cdef object new_core(type cls, object game, uint64_t seed):
 
 
 # No cycle goes through a state: it holds its game, and a game holds no state (its cached
-# ``_compiled_cfg`` is a core whose ``game`` is None), so the core is not traversed by the GC.
+# ``_compiled_cfg`` is a capsule of constants), so the core is not traversed by the GC.
 @cython.no_gc
 cdef class KasimirCore:
     """Compiled Kater Kasimir state. Use ``game.new_state(seed)``; the public class is
@@ -673,7 +614,7 @@ cdef class KasimirCore:
         cdef int p, s, x, below, k
         cdef int nid[KK_MAX_PLAYERS]
         cdef uint64_t b
-        set_cfg(&st.s, game)
+        load_cfg(&KK_CFG, game, &st.s.cfg, sizeof(kk_cfg_t))
         st.game = game
         kk_init(&st.s, 0)
         st.s.on_way = 0
@@ -793,7 +734,7 @@ cdef class KasimirCore:
     def _adopt_public_class(cls, type sub):
         """Once, for the public state class ``sub`` (this core + the shared API, no new
         fields): its instances skip GC tracking and call this core's methods the fast way
-        (``adopt_public_class`` in _common.pxd)."""
+        (``adopt_public_class`` in _pyalloc.pxd)."""
         adopt_public_class(sub, cls)
 
     def _set_seed(self, seed):
@@ -811,19 +752,9 @@ cdef class KasimirCore:
         into ``out`` (a writable C-contiguous bool array of that length) when given, else
         into a new array. Written from the struct (``kk_mask``), no intermediate array."""
         cdef cnp.npy_intp dim = self.s.cfg.num_actions
-        cdef cnp.ndarray arr
-        if out is None:
-            arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_BOOL, 0)
-        elif out_ok(out, cnp.NPY_BOOL, dim):
-            arr = <cnp.ndarray>out
-            memset(cnp.PyArray_DATA(arr), 0, <size_t>dim)
-        else:
-            from mousehole._api import check_out
-            check_out(out, (dim,), np.bool_, "out")  # raises: names what is wrong
-            out[...] = self.legal_action_mask()  # pragma: no cover - a bool array is always aligned
-            return out
+        cdef cnp.ndarray arr = out_array(out, cnp.NPY_BOOL, 1, &dim)
         kk_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
-        return arr
+        return out_result(out, arr)
 
     def observation(self, player, out=None):
         """Seat ``player``'s observation (float32, shape ``game.observation_shape``; layout in
@@ -834,24 +765,14 @@ cdef class KasimirCore:
         cdef int L = self.s.cfg.L, n = self.s.cfg.n
         cdef cnp.npy_intp dim = (n * (L + 2) + L * n * self.s.cfg.m * n + 2 * L
                                  + self.s.cfg.nfaces + 2 * n + 1)
-        cdef cnp.ndarray arr
-        if out is None:
-            arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_FLOAT32, 0)
-        elif out_ok(out, cnp.NPY_FLOAT32, dim):
-            arr = <cnp.ndarray>out
-            memset(cnp.PyArray_DATA(arr), 0, <size_t>dim * sizeof(float))
-        else:
-            from mousehole._api import check_out
-            check_out(out, (dim,), np.float32, "out")  # raises: names what is wrong
-            out[...] = self.observation(p)  # valid but not the fast path: an unaligned array
-            return out
+        cdef cnp.ndarray arr = out_array(out, cnp.NPY_FLOAT32, 1, &dim)
         kk_observe(&self.s, p, <float*>cnp.PyArray_DATA(arr))
-        return arr
+        return out_result(out, arr)
 
     def apply_action(self, action):
         """Apply a move (``start * D + distance - 1``) or, at a chance node, a die face
         (``P + i``); IllegalMoveError if the rules do not allow it (state unchanged)."""
-        cdef int64_t a = action_int(action, NP_INT64)
+        cdef int64_t a = action_int(action)
         cdef int start, dist
         if self.s.seat == TERMINAL_SEAT or a < 0 or a >= self.s.cfg.num_actions:
             raise self._illegal(action)
@@ -912,6 +833,6 @@ cdef class KasimirCore:
                        scores, winners, lengths, truncated):
         """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
         goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
-        cdef KasimirCore proto = KasimirCore.__new__(KasimirCore)
-        proto.s.cfg = game_cfg(game)
-        _sim_chunk(proto, seed, start, stop, scores, winners, lengths, truncated)
+        cdef kk_cfg_t cfg
+        load_cfg(&KK_CFG, game, &cfg, sizeof(kk_cfg_t))
+        run_sim_chunk(sim_range, &cfg, cfg.n, seed, start, stop, scores, winners, lengths, truncated)

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Layout of the compiled M engine (rules M-1 .. M-22)."""
 
-from mousehole._common cimport uint8_t, int8_t, uint16_t, int16_t, int32_t, int64_t, uint64_t, rng_t
+from mousehole._rng cimport uint8_t, int8_t, uint16_t, int16_t, int32_t, int64_t, uint64_t, rng_t
 
 cdef enum:
     M_W = 8               # window side: the 6 x 6 square of M-7 plus a free cell each side
@@ -112,3 +112,8 @@ cdef class MCore:
     cdef int64_t log_r, log_c     # the absolute cell of offset (0, 0) in the log
     cdef int _reserve(self, Py_ssize_t need) except -1
     cdef int _record(self, int a) except -1
+
+
+# Leaf functions that other Cython code may cimport (the microbenchmarks of benchmarks/): they
+# trust their input, as every leaf does.
+cdef bint m_connected_without(uint64_t occ, int cell) noexcept nogil   # M-13(b) for one take

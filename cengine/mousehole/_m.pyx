@@ -31,21 +31,22 @@ cimport cython
 cimport numpy as cnp
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset, memcpy, memmove
-from cpython.long cimport PyLong_AsLongLongAndOverflow
 
-from mousehole._common cimport (
-    action_int,
-    array_reserve,
-    check_sim_rows,
+from mousehole._rng cimport (
     uint8_t, int8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
-    rng_below, rng_derive, rng_next, rng_shuffle_u8, rng_shuffle_u8_to, popcount64, ctz64, set_ones, rel_seat, seat_after, mh_pc8, TERMINAL_SEAT,
-    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, fresh_seed, mh_copy, mh_fill_f32,
+    rng_below, rng_derive, rng_next, rng_shuffle_u8, rng_shuffle_u8_to,
 )
+from mousehole._bits cimport popcount64, ctz64, set_ones, rel_seat, seat_after, mh_pc8, mh_copy, mh_fill_f32
+from mousehole._cgame cimport mh_game_t, mh_dims_t, game_capsule, state_capsule, TERMINAL_SEAT
+from mousehole._boundary cimport (
+    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, fresh_seed, array_reserve,
+    cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
+)
+from mousehole._pyalloc cimport adopt_public_class
 
 import numpy as np
 
 cnp.import_array()
-_np_int64 = np.int64
 
 cdef uint64_t ROW0 = <uint64_t>0xFF
 cdef uint64_t ROW7 = <uint64_t>0xFF00000000000000ULL
@@ -1181,7 +1182,7 @@ cdef void m_determinize(m_t* s, int p, uint64_t seed) noexcept nogil:
     m_refresh(s)  # the seat to move may hold other cards now
 
 
-# ---- the C-level game interface (mh_game_t, _common.pxd) ------------------------------------
+# ---- the C-level game interface (mh_game_t, _cgame.pxd) -------------------------------------
 
 cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
     cdef const m_t* s = <const m_t*>v
@@ -1276,10 +1277,11 @@ M_GAME.truncated = g_truncated
 
 # ---- configuration ----------------------------------------------------------------------------
 
-cdef m_cfg_t cfg_of(object game) except *:
-    cdef m_cfg_t cfg
+cdef int fill_cfg(object game, void* v) except -1:
+    """The constants of ``game`` into ``v`` (zero-filled; the cache of ``_boundary``)."""
+    cdef m_cfg_t* cfg = <m_cfg_t*>v
     cdef int i
-    memset(&cfg, 0, sizeof(cfg))
+    cdef object x
     cfg.n = game.num_players
     cfg.H = game.H
     cfg.n_cards = game.n_cards
@@ -1295,66 +1297,38 @@ cdef m_cfg_t cfg_of(object game) except *:
     cfg.nv = len(game.values)
     cfg.ns = len(game.symbols)
     cfg.F = cfg.nc + cfg.nv + cfg.ns
-    cfg.channels = m_num_channels(&cfg)
+    cfg.channels = m_num_channels(cfg)
     if cfg.channels != game.observation_shape[0] or tuple(game.observation_shape[1:]) != (M_W, M_W):
         raise RuntimeError(f"m: observation shape {game.observation_shape} is not the compiled layout")
     for i in range(game.n_cards):
         cfg.colour[i] = game.colour_of[i]
         cfg.vidx[i] = game.vindex_of[i]
         cfg.symi[i] = M_MAX_ATTR if game.symbol_of[i] < 0 else game.symbol_of[i]
-    for i, v in enumerate(game.values):
-        cfg.vals[i] = v
+    for i, x in enumerate(game.values):
+        cfg.vals[i] = x
     cfg.n_layout = len(game.layout)
     cfg.lay_r0 = min(r for r, _ in game.layout)
     cfg.lay_c0 = min(c for _, c in game.layout)
     for i, (r, c) in enumerate(game.layout):  # (within a 6 x 6 square, M-7)
         cfg.lay_cell[i] = (r - cfg.lay_r0 + 1) * M_W + (c - cfg.lay_c0 + 1)
-    return cfg
+    return 0
 
 
-cdef extern from *:
-    """
-    #ifdef Py_GIL_DISABLED
-    #define MH_M_HAVE_GIL 0
-    #else
-    #define MH_M_HAVE_GIL 1
-    #endif
-    """
-    const int MH_M_HAVE_GIL
-
-cdef object last_game = None   # the game of the last game_cfg() call (held: no id reuse)
-cdef MCore last_holder = None  # and the holder of its constants
+cdef cfg_cache_t M_CFG
+M_CFG.name = b"mousehole._m.cfg"
+M_CFG.size = sizeof(m_cfg_t)
+M_CFG.fill = fill_cfg
 
 
-cdef const m_cfg_t* game_cfg(object game) except NULL:
-    """The constants of ``game``, built once and kept on the game (in a bare MCore); the
-    game of the previous call needs no Python-level lookup. The pair (last_game,
-    last_holder) changes with no Python code between its two writes, so under the GIL no
-    thread sees it half made; a free-threaded build does not use it."""
-    global last_game, last_holder
-    cdef MCore holder
-    if MH_M_HAVE_GIL and game is last_game:
-        return &last_holder.s.cfg
-    cached = getattr(game, "_compiled_cfg", None)
-    if cached is None:
-        cached = MCore.__new__(MCore)
-        (<MCore>cached).s.cfg = cfg_of(game)
-        game._compiled_cfg = cached
-    holder = <MCore>cached
-    if MH_M_HAVE_GIL:
-        last_holder = holder
-        last_game = game
-    return &holder.s.cfg
-
-
-cdef void sim_range(const m_cfg_t* cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-                    int64_t[:, ::1] scores, uint8_t[:, ::1] winners, int64_t[::1] lengths,
-                    uint8_t[::1] truncated) noexcept nogil:
+cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
+                    const sim_out_t* out) noexcept nogil:
+    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``)."""
+    cdef const m_cfg_t* cfg = <const m_cfg_t*>v
     cdef m_t s
     cdef rng_t policy
     cdef int64_t sc[M_MAX_PLAYERS]
     cdef int p, mask
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, r
     s.cfg = cfg[0]
     for i in range(start, stop):
         m_init(&s, rng_derive(seed, 2 * <uint64_t>i))
@@ -1365,51 +1339,12 @@ cdef void sim_range(const m_cfg_t* cfg, uint64_t seed, Py_ssize_t start, Py_ssiz
         m_play_random(&s, &policy)
         m_scores(&s, sc)
         mask = winner_mask_of(sc, cfg.n)
+        r = i - start
         for p in range(cfg.n):
-            scores[i - start, p] = sc[p]
-            winners[i - start, p] = (mask >> p) & 1
-        lengths[i - start] = s.n_hist
-        truncated[i - start] = s.end == END_MAX_TURNS
-
-
-def _sim_chunk(MCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-               scores, winners, lengths, truncated):
-    cdef int64_t[:, ::1] sv = scores
-    cdef uint8_t[:, ::1] wv = winners
-    cdef int64_t[::1] lv = lengths
-    cdef uint8_t[::1] tv = truncated
-    check_sim_rows(sv, wv, lv, tv, start, stop, proto.s.cfg.n)
-    with nogil:
-        sim_range(&proto.s.cfg, seed, start, stop, sv, wv, lv, tv)
-
-
-# ---- microbenchmark entry points (benchmarks/bench_m.py) ---------------------------------------
-
-def _bench_connectivity(MCore st, long reps):
-    """Run the M-13(b) test for every card of the table, ``reps`` times; returns
-    (number of tests, number that stayed connected)."""
-    cdef long k, tests = 0, ok = 0
-    cdef uint64_t bits
-    cdef int b
-    with nogil:
-        for k in range(reps):
-            bits = st.s.occ
-            while bits:
-                b = ctz64(bits)
-                bits &= bits - 1
-                ok += m_connected_without(st.s.occ, b)
-                tests += 1
-    return tests, ok
-
-
-def _bench_legal(MCore st, long reps):
-    """Compute the legal actions into a C buffer ``reps`` times; returns their number."""
-    cdef int32_t acts[M_W * M_W * M_MAX_HAND + M_MAX_HAND + 3 + 64]
-    cdef long k, total = 0
-    with nogil:
-        for k in range(reps):
-            total += m_legal(&st.s, acts)
-    return total
+            out.scores[r * out.sstride + p] = sc[p]
+            out.winners[r * out.wstride + p] = (mask >> p) & 1
+        out.lengths[r] = s.n_hist
+        out.truncated[r] = s.end == END_MAX_TURNS
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -1419,55 +1354,12 @@ cdef inline int log_reserve(m_log_t** buf, Py_ssize_t* cap, Py_ssize_t need) exc
     return array_reserve(<void**>buf, cap, need, sizeof(m_log_t), 64)
 
 
-cdef int seat_of(MCore st, object player) except -1:
-    """``player`` as a seat of the game: an int or a numpy int64 in range at once, anything
-    else through ``_api.check_seat`` (its TypeError / ValueError, or the seat it accepts)."""
-    cdef long long v = -1
-    cdef int overflow = 0
-    if type(player) is int:
-        v = PyLong_AsLongLongAndOverflow(player, &overflow)
-    elif type(player) is _np_int64:
-        cnp.PyArray_ScalarAsCtype(player, &v)
-    if overflow == 0 and 0 <= v < st.s.cfg.n:
-        return <int>v
-    from mousehole._api import check_seat
-    return <int>check_seat(st.game, player, "player")
-
-
-cdef cnp.ndarray out_array(object out, int typenum, int ndim, cnp.npy_intp* dims, object dtype):
-    """The array to write into, zero-filled: a new one when ``out`` is None, else ``out``
-    once it is a writable, C-contiguous, aligned, native-order numpy array of this type and
-    shape (an unaligned one, which ``check_out`` accepts, is written through a copy).
-    Anything else goes to ``_api.check_out``, which raises its TypeError / ValueError naming
-    what is wrong before anything is written (should it accept an array refused here, a new
-    array is returned: the caller copies it into ``out``)."""
-    cdef cnp.ndarray a
-    cdef int i
-    cdef bint ok
-    if out is None:
-        return cnp.PyArray_ZEROS(ndim, dims, typenum, 0)
-    ok = isinstance(out, cnp.ndarray)
-    if ok:
-        a = <cnp.ndarray>out
-        ok = (cnp.PyArray_TYPE(a) == typenum and cnp.PyArray_ISNOTSWAPPED(a)
-              and cnp.PyArray_NDIM(a) == ndim and cnp.PyArray_IS_C_CONTIGUOUS(a)
-              and cnp.PyArray_ISWRITEABLE(a) and cnp.PyArray_ISALIGNED(a))
-        for i in range(ndim):
-            ok = ok and cnp.PyArray_DIMS(a)[i] == dims[i]
-    if not ok:
-        from mousehole._api import check_out
-        check_out(out, tuple([dims[i] for i in range(ndim)]), dtype, "out")
-        return cnp.PyArray_ZEROS(ndim, dims, typenum, 0)
-    memset(cnp.PyArray_DATA(a), 0, <size_t>cnp.PyArray_NBYTES(a))
-    return a
-
-
 cdef object new_core(type cls, object game, uint64_t seed):
     """``MCore.new``: a state of class ``cls`` (this core or the public class)."""
     cdef MCore st = <MCore>new_instance(cls)
     st.game = game
     st.seed = seed
-    mh_copy(&st.s.cfg, game_cfg(game), sizeof(m_cfg_t))  # (the library's copy: see mh_copy)
+    load_cfg(&M_CFG, game, &st.s.cfg, sizeof(m_cfg_t))
     m_deal(&st.s, seed)  # (a new object is zero-filled)
     st.log_r = st.s.orow
     st.log_c = st.s.ocol
@@ -1544,7 +1436,7 @@ cdef class MCore:
         cdef m_t* s = &st.s
         cdef int i, p, k
         st.game = game
-        memcpy(&s.cfg, game_cfg(game), sizeof(m_cfg_t))
+        load_cfg(&M_CFG, game, &s.cfg, sizeof(m_cfg_t))
         m_clear_table(s)
         s.orow = min(e[0] for e in d["table"]) - 1
         s.ocol = min(e[1] for e in d["table"]) - 1
@@ -1627,7 +1519,7 @@ cdef class MCore:
     def _adopt_public_class(cls, type sub):
         """Once, for the public state class ``sub`` (this core + the shared API, no new
         fields): its instances skip GC tracking and call this core's methods the fast way
-        (``adopt_public_class`` in _common.pxd)."""
+        (``adopt_public_class`` in _pyalloc.pxd)."""
         adopt_public_class(sub, cls)
 
     def _set_seed(self, seed):
@@ -1647,7 +1539,7 @@ cdef class MCore:
         compiled code: a copy whose hidden cards (M-22) are dealt again by ``m_determinize``,
         and whose history names another seat's placements and exchanges canonically (slot 0
         and the exchange of slot 0: the view hides their slot)."""
-        cdef int p = seat_of(self, player)
+        cdef int p = seat_arg(self.game, self.s.cfg.n, player)
         cdef uint64_t sd
         cdef MCore c
         cdef m_log_t* e
@@ -1693,33 +1585,27 @@ cdef class MCore:
         straight from the struct; into ``out`` (a writable C-contiguous bool array of that
         length) when given, else into a new array."""
         cdef cnp.npy_intp dim = self.s.cfg.num_actions
-        cdef cnp.ndarray arr = out_array(out, cnp.NPY_BOOL, 1, &dim, np.bool_)
+        cdef cnp.ndarray arr = out_array(out, cnp.NPY_BOOL, 1, &dim)
         m_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
-        if out is None or arr is out:
-            return arr
-        out[...] = arr
-        return out
+        return out_result(out, arr)
 
     def observation(self, player, out=None):
         """Seat ``player``'s observation (float32, ``game.observation_shape``), written
         straight from the struct, the same bit for bit as the reference engine's; into
         ``out`` (a writable C-contiguous float32 array of that shape) when given."""
-        cdef int p = seat_of(self, player)
+        cdef int p = seat_arg(self.game, self.s.cfg.n, player)
         cdef cnp.npy_intp dims[3]
         cdef cnp.ndarray arr
         dims[0] = self.s.cfg.channels
         dims[1] = M_W
         dims[2] = M_W
-        arr = out_array(out, cnp.NPY_FLOAT32, 3, dims, np.float32)
+        arr = out_array(out, cnp.NPY_FLOAT32, 3, dims)
         m_observation(&self.s, p, <float*>cnp.PyArray_DATA(arr))
-        if out is None or arr is out:
-            return arr
-        out[...] = arr
-        return out
+        return out_result(out, arr)
 
     def apply_action(self, action):
         """Apply an int action (docs/games/m.md); IllegalMoveError if not allowed."""
-        cdef int64_t a = action_int(action, _np_int64)
+        cdef int64_t a = action_int(action)
         if a < 0 or a >= self.s.cfg.num_actions or not m_is_legal(&self.s, <int>a):
             raise self._illegal(action)
         self._record(<int>a)
@@ -1795,6 +1681,6 @@ cdef class MCore:
                        scores, winners, lengths, truncated):
         """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
         goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
-        cdef MCore proto = MCore.__new__(MCore)
-        memcpy(&proto.s.cfg, game_cfg(game), sizeof(m_cfg_t))
-        _sim_chunk(proto, seed, start, stop, scores, winners, lengths, truncated)
+        cdef m_cfg_t cfg
+        load_cfg(&M_CFG, game, &cfg, sizeof(m_cfg_t))
+        run_sim_chunk(sim_range, &cfg, cfg.n, seed, start, stop, scores, winners, lengths, truncated)

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Layout of the compiled Maus au Chocolat engine (rules MC-1 .. MC-30)."""
 
-from mousehole._common cimport uint8_t, int8_t, uint16_t, int16_t, int32_t, uint64_t, rng_t
+from mousehole._rng cimport uint8_t, int8_t, uint16_t, int16_t, int32_t, uint64_t, rng_t
 
 cdef enum:
     MC_CARDS = 80
@@ -81,3 +81,8 @@ cdef class MausAuChocolatCore:
     cdef uint16_t* hist
     cdef Py_ssize_t hist_cap
     cdef int _record(self, int a) except -1
+
+
+# Leaf functions that other Cython code may cimport (the microbenchmarks of benchmarks/): they
+# trust their input, as every leaf does.
+cdef int mc_combos(const mc_t* s, int p, int16_t* out) noexcept nogil   # MC-29: seat p's combinations

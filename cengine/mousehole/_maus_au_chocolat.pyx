@@ -13,7 +13,7 @@ is counted without visiting subsets, from the numbers of cards of each value (``
 and only the chosen one is decoded (``combo_kth``). ``simulate`` (``mc_step_random``) picks the
 legal action at a uniform index of the ascending legal list without writing the list.
 
-The C-level game interface (``mh_game_t``, ``_common.pxd``) is ``MC_GAME``; its
+The C-level game interface (``mh_game_t``, ``_cgame.pxd``) is ``MC_GAME``; its
 determinization (MC-26) is ``mc_determinize``. Every leaf function is ``noexcept nogil``. The
 pure-Python reference is ``mousehole/maus_au_chocolat.py``; both give the same game, bit for
 bit.
@@ -23,21 +23,22 @@ cimport cython
 cimport numpy as cnp
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, free
-from cpython.long cimport PyLong_AsLongAndOverflow
 
-from mousehole._common cimport (
-    action_int,
-    check_sim_rows,
-    hist_reserve,
+from mousehole._rng cimport (
     uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
-    rng_below, rng_derive, rng_next, rng_shuffle_u8, ctz64, set_ones, rel_seat, mh_pc8, TERMINAL_SEAT,
-    mh_game_t, mh_dims_t, game_capsule, state_capsule, new_instance, adopt_public_class, seed_arg, fresh_seed, mh_copy,
+    rng_below, rng_derive, rng_next, rng_shuffle_u8,
 )
+from mousehole._bits cimport ctz64, set_ones, rel_seat, mh_pc8, mh_copy
+from mousehole._cgame cimport mh_game_t, mh_dims_t, game_capsule, state_capsule, TERMINAL_SEAT
+from mousehole._boundary cimport (
+    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, fresh_seed, hist_reserve,
+    cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
+)
+from mousehole._pyalloc cimport adopt_public_class
 
 import numpy as np
 
 cnp.import_array()
-_np_int64 = np.int64
 
 cdef enum:
     H_ETIENNE = 0
@@ -1491,7 +1492,7 @@ cdef void mc_determinize(mc_t* s, int p, uint64_t seed) noexcept nogil:
         memset(s.order, 0, sizeof(s.order))
 
 
-# ---- the C-level game interface (mh_game_t, _common.pxd) ------------------------------------
+# ---- the C-level game interface (mh_game_t, _cgame.pxd) -------------------------------------
 
 cdef int MC_MAX_LEGAL = 0
 
@@ -1615,10 +1616,10 @@ MC_GAME.truncated = g_truncated
 
 # ---- configuration ----------------------------------------------------------------------------
 
-cdef mc_cfg_t cfg_of(object game) except *:
-    cdef mc_cfg_t cfg
+cdef int fill_cfg(object game, void* v) except -1:
+    """The constants of ``game`` into ``v`` (zero-filled; the cache of ``_boundary``)."""
+    cdef mc_cfg_t* cfg = <mc_cfg_t*>v
     cdef int i
-    memset(&cfg, 0, sizeof(cfg))
     cfg.n = game.num_players
     cfg.target = game.target
     cfg.max_turns = game.max_turns if game.max_turns < 1000000000 else 1000000000
@@ -1626,98 +1627,45 @@ cdef mc_cfg_t cfg_of(object game) except *:
     # round / max_turns in the observation: a double division is Python's int / int exactly
     # when both are exact doubles; a larger max_turns is divided in Python (observation)
     cfg.max_turns_d = float(game.max_turns) if game.max_turns <= 2 ** 53 else -float(game.max_turns)
-    if (obs_size(&cfg),) != tuple(game.observation_shape):  # pragma: no cover - layout guard
-        raise AssertionError(f"observation layout: {game.observation_shape} != ({obs_size(&cfg)},)")
+    if (obs_size(cfg),) != tuple(game.observation_shape):  # pragma: no cover - layout guard
+        raise AssertionError(f"observation layout: {game.observation_shape} != ({obs_size(cfg)},)")
     for i in range(MC_CARDS):
         cfg.colour[i] = game.cards[i][0]
         cfg.candy[i] = game.cards[i][1]
         cfg.coin[i] = game.cards[i][2]
-    return cfg
-
-
-cdef mc_cfg_t game_cfg(object game) except *:
-    cached = getattr(game, "_compiled_cfg", None)
-    if cached is None:
-        cached = MausAuChocolatCore.__new__(MausAuChocolatCore)
-        (<MausAuChocolatCore>cached).s.cfg = cfg_of(game)
-        game._compiled_cfg = cached
-    return (<MausAuChocolatCore>cached).s.cfg
-
-
-cdef extern from *:
-    """
-    #ifdef Py_GIL_DISABLED
-    #define MH_MC_HAVE_GIL 0
-    #else
-    #define MH_MC_HAVE_GIL 1
-    #endif
-    """
-    const int MH_MC_HAVE_GIL
-
-cdef object last_game = None   # the game of the last load_cfg() call (held: no id reuse)
-cdef mc_cfg_t last_cfg
-
-
-cdef inline int load_cfg(object game, mc_cfg_t* cfg) except -1:
-    """``cfg[0] = game_cfg(game)``, without a Python-level lookup when ``game`` is the game
-    of the previous call (the usual case). The pair (last_game, last_cfg) changes with no
-    Python code between its two writes, so under the GIL no thread sees it half made; a
-    free-threaded build does not use it."""
-    global last_game, last_cfg
-    if not MH_MC_HAVE_GIL:
-        cfg[0] = game_cfg(game)
-        return 0
-    if game is not last_game:
-        last_cfg = game_cfg(game)
-        last_game = game
-    cfg[0] = last_cfg
     return 0
 
 
-cdef void sim_range(mc_cfg_t cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-                    int64_t[:, ::1] scores, uint8_t[:, ::1] winners, int64_t[::1] lengths,
-                    uint8_t[::1] truncated) noexcept nogil:
+cdef cfg_cache_t MC_CFG
+MC_CFG.name = b"mousehole._maus_au_chocolat.cfg"
+MC_CFG.size = sizeof(mc_cfg_t)
+MC_CFG.fill = fill_cfg
+
+
+cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
+                    const sim_out_t* out) noexcept nogil:
+    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``)."""
+    cdef const mc_cfg_t* cfg = <const mc_cfg_t*>v
     cdef mc_t s
     cdef rng_t policy
     cdef int w[MC_MAX_PLAYERS]
     cdef int p
-    cdef Py_ssize_t i
-    s.cfg = cfg
+    cdef Py_ssize_t i, r
+    s.cfg = cfg[0]
     for i in range(start, stop):
         mc_reset(&s, rng_derive(seed, 2 * <uint64_t>i))
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
         mc_play_random(&s, &policy)
         mc_winners(&s, w)
+        r = i - start
         for p in range(cfg.n):
-            scores[i - start, p] = s.score[p]
-            winners[i - start, p] = <uint8_t>w[p]
-        lengths[i - start] = s.nactions
-        truncated[i - start] = <uint8_t>s.truncated
+            out.scores[r * out.sstride + p] = s.score[p]
+            out.winners[r * out.wstride + p] = <uint8_t>w[p]
+        out.lengths[r] = s.nactions
+        out.truncated[r] = <uint8_t>s.truncated
 
 
-def _sim_chunk(MausAuChocolatCore proto, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-               scores, winners, lengths, truncated):
-    cdef int64_t[:, ::1] sv = scores
-    cdef uint8_t[:, ::1] wv = winners
-    cdef int64_t[::1] lv = lengths
-    cdef uint8_t[::1] tv = truncated
-    cdef mc_cfg_t cfg = proto.s.cfg
-    check_sim_rows(sv, wv, lv, tv, start, stop, cfg.n)
-    with nogil:
-        sim_range(cfg, seed, start, stop, sv, wv, lv, tv)
-
-
-def bench_combos(MausAuChocolatCore st, int seat, long repeat):
-    """Enumerate seat's combinations ``repeat`` times (benchmarks); returns their number."""
-    cdef int16_t buf[MC_NUM_ACTIONS]
-    cdef int n = 0
-    cdef long i
-    with nogil:
-        for i in range(repeat):
-            n = mc_combos(&st.s, seat, buf)
-    return n
-
-
+# ---- self-checks of the compiled search (tests/test_maus_au_chocolat_cinterface.py) -------
 
 def _selfcheck_combos(MausAuChocolatCore st, uint64_t seed, long rounds):
     """Check simulate's combination counting against the listing (``mc_combos_to``, the
@@ -1771,54 +1719,7 @@ def _selfcheck_legal(MausAuChocolatCore st):
             raise AssertionError(f"action {a}: listed {listed[a]}, legality test {int(mc_is_legal(&st.s, a))}")
     return n
 
-def bench_determinize(MausAuChocolatCore st, int seat, long repeat):
-    """Determinize a copy of ``st`` for ``seat`` ``repeat`` times in C, each from a fresh
-    copy of the struct and its own seed (benchmarks: the copy is part of the figure)."""
-    cdef mc_t s
-    cdef long i
-    if not 0 <= seat < st.s.cfg.n:
-        raise ValueError(f"seat {seat} is out of range")
-    with nogil:
-        for i in range(repeat):
-            s = st.s
-            mc_determinize(&s, seat, <uint64_t>i)
-    return None
-
 _PHASES = ("bid", "pick", "combine", "discard", "over")
-
-
-cdef int seat_arg(object game, int n, object player, str what="player") except -1:
-    """``player`` as a seat 0..n-1: a plain int in range at C speed, anything else
-    through ``_api.check_seat`` (numpy integers; its TypeError / ValueError, naming ``what``,
-    otherwise)."""
-    cdef long v
-    cdef int overflow = 0
-    if type(player) is int:
-        v = PyLong_AsLongAndOverflow(player, &overflow)
-        if overflow == 0 and 0 <= v < n:
-            return <int>v
-    from mousehole._api import check_seat
-    return check_seat(game, player, what)
-
-
-cdef bint out_ok(object out, int typenum, cnp.npy_intp size):
-    """True if ``out`` is a writable, aligned, C-contiguous 1-d numpy array of ``size``
-    elements of native type ``typenum`` (what the C code may write through a pointer;
-    ``_api.check_out`` also accepts an unaligned array: the caller copies into it)."""
-    cdef cnp.ndarray a
-    if not isinstance(out, cnp.ndarray):
-        return False
-    a = <cnp.ndarray>out
-    return (cnp.PyArray_TYPE(a) == typenum and cnp.PyArray_ISNOTSWAPPED(a)
-            and cnp.PyArray_NDIM(a) == 1 and cnp.PyArray_DIM(a, 0) == size
-            and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISWRITEABLE(a)
-            and cnp.PyArray_ISALIGNED(a))
-
-
-cdef object check_out_slow(object out, tuple shape, object dtype):
-    """``_api.check_out``: raises its TypeError / ValueError for a bad ``out``."""
-    from mousehole._api import check_out
-    return check_out(out, shape, dtype, "out")
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -1828,13 +1729,13 @@ cdef object new_core(type cls, object game, uint64_t seed):
     cdef MausAuChocolatCore st = <MausAuChocolatCore>new_instance(cls)
     st.game = game
     st.seed = seed
-    load_cfg(game, &st.s.cfg)
+    load_cfg(&MC_CFG, game, &st.s.cfg, sizeof(mc_cfg_t))
     mc_init(&st.s, seed)  # (the rest of the struct is 0 from the allocation)
     return st
 
 
 @cython.no_gc  # it holds its game and seed, which hold no state (the game's ``_compiled_cfg``
-                # is a core whose game is None): no cycle
+                # is a capsule of constants): no cycle
 cdef class MausAuChocolatCore:
     """Compiled Maus au Chocolat state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.maus_au_chocolat.CompiledMausAuChocolatState`` (this core + the shared API)."""
@@ -1882,7 +1783,7 @@ cdef class MausAuChocolatCore:
         cdef mc_t* s = &st.s
         cdef int i, q, c
         st.game = game
-        load_cfg(game, &s.cfg)
+        load_cfg(&MC_CFG, game, &s.cfg, sizeof(mc_cfg_t))
         n = s.cfg.n
         memset(s.known, 0, sizeof(s.known))
         memset(s.hand_n, 0, sizeof(s.hand_n))
@@ -1951,7 +1852,7 @@ cdef class MausAuChocolatCore:
     def _adopt_public_class(cls, type sub):
         """Once, for the public state class ``sub`` (this core + the shared API, no new
         fields): its instances skip GC tracking and call this core's methods the fast way
-        (``adopt_public_class`` in _common.pxd)."""
+        (``adopt_public_class`` in _pyalloc.pxd)."""
         adopt_public_class(sub, cls)
 
     def _set_seed(self, seed):
@@ -2035,18 +1936,9 @@ cdef class MausAuChocolatCore:
         straight from the state; into ``out`` (a writable C-contiguous bool array of that
         length) when given."""
         cdef cnp.npy_intp dim = MC_NUM_ACTIONS
-        cdef cnp.ndarray arr
-        if out is None:
-            arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_BOOL, 0)
-        elif out_ok(out, cnp.NPY_BOOL, dim):
-            arr = <cnp.ndarray>out
-            memset(cnp.PyArray_DATA(arr), 0, dim)
-        else:
-            check_out_slow(out, (dim,), np.bool_)
-            out[...] = self.legal_action_mask()  # accepted there though not by out_ok
-            return out
+        cdef cnp.ndarray arr = out_array(out, cnp.NPY_BOOL, 1, &dim)
         mc_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
-        return arr
+        return out_result(out, arr)
 
     def observation(self, player, out=None):
         """Seat ``player``'s observation tensor, of shape ``game.observation_shape``,
@@ -2055,26 +1947,16 @@ cdef class MausAuChocolatCore:
         cdef mc_t* s = &self.s
         cdef int p = seat_arg(self.game, s.cfg.n, player)
         cdef cnp.npy_intp dim = obs_size(&s.cfg)
-        cdef cnp.ndarray arr
-        cdef float* obs
-        if out is None:
-            arr = cnp.PyArray_ZEROS(1, &dim, cnp.NPY_FLOAT32, 0)
-        elif out_ok(out, cnp.NPY_FLOAT32, dim):
-            arr = <cnp.ndarray>out
-            memset(cnp.PyArray_DATA(arr), 0, dim * sizeof(float))
-        else:
-            check_out_slow(out, (dim,), np.float32)
-            out[...] = self.observation(p)  # accepted there though not by out_ok
-            return out
-        obs = <float*>cnp.PyArray_DATA(arr)
+        cdef cnp.ndarray arr = out_array(out, cnp.NPY_FLOAT32, 1, &dim)
+        cdef float* obs = <float*>cnp.PyArray_DATA(arr)
         mc_observe(s, p, obs)
         if s.cfg.max_turns_d < 0.0:  # max_turns > 2**53: Python's exact int / int
             obs[dim - 1] = <float>(s.round / self.game.max_turns)
-        return arr
+        return out_result(out, arr)
 
     def apply_action(self, action):
         """Apply an int action; IllegalMoveError (state unchanged) if the rules forbid it."""
-        cdef int64_t a = action_int(action, _np_int64)
+        cdef int64_t a = action_int(action)
         if a < 0 or a >= MC_NUM_ACTIONS or not mc_is_legal(&self.s, <int>a):
             raise self._illegal(action)
         self._record(<int>a)
@@ -2144,6 +2026,6 @@ cdef class MausAuChocolatCore:
                        scores, winners, lengths, truncated):
         """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
         goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
-        cdef MausAuChocolatCore proto = <MausAuChocolatCore>new_instance(MausAuChocolatCore)
-        load_cfg(game, &proto.s.cfg)
-        _sim_chunk(proto, seed, start, stop, scores, winners, lengths, truncated)
+        cdef mc_cfg_t cfg
+        load_cfg(&MC_CFG, game, &cfg, sizeof(mc_cfg_t))
+        run_sim_chunk(sim_range, &cfg, cfg.n, seed, start, stop, scores, winners, lengths, truncated)

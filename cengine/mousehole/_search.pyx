@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Monte Carlo tree search written once for every compiled game (issue 11).
 
-The search sees a game only through its C-level interface (``mh_game_t``, _common.pxd): it
+The search sees a game only through its C-level interface (``mh_game_t``, _cgame.pxd): it
 copies state structs, lists legal actions or chance outcomes, applies actions, plays random
 rollouts (``rollout``: simulate's action model), reads returns and determinizes for a seat.
 
@@ -73,10 +73,8 @@ import time
 
 import numpy as np
 
-from mousehole._common cimport (
-    mh_game_t, mh_dims_t, game_of, state_of, rng_t, rng_next, rng_below, rng_derive,
-    uint32_t, int32_t, int64_t, uint64_t, CHANCE_SEAT, TERMINAL_SEAT, mh_playout,
-)
+from mousehole._rng cimport rng_t, rng_next, rng_below, rng_derive, uint32_t, int32_t, int64_t, uint64_t
+from mousehole._cgame cimport mh_game_t, mh_dims_t, game_of, state_of, CHANCE_SEAT, TERMINAL_SEAT, mh_playout
 
 
 cdef enum:

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Batched stepping of N games in compiled code (the engine of ``mousehole.vector.VectorGame``).
 
-Written once for every game over the C-level game interface (``mh_game_t`` in _common.pxd):
+Written once for every game over the C-level game interface (``mh_game_t`` in _cgame.pxd):
 nothing here knows a game's own struct. ``VectorCore`` keeps the N state structs in one
 buffer (copies of a prototype struct, then ``reset`` with each env's seed), steps them
 without the GIL and writes the caller's numpy arrays in place. The semantics (seeds, chance
@@ -44,10 +44,8 @@ from cpython.pythread cimport (
 cimport numpy as cnp
 import numpy as np
 
-from mousehole._common cimport (
-    mh_game_t, mh_dims_t, game_of, state_of, rng_t, rng_next, rng_below, rng_derive,
-    uint8_t, int32_t, uint32_t, int64_t, uint64_t, CHANCE_SEAT, TERMINAL_SEAT, mh_random_step,
-)
+from mousehole._rng cimport rng_t, rng_next, rng_below, rng_derive, uint8_t, int32_t, uint32_t, int64_t, uint64_t
+from mousehole._cgame cimport mh_game_t, mh_dims_t, game_of, state_of, CHANCE_SEAT, TERMINAL_SEAT, mh_random_step
 
 cnp.import_array()
 

@@ -22,18 +22,19 @@ import secrets as _secrets
 from typing import (
     TYPE_CHECKING,
     Any,
+    Callable,
     ClassVar,
     Dict,
     Generic,
     List,
     Mapping,
     Optional,
+    Sequence,
     SupportsIndex,
     Tuple,
     Type,
     TypeVar,
     Union,
-    overload,
 )
 
 import numpy as np
@@ -41,13 +42,10 @@ import numpy.typing as npt
 
 from ._rng import Rng
 
-if TYPE_CHECKING:  # pragma: no cover - the typed overloads of load()
-    from typing import Literal
-
-    from .cheese_rescue import CheeseRescue
-    from .kasimir import Kasimir
-    from .m import M
-    from .maus_au_chocolat import MausAuChocolat
+# Layers: this module imports no game module and no drawing (not even for typing). The game
+# modules build on it; ``mousehole._load`` (the typed ``load``) and the package's
+# ``__init__`` sit above the games and wire in what needs them (``StateAPI._repr_svg_``'s
+# drawer, :data:`svg_drawer`).
 
 __all__ = [
     "CHANCE",
@@ -262,6 +260,44 @@ class Game(Generic[StateT, MoveT]):
     Use :func:`mousehole.load` rather than the constructor. Each game subclasses
     ``Game[ItsState, ItsMove]``, so that a type checker knows what ``new_state()`` returns
     and which moves ``state.apply`` accepts.
+
+    **Facts.** Each game class declares what the modules around the games need to know about
+    it, so that no module outside the game's own files tests a game id (the way
+    python-chess's variant classes carry their facts). Every fact has a default here, which
+    a game overrides where it differs:
+
+    ``INFORMATION`` (class attribute, ``"imperfect"``)
+        ``"perfect"`` when every seat sees the whole position (hidden future chance events,
+        such as the next roll of a die, aside), else ``"imperfect"``; OpenSpiel's
+        information type (:mod:`mousehole.openspiel`).
+    ``SINGLE_WINNER`` (``False``)
+        True when every finished game has exactly one winner: :meth:`StateAPI.returns` then
+        sum to ``2 - n``, a constant-sum game for OpenSpiel. (Every game has at least one
+        winner, so two seats are always zero-sum.)
+    ``ENV_ID`` (``""``)
+        The Gymnasium id registered for the game by :mod:`mousehole.gymnasium` (such as
+        ``"mousehole/M-v0"``); ``""``: none (``MouseholeEnv(game_id)`` works all the same).
+    ``DRAWING`` (``""``)
+        The dotted name of the module that draws the game (its class ``Drawing``), imported
+        by :mod:`mousehole.render` on first use.
+    ``OPENSPIEL_DEFAULTS`` (``{}``)
+        Parameter defaults that differ when the game is loaded through OpenSpiel (Kater
+        Kasimir's ``explicit_chance`` is True there).
+    ``SIMULTANEOUS_ACTIONS`` (``range(0)``)
+        The actions the seats choose at the same time, each hidden from the others until
+        all are in, though the engine takes them in turn (Maus au Chocolat's bids): the
+        parallel PettingZoo environment asks every seat for one of these at once. A seat's
+        choice among them may depend on its own hand only.
+    :meth:`max_game_length` (``max_turns``)
+        An upper bound on the decision nodes (actions of the seats) of one game.
+    :meth:`chance_actions` (``range(0)``)
+        The actions that are the outcomes of an explicit chance node, where the game has
+        them (:meth:`StateAPI.chance_outcomes`).
+    :meth:`greedy_value` (none)
+        ``GreedyBot``'s heuristic (:mod:`mousehole.bots`): how good a full state is for a
+        seat.
+
+    ``docs/adding_a_game.md`` lists every place a new game touches.
     """
 
     #: registry id, e.g. ``"cheese_rescue"``
@@ -274,6 +310,19 @@ class Game(Generic[StateT, MoveT]):
     DEFAULTS: ClassVar[Dict[str, Any]] = {}
     #: the keys of a full state dict besides ``game``, ``params`` and ``view``
     STATE_KEYS: ClassVar[Tuple[str, ...]] = ()
+    #: the dotted name of the module that draws this game (its class ``Drawing``), imported
+    #: by :mod:`mousehole.render` on first use
+    DRAWING: ClassVar[str] = ""
+    #: ``"perfect"`` or ``"imperfect"`` information (see the class docstring, Facts)
+    INFORMATION: ClassVar[str] = "imperfect"
+    #: True when every finished game has exactly one winner
+    SINGLE_WINNER: ClassVar[bool] = False
+    #: the Gymnasium environment id, ``""`` for none
+    ENV_ID: ClassVar[str] = ""
+    #: parameter defaults that differ under OpenSpiel
+    OPENSPIEL_DEFAULTS: ClassVar[Mapping[str, Any]] = {}
+    #: the actions the seats choose simultaneously (hidden until all are in)
+    SIMULTANEOUS_ACTIONS: ClassVar[range] = range(0)
 
     num_players: int
     num_actions: int
@@ -309,7 +358,7 @@ class Game(Generic[StateT, MoveT]):
         self._state_cls: Any = cls
         if engine == "compiled":
             # ``new_state`` in one compiled call: the same checks and the same state as the
-            # method below, without its Python frame (issue 13's per-call figures)
+            # method below, without its Python frame (the per-call cost ``mousehole bench`` measures)
             setattr(self, "new_state", cls._new_state_function(self))
 
     # -- to be provided by each game -------------------------------------------------------
@@ -360,6 +409,35 @@ class Game(Generic[StateT, MoveT]):
 
     def _explain_illegal(self, state: "StateAPI[Any]", action: int) -> str:
         raise NotImplementedError
+
+    # -- facts (see the class docstring; each game overrides what differs) ----------------
+
+    def max_game_length(self) -> int:
+        """An upper bound on the decision nodes (actions of the seats, chance nodes not
+        counted) of one game with these parameters: ``max_turns`` unless the game
+        overrides it (where ``max_turns`` counts something else, or the rules end a game
+        sooner)."""
+        return self.max_turns
+
+    def chance_actions(self) -> range:
+        """The actions that are outcomes of an explicit chance node
+        (:meth:`StateAPI.chance_outcomes` lists some of them), the same at every chance
+        node; ``range(0)`` when the game has no explicit chance node (chance then happens
+        inside the state, from its own generator)."""
+        return range(0)
+
+    def greedy_value(self, state: StateT, seat: int) -> float:
+        """``GreedyBot``'s heuristic (:func:`mousehole.bots.heuristic`): how good full state
+        ``state`` (a determinization) is for ``seat``, higher is better. A game without one
+        raises ``NotImplementedError``."""
+        raise NotImplementedError(f"{self.name} declares no greedy_value")
+
+    @staticmethod
+    def _lead(values: Sequence[float], seat: int) -> float:
+        """``values[seat]`` minus the best of the other seats' values (for
+        :meth:`greedy_value`)."""
+        others = [v for p, v in enumerate(values) if p != seat]
+        return values[seat] - (max(others) if others else 0.0)
 
     def _describe_seen(self, before: Dict[str, Any], after: Dict[str, Any], action: Optional[int]) -> str:
         """The move between two consecutive views of one seat in the game's notation, from
@@ -626,28 +704,15 @@ def game_names() -> List[str]:
     return sorted(_REGISTRY)
 
 
-@overload
-def load(name: "Literal['cheese_rescue']", *, engine: Optional[str] = None, **params: Any) -> "CheeseRescue": ...
-@overload
-def load(name: "Literal['kasimir']", *, engine: Optional[str] = None, **params: Any) -> "Kasimir": ...
-@overload
-def load(name: "Literal['m']", *, engine: Optional[str] = None, **params: Any) -> "M": ...
-@overload
-def load(name: "Literal['maus_au_chocolat']", *, engine: Optional[str] = None, **params: Any) -> "MausAuChocolat": ...
-@overload
-def load(name: str, *, engine: Optional[str] = None, **params: Any) -> "Game[Any, Any]": ...
-
-
 def load(name: str, *, engine: Optional[str] = None, **params: Any) -> "Game[Any, Any]":
-    """Load game ``name`` with keyword parameters (every one has a default).
+    """Load game ``name`` with keyword parameters (every one has a default): the registry
+    lookup behind :func:`mousehole.load`, which adds the per-game return types (its
+    overloads live above the games, in ``mousehole._load``, so that this module imports
+    none of them). Modules that take a game id as a ``str`` may call this one.
 
-    The return type follows the game id for a type checker: ``load("m")`` is an
-    :class:`~mousehole.m.M`, whose ``new_state()`` is an :class:`~mousehole.m.MState`.
-
-    >>> import mousehole
-    >>> g = mousehole.load("cheese_rescue", players=2, engine="python")
-    >>> g.num_players, g.engine
-    (2, 'python')
+    >>> from mousehole import _api
+    >>> _api.load("cheese_rescue", players=2, engine="python").num_players
+    2
     """
     if not isinstance(name, str):
         raise ParameterError(f"a game id is a str, not {type(name).__name__}; known games: {', '.join(game_names())}")
@@ -852,9 +917,9 @@ class StateAPI(Generic[MoveT]):
         return self.game._render(self._whole_dict())
 
     def _repr_svg_(self) -> str:
-        """The position as SVG (Jupyter shows it): :func:`mousehole.render.svg`."""
-        from mousehole.render import svg  # imported on first use only
-        return svg(self)
+        """The position as SVG (Jupyter shows it): :func:`mousehole.render.svg`, reached
+        through :data:`svg_drawer`."""
+        return svg_drawer(self)
 
     def __repr__(self) -> str:
         cp = self.current_player
@@ -876,6 +941,15 @@ class StateAPI(Generic[MoveT]):
 
     def __reduce__(self) -> Any:
         return (_state_from_dict, (self.game, self._whole_dict(), self.seed))
+
+
+def _no_drawer(state: StateAPI[Any]) -> str:
+    raise RuntimeError("mousehole.render is not wired in (import mousehole, not mousehole._api alone)")
+
+
+#: ``StateAPI._repr_svg_``'s drawer, ``f(state) -> str``: :func:`mousehole.render.svg`, set by
+#: the package's ``__init__`` (this module, below the games and the drawings, imports neither)
+svg_drawer: Callable[[StateAPI[Any]], str] = _no_drawer
 
 
 def _state_from_dict(game: "Game[Any, Any]", d: Dict[str, Any], seed: Optional[int] = None) -> Any:

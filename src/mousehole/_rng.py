@@ -1,6 +1,6 @@
 """The one random generator of mousehole (pure-Python reference).
 
-Specified in ``docs/rng.md`` and implemented identically in ``cengine/mousehole/_common.pxd``:
+Specified in ``docs/rng.md`` and implemented identically in ``cengine/mousehole/_rng.pxd``:
 SplitMix64 for the stream, a 32-bit multiply-shift with rejection for bounded draws, and a
 Fisher-Yates shuffle from the top down. The same seed gives the same numbers on every
 platform and in both engines.

@@ -546,68 +546,13 @@ class ISMCTSBot(MCTSBot):
 Heuristic = Callable[[StateAPI[Any], int], float]
 
 
-def _lead(values: Sequence[float], seat: int) -> float:
-    """``values[seat]`` minus the best of the other seats' values."""
-    others = [v for p, v in enumerate(values) if p != seat]
-    return values[seat] - (max(others) if others else 0.0)
-
-
-def _cheese_rescue_value(state: StateAPI[Any], seat: int) -> float:
-    """Cheese Rescue: the score race if the game ended now (CR-12 removal applied to the
-    table as it is, CR-13 scores), with the surviving-cheese count as the tie-break."""
-    scores = state.scores()
-    counts = state.cheese_counts()  # type: ignore[attr-defined]
-    return _lead([10.0 * s + k for s, k in zip(scores, counts)], seat)
-
-
-def _kasimir_value(state: StateAPI[Any], seat: int) -> float:
-    """Kater Kasimir: per seat, 100 per mouse home; 10 per mouse still able to get there (in
-    the pantry or on the track) plus the space it stands on (its progress), 3 less when
-    another mouse stands on it (blocked, KK-8); nothing for a caught mouse (KK-9: the bottom
-    mouse of a trap space)."""
-    d = state.to_dict()
-    traps = set(d["params"]["traps"])
-    n = state.game.num_players
-    value = [100.0 * h + 10.0 * k for h, k in zip(d["home"], d["pantry"])]
-    for space, stack in enumerate(d["track"], start=1):
-        for i, owner in enumerate(stack):
-            if i == 0 and space in traps:
-                continue  # caught for good
-            value[owner] += 10.0 + space - (3.0 if i < len(stack) - 1 else 0.0)
-    return _lead(value[:n], seat)
-
-
-def _m_value(state: StateAPI[Any], seat: int) -> float:
-    """M: the M-20 score as it stands (10 per chip, the two best colours of the taken cards
-    added, the others subtracted)."""
-    return _lead([float(s) for s in state.scores()], seat)
-
-
-def _maus_au_chocolat_value(state: StateAPI[Any], seat: int) -> float:
-    """Maus au Chocolat: victory points (MC-13), plus 0.05 per candy point held in the hand
-    (cards held are future combinations, so the bot bids its lowest candy and picks its
-    highest)."""
-    d = state.to_dict()
-    cards = d["params"]["cards"]
-    vp = [float(s) for s in state.scores()]
-    hand = d["hands"][seat] or []
-    return _lead(vp, seat) + 0.05 * float(sum(cards[c][1] for c in hand))
-
-
-_HEURISTICS: Dict[str, Heuristic] = {
-    "cheese_rescue": _cheese_rescue_value,
-    "kasimir": _kasimir_value,
-    "m": _m_value,
-    "maus_au_chocolat": _maus_au_chocolat_value,
-}
-
-
 def heuristic(game: Game[Any, Any]) -> Heuristic:
-    """The :class:`GreedyBot` heuristic of ``game``: ``f(state, seat) -> float``."""
-    try:
-        return _HEURISTICS[game.name]
-    except KeyError:
-        raise ValueError(f"GreedyBot has no heuristic for the game {game.name!r}") from None
+    """The :class:`GreedyBot` heuristic of ``game``: ``f(state, seat) -> float``, the game's
+    own :meth:`~mousehole.Game.greedy_value` (each game module defines it beside its rules).
+    Raises ``ValueError`` for a game that declares none."""
+    if getattr(type(game), "greedy_value", Game.greedy_value) is Game.greedy_value:
+        raise ValueError(f"GreedyBot has no heuristic for the game {game.name!r}")
+    return game.greedy_value
 
 
 class GreedyBot(_Seeded):

@@ -15,8 +15,9 @@ Engine model
   ascending (``3 = cheese1, 4 = cheese2, 5 = cheese3`` by DEFAULT). A hand is a count per kind.
 * **Actions.** ``action = kind * G * G + row * G + col``: lay a card of ``kind`` at
   ``(row, col)``. ``num_actions = (3 + K) * G * G`` (``K`` cheese kinds).
-* **Table codes** (``to_dict()["table"]``, row-major): 0 empty, 1 start card, 2 dog, 3 cat,
-  4 mouse, ``5 + owner * K + cheese_kind`` for a cheese.
+* **Table codes** (``to_dict()["table"]``, row-major): 0 empty (``EMPTY``), 1 start card
+  (``START``), 2 dog (``DOG_CODE``), 3 cat (``CAT_CODE``), 4 mouse (``MOUSE_CODE``),
+  ``5 + owner * K + cheese_kind`` for a cheese (``CHEESE_CODE + ...``).
 
 Choices where the text is silent (``docs/games/cheese_rescue.md``): with 3 players the first
 card goes on the centre cell (the layout is translation invariant, so nothing is lost).
@@ -47,13 +48,17 @@ from ._api import (
 )
 from ._rng import Rng
 
-__all__ = ["CheeseRescue", "CRMove", "CheeseRescueState", "ReferenceCheeseRescueState", "DEFAULT"]
+__all__ = ["CheeseRescue", "CRMove", "CheeseRescueState", "ReferenceCheeseRescueState", "DEFAULT", "parse_move"]
 
 # ---- constants and the DEFAULT data table ------------------------------------------------
 
-DOG, CAT, MOUSE = 0, 1, 2
-ANIMALS = ("dog", "cat", "mouse")
-EMPTY, START = 0, 1
+ANIMALS = ("dog", "cat", "mouse")  #: the card kinds 0, 1, 2; kind ``3 + i`` is the i-th cheese value
+
+#: The table codes of ``to_dict()["table"]`` (plain ints): an empty cell, the start card
+#: (CR-3), the animals, and from CHEESE_CODE on the cheese cards. The animal of kind ``k``
+#: has code ``DOG_CODE + k``; the cheese of kind ``i`` laid by seat ``owner`` has code
+#: ``CHEESE_CODE + owner * K + i`` (``K`` cheese kinds).
+EMPTY, START, DOG_CODE, CAT_CODE, MOUSE_CODE, CHEESE_CODE = range(6)
 #: Physical data (CR-1, CR-2, CR-4, CR-6); every entry is a game parameter.
 DEFAULT: Dict[str, Any] = {
     "animals": {"dog": 6, "cat": 12, "mouse": 18},  # CR-1 (DEFAULT split)
@@ -95,10 +100,26 @@ class CRMove(Move):
 
     @classmethod
     def from_str(cls, text: str) -> "CRMove":
-        m = re.fullmatch(r"\s*(dog|cat|mouse|cheese\d+)\s*@\s*(\d+)\s*,\s*(\d+)\s*", text)
-        if not m:
-            raise ValueError(f"not a Cheese Rescue move: {text!r} (expected e.g. 'cat@6,7')")
-        return cls(m.group(1), int(m.group(2)), int(m.group(3)))
+        return parse_move(text)
+
+
+# ---- notation: str(move) and its parser ----------------------------------------------------
+
+
+def parse_move(text: str) -> CRMove:
+    """Read a move from its ``str``, ``card@row,col`` (any card name, any cell: the game's
+    ``parse_move`` also checks that its game has them). Raises ``ValueError`` naming the
+    notation (``TypeError`` for what is not a str).
+
+    >>> parse_move("cheese3@5,6")
+    CRMove(card='cheese3', row=5, col=6)
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a Cheese Rescue move is read from a str, not {type(text).__name__}")
+    m = re.fullmatch(r"\s*(dog|cat|mouse|cheese\d+)\s*@\s*(\d+)\s*,\s*(\d+)\s*", text)
+    if not m:
+        raise ValueError(f"not a Cheese Rescue move: {text!r} (expected e.g. 'cat@6,7')")
+    return CRMove(m.group(1), int(m.group(2)), int(m.group(3)))
 
 
 # ---- the game ----------------------------------------------------------------------------
@@ -120,6 +141,10 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
     >>> g.num_actions, g.observation_shape
     (1014, (32, 13, 13))
     """
+
+    DRAWING = "mousehole.render.cheese_rescue"
+    INFORMATION = "imperfect"  # CR-15: the animals in the hands, the pile
+    ENV_ID = "mousehole/CheeseRescue-v0"
 
     name = "cheese_rescue"
     title = "Cheese Rescue"
@@ -148,6 +173,19 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
     pile_counts: List[int]
     cells_to_fill: int
 
+    # -- facts other modules read (listed in the Game docstring) ---------------------------
+
+    def max_game_length(self) -> int:
+        """One card is laid per action until the square is full."""
+        return min(self.max_turns, int(self.cells_to_fill))
+
+    def greedy_value(self, state: "CheeseRescueState", seat: int) -> float:
+        """The score race if the game ended now (CR-12 removal applied to the table as it
+        is, CR-13 scores), with the surviving-cheese count as the tie-break."""
+        scores = state.scores()
+        counts = state.cheese_counts()  # type: ignore[attr-defined]  # (both engines define it)
+        return self._lead([10.0 * s + k for s, k in zip(scores, counts)], seat)
+
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
         n = self.num_players
         animals = _counts(DEFAULT["animals"] if params["animals"] is None else params["animals"], "animals")
@@ -155,7 +193,8 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             DEFAULT["removal"][n] if params["removal"] is None else params["removal"], "removal"
         )
         cv = DEFAULT["cheese_values"] if params["cheese_values"] is None else params["cheese_values"]
-        if not isinstance(cv, (list, tuple)) or not cv or len(cv) > 30 or any(not is_int(v) or not 1 <= v <= 99 for v in cv):
+        if (not isinstance(cv, (list, tuple)) or not cv or len(cv) > 30
+                or any(not is_int(v) or not 1 <= v <= 99 for v in cv)):
             raise ParameterError(f"cheese_rescue: cheese_values must be a list of 1 to 30 ints 1..99, got {cv!r}")
         square = DEFAULT["square"][n] if params["square"] is None else params["square"]
         square = int_param("cheese_rescue", square, "square", 2, MAX_SQUARE)
@@ -239,14 +278,14 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         Raises ``ValueError`` naming the notation, or the card or cell this game lacks."""
         if not isinstance(text, str):
             raise ValueError(f"a Cheese Rescue move is written as text like 'cat@6,7', not {type(text).__name__}")
-        move = CRMove.from_str(text)
+        move = parse_move(text)
         self.move_to_action(move)  # CR-1/CR-2: a card of this game; CR-8: a cell of the grid
         return move
 
     # -- engine-neutral parts ----------------------------------------------------------
 
     def _cheese_code(self, owner: int, ck: int) -> int:
-        return 5 + owner * self.K + ck
+        return CHEESE_CODE + owner * self.K + ck
 
     def _validate_dict(self, d: Dict[str, Any]) -> None:
         """Accept exactly the states a game can reach: the history lays, in turn and each
@@ -254,7 +293,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         hand and the pile have the sizes the deal and the draws give them."""
         n, G, K, C = self.num_players, self.G, self.K, self.C
         # -- types and ranges (a bool is not an int)
-        table = int_list(d["table"], C, "table", 0, 4 + n * K)
+        table = int_list(d["table"], C, "table", 0, CHEESE_CODE - 1 + n * K)
         hands = d["hands"]
         expect(isinstance(hands, list) and len(hands) == n, f"hands must be a list of {n} hands (one per seat)")
         for p, h in enumerate(hands):
@@ -281,7 +320,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             q = i % n
             kind, cell = divmod(a, C)
             r, c = divmod(cell, G)
-            code = 2 + kind if kind < 3 else self._cheese_code(q, kind - 3)
+            code = DOG_CODE + kind if kind < 3 else self._cheese_code(q, kind - 3)
             where = f"history[{i}] (seat {q}: {self.kind_name(kind)}@{r},{c})"
             expect(laid[cell] == EMPTY, f"CR-7: {where} lays a card on a cell that is already taken")
             if box:
@@ -299,7 +338,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         expect(laid == table, "CR-10: the table holds cards that no action of the history laid (key 'table')")
         # -- CR-1, CR-2, CR-4: every card is somewhere
         for k in range(3):
-            n_k = table.count(2 + k) + sum(h[k] for h in hands) + pile.count(k)
+            n_k = table.count(DOG_CODE + k) + sum(h[k] for h in hands) + pile.count(k)
             expect(n_k == self.pile_counts[k],
                    f"CR-4: {n_k} {ANIMALS[k]}s on the table, in the hands and in the pile; the game has "
                    f"{self.pile_counts[k]}")
@@ -350,13 +389,13 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         # p's hand (all public to p). They are listed in a canonical (sorted) order, shuffled
         # with rng, dealt to the other hands by their public sizes, and the rest is the pile.
         n = self.num_players
-        table = int_list(view["table"], self.C, "table", 0, 4 + n * self.K)
+        table = int_list(view["table"], self.C, "table", 0, CHEESE_CODE - 1 + n * self.K)
         hands = view["hands"]
         expect(isinstance(hands, list) and len(hands) == n, f"hands must be a list of {n} hands")
         own = int_list(hands[p], self.num_kinds, f"hands[{p}]", 0, 255)
         sizes = int_list(view.get("hand_sizes"), n, "hand_sizes", 0, 255)
         pile_size = int_list([view.get("pile_size")], 1, "pile_size", 0, 255)[0]
-        hidden = [self.pile_counts[k] - table.count(2 + k) - own[k] for k in range(3)]
+        hidden = [self.pile_counts[k] - table.count(DOG_CODE + k) - own[k] for k in range(3)]
         expect(min(hidden) >= 0, "CR-15: the view shows more animals than the game has")
         animals = [0] * n
         for q in range(n):
@@ -387,9 +426,9 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         obs = np.zeros(self.observation_shape, dtype=np.float32)
         table = np.asarray(d["table"]).reshape(G, G)
         obs[0] = table == START
-        obs[1] = table == 2
-        obs[2] = table == 3
-        obs[3] = table == 4
+        obs[1] = table == DOG_CODE
+        obs[2] = table == CAT_CODE
+        obs[3] = table == MOUSE_CODE
         top = float(max(self.cheese_kind_values))
         for k in range(n):
             q = (p + k) % n
@@ -431,7 +470,8 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         else:
             r0 = r1 = c0 = c1 = self.N - 1
         lines = [] if seat is None else [
-            f"seat {seat} ({'ABCD'[seat]})'s view: the other seats' animals and the draw pile's cards are hidden (CR-15)"]
+            f"seat {seat} ({'ABCD'[seat]})'s view: the other seats' animals and the draw pile's cards are "
+            "hidden (CR-15)"]
         lines.append("    " + "".join(f"{c:>4}" for c in range(c0, c1 + 1)))
         for r in range(r0, r1 + 1):
             lines.append(f"{r:>4}" + "".join(f"{self._cell_text(table[r * G + c]):>4}" for c in range(c0, c1 + 1)))
@@ -449,9 +489,9 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         return "\n".join(lines)
 
     def _cell_text(self, code: int) -> str:
-        if code <= 4:
+        if code < CHEESE_CODE:
             return ".SDCM"[code]
-        owner, ck = divmod(code - 5, self.K)
+        owner, ck = divmod(code - CHEESE_CODE, self.K)
         return f"{'ABCD'[owner]}{self.cheese_kind_values[ck]}"
 
     def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
@@ -499,18 +539,6 @@ def _neighbours(cell: int, G: int) -> List[int]:
     return out
 
 
-def _connected(cells: "set[int]", G: int) -> bool:
-    todo = [next(iter(cells))]
-    seen = set(todo)
-    while todo:
-        x = todo.pop()
-        for y in _neighbours(x, G):
-            if y in cells and y not in seen:
-                seen.add(y)
-                todo.append(y)
-    return len(seen) == len(cells)
-
-
 def final_table(game: CheeseRescue, table: List[int]) -> List[int]:
     """The table after the three removal steps of CR-12 (removed cells become EMPTY).
 
@@ -523,9 +551,9 @@ def final_table(game: CheeseRescue, table: List[int]) -> List[int]:
         for i in doomed:
             t[i] = EMPTY
 
-    remove(lambda code: code == 3, 2)  # CR-12.1: every cat next to a dog
-    remove(lambda code: code == 4, 3)  # CR-12.2: every mouse next to a remaining cat
-    remove(lambda code: code >= 5, 4)  # CR-12.3: every cheese next to a remaining mouse
+    remove(lambda code: code == CAT_CODE, DOG_CODE)  # CR-12.1: every cat next to a dog
+    remove(lambda code: code == MOUSE_CODE, CAT_CODE)  # CR-12.2: every mouse next to a remaining cat
+    remove(lambda code: code >= CHEESE_CODE, MOUSE_CODE)  # CR-12.3: every cheese next to a remaining mouse
     return t
 
 
@@ -649,7 +677,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
         if self.hands[p][kind] == 0 or cell not in self.legal_cells():
             raise self._illegal(a)
         self.hands[p][kind] -= 1
-        self.table[cell] = 2 + kind if kind < 3 else self.game._cheese_code(p, kind - 3)
+        self.table[cell] = DOG_CODE + kind if kind < 3 else self.game._cheese_code(p, kind - 3)
         if self.pile:  # CR-9
             self.hands[p][self.pile.pop()] += 1
         self.history.append(a)
@@ -662,8 +690,8 @@ class ReferenceCheeseRescueState(CheeseRescueState):
         g = self.game
         out = [0] * g.num_players
         for code in final_table(g, self.table):
-            if code >= 5:
-                owner, ck = divmod(code - 5, g.K)
+            if code >= CHEESE_CODE:
+                owner, ck = divmod(code - CHEESE_CODE, g.K)
                 out[owner] += g.cheese_kind_values[ck]
         return out
 
@@ -672,8 +700,8 @@ class ReferenceCheeseRescueState(CheeseRescueState):
         g = self.game
         out = [0] * g.num_players
         for code in final_table(g, self.table):
-            if code >= 5:
-                out[(code - 5) // g.K] += 1
+            if code >= CHEESE_CODE:
+                out[(code - CHEESE_CODE) // g.K] += 1
         return out
 
     def winners(self) -> List[int]:

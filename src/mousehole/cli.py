@@ -529,20 +529,6 @@ def _write_record(path: str, state: Any, seats: List[str]) -> None:
     print(f"record written to {_escape(path)}")
 
 
-def _as_seen(state: Any, seat: int, p: int, a: int, text: str) -> str:
-    """How seat ``seat`` sees the move ``a`` seat ``p`` just made. In Maus au Chocolat a seat's
-    view leaves out another seat's action when it names cards the seat may not see (a bid
-    laid face down, MC-7; a combination or discard of unseen hand cards): the move is then not
-    named, and the next position shows what became public."""
-    if state.game.name == "maus_au_chocolat":
-        seen = state.to_dict(for_player=seat)["history"]
-        if seen and seen[-1] is None:
-            if a < 80:
-                return f"seat {p} bids a card face down"
-            return f"seat {p} plays a move whose cards you do not see"
-    return text
-
-
 def _run_play(args: argparse.Namespace) -> int:
     from ._rng import Rng, derive
     from .arena import _build, _chance
@@ -588,9 +574,11 @@ def _run_play(args: argparse.Namespace) -> int:
         p = state.current_player
         if p != seat:
             a = int(bots[p].step(state))
-            text = state.describe(a)
+            # as the person's seat sees it: a bid laid face down (MC-7), an exchange of M
+            # (M-9) or the cards another hand holds (M-22, MC-26) stay unnamed
+            text = state.describe(a, for_player=seat)
             state.apply_action(a)
-            print(f"seat {p} ({spec_of[p]}): {_as_seen(state, seat, p, a, text)}", flush=True)
+            print(f"seat {p} ({spec_of[p]}): {text}", flush=True)
             continue
         print()
         print(_view_text(state, seat), flush=True)

@@ -68,18 +68,13 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "mousehole.gymnasium needs the gymnasium package: pip install 'mousehole[gymnasium]'"
     ) from exc
 
-from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, load
+from ._api import _REGISTRY, CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, game_names, load
 
 __all__ = ["ENV_IDS", "RENDER_MODES", "RENDER_VIEWS", "MouseholeEnv", "MouseholeVectorEnv",
            "RandomOpponent"]
 
-#: Gymnasium id -> mousehole game id
-ENV_IDS: Dict[str, str] = {
-    "mousehole/CheeseRescue-v0": "cheese_rescue",
-    "mousehole/M-v0": "m",
-    "mousehole/Kasimir-v0": "kasimir",
-    "mousehole/MausAuChocolat-v0": "maus_au_chocolat",
-}
+#: Gymnasium id -> mousehole game id, for every game that declares one (``Game.ENV_ID``)
+ENV_IDS: Dict[str, str] = {_REGISTRY[g].ENV_ID: g for g in game_names() if _REGISTRY[g].ENV_ID}
 
 _ILLEGAL_MODES = ("raise", "lose")
 #: the render modes of :class:`MouseholeEnv`

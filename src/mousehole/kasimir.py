@@ -70,7 +70,8 @@ from ._api import (
 )
 from ._rng import Rng
 
-__all__ = ["Kasimir", "KasimirMove", "KKMove", "KKRoll", "KasimirState", "ReferenceKasimirState", "DEFAULT", "CLOVER"]
+__all__ = ["Kasimir", "KasimirMove", "KKMove", "KKRoll", "KasimirState", "ReferenceKasimirState", "DEFAULT", "CLOVER",
+           "parse_move"]
 
 # ---- constants and the DEFAULT data table ------------------------------------------------
 
@@ -160,6 +161,25 @@ class KKRoll(KasimirMove):
         return cls(int(m.group(2)), face)
 
 
+# ---- notation: str(move) and its parser ----------------------------------------------------
+
+
+def parse_move(text: str) -> KasimirMove:
+    """Read a move from its ``str``: ``start+distance`` (:class:`KKMove`) or ``roll face
+    #index`` (:class:`KKRoll`), for any track and die (the game's ``parse_move`` also reads
+    :meth:`Kasimir.describe_move`'s words and checks the move fits its track and die).
+    Raises ``ValueError`` naming the notation (``TypeError`` for what is not a str).
+
+    >>> parse_move("pantry+2"), parse_move("roll clover #5")
+    (KKMove(start=0, distance=2), KKRoll(index=5, face='clover'))
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a Kater Kasimir move is read from a str, not {type(text).__name__}")
+    if text.strip().startswith("roll"):
+        return KKRoll.from_str(text)
+    return KKMove.from_str(text)
+
+
 # ---- the game ----------------------------------------------------------------------------
 
 
@@ -177,6 +197,11 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     >>> g.num_actions, g.observation_shape
     (211, (2823,))
     """
+
+    DRAWING = "mousehole.render.kasimir"
+    INFORMATION = "perfect"  # nothing hidden but the next roll of the die
+    ENV_ID = "mousehole/Kasimir-v0"
+    OPENSPIEL_DEFAULTS = {"explicit_chance": True}  # every roll a chance node of OpenSpiel's
 
     name = "kasimir"
     title = "Kater Kasimir"
@@ -207,6 +232,37 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     P: int
     num_faces: int
     explicit_chance: bool
+
+    # -- facts other modules read (listed in the Game docstring) ---------------------------
+
+    def max_game_length(self) -> int:
+        """Every move takes a mouse at least one space on."""
+        p = self._params
+        return min(self.max_turns, self.num_players * int(p["mice"]) * (int(p["track_length"]) + 1))
+
+    def chance_actions(self) -> range:
+        """With ``explicit_chance``: one action per face of the die, the last ``len(die)``
+        actions."""
+        if self._params["explicit_chance"]:
+            faces = len(self._params["die"])
+            return range(self.num_actions - faces, self.num_actions)
+        return range(0)
+
+    def greedy_value(self, state: "KasimirState", seat: int) -> float:
+        """Per seat, 100 per mouse home; 10 per mouse still able to get there (in the
+        pantry or on the track) plus the space it stands on (its progress), 3 less when
+        another mouse stands on it (blocked, KK-8); nothing for a caught mouse (KK-9: the
+        bottom mouse of a trap space)."""
+        d = state.to_dict()
+        traps = set(d["params"]["traps"])
+        n = state.game.num_players
+        value = [100.0 * h + 10.0 * k for h, k in zip(d["home"], d["pantry"])]
+        for space, stack in enumerate(d["track"], start=1):
+            for i, owner in enumerate(stack):
+                if i == 0 and space in traps:
+                    continue  # caught for good
+                value[owner] += 10.0 + space - (3.0 if i < len(stack) - 1 else 0.0)
+        return self._lead(value[:n], seat)
 
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
         L = _int_param(params["track_length"], "track_length (KK-1: number of spaces)", 1, MAX_TRACK)
@@ -286,7 +342,8 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     def move_to_action(self, move: Move) -> int:
         if isinstance(move, KKRoll):
             if not 0 <= move.index < self.num_faces or self.faces[move.index] != move.face:
-                raise IllegalMoveError(f"KK-3: the die has no face {move.face!r} at index {move.index}; faces: {self.faces}")
+                raise IllegalMoveError(
+                    f"KK-3: the die has no face {move.face!r} at index {move.index}; faces: {self.faces}")
             return self.P + move.index
         if not isinstance(move, KKMove):
             raise TypeError(f"kasimir takes KKMove or KKRoll moves, not {type(move).__name__}")
@@ -338,7 +395,8 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         Raises ``ValueError`` naming the notation, or what does not fit this game's track
         and die."""
         if not isinstance(text, str):
-            raise ValueError(f"a Kater Kasimir move is written as text like '12+5' or 'roll 3', not {type(text).__name__}")
+            raise ValueError(
+                f"a Kater Kasimir move is written as text like '12+5' or 'roll 3', not {type(text).__name__}")
         where = r"(pantry|hole|\d+|(?:space|trap)\s+\d+)"
         m = re.fullmatch(r"\s*roll\s+(\d+|clover)\s*(?:#\s*(\d+)\s*)?", text)
         if m:
@@ -346,7 +404,8 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             if m.group(2) is not None:
                 roll = KKRoll(int(m.group(2)), face)
                 if not (0 <= roll.index < self.num_faces and self.faces[roll.index] == face):
-                    raise ValueError(f"KK-3: {text.strip()!r}: face #{roll.index} of the die {self.faces} is not {face!r}")
+                    raise ValueError(
+                        f"KK-3: {text.strip()!r}: face #{roll.index} of the die {self.faces} is not {face!r}")
                 return roll
             if face not in self.faces:
                 raise ValueError(f"KK-3: {text.strip()!r}: the die {self.faces} has no face {face!r}")
@@ -429,7 +488,8 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
                 if a < P:
                     face = history[i - 1] - P
                     expect(a % self.D + 1 in self.roll_distances(face),
-                           f"KK-5: history[{i}] moves {a % self.D + 1} spaces after the die showed {self.faces[face]!r}")
+                           f"KK-5: history[{i}] moves {a % self.D + 1} spaces after the die showed "
+                           f"{self.faces[face]!r}")
             else:
                 expect(a < P, f"KK-5: history[{i}] = {a} is a die face, but without explicit chance the "
                               "state rolls itself and history holds moves only")
@@ -439,16 +499,20 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         expect(moves <= self.max_turns, f"history holds {moves} moves, more than max_turns={self.max_turns}")
         # -- KK-13: the tie-break record
         for p in range(n):
-            expect((fh[p] >= 0) == (home[p] > 0), f"KK-13: first_home[{p}] = {fh[p]} disagrees with home[{p}] = {home[p]}")
+            expect((fh[p] >= 0) == (home[p] > 0),
+                   f"KK-13: first_home[{p}] = {fh[p]} disagrees with home[{p}] = {home[p]}")
             if fh[p] >= 0:
                 expect(history[fh[p]] < P, f"KK-13: first_home[{p}] points at history[{fh[p]}], a die face, not a move")
         got = [x for x in fh if x >= 0]
-        expect(len(set(got)) == len(got), "KK-13: two seats cannot reach the hole with the same action (key 'first_home')")
+        expect(len(set(got)) == len(got),
+               "KK-13: two seats cannot reach the hole with the same action (key 'first_home')")
         # -- KK-10, KK-12: the turn
-        on_way = sum(pantry) + sum(len(st) for st in track) - sum(1 for i, st in enumerate(track) if st and self.is_trap[i + 1])
+        on_way = (sum(pantry) + sum(len(st) for st in track)
+                  - sum(1 for i, st in enumerate(track) if st and self.is_trap[i + 1]))
         over = on_way == 0
         expect(d["truncated"] == (not over and moves >= self.max_turns),
-               f"truncated must be true exactly when max_turns={self.max_turns} moves ended a game with mice on the way")
+               f"truncated must be true exactly when max_turns={self.max_turns} moves ended a game with mice "
+               "on the way")
         if over or d["truncated"]:
             expect(seat == TERMINAL and roll is None, f"KK-12: a finished game has seat {TERMINAL} and no roll")
             expect(not (self.explicit_chance and history and history[-1] >= P),
@@ -558,7 +622,8 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         p, roll = d["seat"], d["roll"]
         if roll is None:
             if a < self.P:
-                return f"KK-5: seat {p} must roll first: this is a chance node, apply a die face {self.P}..{self.num_actions - 1}"
+                return (f"KK-5: seat {p} must roll first: this is a chance node, apply a die face "
+                        f"{self.P}..{self.num_actions - 1}")
             return f"KK-3: action {a} is not a face of the die"  # pragma: no cover - every face is legal
         if a >= self.P:
             return f"KK-5: the die already shows {self.faces[roll]}; seat {p} must move a mouse"
@@ -642,7 +707,8 @@ class ReferenceKasimirState(KasimirState):
     """A Kater Kasimir state (pure-Python reference engine), written straight from the rules
     (``docs/games/kasimir.md``)."""
 
-    __slots__ = ("_seed0", "game", "pantry", "track", "home", "first_home", "seat", "roll", "rng", "history", "truncated")
+    __slots__ = ("_seed0", "game", "pantry", "track", "home", "first_home", "seat", "roll", "rng", "history",
+                 "truncated")
 
     game: Kasimir
     pantry: List[int]  # mice of each seat still in the pantry (one stack each, KK-4)

@@ -65,13 +65,13 @@ from ._api import (
     Move,
     ParameterError,
     StateAPI,
+    StateError,
     check_action_type,
     expect,
     int_list,
     int_param,
     is_int,
     register,
-    StateError,
 )
 from ._rng import Rng
 
@@ -195,6 +195,9 @@ class MTake(MMove):
         return f"take {self.row},{self.col}"
 
 
+# ---- notation: str(move) and its parser; a state's describe/parse_action ------------------
+
+
 def parse_move(text: str) -> MMove:
     """Read a move from its ``str`` (the slot/window form; same as ``M.parse_move``).
 
@@ -235,6 +238,45 @@ def _int(x: Any, what: str, lo: int, hi: int) -> int:
     return int_param("m", x, what, lo, hi)
 
 
+def _cards_param(cards: Any, colours: List[str], symbols: List[str]) -> List[List[Any]]:
+    """M-1: the ``cards`` parameter, a list of ``[colour, value, symbol]`` (symbol None for
+    a value-0 card), as lists."""
+    if not isinstance(cards, (list, tuple)) or not 1 <= len(cards) <= MAX_CARDS:
+        raise ParameterError(f"m: cards must be a list of 1..{MAX_CARDS} [colour, value, symbol] entries (M-1)")
+    norm_cards: List[List[Any]] = []
+    for i, c in enumerate(cards):
+        if not isinstance(c, (list, tuple)) or len(c) != 3:
+            raise ParameterError(f"m: cards[{i}] must be [colour, value, symbol], got {c!r} (M-1)")
+        col, val, sym = c
+        if col not in colours:
+            raise ParameterError(f"m: cards[{i}] has colour {col!r}, not one of {colours} (M-1)")
+        _int(val, f"cards[{i}] value", 0, 10**6)
+        if sym is not None and sym not in symbols:
+            raise ParameterError(f"m: cards[{i}] has symbol {sym!r}, not None or one of {symbols} (M-1)")
+        if val == 0 and sym is not None:
+            raise ParameterError(f"m: cards[{i}]: value-0 cards have no symbol (M-1)")
+        norm_cards.append([col, val, sym])
+    return norm_cards
+
+
+def _layout_param(layout: Any) -> List[Tuple[int, int]]:
+    """M-4: the ``start_layout`` parameter, distinct connected cells in a 6 x 6 square (M-7)."""
+    if not isinstance(layout, (list, tuple)) or not layout:
+        raise ParameterError("m: start_layout must be a non-empty list of [row, col] cells (M-4)")
+    cells: List[Tuple[int, int]] = []
+    for x in layout:
+        if not isinstance(x, (list, tuple)) or len(x) != 2:
+            raise ParameterError(f"m: start_layout cell {x!r} must be [row, col] (M-4)")
+        cells.append((_int(x[0], "start_layout row", -1000, 1000), _int(x[1], "start_layout col", -1000, 1000)))
+    if len(set(cells)) != len(cells):
+        raise ParameterError("m: start_layout cells must be distinct (M-4)")
+    if not _fits_square(cells):
+        raise ParameterError("m: start_layout must fit in a 6 x 6 square (M-4, M-7)")
+    if not _connected(set(cells)):
+        raise ParameterError("m: start_layout must be orthogonally connected (M-4, M-13)")
+    return cells
+
+
 @register
 class M(Game["MState", MMove]):
     """M. Parameters: ``players`` (2-6), ``max_turns`` (actions, default 2000) and the
@@ -246,11 +288,16 @@ class M(Game["MState", MMove]):
     (327, (112, 8, 8))
     """
 
+    DRAWING = "mousehole.render.m"
+    INFORMATION = "imperfect"  # the hands and the pile
+    ENV_ID = "mousehole/M-v0"
+
     name = "m"
     title = "M"
     min_players = 2
     max_players = 6
-    STATE_KEYS = ('table', 'hands', 'pile', 'pile_putter', 'removed', 'chips', 'taken', 'phase', 'current', 'placer', 'last', 'scoring_row', 'passes', 'end', 'truncated', 'rng', 'history', 'log')
+    STATE_KEYS = ('table', 'hands', 'pile', 'pile_putter', 'removed', 'chips', 'taken', 'phase', 'current', 'placer',
+                  'last', 'scoring_row', 'passes', 'end', 'truncated', 'rng', 'history', 'log')
     DEFAULTS = {
         "players": 4,
         "max_turns": 2000,
@@ -279,6 +326,14 @@ class M(Game["MState", MMove]):
     A_ROW: int
     A_TAKE: int
 
+    # -- facts other modules read (listed in the Game docstring) ---------------------------
+    # (max_game_length: the base's max_turns, which counts actions in M)
+
+    def greedy_value(self, state: "MState", seat: int) -> float:
+        """The M-20 score as it stands (10 per chip, the two best colours of the taken cards
+        added, the others subtracted)."""
+        return self._lead([float(s) for s in state.scores()], seat)
+
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
         n = self.num_players
 
@@ -287,46 +342,19 @@ class M(Game["MState", MMove]):
 
         colours = _names(pick("colours"), "colours", MAX_COLOURS)
         symbols = _names(pick("symbols"), "symbols", MAX_SYMBOLS)
-        cards = pick("cards")
-        if not isinstance(cards, (list, tuple)) or not 1 <= len(cards) <= MAX_CARDS:
-            raise ParameterError(f"m: cards must be a list of 1..{MAX_CARDS} [colour, value, symbol] entries (M-1)")
-        norm_cards: List[List[Any]] = []
-        for i, c in enumerate(cards):
-            if not isinstance(c, (list, tuple)) or len(c) != 3:
-                raise ParameterError(f"m: cards[{i}] must be [colour, value, symbol], got {c!r} (M-1)")
-            col, val, sym = c
-            if col not in colours:
-                raise ParameterError(f"m: cards[{i}] has colour {col!r}, not one of {colours} (M-1)")
-            _int(val, f"cards[{i}] value", 0, 10**6)
-            if sym is not None and sym not in symbols:
-                raise ParameterError(f"m: cards[{i}] has symbol {sym!r}, not None or one of {symbols} (M-1)")
-            if val == 0 and sym is not None:
-                raise ParameterError(f"m: cards[{i}]: value-0 cards have no symbol (M-1)")
-            norm_cards.append([col, val, sym])
+        norm_cards = _cards_param(pick("cards"), colours, symbols)
         values = sorted({c[1] for c in norm_cards})
         if len(values) > MAX_VALUES:
             raise ParameterError(f"m: at most {MAX_VALUES} distinct card values, got {values}")
-        layout = pick("start_layout")
-        if not isinstance(layout, (list, tuple)) or not layout:
-            raise ParameterError("m: start_layout must be a non-empty list of [row, col] cells (M-4)")
-        cells: List[Tuple[int, int]] = []
-        for x in layout:
-            if not isinstance(x, (list, tuple)) or len(x) != 2:
-                raise ParameterError(f"m: start_layout cell {x!r} must be [row, col] (M-4)")
-            cells.append((_int(x[0], "start_layout row", -1000, 1000), _int(x[1], "start_layout col", -1000, 1000)))
-        if len(set(cells)) != len(cells):
-            raise ParameterError("m: start_layout cells must be distinct (M-4)")
-        if not _fits_square(cells):
-            raise ParameterError("m: start_layout must fit in a 6 x 6 square (M-4, M-7)")
-        if not _connected(set(cells)):
-            raise ParameterError("m: start_layout must be orthogonally connected (M-4, M-13)")
+        cells = _layout_param(pick("start_layout"))
         hand = _int(pick("hand_size"), "hand_size", 1, MAX_HAND)
         chips = _int(pick("chips"), "chips", 0, 100)
         cip = params["cards_in_play"]
         in_play = _int(DEFAULT["cards_in_play"][n] if cip is None else cip, "cards_in_play", 1, len(norm_cards))
         if in_play < len(cells) + hand * n:
             raise ParameterError(
-                f"m: {in_play} cards in play cannot lay the start ({len(cells)}) and deal {hand} to {n} players (M-3..M-5)"
+                f"m: {in_play} cards in play cannot lay the start ({len(cells)}) and deal {hand} to {n} players "
+                "(M-3..M-5)"
             )
         self.H = hand
         self.n_cards = len(norm_cards)
@@ -457,22 +485,23 @@ class M(Game["MState", MMove]):
         return "row" if a < self.A_TAKE else "take"
 
     def _validate_dict(self, d: Dict[str, Any]) -> None:
+        """Accept exactly the states M can reach; each checker names the rules it checks,
+        in this order (the first broken rule is the one reported)."""
+        cells = self._check_cards(d)
+        self._check_scalars(d, cells)
+        self._check_phase(d, cells)
+        self._check_end(d, cells)
+        hist = _ints(d["history"], None, "history", 0, self.num_actions - 1)
+        self._check_max_turns(d, hist)
+        kinds = self._validate_log(d["log"], hist, cells, d["taken"], d["phase"], d["current"], d["placer"],
+                                   d["last"])
+        self._check_passes_logged(d, kinds)
+
+    def _check_cards(self, d: Dict[str, Any]) -> Dict[Cell, int]:
+        """M-1 .. M-5, M-7, M-13 b, M-15: the table, hands, pile, removed and taken cards;
+        every card is in exactly one place. Returns the table as ``{cell: card}``."""
         n, N = self.num_players, self.n_cards
-        # -- the cards (M-1 .. M-5, M-7, M-13 b, M-15) ------------------------------------------
-        table = d["table"]
-        expect(isinstance(table, list) and len(table) >= 1, "table must be a non-empty list of [row, col, card]")
-        cells: Dict[Cell, int] = {}
-        for e in table:
-            if not isinstance(e, list) or len(e) != 3:
-                raise StateError(f"table entry {e!r} must be [row, col, card]")
-            _ints(e[:2], 2, "table cell", -COORD, COORD)
-            _ints(e[2:], 1, "table card", 0, N - 1)
-            if (e[0], e[1]) in cells:
-                raise StateError(f"table cell ({e[0]}, {e[1]}) appears twice")
-            cells[(e[0], e[1])] = e[2]
-        expect(table == sorted(table), "table entries must be sorted by (row, col)")
-        expect(_fits_square(list(cells)), "M-7: the cards on the table do not fit in a 6 x 6 square")
-        expect(_connected(set(cells)), "M-13: the cards on the table are not connected")
+        cells = self._check_table(d["table"])
         hands = d["hands"]
         expect(isinstance(hands, list) and len(hands) == n, f"hands must be a list of {n} hands")
         for p, h in enumerate(hands):
@@ -494,7 +523,29 @@ class M(Game["MState", MMove]):
         every = list(cells.values()) + [c for h in hands for c in h] + pile + removed + [c for t in taken for c in t]
         expect(sorted(every) == list(range(N)), "M-1/M-3: every card must be exactly once on the table, in a hand, "
                "in the pile, removed or taken")
-        # -- the scalars: their types first ---------------------------------------------------
+        return cells
+
+    def _check_table(self, table: Any) -> Dict[Cell, int]:
+        """M-7, M-13 b: the table's cards, one per cell, in a 6 x 6 square, connected."""
+        expect(isinstance(table, list) and len(table) >= 1, "table must be a non-empty list of [row, col, card]")
+        cells: Dict[Cell, int] = {}
+        for e in table:
+            if not isinstance(e, list) or len(e) != 3:
+                raise StateError(f"table entry {e!r} must be [row, col, card]")
+            _ints(e[:2], 2, "table cell", -COORD, COORD)
+            _ints(e[2:], 1, "table card", 0, self.n_cards - 1)
+            if (e[0], e[1]) in cells:
+                raise StateError(f"table cell ({e[0]}, {e[1]}) appears twice")
+            cells[(e[0], e[1])] = e[2]
+        expect(table == sorted(table), "table entries must be sorted by (row, col)")
+        expect(_fits_square(list(cells)), "M-7: the cards on the table do not fit in a 6 x 6 square")
+        expect(_connected(set(cells)), "M-13: the cards on the table are not connected")
+        return cells
+
+    def _check_scalars(self, d: Dict[str, Any], cells: Dict[Cell, int]) -> None:
+        """The types and ranges of phase, current, placer, passes (M-18), end, truncated,
+        last and scoring_row (M-13: its cells hold cards)."""
+        n = self.num_players
         phase = d["phase"]
         expect(isinstance(phase, str) and phase in (PLAY, CHOOSE, TAKE, OVER),
                f"phase must be one of play, choose, take, over; got {phase!r}")
@@ -520,7 +571,10 @@ class M(Game["MState", MMove]):
             expect((rc[0], rc[1]) in cells, f"M-13: scoring row cell {rc!r} holds no card")
         expect(row == sorted(row) and len({(rc[0], rc[1]) for rc in row}) == len(row),
                "scoring_row must be sorted, without repeats")
-        # -- the phase and the seat to move ---------------------------------------------------
+
+    def _check_phase(self, d: Dict[str, Any], cells: Dict[Cell, int]) -> None:
+        """The phase and the seat to move: over (M-16 .. M-18), play, or a scoring (M-12 .. M-14)."""
+        n, phase, cur, placer, end = self.num_players, d["phase"], d["current"], d["placer"], d["end"]
         if phase == OVER:
             expect(cur == TERMINAL, "current must be TERMINAL (-4) when the game is over")
             expect(end is not None, "end: a game that is over needs its reason (M-16, M-17, M-18 or max_turns)")
@@ -532,27 +586,38 @@ class M(Game["MState", MMove]):
             expect(placer == -1, "placer must be -1 in the play phase (no placement is being scored)")
         if phase in (CHOOSE, TAKE):
             expect(placer >= 0, f"M-12/M-13: the {phase} phase needs the placer (a seat), got placer {placer}")
-            expect(passes == 0, "passes must be 0 during a scoring (M-18: a placement resets the count)")
-            expect(last is not None, f"M-12: the {phase} phase needs the cell of the placed card (last)")
+            expect(d["passes"] == 0, "passes must be 0 during a scoring (M-18: a placement resets the count)")
+            expect(d["last"] is not None, f"M-12: the {phase} phase needs the cell of the placed card (last)")
         if phase == CHOOSE:
-            assert last is not None
-            at = (last[0], last[1])
-            expect(at in cells, "M-12: a row choice needs the placed card (last) on the table")
-            expect(cur == placer, "M-12: the placer chooses the scoring row (current must be the placer)")
-            expect(not row, "M-12: the scoring row is empty until the placer chooses it")
-            expect(_qualifies(self, cells, at, 0, 1) and _qualifies(self, cells, at, 1, 0),
-                   f"M-12: a row choice needs both lines through the placed card at {at} to qualify")
+            self._check_row_choice(d, cells)
         elif phase == TAKE:
-            assert last is not None
-            expect(len({rc[0] for rc in row}) == 1 and row[0][0] == last[0]
-                   or len({rc[1] for rc in row}) == 1 and row[0][1] == last[1],
-                   "M-12: the scoring row must lie on a line through the placed card (last)")
-            expect(bool(_takeable(set(cells), {(rc[0], rc[1]) for rc in row})),
-                   "M-14: the scoring row has no legal take (M-13 a: one card stays; b: the table stays "
-                   "connected), so the scoring is over")
+            self._check_scoring_row(d, cells)
         else:
-            expect(not row, "scoring_row must be empty outside a scoring")
-        # -- the end of the game (M-16 .. M-18, max_turns) ------------------------------------
+            expect(not d["scoring_row"], "scoring_row must be empty outside a scoring")
+
+    def _check_row_choice(self, d: Dict[str, Any], cells: Dict[Cell, int]) -> None:
+        """M-12: the placer chooses the row when both lines through the placed card qualify."""
+        at = (d["last"][0], d["last"][1])
+        expect(at in cells, "M-12: a row choice needs the placed card (last) on the table")
+        expect(d["current"] == d["placer"], "M-12: the placer chooses the scoring row (current must be the placer)")
+        expect(not d["scoring_row"], "M-12: the scoring row is empty until the placer chooses it")
+        expect(_qualifies(self, cells, at, 0, 1) and _qualifies(self, cells, at, 1, 0),
+               f"M-12: a row choice needs both lines through the placed card at {at} to qualify")
+
+    def _check_scoring_row(self, d: Dict[str, Any], cells: Dict[Cell, int]) -> None:
+        """M-12: the scoring row lies on a line through the placed card; M-14: a take is left."""
+        row, last = d["scoring_row"], d["last"]
+        expect(len({rc[0] for rc in row}) == 1 and row[0][0] == last[0]
+               or len({rc[1] for rc in row}) == 1 and row[0][1] == last[1],
+               "M-12: the scoring row must lie on a line through the placed card (last)")
+        expect(bool(_takeable(set(cells), {(rc[0], rc[1]) for rc in row})),
+               "M-14: the scoring row has no legal take (M-13 a: one card stays; b: the table stays "
+               "connected), so the scoring is over")
+
+    def _check_end(self, d: Dict[str, Any], cells: Dict[Cell, int]) -> None:
+        """The end of the game: M-18 (successive passes with an empty pile), M-16 (the
+        pile ran out before a scoring), M-17 (no card fits)."""
+        n, passes, end, pile = self.num_players, d["passes"], d["end"], d["pile"]
         if passes:
             expect(not pile, "M-18: passes are only counted while the draw pile is empty")
         if end == "M-18":
@@ -561,42 +626,46 @@ class M(Game["MState", MMove]):
             expect(passes < n, f"M-18: {n} successive passes with an empty pile end the game (end must be 'M-18')")
         if end == "M-16":
             expect(not pile and passes == 0, "M-16: the game ended after a scoring that began with an empty pile")
-        in_play = [c for h in hands for c in h] + pile
-        if phase == PLAY:
+        in_play = [c for h in d["hands"] for c in h] + pile
+        if d["phase"] == PLAY:
             expect(_any_fits(self, cells, in_play),
                    "M-17: no card in a hand or in the draw pile fits on the table, so the game is over")
         if end == "M-17":
             expect(not _any_fits(self, cells, in_play),
                    "M-17: the game ended because no card fits, yet a card in a hand or the pile fits")
-        hist = _ints(d["history"], None, "history", 0, self.num_actions - 1)
+
+    def _check_max_turns(self, d: Dict[str, Any], hist: List[int]) -> None:
+        """max_turns: the history is no longer, and a truncated game exactly as long."""
         expect(len(hist) <= self.max_turns, "history is longer than max_turns")
-        if end == "max_turns":
+        if d["end"] == "max_turns":
             expect(len(hist) == self.max_turns, "max_turns: a truncated game has exactly max_turns actions")
-        elif end is None:
+        elif d["end"] is None:
             expect(len(hist) < self.max_turns, "the game should have been truncated (max_turns)")
-        kinds = self._validate_log(d["log"], hist, cells, taken, phase, cur, placer, last)
-        if kinds and not pile:
-            # M-18: with the pile empty every pass counts (passes never change the pile's size,
-            # so it was empty at each of the latest passes); any other action resets the count
-            trailing = len(kinds) - next((i + 1 for i in range(len(kinds) - 1, -1, -1) if kinds[i] != "pass"), 0)
-            if trailing < len(kinds):
-                expect(passes == trailing, f"M-18: the log ends with {trailing} pass(es) with an empty pile, "
-                       f"so passes must be {trailing}")
-            else:
-                expect(passes >= trailing, f"M-18: the log holds {trailing} pass(es) with an empty pile, "
-                       f"so passes is at least {trailing}")
+
+    def _check_passes_logged(self, d: Dict[str, Any], kinds: List[str]) -> None:
+        """M-18: with the pile empty every pass counts (passes never change the pile's size,
+        so it was empty at each of the latest passes); any other action resets the count."""
+        if not kinds or d["pile"]:
+            return
+        passes = d["passes"]
+        trailing = len(kinds) - next((i + 1 for i in range(len(kinds) - 1, -1, -1) if kinds[i] != "pass"), 0)
+        if trailing < len(kinds):
+            expect(passes == trailing, f"M-18: the log ends with {trailing} pass(es) with an empty pile, "
+                   f"so passes must be {trailing}")
+        else:
+            expect(passes >= trailing, f"M-18: the log holds {trailing} pass(es) with an empty pile, "
+                   f"so passes is at least {trailing}")
 
     def _validate_log(self, log: Any, hist: List[int], cells: Dict[Cell, int], taken: List[List[int]],
                       phase: str, cur: int, placer: int, last: Optional[List[int]]) -> List[str]:
         """``log`` (public facts of each action) against ``history`` and the state; returns the
         kind of every action."""
-        n, N = self.num_players, self.n_cards
         expect(isinstance(log, list) and len(log) == len(hist),
                f"log must hold one [seat, card, row, col] entry per history action ({len(hist)})")
         laid: Set[int] = set()
         took: Set[int] = set()
         out_of_hands = set(cells.values()) | {c for t in taken for c in t}
-        top, left = min(r for r, _ in cells), min(c for _, c in cells)
+        corner = (min(r for r, _ in cells), min(c for _, c in cells))
         kinds = []
         for i in range(len(hist)):
             a, e = hist[i], log[i]
@@ -606,31 +675,44 @@ class M(Game["MState", MMove]):
             seat, card, r, c = e
             kind = self._action_kind(a)
             kinds.append(kind)
-            if not 0 <= seat < n:
-                raise StateError(f"log[{i}]: seat {seat} is not a seat 0..{n - 1}")
+            if not 0 <= seat < self.num_players:
+                raise StateError(f"log[{i}]: seat {seat} is not a seat 0..{self.num_players - 1}")
             if kind == "place" or kind == "take":
-                if not 0 <= card < N:
-                    raise StateError(f"log[{i}]: {_A_KIND[kind]} (history[{i}] = {a}) names its card 0..{N - 1}, "
-                                     f"got {card}")
-                if abs(r - top) > LOG_REACH or abs(c - left) > LOG_REACH:
-                    raise StateError(f"log[{i}]: cell ({r}, {c}) lies more than {LOG_REACH} rows or columns from "
-                                     "the table (a game drifts less than 800)")
-                if kind == "place":  # M-15: a card that left a hand never returns to one
-                    if card in laid or card not in out_of_hands:
-                        raise StateError(f"log[{i}]: card {card} was laid, so it is on the table or taken "
-                                         "(and laid once)")
-                    laid.add(card)
-                else:
-                    if card in took or card not in taken[seat]:
-                        raise StateError(f"log[{i}]: seat {seat} took card {card}, so it is among its taken "
-                                         "cards (M-15)")
-                    took.add(card)
+                self._check_logged_card(i, a, kind, e, corner, out_of_hands if kind == "place" else taken[seat],
+                                        laid if kind == "place" else took)
             elif card != (-2 if kind == "exchange" else -1) or r != 0 or c != 0:
                 code = -2 if kind == "exchange" else -1
                 raise StateError(f"log[{i}]: {_A_KIND[kind]} (history[{i}] = {a}) is logged as [seat, {code}, 0, 0], "
                                  f"got {e}")
-        if not log:
-            return kinds  # a crafted position without a past
+        if log:  # (a crafted position may have no past)
+            self._check_log_turn(log, kinds, phase, cur, placer, last)
+        return kinds
+
+    def _check_logged_card(self, i: int, a: int, kind: str, e: List[int], corner: Cell, where: Any,
+                           seen: Set[int]) -> None:
+        """M-15: log entry ``i`` of a placement or a take names a card that left a hand once
+        and is now ``where`` it must be (on the table or taken, or among the taker's taken
+        cards), on a cell near the table."""
+        N = self.n_cards
+        seat, card, r, c = e
+        if not 0 <= card < N:
+            raise StateError(f"log[{i}]: {_A_KIND[kind]} (history[{i}] = {a}) names its card 0..{N - 1}, "
+                             f"got {card}")
+        if abs(r - corner[0]) > LOG_REACH or abs(c - corner[1]) > LOG_REACH:
+            raise StateError(f"log[{i}]: cell ({r}, {c}) lies more than {LOG_REACH} rows or columns from "
+                             "the table (a game drifts less than 800)")
+        if card in seen or card not in where:
+            if kind == "place":  # M-15: a card that left a hand never returns to one
+                raise StateError(f"log[{i}]: card {card} was laid, so it is on the table or taken "
+                                 "(and laid once)")
+            raise StateError(f"log[{i}]: seat {seat} took card {card}, so it is among its taken "
+                             "cards (M-15)")
+        seen.add(card)
+
+    def _check_log_turn(self, log: List[List[int]], kinds: List[str], phase: str, cur: int, placer: int,
+                        last: Optional[List[int]]) -> None:
+        """M-11 .. M-13: the latest placement, the placer and the seat to move follow from the log."""
+        n = self.num_players
         places = [i for i, k in enumerate(kinds) if k == "place"]
         if places:
             i = places[-1]
@@ -653,7 +735,6 @@ class M(Game["MState", MMove]):
             ender = log[places[-1]][0] if k == "take" and places else seat
             expect(cur == (ender + 1) % n, f"M-11: after the turn of seat {ender} its left neighbour "
                    f"{(ender + 1) % n} plays, not seat {cur}")
-        return kinds
 
     def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
         # M-22: other hands, the pile (except the cards p put under it) and the removed cards

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import warnings
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, SupportsIndex, Tuple
 
 import numpy as np
@@ -76,18 +77,19 @@ __all__ = [
     "MausAuChocolatState",
     "ReferenceMausAuChocolatState",
     "MCMove",
-    "Bid",
-    "Pick",
-    "Discard",
-    "Swap",
-    "Decline",
-    "Combine",
+    "MCBid",
+    "MCPick",
+    "MCDiscard",
+    "MCSwap",
+    "MCDecline",
+    "MCCombine",
     "DEFAULT",
     "PATTERNS",
     "INGREDIENTS",
     "HELPERS",
     "combination_actions",
     "default_cards",
+    "parse_move",
 ]
 
 # ---- constants and the DEFAULT data table ------------------------------------------------
@@ -157,20 +159,20 @@ def card_name(c: int, cards: Optional[List[List[int]]] = None) -> str:
 
 
 class MCMove(Move):
-    """Base class of Maus au Chocolat's moves: :class:`Bid`, :class:`Pick`,
-    :class:`Discard`, :class:`Swap`, :class:`Decline`, :class:`Combine`."""
+    """Base class of Maus au Chocolat's moves: :class:`MCBid`, :class:`MCPick`,
+    :class:`MCDiscard`, :class:`MCSwap`, :class:`MCDecline`, :class:`MCCombine`."""
 
     __slots__ = ()
 
 
 @dataclasses.dataclass(frozen=True)
-class Bid(MCMove):
+class MCBid(MCMove):
     """Bid hand card ``card`` (MC-7).
 
-    >>> str(Bid(17))
+    >>> str(MCBid(17))
     'bid 17 (fruit3/3c)'
-    >>> Bid.from_str('bid 17')
-    Bid(card=17)
+    >>> MCBid.from_str('bid 17')
+    MCBid(card=17)
     """
 
     card: int
@@ -179,12 +181,12 @@ class Bid(MCMove):
         return f"bid {self.card} ({card_name(self.card)})"
 
     @classmethod
-    def from_str(cls, text: str) -> "Bid":
+    def from_str(cls, text: str) -> "MCBid":
         return _parse(text, cls)  # type: ignore[return-value]
 
 
 @dataclasses.dataclass(frozen=True)
-class Pick(MCMove):
+class MCPick(MCMove):
     """Take card ``card`` from the display (MC-9)."""
 
     card: int
@@ -193,12 +195,12 @@ class Pick(MCMove):
         return f"pick {self.card} ({card_name(self.card)})"
 
     @classmethod
-    def from_str(cls, text: str) -> "Pick":
+    def from_str(cls, text: str) -> "MCPick":
         return _parse(text, cls)  # type: ignore[return-value]
 
 
 @dataclasses.dataclass(frozen=True)
-class Discard(MCMove):
+class MCDiscard(MCMove):
     """Discard hand card ``card`` to meet the hand limit (MC-14)."""
 
     card: int
@@ -207,12 +209,12 @@ class Discard(MCMove):
         return f"discard {self.card} ({card_name(self.card)})"
 
     @classmethod
-    def from_str(cls, text: str) -> "Discard":
+    def from_str(cls, text: str) -> "MCDiscard":
         return _parse(text, cls)  # type: ignore[return-value]
 
 
 @dataclasses.dataclass(frozen=True)
-class Swap(MCMove):
+class MCSwap(MCMove):
     """Etienne (MC-16): discard hand card ``card`` face up and draw the top of the pile."""
 
     card: int
@@ -221,31 +223,31 @@ class Swap(MCMove):
         return f"swap {self.card} ({card_name(self.card)})"
 
     @classmethod
-    def from_str(cls, text: str) -> "Swap":
+    def from_str(cls, text: str) -> "MCSwap":
         return _parse(text, cls)  # type: ignore[return-value]
 
 
 @dataclasses.dataclass(frozen=True)
-class Decline(MCMove):
+class MCDecline(MCMove):
     """Lay no combination this round (MC-10)."""
 
     def __str__(self) -> str:
         return "decline"
 
     @classmethod
-    def from_str(cls, text: str) -> "Decline":
+    def from_str(cls, text: str) -> "MCDecline":
         return _parse(text, cls)  # type: ignore[return-value]
 
 
 @dataclasses.dataclass(frozen=True)
-class Combine(MCMove):
+class MCCombine(MCMove):
     """Lay the cards in hand ``slots`` (positions in the hand sorted by card id) and keep
     the cards in slots ``keep`` as victory points (MC-10 .. MC-23).
 
-    >>> str(Combine((0, 2, 5), (5,)))
+    >>> str(MCCombine((0, 2, 5), (5,)))
     'combine 0,2,5 keep 5'
-    >>> Combine.from_str('combine 0,2,5 keep 5')
-    Combine(slots=(0, 2, 5), keep=(5,))
+    >>> MCCombine.from_str('combine 0,2,5 keep 5')
+    MCCombine(slots=(0, 2, 5), keep=(5,))
     """
 
     slots: Tuple[int, ...]
@@ -255,11 +257,31 @@ class Combine(MCMove):
         return f"combine {','.join(map(str, self.slots))} keep {','.join(map(str, self.keep))}"
 
     @classmethod
-    def from_str(cls, text: str) -> "Combine":
+    def from_str(cls, text: str) -> "MCCombine":
         return _parse(text, cls)  # type: ignore[return-value]
 
 
-_CARD_MOVES: Dict[str, Any] = {"bid": Bid, "pick": Pick, "discard": Discard, "swap": Swap}
+#: the names the move classes had before every game named them ``<game prefix><kind>``;
+#: they still work, with a ``DeprecationWarning``
+_RENAMED = {"Bid": "MCBid", "Pick": "MCPick", "Discard": "MCDiscard", "Swap": "MCSwap",
+            "Decline": "MCDecline", "Combine": "MCCombine"}
+
+if TYPE_CHECKING:  # the type checker sees the aliases as the classes they name
+    Bid, Pick, Discard, Swap, Decline, Combine = MCBid, MCPick, MCDiscard, MCSwap, MCDecline, MCCombine
+else:
+
+    def __getattr__(name: str) -> Any:
+        """The deprecated move names (``Bid`` is :class:`MCBid`, ...), with a warning."""
+        new = _RENAMED.get(name)
+        if new is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        warnings.warn(f"{__name__}.{name} is deprecated: use {new}", DeprecationWarning, stacklevel=2)
+        return globals()[new]
+
+
+# ---- notation: str(move) and the parser of every move; a state's describe/parse_action --------
+
+_CARD_MOVES: Dict[str, Any] = {"bid": MCBid, "pick": MCPick, "discard": MCDiscard, "swap": MCSwap}
 #: the verbs of the notation; ``describe`` writes the third-person forms
 _VERBS = {
     "bid": "bid", "bids": "bid", "pick": "pick", "picks": "pick", "discard": "discard",
@@ -330,7 +352,7 @@ def _parse_tokens(toks: List[str], text: str, cards: List[List[int]], names: Dic
     if verb == "decline":
         if args:
             raise ValueError(f"'decline' takes nothing after it, got {text!r}")
-        return Decline()
+        return MCDecline()
     if verb == "combine":
         if "keep" not in args and "keeps" not in args:
             raise ValueError(f"a combination names its kept cards after 'keep': {text!r}; {_NOTATION}")
@@ -339,7 +361,7 @@ def _parse_tokens(toks: List[str], text: str, cards: List[List[int]], names: Dic
         if not all(t.isdigit() for t in laid + kept) or not laid or not kept:
             raise ValueError(f"without a state, a combination names hand slots ('combine 0,2,5 keep 5'), "
                              f"got {text!r}; use state.parse_action for card names")
-        return Combine(tuple(int(t) for t in laid), tuple(int(t) for t in kept))
+        return MCCombine(tuple(int(t) for t in laid), tuple(int(t) for t in kept))
     if len(args) == 2 and args[1].startswith("(") and args[1].endswith(")") and args[0].isdigit():
         # the str form 'bid 17 (fruit3/3c)': the name must be the card's
         c = _card_token(args[0], cards, names)
@@ -364,7 +386,7 @@ def parse_move(text: str) -> MCMove:
     naming the notation. ``game.parse_move`` is the same with the game's card table.
 
     >>> parse_move('bid 17 (fruit3/3c)'), parse_move('pick eggs4/4c'), parse_move('decline')
-    (Bid(card=17), Pick(card=3), Decline())
+    (MCBid(card=17), MCPick(card=3), MCDecline())
     """
     return _parse(text)
 
@@ -454,6 +476,12 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     2085
     """
 
+    DRAWING = "mousehole.render.maus_au_chocolat"
+    INFORMATION = "imperfect"  # MC-26: the hands, the bids until all are in, the pile
+    SINGLE_WINNER = True  # MC-25
+    ENV_ID = "mousehole/MausAuChocolat-v0"
+    SIMULTANEOUS_ACTIONS = range(BID, PICK)  # MC-7: the bids, face down until all are in
+
     name = "maus_au_chocolat"
     title = "Maus au Chocolat"
     min_players = 2
@@ -469,11 +497,30 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     target: int
     hand_size: int
 
+    # -- facts other modules read (listed in the Game docstring) ---------------------------
+
+    def max_game_length(self) -> int:
+        """``max_turns`` counts rounds. A round: n bids, at most 2n picks, one Etienne swap,
+        n combination steps and one hand-limit discard per seat (a hand holds at most 9
+        cards at its combination step)."""
+        return self.max_turns * (5 * self.num_players + 1)
+
+    def greedy_value(self, state: "MausAuChocolatState", seat: int) -> float:
+        """Victory points (MC-13), plus 0.05 per candy point held in the hand (cards held
+        are future combinations, so the bot bids its lowest candy and picks its
+        highest)."""
+        d = state.to_dict()
+        cards = d["params"]["cards"]
+        vp = [float(s) for s in state.scores()]
+        hand = d["hands"][seat] or []
+        return self._lead(vp, seat) + 0.05 * float(sum(cards[c][1] for c in hand))
+
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
         n = self.num_players
         cards = default_cards() if params["cards"] is None else params["cards"]
         if not isinstance(cards, (list, tuple)) or len(cards) != NUM_CARDS:
-            raise ParameterError(f"maus_au_chocolat: cards must be a list of {NUM_CARDS} [ingredient, candy, coin] (MC-1)")
+            raise ParameterError(
+                f"maus_au_chocolat: cards must be a list of {NUM_CARDS} [ingredient, candy, coin] (MC-1)")
         out_cards = []
         for i, c in enumerate(cards):
             if (
@@ -493,7 +540,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             raise ParameterError(f"maus_au_chocolat: target must be an int from 1 to 1000, got {target!r} (MC-24)")
         hs = DEFAULT["hand_size"] if params["hand_size"] is None else params["hand_size"]
         if not _is_int(hs) or not 1 <= hs <= HAND_LIMIT:
-            raise ParameterError(f"maus_au_chocolat: hand_size must be an int from 1 to {HAND_LIMIT}, got {hs!r} (MC-3)")
+            raise ParameterError(
+                f"maus_au_chocolat: hand_size must be an int from 1 to {HAND_LIMIT}, got {hs!r} (MC-3)")
         if n * hs + n + 1 > NUM_CARDS:  # pragma: no cover - impossible with 6 players
             raise ParameterError("maus_au_chocolat: not enough cards to deal")
         self.cards = out_cards
@@ -541,7 +589,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         card name need a state: ``state.parse_action``.
 
         >>> MausAuChocolat(engine="python").parse_move("bid fruit3/3c")
-        Bid(card=17)
+        MCBid(card=17)
         """
         return _parse_tokens(_tokens(text), text, self.cards, self._card_names())
 
@@ -550,22 +598,22 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if not 0 <= a < self.num_actions:
             raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
         if a < DECLINE:
-            return (Bid, Pick, Discard, Swap)[a // NUM_CARDS](a % NUM_CARDS)
+            return (MCBid, MCPick, MCDiscard, MCSwap)[a // NUM_CARDS](a % NUM_CARDS)
         if a == DECLINE:
-            return Decline()
+            return MCDecline()
         slots, keep = PATTERNS[a - COMBINE]
-        return Combine(slots, keep)
+        return MCCombine(slots, keep)
 
     def move_to_action(self, move: Move) -> int:
-        if isinstance(move, (Bid, Pick, Discard, Swap)):
+        if isinstance(move, (MCBid, MCPick, MCDiscard, MCSwap)):
             c = move.card
             if not _is_int(c) or not 0 <= c < NUM_CARDS:
                 raise IllegalMoveError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {c!r}")
-            base = {Bid: BID, Pick: PICK, Discard: DISCARD, Swap: SWAP}[type(move)]
+            base = {MCBid: BID, MCPick: PICK, MCDiscard: DISCARD, MCSwap: SWAP}[type(move)]
             return base + c
-        if isinstance(move, Decline):
+        if isinstance(move, MCDecline):
             return DECLINE
-        if isinstance(move, Combine):
+        if isinstance(move, MCCombine):
             key = (tuple(move.slots), tuple(move.keep))
             if key not in PATTERN_INDEX:
                 raise IllegalMoveError(
@@ -573,73 +621,107 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                     "keeping 1-2 of three or 2-3 of four)"
                 )
             return COMBINE + PATTERN_INDEX[key]
-        raise TypeError(f"maus_au_chocolat takes Bid/Pick/Discard/Swap/Decline/Combine moves, not {type(move).__name__}")
+        raise TypeError(
+            f"maus_au_chocolat takes MCBid/MCPick/MCDiscard/MCSwap/MCDecline/MCCombine moves, not {type(move).__name__}"
+        )
 
     # -- engine-neutral parts ----------------------------------------------------------
 
     def _validate_dict(self, d: Dict[str, Any]) -> None:
         """Refuse (StateError naming the key or the rule) every dict that is not a state of
         this game: wrong types anywhere (a bool is not an int), broken card conservation
-        (MC-28), or a phase whose seat, order, picks and hands do not fit together."""
+        (MC-28), or a phase whose seat, order, picks and hands do not fit together. Each
+        checker names the rules it checks; they run in this order (the first broken rule is
+        the one reported)."""
+        self._check_types(d)
+        self._check_cards(d)
+        self._check_what_is_seen(d)
+        scores = [_score(v, self.cards) for v in d["vp"]]
+        self._check_turn_order(d, scores)
+        phase = d["phase"]
+        if phase == "bid":
+            self._check_bid_phase(d)
+        elif phase == "pick":
+            self._check_pick_phase(d)
+        else:
+            expect(all(b < 0 for b in d["bids"]), "MC-9: bid cards lie on the table only in the bid and pick phases")
+        if phase in ("combine", "discard"):
+            self._check_combine_phase(d, scores)
+        self._check_game_end(d, scores)
+        _check_history(d, d["history"], self.num_players)  # the log against the position
+
+    def _check_types(self, d: Dict[str, Any]) -> None:
+        """The type and range of every key (a bool is not an int); MC-6: pools stay below
+        ``2 * round``."""
         n = self.num_players
-        cards = self.cards
-        # -- types -------------------------------------------------------------------------
         rnd = d["round"]
         last = min(self.max_turns, MAX_ROUNDS)
         expect(_is_int(rnd) and 1 <= rnd <= last, f"'round' must be an int from 1 to {last} (max_turns), got {rnd!r}")
         phase = d["phase"]
         expect(isinstance(phase, str) and phase in PHASES, f"'phase' must be one of {', '.join(PHASES)}, got {phase!r}")
-        pile = int_list(d["pile"], None, "'pile'", 0, NUM_CARDS - 1)
-        display = int_list(d["display"], None, "'display'", 0, NUM_CARDS - 1)
-        discard = int_list(d["discard"], None, "'discard'", 0, NUM_CARDS - 1)
+        for key in ("pile", "display", "discard"):
+            int_list(d[key], None, f"'{key}'", 0, NUM_CARDS - 1)
         for key in ("hands", "known", "vp"):
             expect(isinstance(d[key], list) and len(d[key]) == n, f"'{key}' must be a list of {n} lists (one per seat)")
-        hands = [int_list(h, None, f"'hands'[{q}]", 0, NUM_CARDS - 1) for q, h in enumerate(d["hands"])]
-        known = [int_list(h, None, f"'known'[{q}]", 0, NUM_CARDS - 1) for q, h in enumerate(d["known"])]
-        vp = [int_list(h, None, f"'vp'[{q}]", 0, NUM_CARDS - 1) for q, h in enumerate(d["vp"])]
+        for key in ("hands", "known", "vp"):
+            for q, h in enumerate(d[key]):
+                int_list(h, None, f"'{key}'[{q}]", 0, NUM_CARDS - 1)
         # MC-6: a round reshuffles at most twice (Etienne's draw, the refill), and each
         # reshuffle numbers its pool one above the highest: pools stay below 2 * round
-        pools = int_list(d["pools"], NUM_CARDS, "'pools' (MC-6: at most two reshuffles a round)", 0, 2 * rnd)
-        bids = int_list(d["bids"], n, "'bids'", -1, NUM_CARDS - 1)
-        helpers = int_list(d["helpers"], n, "'helpers'", 0, NUM_HELPERS - 1)
-        row = int_list(d["row"], NUM_HELPERS - n, "'row'", 0, NUM_HELPERS - 1)
-        order = int_list(d["order"], None, "'order'", 0, n - 1)
-        turn, picks_left = d["turn"], d["picks_left"]
-        expect(_is_int(turn), f"'turn' must be an int, got {turn!r}")
-        expect(_is_int(picks_left), f"'picks_left' must be an int, got {picks_left!r}")
+        int_list(d["pools"], NUM_CARDS, "'pools' (MC-6: at most two reshuffles a round)", 0, 2 * rnd)
+        int_list(d["bids"], n, "'bids'", -1, NUM_CARDS - 1)
+        int_list(d["helpers"], n, "'helpers'", 0, NUM_HELPERS - 1)
+        int_list(d["row"], NUM_HELPERS - n, "'row'", 0, NUM_HELPERS - 1)
+        int_list(d["order"], None, "'order'", 0, n - 1)
+        expect(_is_int(d["turn"]), f"'turn' must be an int, got {d['turn']!r}")
+        expect(_is_int(d["picks_left"]), f"'picks_left' must be an int, got {d['picks_left']!r}")
         for key in ("etienne_used", "truncated"):
             expect(isinstance(d[key], bool), f"'{key}' must be True or False, got {d[key]!r}")
-        history = int_list(d["history"], None, "'history'", 0, NUM_ACTIONS - 1)
-        # -- cards (MC-28) -----------------------------------------------------------------
-        for name, xs in [("'display'", display), ("'discard'", discard)] + [
+        int_list(d["history"], None, "'history'", 0, NUM_ACTIONS - 1)
+
+    def _check_cards(self, d: Dict[str, Any]) -> None:
+        """MC-28: each card is in exactly one place; MC-5/MC-9: the display's size; MC-4:
+        each helper is once with a seat or in the row."""
+        n, display, bids = self.num_players, d["display"], d["bids"]
+        for name, xs in [("'display'", display), ("'discard'", d["discard"])] + [
             (f"'{key}'[{q}]", d[key][q]) for key in ("hands", "known", "vp") for q in range(n)
         ]:
             expect(xs == sorted(set(xs)), f"{name} must be sorted ascending without repeats")
-        everything = pile + display + discard + [b for b in bids if b >= 0] + sum(hands, []) + sum(vp, [])
+        everything = (d["pile"] + display + d["discard"] + [b for b in bids if b >= 0] + sum(d["hands"], [])
+                      + sum(d["vp"], []))
         expect(
             sorted(everything) == list(range(NUM_CARDS)),
             f"MC-28: the pile, display, discard, hands, bids and victory cards must hold each of the "
             f"{NUM_CARDS} cards exactly once (they hold {len(everything)} entries)",
         )
         expect(len(display) <= n + 1, f"MC-5/MC-9: the display holds at most n + 1 = {n + 1} cards, not {len(display)}")
-        expect(sorted(helpers + row) == list(range(NUM_HELPERS)), "MC-4: 'helpers' and 'row' must hold the 7 helpers once each")
-        bidding = phase == "bid"
-        for q in range(n):
-            mine = hands[q] + ([bids[q]] if bidding and bids[q] >= 0 else [])
-            expect(set(known[q]) <= set(mine),
+        expect(sorted(d["helpers"] + d["row"]) == list(range(NUM_HELPERS)),
+               "MC-4: 'helpers' and 'row' must hold the 7 helpers once each")
+
+    def _check_what_is_seen(self, d: Dict[str, Any]) -> None:
+        """MC-26: the known cards are in their seat's hand (or its bid); MC-26, MC-6: only
+        unseen cards belong to a pool, and the pile is the newest pool."""
+        bidding, bids, pools = d["phase"] == "bid", d["bids"], d["pools"]
+        for q in range(self.num_players):
+            mine = d["hands"][q] + ([bids[q]] if bidding and bids[q] >= 0 else [])
+            expect(set(d["known"][q]) <= set(mine),
                    f"MC-26: 'known'[{q}] lists cards seen entering seat {q}'s hand; it must be part of 'hands'[{q}]"
                    + (" (or the bid just laid)" if bidding else ""))
-        # MC-26, MC-6: only unseen cards belong to a pool; the pile is the newest pool
-        seen = display + discard + sum(vp, []) + sum(known, []) + ([] if bidding else [b for b in bids if b >= 0])
+        seen = (d["display"] + d["discard"] + sum(d["vp"], []) + sum(d["known"], [])
+                + ([] if bidding else [b for b in bids if b >= 0]))
         for c in seen:
             expect(pools[c] == 0, f"MC-26: 'pools'[{c}] must be 0: card {c} is face up or known")
         top = max(pools)
-        for c in pile:
+        for c in d["pile"]:
             expect(pools[c] == top, f"MC-6: the draw pile holds only the newest pool of unseen cards ('pools'[{c}] "
                                     f"is {pools[c]}, not {top})")
-        scores = [_score(v, cards) for v in vp]
-        # -- the phase -----------------------------------------------------------------------
-        expect(not d["etienne_used"] or ETIENNE in helpers, "MC-16: 'etienne_used' is set but nobody holds Etienne")
+
+    def _check_turn_order(self, d: Dict[str, Any], scores: List[int]) -> None:
+        """MC-16: Etienne's swap; the order of play and its turn; MC-9: picks only in the
+        pick phase; MC-24: nobody has reached the target while bids and picks go on."""
+        n, phase, order, turn, picks_left = self.num_players, d["phase"], d["order"], d["turn"], d["picks_left"]
+        expect(not d["etienne_used"] or ETIENNE in d["helpers"],
+               "MC-16: 'etienne_used' is set but nobody holds Etienne")
         if phase in ("bid", "over"):
             expect(order == [] and turn == 0 and picks_left == 0,
                    f"'order' must be [] and 'turn', 'picks_left' 0 in the {phase} phase")
@@ -650,61 +732,76 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             expect(picks_left == 0, "MC-9: 'picks_left' is 0 outside the pick phase")
         if phase in ("bid", "pick"):
             expect(max(scores) < self.target,
-                   f"MC-24: a seat has {max(scores)} victory points (target {self.target}): the game ended with its round")
-        if phase == "bid":
-            committed = [b >= 0 for b in bids]
-            k = committed.count(True)
-            expect(k < n, "MC-7: the bids are revealed as soon as the last one is in; 'phase' cannot be bid")
-            expect(committed == [True] * k + [False] * (n - k),
-                   "MC-27: seats commit their bids in seat order (the lowest seat without a bid is to move)")
-            for q in range(n):
-                lo, hi = (0, HAND_LIMIT - 1) if committed[q] else (1, HAND_LIMIT)
-                expect(lo <= len(hands[q]) <= hi,
-                       f"MC-7/MC-14: seat {q} holds {len(hands[q])} cards in the bid phase ({lo}..{hi} possible)")
-            bid_at, swap_at = _bid_phase_actions(history)
-            expect([history[i] - BID for i in bid_at] == bids[:k],
-                   "MC-27: 'history' must end with this round's bids ('bids'), in seat order")
-            expect(len(swap_at) == int(d["etienne_used"]),
-                   "MC-16: 'etienne_used' must say whether this round's bid actions in 'history' hold a swap")
-            if swap_at:
-                before = sum(1 for i in bid_at if i < swap_at[0])
-                expect(helpers.index(ETIENNE) == before, "MC-16: only Etienne's holder swaps, before its own bid")
-        elif phase == "pick":
-            expect(1 <= picks_left <= min(2, len(display)),
-                   f"MC-9: the picker takes 1 or 2 cards that lie in the display; 'picks_left' is {picks_left}")
-            for i, q in enumerate(order):
-                expect((bids[q] >= 0) == (i >= turn),
-                       "MC-9: the seats still to pick (order[turn:]) and only they have a bid card on the table")
-            rest = order[turn:]
-            expect(rest == sorted(rest, key=lambda q: _bid_key(bids[q], helpers[q], cards)),
-                   "MC-8: the seats still to pick must follow the coins of their bids (Henri +2), ties by helper rank")
-            for i, q in enumerate(order):
-                room = MAX_SLOTS - (picks_left if i == turn else 2 if i > turn else 0)
-                expect(len(hands[q]) <= room, f"MC-9/MC-14: seat {q} holds {len(hands[q])} cards; at most {room} here")
-        else:
-            expect(all(b < 0 for b in bids), "MC-9: bid cards lie on the table only in the bid and pick phases")
-        if phase in ("combine", "discard"):
-            expect(order == _helper_order(helpers), "MC-10: the combination order follows the helper ranks")
-            for i, q in enumerate(order):
-                done = i < turn or (i == turn and phase == "discard")
-                limit = HAND_LIMIT if i < turn else MAX_SLOTS
-                expect(len(hands[q]) <= limit, f"MC-14: seat {q} holds {len(hands[q])} cards (at most {limit} here)")
-                expect(done or scores[q] < self.target,
-                       f"MC-24: seat {q} reached the target before its combination step: the game would be over")
-            if phase == "discard":
-                expect(len(hands[order[turn]]) > HAND_LIMIT,
-                       f"MC-14: the discard phase is for a hand above {HAND_LIMIT} cards")
-        if phase == "over":
-            for q in range(n):
-                expect(len(hands[q]) <= HAND_LIMIT, f"MC-14: seat {q} holds {len(hands[q])} cards at the end")
-            if d["truncated"]:
-                expect(rnd == last and max(scores) < self.target,
-                       "'truncated' means max_turns rounds were played without anyone reaching the target (MC-24)")
-            else:
-                expect(max(scores) >= self.target, f"MC-24: the game is over only once a seat has {self.target} points")
-        else:
+                   f"MC-24: a seat has {max(scores)} victory points (target {self.target}): the game ended with "
+                   "its round")
+
+    def _check_bid_phase(self, d: Dict[str, Any]) -> None:
+        """MC-7, MC-27: bids committed in seat order and not yet revealed; MC-7/MC-14: hand
+        sizes; MC-16: Etienne's holder swaps at most once, before its own bid."""
+        n, bids, hands, history, helpers = self.num_players, d["bids"], d["hands"], d["history"], d["helpers"]
+        committed = [b >= 0 for b in bids]
+        k = committed.count(True)
+        expect(k < n, "MC-7: the bids are revealed as soon as the last one is in; 'phase' cannot be bid")
+        expect(committed == [True] * k + [False] * (n - k),
+               "MC-27: seats commit their bids in seat order (the lowest seat without a bid is to move)")
+        for q in range(n):
+            lo, hi = (0, HAND_LIMIT - 1) if committed[q] else (1, HAND_LIMIT)
+            expect(lo <= len(hands[q]) <= hi,
+                   f"MC-7/MC-14: seat {q} holds {len(hands[q])} cards in the bid phase ({lo}..{hi} possible)")
+        bid_at, swap_at = _bid_phase_actions(history)
+        expect([history[i] - BID for i in bid_at] == bids[:k],
+               "MC-27: 'history' must end with this round's bids ('bids'), in seat order")
+        expect(len(swap_at) == int(d["etienne_used"]),
+               "MC-16: 'etienne_used' must say whether this round's bid actions in 'history' hold a swap")
+        if swap_at:
+            before = sum(1 for i in bid_at if i < swap_at[0])
+            expect(helpers.index(ETIENNE) == before, "MC-16: only Etienne's holder swaps, before its own bid")
+
+    def _check_pick_phase(self, d: Dict[str, Any]) -> None:
+        """MC-9: one or two picks from the display, by the seats with a bid on the table;
+        MC-8: in the order of their bids' coins; MC-9/MC-14: hand sizes."""
+        order, turn, picks_left, bids, hands = d["order"], d["turn"], d["picks_left"], d["bids"], d["hands"]
+        expect(1 <= picks_left <= min(2, len(d["display"])),
+               f"MC-9: the picker takes 1 or 2 cards that lie in the display; 'picks_left' is {picks_left}")
+        for i, q in enumerate(order):
+            expect((bids[q] >= 0) == (i >= turn),
+                   "MC-9: the seats still to pick (order[turn:]) and only they have a bid card on the table")
+        rest = order[turn:]
+        expect(rest == sorted(rest, key=lambda q: _bid_key(bids[q], d["helpers"][q], self.cards)),
+               "MC-8: the seats still to pick must follow the coins of their bids (Henri +2), ties by helper rank")
+        for i, q in enumerate(order):
+            room = MAX_SLOTS - (picks_left if i == turn else 2 if i > turn else 0)
+            expect(len(hands[q]) <= room, f"MC-9/MC-14: seat {q} holds {len(hands[q])} cards; at most {room} here")
+
+    def _check_combine_phase(self, d: Dict[str, Any], scores: List[int]) -> None:
+        """MC-10: combinations in helper-rank order; MC-14: hand limits and the discard
+        phase; MC-24: nobody reached the target before its combination step."""
+        order, turn, phase, hands = d["order"], d["turn"], d["phase"], d["hands"]
+        expect(order == _helper_order(d["helpers"]), "MC-10: the combination order follows the helper ranks")
+        for i, q in enumerate(order):
+            done = i < turn or (i == turn and phase == "discard")
+            limit = HAND_LIMIT if i < turn else MAX_SLOTS
+            expect(len(hands[q]) <= limit, f"MC-14: seat {q} holds {len(hands[q])} cards (at most {limit} here)")
+            expect(done or scores[q] < self.target,
+                   f"MC-24: seat {q} reached the target before its combination step: the game would be over")
+        if phase == "discard":
+            expect(len(hands[order[turn]]) > HAND_LIMIT,
+                   f"MC-14: the discard phase is for a hand above {HAND_LIMIT} cards")
+
+    def _check_game_end(self, d: Dict[str, Any], scores: List[int]) -> None:
+        """MC-24: the game is over once a seat reaches the target (or max_turns rounds are
+        played: truncated); MC-14: hand limits at the end."""
+        if d["phase"] != "over":
             expect(not d["truncated"], "'truncated' is only set when the game is over")
-        _check_history(d, history, n)  # the log against the position
+            return
+        for q in range(self.num_players):
+            hand = d["hands"][q]
+            expect(len(hand) <= HAND_LIMIT, f"MC-14: seat {q} holds {len(hand)} cards at the end")
+        if d["truncated"]:
+            expect(d["round"] == min(self.max_turns, MAX_ROUNDS) and max(scores) < self.target,
+                   "'truncated' means max_turns rounds were played without anyone reaching the target (MC-24)")
+        else:
+            expect(max(scores) >= self.target, f"MC-24: the game is over only once a seat has {self.target} points")
 
     def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
         """Seat ``p``'s view (MC-26): what the table saw and p's own cards, nothing more."""
@@ -746,7 +843,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             text = f"seat {mover} bids face down"  # MC-7: face down until all are in
         elif action is not None:
             mv = self.action_to_move(action)
-            expect(not isinstance(mv, Combine), "MC-26: a view hides every combination in its history")
+            expect(not isinstance(mv, MCCombine), "MC-26: a view hides every combination in its history")
             text = _describe_card_move(self, mover, mv)
         else:  # a combination (its int names hand slots): the cards it laid face up (MC-12)
             expect(phase == "combine", "MC-26: a view hides only bids and combinations")
@@ -781,7 +878,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         for key in ("hand_sizes", "committed", "unseen_pools", "pile_size"):
             del d[key]
         bids, hands, known, pools = d["bids"], d["hands"], d["known"], d["pools"]
-        expect(isinstance(pools, list) and len(pools) == NUM_CARDS, "'pools' must list the pool of each of the 80 cards")
+        expect(isinstance(pools, list) and len(pools) == NUM_CARDS,
+               "'pools' must list the pool of each of the 80 cards")
         visible: Set[int] = set(d["display"]) | set(d["discard"]) | set(hands[p])
         for q in range(n):
             visible |= set(d["vp"][q])
@@ -915,17 +1013,11 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             return f"action {a} is out of range 0..{self.num_actions - 1}"
         p = _current(d, n)
         phase = d["phase"]
-        hand = d["hands"][p]
         c = a % NUM_CARDS
         if SWAP <= a < DECLINE:
-            if d["helpers"][p] != ETIENNE:
-                return f"MC-16: only Etienne's holder may swap; seat {p} holds {HELPERS[d['helpers'][p]]}"
-            if d["etienne_used"]:
-                return "MC-16: Etienne's swap was already used this round"
-            if phase == "discard":
-                return "MC-16: Etienne swaps before bidding, before a pick or before the combination step, not while discarding"
-            return f"MC-16: seat {p} does not hold card {c} ({self.card_name(c)})"
-        want = {"bid": "MC-7: every seat bids one hand card now", "pick": "MC-9: the picker takes cards from the display now",
+            return self._why_no_swap(d, p, c)
+        want = {"bid": "MC-7: every seat bids one hand card now",
+                "pick": "MC-9: the picker takes cards from the display now",
                 "combine": "MC-10: the current seat lays a combination or declines now",
                 "discard": "MC-14: the current seat discards down to 8 cards now"}[phase]
         if a < PICK:
@@ -943,6 +1035,22 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if phase != "combine":
             return f"{want}, not a combination step"
         assert a > DECLINE  # decline is always legal in the combine phase
+        return self._why_no_combination(d, p, a)
+
+    def _why_no_swap(self, d: Dict[str, Any], p: int, c: int) -> str:
+        """MC-16: why seat ``p`` may not swap card ``c`` now."""
+        if d["helpers"][p] != ETIENNE:
+            return f"MC-16: only Etienne's holder may swap; seat {p} holds {HELPERS[d['helpers'][p]]}"
+        if d["etienne_used"]:
+            return "MC-16: Etienne's swap was already used this round"
+        if d["phase"] == "discard":
+            return ("MC-16: Etienne swaps before bidding, before a pick or before the combination step, "
+                    "not while discarding")
+        return f"MC-16: seat {p} does not hold card {c} ({self.card_name(c)})"
+
+    def _why_no_combination(self, d: Dict[str, Any], p: int, a: int) -> str:
+        """MC-10 .. MC-23: why seat ``p`` may not lay combination action ``a`` now."""
+        hand = d["hands"][p]
         slots, keep = PATTERNS[a - COMBINE]
         helper = d["helpers"][p]
         if max(slots) >= len(hand):
@@ -1120,11 +1228,11 @@ def _winners(vp: Sequence[Sequence[int]], helpers: Sequence[int], cards: List[Li
 
 def _describe_card_move(g: "MausAuChocolat", p: int, mv: MCMove) -> str:
     """A move other than a combination by seat ``p``, in the words of ``describe``."""
-    if isinstance(mv, Decline):
+    if isinstance(mv, MCDecline):
         return f"seat {p} declines"
-    assert isinstance(mv, (Bid, Pick, Discard, Swap))
-    verb = {Bid: "bids", Pick: "picks", Discard: "discards", Swap: "swaps"}[type(mv)]
-    return f"seat {p} {verb} {g.card_token(mv.card)}" + (" (Etienne)" if isinstance(mv, Swap) else "")
+    assert isinstance(mv, (MCBid, MCPick, MCDiscard, MCSwap))
+    verb = {MCBid: "bids", MCPick: "picks", MCDiscard: "discards", MCSwap: "swaps"}[type(mv)]
+    return f"seat {p} {verb} {g.card_token(mv.card)}" + (" (Etienne)" if isinstance(mv, MCSwap) else "")
 
 
 def _minus(a: Sequence[int], b: Sequence[int]) -> List[int]:
@@ -1139,10 +1247,20 @@ def _minus(a: Sequence[int], b: Sequence[int]) -> List[int]:
     return sorted(out)
 
 
-class _JointMixin:
-    """``apply_joint`` (MC-27), ``describe`` and ``parse_action``, shared by both engines."""
+# ---- the pure-Python reference engine ------------------------------------------------------
+
+
+class MausAuChocolatState(StateAPI[MCMove]):
+    """The public type of a Maus au Chocolat state, on either engine: what ``MausAuChocolat.new_state()``
+    returns and what annotations should name. The reference engine
+    (``ReferenceMausAuChocolatState``) and the compiled one both derive from it."""
 
     __slots__ = ()
+
+    if TYPE_CHECKING:  # read-only, as on the compiled core
+
+        @property
+        def game(self) -> MausAuChocolat: ...
 
     def describe(self, action: Any, *, for_player: Optional[SupportsIndex] = None) -> str:
         """``action`` (an int or a Move) in words, as the seat to move plays it now, with
@@ -1152,17 +1270,16 @@ class _JointMixin:
         any action once the game is over, is written as ``str(move)``. With ``for_player``:
         the move as that seat sees it (:meth:`MausAuChocolat.describe_seen`): another
         seat's bid is ``"seat 2 bids face down"`` until all bids are revealed (MC-7, MC-26)."""
-        st: Any = self
         if for_player is not None:
-            return st._describe_for(action, for_player)  # type: ignore[no-any-return]
-        g = st.game
+            return self._describe_for(action, for_player)
+        g = self.game
         a = g.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
         mv = g.action_to_move(a)
-        p = st.current_player
+        p = self.current_player
         if p == TERMINAL:
             return str(mv)
-        if isinstance(mv, Combine):
-            hand = st._to_dict()["hands"][p]
+        if isinstance(mv, MCCombine):
+            hand = self._to_dict()["hands"][p]
             if max(mv.slots) >= len(hand):
                 return str(mv)
             laid = " ".join(g.card_token(hand[i]) for i in mv.slots)
@@ -1177,10 +1294,9 @@ class _JointMixin:
         nuts6/7c keep nuts6/7c"``) or ``str(move)`` (``"bid 17"``, ``"combine 0,2,5 keep 5"``).
         Raises ``ValueError`` for text that is not a move, :class:`IllegalMoveError` for a
         move that is not legal here."""
-        st: Any = self
-        g = st.game
+        g = self.game
         toks = _tokens(text)
-        p = st.current_player
+        p = self.current_player
         if toks[:1] == ["seat"]:
             if len(toks) < 2 or not toks[1].isdigit():
                 raise ValueError(f"{text!r}: 'seat' is followed by the seat number; {_NOTATION}")
@@ -1192,7 +1308,7 @@ class _JointMixin:
         if p == TERMINAL:
             _parse_tokens(toks, text, g.cards, g._card_names())  # a ValueError for what is not a move
             raise IllegalMoveError(f"MC-24: the game is over; {text!r} cannot be played")
-        d = st._to_dict()
+        d = self._to_dict()
         hand = d["hands"][p]
         verb = _VERBS.get(toks[0]) if toks else None
         args = toks[1:]
@@ -1209,13 +1325,13 @@ class _JointMixin:
                     raise IllegalMoveError(f"MC-10: seat {p} does not hold {g.card_token(c)}")
             if len(set(laid)) != len(laid) or not set(kept) <= set(laid) or len(set(kept)) != len(kept):
                 raise IllegalMoveError(f"MC-12: {text!r}: the kept cards are some of the laid cards, each once")
-            mv = Combine(tuple(sorted(hand.index(c) for c in laid)), tuple(sorted(hand.index(c) for c in kept)))
+            mv = MCCombine(tuple(sorted(hand.index(c) for c in laid)), tuple(sorted(hand.index(c) for c in kept)))
         else:
             zone = d["display"] if verb == "pick" else hand
             mv = _parse_tokens(toks, text, g.cards, g._card_names(), zone)
         a = int(g.move_to_action(mv))
-        if a not in st.legal_actions():
-            raise st._illegal(a)
+        if a not in self.legal_actions():
+            raise self._illegal(a)
         return a
 
     def apply_joint(self, actions: Sequence[Any]) -> None:
@@ -1223,49 +1339,33 @@ class _JointMixin:
         action (or a list of its actions ending with the bid, e.g. ``[swap, bid]`` for
         Etienne's holder). Equivalent to applying them one seat at a time in seat order;
         all are checked first and the state is unchanged if any is illegal."""
-        st: Any = self
-        n = st.game.num_players
+        n = self.game.num_players
         if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence):
             raise TypeError("apply_joint takes a sequence of one bid (or list of actions) per seat")
         if len(actions) != n:
             raise ValueError(f"MC-27: apply_joint needs one entry per seat ({n}), got {len(actions)}")
-        d = st._to_dict()
+        d = self._to_dict()
         if d["phase"] != "bid" or any(b >= 0 for b in d["bids"]):
-            raise IllegalMoveError("MC-27: joint bids are made at the start of a bid phase, before any seat has committed")
+            raise IllegalMoveError(
+                "MC-27: joint bids are made at the start of a bid phase, before any seat has committed")
         seq: List[int] = []
         for q, x in enumerate(actions):
             xs = list(x) if isinstance(x, (list, tuple)) else [x]
-            xs = [st.game.move_to_action(m) if isinstance(m, Move) else check_action_type(m) for m in xs]
+            xs = [self.game.move_to_action(m) if isinstance(m, Move) else check_action_type(m) for m in xs]
             if not xs or not BID <= xs[-1] < PICK:
                 raise IllegalMoveError(f"MC-7: seat {q}'s entry must end with a bid action (0..79), got {x!r}")
             seq += xs
-        trial = st.clone()
+        trial = self.clone()
         for a in seq:
             trial.apply_action(a)
         for a in seq:
-            st.apply_action(a)
-
-
-# ---- the pure-Python reference engine ------------------------------------------------------
-
-
-class MausAuChocolatState(_JointMixin, StateAPI[MCMove]):
-    """The public type of a Maus au Chocolat state, on either engine: what ``MausAuChocolat.new_state()``
-    returns and what annotations should name. The reference engine
-    (``ReferenceMausAuChocolatState``) and the compiled one both derive from it."""
-
-    __slots__ = ()
-
-    if TYPE_CHECKING:  # read-only, as on the compiled core
-
-        @property
-        def game(self) -> MausAuChocolat: ...
+            self.apply_action(a)
 
 
 class ReferenceMausAuChocolatState(MausAuChocolatState):
     """A Maus au Chocolat state (pure-Python reference engine), written from the spec."""
 
-    __slots__ = ("_seed0", 
+    __slots__ = ("_seed0",
         "game", "round", "phase", "pile", "display", "discard", "hands", "known", "pools", "bids", "vp",
         "helpers", "row", "order", "turn", "picks_left", "etienne_used", "rng", "history", "truncated",
     )

@@ -144,8 +144,7 @@ def parameter_specification(game_id: str) -> Dict[str, Any]:
             spec[k] = v
         elif v is None and all(_is_int(r[k]) for r in resolved):
             spec[k] = AUTO
-    if game_id == "kasimir":
-        spec["explicit_chance"] = True
+    spec.update(cls.OPENSPIEL_DEFAULTS)  # e.g. Kater Kasimir's explicit chance
     spec["engine"] = default_engine()
     spec["rng_seed"] = OS_SEED
     _SPECS[game_id] = spec
@@ -186,25 +185,18 @@ def _split_params(game_id: str, params: Optional[Mapping[str, Any]]) -> Tuple[Di
 
 
 def _max_game_length(g: Game[Any, Any]) -> int:
-    """An upper bound on the decision nodes (actions of the seats) of one game."""
-    if g.name == "cheese_rescue":  # one card laid per action until the square is full
-        return min(g.max_turns, int(getattr(g, "cells_to_fill")))
-    if g.name == "kasimir":  # every move takes a mouse at least one space on
-        p = g.params
-        return min(g.max_turns, g.num_players * int(p["mice"]) * (int(p["track_length"]) + 1))
-    if g.name == "maus_au_chocolat":  # max_turns counts rounds
-        # a round: n bids, at most 2n picks, one Etienne swap, n combination steps and one
-        # hand-limit discard per seat (a hand holds at most 9 cards at its combination step)
-        return g.max_turns * (5 * g.num_players + 1)
-    return g.max_turns  # M: max_turns counts actions
+    """An upper bound on the decision nodes (actions of the seats) of one game: the game's
+    own :meth:`~mousehole.Game.max_game_length`."""
+    return g.max_game_length()
 
 
 def _chance_faces(g: Game[Any, Any]) -> Optional[Tuple[int, int]]:
-    """(first chance action, number of outcomes) when the game has explicit chance nodes."""
-    if g.name == "kasimir" and g.params["explicit_chance"]:
-        faces = len(g.params["die"])
-        return g.num_actions - faces, faces
-    return None
+    """(first chance action, number of outcomes) when the game has explicit chance nodes
+    (:meth:`~mousehole.Game.chance_actions`)."""
+    r = g.chance_actions()
+    if len(r) == 0:
+        return None
+    return r.start, len(r)
 
 
 def game_type_info(game_id: str, params: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
@@ -217,7 +209,6 @@ def game_type_info(game_id: str, params: Optional[Mapping[str, Any]] = None) -> 
 
 
 def _type_info(g: Game[Any, Any]) -> Dict[str, Any]:
-    game_id = g.name
     n = g.num_players
     chance = _chance_faces(g)
     if chance is not None:
@@ -226,14 +217,14 @@ def _type_info(g: Game[Any, Any]) -> Dict[str, Any]:
         # Cheese Rescue, M and Maus au Chocolat shuffle at setup and draw from a hidden pile;
         # Kater Kasimir without explicit chance rolls the die inside the state.
         chance_mode = "SAMPLED_STOCHASTIC"
-    information = "PERFECT_INFORMATION" if game_id == "kasimir" else "IMPERFECT_INFORMATION"
+    information = "PERFECT_INFORMATION" if g.INFORMATION == "perfect" else "IMPERFECT_INFORMATION"
     # returns(): +1 per winner, -1 per other seat, 0 for all when every seat wins. Every game
-    # ends with at least one winner, so two seats always sum to 0; Maus au Chocolat has
-    # exactly one winner (MC-25), so n seats sum to 1 - (n - 1) = 2 - n.
+    # ends with at least one winner, so two seats always sum to 0; a game with exactly one
+    # winner (Maus au Chocolat, MC-25) has n seats sum to 1 - (n - 1) = 2 - n.
     utility_sum: Optional[float]
     if n == 2:
         utility, utility_sum = "ZERO_SUM", 0.0
-    elif game_id == "maus_au_chocolat":
+    elif g.SINGLE_WINNER:
         utility, utility_sum = "CONSTANT_SUM", float(2 - n)
     else:
         utility, utility_sum = "GENERAL_SUM", None

@@ -87,9 +87,6 @@ _ParallelEnv: Any = pettingzoo.ParallelEnv
 _ILLEGAL_MODES = ("raise", "random")
 #: the render modes of both environments
 RENDER_MODES = ("human", "ansi", "rgb_array")
-#: the first action that is not a bid in Maus au Chocolat (bids are actions 0..79, MC-7)
-_MAC_FIRST_NON_BID = 80
-
 RenderView = Union[str, int]
 
 
@@ -417,7 +414,8 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
         self.action_spaces = self.aec_env.action_spaces
         #: parallel steps taken in this game
         self.steps = 0
-        self._simultaneous_bids = self.game.name == "maus_au_chocolat"
+        #: the actions the seats choose at once (Maus au Chocolat's bids), Game.SIMULTANEOUS_ACTIONS
+        self._simultaneous = self.game.SIMULTANEOUS_ACTIONS
         self._pending: Dict[int, npt.NDArray[np.int8]] = {}
         self._waiting: Dict[int, int] = {}  # seat -> chosen bid waiting behind Etienne's swap
         self._last_seat = 0
@@ -563,7 +561,8 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
 
     def _decisions(self) -> Dict[int, npt.NDArray[np.int8]]:
         """The seats with a pending decision and the mask of each: the seat to move, and in
-        a Maus au Chocolat bid phase every later seat whose bid is not chosen yet, with the
+        a phase of simultaneous choices (``Game.SIMULTANEOUS_ACTIONS``: a Maus au Chocolat
+        bid phase) every later seat whose bid is not chosen yet, with the
         mask it will have at its own turn (found on a copy in which the seats before it
         commit placeholder bids; a seat's bids and swap depend on its own hand only)."""
         state = self.game_state
@@ -572,7 +571,8 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
         cp = state.current_player
         mask = state.legal_action_mask()
         out = {cp: mask.view(np.int8)}
-        if self._simultaneous_bids and mask[:_MAC_FIRST_NON_BID].any():  # a bid phase
+        sim = self._simultaneous
+        if len(sim) and mask[sim.start:sim.stop].any():  # a phase of simultaneous choices (bids)
             probe: Optional[StateAPI[Any]] = None
             for q in range(cp + 1, self.game.num_players):
                 if q in self._waiting:

@@ -42,6 +42,7 @@ import json
 import unicodedata
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+from mousehole import render
 from mousehole._api import check_seat
 from mousehole.records import Record, RecordError
 
@@ -156,8 +157,8 @@ def _result_line(record: Record) -> str:
 
 
 def _diagram(state: Any, for_player: Optional[int]) -> List[str]:
-    text = str(state) if for_player is None else state.game._render(state.to_dict(for_player=for_player))
-    return [printable(line) for line in text.split("\n")]
+    diagram = render.text(state, for_player=for_player)
+    return [printable(line) for line in diagram.split("\n")]
 
 
 def _header(record: Record) -> List[str]:
@@ -280,8 +281,6 @@ def html(record: Record, *, for_player: Optional[int] = None, size: Optional[flo
     Raises :class:`ReplayTooLargeError` (before drawing anything) when :func:`page_bound`
     exceeds ``max_bytes``, and when a picture is larger than :data:`MAX_PICTURE_BYTES`
     (a game whose parameters make its pictures that large)."""
-    from mousehole.render import svg
-
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
         raise ValueError(f"max_bytes must be a positive int, got {max_bytes!r}")
     p = _check_view(record, for_player, engine)
@@ -296,7 +295,7 @@ def html(record: Record, *, for_player: Optional[int] = None, size: Optional[flo
     previous: Optional[str] = None
     for k, caption, state in frames(record, for_player=p, engine=engine):
         captions.append(caption)
-        picture = svg(state, for_player=p, size=size)
+        picture = render.svg(state, for_player=p, size=size)
         if picture != previous:
             if len(picture.encode("utf-8")) > MAX_PICTURE_BYTES:
                 raise ReplayTooLargeError(

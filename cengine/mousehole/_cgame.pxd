@@ -1,0 +1,118 @@
+# cython: language_level=3
+"""The C-level game interface of mousehole (``mh_game_t``): what every compiled core fills in
+and what search (``_search.pyx``), batched stepping (``_vector.pyx``) and the probe
+``_cgame.CGame`` are written over, once for all games. Declarations and inline helpers
+only: cimporting it needs no module at run time."""
+
+from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
+
+from mousehole._rng cimport rng_t, rng_below
+
+cdef enum:
+    CHANCE_SEAT = -1       # ``current`` at a chance node (``mousehole.CHANCE``)
+    TERMINAL_SEAT = -4     # ``current`` at the end (``mousehole.TERMINAL``)
+
+# Every compiled core fills in one static ``mh_game_t`` (its functions work on the core's
+# state struct, ``cr_t``, ``m_t``, ``kk_t`` or ``mc_t``, passed as ``void*``), so that search
+# (``_search.pyx``) and batched stepping (``_vector.pyx``) are written once for all games.
+# A state struct holds no pointer (its game's constants are copied into it), so a copy is
+# ``memcpy(dst, src, game.size)``; the action history of M, Kater Kasimir and Maus au
+# Chocolat lives outside the struct (in the Python object) and is not part of this interface.
+# Every function is ``noexcept nogil`` and trusts its input: actions passed to ``apply`` are
+# legal, seats are in range, ``out`` buffers are large enough (sizes from ``dims``).
+# A compiled state exposes it with two methods: ``state._c_game()`` returns a capsule named
+# ``MH_GAME_CAPSULE`` holding ``const mh_game_t*``, and ``state._c_state()`` a capsule named
+# ``MH_STATE_CAPSULE`` holding the address of its struct (valid while the state lives).
+
+ctypedef struct mh_dims_t:
+    int32_t players        # seats
+    int32_t num_actions    # the game's action space (player actions and chance outcomes)
+    int32_t obs_size       # floats in one observation (the product of observation_shape)
+    int32_t max_legal      # an upper bound on the number of legal actions or chance outcomes
+
+ctypedef struct mh_game_t:
+    const char* name                                      # the game id ("cheese_rescue", ...)
+    size_t size                                           # bytes of one state struct
+    void (*dims)(const void* s, mh_dims_t* d) noexcept nogil
+    # The state ``game.new_state(seed)`` would give, in place; ``s``'s constants (``cfg``)
+    # must already be set (copy a prototype struct first).
+    void (*reset)(void* s, uint64_t seed) noexcept nogil
+    int (*current)(const void* s) noexcept nogil          # seat, CHANCE_SEAT or TERMINAL_SEAT
+    # The legal player actions, ascending, into ``out``; returns their number (0 at a chance
+    # node or at the end): the same list as ``state.legal_actions()``.
+    int (*legal)(const void* s, int32_t* out) noexcept nogil
+    void (*apply)(void* s, int32_t a) noexcept nogil      # a legal action, or a chance outcome
+    # At a chance node: the outcomes (ascending) and their probabilities, as
+    # ``state.chance_outcomes()``; returns their number (0 elsewhere).
+    int (*chance)(const void* s, int32_t* out, double* prob) noexcept nogil
+    void (*returns)(const void* s, double* out) noexcept nogil   # as ``state.returns()``
+    # Plays to the end as ``simulate`` plays (its action model), drawing from ``policy``;
+    # chance nodes, if any, are resolved as ``simulate`` resolves them.
+    void (*rollout)(void* s, rng_t* policy) noexcept nogil
+    # Optional (NULL when a game has none): ``rollout`` then ``returns`` in one call, with the
+    # same draws and the same returns, for a game that plays faster without keeping its
+    # struct up to date; ``s`` is scratch afterwards. ``mh_playout`` picks it or the pair.
+    void (*playout)(void* s, rng_t* policy, double* out) noexcept nogil
+    # Optional (NULL when a game has none): one action of ``rollout``'s policy, a seat being
+    # to move: ``apply(legal[below(n)])`` with the same draw, without listing the actions.
+    # ``mh_random_step`` picks it or the list.
+    void (*random_step)(void* s, rng_t* policy) noexcept nogil
+    # In place: what seat ``p`` cannot see is re-dealt from ``seed``; the result equals
+    # ``state.determinize(p, seed)`` (the Python determinization of p's view), struct for
+    # struct, and depends only on what ``p`` may see.
+    void (*determinize)(void* s, int p, uint64_t seed) noexcept nogil
+    void (*observe)(const void* s, int p, float* out) noexcept nogil   # as ``observation(p)``
+    void (*mask)(const void* s, uint8_t* out) noexcept nogil   # as ``legal_action_mask()``, 0/1
+    int (*truncated)(const void* s) noexcept nogil        # 1 when cut by the turn limit (``state.truncated``)
+
+cdef inline void mh_playout(const mh_game_t* g, void* s, rng_t* policy, double* out) noexcept nogil:
+    """Play ``s`` to the end as ``rollout`` and write its returns (``s`` is scratch after)."""
+    if g.playout != NULL:
+        g.playout(s, policy, out)
+    else:
+        g.rollout(s, policy)
+        g.returns(s, out)
+
+
+cdef inline void mh_random_step(const mh_game_t* g, void* s, rng_t* policy, int32_t* buf) noexcept nogil:
+    """A seat being to move: apply a uniformly random legal action, ``legal[below(n)]``
+    (``buf``: room for ``max_legal`` actions, used when the game has no ``random_step``)."""
+    cdef int n
+    if g.random_step != NULL:
+        g.random_step(s, policy)
+    else:
+        n = g.legal(s, buf)
+        g.apply(s, buf[rng_below(policy, <uint32_t>n)])
+
+
+cdef extern from *:
+    """
+    #define MH_GAME_CAPSULE "mousehole.game"
+    #define MH_STATE_CAPSULE "mousehole.state"
+    """
+    const char* MH_GAME_CAPSULE
+    const char* MH_STATE_CAPSULE
+
+
+cdef inline object game_capsule(const mh_game_t* g):
+    """What a core's ``_c_game()`` returns."""
+    return PyCapsule_New(<void*>g, MH_GAME_CAPSULE, NULL)
+
+
+cdef inline object state_capsule(void* s):
+    """What a core's ``_c_state()`` returns (the struct's address; keep the state alive)."""
+    return PyCapsule_New(s, MH_STATE_CAPSULE, NULL)
+
+
+cdef inline const mh_game_t* game_of(object state) except NULL:
+    """The interface of a compiled state (TypeError for anything else)."""
+    if not hasattr(state, "_c_game"):
+        raise TypeError(f"{type(state).__name__} is not a compiled mousehole state "
+                        "(load the game with engine='compiled')")
+    return <const mh_game_t*>PyCapsule_GetPointer(state._c_game(), MH_GAME_CAPSULE)
+
+
+cdef inline void* state_of(object state) except NULL:
+    """The address of a compiled state's struct (valid while ``state`` lives)."""
+    return PyCapsule_GetPointer(state._c_state(), MH_STATE_CAPSULE)

@@ -1,0 +1,103 @@
+"""Fingerprints of the engines' observable behaviour, to prove a refactoring changed nothing.
+
+Run it before and after a change (on the same machine, with the same Python) and compare the
+lines: every line is ``<what> <game> <players> <engine> <sha256 prefix>``.
+
+For every game, player count and engine it plays seeded games in which every move is chosen
+by a seeded generator among the legal actions, and hashes, position after position: the
+state dict, each seat's view and observation, ``str(state)``, ``describe`` of the move played
+(as the mover and as every other seat sees it), the record of the finished game, a
+determinization of every seat's final view, and the returns. ``--simulate N`` also hashes
+``simulate(game, N, seed=1)`` (the compiled engine; ``aggregate=True``), the figure the readings
+issue compares over 100,000 games per player count.
+
+    python tools/behaviour_hash.py                 # both engines, 12 games a line
+    python tools/behaviour_hash.py --games 40 --simulate 100000 --engine compiled
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+from typing import Any, List
+
+import numpy as np
+
+import mousehole
+from mousehole import records
+
+
+def _feed(h: "hashlib._Hash", x: Any) -> None:
+    if isinstance(x, np.ndarray):
+        h.update(str(x.dtype).encode() + str(x.shape).encode() + x.tobytes())
+    else:
+        h.update(json.dumps(x, sort_keys=True, default=repr).encode())
+    h.update(b"\x00")
+
+
+def play_hashes(name: str, players: int, engine: str, games: int) -> List[str]:
+    game = mousehole.load(name, players=players, engine=engine)
+    kinds = ("dicts", "views", "observations", "text", "describe", "records", "determinize", "returns")
+    hs = {k: hashlib.sha256() for k in kinds}
+    for g in range(games):
+        rng = random.Random(1000 * players + g)
+        state = game.new_state(seed=g)
+        n = 0
+        while not state.is_terminal() and n < 400:
+            _feed(hs["dicts"], state.to_dict())
+            if n % 5 == 0:
+                for p in range(game.num_players):
+                    _feed(hs["views"], state.to_dict(for_player=p))
+                    _feed(hs["observations"], state.observation(p))
+                _feed(hs["text"], str(state))
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                a = outcomes[rng.randrange(len(outcomes))][0]
+            else:
+                legal = list(state.legal_actions())
+                a = legal[rng.randrange(len(legal))]
+            _feed(hs["describe"], state.describe(a))
+            if n % 3 == 0:
+                for p in range(game.num_players):
+                    _feed(hs["describe"], state.describe(a, for_player=p))
+            state.apply(a)
+            n += 1
+        _feed(hs["dicts"], state.to_dict())
+        _feed(hs["text"], str(state))
+        _feed(hs["returns"], [state.returns(), list(state.scores()), list(state.winners()), state.is_terminal()])
+        rec = json.loads(records.dumps(state))
+        rec.pop("date", None)
+        _feed(hs["records"], rec)
+        for p in range(game.num_players):
+            view = state.to_dict(for_player=p)
+            _feed(hs["determinize"], game.determinize_view(view, seed=g).to_dict())
+    return [f"{k:<12} {name:<16} {players} {engine:<8} {h.hexdigest()[:16]}" for k, h in hs.items()]
+
+
+def main(argv: List[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=12)
+    ap.add_argument("--simulate", type=int, default=0, metavar="N")
+    ap.add_argument("--engine", choices=["compiled", "python", "both"], default="both")
+    args = ap.parse_args(argv)
+    engines = ["compiled", "python"] if args.engine == "both" else [args.engine]
+    engines = [e for e in engines if e in mousehole.available_engines()]
+    for name in mousehole.game_names():
+        cls = type(mousehole.load(name, engine="python"))
+        for players in range(cls.min_players, cls.max_players + 1):
+            for engine in engines:
+                for line in play_hashes(name, players, engine, args.games):
+                    print(line, flush=True)
+            if args.simulate and "compiled" in mousehole.available_engines():
+                s = mousehole.simulate(mousehole.load(name, players=players, engine="compiled"),
+                                       args.simulate, seed=1, aggregate=True)
+                h = hashlib.sha256()
+                _feed(h, repr(s))
+                print(f"{'simulate':<12} {name:<16} {players} {'compiled':<8} {h.hexdigest()[:16]}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
