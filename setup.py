@@ -3,21 +3,27 @@
 Compiler directives are set once, here. ``MOUSEHOLE_DEBUG=1`` turns bounds checks,
 wraparound and initialisation checks on (and drops ``-O3``) for debugging.
 ``MOUSEHOLE_PUREPYTHON_BUILD=1`` builds a wheel without any extension module.
+The modules are translated and compiled in parallel, one job per core
+(``MOUSEHOLE_BUILD_JOBS=N`` to choose).
 """
 import os
 import sys
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext as _build_ext
 
 PURE = os.environ.get("MOUSEHOLE_PUREPYTHON_BUILD", "") not in ("", "0")
 DEBUG = os.environ.get("MOUSEHOLE_DEBUG", "") not in ("", "0")
+# parallel jobs of the build (the extension modules are independent of one another)
+JOBS = int(os.environ.get("MOUSEHOLE_BUILD_JOBS") or os.cpu_count() or 1)
 
 # The compiled engines: one extension module per game, all under cengine/mousehole/.
 # Then the generic modules written once over the C-level game interface (_cgame.pxd).
 # Shared declarations, by concern: _rng.pxd (the generator), _bits.pxd (bit tricks, copies),
 # _cgame.pxd (the game interface), _boundary.pxd (the Python boundary), _pyalloc.pxd (the
 # CPython allocator and GC tricks; MOUSEHOLE_NO_FAST_ALLOC=1 at run time switches them off).
-MODULES = ["_cheese_rescue", "_m", "_kasimir", "_maus_au_chocolat", "_cgame", "_search", "_vector"]
+# _statecore: the cores' compiled base class (game, seed and the class-level glue).
+MODULES = ["_statecore", "_cheese_rescue", "_m", "_kasimir", "_maus_au_chocolat", "_cgame", "_search", "_vector"]
 # MOUSEHOLE_MODULES=_m,_kasimir builds only those (for development).
 if os.environ.get("MOUSEHOLE_MODULES"):
     MODULES = os.environ["MOUSEHOLE_MODULES"].split(",")
@@ -62,6 +68,9 @@ def extensions():
     ]
     return cythonize(
         exts,
+        # Cython's translation in parallel worker processes where they fork (Linux; a spawned
+        # worker would run this file again), the C compilers in parallel threads below
+        nthreads=JOBS if sys.platform.startswith("linux") else 0,
         include_path=["cengine"],
         compiler_directives=directives,
         # per interpreter: the generated C depends on the numpy it was generated against
@@ -69,4 +78,14 @@ def extensions():
     )
 
 
-setup(ext_modules=extensions())
+class build_ext(_build_ext):
+    """``build_ext`` compiling the extension modules in parallel: ``-j N`` (or
+    ``MOUSEHOLE_BUILD_JOBS``) jobs, by default one per core."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = JOBS
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": build_ext})

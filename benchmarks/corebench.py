@@ -7,7 +7,8 @@ combination search), kept out of the shipped cores.
     cb.legal_generation(state, 1000)
 
 The module is compiled once per source and interpreter into a cache folder (the system's
-temporary folder unless ``cache`` is given), with the ``cengine/`` declarations of this
+temporary folder unless ``cache`` is given; the generated C file, the object files and the
+module all go there, nothing beside the sources), with the ``cengine/`` declarations of this
 checkout, which must be those the installed compiled cores were built from (a development
 install: ``pip install -e .`` or ``setup.py build_ext --inplace``).
 """
@@ -79,9 +80,16 @@ def load(cache: Optional[str] = None) -> Optional[ModuleType]:
             why_not = f"cannot build the benchmark loops: {type(e).__name__}: {e}"
             return None
     spec = importlib.util.spec_from_file_location("corebench", target)
-    assert spec and spec.loader
+    if spec is None or spec.loader is None:
+        why_not = f"cannot load {target}"
+        return None
     mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    try:
+        spec.loader.exec_module(mod)
+    except ImportError as e:  # built against declarations the installed cores do not have yet
+        why_not = (f"the benchmark loops do not match the installed compiled cores ({e}); rebuild the "
+                   "cores from this checkout (setup.py build_ext --inplace)")
+        return None
     _loaded = mod
     return mod
 

@@ -1,5 +1,5 @@
 """The public compiled state classes (a compiled core + the shared API, ``__slots__ = ()``)
-are adopted by their core (``adopt_public_class`` in _common.pxd): their instances are not
+are adopted by their core (``adopt_public_class`` in _pyalloc.pxd): their instances are not
 tracked by the garbage collector, the core's methods are re-declared on them (so that the
 interpreter's specialised method calls apply), their memory comes from a small pool of freed
 states, and nothing else changes."""
@@ -29,12 +29,20 @@ def test_states_are_not_gc_tracked_and_behave_the_same(case: Any) -> None:
     assert not gc.is_tracked(state.clone())
     assert not gc.is_tracked(state.determinize(0, 3))
     assert not gc.is_tracked(pickle.loads(pickle.dumps(state)))
-    # every method of the core is declared on the public class too, with the same C function
-    for attr, value in vars(core).items():
-        if type(value).__name__ == "method_descriptor":
-            mine = vars(cls).get(attr)
-            assert mine is not None and mine.__objclass__ is cls, attr
-            assert mine.__doc__ == value.__doc__
+    # every method of the core and of its compiled base (StateCore) is declared on the public
+    # class too, with the same C function (the core's own where it defines the name)
+    from mousehole._statecore import StateCore
+
+    assert cls.__mro__[2] is StateCore
+    seen = set()
+    for klass in (core, StateCore):
+        for attr, value in vars(klass).items():
+            if type(value).__name__ == "method_descriptor" and attr not in seen:
+                mine = vars(cls).get(attr)
+                assert mine is not None and mine.__objclass__ is cls, attr
+                assert mine.__doc__ == value.__doc__
+            seen.add(attr)
+    assert "_c_game" in vars(cls) and "_set_seed" in vars(cls)
     # a whole game through the public class, against the reference engine
     ref = mousehole.load(name, engine="python", **params).new_state(5)
     for a in random_walk(state.clone(), 5):
@@ -107,3 +115,20 @@ def test_only_a_fieldless_direct_subclass_can_be_adopted() -> None:
     with pytest.raises(TypeError, match="adds only methods"):
         CheeseRescueCore._adopt_public_class(WithDict)
     assert gc.is_tracked(WithDict.new(mousehole.load("cheese_rescue", engine="compiled"), 1))
+
+
+def test_the_base_class_alone_is_no_game_state() -> None:
+    """``StateCore`` (the cores' shared base) builds no state of its own: its hooks refuse."""
+    from mousehole._statecore import StateCore
+
+    game = mousehole.load("kasimir", engine="compiled")
+    with pytest.raises(TypeError, match="StateCore is not a game's compiled state class"):
+        StateCore.new(game, 1)
+    with pytest.raises(TypeError, match="StateCore is not a game's compiled state class"):
+        StateCore._new_state_function(game)(1)
+    with pytest.raises(TypeError, match="StateCore is not a game's compiled state class"):
+        StateCore()._c_game()
+    with pytest.raises(TypeError, match="StateCore is not a game's compiled state class"):
+        StateCore()._c_state()
+    with pytest.raises(TypeError):  # not a class of this game (_api.load_state_as)
+        StateCore.from_dict(game, game.new_state(1).to_dict())

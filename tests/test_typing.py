@@ -29,7 +29,8 @@ from mousehole import _api
 
 pytestmark = pytest.mark.typing
 
-COMPILED_MODULES = sorted(f"mousehole._{name}" for name in _api._REGISTRY) + ["mousehole._cgame", "mousehole._search", "mousehole._vector"]
+COMPILED_MODULES = sorted(f"mousehole._{name}" for name in _api._REGISTRY) + [
+    "mousehole._statecore", "mousehole._cgame", "mousehole._search", "mousehole._vector"]
 CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "typing_cases")
 OK = "ok_typed_api.py"
 BAD = "bad_typed_api.py"

@@ -17,10 +17,11 @@ and no ``.pyx``, ``.pxd``, ``.c``/``.cpp``/``.h`` or ``.o`` anywhere. With
 ``--platform-tag manylinux`` its file name must carry such a platform tag.
 
 The sdist must hold the Cython sources (every ``.pyx`` and ``.pxd`` of
-``cengine/mousehole``, ``_common.pxd`` included), ``setup.py``, ``pyproject.toml``,
-``MANIFEST.in``, the package with ``py.typed`` and its stubs, the tests, and the
-hand-written C reference loops of ``benchmarks/limits`` (``.c`` and ``.h``, which
-``mousehole bench`` compiles); and no compiled or generated files (``.so``,
+``cengine/mousehole``, the shared declarations ``_rng``, ``_bits``, ``_cgame``,
+``_boundary``, ``_pyalloc`` and ``_statecore`` included), ``setup.py``, ``pyproject.toml``,
+``MANIFEST.in``, the package with ``py.typed`` and its stubs, the tests, and the hand-written
+C reference loops of ``benchmarks/limits`` (``.c`` and ``.h``, which ``mousehole bench``
+compiles); and no compiled or generated files (``.so``,
 ``.pyd``, ``.o``, or any ``.c``/``.cpp``/``.h`` outside ``benchmarks/limits``).
 
 Exits 0 when every check passes, 1 otherwise (each failure is printed).
@@ -149,7 +150,7 @@ def check_sdist(path: Path, source: Path, modules: Sequence[str]) -> bool:
 
     cython = files_under(source, "cengine/mousehole", (".pyx", ".pxd"))
     required = {"setup.py", "pyproject.toml", "MANIFEST.in", "PKG-INFO",
-                "cengine/mousehole/_common.pxd", "src/mousehole/__init__.py",
+                "cengine/mousehole/_boundary.pxd", "src/mousehole/__init__.py",
                 "src/mousehole/py.typed", "tests/conftest.py"}
     required |= cython
     required |= {f"cengine/mousehole/{m}.pyx" for m in modules}
@@ -165,7 +166,7 @@ def check_sdist(path: Path, source: Path, modules: Sequence[str]) -> bool:
             report.error(f"compiled or generated file in the sdist: {n}")
     n_pyx = sum(1 for f in rel if f.startswith("cengine/") and f.endswith(".pyx"))
     n_pxd = sum(1 for f in rel if f.startswith("cengine/") and f.endswith(".pxd"))
-    return report.print(f"{n_pyx} .pyx and {n_pxd} .pxd (with _common.pxd), package, stubs, tests, "
+    return report.print(f"{n_pyx} .pyx and {n_pxd} .pxd (the shared declarations included), package, stubs, tests, "
                         "C reference loops; nothing generated")
 
 

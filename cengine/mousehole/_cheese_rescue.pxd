@@ -3,6 +3,8 @@
 
 from mousehole._rng cimport uint8_t, uint16_t, int32_t, rng_t
 
+from mousehole._statecore cimport StateCore
+
 cdef enum:
     CR_MAX_G = 15          # grid side G = 2N - 1, N <= 8
     CR_MAX_CELLS = 225     # G * G
@@ -37,7 +39,5 @@ ctypedef struct cr_t:
     rng_t rng
     uint16_t hist[CR_MAX_HIST]
 
-cdef class CheeseRescueCore:
-    cdef readonly object game
-    cdef readonly object seed     # the seed of new_state; None for a loaded or determinized state
+cdef class CheeseRescueCore(StateCore):   # game, seed: StateCore
     cdef cr_t s

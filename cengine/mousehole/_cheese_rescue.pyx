@@ -29,12 +29,13 @@ from mousehole._rng cimport (
     rng_next, rng_below, rng_derive, rng_shuffle_u8,
 )
 from mousehole._bits cimport popcount16, ctz64, rel_seat, seat_after, mh_pc8, mh_copy, mh_fill_f32
-from mousehole._cgame cimport mh_game_t, mh_dims_t, game_capsule, state_capsule, TERMINAL_SEAT
+from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._boundary cimport (
-    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, fresh_seed,
+    action_int, seat_arg, out_array, out_result, new_instance, seed_arg,
     cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
 )
 from mousehole._pyalloc cimport adopt_public_class
+from mousehole._statecore cimport StateCore
 
 import numpy as np
 
@@ -1119,45 +1120,22 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
 
 # ---- the Python-facing class ------------------------------------------------------------------
 
-cdef object new_core(type cls, object game, uint64_t seed):
-    """``CheeseRescueCore.new``: a state of class ``cls`` (this core or the public class)."""
-    cdef CheeseRescueCore st = <CheeseRescueCore>new_instance(cls)
-    st.game = game
-    load_cfg(&CR_CFG, game, &st.s.cfg, sizeof(cr_cfg_t))
-    cr_init(&st.s, seed)  # (the slots past pile_n and placed stay 0 from the allocation)
-    st.seed = seed
-    return st
-
-
 @cython.no_gc  # it holds only its game, which holds no state: no cycle
-cdef class CheeseRescueCore:
+cdef class CheeseRescueCore(StateCore):
     """Compiled Cheese Rescue state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.cheese_rescue.CompiledCheeseRescueState`` (this core + the shared API)."""
 
-    @classmethod
-    def new(cls, game, uint64_t seed):
-        return new_core(cls, game, seed)
+    cdef int _init(self, object game, uint64_t seed) except -1:
+        """``new``: the constants of ``game`` and the deal of ``seed`` (StateCore)."""
+        load_cfg(&CR_CFG, game, &self.s.cfg, sizeof(cr_cfg_t))
+        cr_init(&self.s, seed)  # (the slots past pile_n and placed stay 0 from the allocation)
+        return 0
 
-    @classmethod
-    def _new_state_function(cls, game):
-        """``game.new_state`` of this engine in one compiled call (``new`` with the
-        seed's conversion, ``seed_arg``): the Game binds it when it is loaded."""
-        cdef type t = cls
+    cdef const mh_game_t* _iface(self) noexcept:
+        return &CR_GAME
 
-        def new_state(seed=None):
-            if seed is None:  # a fresh secret seed from the operating system
-                return new_core(t, game, fresh_seed())
-            return new_core(t, game, seed_arg(seed))
-
-        return new_state
-
-    @classmethod
-    def from_dict(cls, game, d):
-        """A state built from state dict ``d``, checked first exactly as
-        ``game.state_from_dict(d)`` checks it (``StateError`` naming the key or the rule;
-        ``TypeError`` for a game of another kind): no unchecked value reaches the struct."""
-        from mousehole._api import load_state_as
-        return load_state_as(cls, game, d)
+    cdef void* _struct(self) noexcept:
+        return &self.s
 
     @classmethod
     def _from_valid_dict(cls, game, dict d):
@@ -1199,10 +1177,6 @@ cdef class CheeseRescueCore:
         (``adopt_public_class`` in _pyalloc.pxd)."""
         adopt_public_class(sub, cls)
 
-    def _set_seed(self, seed):
-        """Unpickling: the seed the pickled state was created from (or None)."""
-        self.seed = seed
-
     def determinize(self, player, seed):
         """``StateAPI.determinize`` in compiled code: a copy in which what seat ``player``
         cannot see (CR-15) is re-dealt from ``seed``; equal to
@@ -1215,14 +1189,6 @@ cdef class CheeseRescueCore:
         c.s = self.s
         cr_determinize(&c.s, p, sd)
         return c
-
-    def _c_game(self):
-        """Capsule of this game's C-level interface (``mh_game_t``)."""
-        return game_capsule(&CR_GAME)
-
-    def _c_state(self):
-        """Capsule of this state's struct address (valid while the state lives)."""
-        return state_capsule(&self.s)
 
 
     @property

@@ -3,6 +3,8 @@
 
 from mousehole._rng cimport uint8_t, uint16_t, int32_t, int64_t, uint64_t, rng_t
 
+from mousehole._statecore cimport StateCore
+
 cdef enum:
     KK_MAX_PLAYERS = 4
     KK_MAX_MICE = 8        # mouse id = seat * 8 + k
@@ -33,9 +35,7 @@ ctypedef struct kk_t:
     int32_t truncated
     rng_t rng
 
-cdef class KasimirCore:
-    cdef readonly object game
-    cdef readonly object seed     # the seed of new_state; None for a loaded or determinized state
+cdef class KasimirCore(StateCore):   # game, seed: StateCore
     cdef kk_t s
     cdef uint16_t* hist
     cdef Py_ssize_t cap

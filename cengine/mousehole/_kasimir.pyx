@@ -19,12 +19,13 @@ from libc.string cimport memset, memcpy
 
 from mousehole._rng cimport uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t, rng_below, rng_derive
 from mousehole._bits cimport popcount64, ctz64, mh_copy
-from mousehole._cgame cimport mh_game_t, mh_dims_t, game_capsule, state_capsule, TERMINAL_SEAT, CHANCE_SEAT
+from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT, CHANCE_SEAT
 from mousehole._boundary cimport (
-    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, fresh_seed, hist_reserve,
+    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, hist_reserve,
     cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
 )
 from mousehole._pyalloc cimport adopt_public_class
+from mousehole._statecore cimport StateCore
 
 import numpy as np
 
@@ -553,20 +554,10 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
 
 # ---- the Python-facing class ------------------------------------------------------------------
 
-cdef object new_core(type cls, object game, uint64_t seed):
-    """``KasimirCore.new``: a state of class ``cls`` (this core or the public class)."""
-    cdef KasimirCore st = <KasimirCore>new_instance(cls)
-    load_cfg(&KK_CFG, game, &st.s.cfg, sizeof(kk_cfg_t))
-    st.game = game
-    kk_init(&st.s, seed)
-    st.seed = seed
-    return st
-
-
 # No cycle goes through a state: it holds its game, and a game holds no state (its cached
 # ``_compiled_cfg`` is a capsule of constants), so the core is not traversed by the GC.
 @cython.no_gc
-cdef class KasimirCore:
+cdef class KasimirCore(StateCore):
     """Compiled Kater Kasimir state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.kasimir.CompiledKasimirState`` (this core + the shared API)."""
 
@@ -581,30 +572,17 @@ cdef class KasimirCore:
     cdef int _reserve(self, int32_t need) except -1:
         return hist_reserve(&self.hist, &self.cap, need)
 
-    @classmethod
-    def new(cls, game, uint64_t seed):
-        return new_core(cls, game, seed)
+    cdef int _init(self, object game, uint64_t seed) except -1:
+        """``new``: the constants of ``game`` and the deal of ``seed`` (StateCore)."""
+        load_cfg(&KK_CFG, game, &self.s.cfg, sizeof(kk_cfg_t))
+        kk_init(&self.s, seed)
+        return 0
 
-    @classmethod
-    def _new_state_function(cls, game):
-        """``game.new_state`` of this engine in one compiled call (``new`` with the
-        seed's conversion, ``seed_arg``): the Game binds it when it is loaded."""
-        cdef type t = cls
+    cdef const mh_game_t* _iface(self) noexcept:
+        return &KK_GAME
 
-        def new_state(seed=None):
-            if seed is None:  # a fresh secret seed from the operating system
-                return new_core(t, game, fresh_seed())
-            return new_core(t, game, seed_arg(seed))
-
-        return new_state
-
-    @classmethod
-    def from_dict(cls, game, d):
-        """A state built from state dict ``d``, checked first exactly as
-        ``game.state_from_dict(d)`` checks it (``StateError`` naming the key or the rule;
-        ``TypeError`` for a game of another kind): no unchecked value reaches the struct."""
-        from mousehole._api import load_state_as
-        return load_state_as(cls, game, d)
+    cdef void* _struct(self) noexcept:
+        return &self.s
 
     @classmethod
     def _from_valid_dict(cls, game, dict d):
@@ -711,14 +689,6 @@ cdef class KasimirCore:
     cdef int _count(self) noexcept:
         return kk_count(&self.s)
 
-    def _c_game(self):
-        """The C-level interface of the game (a capsule holding ``const mh_game_t*``)."""
-        return game_capsule(&KK_GAME)
-
-    def _c_state(self):
-        """The address of this state's struct (a capsule; valid while the state lives)."""
-        return state_capsule(&self.s)
-
     def determinize(self, player, seed):
         """A full state that seat ``player`` cannot tell apart from this one (KK-14: only the
         generator of the future rolls is hidden, and it is drawn anew from ``seed``): exactly
@@ -736,10 +706,6 @@ cdef class KasimirCore:
         fields): its instances skip GC tracking and call this core's methods the fast way
         (``adopt_public_class`` in _pyalloc.pxd)."""
         adopt_public_class(sub, cls)
-
-    def _set_seed(self, seed):
-        """Unpickling: the seed the pickled state was created from (or None)."""
-        self.seed = seed
 
     def legal_actions(self):
         cdef cnp.npy_intp dim = self._count()

@@ -3,6 +3,8 @@
 
 from mousehole._rng cimport uint8_t, int8_t, uint16_t, int16_t, int32_t, int64_t, uint64_t, rng_t
 
+from mousehole._statecore cimport StateCore
+
 cdef enum:
     M_W = 8               # window side: the 6 x 6 square of M-7 plus a free cell each side
     M_MAX_CARDS = 128     # also the capacity of the pile ring buffer (a power of two)
@@ -103,9 +105,7 @@ cdef enum:
     M_LOG_EXCHANGE = -2
     M_LOG_REACH = 16384
 
-cdef class MCore:
-    cdef readonly object game
-    cdef readonly object seed     # the seed of new_state; None for a loaded or determinized state
+cdef class MCore(StateCore):   # game, seed: StateCore
     cdef m_t s
     cdef m_log_t* log             # s.n_hist entries (history and log), capacity log_cap
     cdef Py_ssize_t log_cap

@@ -37,12 +37,13 @@ from mousehole._rng cimport (
     rng_below, rng_derive, rng_next, rng_shuffle_u8, rng_shuffle_u8_to,
 )
 from mousehole._bits cimport popcount64, ctz64, set_ones, rel_seat, seat_after, mh_pc8, mh_copy, mh_fill_f32
-from mousehole._cgame cimport mh_game_t, mh_dims_t, game_capsule, state_capsule, TERMINAL_SEAT
+from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._boundary cimport (
-    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, fresh_seed, array_reserve,
+    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, array_reserve,
     cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
 )
 from mousehole._pyalloc cimport adopt_public_class
+from mousehole._statecore cimport StateCore
 
 import numpy as np
 
@@ -1354,20 +1355,8 @@ cdef inline int log_reserve(m_log_t** buf, Py_ssize_t* cap, Py_ssize_t need) exc
     return array_reserve(<void**>buf, cap, need, sizeof(m_log_t), 64)
 
 
-cdef object new_core(type cls, object game, uint64_t seed):
-    """``MCore.new``: a state of class ``cls`` (this core or the public class)."""
-    cdef MCore st = <MCore>new_instance(cls)
-    st.game = game
-    st.seed = seed
-    load_cfg(&M_CFG, game, &st.s.cfg, sizeof(m_cfg_t))
-    m_deal(&st.s, seed)  # (a new object is zero-filled)
-    st.log_r = st.s.orow
-    st.log_c = st.s.ocol
-    return st
-
-
 @cython.no_gc  # it holds its game and seed, which hold no state: no cycle
-cdef class MCore:
+cdef class MCore(StateCore):
     """Compiled M state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.m.CompiledMState`` (this core + the shared API)."""
 
@@ -1403,30 +1392,19 @@ cdef class MCore:
         e.dc = <int16_t>(s.ocol + (cell & 7) - self.log_c)
         return 0
 
-    @classmethod
-    def new(cls, game, uint64_t seed):
-        return new_core(cls, game, seed)
+    cdef int _init(self, object game, uint64_t seed) except -1:
+        """``new``: the constants of ``game`` and the deal of ``seed`` (StateCore)."""
+        load_cfg(&M_CFG, game, &self.s.cfg, sizeof(m_cfg_t))
+        m_deal(&self.s, seed)  # (a new object is zero-filled)
+        self.log_r = self.s.orow
+        self.log_c = self.s.ocol
+        return 0
 
-    @classmethod
-    def _new_state_function(cls, game):
-        """``game.new_state`` of this engine in one compiled call (``new`` with the
-        seed's conversion, ``seed_arg``): the Game binds it when it is loaded."""
-        cdef type t = cls
+    cdef const mh_game_t* _iface(self) noexcept:
+        return &M_GAME
 
-        def new_state(seed=None):
-            if seed is None:  # a fresh secret seed from the operating system
-                return new_core(t, game, fresh_seed())
-            return new_core(t, game, seed_arg(seed))
-
-        return new_state
-
-    @classmethod
-    def from_dict(cls, game, d):
-        """A state built from state dict ``d``, checked first exactly as
-        ``game.state_from_dict(d)`` checks it (``StateError`` naming the key or the rule;
-        ``TypeError`` for a game of another kind): no unchecked value reaches the struct."""
-        from mousehole._api import load_state_as
-        return load_state_as(cls, game, d)
+    cdef void* _struct(self) noexcept:
+        return &self.s
 
     @classmethod
     def _from_valid_dict(cls, game, dict d):
@@ -1521,18 +1499,6 @@ cdef class MCore:
         fields): its instances skip GC tracking and call this core's methods the fast way
         (``adopt_public_class`` in _pyalloc.pxd)."""
         adopt_public_class(sub, cls)
-
-    def _set_seed(self, seed):
-        """Unpickling: the seed the pickled state was created from (or None)."""
-        self.seed = seed
-
-    def _c_game(self):
-        """The C-level interface of M (a capsule holding ``const mh_game_t*``)."""
-        return game_capsule(&M_GAME)
-
-    def _c_state(self):
-        """The address of this state's struct (a capsule; valid while the state lives)."""
-        return state_capsule(&self.s)
 
     def determinize(self, player, seed):
         """``game.determinize_view(self.to_dict(for_player=player), seed)``, computed in

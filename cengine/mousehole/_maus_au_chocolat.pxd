@@ -3,6 +3,8 @@
 
 from mousehole._rng cimport uint8_t, int8_t, uint16_t, int16_t, int32_t, uint64_t, rng_t
 
+from mousehole._statecore cimport StateCore
+
 cdef enum:
     MC_CARDS = 80
     MC_MAX_PLAYERS = 6
@@ -74,9 +76,7 @@ ctypedef struct mc_t:
     uint8_t pile_n, disp_n, discard_n, row_n
     uint8_t phase, turn, picks_left, etienne_used, truncated
 
-cdef class MausAuChocolatCore:
-    cdef readonly object game
-    cdef readonly object seed     # the seed of new_state; None for a loaded or determinized state
+cdef class MausAuChocolatCore(StateCore):   # game, seed: StateCore
     cdef mc_t s
     cdef uint16_t* hist
     cdef Py_ssize_t hist_cap

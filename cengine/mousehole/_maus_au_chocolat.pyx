@@ -29,12 +29,13 @@ from mousehole._rng cimport (
     rng_below, rng_derive, rng_next, rng_shuffle_u8,
 )
 from mousehole._bits cimport ctz64, set_ones, rel_seat, mh_pc8, mh_copy
-from mousehole._cgame cimport mh_game_t, mh_dims_t, game_capsule, state_capsule, TERMINAL_SEAT
+from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._boundary cimport (
-    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, fresh_seed, hist_reserve,
+    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, hist_reserve,
     cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
 )
 from mousehole._pyalloc cimport adopt_public_class
+from mousehole._statecore cimport StateCore
 
 import numpy as np
 
@@ -1724,19 +1725,9 @@ _PHASES = ("bid", "pick", "combine", "discard", "over")
 
 # ---- the Python-facing class ------------------------------------------------------------------
 
-cdef object new_core(type cls, object game, uint64_t seed):
-    """``MausAuChocolatCore.new``: a state of class ``cls`` (this core or the public class)."""
-    cdef MausAuChocolatCore st = <MausAuChocolatCore>new_instance(cls)
-    st.game = game
-    st.seed = seed
-    load_cfg(&MC_CFG, game, &st.s.cfg, sizeof(mc_cfg_t))
-    mc_init(&st.s, seed)  # (the rest of the struct is 0 from the allocation)
-    return st
-
-
 @cython.no_gc  # it holds its game and seed, which hold no state (the game's ``_compiled_cfg``
                 # is a capsule of constants): no cycle
-cdef class MausAuChocolatCore:
+cdef class MausAuChocolatCore(StateCore):
     """Compiled Maus au Chocolat state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.maus_au_chocolat.CompiledMausAuChocolatState`` (this core + the shared API)."""
 
@@ -1750,30 +1741,17 @@ cdef class MausAuChocolatCore:
         self.hist[self.s.nactions] = <uint16_t>a
         return 0
 
-    @classmethod
-    def new(cls, game, uint64_t seed):
-        return new_core(cls, game, seed)
+    cdef int _init(self, object game, uint64_t seed) except -1:
+        """``new``: the constants of ``game`` and the deal of ``seed`` (StateCore)."""
+        load_cfg(&MC_CFG, game, &self.s.cfg, sizeof(mc_cfg_t))
+        mc_init(&self.s, seed)  # (the rest of the struct is 0 from the allocation)
+        return 0
 
-    @classmethod
-    def _new_state_function(cls, game):
-        """``game.new_state`` of this engine in one compiled call (``new`` with the
-        seed's conversion, ``seed_arg``): the Game binds it when it is loaded."""
-        cdef type t = cls
+    cdef const mh_game_t* _iface(self) noexcept:
+        return &MC_GAME
 
-        def new_state(seed=None):
-            if seed is None:  # a fresh secret seed from the operating system
-                return new_core(t, game, fresh_seed())
-            return new_core(t, game, seed_arg(seed))
-
-        return new_state
-
-    @classmethod
-    def from_dict(cls, game, d):
-        """A state built from state dict ``d``, checked first exactly as
-        ``game.state_from_dict(d)`` checks it (``StateError`` naming the key or the rule;
-        ``TypeError`` for a game of another kind): no unchecked value reaches the struct."""
-        from mousehole._api import load_state_as
-        return load_state_as(cls, game, d)
+    cdef void* _struct(self) noexcept:
+        return &self.s
 
     @classmethod
     def _from_valid_dict(cls, game, dict d):
@@ -1854,18 +1832,6 @@ cdef class MausAuChocolatCore:
         fields): its instances skip GC tracking and call this core's methods the fast way
         (``adopt_public_class`` in _pyalloc.pxd)."""
         adopt_public_class(sub, cls)
-
-    def _set_seed(self, seed):
-        """Unpickling: the seed the pickled state was created from (or None)."""
-        self.seed = seed
-
-    def _c_game(self):
-        """The C-level interface of the game (a capsule holding ``const mh_game_t*``)."""
-        return game_capsule(&MC_GAME)
-
-    def _c_state(self):
-        """The address of this state's struct (a capsule; valid while the state lives)."""
-        return state_capsule(&self.s)
 
     def determinize(self, player, seed):
         """A full state that seat ``player`` cannot tell apart from this one (MC-26): exactly

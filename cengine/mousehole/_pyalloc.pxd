@@ -24,10 +24,10 @@ cdef extern from *:
           instance; a state holds only its game and seed, which hold no state, so it cannot
           be part of a cycle. Relies on: subtype_dealloc's path for non-GC heap types
           (taken when Py_TPFLAGS_HAVE_GC is clear), tp_free = PyObject_Free for them.
-       2. Each method of the core is re-declared on the subclass (same C function): the
-          interpreter's specialised call of a method descriptor (3.11+) requires the
-          instance's exact type to be the descriptor's, so inherited core methods were called
-          the slow way. Relies on: PyMethodDescrObject.d_method (cpython/descrobject.h).
+       2. Each method of the core (and of its compiled bases) is re-declared on the subclass
+          (same C function): the interpreter's specialised call of a method descriptor
+          (3.11+) requires the instance's exact type to be the descriptor's, so inherited
+          core methods were called the slow way. Relies on: PyMethodDescrObject.d_method (cpython/descrobject.h).
        3. Its instances come from a small pool of freed ones (a free list, as CPython keeps
           for floats and tuples): a state is allocated and freed once per clone, and the
           allocator's general path for objects over 512 bytes (the M state is 1.6 KB) costs
@@ -75,6 +75,7 @@ cdef extern from *:
 
     static int mh_adopt_public_class(PyTypeObject* sub, PyTypeObject* core) {
         PyObject *key, *value;
+        PyTypeObject* base;
         Py_ssize_t pos = 0;
         if (!(sub->tp_flags & Py_TPFLAGS_HEAPTYPE) || sub->tp_base != core
                 || sub->tp_basicsize != core->tp_basicsize || sub->tp_dictoffset != 0
@@ -86,14 +87,26 @@ cdef extern from *:
             return -1;
         }
         if (!mh_fast_alloc_enabled()) return 0;  /* MOUSEHOLE_NO_FAST_ALLOC: an ordinary subclass */
-        while (PyDict_Next(core->tp_dict, &pos, &key, &value)) {
-            PyObject* d;
-            if (!Py_IS_TYPE(value, &PyMethodDescr_Type)) continue;
-            if (PyDict_Contains(sub->tp_dict, key)) continue;
-            d = PyDescr_NewMethod(sub, ((PyMethodDescrObject*)value)->d_method);
-            if (d == NULL) return -1;
-            if (PyObject_SetAttr((PyObject*)sub, key, d) < 0) { Py_DECREF(d); return -1; }
-            Py_DECREF(d);
+        /* the core's methods, then those it inherits from its compiled bases (StateCore),
+           each name once: the first class of the MRO that defines it decides */
+        for (base = core; base != NULL && base != &PyBaseObject_Type; base = base->tp_base) {
+            pos = 0;
+            while (PyDict_Next(base->tp_dict, &pos, &key, &value)) {
+                PyObject* d;
+                PyTypeObject* t;
+                int shadowed = 0;
+                if (!Py_IS_TYPE(value, &PyMethodDescr_Type)) continue;
+                if (PyDict_Contains(sub->tp_dict, key)) continue;
+                for (t = core; t != base && !shadowed; t = t->tp_base) {
+                    shadowed = PyDict_Contains(t->tp_dict, key);
+                    if (shadowed < 0) return -1;
+                }
+                if (shadowed) continue;
+                d = PyDescr_NewMethod(sub, ((PyMethodDescrObject*)value)->d_method);
+                if (d == NULL) return -1;
+                if (PyObject_SetAttr((PyObject*)sub, key, d) < 0) { Py_DECREF(d); return -1; }
+                Py_DECREF(d);
+            }
         }
         if (sub->tp_flags & Py_TPFLAGS_HAVE_GC) {
             sub->tp_flags &= ~Py_TPFLAGS_HAVE_GC;

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _api
 from ._api import (
     CHANCE,
     TERMINAL,
@@ -26,19 +27,14 @@ from ._api import (
     default_engine,
     game_names,
 )
+
+# The typed load sits above the games: importing it imports, and so registers, the four game
+# modules (mousehole.cheese_rescue, .kasimir, .m, .maus_au_chocolat); _api below them imports
+# none of them. StateAPI._repr_svg_ reaches mousehole.render through _api.svg_drawer, set
+# here (render is imported on first use only).
+from ._load import load
 from ._rng import Rng
 from ._simulate import SimulationResult, SimulationSummary, simulate
-
-# Registration: importing a game module registers it.
-from . import cheese_rescue  # noqa: E402,F401  (registers "cheese_rescue")
-from . import kasimir  # noqa: E402,F401  (registers "kasimir")
-from . import maus_au_chocolat  # noqa: E402,F401  (registers "maus_au_chocolat")
-from . import m  # noqa: E402,F401  (registers "m")
-
-# Above the games: the typed load (its overloads name the game classes), and the drawer of
-# StateAPI._repr_svg_ (mousehole.render, imported on first use only).
-from ._load import load  # noqa: E402
-from . import _api  # noqa: E402
 
 
 def _svg(state: StateAPI[Any]) -> str:

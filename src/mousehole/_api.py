@@ -359,7 +359,7 @@ class Game(Generic[StateT, MoveT]):
         if engine == "compiled":
             # ``new_state`` in one compiled call: the same checks and the same state as the
             # method below, without its Python frame (the per-call cost ``mousehole bench`` measures)
-            setattr(self, "new_state", cls._new_state_function(self))
+            setattr(self, "new_state", cls._new_state_function(self))  # noqa: B010  (mypy: a method)
 
     # -- to be provided by each game -------------------------------------------------------
 

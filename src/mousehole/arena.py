@@ -415,8 +415,14 @@ class _Progress:
         self.task: Any = None
         self.last = 0.0
         try:
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn, TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
         except ImportError:
             return
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),

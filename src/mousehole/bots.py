@@ -44,14 +44,22 @@ import math
 import numbers
 import threading
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import (  # (runtime_checkable: isinstance checks)
+    Any,
+    Callable,
+    Dict,
+    List,
+    Optional,
+    Protocol,
+    Sequence,
+    Tuple,
+    runtime_checkable,
+)
 
 import numpy as np
 
 from ._api import CHANCE, TERMINAL, Game, ParameterError, StateAPI, as_int, available_engines, load
 from ._rng import Rng, derive
-
-from typing import Protocol, runtime_checkable  # (runtime_checkable: isinstance checks)
 
 __all__ = [
     "Bot",
@@ -379,6 +387,30 @@ def _rollout(state: StateAPI[Any], policy: Rng) -> None:
         state.apply_action(int(legal[policy.below(len(legal))]))
 
 
+def _chance_child(node: _Node, work: StateAPI[Any], rs: Rng, mode: int) -> Tuple[_Node, int]:
+    """At a chance node of the search: the child of an outcome drawn by its probability from
+    ``rs``, and the number of nodes made."""
+    outs = work.chance_outcomes()
+    acts = [int(a) for a, _ in outs]
+    made = 0
+    if node.children is None or mode == 2:
+        made += _merge(node, acts)[1]
+    u = (rs.next64() >> 11) * (1.0 / 9007199254740992.0)
+    acc = 0.0
+    k = len(outs) - 1
+    for j in range(len(outs) - 1):
+        acc += outs[j][1]
+        if u < acc:
+            k = j
+            break
+    child = _find(node, acts[k])
+    if child is None:
+        made += _merge(node, acts)[1]
+        child = _find(node, acts[k])
+    assert child is not None
+    return child, made
+
+
 def _py_search(state: StateAPI[Any], seat: int, mode: int, iterations: Optional[int], time_limit: Optional[float],
                seed: int, c: float) -> Tuple[_Node, int, int]:
     """The pure-Python twin of ``_search.search``: ``(root, iterations_done, nodes)``."""
@@ -400,23 +432,8 @@ def _py_search(state: StateAPI[Any], seat: int, mode: int, iterations: Optional[
             if cur == TERMINAL:
                 break
             if cur == CHANCE:
-                outs = work.chance_outcomes()
-                acts = [int(a) for a, _ in outs]
-                if node.children is None or mode == 2:
-                    nodes += _merge(node, acts)[1]
-                u = (rs.next64() >> 11) * (1.0 / 9007199254740992.0)
-                acc = 0.0
-                k = len(outs) - 1
-                for j in range(len(outs) - 1):
-                    acc += outs[j][1]
-                    if u < acc:
-                        k = j
-                        break
-                child = _find(node, acts[k])
-                if child is None:
-                    nodes += _merge(node, acts)[1]
-                    child = _find(node, acts[k])
-                assert child is not None
+                child, made = _chance_child(node, work, rs, mode)
+                nodes += made
             elif mode == 2:
                 if node is root and root_compat is not None:
                     compat = root_compat  # the seat's own legal actions: listed once

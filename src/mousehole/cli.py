@@ -36,7 +36,7 @@ import os
 import secrets
 import sys
 import time
-from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
 from . import __version__, available_engines, default_engine, game_names, load
 from ._api import Game, MouseholeError, ParameterError
@@ -223,8 +223,14 @@ class _Display:
         if tty:
             try:
                 from rich.console import Console
-                from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn,
-                                           TextColumn, TimeRemainingColumn)
+                from rich.progress import (
+                    BarColumn,
+                    MofNCompleteColumn,
+                    Progress,
+                    TaskProgressColumn,
+                    TextColumn,
+                    TimeRemainingColumn,
+                )
             except ImportError:
                 self.inline = True
             else:
@@ -529,6 +535,47 @@ def _write_record(path: str, state: Any, seats: List[str]) -> None:
     print(f"record written to {_escape(path)}")
 
 
+def _play_specs(bots: Sequence[str], n: int, seat: int) -> Dict[int, str]:
+    """``play --bots``: the bot spec of every seat but the person's (one spec for all, or one
+    a seat in seat order), each checked."""
+    specs: List[str] = list(bots)
+    if len(specs) == 1:
+        specs = specs * (n - 1)
+    if len(specs) != n - 1:
+        raise UsageError(f"argument --bots: {n} players: give {n - 1} bots (the other seats, in seat order) "
+                         f"or one for every other seat, got {len(specs)}")
+    for i, spec in enumerate(specs):
+        _check_spec(spec, i)
+    return dict(zip([s for s in range(n) if s != seat], specs))
+
+
+def _person_move(state: Any, seat: int) -> Union[int, str]:
+    """Ask the person at ``seat`` until a line parses as a legal move: its action; or
+    ``"eof"`` (end of input) or ``"quit"`` when the person leaves."""
+    while True:
+        line = _ask(f"seat {seat}, your move> ")
+        if line is None:
+            print()
+            sys.stderr.write("end of input: the game is left unfinished\n")
+            return "eof"
+        text = line.strip()
+        if not text:
+            continue
+        if text.lower() in ("help", "?"):
+            legal = [state.describe(int(x)) for x in state.legal_actions()]
+            print(f"your legal moves ({len(legal)}):")
+            for m in legal:
+                print(f"  {m}")
+            continue
+        if text.lower() in ("quit", "exit"):
+            print("you left the game")
+            return "quit"
+        try:
+            return int(state.parse_action(text))
+        except (ValueError, NotImplementedError) as e:
+            print(f"not a move you can play now: {e}; type 'help' for the legal moves", flush=True)
+
+
 def _run_play(args: argparse.Namespace) -> int:
     from ._rng import Rng, derive
     from .arena import _build, _chance
@@ -537,16 +584,8 @@ def _run_play(args: argparse.Namespace) -> int:
     seat = args.seat
     if not 0 <= seat < n:
         raise UsageError(f"argument --seat: must be from 0 to {n - 1} ({n} players), got {seat}")
-    specs: List[str] = list(args.bots)
-    if len(specs) == 1:
-        specs = specs * (n - 1)
-    if len(specs) != n - 1:
-        raise UsageError(f"argument --bots: {n} players: give {n - 1} bots (the other seats, in seat order) "
-                         f"or one for every other seat, got {len(specs)}")
-    for i, spec in enumerate(specs):
-        _check_spec(spec, i)
-    others = [s for s in range(n) if s != seat]
-    spec_of = dict(zip(others, specs))
+    spec_of = _play_specs(args.bots, n, seat)
+    others = sorted(spec_of)
     names = [args.name if s == seat else spec_of[s] for s in range(n)]
     if args.record is not None:
         _check_output(args.record, "--record")
@@ -582,36 +621,13 @@ def _run_play(args: argparse.Namespace) -> int:
             continue
         print()
         print(_view_text(state, seat), flush=True)
-        while True:
-            line = _ask(f"seat {seat}, your move> ")
-            if line is None:
-                print()
-                sys.stderr.write("end of input: the game is left unfinished\n")
-                reveal()
-                if args.record is not None:
-                    _write_record(args.record, state, names)
-                return 1
-            text = line.strip()
-            if not text:
-                continue
-            if text.lower() in ("help", "?"):
-                legal = [state.describe(int(x)) for x in state.legal_actions()]
-                print(f"your legal moves ({len(legal)}):")
-                for m in legal:
-                    print(f"  {m}")
-                continue
-            if text.lower() in ("quit", "exit"):
-                print("you left the game")
-                reveal()
-                if args.record is not None:
-                    _write_record(args.record, state, names)
-                return EXIT_OK
-            try:
-                a = state.parse_action(text)
-            except (ValueError, NotImplementedError) as e:
-                print(f"not a move you can play now: {e}; type 'help' for the legal moves", flush=True)
-                continue
-            break
+        move = _person_move(state, seat)
+        if isinstance(move, str):  # the person left: end of input (status 1) or quit
+            reveal()
+            if args.record is not None:
+                _write_record(args.record, state, names)
+            return 1 if move == "eof" else EXIT_OK
+        a = move
         print(f"seat {seat} (you): {state.describe(a)}", flush=True)
         state.apply_action(a)
     print()
@@ -771,9 +787,9 @@ def _ignore_sigint() -> None:  # worker processes: Ctrl-C is the parent's to han
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _run_arena(args: argparse.Namespace) -> int:
-    from .arena import play
-    specs: List[str] = list(args.bots)
+def _arena_game(args: argparse.Namespace, specs: List[str]) -> Game[Any, Any]:
+    """``arena``'s game: as many players as bots (``--players``, when given, must agree),
+    each bot spec checked."""
     players = args.players if args.players is not None else len(specs)
     if args.players is not None and args.players != len(specs):
         raise UsageError(f"argument --bots: {args.players} players need {args.players} bots, got {len(specs)}")
@@ -785,14 +801,12 @@ def _run_arena(args: argparse.Namespace) -> int:
     game = _load(args.game, players, args.engine)
     for i, spec in enumerate(specs):
         _check_spec(spec, i)
-    if args.dask is not None and args.workers is not None:
-        raise UsageError("argument --workers: not allowed with --dask (the cluster has its workers)")
-    for path, opt in ((args.json, "--json"), (args.records, "--records")):
-        if path is not None:
-            _check_output(path, opt)
-    executor: Any = None
-    client: Any = None
-    pool: Any = None
+    return game
+
+
+def _arena_executor(args: argparse.Namespace) -> Tuple[Any, Any, Any]:
+    """``(executor, client, pool)``: a Dask client's executor (``--dask``), a pool of worker
+    processes (``--workers``), or none of them (this process)."""
     if args.dask is not None:
         import importlib
         try:
@@ -803,51 +817,39 @@ def _run_arena(args: argparse.Namespace) -> int:
             client = distributed.Client(args.dask, timeout=10)
         except (OSError, TimeoutError, ValueError) as e:
             raise UsageError(f"argument --dask: cannot reach the scheduler at {args.dask}: {e}") from None
-        executor = client.get_executor()
-    elif args.workers is not None and args.workers > 1:
+        return client.get_executor(), client, None
+    if args.workers is not None and args.workers > 1:
         import concurrent.futures
-        pool = executor = concurrent.futures.ProcessPoolExecutor(args.workers, initializer=_ignore_sigint)
-    seed = args.seed if args.seed is not None else _fresh_seed()
-    where = (f"Dask at {_escape(args.dask)}" if client is not None else
-             f"{args.workers} worker processes" if pool is not None else "this process")
-    display = _Display(f"{args.game} ({game.num_players}p, {' vs '.join(specs)})", args.games)
-    start = time.perf_counter()
-    try:
-        with display:
-            result = play(game, specs, args.games, seed, executor=executor, progress=display,
-                          records=args.records is not None)
-    except KeyboardInterrupt:
-        if pool is not None:  # the workers ignore SIGINT: end them (the processes this command started)
-            import concurrent.futures
-            import multiprocessing
-            import threading
-            # Ending the workers breaks the pool; its manager thread then tries to fail the
-            # futures already cancelled and CPython (3.9-3.12) prints an InvalidStateError
-            # from that thread. Nothing is lost: keep stderr to the one line below.
-            hook = threading.excepthook
-            threading.excepthook = lambda a: (None if isinstance(a.exc_value, concurrent.futures.InvalidStateError)
-                                              else hook(a))
-            manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
-            pool.shutdown(wait=False, cancel_futures=True)
-            for child in multiprocessing.active_children():
-                child.terminate()
-            # At exit, CPython (3.9-3.13) wakes each pool's manager thread through a pipe
-            # that the thread closes as it ends, with no lock between the two: a manager
-            # still ending then can make the exit print "OSError: Bad file descriptor".
-            # So the manager ends first (it does once it sees its workers gone).
-            if manager is not None:
-                manager.join(timeout=10)
-        sys.stdout.flush()
-        sys.stderr.write(f"interrupted after {_games(display.done)} of {args.games:,}\n")
-        return EXIT_INTERRUPTED
-    finally:
-        if client is not None:
-            client.close()
-    if pool is not None:
-        pool.shutdown()
-    seconds = time.perf_counter() - start
-    print(result.table())
-    print(f"  {_games(args.games)} in {seconds:.2f} s on {where}", flush=True)
+        pool = concurrent.futures.ProcessPoolExecutor(args.workers, initializer=_ignore_sigint)
+        return pool, None, pool
+    return None, None, None
+
+
+def _end_pool(pool: Any) -> None:
+    """End an interrupted pool's workers (they ignore SIGINT; this command started them)."""
+    import concurrent.futures
+    import multiprocessing
+    import threading
+    # Ending the workers breaks the pool; its manager thread then tries to fail the
+    # futures already cancelled and CPython (3.9-3.12) prints an InvalidStateError
+    # from that thread. Nothing is lost: keep stderr to the one line the caller writes.
+    hook = threading.excepthook
+    threading.excepthook = lambda a: (None if isinstance(a.exc_value, concurrent.futures.InvalidStateError)
+                                      else hook(a))
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
+    pool.shutdown(wait=False, cancel_futures=True)
+    for child in multiprocessing.active_children():
+        child.terminate()
+    # At exit, CPython (3.9-3.13) wakes each pool's manager thread through a pipe
+    # that the thread closes as it ends, with no lock between the two: a manager
+    # still ending then can make the exit print "OSError: Bad file descriptor".
+    # So the manager ends first (it does once it sees its workers gone).
+    if manager is not None:
+        manager.join(timeout=10)
+
+
+def _write_arena_outputs(args: argparse.Namespace, result: Any, seconds: float) -> int:
+    """``--json`` and ``--records``: 0, or 1 with a message when a file cannot be written."""
     try:
         if args.json is not None:
             doc = {"mousehole": __version__, "command": "arena", "seconds": seconds, **result.to_dict()}
@@ -860,6 +862,42 @@ def _run_arena(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{PROG} arena: error: cannot write {e.filename}: {e.strerror}\n")
         return 1
     return EXIT_OK
+
+
+def _run_arena(args: argparse.Namespace) -> int:
+    from .arena import play
+    specs: List[str] = list(args.bots)
+    game = _arena_game(args, specs)
+    if args.dask is not None and args.workers is not None:
+        raise UsageError("argument --workers: not allowed with --dask (the cluster has its workers)")
+    for path, opt in ((args.json, "--json"), (args.records, "--records")):
+        if path is not None:
+            _check_output(path, opt)
+    executor, client, pool = _arena_executor(args)
+    seed = args.seed if args.seed is not None else _fresh_seed()
+    where = (f"Dask at {_escape(args.dask)}" if client is not None else
+             f"{args.workers} worker processes" if pool is not None else "this process")
+    display = _Display(f"{args.game} ({game.num_players}p, {' vs '.join(specs)})", args.games)
+    start = time.perf_counter()
+    try:
+        with display:
+            result = play(game, specs, args.games, seed, executor=executor, progress=display,
+                          records=args.records is not None)
+    except KeyboardInterrupt:
+        if pool is not None:
+            _end_pool(pool)
+        sys.stdout.flush()
+        sys.stderr.write(f"interrupted after {_games(display.done)} of {args.games:,}\n")
+        return EXIT_INTERRUPTED
+    finally:
+        if client is not None:
+            client.close()
+    if pool is not None:
+        pool.shutdown()
+    seconds = time.perf_counter() - start
+    print(result.table())
+    print(f"  {_games(args.games)} in {seconds:.2f} s on {where}", flush=True)
+    return _write_arena_outputs(args, result, seconds)
 
 
 # --------------------------------------------------------------------------------------
@@ -893,7 +931,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name, (add, run) in COMMANDS.items():
+    for add, run in COMMANDS.values():
         p = add(sub)
         p.set_defaults(run=run, parser=p)
     return parser

@@ -41,9 +41,10 @@ What each game declares (see ``docs/openspiel.md`` for the reasons):
   its parameters and its history;
 * information-state string: the JSON of the whole view (history included) followed by
   ``trail=<hex>``, a digest of every view the seat has had since the start of the game (or
-  since ``game.from_mousehole(state)``), so that it is perfect recall (it also tells apart, say, the order in which a seat drew cards
-  that a single view no longer shows). There is no information-state tensor: a fixed-size
-  perfect-recall tensor would need a slot per step for every observation.
+  since ``game.from_mousehole(state)``), so that it is perfect recall (it also tells apart,
+  say, the order in which a seat drew cards that a single view no longer shows). There is no
+  information-state tensor: a fixed-size perfect-recall tensor would need a slot per step for
+  every observation.
 
 ``state.resample_from_infostate(p, sampler)`` (used by OpenSpiel's ``ISMCTSBot``) is
 ``state.determinize(p, seed)`` with a seed drawn from ``sampler``: everything seat ``p`` cannot
@@ -392,42 +393,39 @@ def observation_string(s: StateAPI[Any], p: int) -> str:
 _CLASSES: Optional[Tuple[Any, Any]] = None
 
 
-def _classes() -> Tuple[Any, Any]:
-    """(MouseholeGame, MouseholeState), subclasses of ``pyspiel.Game`` / ``pyspiel.State``."""
-    global _CLASSES
-    if _CLASSES is not None:
-        return _CLASSES
-    pyspiel = _pyspiel()
+class _Observer:
+    """OpenSpiel's Python observer protocol (``tensor``, ``dict``, ``set_from``,
+    ``string_from``): the observation (tensor and string) or the information state
+    (string only)."""
+
+    def __init__(self, shape: Tuple[int, ...], info_state: bool) -> None:
+        self.info_state = info_state
+        self.tensor: Optional[np.ndarray[Any, Any]]
+        if info_state:
+            self.tensor = None
+            self.dict: Dict[str, Any] = {}
+        else:
+            self.tensor = np.zeros(int(np.prod(shape)), dtype=np.float32)
+            self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: Any, player: int) -> None:
+        if self.tensor is not None:
+            state._core.s.observation(player, out=self.dict["observation"])
+
+    def string_from(self, state: Any, player: int) -> str:
+        core = state._core
+        if not self.info_state:
+            return observation_string(core.s, player)
+        s = core.s
+        t = core.trail(player)
+        assert t.digest is not None
+        view = _view_bytes(s.to_dict(for_player=player), ("params",)).decode()
+        return f"{view} trail={t.digest.hex()}"
+
+
+def _define_game(pyspiel: Any, state_cls: Any) -> Any:
+    """The class ``MouseholeGame``, a ``pyspiel.Game`` whose states are ``state_cls``."""
     GT = pyspiel.GameType
-
-    class _Observer:
-        """OpenSpiel's Python observer protocol (``tensor``, ``dict``, ``set_from``,
-        ``string_from``): the observation (tensor and string) or the information state
-        (string only)."""
-
-        def __init__(self, shape: Tuple[int, ...], info_state: bool) -> None:
-            self.info_state = info_state
-            self.tensor: Optional[np.ndarray[Any, Any]]
-            if info_state:
-                self.tensor = None
-                self.dict: Dict[str, Any] = {}
-            else:
-                self.tensor = np.zeros(int(np.prod(shape)), dtype=np.float32)
-                self.dict = {"observation": self.tensor.reshape(shape)}
-
-        def set_from(self, state: Any, player: int) -> None:
-            if self.tensor is not None:
-                state._core.s.observation(player, out=self.dict["observation"])
-
-        def string_from(self, state: Any, player: int) -> str:
-            core = state._core
-            if not self.info_state:
-                return observation_string(core.s, player)
-            s = core.s
-            t = core.trail(player)
-            assert t.digest is not None
-            view = _view_bytes(s.to_dict(for_player=player), ("params",)).decode()
-            return f"{view} trail={t.digest.hex()}"
 
     class MouseholeGame(pyspiel.Game):  # type: ignore[misc, name-defined, valid-type, unused-ignore]
         """A mousehole game as an OpenSpiel Python game (``pyspiel.load_game("mousehole_m")``)."""
@@ -472,23 +470,23 @@ def _classes() -> Tuple[Any, Any]:
             """The mousehole game behind this OpenSpiel game."""
             return self._shared.game
 
-        def new_initial_state(self, *args: Any) -> "MouseholeState":
+        def new_initial_state(self, *args: Any) -> Any:
             """A new deal: its seed is taken now (a fresh one from the operating system, or
             the next one derived from ``rng_seed``), the cards are dealt on first use."""
             if args:
                 raise ValueError(f"{self.get_type().short_name}: new_initial_state takes no argument "
                                  "(use game.from_mousehole(state) to start from a given position)")
             shared = self._shared
-            return MouseholeState(self, _Core(shared, seed=shared.next_seed()))
+            return state_cls(self, _Core(shared, seed=shared.next_seed()))
 
-        def from_mousehole(self, state: StateAPI[Any]) -> "MouseholeState":
+        def from_mousehole(self, state: StateAPI[Any]) -> Any:
             """An OpenSpiel state holding a copy of mousehole state ``state`` (of this game and
             engine). Its OpenSpiel ``history()`` starts empty and the seats' information-state
             trails start at this position."""
             if not isinstance(state, StateAPI) or state.game != self._shared.game:
                 raise ValueError(f"from_mousehole needs a state of {self._shared.game!r}, "
                                  f"got {state!r}")
-            return MouseholeState(self, _Core(self._shared, state.clone()))
+            return state_cls(self, _Core(self._shared, state.clone()))
 
         def max_chance_nodes_in_history(self) -> int:
             return int(self._max_chance_nodes)
@@ -514,6 +512,37 @@ def _classes() -> Tuple[Any, Any]:
                 info_state = bool(iig_obs_type.perfect_recall)
             return _Observer(tuple(self._shared.game.observation_shape), info_state)
 
+    return MouseholeGame
+
+
+def _chance_outcomes(core: _Core) -> List[Tuple[int, float]]:
+    """``MouseholeState.chance_outcomes``: the engine's, numbered from 0 for OpenSpiel."""
+    chance = core.shared.chance
+    outcomes = core.s.chance_outcomes()
+    if chance is None:
+        return [(int(a), float(p)) for a, p in outcomes]
+    return [(int(a) - chance[0], float(p)) for a, p in outcomes]
+
+
+def _action_text(core: _Core, player: int, action: int) -> str:
+    """``MouseholeState._action_to_string``: the move in words where the seat to move
+    plays it, else its notation."""
+    g = core.shared.game
+    a = int(action)
+    chance = core.shared.chance
+    if player == CHANCE and chance is not None:
+        a += chance[0]
+    if player == core.s.current_player:
+        try:
+            return core.s.describe(a)
+        except (ValueError, TypeError, IndexError):
+            pass
+    return str(g.action_to_move(a))
+
+
+def _define_state(pyspiel: Any) -> Any:
+    """The class ``MouseholeState``, a ``pyspiel.State``."""
+
     class MouseholeState(pyspiel.State):  # type: ignore[misc, name-defined, valid-type, unused-ignore]
         """An OpenSpiel state around a mousehole state (``state.mousehole_state()``)."""
 
@@ -530,12 +559,7 @@ def _classes() -> Tuple[Any, Any]:
             return self._core.s.legal_actions().tolist()  # type: ignore[no-any-return]
 
         def chance_outcomes(self) -> List[Tuple[int, float]]:
-            core = self._core
-            chance = core.shared.chance
-            outcomes = core.s.chance_outcomes()
-            if chance is None:
-                return [(int(a), float(p)) for a, p in outcomes]
-            return [(int(a) - chance[0], float(p)) for a, p in outcomes]
+            return _chance_outcomes(self._core)
 
         def _apply_action(self, action: int) -> None:
             core = self._core
@@ -547,18 +571,7 @@ def _classes() -> Tuple[Any, Any]:
                 s.apply_action(action)
 
         def _action_to_string(self, player: int, action: int) -> str:
-            core = self._core
-            g = core.shared.game
-            a = int(action)
-            chance = core.shared.chance
-            if player == CHANCE and chance is not None:
-                a += chance[0]
-            if player == core.s.current_player:
-                try:
-                    return core.s.describe(a)
-                except (ValueError, TypeError, IndexError):
-                    pass
-            return str(g.action_to_move(a))
+            return _action_text(self._core, player, action)
 
         def is_terminal(self) -> bool:
             return bool(self._core.s.is_terminal())
@@ -600,6 +613,17 @@ def _classes() -> Tuple[Any, Any]:
             same history, deal, hidden pile and generator state, and plays on identically."""
             return (_unpickle_state, (self.get_game(), self.serialize()))
 
+    return MouseholeState
+
+
+def _classes() -> Tuple[Any, Any]:
+    """(MouseholeGame, MouseholeState), subclasses of ``pyspiel.Game`` / ``pyspiel.State``."""
+    global _CLASSES
+    if _CLASSES is not None:
+        return _CLASSES
+    pyspiel = _pyspiel()
+    MouseholeState = _define_state(pyspiel)
+    MouseholeGame = _define_game(pyspiel, MouseholeState)
     MouseholeGame.__module__ = MouseholeState.__module__ = __name__
     MouseholeGame.__qualname__ = "MouseholeGame"
     MouseholeState.__qualname__ = "MouseholeState"

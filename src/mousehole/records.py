@@ -55,8 +55,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
 
-from mousehole._api import (_REGISTRY, Game, MouseholeError, StateAPI, available_engines, copy_data, game_names,
-                            load)
+from mousehole._api import _REGISTRY, Game, MouseholeError, StateAPI, available_engines, copy_data, game_names, load
 
 __all__ = ["FORMAT", "VERSION", "SCHEMA", "Record", "RecordError", "dumps", "loads", "record_of",
            "MAX_BYTES", "MAX_DEPTH", "MAX_ACTIONS", "MAX_ACTION", "MAX_SEATS", "MAX_TEXT", "MAX_STRING",
@@ -426,25 +425,35 @@ def _check_data(value: Any, at: str, depth: int) -> None:
             if level > MAX_DEPTH:
                 _fail(f"{where}: nested too deeply (arrays and objects at most {MAX_DEPTH} deep)")
             if t is list:
-                if len(x) > MAX_ITEMS:
-                    _fail(f"{where}: array too long ({len(x):,} items, at most {MAX_ITEMS:,})")
-                for i, v in enumerate(x):
-                    tv = type(v)
-                    if tv is int:  # (the common case, checked here: a start's history)
-                        if not MIN_NUMBER <= v <= MAX_NUMBER:
-                            _check_number(v, f"{where}[{i}]")
-                    elif v is not None and tv is not bool:
-                        stack.append((v, f"{where}[{i}]", level + 1))
+                _push_items(stack, x, where, level)
             else:
-                if len(x) > MAX_KEYS:
-                    _fail(f"{where}: object too large ({len(x):,} keys, at most {MAX_KEYS:,})")
-                for k, v in x.items():
-                    if type(k) is not str:
-                        _fail(f"{where}: key {_show(k, 24)} is not a string")
-                    _check_string(k, f"{where} key {_show(k, 24)}", MAX_STRING)
-                    stack.append((v, _key(where, k), level + 1))
+                _push_values(stack, x, where, level)
         else:
             _fail(f"{where}: {type(x).__name__} is not JSON data")
+
+
+def _push_items(stack: List[Tuple[Any, str, int]], x: List[Any], where: str, level: int) -> None:
+    """``_check_data`` of an array: its ints checked here, its other items pushed."""
+    if len(x) > MAX_ITEMS:
+        _fail(f"{where}: array too long ({len(x):,} items, at most {MAX_ITEMS:,})")
+    for i, v in enumerate(x):
+        tv = type(v)
+        if tv is int:  # (the common case, checked here: a start's history)
+            if not MIN_NUMBER <= v <= MAX_NUMBER:
+                _check_number(v, f"{where}[{i}]")
+        elif v is not None and tv is not bool:
+            stack.append((v, f"{where}[{i}]", level + 1))
+
+
+def _push_values(stack: List[Tuple[Any, str, int]], x: Dict[Any, Any], where: str, level: int) -> None:
+    """``_check_data`` of an object: its keys checked here, its values pushed."""
+    if len(x) > MAX_KEYS:
+        _fail(f"{where}: object too large ({len(x):,} keys, at most {MAX_KEYS:,})")
+    for k, v in x.items():
+        if type(k) is not str:
+            _fail(f"{where}: key {_show(k, 24)} is not a string")
+        _check_string(k, f"{where} key {_show(k, 24)}", MAX_STRING)
+        stack.append((v, _key(where, k), level + 1))
 
 
 def _check_object(x: Any, at: str) -> Dict[str, Any]:
@@ -483,6 +492,22 @@ def _check_record(d: Any) -> None:
     message per fault."""
     if type(d) is not dict:
         _fail(f"not a record: a record is a JSON object, got {_kind(d)}")
+    _check_format(d)
+    _check_game(d)
+    _check_texts(d["seats"], "seats", 2, MAX_SEATS)
+    _check_ints(d["actions"], "actions", 0, MAX_ACTION, "2**31-1", MAX_ACTIONS)
+    _check_texts(d["moves"], "moves", 0, MAX_ACTIONS)
+    _check_result(d["result"])
+    date = d["date"]
+    if date is not None:
+        if type(date) is not str:
+            _fail(f"date: must be a string or null, got {_kind(date)}")
+        _check_string(date, "date", MAX_TEXT)
+    _check_object(d["meta"], "meta")
+
+
+def _check_format(d: Dict[str, Any]) -> None:
+    """A record's format, version and keys."""
     fmt = d.get("format")
     if fmt != FORMAT or type(fmt) is not str:
         _fail(f"format: not a mousehole record (format must be {FORMAT!r}, got {_show(fmt, 30)})")
@@ -498,6 +523,10 @@ def _check_record(d: Any) -> None:
     missing = [k for k in _KEYS if k not in d]
     if missing:
         _fail(f"missing key{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+
+
+def _check_game(d: Dict[str, Any]) -> None:
+    """A record's game, parameters and seed or start position."""
     game = d["game"]
     if type(game) is not str:
         _fail(f"game: must be a string, got {_kind(game)}")
@@ -515,10 +544,10 @@ def _check_record(d: Any) -> None:
         _check_int(seed, "seed", 0, MAX_NUMBER, "2**64-1")
     else:
         _check_object(start, "start")
-    _check_texts(d["seats"], "seats", 2, MAX_SEATS)
-    _check_ints(d["actions"], "actions", 0, MAX_ACTION, "2**31-1", MAX_ACTIONS)
-    _check_texts(d["moves"], "moves", 0, MAX_ACTIONS)
-    result = d["result"]
+
+
+def _check_result(result: Any) -> None:
+    """A record's result."""
     if type(result) is not dict:
         _fail(f"result: must be an object, got {_kind(result)}")
     unknown = [k for k in result if k not in _RESULT_KEYS]
@@ -541,12 +570,6 @@ def _check_record(d: Any) -> None:
     for key in ("terminal", "truncated"):
         if type(result[key]) is not bool:
             _fail(f"result.{key}: must be true or false, got {_kind(result[key])} ({_show(result[key], 24)})")
-    date = d["date"]
-    if date is not None:
-        if type(date) is not str:
-            _fail(f"date: must be a string or null, got {_kind(date)}")
-        _check_string(date, "date", MAX_TEXT)
-    _check_object(d["meta"], "meta")
 
 
 # --------------------------------------------------------------------------------------
