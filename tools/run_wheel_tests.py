@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import IO, Dict, List, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCE_ONLY_TESTS = ["test_wheel_matrix.py"]
+SOURCE_ONLY_TESTS = ["test_wheel_matrix.py", "test_lint.py"]
 
 PROBE = """
 import os, sys
