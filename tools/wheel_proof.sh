@@ -18,7 +18,8 @@
 #      By default the differential tests (minutes of seeded games on both engines) are left
 #      out: they test the engines, not the packaging, and the README test command runs them;
 #      WHEEL_PROOF_MARKERS="" runs every test, or set another pytest -m expression;
-#      WHEEL_PROOF_PYTEST_ARGS adds pytest arguments (split on spaces).
+#      WHEEL_PROOF_PYTEST_ARGS adds pytest arguments (split on spaces); WHEEL_PROOF_ENGINES
+#      chooses the sessions (default compiled,pure).
 #
 # Environment: PYTHON (interpreter for the venvs, default python3), KEEP_WORK=1 keeps the
 # temporary directory, WHEEL_PROOF_PLAT forces an auditwheel --plat (default: auditwheel's
@@ -111,6 +112,6 @@ markers="${WHEEL_PROOF_MARKERS-not differential}"
 read -r -a extra <<< "${WHEEL_PROOF_PYTEST_ARGS:-}"
 echo "tests selected by: ${markers:-(all tests)} ${extra[*]}"
 "$work/test-venv/bin/python" "$here/run_wheel_tests.py" $parallel --markers "$markers" \
-    --tests "$work/suite/tests" -- "${extra[@]}"
+    --engines "${WHEEL_PROOF_ENGINES:-compiled,pure}" --tests "$work/suite/tests" -- "${extra[@]}"
 
 step "wheel proof passed: $(basename "$repaired") ($((SECONDS - t0)) s)"
