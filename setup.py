@@ -11,6 +11,7 @@ import sys
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext as _build_ext
+from setuptools.command.build_py import build_py as _build_py
 
 PURE = os.environ.get("MOUSEHOLE_PUREPYTHON_BUILD", "") not in ("", "0")
 DEBUG = os.environ.get("MOUSEHOLE_DEBUG", "") not in ("", "0")
@@ -88,4 +89,24 @@ class build_ext(_build_ext):
             self.parallel = JOBS
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": build_ext})
+#: the plain-C loops ``mousehole bench`` measures ``simulate`` against: hand-written sources
+#: kept in benchmarks/limits, shipped in every wheel as mousehole/limits/ so that ``mousehole
+#: bench`` finds them in an installed package too (it compiles them with the C compiler there)
+LIMITS = "benchmarks/limits"
+
+
+class build_py(_build_py):
+    """``build_py`` that also copies the C loops of benchmarks/limits into the package."""
+
+    def run(self):
+        super().run()
+        if not os.path.isdir(LIMITS):  # (a build from a tree without them: bench says so)
+            return
+        target = os.path.join(self.build_lib, "mousehole", "limits")
+        self.mkpath(target)
+        for name in sorted(os.listdir(LIMITS)):
+            if name.endswith((".c", ".h")) or name == "README.md":
+                self.copy_file(os.path.join(LIMITS, name), os.path.join(target, name))
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": build_ext, "build_py": build_py})

@@ -5,19 +5,19 @@
     python benchmarks/bench_vector.py --quick          # a smoke run
     python benchmarks/bench_vector.py --games cheese_rescue --json out.json
 
-For every game (compiled engine) and every combination of 1, 64 and 1,024 envs, 1 and 2
+For every game (compiled engine) and every combination of 1, 64, 256 and 1,024 envs, 1 and 2
 threads, with and without observations, it steps a ``VectorGame`` with ``RANDOM`` actions
 (each env draws a uniformly random legal action itself, so no Python-side policy is timed)
 and reports env-steps per second and nanoseconds per env-step. In the same run it measures:
 
 * ``simulate``'s cost per action (one thread: whole random games, ns / total actions);
 * one compiled observation from Python (``state.observation(p, out=buf)``, mid-game states);
-* for 1, 64 and 1,024 envs, the observation and the mask written from Python into each env's
+* for 1, 64, 256 and 1,024 envs, the observation and the mask written from Python into each env's
   own row of batch arrays (``observation(p, out=obs[i])``, ``legal_action_mask(out=mask[i])``):
   the bytes a step with observations writes, without the vector. Not a target: it shows
   what the rows cost once they no longer fit in the caches (the target's observation is
   timed on one buffer, which stays in the first-level cache);
-* for 1, 64 and 1,024 envs, the memory floor: ``benchmarks/limits/rows.c`` (compiled as the
+* for 1, 64, 256 and 1,024 envs, the memory floor: ``benchmarks/limits/rows.c`` (compiled as the
   C loops of ``mousehole bench`` are) sets each env's observation row and mask row, of this
   game's sizes, to zeros in turn, with no game behind it. Any step that writes every byte of
   the documented arrays pays at least that on one thread; where it is over the target with
@@ -171,7 +171,7 @@ def bench_game(name: str, players: int, quick: bool, rows_exe: Optional[str] = N
     out["changed_line_share"] = changed_line_share(game, 64 if quick else 256, 5 if quick else 20)
     out["batch_rows_ns"] = {}
     out["row_floor_ns"] = {}
-    for envs in (1, 64, 1024):
+    for envs in (1, 64, 256, 1024):  # 256 and 1,024: the sizes of the targets
         out["batch_rows_ns"][str(envs)] = batch_rows_ns(game, envs, 2_000 if quick else 50_000, repeat)
         if rows_exe is not None:
             out["row_floor_ns"][str(envs)] = row_floor_ns(rows_exe, game, envs, 4_000 if quick else 400_000)

@@ -1,8 +1,33 @@
-"""The strength table: the search bots against RandomBot and GreedyBot, every game, 2 and 4 players.
+"""The strength tables: the strong bot by time per move, the rating ladder, and (with
+``--iterations``) the search bots at a fixed iteration count.
 
-    python benchmarks/strength.py                         # the full table (400 games a line)
-    python benchmarks/strength.py --games 8               # a smoke run
-    python benchmarks/strength.py --game m --players 2 --workers 2
+    python benchmarks/strength.py --time 0.1 --games 400 --workers 2   # issue 26's tables
+    python benchmarks/strength.py --time 0.02 --games 40 --ladder-games 20 --workers 2
+    python benchmarks/strength.py --iterations 1000 --games 400        # issue 11's table (below)
+
+By time (the default, ``--time SECONDS`` per move, 0.1 unless given). For every game and
+player count (``--players``, default 2 4), seats rotated game by game:
+
+* ``strong:Ts`` against ``greedy`` (2 players: one against one; 4 players: one against
+  three; an even share is 50% and 25%);
+* at 2 players, ``strong:Ts`` against ``ismcts:Ts``, the best search bot before it, at the
+  same time per move;
+* for Kater Kasimir (a dice race) the ceiling: ``OracleBot`` (UCT on the state as it is,
+  which holds the generator that rolls the dice: it sees every future roll) against
+  ``greedy`` at the same time per move.
+
+Then the ladder (``--ladder-games`` games per pair, 0 to leave it out): a round robin at 2
+players between ``random``, ``greedy``, ``mcts:Ts``, ``ismcts:Ts`` and ``strong:Ts``, every
+pair playing as many games, and per game the openskill Plackett-Luce rating of every spec
+(every game of the round robin rated in a fixed order: pair by pair, game by game), with mu,
+sigma and the interval mu +- 2 sigma. ``--ladder-time`` gives the search bots of the ladder
+their own time (default ``--time``).
+
+Every line prints as it finishes (progress on stderr); the markdown tables print at the end
+and the JSON (every row, the ratings, the tuning of the strong bot, the arguments and the
+machine) goes to ``benchmarks/results/strength-time-<date>.json`` (or ``--json PATH``).
+
+By iterations (``--iterations N``): issue 11's table, below.
 
 For every game, player count, search bot (``mcts:1000``, ``ismcts:1000``) and opponent
 (``random``, ``greedy``) it plays ``--games`` games with ``mousehole.arena.play``: the search
@@ -20,23 +45,24 @@ It prints the table in markdown and writes the JSON to
 
 ``--c 0.5 1.0 2.0`` adds a line per exploration constant (the bots are then built from
 factories ``functools.partial(MCTSBot, iterations, c=...)``): the sweep of docs/bots.md is
-``--players 2 --opponents greedy --games 100 --seed 77 --c 0.5 0.7 1.0 1.4 2.0``.
+``--iterations 1000 --players 2 --opponents greedy --games 100 --seed 77 --c 0.5 0.7 1.0 1.4 2.0``.
 """
 from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
+import dataclasses
 import datetime
 import functools
 import json
 import os
 import sys
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import mousehole
-from mousehole.arena import BotEntry, play
-from mousehole.bots import DEFAULT_C, ISMCTSBot, MCTSBot
+from mousehole.arena import BotEntry, GameOutcome, play
+from mousehole.bots import DEFAULT_C, STRONG_TUNING, ISMCTSBot, MCTSBot, search
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run import machine  # noqa: E402  (the same machine description as run.py)
@@ -67,6 +93,155 @@ def line(game_id: str, players: int, bot: BotEntry, opponent: str, n_games: int,
             "mean_score": me.mean_score, "seconds": seconds, "seed": seed}
 
 
+class OracleBot:
+    """The ceiling of a dice race: UCT on the state exactly as it is (``search(...,
+    algorithm="open")``), whose generator rolls the dice, so the bot knows every future roll
+    (not the other seats' moves). Not a fair player: a measuring stick."""
+
+    def __init__(self, seed: int = 0, time: float = 0.1) -> None:
+        self.seed = seed
+        self.time = time
+        self.calls = 0
+
+    def step(self, state: Any) -> int:
+        t0 = time.perf_counter()
+        self.calls += 1
+        limit = max(1e-4, self.time - (time.perf_counter() - t0))
+        return search(state, algorithm="open", time=limit, iterations=None, seed=self.seed + self.calls).action
+
+    def reset(self) -> None:
+        self.calls = 0
+
+
+def timed_line(game_id: str, players: int, bot: BotEntry, opponent: BotEntry, n_games: int, seed: int,
+               executor: Optional[cf.Executor], what: str) -> Dict[str, Any]:
+    """One line of the time table: ``bot`` on one seat, ``opponent`` on the others."""
+    game = mousehole.load(game_id, players=players)
+    t = time.perf_counter()
+    result = play(game, [bot] + [opponent] * (players - 1), n_games, seed, executor=executor)
+    seconds = time.perf_counter() - t
+    me = result.stats[0]
+    lo, hi = me.win_interval
+    opp = result.stats[1]
+    return {"what": what, "game": game_id, "players": players, "bot": me.name, "opponent": opp.name.split("#")[0],
+            "games": me.games, "wins": me.wins, "losses": me.losses, "draws": me.draws, "decided": me.decided,
+            "win_rate": me.win_rate, "win_rate_95": [lo, hi], "even_share": 1.0 / players,
+            "mean_score": me.mean_score, "bot_seconds_per_move": me.seconds_per_move,
+            "opponent_seconds_per_move": opp.seconds_per_move, "seconds": seconds, "seed": seed}
+
+
+def format_time_table(rows: List[Dict[str, Any]]) -> str:
+    out = ["| game | players | bot | opponent | games | decided | wins | win rate | 95% interval | even share | "
+           "bot ms/move |",
+           "|---|---:|---|---|---:|---:|---:|---:|---|---:|---:|"]
+    for r in rows:
+        lo, hi = r["win_rate_95"]
+        out.append(f"| {r['game']} | {r['players']} | {r['bot']} | {r['opponent']} | {r['games']} | {r['decided']} | "
+                   f"{r['wins']} | {100 * r['win_rate']:.1f}% | {100 * lo:.1f}-{100 * hi:.1f}% | "
+                   f"{100 * r['even_share']:.0f}% | {1000 * r['bot_seconds_per_move']:.1f} |")
+    return "\n".join(out)
+
+
+def ladder(game_id: str, specs: List[BotEntry], n_games: int, seed: int, executor: Optional[cf.Executor]
+           ) -> Dict[str, Any]:
+    """The round robin of one game at 2 players and its openskill ratings."""
+    from openskill.models import PlackettLuce
+    game = mousehole.load(game_id, players=2)
+    names = [s if isinstance(s, str) else type(s).__name__ for s in specs]
+    pairs = []
+    games: List[Tuple[Tuple[int, int], GameOutcome]] = []
+    for i in range(len(specs)):
+        for j in range(i + 1, len(specs)):
+            t = time.perf_counter()
+            result = play(game, [specs[i], specs[j]], n_games, derive_pair(seed, i, j), executor=executor)
+            a, b = result.stats
+            pairs.append({"bots": [names[i], names[j]], "games": n_games, "wins": [a.wins, b.wins],
+                          "draws": a.draws, "seconds_per_move": [a.seconds_per_move, b.seconds_per_move],
+                          "seconds": time.perf_counter() - t})
+            print(f"  ladder {game_id}: {names[i]} {a.wins} - {b.wins} {names[j]} ({a.draws} draws, "
+                  f"{time.perf_counter() - t:.0f} s)", file=sys.stderr, flush=True)
+            games.extend(((i, j), g) for g in result.outcomes)
+    model = PlackettLuce()
+    ratings = [model.rating(name=n) for n in names]
+    for (i, j), g in games:  # pair by pair, game by game: a fixed order
+        who = [(i, j)[pos] for pos in g.seating]  # the spec on each seat
+        won = set(g.winners)
+        ranks = [1.0 if s in won else 2.0 for s in range(2)]
+        new = model.rate([[ratings[k]] for k in who], ranks=ranks)
+        for s, team in enumerate(new):
+            ratings[who[s]] = team[0]
+    rated = [{"bot": n, "mu": float(r.mu), "sigma": float(r.sigma), "low": float(r.mu - 2 * r.sigma),
+              "high": float(r.mu + 2 * r.sigma)} for n, r in zip(names, ratings)]
+    rated.sort(key=lambda x: -x["mu"])
+    return {"game": game_id, "players": 2, "games_per_pair": n_games, "pairs": pairs, "ratings": rated}
+
+
+def derive_pair(seed: int, i: int, j: int) -> int:
+    from mousehole._rng import derive
+    return derive(derive(seed, 1000 + i), j)
+
+
+def format_ladder(ladders: List[Dict[str, Any]]) -> str:
+    out = ["| game | rank | bot | mu | sigma | mu - 2 sigma .. mu + 2 sigma |", "|---|---:|---|---:|---:|---|"]
+    for lad in ladders:
+        for k, r in enumerate(lad["ratings"], start=1):
+            out.append(f"| {lad['game']} | {k} | {r['bot']} | {r['mu']:.2f} | {r['sigma']:.2f} | "
+                       f"{r['low']:.2f} .. {r['high']:.2f} |")
+    return "\n".join(out)
+
+
+def main_time(args: argparse.Namespace) -> int:
+    t = args.time
+    executor: Optional[cf.Executor] = cf.ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    strong, ismcts = f"strong:{t!r}s", f"ismcts:{t!r}s"
+    rows: List[Dict[str, Any]] = []
+    ladders: List[Dict[str, Any]] = []
+    start = time.perf_counter()
+
+    def done(row: Dict[str, Any]) -> None:
+        rows.append(row)
+        print(f"{row['what']}: {row['game']} {row['players']}p {row['bot']} vs {row['opponent']}: "
+              f"{row['wins']}/{row['decided']} ({100 * row['win_rate']:.1f}%, {row['seconds']:.0f} s, "
+              f"{time.perf_counter() - start:.0f} s in all)", file=sys.stderr, flush=True)
+    try:
+        for game_id in args.game:
+            for n in args.players:
+                done(timed_line(game_id, n, strong, "greedy", args.games, args.seed, executor, "strong vs greedy"))
+                if n == 2:
+                    done(timed_line(game_id, n, strong, ismcts, args.games, args.seed, executor,
+                                    "strong vs ismcts"))
+                if game_id == "kasimir" and not args.no_oracle:
+                    oracle = functools.partial(OracleBot, time=t)
+                    done(timed_line(game_id, n, oracle, "greedy", args.games, args.seed, executor,
+                                    "oracle vs greedy (ceiling)"))
+        if args.ladder_games > 0:
+            lt = args.ladder_time if args.ladder_time is not None else t
+            specs: List[BotEntry] = ["random", "greedy", f"mcts:{lt!r}s", f"ismcts:{lt!r}s", f"strong:{lt!r}s"]
+            for game_id in args.game:
+                ladders.append(ladder(game_id, specs, args.ladder_games, args.seed, executor))
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    print(format_time_table(rows))
+    if ladders:
+        print()
+        print(format_ladder(ladders))
+    results = {"kind": "strength-time", "machine": machine(), "time_per_move": t, "games_per_line": args.games,
+               "ladder_games_per_pair": args.ladder_games, "ladder_time": args.ladder_time, "seed": args.seed,
+               "workers": args.workers, "argv": sys.argv[1:], "seconds": time.perf_counter() - start,
+               "strong_tuning": {g: dataclasses.asdict(v) for g, v in STRONG_TUNING.items()},
+               "rows": rows, "ladders": ladders}
+    path = args.json
+    if path is None:
+        os.makedirs(RESULTS, exist_ok=True)
+        path = os.path.join(RESULTS, f"strength-time-{datetime.date.today().isoformat()}.json")
+    with open(path, "w") as f:
+        json.dump(results, f, indent=2, sort_keys=True)
+        f.write("\n")
+    print(f"\nwritten to {path}", file=sys.stderr)
+    return 0
+
+
 def format_table(rows: List[Dict[str, Any]]) -> str:
     out = ["| game | players | bot | c | opponent | games | decided | wins | win rate | 95% interval |",
            "|---|---:|---|---:|---|---:|---:|---:|---:|---|"]
@@ -83,7 +258,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--players", nargs="*", type=int, default=[2, 4], help="player counts (default: 2 4)")
     ap.add_argument("--bots", nargs="*", default=["mcts", "ismcts"], help="search bots (default: mcts ismcts)")
     ap.add_argument("--opponents", nargs="*", default=["random", "greedy"], help="default: random greedy")
-    ap.add_argument("--iterations", type=int, default=1000, help="iterations per move (default 1000)")
+    ap.add_argument("--iterations", type=int, default=None,
+                    help="issue 11's table: the search bots at this many iterations per move (default: by time)")
+    ap.add_argument("--time", type=float, default=0.1, help="seconds per move of the time tables (default 0.1)")
+    ap.add_argument("--ladder-games", type=int, default=20, help="games per pair of the ladder (default 20; 0: none)")
+    ap.add_argument("--ladder-time", type=float, default=None, help="seconds per move in the ladder (default --time)")
+    ap.add_argument("--no-oracle", action="store_true", help="leave out Kater Kasimir's oracle lines")
     ap.add_argument("--games", type=int, default=400, help="games per line (default 400)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1: no pool)")
@@ -93,6 +273,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
+    if not 0 < args.time <= 3600 or (args.ladder_time is not None and not 0 < args.ladder_time <= 3600):
+        ap.error("--time and --ladder-time must be above 0 and at most 3600 seconds")
+    if args.ladder_games < 0:
+        ap.error("--ladder-games must be at least 0")
+    if args.iterations is None:
+        return main_time(args)
     executor: Optional[cf.Executor] = cf.ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     rows: List[Dict[str, Any]] = []
     try:

@@ -153,3 +153,35 @@ def test_new_state_seeds_are_the_same_on_both_engines(name: str, engine: str) ->
             game.new_state(bad)  # type: ignore[arg-type]
     import pickle
     assert pickle.loads(pickle.dumps(game)).new_state(3).to_dict() == game.new_state(3).to_dict()
+
+
+@pytest.mark.parametrize("name", mousehole.game_names())
+def test_apply_with_text_points_to_parse_action(name: str, engine: str) -> None:
+    """``state.apply("pass")``: a TypeError that names ``parse_action`` (the way to play a
+    move written in the notation); the state is unchanged."""
+    state = mousehole.load(name, engine=engine).new_state(seed=4)
+    before = state.to_dict()
+    text = state.describe(int(state.legal_actions()[0]))
+    with pytest.raises(TypeError, match=r"state\.parse_action"):
+        state.apply(text)  # type: ignore[arg-type]
+    assert state.to_dict() == before
+    state.apply_action(state.parse_action(text))
+    assert state.to_dict() != before
+
+
+PROTOCOL = ("legal_actions", "apply_action", "is_terminal", "current_player", "scores", "winners",
+            "truncated", "history", "clone", "legal_action_mask", "observation", "is_chance_node")
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize("name", mousehole.game_names())
+def test_compiled_members_are_documented(name: str) -> None:
+    """``help()`` on a compiled state's methods and properties shows their documentation,
+    not only the signature Cython embeds."""
+    import pydoc
+    state = mousehole.load(name, engine="compiled").new_state(seed=1)
+    for member in PROTOCOL:
+        doc = getattr(type(state), member).__doc__ or ""
+        text = "\n".join(line for line in doc.splitlines() if not re.match(r"^\w+\.\w+\(self.*\)$", line)).strip()
+        assert len(text) > 20, f"{name}: {member} has no documentation: {doc!r}"
+        assert text.split()[0] in pydoc.render_doc(getattr(type(state), member), renderer=pydoc.plaintext)

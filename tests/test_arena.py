@@ -15,6 +15,7 @@ import json
 import math
 import sys
 import threading
+import time
 from typing import Any, Dict, Iterator, List
 
 import numpy as np
@@ -103,7 +104,7 @@ def test_same_tournament_in_process_on_a_pool_and_on_dask(pool: Any, dask_execut
     assert here == chunked == pooled == dasked
     assert here.records is not None and len(here.records) == N_GAMES
     assert here.ratings == pooled.ratings == dasked.ratings
-    assert str(here) == str(dasked)
+    assert here.table(times=False) == dasked.table(times=False)  # (the times depend on the machine)
     other = play(game, bots, N_GAMES, seed=8, records=True)
     assert other.records != here.records, "the seed matters"
 
@@ -478,12 +479,59 @@ def test_the_arena_command_runs_on_dask(dask_executor: Any, capsys: Any, tmp_pat
     out = capsys.readouterr().out
     assert f"on Dask at {address}" in out
     here = play(_game(), ["random", "greedy"], 6, seed=3)
-    assert out.startswith(here.table())
+    assert out.startswith(here.table(times=False))
     doc: Dict[str, Any] = json.loads(path.read_text())
-    assert doc["bots"] == here.to_dict()["bots"] and doc["command"] == "arena"
+    assert _untimed(doc["bots"]) == _untimed(here.to_dict()["bots"]) and doc["command"] == "arena"
 
 
 def test_the_module_examples_run() -> None:
     import doctest
     result = doctest.testmod(arena, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+def _untimed(bots: Any) -> Any:
+    """The bots' figures without the times (they depend on the machine)."""
+    return [{k: v for k, v in b.items() if k not in ("seconds", "seconds_per_move")} for b in bots]
+
+
+# ---- the time each bot used (issue 26) ---------------------------------------------------------
+
+
+class _SlowBot:
+    """Plays the first legal action after sleeping ``delay`` seconds."""
+
+    delay = 0.002
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def step(self, state: Any) -> int:
+        time.sleep(self.delay)
+        return int(state.legal_actions()[0])
+
+    def reset(self) -> None:
+        pass
+
+
+def test_the_arena_records_the_time_each_bot_used() -> None:
+    game = _game("cheese_rescue", players=2)
+    result = play(game, [_SlowBot, FirstBot], 2, seed=5)
+    slow, first = result.stats
+    for g in result.outcomes:
+        assert len(g.moves) == len(g.seconds) == 2 and sum(g.moves) > 0
+    # every choice of a bot is a move of its seat (cheese rescue has no chance node)
+    assert slow.moves + first.moves == sum(g.length for g in result.outcomes)
+    assert slow.moves == sum(g.moves[g.seating.index(0)] for g in result.outcomes) > 0
+    assert slow.seconds >= slow.moves * _SlowBot.delay  # it slept that long in its steps
+    assert first.seconds < slow.seconds
+    assert slow.seconds_per_move == pytest.approx(slow.seconds / slow.moves)
+    doc = result.to_dict()["bots"][0]
+    assert (doc["moves"], doc["seconds"], doc["seconds_per_move"]) == (slow.moves, slow.seconds,
+                                                                      slow.seconds_per_move)
+    table = result.table()
+    assert table.startswith(result.table(times=False) + "\n")
+    tail = table.splitlines()[-2:]
+    assert tail[0].split()[0] == "_SlowBot" and tail[0].split()[1:] == [
+        str(slow.moves), f"{slow.seconds:.3f}", f"{1000 * slow.seconds_per_move:.3f}"]
+    assert "time used" in table and "ms/move" in table

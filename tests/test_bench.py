@@ -218,6 +218,7 @@ def test_quick_run_json_shape(quick_run: Dict[str, Any]) -> None:
         for engine in mousehole.available_engines():
             assert set(entry[engine]) >= CALL_KEYS, (name, engine)
             assert all(v > 0 for k, v in entry[engine].items() if k != "apply_action_np_extra_ns")
+            assert entry[engine]["apply_action_np_extra_ns"] >= 0, "a difference of timings is floored at 0"
         if HAVE_COMPILED:
             assert set(entry["speedup"]) == {"whole_games", "python_loop", "apply_action", "legal_actions"}
     if not HAVE_COMPILED:
@@ -384,3 +385,20 @@ def test_cli_subcommand() -> None:
     for argv in (["--games", "nope"], ["--players", "9", "--games", "m"], ["--rounds", "0"]):
         bad = subprocess.run([sys.executable, "-m", "mousehole", "bench", *argv], capture_output=True, text=True)
         assert bad.returncode == 2 and "error" in bad.stderr and "Traceback" not in bad.stderr, argv
+
+
+def test_an_installed_package_finds_its_c_loops(tmp_path: Any) -> None:
+    """``mousehole bench`` outside a checkout: without ``MOUSEHOLE_LIMITS`` and from another
+    directory, the installed package finds the C loops it ships (``mousehole/limits`` in a
+    wheel; ``benchmarks/limits`` in an editable install), the same sources as the checkout's."""
+    code = ("import os, sys; os.environ.pop('MOUSEHOLE_LIMITS', None); from mousehole import bench; "
+            "f = bench.c_sources(); print(f); sys.exit(f is None)")
+    env = {k: v for k, v in os.environ.items() if k != "MOUSEHOLE_LIMITS"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(tmp_path), env=env,
+                         timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    folder = out.stdout.strip()
+    for name in bench.C_LOOPS.values():
+        with open(os.path.join(folder, name), "rb") as a, \
+                open(os.path.join(ROOT, "benchmarks", "limits", name), "rb") as b:
+            assert a.read() == b.read(), name

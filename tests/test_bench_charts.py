@@ -79,7 +79,7 @@ def test_committed_results_draw(charts: Any, tmp_path: Path, capsys: Any) -> Non
         except charts.Unreadable:
             assert f"skipped {f}" in printed.err
             continue
-        if what == "strength":
+        if what in ("strength", "readings"):
             assert f"{f.stem}.png" in names
         else:
             for g in GAMES:

@@ -20,7 +20,7 @@ import mousehole
 from gamecases import CASES, IDS, profile, random_walk, scale
 from mousehole import CHANCE, bots
 from mousehole._rng import Rng, derive
-from mousehole.bots import Bot, GreedyBot, ISMCTSBot, MCTSBot, RandomBot, make_bot
+from mousehole.bots import Bot, GreedyBot, ISMCTSBot, MCTSBot, RandomBot, StrongBot, make_bot
 
 
 def _factories(engine: str) -> Dict[str, Callable[[int], Any]]:
@@ -31,6 +31,7 @@ def _factories(engine: str) -> Dict[str, Callable[[int], Any]]:
         "greedy": lambda seed: GreedyBot(seed),
         "mcts": lambda seed: MCTSBot(it, seed=seed),
         "ismcts": lambda seed: ISMCTSBot(it, seed=seed),
+        "strong": lambda seed: StrongBot(it, seed=seed),
     }
 
 
@@ -112,7 +113,7 @@ def test_budgets() -> None:
     assert (MCTSBot(50, time_limit=0.5).iterations, MCTSBot(50, time_limit=0.5).time_limit) == (50, 0.5)
 
 
-@pytest.mark.parametrize("kind", ["random", "greedy", "mcts", "ismcts"])
+@pytest.mark.parametrize("kind", ["random", "greedy", "mcts", "ismcts", "strong"])
 def test_bots_refuse_chance_and_terminal_states(kind: str, engine: str) -> None:
     bot = _factories(engine)[kind](0)
     state = mousehole.load("kasimir", engine=engine, players=2, explicit_chance=True).new_state(1)
@@ -137,7 +138,7 @@ def test_bots_play_whole_games_with_legal_moves_only(case: Tuple[str, Dict[str, 
     name, params = case
     game = mousehole.load(name, engine=engine, **params)
     make = _factories(engine)
-    kinds = ["mcts", "ismcts", "greedy", "random"]
+    kinds = ["strong", "mcts", "ismcts", "greedy", "random"]
     if engine == "python" and profile(name).slow_reference_games:
         kinds = ["greedy", "random"]  # long games: the Python search over them takes minutes
     players = [make[kinds[p % len(kinds)]](p) for p in range(game.num_players)]
@@ -158,7 +159,7 @@ def test_bots_play_whole_games_with_legal_moves_only(case: Tuple[str, Dict[str, 
     assert moves > 0
 
 
-_VIEW_BOTS = ["random", "greedy", "mcts", "ismcts"]
+_VIEW_BOTS = ["random", "greedy", "mcts", "ismcts", "strong"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -177,7 +178,7 @@ def test_a_bot_sees_only_its_seats_view(case: Tuple[str, Dict[str, Any]], engine
         seat = state.current_player
         worlds = [state.determinize(seat, k) for k in (1, 2, 3)]
         for kind in _VIEW_BOTS:
-            if engine == "python" and profile(name).slow_reference_search and kind in ("mcts", "ismcts"):
+            if engine == "python" and profile(name).slow_reference_search and kind in ("mcts", "ismcts", "strong"):
                 continue  # slow; the compiled run covers it
             want = make[kind](41).step(state)
             for w in worlds:
@@ -198,7 +199,7 @@ def test_a_bot_move_does_not_depend_on_hidden_cards() -> None:
                  if state.determinize(seat, k).to_dict()["hands"] != state.to_dict()["hands"])
     assert other.to_dict(for_player=seat) == state.to_dict(for_player=seat)
     it = 200 if "compiled" in mousehole.available_engines() else 30
-    for cls in (MCTSBot, ISMCTSBot):
+    for cls in (MCTSBot, ISMCTSBot, StrongBot):
         a, b = cls(it, seed=9), cls(it, seed=9)
         assert a.step(state) == b.step(other)
         assert a.last_search == b.last_search  # the same tree statistics, not only the move
@@ -209,7 +210,7 @@ def test_a_bot_move_does_not_depend_on_hidden_cards() -> None:
 # seeds
 
 
-@pytest.mark.parametrize("kind", ["random", "greedy", "mcts", "ismcts"])
+@pytest.mark.parametrize("kind", ["random", "greedy", "mcts", "ismcts", "strong"])
 def test_same_seed_same_moves_and_reset(kind: str, engine: str) -> None:
     game = mousehole.load("cheese_rescue", engine=engine, players=3)
     states = list(_decisions(game, 800, 4))[:5]
@@ -423,3 +424,187 @@ def test_the_chosen_move_is_the_most_visited_legal_child(actions: Tuple[int, ...
                                                           legal: List[int], chosen: int) -> None:
     from mousehole.bots import _choose
     assert _choose(actions, visits, legal) == chosen
+
+
+# --------------------------------------------------------------------------------------
+# time budgets and specs (issue 26)
+
+
+@pytest.mark.parametrize("spec, cls, iterations, seconds", [
+    ("mcts:0.1s", MCTSBot, None, 0.1),
+    ("ismcts:2.5s", ISMCTSBot, None, 2.5),
+    ("ismcts:.05s", ISMCTSBot, None, 0.05),
+    ("strong", StrongBot, bots.DEFAULT_ITERATIONS, None),
+    ("strong:300", StrongBot, 300, None),
+    ("Strong:0.02S", StrongBot, None, 0.02),
+])
+def test_make_bot_reads_time_specs(spec: str, cls: type, iterations: Any, seconds: Any) -> None:
+    bot = make_bot(spec, seed=4)
+    assert type(bot) is cls
+    assert (bot.iterations, bot.time, bot.time_limit) == (iterations, seconds, seconds)  # type: ignore[attr-defined]
+    assert bot.seed == 4  # type: ignore[attr-defined]
+
+
+def test_make_bot_time_applies_to_search_bots_without_a_budget() -> None:
+    for spec, cls in (("mcts", MCTSBot), ("ismcts", ISMCTSBot), ("strong", StrongBot)):
+        bot = make_bot(spec, time=0.25)
+        assert type(bot) is cls and (bot.iterations, bot.time) == (None, 0.25)  # type: ignore[attr-defined]
+    assert (make_bot("mcts:40", time=0.25).iterations, make_bot("mcts:40", time=0.25).time) == (40, None)  # type: ignore
+    assert make_bot("strong:1s", time=0.25).time == 1.0  # type: ignore[attr-defined]
+    assert type(make_bot("greedy", time=0.25)) is GreedyBot
+    assert [bots.spec_has_budget(s) for s in ("mcts", "mcts:5", "strong:0.1s", "greedy", "random")] == [
+        False, True, True, False, False]
+
+
+@pytest.mark.parametrize("spec", ["mcts:0s", "mcts:-1s", "mcts:s", "mcts:nans", "mcts:infs", "strong:1e9s",
+                                  "strong:0", "strong:x", "strong:0.1", "ismcts:1_0s", "strong:0.1s:2"])
+def test_make_bot_names_a_bad_time_spec(spec: str) -> None:
+    with pytest.raises(ValueError, match="spec") as err:
+        make_bot(spec)
+    assert repr(spec) in str(err.value)
+
+
+@pytest.mark.parametrize("make, error, words", [
+    (lambda: MCTSBot(time=0), ValueError, "time must be"),
+    (lambda: MCTSBot(time=float("nan")), ValueError, "time must be"),
+    (lambda: ISMCTSBot(time="1"), TypeError, "time"),  # type: ignore[arg-type]
+    (lambda: MCTSBot(time=1.0, time_limit=1.0), ValueError, "not both"),
+    (lambda: StrongBot(time=-1.0), ValueError, "time must be"),
+    (lambda: StrongBot(0), ValueError, "iterations"),
+    (lambda: StrongBot(threads=0), ValueError, "threads"),
+    (lambda: StrongBot(threads=1.5), TypeError, "threads"),  # type: ignore[arg-type]
+    (lambda: StrongBot(depth=-2), ValueError, "depth"),
+    (lambda: StrongBot(depth="3"), TypeError, "depth"),  # type: ignore[arg-type]
+    (lambda: StrongBot(scale=0.0), ValueError, "scale"),
+    (lambda: StrongBot(greedy=1.5), ValueError, "greedy"),
+    (lambda: StrongBot(c=-1.0), ValueError, "exploration"),
+    (lambda: StrongBot(seed=None), TypeError, "seed"),  # type: ignore[arg-type]
+])
+def test_bad_time_and_strong_arguments_are_refused(make: Callable[[], Any], error: type, words: str) -> None:
+    with pytest.raises(error, match=words):
+        make()
+
+
+def test_time_and_time_limit_are_one_budget() -> None:
+    for cls in (MCTSBot, ISMCTSBot, StrongBot):
+        assert (cls(time=0.5).iterations, cls(time=0.5).time) == (None, 0.5)  # type: ignore[attr-defined]
+        assert cls(time_limit=0.5).time == 0.5 == cls(time_limit=0.5).time_limit  # type: ignore[attr-defined]
+        assert (cls(50, time=0.5).iterations, cls(50, time=0.5).time) == (50, 0.5)  # type: ignore[attr-defined]
+    assert "time=0.5" in repr(MCTSBot(time=0.5)) and "time=0.5" in repr(StrongBot(time=0.5, threads=2))
+
+
+@pytest.mark.parametrize("kind", ["mcts", "ismcts", "strong"])
+def test_more_time_runs_more_iterations_and_a_tiny_budget_still_moves(kind: str, engine: str) -> None:
+    """The search stops on its time: a budget 20 times larger runs more iterations (not a
+    speed check: the same search given more time), and a budget far below one iteration
+    still returns a legal move after one iteration at least."""
+    state = mousehole.load("kasimir", engine=engine, players=2).new_state(3)
+    short, long_ = (0.005, 0.1) if engine == "compiled" else (0.01, 0.2)
+    a = make_bot(f"{kind}:{short}s", seed=1)
+    b = make_bot(f"{kind}:{long_}s", seed=1)
+    a.step(state)
+    b.step(state)
+    n_short = a.last_search.iterations  # type: ignore[attr-defined]
+    n_long = b.last_search.iterations  # type: ignore[attr-defined]
+    assert 1 <= n_short < n_long
+    tiny = make_bot(f"{kind}:0.000001s", seed=1)
+    move = tiny.step(state)
+    assert move in state.legal_actions().tolist() and tiny.last_search.iterations >= 1  # type: ignore[attr-defined]
+
+
+def test_search_takes_time_as_the_alias_of_time_limit(engine: str) -> None:
+    state = mousehole.load("cheese_rescue", engine=engine, players=2).new_state(2)
+    r = bots.search(state, algorithm="mcts", iterations=5, time=30.0, seed=3)
+    assert r.iterations == 5 and r == bots.search(state, algorithm="mcts", iterations=5, time_limit=30.0, seed=3)
+    with pytest.raises(ValueError, match="not both"):
+        bots.search(state, time=1.0, time_limit=1.0)
+    with pytest.raises(ValueError, match="time must be"):
+        bots.search(state, time=-1.0)
+
+
+# --------------------------------------------------------------------------------------
+# StrongBot (issue 26)
+
+
+def test_strong_bot_is_deterministic_with_iterations_and_threads(engine: str) -> None:
+    game = mousehole.load("m", engine=engine, players=3)
+    states = list(_decisions(game, 900, 5))[:3]
+    it = 60 if engine == "compiled" else 6
+    for threads in (1, 3):
+        a, b = StrongBot(it, seed=5, threads=threads), StrongBot(it, seed=5, threads=threads)
+        for s in states:
+            assert a.step(s) == b.step(s)
+            assert a.last_search == b.last_search and a.last_search is not None
+            assert a.last_search.iterations == it and sum(a.last_search.visits) == it
+            assert a.last_search.algorithm == "strong"
+    # three threads: three searches with the seeds derive(step seed, t), their statistics added
+    bot = StrongBot(it, seed=5, threads=3)
+    bot.step(states[0])
+    parts = [bots._strong_search(states[0].clone(), states[0].current_player, bot.tuning(game), it // 3, None,
+                                 derive(derive(5, 0), t), 1) for t in range(3)]
+    assert bot.last_search is not None
+    assert bot.last_search.visits == tuple(sum(p.visits[i] for p in parts) for i in range(len(parts[0].visits)))
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize("name", ["cheese_rescue", "kasimir", "m", "maus_au_chocolat"])
+def test_strong_search_in_python_equals_the_compiled_one(name: str) -> None:
+    """The pure-Python strong search (the fallback) is the same algorithm with the same
+    random numbers: its statistics equal the compiled search's where the game's C-level
+    evaluation gives the values of ``greedy_value`` (Cheese Rescue, Kater Kasimir, M;
+    Maus au Chocolat's play-outs run to the end)."""
+    from mousehole import _search
+    game = mousehole.load(name, players=2)
+    assert _search.has_evaluate(game.new_state(1))
+    bot = StrongBot(20, seed=2)
+    checked = 0
+    for state in list(_decisions(game, 1000, 3))[:3]:
+        seat = state.current_player
+        tune = bot.tuning(game)
+        c = bots._strong_search(state, seat, tune, 40, None, 77, 1)
+        p = bots._strong_search(state, seat, tune, 40, None, 77, 1, engine="python")
+        assert (c.engine, p.engine) == ("compiled", "python")
+        assert (c.action, c.actions, c.visits, c.iterations) == (p.action, p.actions, p.visits, p.iterations)
+        assert c.values == pytest.approx(p.values, abs=1e-9)
+        checked += 1
+    assert checked == 3
+
+
+def test_strong_bot_evaluation_changes_the_search() -> None:
+    """The tuned play-outs are in use: a search with the game's depth differs from the same
+    search playing out to the end (depth -1), and greedy play-out steps change it again."""
+    state = mousehole.load("kasimir", players=2).new_state(4)
+    it = 300 if "compiled" in mousehole.available_engines() else 20
+    runs = []
+    for kw in ({}, {"depth": -1}, {"greedy": 1.0}, {"greedy": 0.0}):
+        bot = StrongBot(it, seed=3, **kw)  # type: ignore[arg-type]
+        bot.step(state)
+        assert bot.last_search is not None
+        runs.append(bot.last_search.values)
+    assert runs[0] != runs[1] and runs[2] != runs[3]
+
+
+def _reading_games() -> List[Tuple[str, str, str]]:
+    out = []
+    for name in mousehole.game_names():
+        for r in type(mousehole.load(name, engine="python")).READINGS:
+            for v in r.values:
+                out.append((name, r.param, v))
+    return out
+
+
+@pytest.mark.parametrize("name, param, value", _reading_games())
+def test_strong_bot_plays_every_reading(name: str, param: str, value: str, engine: str) -> None:
+    """Under every reading of the rules (``Game.READINGS``), the strong bot's moves are legal
+    and leave the state as it was, at 2 and 4 players (a few seeded positions each)."""
+    it = 30 if engine == "compiled" else 3
+    for players in (2, 4):
+        game = mousehole.load(name, engine=engine, players=players, **{param: value})
+        bot = StrongBot(it, seed=1)
+        positions = list(_decisions(game, 1200 + players, 7))[:2 if engine == "compiled" else 1]
+        assert positions
+        for state in positions:
+            before = state.to_dict()
+            a = bot.step(state)
+            assert a in state.legal_actions().tolist()
+            assert state.to_dict() == before

@@ -483,10 +483,14 @@ def test_arena_prints_the_table_and_writes_json(capsys: Any, tmp_path: Any) -> N
                            "--json", str(figures), "--records", str(records))
     assert status == 0, err
     expected = play(mousehole.load("m", players=3), ["greedy", "random", "random"], n, seed=3, records=True)
-    assert out.startswith(expected.table() + "\n")
+    assert out.startswith(expected.table(times=False) + "\n")  # then the time each bot used
     assert re.search(rf"^  {n} games in [\d.]+ s on this process$", out, re.M)
     doc = json.loads(figures.read_text())
-    assert doc["command"] == "arena" and doc["bots"] == expected.to_dict()["bots"]
+
+    def untimed(bots: Any) -> Any:
+        return [{k: v for k, v in b.items() if k not in ("seconds", "seconds_per_move")} for b in bots]
+    assert doc["command"] == "arena" and untimed(doc["bots"]) == untimed(expected.to_dict()["bots"])
+    assert all(b["moves"] > 0 and b["seconds"] > 0 for b in doc["bots"])
     assert doc["ratings"] == expected.to_dict()["ratings"]
     assert json.loads(records.read_text()) == expected.records
     assert err.splitlines()[0] == f"m (3p, greedy vs random vs random): {n} games started"
@@ -498,7 +502,9 @@ def test_arena_on_worker_processes_gives_the_same_table(capsys: Any) -> None:
     assert status == 0, err
     status, pooled, err = run(capsys, *argv, "--workers", "2")
     assert status == 0, err
-    assert pooled.splitlines()[:-1] == here.splitlines()[:-1]
+    # the same table but for its last lines: the time each bot used (3 lines) and the run's
+    assert pooled.splitlines()[:-4] == here.splitlines()[:-4]
+    assert pooled.splitlines()[-4] == here.splitlines()[-4] and "time used" in here.splitlines()[-4]
     assert pooled.splitlines()[-1].endswith("on 2 worker processes")
 
 
@@ -573,3 +579,110 @@ def test_play_does_not_name_a_bots_face_down_bid(monkeypatch: Any) -> None:
     before = out[:first_prompt]
     assert re.search(r"seat [01] \(random\): seat [01] bids face down", before)
     assert not re.search(r"seat [01] \(random\): seat [01] bids (?!face down)", before)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["show", "m", "--param", "max_turns"], "expected NAME=VALUE"),
+    (["show", "m", "--param", "=5"], "expected NAME=VALUE"),
+    (["show", "m", "--param", "players=3"], "use --players"),
+    (["show", "m", "--param", "engine=python"], "use --engine"),
+    (["show", "m", "--param", "max_turns=5", "--param", "max_turns=6"], "max_turns is given twice"),
+    (["show", "m", "--param", "no_such=1"], "unknown parameter(s) no_such"),
+    (["simulate", "m", "--param", "max_turns=-1"], "max_turns must be"),
+    (["simulate", "all", "--param", "no_such=1"], "no game has the parameter(s) no_such"),
+    (["show", "m", "--param", "x=" + "1" * 20_000], "at most 10,000 characters"),
+])
+def test_param_errors_are_one_line(capsys: Any, args: List[str], message: str) -> None:
+    status, _, err = run(capsys, *args)
+    assert status == 2, err
+    assert message in err and len(err.splitlines()) == 1, err
+
+
+def test_param_values_are_json_or_text(capsys: Any) -> None:
+    """``--param max_turns=7`` is the int 7 (JSON); a simulate of every game skips the games
+    without the parameter and says so."""
+    status, out, err = run(capsys, "simulate", "m", "--games", "30", "--param", "max_turns=7")
+    assert status == 0 and "longest 7)" in out, err
+    status, out, err = run(capsys, "simulate", "all", "--games", "5", "--param", "explicit_chance=true")
+    assert status == 0, err
+    assert "m: skipped, it has no parameter explicit_chance" in out
+    assert "kasimir: 4 players" in out
+
+
+@pytest.mark.parametrize("name", mousehole.game_names())
+def test_rules_prints_the_readings_and_the_other_parameters(capsys: Any, name: str) -> None:
+    status, out, err = run(capsys, "rules", name)
+    assert status == 0, err
+    cls = type(mousehole.load(name, engine="python"))
+    assert out.startswith(f"{cls.title}: readings of the rules")
+    assert "other parameters (defaults): players=4" in out
+
+
+@pytest.mark.parametrize("name", mousehole.game_names())
+def test_simulate_table_has_a_legend(capsys: Any, name: str) -> None:
+    """Under the table: what a score is in the game (``Game.SCORE``) and why the win rates
+    may add up to more than 1 (shared wins) or add up to 1 (one winner a game)."""
+    status, out, err = run(capsys, "simulate", name, "--games", "50")
+    assert status == 0, err
+    cls = type(mousehole.load(name, engine="python"))
+    assert cls.SCORE and f"  score: {cls.SCORE}\n" in out
+    line = next(x for x in out.splitlines() if x.startswith("  win rate: "))
+    assert ("add up to 1" in line) == cls.SINGLE_WINNER and ("more than 1" in line) != cls.SINGLE_WINNER
+
+
+# --------------------------------------------------------------------------------------
+# time per move and levels (issue 26)
+
+
+def test_play_level_and_time_choose_the_bots(capsys: Any, monkeypatch: Any) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    status, out, err = run(capsys, "play", "kasimir", "--players", "3", "--seat", "2", "--level", "hard",
+                           "--time", "0.01", "--seed", "5")
+    assert status == 0, err
+    assert out.splitlines()[0].endswith("you are seat 2; seat 0: strong:0.01s, seat 1: strong:0.01s")
+    for level, spec in (("easy", "greedy"), ("medium", f"ismcts:{cli.LEVEL_SECONDS!r}s")):
+        monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+        status, out, err = run(capsys, "play", "cheese_rescue", "--players", "2", "--seat", "1", "--level", level,
+                               "--seed", "5")
+        assert status == 0, err
+        assert out.splitlines()[0].endswith(f"you are seat 1; seat 0: {spec}")
+    # --time gives a budget to the search bots named without one, and to no other
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    status, out, err = run(capsys, "play", "m", "--players", "4", "--seat", "0", "--bots", "mcts,greedy,ismcts:7",
+                           "--time", "0.5", "--seed", "5")
+    assert status == 0, err
+    assert out.splitlines()[0].endswith("seat 1: mcts:0.5s, seat 2: greedy, seat 3: ismcts:7")
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--level", "expert"], "invalid choice: 'expert'"),
+    (["--level", "easy", "--bots", "random"], "--level: not allowed with --bots"),
+    (["--time", "0"], "--time: expected seconds per move"),
+    (["--time", "-1"], "--time: expected seconds per move"),
+    (["--time", "nan"], "--time: expected seconds per move"),
+    (["--time", "1e9"], "--time: expected seconds per move"),
+    (["--time", "fast"], "--time: expected seconds per move"),
+])
+def test_play_refuses_bad_levels_and_times(capsys: Any, argv: List[str], words: str) -> None:
+    status, out, err = run(capsys, "play", "cheese_rescue", "--players", "2", "--seed", "1", *argv)
+    assert status == 2 and words in err, err
+    assert out == ""
+
+
+def test_arena_time_budgets_and_times_used(capsys: Any, tmp_path: Any) -> None:
+    figures = tmp_path / "arena.json"
+    status, out, err = run(capsys, "arena", "kasimir", "--bots", "strong,greedy", "--time", "0.002", "--games", "2",
+                           "--seed", "3", "--json", str(figures))
+    assert status == 0, err
+    assert "kasimir (2p, strong:0.002s vs greedy)" in err or "strong:0.002s" in out
+    lines = out.splitlines()
+    head = next(i for i, x in enumerate(lines) if x.strip().startswith("time used"))
+    assert lines[head].split()[2:] == ["moves", "seconds", "ms/move"]
+    rows = {x.split()[0]: x.split()[1:] for x in lines[head + 1:head + 3]}
+    assert set(rows) == {"strong:0.002s", "greedy"} and all(int(r[0]) > 0 for r in rows.values())
+    doc = json.loads(figures.read_text())
+    strong = next(b for b in doc["bots"] if b["name"] == "strong:0.002s")
+    assert strong["moves"] == int(rows["strong:0.002s"][0]) and strong["seconds"] > 0
+    assert strong["seconds_per_move"] == pytest.approx(strong["seconds"] / strong["moves"])
+    status, out, err = run(capsys, "arena", "kasimir", "--bots", "strong,greedy", "--time", "0", "--games", "2")
+    assert status == 2 and "--time: expected seconds per move" in err

@@ -19,9 +19,10 @@ documented in ``docs/api.md``.
 from __future__ import annotations
 
 import copy
+import json
 import os
 from datetime import timedelta
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 import pytest
@@ -38,13 +39,15 @@ EXAMPLES = int(os.environ.get("MOUSEHOLE_FUZZ_EXAMPLES", "150"))
 _POOLS: Dict[Any, List[Dict[str, Any]]] = {}
 
 
-def _pool(name: str, engine: str) -> List[Dict[str, Any]]:
-    """Full state dicts from a few random games: start, middle, end."""
-    key = (name, engine)
+def _pool(name: str, engine: str, params: Optional[Dict[str, Any]] = None) -> List[Dict[str, Any]]:
+    """Full state dicts from a few random games: start, middle, end (of games with ``params``
+    besides the player count, e.g. a reading; at 2 and 4 players, or at ``params``' count)."""
+    extra = {k: v for k, v in (params or {}).items() if k != "players"}
+    key = (name, engine, json.dumps(params, sort_keys=True))
     if key not in _POOLS:
         out: List[Dict[str, Any]] = []
-        for players in (2, 4):
-            game = mousehole.load(name, engine=engine, players=players)
+        for players in [params["players"]] if params and "players" in params else (2, 4):
+            game = mousehole.load(name, engine=engine, players=players, **extra)
             for seed in range(3):
                 state = game.new_state(seed=seed)
                 out.append(state.to_dict())
@@ -144,12 +147,15 @@ def _exercise(game: Any, state: Any, d: Dict[str, Any]) -> None:
         clone.to_dict()
 
 
-def child_fuzz(name: str, engine: str, examples: int) -> None:
-    """The fuzz run of one game and engine (in a child interpreter: :func:`isolated`)."""
+def child_fuzz(name: str, engine: str, examples: int, params_json: str = "{}") -> None:
+    """The fuzz run of one game and engine (in a child interpreter: :func:`isolated`), with
+    the game parameters ``params_json`` besides the player count (e.g. a reading)."""
     from test_hostile_states import note
-    game2 = mousehole.load(name, engine=engine, players=2)
-    game4 = mousehole.load(name, engine=engine, players=4)
-    pool = _pool(name, engine)
+    params = json.loads(params_json)
+    extra = {k: v for k, v in params.items() if k != "players"}
+    game2 = mousehole.load(name, engine=engine, **dict(extra, players=params.get("players", 2)))
+    game4 = mousehole.load(name, engine=engine, **dict(extra, players=params.get("players", 4)))
+    pool = _pool(name, engine, params or None)
 
     @settings(max_examples=examples, deadline=timedelta(seconds=20), derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))

@@ -603,3 +603,22 @@ def test_vector_env_matches_sync_vector_env(game: str, params: Dict[str, Any], e
     assert truncated >= 1 or "max_turns" not in params
     ours.close()
     sync.close()
+
+
+def _reading_cases() -> List[Any]:
+    from test_readings import SMALL_CASES as READING_CASES
+    return [pytest.param(name, params, id=f"{name}-{'-'.join(f'{k}={v}' for k, v in sorted(params.items()))}")
+            for name, params in READING_CASES]
+
+
+@pytest.mark.parametrize("game, params", _reading_cases())
+def test_readings_reach_the_environment(game: str, params: Dict[str, Any]) -> None:
+    """Gymnasium's checker on an environment made with a reading, whose game has it (on the
+    session's default engine: the readings' engines are compared in test_readings)."""
+    engine = mousehole.default_engine()
+    env = gymnasium.make(GAMES[game], engine=engine, **params)
+    assert all(env.unwrapped.game.params[k] == v for k, v in params.items())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped, skip_render_check=True)
+    env.close()

@@ -33,8 +33,13 @@ CONFIGS: List[Dict[str, Any]] = [
     {"players": 4, "explicit_chance": True},
     {"players": 3, "explicit_chance": True, "track_length": 20, "traps": [2, 5, 7, 11, 13, 17, 19],
      "die": [1, 2, "clover"], "clover": 3},
+    # the readings (KK-11, KK-13): their extra struct fields go through every C path too
+    {"players": 2, "tie_break": "fewest_turns", "elimination": "out_of_game"},
+    {"players": 4, "explicit_chance": True, "tie_break": "first_finished"},
+    {"players": 3, "tie_break": "fewest_turns", "explicit_chance": True},
 ]
-IDS = ["-".join(f"{k}={v}" for k, v in c.items() if k in ("players", "explicit_chance", "track_length"))
+IDS = ["-".join(f"{k}={v}" for k, v in c.items()
+                if k in ("players", "explicit_chance", "track_length", "tie_break", "elimination"))
        for c in CONFIGS]
 
 

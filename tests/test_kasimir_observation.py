@@ -27,10 +27,15 @@ GAMES = [
     pytest.param(dict(players=2, track_length=12, traps=[2, 5, 11], mice=6, die=[3, "clover", 3], clover=4),
                  id="2p-custom"),
 ]
+#: the readings whose section F ranks by another key (KK-13; test_kasimir_readings.py checks it by hand)
+READING_GAMES = [
+    pytest.param(dict(players=4, tie_break="fewest_turns"), id="4p-fewest_turns"),
+    pytest.param(dict(players=3, tie_break="first_finished", explicit_chance=True), id="3p-first_finished-explicit"),
+]
 
 
 @pytest.mark.differential
-@pytest.mark.parametrize("params", GAMES)
+@pytest.mark.parametrize("params", GAMES + READING_GAMES)
 def test_observation_and_mask_equal_the_reference(engine: str, params: Dict[str, Any]) -> None:
     """At every step, for every seat, ``observation(p)`` (with and without ``out=``) is the
     reference observation of the same state (its ``to_dict()`` loaded into the reference

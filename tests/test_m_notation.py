@@ -187,3 +187,24 @@ def test_describe_after_the_end(engine: str) -> None:
         s.describe(0)
     with pytest.raises(IllegalMoveError, match="over"):
         s.parse_action("exchange blue 0")
+
+
+def test_board_short_codes_are_moves(engine: str) -> None:
+    """The text board names cards by short codes (``p20s``) and cells by absolute row and
+    column: ``p20s@r,c`` (also after ``place``/``take``) and ``exchange o0`` read as the
+    moves they name; an initial that names no colour is a ValueError naming the initials.
+    The board ends with its legend, and a scoring row is marked by ``*`` without running two
+    cells together."""
+    s = mousehole.load("m", engine=engine).new_state(seed=3)
+    for a in s.legal_actions()[:6]:
+        text = s.describe(int(a))  # 'place yellow 20 square at -1,0'
+        if not text.startswith("place "):
+            continue
+        name, cell = text[len("place "):].split(" at ")
+        code = s.game._short(s.game._by_name[name.casefold()][0])
+        assert s.parse_action(f"{code}@{cell}") == int(a) == s.parse_action(f"place {code}@{cell}")
+    with pytest.raises(ValueError, match="initial of no colour"):
+        s.parse_action("x20s@1,1")
+    board = str(s)
+    assert board.splitlines()[-1].startswith("board: row and column") and "b=blue" in board
+    assert "action window" not in board

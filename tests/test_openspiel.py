@@ -777,3 +777,24 @@ def test_rl_environment_uses_the_observation_tensor() -> None:
         ts = env.step([int(rng.choice(ts.observations["legal_actions"][p]))])
         steps += 1
     assert steps > 0 and sorted(ts.rewards) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def _reading_cases() -> List[Any]:
+    from test_readings import SMALL_CASES as READING_CASES
+    return [pytest.param(name, params, id=f"{name}-{'-'.join(f'{k}={v}' for k, v in sorted(params.items()))}")
+            for name, params in READING_CASES]
+
+
+@pytest.mark.parametrize("game_id, params", _reading_cases())
+def test_readings_pass_through_openspiel_parameter_strings(game_id: str, params: Dict[str, Any]) -> None:
+    """A reading is an OpenSpiel string parameter: the game string loads it, ``str(game)``
+    gives it back, and OpenSpiel's own random_sim_test plays it."""
+    spec = mo.parameter_specification(game_id)
+    (param, value), = [(k, v) for k, v in params.items() if k != "players"]
+    assert isinstance(spec[param], str) and spec[param] == _api._REGISTRY[game_id].DEFAULTS[param]
+    g = pyspiel.load_game(f"mousehole_{game_id}(players={params['players']},{param}={value},rng_seed=3)")
+    assert g.mousehole_game.params[param] == value and g.get_parameters()[param] == value
+    assert pyspiel.load_game(str(g)).mousehole_game == g.mousehole_game
+    pyspiel.random_sim_test(g, num_sims=1, serialize=False, verbose=False)
+    with pytest.raises(Exception, match=param):
+        pyspiel.load_game(f"mousehole_{game_id}({param}=nonsense)")

@@ -730,3 +730,25 @@ def test_conversions_keep_the_guarantee(engine: str) -> None:
             replay.apply_action(x)
             played.append(x)
     assert state.is_terminal() and played == state.history and not chosen
+
+
+def _reading_cases() -> List[Any]:
+    from test_readings import SMALL_CASES as READING_CASES
+    return [pytest.param(name, params, id=f"{name}-{'-'.join(f'{k}={v}' for k, v in sorted(params.items()))}")
+            for name, params in READING_CASES]
+
+
+@pytest.mark.parametrize("name, params", _reading_cases())
+def test_readings_pass_pettingzoo_api_test(name: str, params: Dict[str, Any]) -> None:
+    """PettingZoo's own api_test on environments made with a reading (whole games; on the
+    session's default engine: the readings' engines are compared in test_readings)."""
+    engine = mousehole.default_engine()
+    from pettingzoo.test import api_test
+
+    env = _make(name, params, engine)
+    assert all(env.unwrapped.game.params[k] == v for k, v in params.items())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for text in DICT_OBS_WARNINGS:
+            warnings.filterwarnings("ignore", message=text)
+        api_test(env, num_cycles=1000)

@@ -490,3 +490,14 @@ def test_text_bad_seat_and_bad_state() -> None:
         render.text(s.to_dict())  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         render.text(s, 0)  # type: ignore[call-arg]  # the option is keyword-only
+
+
+def test_cheese_rescue_picture_marks_only_the_fixed_square(engine: str) -> None:
+    """With ``play_area="centred_on_start"`` (CR-6, CR-8) the picture marks as open only the
+    cells of the fixed square: fewer than the floating square leaves open at the start, and
+    exactly the 5 x 5 square less the start card with 2 players."""
+    def open_cells(**params: Any) -> int:
+        g = mousehole.load("cheese_rescue", players=2, engine=engine, **params)
+        return render.svg(g.new_state(seed=1)).count('fill="#fbf9f4"')
+    assert open_cells(play_area="centred_on_start") == 5 * 5 - 1
+    assert open_cells() > 5 * 5 - 1

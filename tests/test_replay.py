@@ -172,3 +172,19 @@ def test_replay_refuses_bad_records_with_one_line(tmp_path: Any, capsys: Any) ->
     assert status == 2 and "holds 1 records" in err
     status, out, err = run(capsys, "replay", str(listed), "--view", "9")
     assert status == 2 and "--view" in err
+
+
+def test_header_names_the_game_and_hides_the_tables(engine: str) -> None:
+    """The replay's header: the game's title and player count, the seats, the date, and the
+    parameters that differ from the defaults on one short line (M's 90-card table is not
+    printed: the page keeps the full parameters behind a disclosure)."""
+    rec = _record("m", engine)
+    lines = list(replay.text_lines(rec, engine=engine))
+    assert lines[0] == "M, 4 players (m)" and lines[1] == "parameters: the defaults"
+    assert all("blue 30" not in line for line in lines[:3])
+    page = replay.html(rec, engine=engine)
+    about = page.split('<div id="about">', 1)[1].split("</div>", 1)[0]
+    assert about.startswith("M, 4 players &middot; seats: 0: ")
+    assert "<details><summary>parameters: the defaults</summary><pre>" in page
+    short = _record("m", engine, max_turns=30)
+    assert list(replay.text_lines(short, engine=engine))[1] == "parameters besides the defaults: max_turns=30"

@@ -476,3 +476,22 @@ def test_ctrl_c_interrupts_a_search(algo: str) -> None:
     assert out.startswith("interrupted"), (out, err)
     assert float(out.split()[1]) - sent < 2.0
     assert err.rstrip().endswith("KeyboardInterrupt"), err
+
+
+# --------------------------------------------------------------------------------------
+# the strong search and the time budget in C (issue 26)
+
+
+@pytest.mark.compiled
+def test_compiled_strong_mode_checks_its_play_out_arguments() -> None:
+    from mousehole._search import MODE_STRONG, has_evaluate, search as csearch
+    state = mousehole.load("kasimir", engine="compiled", players=2).new_state(1)
+    assert has_evaluate(state)
+    out = csearch(state, MODE_STRONG, 50, None, 1, 1.0, 4, 30.0, 0.5)
+    assert out[4] == 50 and int(out[1].sum()) == 50
+    for depth, scale, greedy, words in ((4, 0.0, 0.0, "scale"), (4, float("inf"), 0.0, "scale"),
+                                        (4, 1.0, 1.5, "greedy"), (4, 1.0, float("nan"), "greedy")):
+        with pytest.raises(ValueError, match=words):
+            csearch(state, MODE_STRONG, 10, None, 1, 1.0, depth, scale, greedy)
+    with pytest.raises(ValueError, match="unknown mode"):
+        csearch(state, 4, 10, None, 1, 1.0)

@@ -133,6 +133,8 @@ def test_maus_au_chocolat_combination_actions_takes_a_seat() -> None:
 # ---- actions -----------------------------------------------------------------------------
 
 ACTION_MESSAGE = "an action must be an int \\(or use state.apply\\(move\\)\\), not "
+#: ``state.apply(text)``: a move in the notation is read with ``parse_action``
+APPLY_TEXT_MESSAGE = "apply takes a Move or an int action, not the text .*state\\.parse_action"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -149,7 +151,8 @@ def test_an_action_is_an_int_never_a_bool_or_a_float(name: str, engine: str) -> 
     }
     for label, call in calls.items():
         for bad, tname in NOT_INTEGERS:
-            with pytest.raises(TypeError, match=ACTION_MESSAGE + tname):
+            pattern = APPLY_TEXT_MESSAGE if label == "apply" and isinstance(bad, str) else ACTION_MESSAGE + tname
+            with pytest.raises(TypeError, match=pattern):
                 call(bad)
             assert state.to_dict() == before, (label, bad)
         for bad in (-1, game.num_actions, 2**64, -(2**70), np.int64(-5), np.uint64(2**64 - 1)):

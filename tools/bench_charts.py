@@ -112,9 +112,16 @@ def subtitle(data: Dict[str, Any], path: Path) -> str:
 
 
 def kind(data: Any) -> str:
-    """``"bench"``, ``"strength"``, or raises :class:`Unreadable`."""
+    """``"bench"``, ``"strength"``, ``"readings"``, or raises :class:`Unreadable`."""
     if not isinstance(data, dict):
         raise Unreadable("not a JSON object")
+    if data.get("kind") == "readings":
+        res = data.get("results")
+        if isinstance(res, list) and res and all(
+                isinstance(r, dict) and "game" in r and isinstance(r.get("random"), dict)
+                and _is_number(r["random"].get("first_seat_win_rate")) for r in res):
+            return "readings"
+        raise Unreadable("'results' is not a list of readings lines (game, random.first_seat_win_rate)")
     rows = data.get("rows")
     if isinstance(rows, list):
         if rows and all(isinstance(r, dict) and _is_number(r.get("win_rate")) and "game" in r and "bot" in r
@@ -347,6 +354,83 @@ def strength_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
     return _save(fig, path)
 
 
+def ladder_chart(data: Dict[str, Any], sub: str, path: Path) -> Optional[Path]:
+    """The rating ladder of ``benchmarks/strength.py`` (its ``ladders``): per game, every bot's
+    openskill mu with the interval mu +- 2 sigma, strongest on top; None without a ladder."""
+    ladders = [x for x in data.get("ladders") or [] if isinstance(x, dict) and isinstance(x.get("ratings"), list)]
+    ladders = [x for x in ladders if x["ratings"] and all(
+        isinstance(r, dict) and _is_number(r.get("mu")) and _is_number(r.get("sigma")) for r in x["ratings"])]
+    if not ladders:
+        return None
+    by_game = {str(x["game"]): x for x in ladders}
+    games = _order(list(by_game))
+    cols = 2 if len(games) > 1 else 1
+    lines = (len(games) + cols - 1) // cols
+    fig = plt.figure(figsize=(12.0 if cols == 2 else 7.0, 3.2 * lines + 0.8))
+    for k, game in enumerate(games):
+        ax = fig.add_subplot(lines, cols, k + 1)
+        rated = sorted(by_game[game]["ratings"], key=lambda r: float(r["mu"]))
+        ys = list(range(len(rated)))
+        mus = [float(r["mu"]) for r in rated]
+        err = [2.0 * float(r["sigma"]) for r in rated]
+        ax.errorbar(mus, ys, xerr=err, fmt="o", color="#01665e", ecolor="#5ab4ac", capsize=3)
+        ax.set_yticks(ys)
+        ax.set_yticklabels([str(r["bot"]) for r in rated])
+        ax.set_title(f"{_name(game)} (2 players, {by_game[game].get('games_per_pair', '?')} games a pair)")
+        ax.set_xlabel("openskill mu, bars: mu +- 2 sigma")
+        ax.grid(axis="x", alpha=0.3)
+    fig.suptitle("Rating ladder: round robin at a fixed time per move\n" + sub, fontsize=10)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def readings_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
+    """Per game: the first seat's win rate (random games, with 95% intervals) and the mean game
+    length, of every reading beside the default, by player count."""
+    res = [r for r in data["results"] if isinstance(r, dict)]
+    games = _order(sorted({str(r["game"]) for r in res}))
+    fig = plt.figure(figsize=(12.0, 3.4 * len(games) + 0.8))
+    palette = ["#444444", "#01665e", "#8c510a", "#5ab4ac", "#d8b365", "#762a83", "#1b7837", "#c51b7d", "#4d9221"]
+    for k, g in enumerate(games):
+        mine = [r for r in res if str(r["game"]) == g]
+        counts = sorted({int(r["players"]) for r in mine})
+        keys = list(dict.fromkeys("default" if r.get("param") is None else f"{r['param']}={r['value']}" for r in mine))
+        bar = 0.84 / len(keys)
+        for col, (field, label) in enumerate((("first_seat_win_rate", "first seat's win rate"),
+                                              ("mean_length", "mean length (actions)"))):
+            ax = fig.add_subplot(len(games), 2, 2 * k + col + 1)
+            for j, key in enumerate(keys):
+                xs, hs, lo, hi = [], [], [], []
+                for i, n in enumerate(counts):
+                    r = next((r for r in mine if int(r["players"]) == n and key == (
+                        "default" if r.get("param") is None else f"{r['param']}={r['value']}")), None)
+                    if r is None:
+                        continue
+                    v = float(r["random"][field])
+                    ci = r["random"].get("first_seat_win_95" if col == 0 else "mean_length_95")
+                    xs.append(i + (j - (len(keys) - 1) / 2) * bar)
+                    hs.append(v)
+                    ok = isinstance(ci, list) and len(ci) == 2 and all(_is_number(c) for c in ci)
+                    lo.append(max(0.0, v - float(ci[0])) if ok else 0.0)
+                    hi.append(max(0.0, float(ci[1]) - v) if ok else 0.0)
+                ax.bar(xs, hs, width=bar * 0.95, color=palette[j % len(palette)], label=key, yerr=[lo, hi],
+                       capsize=2, error_kw={"elinewidth": 0.8, "ecolor": "black"})
+            ax.set_xticks(range(len(counts)))
+            ax.set_xticklabels([f"{n} players" for n in counts], fontsize=8)
+            ax.set_ylabel(label, fontsize=8)
+            ax.set_title(f"{_name(g)}: {label}", fontsize=9)
+            ax.grid(axis="y", alpha=0.3)
+            if col == 0:
+                ax.set_ylim(0, 1.05)
+                ax.legend(fontsize=7, frameon=True, framealpha=0.85, loc="lower center")
+    found = data.get("settings")
+    st: Dict[str, Any] = found if isinstance(found, dict) else {}
+    games_a_bar = f"{st['games']:,} random games a bar" if _is_number(st.get("games")) else "random games"
+    fig.suptitle(f"What each reading changes: {games_a_bar} (95% intervals)\n{sub}", fontsize=10)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
 # --------------------------------------------------------------------------------------
 # the script
 
@@ -365,6 +449,12 @@ def chart_file(path: Path, out: Path) -> List[Path]:
         matplotlib.rcParams["svg.hashsalt"] = "mousehole"
         if what == "strength":
             written.append(strength_chart(data, sub, out / f"{stem}.png"))
+            ladder = ladder_chart(data, sub, out / f"{stem}-ladder.png")
+            if ladder is not None:
+                written.append(ladder)
+            return written
+        if what == "readings":
+            written.append(readings_chart(data, sub, out / f"{stem}.png"))
             return written
         for game in _order([g for g, e in data["games"].items() if isinstance(e, dict)]):
             p = calls_chart(game, data["games"][game], sub, out / f"{stem}-calls-{game}.png")

@@ -13,7 +13,9 @@ A wheel must hold, under ``mousehole/``:
   * exactly one extension module (``.so`` or ``.pyd``) per compiled module, and no other;
   * a ``.pyi`` stub per compiled module, every ``.pyi`` of ``src/mousehole`` and ``py.typed``;
   * every ``.py`` of ``src/mousehole``;
-and no ``.pyx``, ``.pxd``, ``.c``/``.cpp``/``.h`` or ``.o`` anywhere. With
+  * the plain-C loops of ``benchmarks/limits`` (``.c``, ``.h``) as ``mousehole/limits/``, which
+    ``mousehole bench`` compiles in an installed package;
+and no ``.pyx``, ``.pxd``, ``.o`` anywhere, no other ``.c``/``.cpp``/``.h``. With
 ``--platform-tag manylinux`` its file name must carry such a platform tag.
 
 The sdist must hold the Cython sources (every ``.pyx`` and ``.pxd`` of
@@ -126,8 +128,15 @@ def check_wheel(path: Path, source: Path, modules: Sequence[str], platform_tag: 
     for f in sorted(src_pkg - name_set):
         report.error(f"missing {f} (present in src/)")
 
+    # The C loops of bench, shipped as written.
+    loops = {"mousehole/limits/" + f.rsplit("/", 1)[1] for f in files_under(source, HANDWRITTEN_C, (".c", ".h"))}
+    for f in sorted(loops - name_set):
+        report.error(f"missing {f} (the C loops of {HANDWRITTEN_C}, for mousehole bench)")
+
     # No build inputs or by-products.
     for n in names:
+        if n in loops:
+            continue
         if n.endswith((".pyx", ".pxd")) or n.endswith(GENERATED):
             report.error(f"source or build by-product in the wheel: {n}")
 
@@ -137,7 +146,8 @@ def check_wheel(path: Path, source: Path, modules: Sequence[str], platform_tag: 
             any(t.startswith(platform_tag) for t in tags.split(".")),
             f"platform tag {tags!r} is not a {platform_tag} tag",
         )
-    return report.print(f"{len(modules)} compiled modules {sorted(modules)}, stubs, py.typed; no .pyx/.pxd/.c")
+    return report.print(f"{len(modules)} compiled modules {sorted(modules)}, stubs, py.typed, the C loops; "
+                        "no .pyx/.pxd/generated C")
 
 
 def check_sdist(path: Path, source: Path, modules: Sequence[str]) -> bool:

@@ -11,395 +11,434 @@
  *
  * The table lives in an 8 x 8 window of 64-bit boards (bit 8 r + c) with the cards in rows
  * and columns 1..6: the top row and the left column holding a card are row 1 and column 1,
- * so shifts by one cell never wrap. One board per colour, value and symbol; no card ids on
- * the table (a card's attributes are where its bit is).
+ * so shifts by one cell never wrap. One board per colour, value and symbol, and the card on
+ * each cell. A card is its attributes packed in a number (colour | value << 3 | symbol << 6),
+ * which index the boards directly; an empty hand slot holds a card whose attributes index
+ * boards that stay empty, so it fits nowhere and the four slots are handled without tests.
+ *
+ * One game is one function whose state (and generator) are locals, with the turn, the row
+ * choice and the takes written out in order rather than dispatched on a phase: the compiler
+ * keeps the hot values in registers. The legal cells of a card are one expression over the
+ * boards; the drawn action is located with byte-wise bit counts (limits.h) instead of loops.
  */
 #include "limits.h"
 
-enum { MAXP = 6, HAND = 4, NCARDS = 90, CHIPS = 6, MAX_ACTIONS = 2000, NO_SYMBOL = 4 };
+enum { MAXP = 6, HAND = 4, NCARDS = 90, CHIPS = 6, MAX_ACTIONS = 2000 };
 
-/* a card: colour 0..4, value class 0..4 (0, 10, 20, 30, 40), symbol 0..3 or NO_SYMBOL */
-static uint8_t COLOUR[NCARDS], VALUE[NCARDS], SYMBOL[NCARDS];
+/* a card: colour 0..4, value class 0..4 (0, 10, 20, 30, 40), symbol 0..3 or 4 (none) */
+#define COLOUR(x) ((x) & 7)
+#define VALUE(x) (((x) >> 3) & 7)
+#define SYMBOL(x) ((x) >> 6)
+/* boards: colour[5], value[5] and symbol[4] are never written (they stay empty); a card
+ * without a symbol writes its symbol bit into the spare symbol[5] */
+#define SYMBOL_W(x) (SYMBOL(x) | (SYMBOL(x) >> 2))
+enum { NONE_CARD = 5 | 5 << 3 | 4 << 6 }; /* the empty hand slot */
+
+typedef uint16_t card_t;
+static card_t DECK[NCARDS];
+static uint16_t ATTR[NONE_CARD + 1]; /* one bit per colour, value and symbol (M-12: shared traits) */
 
 static void fill_cards(void) { /* M-1: per colour two 0s, then each value with each symbol */
-    int c, v, s, id = 0;
+    int c, v, s, n = 0;
     for (c = 0; c < 5; c++) {
-        for (s = 0; s < 2; s++, id++) {
-            COLOUR[id] = (uint8_t)c;
-            VALUE[id] = 0;
-            SYMBOL[id] = NO_SYMBOL;
-        }
+        for (s = 0; s < 2; s++)
+            DECK[n++] = (card_t)(c | 4 << 6);
         for (v = 1; v <= 4; v++)
-            for (s = 0; s < 4; s++, id++) {
-                COLOUR[id] = (uint8_t)c;
-                VALUE[id] = (uint8_t)v;
-                SYMBOL[id] = (uint8_t)s;
-            }
+            for (s = 0; s < 4; s++)
+                DECK[n++] = (card_t)(c | v << 3 | s << 6);
+    }
+    for (n = 0; n < NCARDS; n++) {
+        int x = DECK[n];
+        ATTR[x] = (uint16_t)(1u << COLOUR(x) | 1u << (5 + VALUE(x)) | (SYMBOL(x) < 4 ? 1u << (10 + SYMBOL(x)) : 0));
     }
 }
 
-enum { PLAY, CHOOSE, TAKE, OVER };
+/* ---- M-13(b): may the card on a cell be taken without splitting the table? ---------------- */
 
-typedef struct {
-    int n;
-    uint64_t occ, colour[5], value[5], symbol[5]; /* symbol[NO_SYMBOL] stays empty */
-    uint64_t front;           /* free cells next to a card, inside the 6 x 6 limit (M-7) */
-    uint64_t fit[HAND];       /* PLAY: where each card of the hand to move fits */
-    uint64_t srow, tmask;      /* the scoring row; TAKE: the cards of it that may be taken */
-    uint64_t hrun, vrun;       /* CHOOSE: the two runs */
-    uint8_t hand[MAXP][HAND];
-    int hand_n[MAXP];
-    uint8_t pile[128];        /* a ring: bottom at pile_b, top at pile_b + pile_n - 1 */
-    int pile_b, pile_n;
-    int chips[MAXP];
-    int taken[MAXP][5];       /* points taken, per colour */
-    int phase, seat, placer, passes, actions;
-} m_t;
+/* For the 3 x 3 block around a card (bit 3 i + j: the cell (i - 1, j - 1) from it), the
+ * groups of its neighbours that stay linked around it: each maximal arc of cards on the ring
+ * N, NE, E, SE, S, SW, W, NW (a cell of the ring is next to the one before it) that holds an
+ * orthogonal neighbour. With at most one group the take is safe; otherwise the groups are
+ * grown on the table at once, as boards relative to cell - 9 (bit 8 i + j). */
+static uint8_t NGROUPS[512];
+static uint32_t GROUP[512][4];
 
-static const uint64_t ROW0 = 0xFFULL, ROW1 = 0xFF00ULL, ROW6 = 0xFFULL << 48, ROW7 = 0xFFULL << 56;
-static const uint64_t COL0 = 0x0101010101010101ULL, COL1 = COL0 << 1, COL6 = COL0 << 6, COL7 = COL0 << 7;
-
-static inline uint64_t nbrs(uint64_t b) { return (b << 1) | (b >> 1) | (b << 8) | (b >> 8); }
-
-static inline void set_front(m_t *g) { /* M-7: a sixth row (column) closes the two outer ones */
-    uint64_t area = ~0ULL;
-    if (g->occ & ROW6) area &= ~(ROW0 | ROW7);
-    if (g->occ & COL6) area &= ~(COL0 | COL7);
-    g->front = nbrs(g->occ) & ~g->occ & area;
-}
-
-/* M-6: the free cells where card x fits (every neighbour shares something with it) */
-static inline uint64_t fits(const m_t *g, int x) {
-    uint64_t same = g->colour[COLOUR[x]] | g->value[VALUE[x]] | g->symbol[SYMBOL[x]];
-    return g->front & ~nbrs(g->occ & ~same);
-}
-
-static inline int in(uint64_t b, int cell) { return (int)(b >> cell & 1); }
-
-/* what card x shares with the card on `cell` (M-12) */
-static inline int shared(const m_t *g, int x, int cell) {
-    return in(g->colour[COLOUR[x]], cell) + in(g->value[VALUE[x]], cell) + in(g->symbol[SYMBOL[x]], cell);
-}
-
-static void shift(m_t *g, int rows, int cols) { /* move every card by (rows, cols), +-1 or 0 */
-    int sh = 8 * rows + cols, i;
-    uint64_t *boards[17];
-    int nb = 0;
-    boards[nb++] = &g->occ;
-    boards[nb++] = &g->srow;
-    for (i = 0; i < 5; i++) {
-        boards[nb++] = &g->colour[i];
-        boards[nb++] = &g->value[i];
-    }
-    for (i = 0; i < 4; i++)
-        boards[nb++] = &g->symbol[i];
-    for (i = 0; i < nb; i++)
-        *boards[i] = sh > 0 ? *boards[i] << sh : *boards[i] >> -sh;
-}
-
-static inline void put(m_t *g, int cell, int x) {
-    uint64_t bit = 1ULL << cell;
-    g->occ |= bit;
-    g->colour[COLOUR[x]] |= bit;
-    g->value[VALUE[x]] |= bit;
-    g->symbol[SYMBOL[x]] |= SYMBOL[x] == NO_SYMBOL ? 0 : bit;
-}
-
-static inline int pop_pile(m_t *g) { return g->pile[(g->pile_b + --g->pile_n) & 127]; }
-
-static inline int hand_fits(m_t *g, int p) { /* the fit masks of seat p's hand; any fit? */
-    uint64_t any = 0;
-    int i;
-    for (i = 0; i < g->hand_n[p]; i++)
-        any |= g->fit[i] = fits(g, g->hand[p][i]);
-    return any != 0;
-}
-
-/* M-17 at the start of seat p's turn: the game goes on while some card in a hand or in the
- * pile fits; seat p's hand first (its masks are those of the coming decision) */
-static void start_turn(m_t *g, int p) {
-    int q, i;
-    g->phase = PLAY;
-    g->seat = p;
-    if (g->front && hand_fits(g, p))
-        return;
-    for (q = 0; q < g->n && g->front; q++)
-        for (i = 0; i < g->hand_n[q]; i++)
-            if (q != p && fits(g, g->hand[q][i]))
-                return;
-    for (i = 0; i < g->pile_n && g->front; i++)
-        if (fits(g, g->pile[(g->pile_b + i) & 127]))
-            return;
-    g->phase = OVER;
-}
-
-static void end_turn(m_t *g) { /* M-10, M-11 */
-    int p = g->placer;
-    while (g->hand_n[p] < HAND && g->pile_n > 0)
-        g->hand[p][g->hand_n[p]++] = (uint8_t)pop_pile(g);
-    start_turn(g, p + 1 == g->n ? 0 : p + 1);
-}
-
-/* BLOCK_OK[b]: for the 3 x 3 block b around a card (bit 3 i + j is the cell (i - 1, j - 1)
- * from it), 1 when removing the card cannot split the table: it has at most one neighbour,
- * or its neighbours are linked by the ring of cards around it (N, NE, E, SE, S, SW, W, NW:
- * each cell of the ring is next to the one before it) */
-static uint8_t BLOCK_OK[512];
-
-static void fill_block(void) {
+static void fill_groups(void) {
     static const int RING[8] = {1, 2, 5, 8, 7, 6, 3, 0}; /* block bits, in ring order */
-    int b, start, i, k;
+    int b, i, k;
     for (b = 0; b < 512; b++) {
-        int orth = 0, nb = 0, ok = 0;
-        for (i = 0; i < 8; i += 2)
-            if (b >> RING[i] & 1) {
-                orth |= 1 << i;
-                nb++;
-            }
-        ok = nb <= 1;
-        for (start = 0; start < 8 && !ok; start++) { /* an arc of cards from start */
-            int arc = 0;
-            for (i = 0; i < 8; i++) {
-                k = (start + i) & 7;
-                if (!(b >> RING[k] & 1))
-                    break;
-                arc |= 1 << k;
-            }
-            ok = (orth & ~arc) == 0;
+        int start = -1, n = 0;
+        for (i = 0; i < 8 && start < 0; i++)
+            if (!(b >> RING[i] & 1))
+                start = i;
+        if (start < 0) { /* the whole ring: one group */
+            NGROUPS[b] = 1;
+            continue;
         }
-        BLOCK_OK[b] = (uint8_t)ok;
+        for (i = 1; i <= 8;) { /* arcs, from the first hole on */
+            uint32_t arc = 0;
+            int orth = 0;
+            for (; i <= 8; i++) {
+                k = RING[(start + i) & 7];
+                if (!(b >> k & 1))
+                    break;
+                arc |= 1u << (8 * (k / 3) + k % 3);
+                orth |= k & 1; /* N, W, E, S are the odd block bits */
+            }
+            if (arc && orth)
+                GROUP[b][n++] = arc;
+            i++;
+        }
+        NGROUPS[b] = (uint8_t)n;
     }
 }
 
-/* M-13(b): is the table still one group without the card on `cell`? Its neighbours must stay
- * connected: the 3 x 3 block around it settles most cases; otherwise a flood from one
- * neighbour until it has reached all of them (connected) or stops growing (split). */
-static int connected_without(uint64_t occ, int cell) {
-    uint64_t x = occ >> (cell - 9), bit, rest, need, f, g;
-    if (BLOCK_OK[(x & 7) | (x >> 5 & 0x38) | (x >> 10 & 0x1C0)])
-        return 1;
-    bit = 1ULL << cell;
-    rest = occ & ~bit;
-    need = nbrs(bit) & rest;
-    f = need & (0 - need); /* the lowest neighbour */
+LIM_INLINE uint64_t nbrs(uint64_t b) { return (b << 1) | (b >> 1) | (b << 8) | (b >> 8); }
+
+LIM_INLINE int block(uint64_t occ, int cell) {
+    uint64_t x = occ >> (cell - 9);
+    return (int)((x & 7) | (x >> 5 & 0x38) | (x >> 10 & 0x1C0));
+}
+
+/* two or more groups: grow them all; two that touch merge; one that stops growing is a whole
+ * part of the table, split from the others */
+static int groups_join(uint64_t occ, int cell, int b) {
+    uint64_t rest = occ & ~(1ULL << cell), f[4], g, h;
+    int n = NGROUPS[b], i, j;
+    for (i = 0; i < n; i++)
+        f[i] = (uint64_t)GROUP[b][i] << (cell - 9);
+    if (n == 2) { /* the usual case, without the bookkeeping */
+        for (;;) {
+            g = (f[0] | nbrs(f[0])) & rest;
+            h = (f[1] | nbrs(f[1])) & rest;
+            if (g & h)
+                return 1;
+            if (g == f[0] || h == f[1])
+                return 0;
+            f[0] = g;
+            f[1] = h;
+        }
+    }
     for (;;) {
-        g = (f | nbrs(f)) & rest;
-        if ((g & need) == need)
+        for (i = 0; i < n; i++) {
+            g = (f[i] | nbrs(f[i])) & rest;
+            if (g == f[i])
+                return 0;
+            f[i] = g;
+        }
+        for (i = 0; i < n; i++)
+            for (j = i + 1; j < n; j++)
+                if (f[i] & f[j]) {
+                    f[i] |= f[j];
+                    f[j--] = f[--n];
+                }
+        if (n == 1)
             return 1;
-        if (g == f)
-            return 0;
-        f = g;
     }
 }
 
-static inline uint64_t takeable(const m_t *g) { /* M-13 (a), (b) */
-    uint64_t bits = g->srow, out = 0;
-    if ((bits & (bits - 1)) == 0)
+/* The cards of board o with two groups of neighbours or more, all at once: around each cell
+ * the ring N, NE, E, SE, S, SW, W, NW as eight shifted boards (a corner counts only next to a
+ * card of its two sides, which joins it to a group), and the cells where an empty place of
+ * the ring is followed by a card at least twice. (Cards stay in rows and columns 1..6, so a
+ * shift by one column never brings in a card from the next row.) */
+LIM_INLINE uint64_t crowded(uint64_t o) {
+    uint64_t n = o << 8, s = o >> 8, w = o << 1, e = o >> 1;
+    uint64_t ne = o << 7 & (n | e), se = o >> 9 & (s | e), sw = o >> 7 & (s | w), nw = o << 9 & (n | w);
+    uint64_t once = 0, twice = 0, start;
+#define RING_STEP(cur, prev) (start = (cur) & ~(prev), twice |= once & start, once |= start)
+    RING_STEP(n, nw);
+    RING_STEP(ne, n);
+    RING_STEP(e, ne);
+    RING_STEP(se, e);
+    RING_STEP(s, se);
+    RING_STEP(sw, s);
+    RING_STEP(w, sw);
+    RING_STEP(nw, w);
+#undef RING_STEP
+    return twice;
+}
+
+LIM_INLINE uint64_t takeable(uint64_t occ, uint64_t row) { /* M-13 (a), (b) */
+    uint64_t hard, out;
+    if ((row & (row - 1)) == 0)
         return 0;
-    while (bits) {
-        int b = lim_ctz64(bits);
-        bits &= bits - 1;
-        if (connected_without(g->occ, b))
-            out |= 1ULL << b;
+    hard = crowded(occ) & row;
+    out = row & ~hard;
+    while (hard) {
+        int cell = lim_ctz64(hard);
+        hard &= hard - 1;
+        out |= (uint64_t)groups_join(occ, cell, block(occ, cell)) << cell;
     }
     return out;
 }
 
-static void go_on_scoring(m_t *g) { /* M-14, M-16 */
-    g->tmask = takeable(g);
-    if (g->tmask)
-        return;
-    g->srow = 0;
-    if (g->pile_n == 0)
-        g->phase = OVER;
-    else
-        end_turn(g);
+/* ---- the table ---------------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t occ, front, colour[6], value[6], symbol[6];
+    card_t at[82]; /* the card on cell c is at[9 + c] (room for a shift either way) */
+} table_t;
+
+static const uint64_t ROW0 = 0xFFULL, ROW1 = 0xFF00ULL, ROW6 = 0xFFULL << 48, ROW7 = 0xFFULL << 56;
+static const uint64_t COL0 = 0x0101010101010101ULL, COL1 = COL0 << 1, COL6 = COL0 << 6, COL7 = COL0 << 7;
+
+LIM_INLINE void set_front(table_t *t) { /* M-7: a sixth row (column) closes the two outer ones */
+    uint64_t o = t->occ;
+    uint64_t closed = ((0 - (uint64_t)((o & ROW6) != 0)) & (ROW0 | ROW7)) | ((0 - (uint64_t)((o & COL6) != 0)) & (COL0 | COL7));
+    t->front = nbrs(o) & ~o & ~closed;
 }
 
-static void start_scoring(m_t *g, uint64_t run) {
-    g->srow = run;
-    g->phase = TAKE;
-    g->seat = g->placer;
-    go_on_scoring(g);
+/* M-6: the free cells where card x fits (every neighbour shares something with it) */
+LIM_INLINE uint64_t fits(const table_t *t, int x) {
+    uint64_t same = t->colour[COLOUR(x)] | t->value[VALUE(x)] | t->symbol[SYMBOL(x)];
+    return t->front & ~nbrs(t->occ & ~same);
 }
 
-/* M-12: the run through `cell` along `step` if it qualifies, else 0 */
-static uint64_t line(const m_t *g, int x, int cell, int step) {
-    int a = cell, b = cell, len;
-    uint64_t run = 0;
-    while (in(g->occ, a - step))
-        a -= step;
-    while (in(g->occ, b + step))
-        b += step;
-    len = (b - a) / step + 1;
-    if (len < 5)
-        return 0;
-    if (!((a != cell && shared(g, x, cell - step) >= 2) || (b != cell && shared(g, x, cell + step) >= 2)))
-        return 0;
-    for (; a <= b; a += step)
-        run |= 1ULL << a;
-    return run;
+LIM_INLINE void put(table_t *t, int cell, int x) {
+    uint64_t bit = 1ULL << cell;
+    t->occ |= bit;
+    t->colour[COLOUR(x)] |= bit;
+    t->value[VALUE(x)] |= bit;
+    t->symbol[SYMBOL_W(x)] |= bit;
+    t->at[9 + cell] = (card_t)x;
 }
 
-static void place(m_t *g, int p, int slot, int cell) {
-    int x = g->hand[p][slot], need, q, k, pay;
-    uint64_t nb = nbrs(1ULL << cell) & g->occ;
-    g->hand[p][slot] = g->hand[p][--g->hand_n[p]];
-    g->passes = 0;
-    g->placer = p;
-    need = lim_popcount64(nb) - 1; /* M-8: k - 1 chips, from the right, never from the placer */
-    for (q = p, k = 1; need > 0 && k < g->n; k++) {
-        q = q == 0 ? g->n - 1 : q - 1;
-        pay = need < g->chips[q] ? need : g->chips[q];
-        g->chips[q] -= pay;
-        g->chips[p] += pay;
-        need -= pay;
-    }
-    if (cell < 8 || (cell & 7) == 0) { /* on row or column 0: move the window */
-        int dr = cell < 8, dc = (cell & 7) == 0;
-        shift(g, dr, dc);
-        cell += 8 * dr + dc;
-    }
-    put(g, cell, x);
-    set_front(g);
-    /* M-12: only a row (column) with five cards can hold a run of five */
-    g->hrun = LIM_POP8[g->occ >> (cell & 56) & 0xFF] >= 5 ? line(g, x, cell, 1) : 0;
-    g->vrun = LIM_POP8[((g->occ >> (cell & 7)) & COL0) * 0x0102040810204080ULL >> 56] >= 5 ? line(g, x, cell, 8) : 0;
-    if (g->hrun && g->vrun) {
-        g->phase = CHOOSE;
-        g->seat = p;
-    } else if (g->hrun | g->vrun) {
-        start_scoring(g, g->hrun | g->vrun);
-    } else {
-        end_turn(g);
-    }
-}
-
-static void take(m_t *g, int cell) {
+LIM_INLINE int lift(table_t *t, int cell) {
+    int x = t->at[9 + cell];
     uint64_t keep = ~(1ULL << cell);
-    int c, v, p = g->seat;
-    for (c = 0; !in(g->colour[c], cell); c++)
-        ;
-    for (v = 0; !in(g->value[v], cell); v++)
-        ;
-    g->taken[p][c] += 10 * v; /* M-15 */
-    g->occ &= keep;
-    g->srow &= keep;
-    g->colour[c] &= keep;
-    g->value[v] &= keep;
-    for (c = 0; c < 4; c++)
-        g->symbol[c] &= keep;
-    g->seat = p == 0 ? g->n - 1 : p - 1; /* M-13: then the player to the right */
-    if (!(g->occ & ROW1) || !(g->occ & COL1))
-        shift(g, -!(g->occ & ROW1), -!(g->occ & COL1));
-    set_front(g);
-    go_on_scoring(g);
+    t->occ &= keep;
+    t->colour[COLOUR(x)] &= keep;
+    t->value[VALUE(x)] &= keep;
+    t->symbol[SYMBOL_W(x)] &= keep;
+    return x;
 }
 
-static void pass(m_t *g, int p, int slot) { /* M-9, M-18 */
-    if (g->chips[p] > 0) {
-        g->chips[p]--;
-        g->chips[p == 0 ? g->n - 1 : p - 1]++;
-        if (slot >= 0) {
-            g->pile_b = (g->pile_b - 1) & 127;
-            g->pile[g->pile_b] = g->hand[p][slot];
-            g->pile_n++;
-            g->hand[p][slot] = (uint8_t)pop_pile(g);
-        }
+LIM_INLINE uint64_t move(uint64_t b, int sh) { return sh > 0 ? b << sh : b >> -sh; }
+
+static void shift(table_t *t, int sh) { /* every card by sh cells: +-1, +-8 or +-9 */
+    int i;
+    t->occ = move(t->occ, sh);
+    for (i = 0; i < 5; i++) {
+        t->colour[i] = move(t->colour[i], sh);
+        t->value[i] = move(t->value[i], sh);
     }
-    g->passes = g->pile_n == 0 ? g->passes + 1 : 0;
-    if (g->passes >= g->n) {
-        g->phase = OVER;
-        return;
-    }
-    p = p + 1 == g->n ? 0 : p + 1;
-    g->seat = p;
-    hand_fits(g, p); /* nothing changed on the table: no M-17 test */
+    for (i = 0; i < 4; i++)
+        t->symbol[i] = move(t->symbol[i], sh);
+    memmove(t->at + 9 + sh, t->at + 9, 64 * sizeof t->at[0]);
 }
 
-static void setup(m_t *g, int n, lim_rng *rng) {
-    uint8_t deck[NCARDS];
+/* M-12: the run through bit p of the line `bits` (its cells as bits of a byte), `step` apart
+ * on the board, if it has five cards or more and card x shares two traits with a neighbour
+ * on it; the run as a board, else 0 */
+LIM_INLINE uint64_t run(const table_t *t, uint64_t bits, int p, int cell, int step, int x) {
+    int up = lim_ctz64(~(bits >> p));              /* cards from p on, p included */
+    int down = LIM_CLZ64(~(bits << (63 - p)));     /* cards from p back, p included */
+    int len = up + down - 1, first = cell - step * (down - 1);
+    unsigned a = ATTR[x], m1 = a & ATTR[t->at[9 + cell - step]], m2 = a & ATTR[t->at[9 + cell + step]];
+    /* no branches: whether a run forms is a coin flip to the predictor */
+    int ok = (len >= 5) & (((down > 1) & ((m1 & (m1 - 1)) != 0)) | ((up > 1) & ((m2 & (m2 - 1)) != 0)));
+    uint64_t cells = step == 1 ? (1ULL << len) - 1 : COL0 >> (8 * (8 - len));
+    return (cells << first) & (0 - (uint64_t)ok);
+}
+
+/* ---- one game ------------------------------------------------------------------------------- */
+
+typedef struct {
+    int actions, score0;
+} result_t;
+
+static result_t play(int n, lim_fast *rng_state) {
     static const int START[5] = {8 + 1, 8 + 3, 16 + 1, 16 + 2, 16 + 3}; /* M-4, window cells */
-    int i, p;
-    memset(g, 0, sizeof *g);
-    g->n = n;
-    for (i = 0; i < NCARDS; i++)
-        deck[i] = (uint8_t)i;
-    lim_shuffle(rng, deck, NCARDS); /* M-3: the first 30 + 10 n are in play */
-    g->pile_n = 30 + 10 * n;
-    memcpy(g->pile, deck, (size_t)g->pile_n);
+    lim_fast rng = *rng_state;
+    table_t t;
+    card_t hand[MAXP][HAND], pile[128], deck[NCARDS]; /* pile: a ring, bottom at pb, top at pb + pn - 1 */
+    int hand_n[MAXP], chips[MAXP], taken[MAXP][5], left[MAXP], right[MAXP];
+    int pb = 0, pn = 30 + 10 * n, p, q, i, passes = 0, actions = 0;
+    uint64_t mask[HAND];
+    result_t res;
+
+    memset(&t, 0, sizeof t);
+    memset(taken, 0, sizeof taken);
+    memcpy(deck, DECK, sizeof deck);
+    for (i = 0; i < pn; i++) { /* M-3: 30 + 10 n cards in play: only they need shuffling */
+        int j = i + (int)lim_fast_below(&rng, (uint32_t)(NCARDS - i));
+        pile[i] = deck[j];
+        deck[j] = deck[i];
+    }
     for (i = 0; i < 5; i++)
-        put(g, START[i], pop_pile(g));
+        put(&t, START[i], pile[--pn]);
     for (p = 0; p < n; p++) { /* M-5, M-2 */
         for (i = 0; i < HAND; i++)
-            g->hand[p][i] = (uint8_t)pop_pile(g);
-        g->hand_n[p] = HAND;
-        g->chips[p] = CHIPS;
+            hand[p][i] = pile[--pn];
+        hand_n[p] = HAND;
+        chips[p] = CHIPS;
+        left[p] = p + 1 == n ? 0 : p + 1;
+        right[p] = p == 0 ? n - 1 : p - 1;
     }
-    set_front(g);
-    start_turn(g, 0);
-}
+    set_front(&t);
+    p = 0;
+    goto check; /* M-17 before the first turn */
 
-static int score0(const m_t *g) { /* M-20 */
-    int b1 = 0, b2 = 0, total = 0, c, t;
-    for (c = 0; c < 5; c++) {
-        t = g->taken[0][c];
-        total += t;
-        if (t > b1) {
-            b2 = b1;
-            b1 = t;
-        } else if (t > b2) {
-            b2 = t;
-        }
-    }
-    return 10 * g->chips[0] + 2 * (b1 + b2) - total;
-}
+    for (;;) {
+        card_t *h = hand[p];
+        uint64_t pre0 = lim_bytes(mask[0]) * LIM_ONES, pre1 = lim_bytes(mask[1]) * LIM_ONES;
+        uint64_t pre2 = lim_bytes(mask[2]) * LIM_ONES, pre3 = lim_bytes(mask[3]) * LIM_ONES;
+        uint32_t c1 = (uint32_t)(pre0 >> 56), c2 = c1 + (uint32_t)(pre1 >> 56), c3 = c2 + (uint32_t)(pre2 >> 56);
+        uint32_t total = c3 + (uint32_t)(pre3 >> 56), k, slot;
+        uint32_t start[HAND];
+        uint64_t pres[HAND], hl, vl, row, m;
+        int cell, x, need, pay, sh, r, c;
 
-static void play(m_t *g, lim_rng *rng) {
-    while (g->phase != OVER) {
-        if (g->phase == PLAY) {
-            int p = g->seat, hn = g->hand_n[p], i, counts[HAND], total = 0;
-            uint32_t r;
-            for (i = 0; i < hn; i++)
-                total += counts[i] = lim_popcount64(g->fit[i]);
-            r = lim_below(rng, (uint32_t)(total + 1 + (g->chips[p] > 0 && g->pile_n > 0 ? hn : 0)));
-            if ((int)r < total) {
-                for (i = 0; (int)r >= counts[i]; i++)
-                    r -= (uint32_t)counts[i];
-                place(g, p, i, lim_select64(g->fit[i], (int)r));
-            } else {
-                pass(g, p, (int)r - total - 1);
+        k = lim_fast_below(&rng, total + 1 + ((uint32_t)hand_n[p] & (0u - (uint32_t)((chips[p] > 0) & (pn > 0)))));
+        actions++;
+        if (k >= total) { /* M-9: a pass, with an exchange of slot k - total - 1 */
+            if (chips[p] > 0) {
+                chips[p]--;
+                chips[right[p]]++;
+                if (k > total) {
+                    pb = (pb - 1) & 127;
+                    pile[pb] = h[k - total - 1];
+                    h[k - total - 1] = pile[(pb + pn) & 127]; /* the top card */
+                }
             }
-        } else if (g->phase == TAKE) {
-            uint64_t t = g->tmask;
-            take(g, lim_select64(t, (int)lim_below(rng, (uint32_t)lim_popcount64(t))));
-        } else {
-            start_scoring(g, lim_below(rng, 2) ? g->vrun : g->hrun);
+            passes = pn == 0 ? passes + 1 : 0; /* M-18 */
+            if (passes >= n || actions >= MAX_ACTIONS)
+                break;
+            p = left[p]; /* the table did not change: no M-17 test */
+            h = hand[p];
+            for (i = 0; i < HAND; i++)
+                mask[i] = fits(&t, h[i]);
+            continue;
         }
-        if (++g->actions >= MAX_ACTIONS) /* max_turns */
-            g->phase = OVER;
+
+        /* M-6: place the card of slot `slot` on the k-th legal cell of that card */
+        slot = (k >= c1) + (k >= c2) + (k >= c3); /* compares and table reads, no branches */
+        start[0] = 0, start[1] = c1, start[2] = c2, start[3] = c3;
+        pres[0] = pre0, pres[1] = pre1, pres[2] = pre2, pres[3] = pre3;
+        cell = lim_select_pre(mask[slot], pres[slot], k - start[slot]);
+        x = h[slot];
+        h[slot] = h[--hand_n[p]];
+        h[hand_n[p]] = NONE_CARD;
+        passes = 0;
+        m = t.occ; /* M-8: k neighbours cost k - 1 chips, from the right, never from the placer */
+        need = (int)(m >> (cell + 1) & 1) + (int)(m >> (cell - 1) & 1) + (int)(m >> (cell + 8) & 1) +
+               (cell >= 8 ? (int)(m >> (cell - 8) & 1) : 0) - 1;
+        q = right[p]; /* the right neighbour pays without a test (need may be 0) ... */
+        pay = need < chips[q] ? need : chips[q];
+        chips[q] -= pay;
+        chips[p] += pay;
+        need -= pay;
+        for (q = right[q]; need > 0 && q != p; q = right[q]) { /* ... the others seldom */
+            pay = need < chips[q] ? need : chips[q];
+            chips[q] -= pay;
+            chips[p] += pay;
+            need -= pay;
+        }
+        sh = (cell < 8 ? 8 : 0) + ((cell & 7) == 0 ? 1 : 0); /* on row or column 0: move the window */
+        if (sh) {
+            shift(&t, sh);
+            cell += sh;
+        }
+        put(&t, cell, x);
+
+        r = cell >> 3; /* M-12 */
+        c = cell & 7;
+        hl = run(&t, t.occ >> (8 * r) & 0xFF, c, cell, 1, x);
+        vl = run(&t, ((t.occ >> c) & COL0) * 0x0102040810204080ULL >> 56, r, cell, 8, x);
+        row = hl | vl;
+        if (hl && vl) { /* the placer chooses the row */
+            if (actions >= MAX_ACTIONS)
+                break;
+            row = lim_fast_below(&rng, 2) ? vl : hl;
+            actions++;
+        }
+        if (row) { /* M-13, M-14: takes, the placer first, then to the right */
+            uint64_t tm = takeable(t.occ, row);
+            for (q = p; tm; q = right[q]) {
+                uint64_t tp = lim_bytes(tm) * LIM_ONES;
+                int at, y;
+                if (actions >= MAX_ACTIONS)
+                    goto over;
+                at = lim_select_pre(tm, tp, lim_fast_below(&rng, (uint32_t)(tp >> 56)));
+                y = lift(&t, at);
+                taken[q][COLOUR(y)] += 10 * VALUE(y); /* M-15 */
+                row &= ~(1ULL << at);
+                actions++;
+                sh = (t.occ & ROW1 ? 0 : -8) + (t.occ & COL1 ? 0 : -1);
+                if (sh) {
+                    shift(&t, sh);
+                    row = move(row, sh);
+                }
+                tm = takeable(t.occ, row);
+            }
+            if (pn == 0) /* M-16 */
+                break;
+        }
+        set_front(&t);
+        while (hand_n[p] < HAND && pn > 0) /* M-10 */
+            h[hand_n[p]++] = pile[(pb + --pn) & 127];
+        if (actions >= MAX_ACTIONS)
+            break;
+        p = left[p]; /* M-11 */
+
+    check: /* M-17: the game goes on while some card in a hand or the pile fits; the masks of
+            * the seat to move first (they serve its decision) */
+        if (!t.front)
+            break;
+        h = hand[p];
+        for (i = 0; i < HAND; i++)
+            mask[i] = fits(&t, h[i]);
+        if (mask[0] | mask[1] | mask[2] | mask[3])
+            continue;
+        for (q = 0; q < n; q++)
+            for (i = 0; i < hand_n[q]; i++)
+                if (q != p && fits(&t, hand[q][i]))
+                    goto go_on;
+        for (i = 0; i < pn; i++)
+            if (fits(&t, pile[(pb + i) & 127]))
+                goto go_on;
+        break;
+    go_on:;
     }
+over:
+    {
+        int b1 = 0, b2 = 0, sum = 0, v, j; /* M-20 */
+        for (j = 0; j < 5; j++) {
+            v = taken[0][j];
+            sum += v;
+            if (v > b1) {
+                b2 = b1;
+                b1 = v;
+            } else if (v > b2) {
+                b2 = v;
+            }
+        }
+        res.score0 = 10 * chips[0] + 2 * (b1 + b2) - sum;
+    }
+    res.actions = actions;
+    *rng_state = rng;
+    return res;
 }
 
 int main(int argc, char **argv) {
     lim_args a;
     lim_stats st;
-    lim_rng rng;
-    m_t g;
+    lim_fast rng;
     long long i;
     double t0, c0;
     if (!lim_parse(argc, argv, "m", 2, 6, &a))
         return 2;
     fill_cards();
-    fill_block();
+    fill_groups();
+    lim_fill_select();
     memset(&st, 0, sizeof st);
-    lim_seed(&rng, a.seed, 2);
+    rng = lim_fast_seed(a.seed, 2);
     t0 = lim_now();
     c0 = lim_cpu();
     for (i = 0; i < a.games; i++) {
-        setup(&g, a.players, &rng);
-        play(&g, &rng);
-        lim_add(&st, g.actions, score0(&g));
+        result_t r = play(a.players, &rng);
+        lim_add(&st, r.actions, r.score0);
     }
     lim_report("m", &a, &st, lim_now() - t0, lim_cpu() - c0);
     return 0;

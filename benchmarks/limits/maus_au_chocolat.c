@@ -10,18 +10,27 @@
  * lay any distinct combination *outcome* (the cards laid and the cards kept, MC-10 ..
  * MC-23). A game is counted in actions, as the engine does.
  *
- * The combinations are counted, not listed: a hand keeps its number of cards per candy value
- * and per candy value and colour, and the outcomes of three cards depend only on the helper,
- * the value gaps between them and which of them share a colour (a table built at start-up by
- * the rules below). Summing, over the groups of values that can combine, the number of card
- * triples of each colour pattern times their outcomes gives the count; only the outcome
- * drawn is then found among the cards.
+ * The combinations are counted, not listed. A hand keeps its number of cards per candy value
+ * and per candy value and colour, and the cards of each value in a list with each card's
+ * place in it (a card leaves in one step, the r-th card of a value is read directly). The
+ * outcomes of three cards depend only on the helper, the value gaps between them and which
+ * of them share a colour (a table built at start-up by the rules below); for each helper the
+ * groups of values that can combine are written out with their count as a formula in those
+ * numbers (a product of counts where every triple has one outcome; sums over the colours
+ * where the number of outcomes depends on them), each helper's copy compiled on its own.
+ * The drawn outcome is found by its group, then inside the group by arithmetic (the r-th
+ * triple of one value from a table of index triples, of three values by mixed radix) where
+ * every triple has one outcome, by a short walk otherwise.
+ *
+ * A round is written out in order (MC-5 .. MC-15: bids, picks, combination steps, the
+ * helpers' rotation) with the game's state in locals; the draw pile is kept as a set and
+ * each draw takes a random card of it, which is a shuffled pile drawn from the top (MC-3,
+ * MC-6) without shuffling the cards nobody draws.
  */
 #include "limits.h"
 
 enum { NCARDS = 80, NV = 5, NCOL = 5, MAXP = 6, MAXH = 12, HELPERS = 7, LIMIT = 8, TARGET = 30, ROUNDS = 200 };
 enum { ETIENNE, HENRI, MATHIEU, MAURICE, LILLY, AMELIE, CLAUDE }; /* rank 7 - id (MC-2) */
-enum { BID, PICK, COMBINE, DISCARD, OVER };
 
 static uint8_t COLOUR[NCARDS], CANDY[NCARDS], COIN[NCARDS], VCLASS[NCARDS];
 
@@ -89,14 +98,11 @@ enum { AAA, AAB, ABA, ABB, ABC };
 static const int PATTERN_COL[5][3] = {{0, 0, 0}, {0, 0, 1}, {0, 1, 0}, {0, 1, 1}, {0, 1, 2}};
 
 /* F[h][d1][d2][cp]: the outcomes of three cards with values x, x + d1, x + d1 + d2 (ids
- * ascending); KIND[h][d1][d2]: 0 no outcome whatever the colours, 1 the same number for
- * every colour pattern (F[..][AAA]), 2 it depends on the colours. Gaps above 3 never combine. */
-static uint8_t F[HELPERS][4][4][5], KIND[HELPERS][4][4];
+ * ascending). Gaps above 3 never combine. */
+static uint8_t F[HELPERS][4][4][5];
 /* KEPT[h][d1][d2][cp][i]: the i-th of those outcomes (kept cards as bits of the three, in
  * the order value, then id) */
 static uint8_t KEPT[HELPERS][4][4][5][4];
-/* GAPS[h]: the (d1, d2) with KIND[h][d1][d2] != 0, NGAPS[h] of them */
-static uint8_t GAPS[HELPERS][10][2], NGAPS[HELPERS];
 
 static int pattern_of(int c0, int c1, int c2) {
     if (c0 == c1) return c1 == c2 ? AAA : AAB;
@@ -109,18 +115,12 @@ static void fill_outcomes(void) {
     for (h = 0; h < HELPERS; h++)
         for (d1 = 0; d1 < 4; d1++)
             for (d2 = 0; d1 + d2 < 4; d2++) {
-                int v[3] = {10, 10 + d1, 10 + d1 + d2}, same = 1;
+                int v[3] = {10, 10 + d1, 10 + d1 + d2};
                 for (cp = 0; cp < 5; cp++) {
                     int i, nk = outcomes3(h, v, PATTERN_COL[cp], ids, kept);
                     F[h][d1][d2][cp] = (uint8_t)nk;
                     for (i = 0; i < nk; i++)
                         KEPT[h][d1][d2][cp][i] = (uint8_t)kept[i];
-                    same &= F[h][d1][d2][cp] == F[h][d1][d2][AAA];
-                }
-                KIND[h][d1][d2] = (uint8_t)(same ? (F[h][d1][d2][AAA] ? 1 : 0) : 2);
-                if (KIND[h][d1][d2]) {
-                    GAPS[h][NGAPS[h]][0] = (uint8_t)d1;
-                    GAPS[h][NGAPS[h]++][1] = (uint8_t)d2;
                 }
                 /* the counts below lump together the patterns that differ only in which of two
                  * equal values (ids in either order) matches the third card: check it holds */
@@ -132,473 +132,526 @@ static void fill_outcomes(void) {
             }
 }
 
-/* ---- the state --------------------------------------------------------------------------- */
+/* The formulas below rest on these numbers of outcomes per colour pattern: check them
+ * against the table the rules built (exit 3 if they differ). */
+static void check_forms(void) {
+    static const struct { int h, d1, d2; uint8_t f[5]; } FORMS[] = {
+        {ETIENNE, 0, 0, {1, 1, 1, 1, 1}}, {ETIENNE, 1, 1, {1, 1, 1, 1, 1}},
+        {HENRI, 0, 0, {1, 1, 1, 1, 1}}, {HENRI, 1, 1, {1, 1, 1, 1, 1}},
+        {LILLY, 0, 0, {1, 1, 1, 1, 1}}, {LILLY, 1, 1, {1, 1, 1, 1, 1}},
+        {AMELIE, 0, 0, {1, 1, 1, 1, 1}}, {AMELIE, 1, 1, {1, 1, 1, 1, 1}},
+        {CLAUDE, 0, 0, {2, 2, 2, 2, 1}}, {CLAUDE, 1, 1, {2, 2, 2, 2, 1}},
+        {MATHIEU, 0, 0, {1, 1, 1, 1, 1}}, {MATHIEU, 1, 1, {1, 1, 1, 1, 1}}, {MATHIEU, 1, 2, {1, 1, 1, 1, 1}},
+        {MATHIEU, 0, 1, {2, 3, 3, 3, 3}}, {MATHIEU, 2, 0, {2, 1, 1, 1, 1}},
+        {MAURICE, 0, 0, {1, 1, 1, 1, 1}}, {MAURICE, 1, 1, {1, 1, 1, 1, 1}}, {MAURICE, 2, 1, {1, 1, 1, 1, 1}},
+        {MAURICE, 0, 2, {1, 2, 2, 2, 2}}, {MAURICE, 1, 0, {3, 2, 2, 2, 2}},
+    };
+    int h, d1, d2, i, cp, combining = 0, forms = (int)(sizeof FORMS / sizeof FORMS[0]);
+    for (i = 0; i < forms; i++)
+        if (memcmp(F[FORMS[i].h][FORMS[i].d1][FORMS[i].d2], FORMS[i].f, 5) != 0)
+            break;
+    for (h = 0; h < HELPERS; h++) /* and no other gaps combine */
+        for (d1 = 0; d1 < 4; d1++)
+            for (d2 = 0; d1 + d2 < 4; d2++) {
+                int any = 0;
+                for (cp = 0; cp < 5; cp++)
+                    any |= F[h][d1][d2][cp] != 0;
+                combining += any;
+            }
+    if (i != forms || combining != forms) {
+        fprintf(stderr, "maus_au_chocolat: the outcome table differs from the counting formulas\n");
+        exit(3);
+    }
+}
+
+/* ---- hands ------------------------------------------------------------------------------ */
 
 typedef struct {
-    int n;
-    uint8_t hand[MAXP][MAXH];
-    int hand_n[MAXP];
-    uint8_t per_value[MAXP][NV];           /* cards per candy value (3..7 as 0..4) */
-    uint8_t per_colour[MAXP][NV][NCOL];    /* ... and colour */
+    int size;
+    uint8_t n[NV];           /* cards per candy value (3..7 as 0..4) */
+    uint8_t nc[NV][NCOL];    /* ... and colour */
+    uint8_t of[NV][MAXH];    /* the cards of each value, in no order */
+    uint8_t all[MAXH];       /* the whole hand, in no order */
+    uint8_t at_of[NCARDS], at_all[NCARDS]; /* where each card of the hand is in those lists */
+} hand_t;
+
+LIM_INLINE void hand_add(hand_t *h, int c) {
+    int v = VCLASS[c];
+    h->nc[v][COLOUR[c]]++;
+    h->at_of[c] = h->n[v];
+    h->of[v][h->n[v]++] = (uint8_t)c;
+    h->at_all[c] = (uint8_t)h->size;
+    h->all[h->size++] = (uint8_t)c;
+}
+
+LIM_INLINE void hand_remove(hand_t *h, int c) { /* the last card of each list fills the hole */
+    int v = VCLASS[c], last_of = h->of[v][--h->n[v]], last = h->all[--h->size];
+    h->nc[v][COLOUR[c]]--;
+    h->of[v][h->at_of[c]] = (uint8_t)last_of;
+    h->at_of[last_of] = h->at_of[c];
+    h->all[h->at_all[c]] = (uint8_t)last;
+    h->at_all[last] = h->at_all[c];
+}
+
+/* ---- counting the combinations ------------------------------------------------------------ */
+
+static const uint8_t C2[MAXH + 1] = {0, 0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66};
+static const uint16_t C3[MAXH + 1] = {0, 0, 0, 1, 4, 10, 20, 35, 56, 84, 120, 165, 220};
+static const uint16_t C4[MAXH + 1] = {0, 0, 0, 0, 1, 5, 15, 35, 70, 126, 210, 330, 495};
+
+/* The groups of a helper, in the order its count lists them: kind, then the values a <= b
+ * <= c (classes). ONE: every triple has one outcome; WALK: it depends on the colours (the
+ * triples are walked); FOUR_SET, FOUR_RUN: Amelie's four cards (MC-21). */
+enum { ONE, WALK, FOUR_SET, FOUR_RUN };
+typedef struct {
+    uint8_t kind, a, b, c;
+} group_t;
+enum { MAXG = 17 };
+static const int NGROUPS[HELPERS] = {8, 8, 17, 17, 8, 15, 8};
+#define SETS(k) {k, 0, 0, 0}, {k, 1, 1, 1}, {k, 2, 2, 2}, {k, 3, 3, 3}, {k, 4, 4, 4}
+#define RUNS(k) {k, 0, 1, 2}, {k, 1, 2, 3}, {k, 2, 3, 4}
+static const group_t GROUPS[HELPERS][MAXG] = {
+    {SETS(ONE), RUNS(ONE)}, /* Etienne */
+    {SETS(ONE), RUNS(ONE)}, /* Henri */
+    {SETS(ONE), RUNS(ONE), /* Mathieu (MC-18): one card counts 1 less */
+     {WALK, 0, 0, 1}, {WALK, 1, 1, 2}, {WALK, 2, 2, 3}, {WALK, 3, 3, 4},
+     {WALK, 0, 2, 2}, {WALK, 1, 3, 3}, {WALK, 2, 4, 4}, {ONE, 0, 1, 3}, {ONE, 1, 2, 4}},
+    {SETS(ONE), RUNS(ONE), /* Maurice (MC-19): one card counts 1 more */
+     {WALK, 0, 0, 2}, {WALK, 1, 1, 3}, {WALK, 2, 2, 4},
+     {WALK, 0, 1, 1}, {WALK, 1, 2, 2}, {WALK, 2, 3, 3}, {WALK, 3, 4, 4}, {ONE, 0, 2, 3}, {ONE, 1, 3, 4}},
+    {SETS(ONE), RUNS(ONE)}, /* Lilly */
+    {SETS(ONE), RUNS(ONE), SETS(FOUR_SET), {FOUR_RUN, 0, 1, 2}, {FOUR_RUN, 1, 2, 3}}, /* Amelie */
+    {SETS(WALK), RUNS(WALK)}, /* Claude (MC-22) */
+};
+
+LIM_INLINE int dot(const uint8_t *x, const uint8_t *y) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3] + x[4] * y[4]; }
+
+/* sum over the colours of C2(x_k) y_k: the triples (two of x, one of y) in one colour */
+LIM_INLINE int pairs_dot(const uint8_t *x, const uint8_t *y) {
+    return C2[x[0]] * y[0] + C2[x[1]] * y[1] + C2[x[2]] * y[2] + C2[x[3]] * y[3] + C2[x[4]] * y[4];
+}
+
+/* Claude: two outcomes for a triple unless its three colours differ (MC-22) */
+LIM_INLINE int claude_set(const hand_t *h, int v) {
+    const uint8_t *x = h->nc[v];
+    int e1 = 0, e2 = 0, e3 = 0, k; /* e3: the triples of three colours, built colour by colour */
+    LIM_UNROLL
+    for (k = 0; k < NCOL; k++) {
+        e3 += e2 * x[k];
+        e2 += e1 * x[k];
+        e1 += x[k];
+    }
+    return 2 * C3[h->n[v]] - e3;
+}
+
+LIM_INLINE int claude_run(const hand_t *h, int v) { /* all + those with a colour twice */
+    const uint8_t *x = h->nc[v], *y = h->nc[v + 1], *z = h->nc[v + 2];
+    int na = h->n[v], nb = h->n[v + 1], nc = h->n[v + 2], k, one = 0;
+    LIM_UNROLL
+    for (k = 0; k < NCOL; k++)
+        one += x[k] * y[k] * z[k];
+    return na * nb * nc + dot(x, y) * nc + dot(y, z) * na + dot(x, z) * nb - 2 * one;
+}
+
+/* The outcomes of each group of helper `hh` (a constant where this is inlined) into g, and
+ * their sum; 0 with fewer than four cards (MC-11: one card must stay). */
+LIM_INLINE int count_groups(const hand_t *h, int hh, int *g) {
+    const uint8_t *n = h->n;
+    int total = 0, v, i = 0;
+#define GROUP(x) (total += g[i++] = (x))
+    if (hh == CLAUDE) {
+        LIM_UNROLL
+        for (v = 0; v < NV; v++)
+            GROUP(claude_set(h, v));
+        LIM_UNROLL
+        for (v = 0; v + 2 < NV; v++)
+            GROUP(claude_run(h, v));
+        return total & (0 - (h->size >= 4)); /* (g is read only when the total is not 0) */
+    }
+    LIM_UNROLL
+    for (v = 0; v < NV; v++)
+        GROUP(C3[n[v]]);
+    LIM_UNROLL
+    for (v = 0; v + 2 < NV; v++)
+        GROUP(n[v] * n[v + 1] * n[v + 2]);
+    if (hh == MATHIEU) {
+        LIM_UNROLL
+        for (v = 0; v + 1 < NV; v++) /* v v v+1: 2 outcomes in one colour, else 3 */
+            GROUP(3 * C2[n[v]] * n[v + 1] - pairs_dot(h->nc[v], h->nc[v + 1]));
+        LIM_UNROLL
+        for (v = 0; v + 2 < NV; v++) /* v v+2 v+2: 2 in one colour, else 1 */
+            GROUP(n[v] * C2[n[v + 2]] + pairs_dot(h->nc[v + 2], h->nc[v]));
+        GROUP(n[0] * n[1] * n[3]);
+        GROUP(n[1] * n[2] * n[4]);
+    } else if (hh == MAURICE) {
+        LIM_UNROLL
+        for (v = 0; v + 2 < NV; v++) /* v v v+2: 1 in one colour, else 2 */
+            GROUP(2 * C2[n[v]] * n[v + 2] - pairs_dot(h->nc[v], h->nc[v + 2]));
+        LIM_UNROLL
+        for (v = 0; v + 1 < NV; v++) /* v v+1 v+1: 3 in one colour, else 2 */
+            GROUP(2 * n[v] * C2[n[v + 1]] + pairs_dot(h->nc[v + 1], h->nc[v]));
+        GROUP(n[0] * n[2] * n[3]);
+        GROUP(n[1] * n[3] * n[4]);
+    } else if (hh == AMELIE) { /* MC-21: four cards, five in hand */
+        int five = h->size >= 5;
+        LIM_UNROLL
+        for (v = 0; v < NV; v++)
+            GROUP(five * C4[n[v]]);
+        GROUP(five * n[0] * n[1] * n[2] * n[3]);
+        GROUP(five * n[1] * n[2] * n[3] * n[4]);
+    }
+#undef GROUP
+    return total & (0 - (h->size >= 4)); /* MC-11, without a branch */
+}
+
+/* ---- finding the r-th outcome ------------------------------------------------------------- */
+
+typedef struct {
+    int k, keep;    /* cards laid; bit i: card[i] is kept */
+    uint8_t card[4];
+} combo_t;
+
+static uint8_t TRIPLE[220][3], QUAD[495][4]; /* the r-th index triple (quadruple) below 12, colex */
+static uint64_t INV[MAXH + 1];               /* x / d = (x * INV[d]) >> 32 for the x used here */
+
+static void fill_indices(void) {
+    int a, b, c, d, n3 = 0, n4 = 0;
+    uint32_t x;
+    for (c = 0; c < MAXH; c++) /* colex: the first C3(m) use only indices below m */
+        for (b = 0; b < c; b++)
+            for (a = 0; a < b; a++) {
+                TRIPLE[n3][0] = (uint8_t)a, TRIPLE[n3][1] = (uint8_t)b, TRIPLE[n3++][2] = (uint8_t)c;
+                for (d = 0; d < a; d++)
+                    QUAD[n4][0] = (uint8_t)d, QUAD[n4][1] = (uint8_t)a, QUAD[n4][2] = (uint8_t)b, QUAD[n4++][3] = (uint8_t)c;
+            }
+    for (d = 1; d <= MAXH; d++) { /* x < 12^4: checked */
+        INV[d] = ((1ULL << 32) + (uint64_t)d - 1) / (uint64_t)d;
+        for (x = 0; x < 20736; x++)
+            if ((uint32_t)((x * INV[d]) >> 32) != x / (uint32_t)d) {
+                fprintf(stderr, "maus_au_chocolat: reciprocal of %d\n", d);
+                exit(3);
+            }
+    }
+}
+
+/* split r by d: returns r % d, leaves r / d in *q */
+LIM_INLINE int split(int r, int d, int *q) {
+    int t = (int)(((uint64_t)r * INV[d]) >> 32);
+    *q = t;
+    return r - t * d;
+}
+
+/* three cards of values a <= b <= c: in the order value, then id, with their outcome j */
+LIM_INLINE void triple(combo_t *o, int hh, int a, int b, int c, int x, int y, int z, int j) {
+    int t;
+    if (a == b && y < x)
+        t = x, x = y, y = t;
+    if (b == c && z < y) {
+        t = y, y = z, z = t;
+        if (a == b && y < x)
+            t = x, x = y, y = t;
+    }
+    o->k = 3;
+    o->card[0] = (uint8_t)x, o->card[1] = (uint8_t)y, o->card[2] = (uint8_t)z;
+    o->keep = KEPT[hh][b - a][c - b][pattern_of(COLOUR[x], COLOUR[y], COLOUR[z])][j];
+}
+
+/* the triples of a WALK group in a fixed order, each with its number of outcomes */
+static void walk(const hand_t *h, int hh, int a, int b, int c, int r, combo_t *o) {
+    const uint8_t *f = F[hh][b - a][c - b], *A = h->of[a], *B = h->of[b], *C = h->of[c];
+    int i, j, l, na = h->n[a], nb = h->n[b], nc = h->n[c];
+    for (i = 0; i < na; i++)
+        for (j = b == a ? i + 1 : 0; j < nb; j++)
+            for (l = c == b ? j + 1 : 0; l < nc; l++) {
+                int x = A[i], y = B[j], z = C[l], t, m;
+                if (a == b && y < x) /* the pattern in the order value, then id */
+                    t = x, x = y, y = t;
+                if (b == c && z < y) {
+                    t = y, y = z, z = t;
+                    if (a == b && y < x)
+                        t = x, x = y, y = t;
+                }
+                m = f[pattern_of(COLOUR[x], COLOUR[y], COLOUR[z])];
+                if (r < m) {
+                    triple(o, hh, a, b, c, x, y, z, r);
+                    return;
+                }
+                r -= m;
+            }
+    fprintf(stderr, "maus_au_chocolat: combination not found\n");
+    exit(3);
+}
+
+/* the r-th outcome (from 0) of those count_groups counted into g */
+LIM_INLINE void find_combo(const hand_t *h, int hh, int r, const int *g, combo_t *o) {
+    const group_t *d;
+    int i, a, b, c, q, s, t, sum = 0, below = 0, at = 0;
+    LIM_UNROLL
+    for (i = 0; i < NGROUPS[hh] - 1; i++) { /* the group: a fixed number of steps, no branches */
+        int passed;
+        sum += g[i];
+        passed = sum <= r;
+        at += passed;
+        below += passed * g[i];
+    }
+    r -= below;
+    d = &GROUPS[hh][at];
+    a = d->a, b = d->b, c = d->c;
+    if (d->kind == ONE) {
+        if (a == c) { /* three of one value: the r-th index triple */
+            const uint8_t *ix = TRIPLE[r];
+            triple(o, hh, a, a, a, h->of[a][ix[0]], h->of[a][ix[1]], h->of[a][ix[2]], 0);
+        } else { /* three values: one card of each, r in mixed radix */
+            s = split(r, h->n[a], &q);
+            t = split(q, h->n[b], &q);
+            triple(o, hh, a, b, c, h->of[a][s], h->of[b][t], h->of[c][q], 0);
+        }
+    } else if (d->kind == WALK) {
+        walk(h, hh, a, b, c, r, o);
+    } else {
+        int one, x, y, k, m;
+        o->k = 4;
+        if (d->kind == FOUR_SET) { /* the lowest ids kept: two, three in one colour */
+            const uint8_t *ix = QUAD[r];
+            for (k = 0; k < 4; k++)
+                o->card[k] = h->of[a][ix[k]];
+            for (x = 1; x < 4; x++) /* by id */
+                for (y = x; y > 0 && o->card[y] < o->card[y - 1]; y--)
+                    m = o->card[y], o->card[y] = o->card[y - 1], o->card[y - 1] = (uint8_t)m;
+        } else { /* a run of four: the two lowest kept, in one colour the lowest and the highest */
+            for (k = 0; k < 4; k++) {
+                int s4 = split(r, h->n[a + k], &q);
+                o->card[k] = h->of[a + k][s4];
+                r = q;
+            }
+        }
+        for (one = 1, k = 1; k < 4; k++)
+            one &= COLOUR[o->card[k]] == COLOUR[o->card[0]];
+        o->keep = d->kind == FOUR_SET ? (one ? 7 : 3) : (one ? 9 : 3);
+    }
+}
+
+/* MC-10 .. MC-13: lay the outcome (kept cards score their candy value, the others go to the
+ * discards) */
+LIM_INLINE int lay(hand_t *h, const combo_t *o, uint8_t *discard, int *discard_n) {
+    int i, gain = 0;
+    for (i = 0; i < o->k; i++) {
+        int c = o->card[i];
+        hand_remove(h, c);
+        if (o->keep >> i & 1)
+            gain += CANDY[c];
+        else
+            discard[(*discard_n)++] = (uint8_t)c;
+    }
+    return gain;
+}
+
+/* ---- one game ------------------------------------------------------------------------------ */
+
+typedef struct {
+    hand_t hand[MAXP];
     uint8_t pile[NCARDS], discard[NCARDS], display[NCARDS];
-    int pile_n, discard_n, display_n;
-    int bid[MAXP], score[MAXP], helper[MAXP], row[HELPERS], row_n, order[MAXP];
-    int phase, turn, picks_left, etienne_used, round, actions;
-} mc_t;
+    int pile_n, discard_n, display_n, score[MAXP], actions, etienne_used;
+} game_t;
 
-static inline void hand_add(mc_t *g, int p, int c) {
-    g->hand[p][g->hand_n[p]++] = (uint8_t)c;
-    g->per_value[p][VCLASS[c]]++;
-    g->per_colour[p][VCLASS[c]][COLOUR[c]]++;
-}
-
-static inline int hand_take(mc_t *g, int p, int i) { /* the card in slot i leaves the hand */
-    int c = g->hand[p][i];
-    g->hand[p][i] = g->hand[p][--g->hand_n[p]];
-    g->per_value[p][VCLASS[c]]--;
-    g->per_colour[p][VCLASS[c]][COLOUR[c]]--;
-    return c;
-}
-
-static int draw(mc_t *g, lim_rng *rng) { /* MC-6: an empty pile takes the discards, shuffled */
+/* MC-6: a random card of the pile (a shuffled pile's top card); an empty pile takes the
+ * discards; -1 when both are empty */
+LIM_INLINE int draw(game_t *g, lim_fast *rng) {
+    int i, c;
     if (g->pile_n == 0) {
         if (g->discard_n == 0)
             return -1;
         memcpy(g->pile, g->discard, (size_t)g->discard_n);
         g->pile_n = g->discard_n;
         g->discard_n = 0;
-        lim_shuffle(rng, g->pile, g->pile_n);
     }
-    return g->pile[--g->pile_n];
+    i = (int)lim_fast_below(rng, (uint32_t)g->pile_n);
+    c = g->pile[i];
+    g->pile[i] = g->pile[--g->pile_n];
+    return c;
 }
 
-static void setup(mc_t *g, int n, lim_rng *rng) {
-    uint8_t helpers[HELPERS];
-    int i, q;
-    memset(g, 0, sizeof *g);
-    g->n = n;
-    for (i = 0; i < NCARDS; i++)
-        g->pile[i] = (uint8_t)i;
-    lim_shuffle(rng, g->pile, NCARDS); /* MC-3 */
-    g->pile_n = NCARDS;
-    for (i = 0; i < 5; i++)
-        for (q = 0; q < n; q++)
-            hand_add(g, q, g->pile[--g->pile_n]);
-    for (i = 0; i <= n; i++)
-        g->display[g->display_n++] = g->pile[--g->pile_n];
-    for (i = 0; i < HELPERS; i++) /* MC-4 */
-        helpers[i] = (uint8_t)i;
-    lim_shuffle(rng, helpers, HELPERS);
-    for (q = 0; q < n; q++) {
-        g->helper[q] = helpers[q];
-        g->bid[q] = -1;
-    }
-    g->row_n = HELPERS - n;
-    for (i = 0; i < g->row_n; i++)
-        g->row[i] = helpers[n + i];
-    g->round = 1;
-    g->phase = BID;
-}
-
-static void start_pick_turn(mc_t *g) { /* MC-9; then MC-10: combinations by helper rank */
-    int q, r, x;
-    for (; g->turn < g->n; g->turn++) {
-        g->picks_left = g->display_n < 2 ? g->display_n : 2;
-        if (g->picks_left)
-            return;
-        q = g->order[g->turn]; /* nothing to take: the bid card goes straight in */
-        g->display[g->display_n++] = (uint8_t)g->bid[q];
-        g->bid[q] = -1;
-    }
-    for (q = 0; q < g->n; q++) {
-        for (r = 0, x = 0; x < g->n; x++)
-            r += g->helper[x] < g->helper[q];
-        g->order[r] = q;
-    }
-    g->phase = COMBINE;
-    g->turn = 0;
-}
-
-static void reveal(mc_t *g) { /* MC-7, MC-8, MC-17: strongest bid first, ties by helper rank */
-    int key[MAXP], q, x, r;
-    for (q = 0; q < g->n; q++)
-        key[q] = (COIN[g->bid[q]] + (g->helper[q] == HENRI ? 2 : 0)) * 16 + (HELPERS - g->helper[q]);
-    for (q = 0; q < g->n; q++) {
-        for (r = 0, x = 0; x < g->n; x++)
-            r += key[x] > key[q];
-        g->order[r] = q;
-    }
-    g->phase = PICK;
-    g->turn = 0;
-    start_pick_turn(g);
-}
-
-static void end_step(mc_t *g, lim_rng *rng) { /* the next combiner, or the next round */
-    int q, i, best = 0, old[MAXP], c;
-    g->phase = COMBINE;
-    if (++g->turn < g->n)
-        return;
-    for (q = 0; q < g->n; q++)
-        if (g->score[q] > best)
-            best = g->score[q];
-    if (best >= TARGET || g->round >= ROUNDS) { /* MC-24; max_turns */
-        g->phase = OVER;
-        return;
-    }
-    memcpy(old, g->helper, sizeof old); /* MC-15 */
-    g->row[g->row_n] = old[0];
-    g->helper[1] = g->row[0];
-    for (i = 0; i < g->row_n; i++)
-        g->row[i] = g->row[i + 1];
-    for (q = 2; q < g->n; q++)
-        g->helper[q] = old[q - 1];
-    g->helper[0] = old[g->n - 1];
-    g->round++;
-    g->etienne_used = 0;
-    for (i = 0; i < g->n && (c = draw(g, rng)) >= 0; i++) /* MC-5, MC-6 */
-        g->display[g->display_n++] = (uint8_t)c;
-    g->phase = BID;
-    g->turn = 0;
-}
-
-static void after_step(mc_t *g, int p, lim_rng *rng) { /* MC-14 */
-    if (g->hand_n[p] > LIMIT)
-        g->phase = DISCARD;
-    else
-        end_step(g, rng);
-}
-
-static void swap(mc_t *g, int p, int slot, lim_rng *rng) { /* MC-16 */
-    g->discard[g->discard_n++] = (uint8_t)hand_take(g, p, slot);
+LIM_INLINE void swap_card(game_t *g, hand_t *h, int c, lim_fast *rng) { /* MC-16 */
+    hand_remove(h, c);
+    g->discard[g->discard_n++] = (uint8_t)c;
+    hand_add(h, draw(g, rng)); /* the discards hold c: never -1 */
     g->etienne_used = 1;
-    hand_add(g, p, draw(g, rng));
 }
 
-/* ---- counting and drawing the combinations ----------------------------------------------- */
-
-/* binomial coefficients C(x, 2), C(x, 3), C(x, 4) for x <= MAXH */
-static const uint8_t C2[MAXH + 1] = {0, 0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 66};
-static const uint16_t C3[MAXH + 1] = {0, 0, 0, 1, 4, 10, 20, 35, 56, 84, 120, 165, 220};
-static const uint16_t C4[MAXH + 1] = {0, 0, 0, 0, 1, 5, 15, 35, 70, 126, 210, 330, 495};
-#define c2(x) ((int)C2[x])
-#define c3(x) ((int)C3[x])
-#define c4(x) ((int)C4[x])
-
-/* The outcomes of all triples with values a <= b <= c (classes) in seat p's hand. */
-static int group_count(const mc_t *g, int p, int h, int a, int b, int c) {
-    const uint8_t *N = g->per_value[p];
-    const uint8_t(*n)[NCOL] = g->per_colour[p];
-    const uint8_t *f = F[h][b - a][c - b];
-    int kind = KIND[h][b - a][c - b], k, all, aaa = 0, aab = 0, aba = 0, abb = 0, x = 0, s = 0;
-    if (!kind)
-        return 0;
-    if (a == b && b == c) {
-        all = c3(N[a]);
-        if (kind == 1 || all == 0)
-            return all * f[AAA];
-        for (k = 0; k < NCOL; k++) {
-            aaa += c3(n[a][k]);
-            x += c2(n[a][k]) * (N[a] - n[a][k]);
-        }
-        return aaa * f[AAA] + x * f[AAB] + (all - aaa - x) * f[ABC];
-    }
-    if (a == b) {
-        all = c2(N[a]) * N[c];
-        if (kind == 1 || all == 0)
-            return all * f[AAA];
-        for (k = 0; k < NCOL; k++) {
-            aaa += c2(n[a][k]) * n[c][k];
-            s += c2(n[a][k]);
-            x += n[c][k] * n[a][k] * (N[a] - n[a][k]);
-        }
-        aab = s * N[c] - aaa;
-        return aaa * f[AAA] + aab * f[AAB] + x * f[ABA] + (all - aaa - aab - x) * f[ABC];
-    }
-    if (b == c) {
-        all = N[a] * c2(N[b]);
-        if (kind == 1 || all == 0)
-            return all * f[AAA];
-        for (k = 0; k < NCOL; k++) {
-            aaa += n[a][k] * c2(n[b][k]);
-            s += c2(n[b][k]);
-            x += n[a][k] * n[b][k] * (N[b] - n[b][k]);
-        }
-        abb = s * N[a] - aaa;
-        return aaa * f[AAA] + abb * f[ABB] + x * f[AAB] + (all - aaa - abb - x) * f[ABC];
-    }
-    all = N[a] * N[b] * N[c];
-    if (kind == 1 || all == 0)
-        return all * f[AAA];
-    {
-        int sab = 0, sac = 0, sbc = 0;
-        for (k = 0; k < NCOL; k++) {
-            aaa += n[a][k] * n[b][k] * n[c][k];
-            sab += n[a][k] * n[b][k];
-            sac += n[a][k] * n[c][k];
-            sbc += n[b][k] * n[c][k];
-        }
-        aab = sab * N[c] - aaa;
-        aba = sac * N[b] - aaa;
-        abb = sbc * N[a] - aaa;
-    }
-    return aaa * f[AAA] + aab * f[AAB] + aba * f[ABA] + abb * f[ABB] + (all - aaa - aab - aba - abb) * f[ABC];
-}
-
-/* MC-10, MC-11, MC-21: the number of combination outcomes of seat p; with a helper that
- * changes a card, the count of each group goes to groups[a][i] (a the lowest value, i the
- * gap of GAPS) for the draw */
-static int count_combos(const mc_t *g, int p, int (*groups)[10]) {
-    const uint8_t *N = g->per_value[p];
-    int h = g->helper[p], a, b, c, i, total = 0;
-    if (g->hand_n[p] < 4) /* MC-11: one card must stay */
-        return 0;
-    if (h == MATHIEU || h == MAURICE || h == CLAUDE) {
-        for (a = 0; a < NV; a++) {
-            if (!N[a])
-                continue;
-            for (i = 0; i < NGAPS[h]; i++) { /* only the gaps that can combine with this helper */
-                b = a + GAPS[h][i][0];
-                c = b + GAPS[h][i][1];
-                total += groups[a][i] = c < NV ? group_count(g, p, h, a, b, c) : 0;
-            }
-        }
-    } else { /* one outcome per set or run of three, whatever the colours */
-        for (a = 0; a < NV; a++)
-            total += c3(N[a]) + (a + 2 < NV ? N[a] * N[a + 1] * N[a + 2] : 0);
-    }
-    if (h == AMELIE && g->hand_n[p] >= 5) /* MC-21: four equal values, or a run of four */
-        for (a = 0; a < NV; a++)
-            total += c4(N[a]) + (a + 3 < NV ? N[a] * N[a + 1] * N[a + 2] * N[a + 3] : 0);
-    return total;
-}
-
-#ifdef LIM_CHECK_COMBOS
-static int LAST_CARD[4], LAST_KEPT[4], LAST_K; /* the check mode's record of the last lay */
-#endif
-
-/* lay the cards in `slots` (k of them) of seat p, keeping those whose bit is set in `keep` */
-static void lay(mc_t *g, int p, const int *slots, int k, int keep) {
-    int slot[4], card[4], kept[4], i, j, t;
-#ifdef LIM_CHECK_COMBOS
-    LAST_K = k;
-    for (i = 0; i < k; i++) {
-        LAST_CARD[i] = g->hand[p][slots[i]];
-        LAST_KEPT[i] = keep >> i & 1;
-    }
-#endif
-    for (i = 0; i < k; i++) {
-        slot[i] = slots[i];
-        card[i] = g->hand[p][slots[i]];
-        kept[i] = keep >> i & 1;
-    }
-    for (i = 0; i < k; i++) /* highest slot first: hand_take then leaves the others in place */
-        for (j = i + 1; j < k; j++)
-            if (slot[j] > slot[i]) {
-                t = slot[i]; slot[i] = slot[j]; slot[j] = t;
-                t = card[i]; card[i] = card[j]; card[j] = t;
-                t = kept[i]; kept[i] = kept[j]; kept[j] = t;
-            }
-    for (i = 0; i < k; i++) {
-        hand_take(g, p, slot[i]);
-        if (kept[i])
-            g->score[p] += CANDY[card[i]]; /* MC-13 */
-        else
-            g->discard[g->discard_n++] = (uint8_t)card[i]; /* MC-12 */
-    }
-}
-
-/* the r-th outcome (from 0) of those count_combos counts, laid: the groups of values in a
- * fixed order, then the triples (quadruples) of the group, then the outcomes of the triple */
-static void combine(mc_t *g, int p, int r, int (*groups)[10]) {
-    int h = g->helper[p], hn = g->hand_n[p], i, j, l, m, x, n, one, a, b, c, gi, k;
-    int slot[4];
-    uint8_t list[NV][MAXH]; /* the slots of each value */
-    int len[NV] = {0, 0, 0, 0, 0};
-    const uint8_t *hand = g->hand[p];
-    for (j = 0; j < hn; j++) {
-        int cls = VCLASS[hand[j]];
-        list[cls][len[cls]++] = (uint8_t)j;
-    }
-    for (a = 0; a < NV; a++) { /* three cards of values a <= b <= c */
-        for (gi = 0; gi < NGAPS[h] && len[a]; gi++) {
-            const uint8_t *f;
-            b = a + GAPS[h][gi][0];
-            c = b + GAPS[h][gi][1];
-            if (c >= NV)
-                continue;
-            k = KIND[h][b - a][c - b] == 2 ? groups[a][gi] : group_count(g, p, h, a, b, c);
-            if (!k)
-                continue;
-            if (r >= k) {
-                r -= k;
-                continue;
-            }
-            f = F[h][b - a][c - b];
-            for (i = 0; i < len[a]; i++)
-                for (j = b == a ? i + 1 : 0; j < len[b]; j++)
-                    for (l = c == b ? j + 1 : 0; l < len[c]; l++) {
-                        int cp;
-                        slot[0] = list[a][i];
-                        slot[1] = list[b][j];
-                        slot[2] = list[c][l];
-                        /* (the number of outcomes does not depend on the order of two cards of
-                         * equal value: fill_outcomes checks it) */
-                        cp = pattern_of(COLOUR[hand[slot[0]]], COLOUR[hand[slot[1]]], COLOUR[hand[slot[2]]]);
-                        n = f[cp];
-                        if (r < n) { /* this triple: in the order value, then id, for KEPT */
-                            if (a == b && hand[slot[1]] < hand[slot[0]])
-                                x = slot[0], slot[0] = slot[1], slot[1] = x;
-                            if (b == c && hand[slot[2]] < hand[slot[1]]) {
-                                x = slot[1], slot[1] = slot[2], slot[2] = x;
-                                if (a == b && hand[slot[1]] < hand[slot[0]])
-                                    x = slot[0], slot[0] = slot[1], slot[1] = x;
-                            }
-                            cp = pattern_of(COLOUR[hand[slot[0]]], COLOUR[hand[slot[1]]], COLOUR[hand[slot[2]]]);
-                            lay(g, p, slot, 3, KEPT[h][b - a][c - b][cp][r]);
-                            return;
-                        }
-                        r -= n;
-                    }
-        }
-    }
-    for (a = 0; a < NV; a++) { /* MC-21: four cards (Amelie) */
-        const uint8_t *L = list[a];
-        int sets = c4(len[a]), runs = a + 3 < NV ? len[a] * len[a + 1] * len[a + 2] * len[a + 3] : 0;
-        if (r >= sets + runs) {
-            r -= sets + runs;
+/* the combination step of the seat holding helper hh (a constant where inlined), then its
+ * hand-limit discards (MC-14) */
+LIM_INLINE void combine_step(game_t *g, hand_t *h, int p, int hh, lim_fast *rng) {
+    int groups[MAXG], k, swaps;
+    for (;;) {
+        int total = count_groups(h, hh, groups);
+        swaps = hh == ETIENNE && !g->etienne_used ? h->size : 0;
+        k = (int)lim_fast_below(rng, (uint32_t)(swaps + 1 + total));
+        g->actions++;
+        if (hh == ETIENNE && k < swaps) {
+            swap_card(g, h, h->all[k], rng);
             continue;
         }
-        if (r < sets) { /* four equal values: the lowest ids kept, two (three in one colour) */
-            for (i = 0; i < len[a]; i++)
-                for (j = i + 1; j < len[a]; j++)
-                    for (l = j + 1; l < len[a]; l++)
-                        for (m = l + 1; m < len[a]; m++)
-                            if (r-- == 0) {
-                                slot[0] = L[i]; slot[1] = L[j]; slot[2] = L[l]; slot[3] = L[m];
-                                for (one = 1, x = 1; x < 4; x++)
-                                    one &= COLOUR[hand[slot[x]]] == COLOUR[hand[slot[0]]];
-                                for (x = 1; x < 4; x++) /* by id */
-                                    for (k = x; k > 0 && hand[slot[k]] < hand[slot[k - 1]]; k--)
-                                        n = slot[k], slot[k] = slot[k - 1], slot[k - 1] = n;
-                                lay(g, p, slot, 4, one ? 7 : 3);
-                                return;
-                            }
+        if (k > swaps) {
+            combo_t o;
+            find_combo(h, hh, k - swaps - 1, groups, &o);
+            g->score[p] += lay(h, &o, g->discard, &g->discard_n);
         }
-        r -= sets; /* a run of four: the two lowest kept (in one colour the lowest and the highest) */
-        for (x = 3; x >= 0; x--) {
-            slot[x] = list[a + x][r % len[a + x]];
-            r /= len[a + x];
-        }
-        for (one = 1, x = 1; x < 4; x++)
-            one &= COLOUR[hand[slot[x]]] == COLOUR[hand[slot[0]]];
-        lay(g, p, slot, 4, one ? 9 : 3);
-        return;
+        break;
     }
-    fprintf(stderr, "maus_au_chocolat: combination not found\n");
-    exit(3);
+    while (h->size > LIMIT) {
+        int c = h->all[lim_fast_below(rng, (uint32_t)h->size)];
+        g->actions++;
+        hand_remove(h, c);
+        g->discard[g->discard_n++] = (uint8_t)c;
+    }
 }
 
-/* ---- one game ---------------------------------------------------------------------------- */
-
-static void play(mc_t *g, lim_rng *rng) {
-    int groups[NV][10];
-    while (g->phase != OVER) {
-        int p, hn, sw, k;
-        g->actions++;
-        if (g->phase == BID) {
-            for (p = 0; g->bid[p] >= 0; p++)
-                ;
-            hn = g->hand_n[p];
-            sw = g->helper[p] == ETIENNE && !g->etienne_used ? hn : 0;
-            k = (int)lim_below(rng, (uint32_t)(hn + sw));
-            if (k < hn) { /* MC-7 */
-                g->bid[p] = hand_take(g, p, k);
-                if (p == g->n - 1)
-                    reveal(g);
-            } else {
-                swap(g, p, k - hn, rng);
-            }
-        } else if (g->phase == PICK) {
-            p = g->order[g->turn];
-            sw = g->helper[p] == ETIENNE && !g->etienne_used ? g->hand_n[p] : 0;
-            k = (int)lim_below(rng, (uint32_t)(g->display_n + sw));
-            if (k < g->display_n) { /* MC-9 */
-                hand_add(g, p, g->display[k]);
-                g->display[k] = g->display[--g->display_n];
-                if (--g->picks_left == 0) {
-                    g->display[g->display_n++] = (uint8_t)g->bid[p];
-                    g->bid[p] = -1;
-                    g->turn++;
-                    start_pick_turn(g);
-                }
-            } else {
-                swap(g, p, k - g->display_n, rng);
-            }
-        } else if (g->phase == COMBINE) {
-            p = g->order[g->turn];
-            hn = g->hand_n[p];
-            sw = g->helper[p] == ETIENNE && !g->etienne_used ? hn : 0;
-            k = (int)lim_below(rng, (uint32_t)(sw + 1 + count_combos(g, p, groups)));
-            if (k < sw) {
-                swap(g, p, k, rng);
-            } else if (k == sw) { /* MC-10: decline */
-                after_step(g, p, rng);
-            } else {
-                combine(g, p, k - sw - 1, groups);
-                after_step(g, p, rng);
-            }
-        } else { /* DISCARD, MC-14 */
-            p = g->order[g->turn];
-            g->discard[g->discard_n++] = (uint8_t)hand_take(g, p, (int)lim_below(rng, (uint32_t)g->hand_n[p]));
-            if (g->hand_n[p] <= LIMIT)
-                end_step(g, rng);
-        }
+static void play(game_t *g, int n, lim_fast *rng_state) {
+    lim_fast rng = *rng_state;
+    int helper[MAXP], row[HELPERS], bid[MAXP], order[MAXP], key[MAXP], seat_of[HELPERS];
+    int row_n = HELPERS - n, round, i, p, q, c;
+    memset(g, 0, sizeof *g);
+    for (i = 0; i < NCARDS; i++) /* MC-3: the pile as a set, drawn at random */
+        g->pile[i] = (uint8_t)i;
+    g->pile_n = NCARDS;
+    for (i = 0; i < 5; i++)
+        for (p = 0; p < n; p++)
+            hand_add(&g->hand[p], draw(g, &rng));
+    for (i = 0; i <= n; i++)
+        g->display[g->display_n++] = (uint8_t)draw(g, &rng);
+    for (i = 0; i < HELPERS; i++) /* MC-4 */
+        row[i] = i;
+    for (i = HELPERS - 1; i > 0; i--) {
+        int j = (int)lim_fast_below(&rng, (uint32_t)(i + 1)), t = row[i];
+        row[i] = row[j];
+        row[j] = t;
     }
+    for (p = 0; p < n; p++)
+        helper[p] = row[p];
+    for (i = 0; i < row_n; i++)
+        row[i] = row[n + i];
+
+    for (round = 1;; round++) {
+        int best = 0, first, last;
+        g->etienne_used = 0;
+        for (p = 0; p < n; p++) { /* MC-7: bids, seat after seat; MC-8: the order, strongest first */
+            hand_t *h = &g->hand[p];
+            for (;;) {
+                int size = h->size, swaps = helper[p] == ETIENNE && !g->etienne_used ? size : 0;
+                int k = (int)lim_fast_below(&rng, (uint32_t)(size + swaps));
+                g->actions++;
+                if (k < size) {
+                    bid[p] = h->all[k];
+                    hand_remove(h, bid[p]);
+                    break;
+                }
+                swap_card(g, h, h->all[k - size], &rng);
+            }
+            key[p] = (COIN[bid[p]] + (helper[p] == HENRI ? 2 : 0)) * 16 + (HELPERS - helper[p]); /* MC-17 */
+        }
+        for (p = 0; p < n; p++) { /* each seat's place: the stronger bids, counted without branches */
+            int place = 0;
+            for (q = 0; q < n; q++)
+                place += key[q] > key[p];
+            order[place] = p;
+        }
+        for (i = 0; i < n; i++) { /* MC-9: two display cards each, then the bid card goes in */
+            hand_t *h;
+            int picks = g->display_n < 2 ? g->display_n : 2;
+            p = order[i];
+            h = &g->hand[p];
+            while (picks > 0) {
+                int swaps = helper[p] == ETIENNE && !g->etienne_used ? h->size : 0;
+                int k = (int)lim_fast_below(&rng, (uint32_t)(g->display_n + swaps));
+                g->actions++;
+                if (k < g->display_n) {
+                    hand_add(h, g->display[k]);
+                    g->display[k] = g->display[--g->display_n];
+                    picks--;
+                } else {
+                    swap_card(g, h, h->all[k - g->display_n], &rng);
+                }
+            }
+            g->display[g->display_n++] = (uint8_t)bid[p];
+        }
+        for (i = 0; i < HELPERS; i++) /* MC-10: the combination steps by helper rank */
+            seat_of[i] = -1;
+        for (p = 0; p < n; p++)
+            seat_of[helper[p]] = p;
+        /* one copy of the step per helper, in rank order (the set of helpers in play changes
+         * by one a round: the tests are well predicted, unlike a jump through a table) */
+#define STEP(hh) if (seat_of[hh] >= 0) combine_step(g, &g->hand[seat_of[hh]], seat_of[hh], hh, &rng)
+        STEP(ETIENNE);
+        STEP(HENRI);
+        STEP(MATHIEU);
+        STEP(MAURICE);
+        STEP(LILLY);
+        STEP(AMELIE);
+        STEP(CLAUDE);
+#undef STEP
+        for (p = 0; p < n; p++)
+            best = g->score[p] > best ? g->score[p] : best;
+        if (best >= TARGET || round >= ROUNDS) /* MC-24; max_turns */
+            break;
+        first = helper[0]; /* MC-15 */
+        last = helper[n - 1];
+        for (p = n - 1; p >= 2; p--)
+            helper[p] = helper[p - 1];
+        helper[0] = last;
+        helper[1] = row[0];
+        for (i = 0; i + 1 < row_n; i++)
+            row[i] = row[i + 1];
+        row[row_n - 1] = first;
+        for (i = 0; i < n && (c = draw(g, &rng)) >= 0; i++) /* MC-5, MC-6 */
+            g->display[g->display_n++] = (uint8_t)c;
+    }
+    *rng_state = rng;
 }
 
 #ifdef LIM_CHECK_COMBOS
 /* Check mode (built with -DLIM_CHECK_COMBOS, used by the tests): each line of stdin is
- * "HELPER CARD CARD ..." (a hand of seat 0); the answer line lists every combination outcome
- * the player counts and draws, as "LAID:KEPT" with the card ids joined by commas, ascending. */
+ * "HELPER CARD CARD ..." (a hand of seat 0); the answer line is the number of combination
+ * outcomes the player counts, then each outcome it finds for r = 0, 1, ..., as
+ * "LAID:KEPT" with the card ids joined by commas, ascending. */
 int main(void) {
     char line[512];
     fill_cards();
     fill_outcomes();
+    check_forms();
+    fill_indices();
     while (fgets(line, sizeof line, stdin)) {
-        mc_t g, copy;
-        int groups[NV][10];
+        hand_t h;
+        int groups[MAXG], helper, total, r, i, j, t;
         char *at = line, *end;
-        int r, total, i, j, t;
-        memset(&g, 0, sizeof g);
-        g.n = 2;
-        g.helper[0] = (int)strtol(at, &end, 10);
+        memset(&h, 0, sizeof h);
+        helper = (int)strtol(at, &end, 10);
         for (at = end;; at = end) {
             long c = strtol(at, &end, 10);
             if (end == at)
                 break;
-            hand_add(&g, 0, (int)c);
+            hand_add(&h, (int)c);
         }
-        total = count_combos(&g, 0, groups);
+        total = count_groups(&h, helper, groups);
         printf("%d", total);
         for (r = 0; r < total; r++) {
+            combo_t o;
             int card[4], kept[4];
-            copy = g;
-            combine(&copy, 0, r, groups);
-            for (i = 0; i < LAST_K; i++) {
-                card[i] = LAST_CARD[i];
-                kept[i] = LAST_KEPT[i];
+            find_combo(&h, helper, r, groups, &o);
+            for (i = 0; i < o.k; i++) {
+                card[i] = o.card[i];
+                kept[i] = o.keep >> i & 1;
             }
-            for (i = 0; i < LAST_K; i++)
-                for (j = i + 1; j < LAST_K; j++)
+            for (i = 0; i < o.k; i++)
+                for (j = i + 1; j < o.k; j++)
                     if (card[j] < card[i]) {
-                        t = card[i]; card[i] = card[j]; card[j] = t;
-                        t = kept[i]; kept[i] = kept[j]; kept[j] = t;
+                        t = card[i], card[i] = card[j], card[j] = t;
+                        t = kept[i], kept[i] = kept[j], kept[j] = t;
                     }
             printf(" ");
-            for (i = 0; i < LAST_K; i++)
+            for (i = 0; i < o.k; i++)
                 printf(i ? ",%d" : "%d", card[i]);
             printf(":");
-            for (i = 0, t = 0; i < LAST_K; i++)
+            for (i = 0, t = 0; i < o.k; i++)
                 if (kept[i])
                     printf(t++ ? ",%d" : "%d", card[i]);
         }
@@ -611,21 +664,22 @@ int main(void) {
 int main(int argc, char **argv) {
     lim_args a;
     lim_stats st;
-    lim_rng rng;
-    mc_t g;
+    lim_fast rng;
+    game_t g;
     long long i;
     double t0, c0;
     if (!lim_parse(argc, argv, "maus_au_chocolat", 2, 6, &a))
         return 2;
     fill_cards();
     fill_outcomes();
+    check_forms();
+    fill_indices();
     memset(&st, 0, sizeof st);
-    lim_seed(&rng, a.seed, 3);
+    rng = lim_fast_seed(a.seed, 3);
     t0 = lim_now();
     c0 = lim_cpu();
     for (i = 0; i < a.games; i++) {
-        setup(&g, a.players, &rng);
-        play(&g, &rng);
+        play(&g, a.players, &rng);
         lim_add(&st, g.actions, g.score[0]);
     }
     lim_report("maus_au_chocolat", &a, &st, lim_now() - t0, lim_cpu() - c0);

@@ -30,6 +30,10 @@ ctypedef struct mh_dims_t:
     int32_t num_actions    # the game's action space (player actions and chance outcomes)
     int32_t obs_size       # floats in one observation (the product of observation_shape)
     int32_t max_legal      # an upper bound on the number of legal actions or chance outcomes
+    # 1 when the game fills in ``mh_game_t.evaluate`` (added after the fields above: a core
+    # built before it never writes this field, so a caller zeroes the struct before ``dims``
+    # and reads ``evaluate`` only when this says 1; ``mh_evaluate_of`` does that)
+    int32_t has_evaluate
 
 ctypedef struct mh_game_t:
     const char* name                                      # the game id ("cheese_rescue", ...)
@@ -65,6 +69,12 @@ ctypedef struct mh_game_t:
     void (*observe)(const void* s, int p, float* out) noexcept nogil   # as ``observation(p)``
     void (*mask)(const void* s, uint8_t* out) noexcept nogil   # as ``legal_action_mask()``, 0/1
     int (*truncated)(const void* s) noexcept nogil        # 1 when cut by the turn limit (``state.truncated``)
+    # Optional (NULL when a game has none; appended last, read it through
+    # ``mh_evaluate_of``): per seat, a cheap heuristic value of the position for that seat
+    # (higher is better; the seat's ``Game.greedy_value`` is its value minus the best value
+    # among the other seats), into ``out`` (``players`` doubles), at a seat's node or a chance
+    # node. The strong search (``_search.pyx``) ends its truncated play-outs with it.
+    void (*evaluate)(const void* s, double* out) noexcept nogil
 
 cdef inline void mh_playout(const mh_game_t* g, void* s, rng_t* policy, double* out) noexcept nogil:
     """Play ``s`` to the end as ``rollout`` and write its returns (``s`` is scratch after)."""
@@ -73,6 +83,26 @@ cdef inline void mh_playout(const mh_game_t* g, void* s, rng_t* policy, double* 
     else:
         g.rollout(s, policy)
         g.returns(s, out)
+
+
+cdef inline void mh_zero_dims(mh_dims_t* d) noexcept nogil:
+    """Every field of ``d`` 0 (call before ``dims``: fields a core does not know stay 0)."""
+    d.players = 0
+    d.num_actions = 0
+    d.obs_size = 0
+    d.max_legal = 0
+    d.has_evaluate = 0
+
+
+cdef inline void* mh_evaluate_of(const mh_game_t* g, const void* s) noexcept nogil:
+    """``g.evaluate`` (as a ``void*``; NULL when the game has none or its core was built
+    before the field existed)."""
+    cdef mh_dims_t d
+    mh_zero_dims(&d)
+    g.dims(s, &d)
+    if d.has_evaluate != 1:
+        return NULL
+    return <void*>g.evaluate
 
 
 cdef inline void mh_random_step(const mh_game_t* g, void* s, rng_t* policy, int32_t* buf) noexcept nogil:

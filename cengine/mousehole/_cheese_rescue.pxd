@@ -20,6 +20,9 @@ ctypedef struct cr_cfg_t:
     int32_t cheese_count[5]
     int32_t pile_count[3]
     int32_t num_actions
+    # CR-8 (reading play_area): the grid rows and columns a card may lie in, area_lo..area_hi
+    # (0..G-1 when the square floats); fixed_area: 1 when the square is fixed there
+    int32_t area_lo, area_hi, fixed_area
 
 ctypedef struct cr_t:
     cr_cfg_t cfg

@@ -144,16 +144,17 @@ cdef inline int cr_legal_prefix(const cr_t* s, uint16_t* out, uint8_t* before, i
         nrows[0] = 1
         return 1
     # CR-8: rows and columns within N - 1 of every card; CR-7: rows next to a card
+    # (the play area, reading play_area: the grid when the square floats, else the fixed square)
     lo_r = s.rmax - s.cfg.N + 1
     if lo_r < s.rmin - 1: lo_r = s.rmin - 1
-    if lo_r < 0: lo_r = 0
+    if lo_r < s.cfg.area_lo: lo_r = s.cfg.area_lo
     hi_r = s.rmin + s.cfg.N - 1
     if hi_r > s.rmax + 1: hi_r = s.rmax + 1
-    if hi_r > s.cfg.G - 1: hi_r = s.cfg.G - 1
+    if hi_r > s.cfg.area_hi: hi_r = s.cfg.area_hi
     lo_c = s.cmax - s.cfg.N + 1
-    if lo_c < 0: lo_c = 0
+    if lo_c < s.cfg.area_lo: lo_c = s.cfg.area_lo
     hi_c = s.cmin + s.cfg.N - 1
-    if hi_c > s.cfg.G - 1: hi_c = s.cfg.G - 1
+    if hi_c > s.cfg.area_hi: hi_c = s.cfg.area_hi
     colmask = <uint16_t>(((1 << (hi_c + 1)) - 1) & ~((1 << lo_c) - 1))
     first[0] = lo_r
     for r in range(lo_r, hi_r + 1):
@@ -209,14 +210,14 @@ cdef inline int cr_legal_list(const cr_t* s, cell_int* cells) noexcept nogil:
         return 1
     lo_r = s.rmax - s.cfg.N + 1  # CR-8: rows and columns within N - 1 of every card
     if lo_r < s.rmin - 1: lo_r = s.rmin - 1  # CR-7: rows next to a card
-    if lo_r < 0: lo_r = 0
+    if lo_r < s.cfg.area_lo: lo_r = s.cfg.area_lo  # CR-8: inside the play area (reading play_area)
     hi_r = s.rmin + s.cfg.N - 1
     if hi_r > s.rmax + 1: hi_r = s.rmax + 1
-    if hi_r > G - 1: hi_r = G - 1
+    if hi_r > s.cfg.area_hi: hi_r = s.cfg.area_hi
     lo_c = s.cmax - s.cfg.N + 1
-    if lo_c < 0: lo_c = 0
+    if lo_c < s.cfg.area_lo: lo_c = s.cfg.area_lo
     hi_c = s.cmin + s.cfg.N - 1
-    if hi_c > G - 1: hi_c = G - 1
+    if hi_c > s.cfg.area_hi: hi_c = s.cfg.area_hi
     colmask = <uint16_t>(((1 << (hi_c + 1)) - 1) & ~((1 << lo_c) - 1))
     for r in range(lo_r, hi_r + 1):
         nb = s.front[r] & colmask
@@ -240,6 +241,8 @@ cdef inline bint cr_is_legal(const cr_t* s, int p, int kind, int cell) noexcept 
         return cell == s.cfg.center
     if not (s.front[r] & bit):  # CR-7: next to a card
         return False
+    if r < s.cfg.area_lo or r > s.cfg.area_hi or c < s.cfg.area_lo or c > s.cfg.area_hi:
+        return False  # CR-8: outside the fixed square (reading play_area)
     return (max(s.rmax, r) - min(s.rmin, r) < s.cfg.N) and (max(s.cmax, c) - min(s.cmin, c) < s.cfg.N)
 
 
@@ -434,9 +437,10 @@ for _n in range(2, CRW_MAX_N + 1):
 
 
 cdef bint crw_setup(const cr_cfg_t* cfg, crw_cfg_t* k) noexcept nogil:
-    """The constants of the window play-out for ``cfg``; False when N > 7."""
+    """The constants of the window play-out for ``cfg``; False when N > 7 or the square is
+    fixed (reading play_area: the window knows the floating square only)."""
     cdef int kind, p, ck, t, N = cfg.N
-    if N > CRW_MAX_N:
+    if N > CRW_MAX_N or cfg.fixed_area:
         return False
     memset(k, 0, sizeof(crw_cfg_t))
     memcpy(k.rowm, CRW_ROWM[N], sizeof(k.rowm))
@@ -514,7 +518,7 @@ cdef void cr_play_random(cr_t* s, rng_t* policy) noexcept nogil:
     cdef int p, r, k, kind, pos, rr, cc, up, left, h, w, ar, ac
     if s.placed >= cells or s.truncated:
         return
-    if s.cfg.N > CRW_MAX_N:
+    if s.cfg.N > CRW_MAX_N or s.cfg.fixed_area:  # (the window knows the floating square only)
         cr_play_random_rows(s, policy)
         return
     rowm = CRW_ROWM[s.cfg.N]
@@ -838,6 +842,7 @@ cdef void g_dims(const void* vs, mh_dims_t* d) noexcept nogil:
     if cells > s.cfg.C:
         cells = s.cfg.C
     d.max_legal = s.cfg.kinds * cells
+    d.has_evaluate = 1
 
 
 cdef void g_reset(void* vs, uint64_t seed) noexcept nogil:
@@ -895,6 +900,18 @@ cdef inline void returns_of(int n, int mask, double* out) noexcept nogil:
             out[p] = 1.0 if (mask >> p) & 1 else -1.0
 
 
+cdef void g_evaluate(const void* vs, double* out) noexcept nogil:
+    """The strong search's evaluation, per seat the value of ``CheeseRescueGame.greedy_value``:
+    10 x its score if the game ended now (CR-12, CR-13) + its surviving cheese cards."""
+    cdef const cr_t* s = <const cr_t*>vs
+    cdef int32_t sc[4]
+    cdef int32_t cnt[4]
+    cdef int p
+    cr_scores(s, sc, cnt)
+    for p in range(s.cfg.n):
+        out[p] = 10.0 * sc[p] + cnt[p]
+
+
 cdef void g_returns(const void* vs, double* out) noexcept nogil:
     """As ``StateAPI.returns``: 0 before the end; +1 for each winner and -1 for each other
     seat (CR-13), 0 for all when every seat wins."""
@@ -910,7 +927,8 @@ cdef void g_returns(const void* vs, double* out) noexcept nogil:
 cdef void g_playout(void* vs, rng_t* policy, double* out) noexcept nogil:
     """``cr_play_random`` then the returns (``g_returns``), with the same draws and the same
     result, played on the window (``crw_run``) instead of the struct, which is left as it is
-    (on a square larger than 7 x 7 the struct is played: it is scratch to the caller)."""
+    (on a square larger than 7 x 7, or a fixed square (reading play_area), the struct is
+    played: it is scratch to the caller)."""
     cdef cr_t* s = <cr_t*>vs
     cdef crw_cfg_t k
     cdef crw_pos_t g
@@ -920,7 +938,7 @@ cdef void g_playout(void* vs, rng_t* policy, double* out) noexcept nogil:
     cdef int p, kind, ck, i, r, c, cd, length
     cdef uint16_t bits
     cdef uint64_t bit
-    if cr_current(s) == TERMINAL_SEAT or N > CRW_MAX_N:
+    if cr_current(s) == TERMINAL_SEAT or N > CRW_MAX_N or s.cfg.fixed_area:
         cr_play_random(s, policy)
         g_returns(s, out)
         return
@@ -987,8 +1005,39 @@ cdef void g_rollout(void* vs, rng_t* policy) noexcept nogil:
 
 
 cdef void g_random_step(void* vs, rng_t* policy) noexcept nogil:
+    """One action of simulate's policy (``VectorGame``'s ``RANDOM``, the other seats of a
+    vector env), chosen as ``cr_play_random`` chooses its first one: on the 8 x 8 window
+    (``crw_pick``: one word of legal cells, no loop over the rows' legal cells), built from
+    the row boards, and laid by ``cr_place_rc``. The same draw and the same action as
+    ``cr_step_random_rows``, which serves the squares the window does not hold."""
     cdef cr_t* s = <cr_t*>vs
-    cr_step_random_rows(s, s.placed % s.cfg.n, policy)
+    cdef uint64_t occ = 0, cnt
+    cdef uint32_t hd
+    cdef int p = s.placed % s.cfg.n, r, kind, pos, ar, ac, h, w, N = s.cfg.N
+    if N > CRW_MAX_N or s.cfg.fixed_area:
+        cr_step_random_rows(s, p, policy)
+        return
+    if s.rmax < 0:  # no card yet (3 players): the centre is window cell (1, 1)
+        ar = s.cfg.center // s.cfg.G - 1
+        ac = s.cfg.center - (ar + 1) * s.cfg.G - 1
+        h = 0
+        w = 0
+    else:  # the box in rows and columns 1..h, 1..w of the window
+        ar = s.rmin - 1
+        ac = s.cmin - 1
+        h = s.rmax - s.rmin + 1
+        w = s.cmax - s.cmin + 1
+        for r in range(s.rmax, s.rmin - 1, -1):
+            occ = (occ << 8) | ((((<uint32_t>s.occ[r]) << 1) >> s.cmin) & 0xFF)
+        occ <<= 8
+    # the kinds held, as bits: the hand's 8 counts as one word, a high bit per count that is
+    # not 0, gathered into a byte (no loop)
+    memcpy(&cnt, &s.hands[p][0], 8)
+    cnt = (cnt | ((cnt & <uint64_t>0x7F7F7F7F7F7F7F7FULL) + <uint64_t>0x7F7F7F7F7F7F7F7FULL)) \
+        & <uint64_t>0x8080808080808080ULL
+    hd = <uint32_t>(((cnt >> 7) * <uint64_t>0x0102040810204080ULL) >> 56) & ((1u << s.cfg.kinds) - 1)
+    pos = crw_pick(occ, CRW_ROWM[N][h] & CRW_COLM[N][w], hd, policy, &kind)
+    cr_place_rc(s, p, kind, ar + (pos >> 3), ac + (pos & 7))
 
 
 cdef void g_determinize(void* vs, int p, uint64_t seed) noexcept nogil:
@@ -1026,6 +1075,7 @@ CR_GAME.determinize = g_determinize
 CR_GAME.observe = g_observe
 CR_GAME.mask = g_mask
 CR_GAME.truncated = g_truncated
+CR_GAME.evaluate = g_evaluate
 
 
 # ---- Python lists from the struct (to_dict) ----------------------------------------------------
@@ -1065,6 +1115,9 @@ cdef int fill_cfg(object game, void* v) except -1:
     cfg.uses_start = game.uses_start
     cfg.initial_draw = game.initial_draw
     cfg.num_actions = game.num_actions
+    cfg.area_lo = game.area_lo  # CR-8, reading play_area
+    cfg.area_hi = game.area_hi
+    cfg.fixed_area = game.fixed_area
     for i in range(game.K):
         cfg.cheese_value[i] = game.cheese_kind_values[i]
         cfg.cheese_count[i] = game.cheese_counts[i]
@@ -1193,9 +1246,12 @@ cdef class CheeseRescueCore(StateCore):
 
     @property
     def current_player(self):
+        """The seat to move, ``mousehole.CHANCE`` at a chance node, ``mousehole.TERMINAL``
+        once the game is over."""
         return cr_current(&self.s)
 
     def is_terminal(self):
+        """True once the game is over (by its rules or by ``max_turns``)."""
         return cr_current(&self.s) == TERMINAL_SEAT
 
     def is_chance_node(self):
@@ -1204,10 +1260,12 @@ cdef class CheeseRescueCore(StateCore):
 
     @property
     def truncated(self):
+        """True when the game ended by ``max_turns`` rather than by its rules."""
         return bool(self.s.truncated)
 
     @property
     def history(self):
+        """The actions applied since ``new_state``, oldest first (a new list)."""
         return int_list_of(self.s.hist, self.s.placed)
 
     def legal_cells(self):
@@ -1305,6 +1363,7 @@ cdef class CheeseRescueCore(StateCore):
         return [cnt[p] for p in range(self.s.cfg.n)]
 
     def winners(self):
+        """The seats that won (several for a shared win), ascending; empty before the end."""
         if cr_current(&self.s) != TERMINAL_SEAT:
             return []
         cdef int mask = cr_winner_mask(&self.s)

@@ -62,6 +62,9 @@ cdef void kk_init(kk_t* s, uint64_t seed) noexcept nogil:
         s.pantry[p] = <uint8_t>(s.cfg.m if p < s.cfg.n else 0)
         s.home[p] = 0
         s.first_home[p] = -1
+        s.last_home[p] = -1
+        s.home_round[p] = 0
+    s.round = 1
     s.full = 0
     s.seat = 0
     s.moves = 0
@@ -105,6 +108,10 @@ cdef inline void kk_move(kk_t* s, int p, int start, int dist) noexcept nogil:
         s.on_way -= 1
         if s.first_home[p] < 0:  # KK-13: the tie-break order
             s.first_home[p] = s.nhist - 1
+        if s.cfg.tie == 1:  # KK-13, tie_break="first_finished": the latest mouse home
+            s.last_home[p] = s.nhist - 1
+        elif s.cfg.tie == 2:  # KK-13, tie_break="fewest_turns": its round
+            s.home_round[p] = s.round
         return
     b = bit(t)
     if (s.cfg.trapmask & b) and not (s.full & b):  # KK-9: caught, alone at the bottom, for good
@@ -134,12 +141,16 @@ cdef inline void kk_next_turn(kk_t* s, int p) noexcept nogil:
         s.roll = -1
         return
     q = p + 1
-    if q == s.cfg.n:
+    if q == s.cfg.n:  # passing seat 0 starts a round (counted for tie_break="fewest_turns")
         q = 0
+        if s.cfg.tie == 2:
+            s.round += 1
     while not kk_can_move(s, q):  # terminates: some mouse on the way has a free top mouse
         q += 1
         if q == s.cfg.n:
             q = 0
+            if s.cfg.tie == 2:
+                s.round += 1
     s.seat = q
     kk_roll(s)
 
@@ -187,19 +198,52 @@ cdef void kk_play_random(kk_t* s, rng_t* policy) noexcept nogil:
             kk_play(s, kk_nth_start(s, p, idx // c), idx % c + 1)
 
 
+cdef inline int kk_tie_key(const kk_t* s, int p) noexcept nogil:
+    """KK-13: seat p's tie-break key under the tie_break reading (smaller wins, -1: no mouse
+    home): the history index of its first mouse home, of its latest one, or that one's round
+    (``kasimir._tie_keys``)."""
+    if s.cfg.tie == 0:
+        return s.first_home[p]
+    if s.cfg.tie == 1:
+        return s.last_home[p]
+    return s.home_round[p] if s.home_round[p] > 0 else -1
+
+
+cdef bint kk_eliminated(const kk_t* s, int p) noexcept nogil:
+    """KK-11: all of seat p's mice are trapped (each the bottom mouse of a full trap)."""
+    cdef uint64_t bits = s.full
+    cdef int sp, x, k = 0
+    while bits:
+        sp = ctz64(bits)
+        bits &= bits - 1
+        x = s.top[sp]
+        while s.below[x] != KK_NONE:
+            x = s.below[x]
+        if (x >> 3) == p:
+            k += 1
+    return k == s.cfg.m
+
+
 cdef int kk_winner_mask(const kk_t* s) noexcept nogil:
-    """KK-13: most mice home; tie-break the first mouse home; tied seats with none share."""
-    cdef int p, best = -1, mask = 0, first = 0x7FFFFFFF
+    """KK-13: most mice home; tie-break the smallest key (``kk_tie_key``), equal keys share;
+    tied seats with none home share, eliminated ones excepted under
+    ``elimination="out_of_game"`` (KK-11): then the mask may be 0 (nobody wins)."""
+    cdef int p, k, best = -1, mask = 0, first = 0x7FFFFFFF
     for p in range(s.cfg.n):
         if s.home[p] > best:
             best = s.home[p]
     for p in range(s.cfg.n):
         if s.home[p] == best:
             if best == 0:
-                mask |= 1 << p
-            elif s.first_home[p] < first:
-                first = s.first_home[p]
+                if not (s.cfg.elim_out and kk_eliminated(s, p)):
+                    mask |= 1 << p
+                continue
+            k = kk_tie_key(s, p)
+            if k < first:
+                first = k
                 mask = 1 << p
+            elif k == first:
+                mask |= 1 << p
     return mask
 
 
@@ -277,12 +321,13 @@ cdef void kk_observe(const kk_t* s, int p, float* o) noexcept nogil:
         E[k] = 1.0
         if s.roll < 0:  # a chance node (explicit chance)
             E[n] = 1.0
-    for q in range(n):  # KK-13: 1 / (1 + rank) in the order of the first mouse home
-        if s.first_home[q] < 0:
+    for q in range(n):  # KK-13: 1 / (1 + rank) in the tie-break order (equal keys, equal rank)
+        x = kk_tie_key(s, q)
+        if x < 0:
             continue
         r = 0
         for t in range(n):
-            if 0 <= s.first_home[t] < s.first_home[q]:
+            if 0 <= kk_tie_key(s, t) < x:
                 r += 1
         k = q - p
         if k < 0:
@@ -396,6 +441,7 @@ cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
     d.obs_size = kk_obs_size(&s.cfg)
     # KK-6: at most m free starts (the pantry counts only while a mouse is in it), each with
     # at most D distances; at a chance node, one outcome per face (KK-3)
+    d.has_evaluate = 1
     d.max_legal = s.cfg.m * s.cfg.D
     if d.max_legal < s.cfg.nfaces:
         d.max_legal = s.cfg.nfaces
@@ -444,8 +490,9 @@ cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
 
 
 cdef void g_returns(const void* v, double* out) noexcept nogil:
-    """``StateAPI.returns``: +1 each winner, -1 each other seat at the end (KK-13); 0 for all
-    before the end and when every seat wins."""
+    """``KasimirState.returns``: +1 each winner, -1 each other seat at the end (KK-13); 0 for
+    all before the end, when every seat wins and when nobody does (KK-11,
+    ``elimination="out_of_game"``: every seat eliminated)."""
     cdef const kk_t* s = <const kk_t*>v
     cdef int p, n = s.cfg.n
     cdef int mask = 0
@@ -461,6 +508,28 @@ cdef void g_returns(const void* v, double* out) noexcept nogil:
 
 cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
     kk_play_random(<kk_t*>v, policy)
+
+
+cdef void g_evaluate(const void* v, double* out) noexcept nogil:
+    """The strong search's evaluation, per seat the value of ``KasimirGame.greedy_value``: 100
+    per mouse home; 10 per mouse in the pantry; for a mouse on the track 10 + its space, 3
+    less when another mouse stands on it (KK-8); nothing for the caught bottom mouse of a
+    trap space (KK-9)."""
+    cdef const kk_t* s = <const kk_t*>v
+    cdef int p, sp
+    cdef bint top
+    cdef uint8_t mouse, nxt
+    for p in range(s.cfg.n):
+        out[p] = 100.0 * s.home[p] + 10.0 * s.pantry[p]
+    for sp in range(1, s.cfg.L + 1):
+        mouse = s.top[sp]
+        top = True
+        while mouse != KK_NONE:
+            nxt = s.below[mouse]
+            if not (nxt == KK_NONE and (s.cfg.trapmask >> sp) & 1):
+                out[mouse >> 3] += 10.0 + sp - (0.0 if top else 3.0)
+            top = False
+            mouse = nxt
 
 
 cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
@@ -498,6 +567,7 @@ KK_GAME.determinize = g_determinize
 KK_GAME.observe = g_observe
 KK_GAME.mask = g_mask
 KK_GAME.truncated = g_truncated
+KK_GAME.evaluate = g_evaluate
 
 
 # ---- configuration ----------------------------------------------------------------------------
@@ -516,6 +586,8 @@ cdef int fill_cfg(object game, void* v) except -1:
     cfg.max_turns = game.max_turns if game.max_turns < 1000000000 else 1000000000
     cfg.explicit = 1 if game.explicit_chance else 0
     cfg.num_actions = game.num_actions
+    cfg.tie = game.tie
+    cfg.elim_out = 1 if game.elim_out else 0
     for t in game.traps:
         cfg.trapmask |= bit(t)
     for i in range(cfg.nfaces):
@@ -600,6 +672,10 @@ cdef class KasimirCore(StateCore):
             st.s.pantry[p] = d["pantry"][p]
             st.s.home[p] = d["home"][p]
             st.s.first_home[p] = d["first_home"][p]
+            if st.s.cfg.tie == 1:  # tie_break="first_finished"
+                st.s.last_home[p] = d["last_home"][p]
+            elif st.s.cfg.tie == 2:  # tie_break="fewest_turns"
+                st.s.home_round[p] = d["home_round"][p]
             st.s.on_way += st.s.pantry[p]
             nid[p] = 0
         for s in range(1, st.s.cfg.L + 1):
@@ -627,6 +703,8 @@ cdef class KasimirCore(StateCore):
             st.hist[k] = <uint16_t>a
             if a < st.s.cfg.P:
                 st.s.moves += 1
+        if st.s.cfg.tie == 2:
+            st.s.round = d["round"]
         st.s.seat = d["seat"]
         st.s.roll = -1 if d["roll"] is None else d["roll"]
         st.s.rng = d["rng"]
@@ -647,11 +725,14 @@ cdef class KasimirCore(StateCore):
 
     @property
     def current_player(self):
+        """The seat to move, ``mousehole.CHANCE`` at a chance node, ``mousehole.TERMINAL``
+        once the game is over."""
         if self.s.seat == TERMINAL_SEAT:
             return TERMINAL_SEAT
         return CHANCE_SEAT if self.s.roll < 0 else self.s.seat
 
     def is_terminal(self):
+        """True once the game is over (by its rules or by ``max_turns``)."""
         return self.s.seat == TERMINAL_SEAT
 
     def is_chance_node(self):
@@ -660,10 +741,12 @@ cdef class KasimirCore(StateCore):
 
     @property
     def truncated(self):
+        """True when the game ended by ``max_turns`` rather than by its rules."""
         return bool(self.s.truncated)
 
     @property
     def history(self):
+        """The actions applied since ``new_state``, oldest first (a new list)."""
         return [self.hist[i] for i in range(self.s.nhist)]
 
     def free_starts(self, p):
@@ -708,6 +791,8 @@ cdef class KasimirCore(StateCore):
         adopt_public_class(sub, cls)
 
     def legal_actions(self):
+        """The legal actions of the seat to move: a new sorted numpy ``int64`` array (the
+        outcomes at a chance node; empty once the game is over)."""
         cdef cnp.npy_intp dim = self._count()
         cdef cnp.ndarray arr = cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT64, 0)
         self._fill(<int64_t*>cnp.PyArray_DATA(arr))
@@ -766,6 +851,7 @@ cdef class KasimirCore(StateCore):
         return [self.s.home[p] for p in range(self.s.cfg.n)]
 
     def winners(self):
+        """The seats that won (several for a shared win), ascending; empty before the end."""
         if self.s.seat != TERMINAL_SEAT:
             return []
         cdef int mask = kk_winner_mask(&self.s)
@@ -787,6 +873,11 @@ cdef class KasimirCore(StateCore):
         d["track"] = track
         d["home"] = [self.s.home[p] for p in range(self.s.cfg.n)]
         d["first_home"] = [self.s.first_home[p] for p in range(self.s.cfg.n)]
+        if self.s.cfg.tie == 1:  # tie_break="first_finished" (the keys of Kasimir.STATE_KEYS)
+            d["last_home"] = [self.s.last_home[p] for p in range(self.s.cfg.n)]
+        elif self.s.cfg.tie == 2:  # tie_break="fewest_turns"
+            d["round"] = self.s.round
+            d["home_round"] = [self.s.home_round[p] for p in range(self.s.cfg.n)]
         d["seat"] = self.s.seat
         d["roll"] = None if self.s.roll < 0 else self.s.roll
         d["rng"] = self.s.rng

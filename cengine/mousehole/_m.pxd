@@ -39,6 +39,10 @@ ctypedef struct m_cfg_t:
     uint8_t symi[M_MAX_CARDS]     # the symbol; M_MAX_ATTR (an empty board) for value-0 cards
     int32_t lay_r0, lay_c0        # the start layout (M-4): its top row and left column, and
     uint8_t lay_cell[M_MAX_LAYOUT]   # its cells in order, as window cells from (r0 - 1, c0 - 1)
+    # the readings (mousehole.m.READINGS), 1 for the default: a pass without an exchange
+    # costs a chip (pass_cost, M-9); M-17 looks at the pile too (stuck_cards); the placer
+    # draws after the scoring (draw_timing, M-10, M-16)
+    int32_t pass_pays, stuck_pile, draw_late
 
 # The table lives in an 8 x 8 window (bit r*8+c of a uint64 is window cell (r, c)) whose
 # cell (0, 0) is the absolute cell (orow, ocol) = (top - 1, left - 1) of the bounding box;

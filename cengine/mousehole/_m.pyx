@@ -21,8 +21,10 @@ The struct caches what every decision needs, as functions of the rest of the sta
 play and ``from_dict`` build the same bytes): the place masks of the hand to move (computed
 by the M-17 test at the start of a turn, which tries that hand first and is skipped after a
 pass, which changes nothing it reads) and the takeable cards of a scoring (computed once per
-take). ``simulate`` draws each action as the index into the legal list without writing the
-list: it counts the cells of each hand slot and picks one.
+take). ``m_step_random`` (the C interface's rollout) draws each action as the index into the
+legal list without writing the list: it counts the cells of each hand slot and picks one.
+``simulate`` plays each game in one function, ``m_sim_game``: the same draws and the same
+game, with the state in locals and the turn written out in order (see there).
 
 The pure-Python reference is ``mousehole/m.py``; both give the same game, bit for bit.
 """
@@ -479,8 +481,8 @@ cdef inline void m_finish(m_t* s, int reason) noexcept nogil:
 
 cdef inline void m_check_stuck(m_t* s) noexcept nogil:
     """M-17 at the start of a turn (phase PLAY, ``current`` set): the game ends when no card
-    in a hand or in the pile fits anywhere. The seat to move is tried first: its masks are
-    the ``amask`` of the coming decision."""
+    in a hand or (``stuck_pile``, the default reading) in the pile fits anywhere. The seat to
+    move is tried first: its masks are the ``amask`` of the coming decision."""
     cdef int p = s.current, q, i
     if s.front == 0:
         m_finish(s, END_M17)
@@ -492,9 +494,10 @@ cdef inline void m_check_stuck(m_t* s) noexcept nogil:
             for i in range(s.hand_n[q]):
                 if m_place_mask(s, s.hand[q][i]):
                     return
-    for i in range(s.pile_n):
-        if m_place_mask(s, s.pile[(s.pile_b + i) & (M_MAX_CARDS - 1)]):
-            return
+    if s.cfg.stuck_pile:
+        for i in range(s.pile_n):
+            if m_place_mask(s, s.pile[(s.pile_b + i) & (M_MAX_CARDS - 1)]):
+                return
     m_finish(s, END_M17)
 
 
@@ -574,6 +577,9 @@ cdef void m_place(m_t* s, int p, int slot, int cell) noexcept nogil:
         m_end_turn(s)
         return
     hand_remove(s, p, slot)
+    if not s.cfg.draw_late:  # draw_timing='before_scoring': M-10 before the scoring
+        while s.hand_n[p] < s.cfg.H and s.pile_n > 0:
+            hand_add(s, p, m_pop(s))
     m_clear_hand_masks(s)
     if h and v:
         s.phase = PH_CHOOSE  # the placer chooses the row
@@ -610,14 +616,17 @@ cdef void m_take(m_t* s, int p, int cell) noexcept nogil:
 cdef void m_pass(m_t* s, int p, int slot) noexcept nogil:
     cdef int card
     if s.chips[p] > 0:  # M-9: one chip to the right neighbour
-        s.chips[p] -= 1
-        s.chips[right_seat(s, p)] += 1
         if slot >= 0:  # M-9: one card under the pile, draw the top card
+            s.chips[p] -= 1
+            s.chips[right_seat(s, p)] += 1
             s.pile_b = (s.pile_b - 1) & (M_MAX_CARDS - 1)
             s.pile[s.pile_b] = s.hand[p][slot]
             s.putter[s.pile_b] = <int8_t>p
             s.pile_n += 1
             hand_replace(s, p, slot, m_pop(s))
+        elif s.cfg.pass_pays:  # pass_cost='exchange_only': a plain pass is free
+            s.chips[p] -= 1
+            s.chips[right_seat(s, p)] += 1
     if s.pile_n == 0:
         s.passes += 1
     else:
@@ -628,8 +637,12 @@ cdef void m_pass(m_t* s, int p, int slot) noexcept nogil:
         m_finish(s, END_M18)
         return
     # M-17 needs no test: a pass changes neither the table nor the cards in hands and pile
-    # (an exchange only moves one), and a card fitted when this turn began
-    m_hand_masks(s, s.current)
+    # (an exchange only moves one), and a card fitted when this turn began; but with
+    # stuck_cards='hands' an exchange may send the last fitting hand card under the pile
+    if slot >= 0 and not s.cfg.stuck_pile:
+        m_check_stuck(s)
+    else:
+        m_hand_masks(s, s.current)
 
 
 cdef bint m_is_legal(const m_t* s, int a) noexcept nogil:
@@ -1082,7 +1095,7 @@ cdef void m_determinize(m_t* s, int p, uint64_t seed) noexcept nogil:
     cdef int8_t putter[M_MAX_CARDS]
     cdef uint8_t pool[M_MAX_CARDS]
     cdef uint8_t order[M_MAX_CARDS]
-    cdef int n = c.n, npool = 0, k = 0, nfit = 0, m, ins, i, j, q, card, draw, w
+    cdef int n = c.n, npool = 0, k = 0, kfit, nfit = 0, m, ins, i, j, q, card, draw, w
     cdef bint play = s.phase == PH_PLAY, mine_fit = False
     for i in range(s.pile_n):  # the pile, bottom first
         j = (s.pile_b + i) & (M_MAX_CARDS - 1)
@@ -1099,6 +1112,7 @@ cdef void m_determinize(m_t* s, int p, uint64_t seed) noexcept nogil:
     for q in range(n):
         if q != p:
             k += s.hand_n[q]
+    kfit = k  # stuck_cards='hands': M-17 looks at the hands only, the first kfit of the deal
     for q in range(n):
         card = s.thead[q]
         while card:
@@ -1112,10 +1126,12 @@ cdef void m_determinize(m_t* s, int p, uint64_t seed) noexcept nogil:
     for i in range(s.pile_n):
         if putter[i] == p:
             set_add(seen, pile[i])
-            if play and not mine_fit and m_place_mask(s, pile[i]):
+            if play and not mine_fit and c.stuck_pile and m_place_mask(s, pile[i]):
                 mine_fit = True
         else:
             k += 1  # k: the hidden cards in play; the rest of the pool was removed
+    if c.stuck_pile:
+        kfit = k
     for card in range(c.n_cards):  # the pool, ascending (canonical)
         if not in_set(seen, card):
             pool[npool] = <uint8_t>card
@@ -1136,7 +1152,7 @@ cdef void m_determinize(m_t* s, int p, uint64_t seed) noexcept nogil:
                 order[m] = pool[i]
                 m += 1
         rng_shuffle_u8(&rng, order, m)
-        ins = k if k < m else m
+        ins = kfit if kfit < m else m
         j = m - 1
         while j >= ins:
             order[j + nfit] = order[j]
@@ -1150,10 +1166,10 @@ cdef void m_determinize(m_t* s, int p, uint64_t seed) noexcept nogil:
         for draw in range(M_MAX_DRAWS):
             memcpy(order, pool, npool)
             rng_shuffle_u8(&rng, order, npool)
-            if nfit == 0 or k == 0:
+            if nfit == 0 or kfit == 0:
                 break
             w = 0
-            for i in range(k):
+            for i in range(kfit):
                 if in_set(fit, order[i]):
                     w = 1
                     break
@@ -1193,6 +1209,7 @@ cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
     # PLAY: at most 64 cells per hand slot, the pass and the exchanges (A_ROW actions);
     # CHOOSE: 2; TAKE: at most the 6 cards of the scoring row (M-12)
     d.max_legal = s.cfg.A_ROW
+    d.has_evaluate = 1
 
 
 cdef void g_reset(void* v, uint64_t seed) noexcept nogil:
@@ -1214,6 +1231,17 @@ cdef void g_apply(void* v, int32_t a) noexcept nogil:
 
 cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
     return 0  # every random event of M happens at setup (M-3 .. M-5)
+
+
+cdef void g_evaluate(const void* v, double* out) noexcept nogil:
+    """The strong search's evaluation, per seat the value of ``MGame.greedy_value``: its M-20
+    score as it stands."""
+    cdef const m_t* s = <const m_t*>v
+    cdef int64_t sc[M_MAX_PLAYERS]
+    cdef int p
+    m_scores(s, sc)
+    for p in range(s.cfg.n):
+        out[p] = <double>sc[p]
 
 
 cdef void g_returns(const void* v, double* out) noexcept nogil:
@@ -1271,6 +1299,7 @@ M_GAME.returns = g_returns
 M_GAME.rollout = g_rollout
 M_GAME.random_step = g_random_step
 M_GAME.determinize = g_determinize
+M_GAME.evaluate = g_evaluate
 M_GAME.observe = g_observe
 M_GAME.mask = g_mask
 M_GAME.truncated = g_truncated
@@ -1294,6 +1323,9 @@ cdef int fill_cfg(object game, void* v) except -1:
     cfg.A_ROW = game.A_ROW
     cfg.A_TAKE = game.A_TAKE
     cfg.num_actions = game.num_actions
+    cfg.pass_pays = game.pass_always_pays  # the readings (M-9, M-17, M-10)
+    cfg.stuck_pile = game.stuck_with_pile
+    cfg.draw_late = game.draw_after_scoring
     cfg.nc = len(game.colours)
     cfg.nv = len(game.values)
     cfg.ns = len(game.symbols)
@@ -1321,31 +1353,472 @@ M_CFG.size = sizeof(m_cfg_t)
 M_CFG.fill = fill_cfg
 
 
+# ---- simulate's game loop ---------------------------------------------------------------------
+# ``simulate`` plays each game in one function (``m_sim_game``) rather than through
+# ``m_step_random``: the same actions drawn in the same order from the same generators (the
+# same game, bit for bit), but the hot values in locals (registers) instead of the struct, the
+# turn written out in order instead of dispatched on a phase, and branch-free arithmetic
+# where the outcome is a coin flip to the branch predictor. Per game constants in an
+# ``msim_tab_t``: for each card id its boards (an empty hand slot is M_EMPTY, whose boards
+# stay empty, so it fits nowhere and a hand's slots need no bound), its attributes as bits
+# (M-12: the shared traits of two cards are the bits of an AND) and its value. It restates
+# m_deal, m_place, m_pass, m_take and the readings (pass_pays, stuck_pile, draw_late): a rule
+# changed there must change here too (tests/test_simulate.py plays simulate's games step by
+# step, tests/test_readings.py every reading).
+
+ctypedef struct msim_tab_t:
+    uint8_t col[256]      # colour board of each card id (M_MAX_ATTR: an empty board)
+    uint8_t val[256]      # value board
+    uint8_t sym[256]      # symbol board read (M_MAX_ATTR, empty, for a card without one)
+    uint8_t symw[256]     # symbol board written (M_MAX_ATTR + 1, never read, without one)
+    uint32_t attr[256]    # colour bit | value bit << 8 | symbol bit << 16 (none: no bit)
+    int32_t worth[256]    # the card's value (M-15)
+
+
+cdef void msim_fill_tab(const m_cfg_t* c, msim_tab_t* t) noexcept nogil:
+    cdef int i
+    for i in range(256):
+        t.col[i] = M_MAX_ATTR
+        t.val[i] = M_MAX_ATTR
+        t.sym[i] = M_MAX_ATTR
+        t.symw[i] = M_MAX_ATTR + 1
+        t.attr[i] = 0
+        t.worth[i] = 0
+    for i in range(c.n_cards):
+        t.col[i] = c.colour[i]
+        t.val[i] = c.vidx[i]
+        t.sym[i] = c.symi[i]
+        t.symw[i] = c.symi[i] if c.symi[i] != M_MAX_ATTR else M_MAX_ATTR + 1
+        t.attr[i] = ((<uint32_t>1) << c.colour[i]) | ((<uint32_t>1) << (8 + c.vidx[i]))
+        if c.symi[i] != M_MAX_ATTR:
+            t.attr[i] |= (<uint32_t>1) << (16 + c.symi[i])
+        t.worth[i] = c.vals[c.vidx[i]]
+
+
+ctypedef struct msim_board_t:
+    uint64_t col[M_MAX_ATTR + 2]
+    uint64_t val[M_MAX_ATTR + 2]
+    uint64_t sym[M_MAX_ATTR + 2]
+    uint8_t cells[64]
+
+
+cdef inline uint64_t msim_fits(const msim_board_t* b, const msim_tab_t* t, uint64_t front, uint64_t occ,
+                               int card) noexcept nogil:
+    """M-6, M-7: the cells where ``card`` fits (m_place_mask)."""
+    return front & ~nbrs(occ & ~(b.col[t.col[card]] | b.val[t.val[card]] | b.sym[t.sym[card]]))
+
+
+cdef inline uint64_t msim_front(uint64_t occ) noexcept nogil:
+    """m_set_area's ``front`` of a table anchored at window cell (1, 1)."""
+    cdef uint64_t area = ~((<uint64_t>0xFF000000000000FFULL & -(<uint64_t>((occ & <uint64_t>0x00FF000000000000ULL) != 0)))
+                           | (<uint64_t>0x8181818181818181ULL & -(<uint64_t>((occ & <uint64_t>0x4040404040404040ULL) != 0))))
+    return nbrs(occ) & ~occ & area
+
+
+cdef inline void msim_shift(msim_board_t* b, const m_cfg_t* c, int sh) noexcept nogil:
+    """m_shift's boards and cells (the caller moves ``occ`` and the scoring row)."""
+    cdef int i
+    if sh > 0:
+        memmove(b.cells, b.cells + sh, 64 - sh)
+        memset(b.cells + 64 - sh, M_EMPTY, sh)
+    else:
+        memmove(b.cells - sh, b.cells, 64 + sh)
+        memset(b.cells, M_EMPTY, -sh)
+    for i in range(c.nc):
+        b.col[i] = shift_bb(b.col[i], sh)
+    for i in range(c.nv):
+        b.val[i] = shift_bb(b.val[i], sh)
+    for i in range(c.ns):
+        b.sym[i] = shift_bb(b.sym[i], sh)
+
+
+cdef inline uint64_t msim_crowded(uint64_t o) noexcept nogil:
+    """The cards of ``o`` with two groups of neighbours or more (ARCS[block] >= 2), all at
+    once: around each cell the ring N, NE, E, SE, S, SW, W, NW as eight shifted boards (a
+    corner counts only beside a card of one of its two sides, which joins it to a group),
+    and the cells where a card follows an empty place of the ring at least twice."""
+    cdef uint64_t n = o >> 8, s = o << 8, w = o >> 1, e = o << 1
+    cdef uint64_t ne = (o >> 7) & (n | e), se = (o << 9) & (s | e)
+    cdef uint64_t sw = (o << 7) & (s | w), nw = (o >> 9) & (n | w)
+    cdef uint64_t once = 0, twice = 0, start
+    start = n & ~nw; twice |= once & start; once |= start
+    start = ne & ~n; twice |= once & start; once |= start
+    start = e & ~ne; twice |= once & start; once |= start
+    start = se & ~e; twice |= once & start; once |= start
+    start = s & ~se; twice |= once & start; once |= start
+    start = sw & ~s; twice |= once & start; once |= start
+    start = w & ~sw; twice |= once & start; once |= start
+    start = nw & ~w; twice |= once & start; once |= start
+    return twice
+
+
+cdef inline uint64_t msim_takeable(uint64_t occ, uint64_t row) noexcept nogil:
+    """m_take_mask: M-13(a), then (b) by one board formula for the cards with at most one
+    group of neighbours and m_connected_without for the others."""
+    cdef uint64_t hard, out
+    cdef int b
+    if (row & (row - 1)) == 0:
+        return 0
+    hard = msim_crowded(occ) & row
+    out = row & ~hard
+    while hard:
+        b = ctz64(hard)
+        hard &= hard - 1
+        out |= (<uint64_t>m_connected_without(occ, b)) << b
+    return out
+
+
+cdef inline uint64_t msim_run(const msim_board_t* b, const msim_tab_t* t, uint64_t bits, int pos,
+                              int cell, int step, int card) noexcept nogil:
+    """m_line without branches: the run through ``pos`` of the line ``bits`` (its 8 cells as
+    the bits of a byte, ``step`` apart on the board) if it has 5 or 6 cards and ``card``
+    shares two attributes with a neighbour on it (M-12), as a board, else 0."""
+    cdef int up = ctz64(~(<uint64_t>(bits >> pos)))           # cards from pos on
+    cdef int lo = HIGH8[~bits & ((1u << pos) - 1)] + 1        # the first card of the run
+    cdef int n = pos + up - lo
+    cdef uint32_t a = t.attr[card]
+    cdef uint32_t m1 = a & t.attr[b.cells[cell - step]], m2 = a & t.attr[b.cells[cell + step]]
+    cdef int ok = ((n >= 5) & (n <= 6)
+                   & (((pos > lo) & ((m1 & (m1 - 1)) != 0)) | ((up > 1) & ((m2 & (m2 - 1)) != 0))))
+    cdef uint64_t line = ((<uint64_t>1 << n) - 1) if step == 1 else (<uint64_t>0x0101010101010101ULL >> (8 * (8 - n)))
+    return (line << (cell - step * (pos - lo))) & (<uint64_t>0 - <uint64_t>ok)
+
+
+cdef inline uint64_t msim_hand_put(uint64_t h, int slot, int card) noexcept nogil:
+    """A hand packed in a word (its cards ascending, one byte each, the empty slots 0xFF
+    last) without the card of ``slot`` (0 .. 7) and with ``card`` (< 128, or M_EMPTY for
+    none) at its rank: hand_replace, hand_remove and hand_add by arithmetic, no branch and
+    no loop (the rank is a count of the bytes below the card, taken all at once)."""
+    cdef uint64_t low = ((<uint64_t>1) << (8 * slot)) - 1
+    cdef uint64_t rem = (h & low) | ((h >> 8) & ~low) | (<uint64_t>0xFF << 56)
+    cdef uint64_t x = <uint64_t>(card & 0x7F)
+    cdef uint64_t below = ~((rem | <uint64_t>0x8080808080808080ULL) - x * <uint64_t>0x0101010101010101ULL) & <uint64_t>0x8080808080808080ULL
+    cdef int r = <int>(((below >> 7) * <uint64_t>0x0101010101010101ULL) >> 56)
+    cdef uint64_t lo = ((<uint64_t>1) << (8 * r)) - 1
+    cdef uint64_t ins = (rem & lo) | (x << (8 * r)) | ((rem << 8) & ~((lo << 8) | 0xFF))
+    cdef uint64_t keep = -(<uint64_t>(card == M_EMPTY))
+    return (ins & ~keep) | (rem & keep)
+
+
+cdef inline uint64_t msim_bytes(uint64_t x) noexcept nogil:
+    """The set bits of each byte of x, one count per byte (the first steps of popcount64)."""
+    x = x - ((x >> 1) & <uint64_t>0x5555555555555555ULL)
+    x = (x & <uint64_t>0x3333333333333333ULL) + ((x >> 2) & <uint64_t>0x3333333333333333ULL)
+    return (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
+
+
+cdef inline int msim_select(uint64_t x, uint64_t pre, uint32_t r) noexcept nogil:
+    """nth_bit(x, r) given ``pre = msim_bytes(x) * 0x0101010101010101`` (byte i: the set bits
+    of bytes 0 .. i; its top byte the count), which the caller had from counting."""
+    cdef uint64_t t = (((<uint64_t>r) * <uint64_t>0x0101010101010101ULL | <uint64_t>0x8080808080808080ULL) - pre) \
+        & <uint64_t>0x8080808080808080ULL
+    cdef int k = <int>(((t >> 7) * <uint64_t>0x0101010101010101ULL) >> 56)
+    r -= <uint32_t>(((pre << 8) >> (8 * k)) & 0xFF)
+    return 8 * k + SELECT8[8 * ((x >> (8 * k)) & 0xFF) + r]
+
+
+cdef inline int msim_masks(const msim_board_t* b, const msim_tab_t* t, uint64_t front, uint64_t occ,
+                           uint64_t h, int H, uint64_t* mask, uint64_t* bpre, uint32_t* pre) noexcept nogil:
+    """The place masks of the packed hand ``h`` (H slots, empty ones M_EMPTY), the byte
+    prefix sums of each (``bpre``, for msim_select) and the running sums of their cells
+    (pre[i]: the cells of slots 0 .. i); returns their total."""
+    cdef int i
+    cdef uint32_t c = 0
+    for i in range(H):
+        mask[i] = msim_fits(b, t, front, occ, <int>((h >> (8 * i)) & 0xFF))
+        bpre[i] = msim_bytes(mask[i]) * <uint64_t>0x0101010101010101ULL
+        c += <uint32_t>(bpre[i] >> 56)
+        pre[i] = c
+    return <int>c
+
+
+cdef inline bint msim_any_fits(const msim_board_t* b, const msim_tab_t* t, const m_cfg_t* c,
+                               uint64_t front, uint64_t occ, const uint64_t* hand, int p,
+                               const uint8_t* pile, int pile_b, int pile_n, int H) noexcept nogil:
+    """M-17 when the seat to move has no placement: does a card of another hand or (the
+    ``stuck_cards`` reading) of the pile fit?"""
+    cdef int q, i
+    for q in range(c.n):
+        if q != p:
+            for i in range(H):
+                if msim_fits(b, t, front, occ, <int>((hand[q] >> (8 * i)) & 0xFF)):
+                    return True
+    if c.stuck_pile:
+        for i in range(pile_n):
+            if msim_fits(b, t, front, occ, pile[(pile_b + i) & (M_MAX_CARDS - 1)]):
+                return True
+    return False
+
+
+cdef inline int msim_take_top(const uint8_t* pile, int pile_b, int* pile_n) noexcept nogil:
+    """The top card of the pile, drawn, or M_EMPTY (nothing drawn) when it is empty."""
+    cdef int k = pile_n[0] > 0
+    pile_n[0] -= k
+    return pile[(pile_b + pile_n[0]) & (M_MAX_CARDS - 1)] if k else M_EMPTY
+
+
+cdef inline int msim_right(int p, int n) noexcept nogil:
+    return p - 1 + (n & -(p == 0))
+
+
+cdef int64_t m_sim_game(const m_cfg_t* c, const msim_tab_t* t, uint64_t deal, rng_t* policy,
+                        int32_t* tot, int32_t* chips_out, int* end_out, int H) noexcept nogil:
+    """One game of ``simulate``: the deal of m_deal from the generator ``deal`` (M-3 .. M-5),
+    then each action drawn from ``policy`` as m_step_random draws it, to the end (the same
+    game as m_init, m_settle and m_play_random, bit for bit). Returns the number of actions;
+    leaves the chips in ``chips``, the value each seat took per colour in ``tot``
+    (M_MAX_PLAYERS x M_MAX_ATTR, zeroed by the caller) and the end in ``end_out``. ``H`` is
+    ``c.H`` (a constant at the call for the rules' hand). Hands are packed words
+    (msim_hand_put), in the order of the hand (sorted by card id) that the legal list
+    follows."""
+    cdef msim_board_t b
+    cdef uint64_t hand[M_MAX_PLAYERS]
+    cdef uint8_t pile[M_MAX_CARDS]
+    cdef int32_t hand_n[M_MAX_PLAYERS]
+    cdef uint64_t mask[M_MAX_HAND]
+    cdef uint32_t pre[M_MAX_HAND]
+    cdef uint64_t bpre[M_MAX_HAND]
+    cdef int32_t chips[M_MAX_PLAYERS]
+    cdef uint64_t occ = 0, front, row, hl, vl, tm, bit, keep, h, sel, tpre
+    cdef int n = c.n, p = 0, q, i, slot, cell, card, need, pay, k, sh, passes = 0, ex
+    cdef int pile_b = 0, pile_n = c.in_play, total, hn, r0, c0
+    cdef int64_t n_hist = 0, max_turns = c.max_turns
+    cdef uint32_t r, before
+    cdef int end = END_NONE
+    cdef rng_t g = deal
+    cdef rng_t pol = policy[0]   # (in a local: a register, whatever the stores to bytes)
+    # M-3, M-4: the whole deck shuffled top down (m_deal's and m_settle's steps, in order);
+    # the pile is its first in_play cards, the top last
+    for i in range(c.n_cards):
+        pile[i] = <uint8_t>i
+    rng_shuffle_u8(&g, pile, c.n_cards)
+    for i in range(M_MAX_ATTR + 2):
+        b.col[i] = 0
+        b.val[i] = 0
+        b.sym[i] = 0
+    memset(b.cells, M_EMPTY, 64)
+    for i in range(c.n_layout):  # M-4 (fill_cfg anchors the layout at window cell (1, 1))
+        pile_n -= 1
+        card = pile[pile_n]
+        cell = c.lay_cell[i]
+        bit = (<uint64_t>1) << cell
+        occ |= bit
+        b.cells[cell] = <uint8_t>card
+        b.col[t.col[card]] |= bit
+        b.val[t.val[card]] |= bit
+        b.sym[t.symw[card]] |= bit
+    for q in range(n):  # M-5, M-2: seat 0 draws first
+        h = ~(<uint64_t>0)
+        hand_n[q] = 0
+        while hand_n[q] < H and pile_n > 0:
+            pile_n -= 1
+            h = msim_hand_put(h, H - 1, pile[pile_n])
+            hand_n[q] += 1
+        hand[q] = h
+        chips[q] = c.chips
+    front = msim_front(occ)
+    # M-17 before the first turn
+    if front == 0:
+        end = END_M17
+    else:
+        total = msim_masks(&b, t, front, occ, hand[p], H, mask, bpre, pre)
+        if total == 0 and not msim_any_fits(&b, t, c, front, occ, hand, p, pile, pile_b, pile_n, H):
+            end = END_M17
+    while end == END_NONE:
+        # a turn of seat p: its masks are set, and some card fits somewhere (M-17)
+        hn = hand_n[p]
+        h = hand[p]
+        r = rng_below(&pol, <uint32_t>(total + 1 + (hn & -((chips[p] > 0) & (pile_n > 0)))))
+        n_hist += 1
+        if r >= <uint32_t>total:
+            # M-9: a pass (slot -1) or the exchange of a slot, without a branch: with a chip,
+            # the exchange and (the pass_cost reading) the pass pay one to the right; the card
+            # goes under the pile (the free slot below it) and the top card takes its place
+            slot = <int>(r - <uint32_t>total) - 1
+            ex = slot >= 0
+            slot &= 7
+            pay = (chips[p] > 0) & (ex | c.pass_pays)
+            chips[p] -= pay
+            chips[msim_right(p, n)] += pay
+            pile[(pile_b - 1) & (M_MAX_CARDS - 1)] = <uint8_t>((h >> (8 * slot)) & 0xFF)
+            pile_b = (pile_b - ex) & (M_MAX_CARDS - 1)
+            sel = -(<uint64_t>ex)
+            hand[p] = h ^ ((h ^ msim_hand_put(h, slot, pile[(pile_b + pile_n) & (M_MAX_CARDS - 1)] & 0x7F)) & sel)
+            passes = (passes + 1) & -(pile_n == 0)
+            p = (p + 1) & -(p + 1 != n)
+            if passes >= n:  # M-18
+                end = END_M18
+                break
+            total = msim_masks(&b, t, front, occ, hand[p], H, mask, bpre, pre)
+            if total == 0 and ex and not c.stuck_pile:
+                # stuck_cards='hands': the exchange may have sent the last fitting card away
+                if not msim_any_fits(&b, t, c, front, occ, hand, p, pile, pile_b, pile_n, H):
+                    end = END_M17
+                    break
+            if n_hist >= max_turns:
+                end = END_MAX_TURNS
+                break
+            continue
+        # M-6: the card of the slot whose cells hold index r, on its (r - before)-th cell
+        slot = 0
+        before = 0
+        for i in range(H - 1):
+            slot += r >= pre[i]
+            before = pre[i] if r >= pre[i] else before
+        cell = msim_select(mask[slot], bpre[slot], r - before)
+        card = <int>((h >> (8 * slot)) & 0xFF)
+        passes = 0
+        # M-8: k - 1 chips for k neighbours, from the right neighbour on, never the placer's
+        need = (<int>((occ >> 1) >> cell) & 1) + (<int>((occ << 1) >> cell) & 1) \
+            + (<int>((occ >> 8) >> cell) & 1) + (<int>((occ << 8) >> cell) & 1) - 1
+        occ |= (<uint64_t>1) << cell
+        q = msim_right(p, n)
+        pay = need if need < chips[q] else chips[q]
+        chips[q] -= pay
+        chips[p] += pay
+        need -= pay
+        k = 2
+        while need > 0 and k < n:
+            q = msim_right(q, n)
+            pay = need if need < chips[q] else chips[q]
+            chips[q] -= pay
+            chips[p] += pay
+            need -= pay
+            k += 1
+        # M-7: the window moves when the card lands on its top row or left column
+        sh = (8 if cell < 8 else 0) + (1 if (cell & 7) == 0 else 0)
+        if sh:
+            occ <<= sh
+            msim_shift(&b, c, -sh)
+            cell += sh
+        bit = (<uint64_t>1) << cell
+        b.cells[cell] = <uint8_t>card
+        b.col[t.col[card]] |= bit
+        b.val[t.val[card]] |= bit
+        b.sym[t.symw[card]] |= bit
+        front = msim_front(occ)
+        # M-12: the runs through the card, without a branch
+        r0 = cell >> 3
+        c0 = cell & 7
+        hl = msim_run(&b, t, (occ >> (8 * r0)) & 0xFF, c0, cell, 1, card)
+        vl = msim_run(&b, t, (((occ >> c0) & <uint64_t>0x0101010101010101ULL)
+                              * <uint64_t>0x0102040810204080ULL) >> 56, r0, cell, 8, card)
+        if not (hl | vl):  # M-10: the card's slot takes the top card (none: it empties)
+            card = msim_take_top(pile, pile_b, &pile_n)
+            hand_n[p] = hn - (card == M_EMPTY)
+            hand[p] = msim_hand_put(h, slot, card)
+        else:
+            hand[p] = msim_hand_put(h, slot, M_EMPTY)
+            hand_n[p] = hn - 1
+            if not c.draw_late:  # draw_timing='before_scoring' (M-10)
+                while hand_n[p] < H and pile_n > 0:
+                    pile_n -= 1
+                    hand[p] = msim_hand_put(hand[p], H - 1, pile[(pile_b + pile_n) & (M_MAX_CARDS - 1)])
+                    hand_n[p] += 1
+            if hl and vl:  # the placer chooses the row (the placement is counted first)
+                if n_hist >= max_turns:
+                    end = END_MAX_TURNS
+                    break
+                row = vl if rng_below(&pol, 2) else hl
+                n_hist += 1
+            else:
+                row = hl | vl
+            # M-13, M-14: takes while possible, the placer first, then to the right
+            q = p
+            tm = msim_takeable(occ, row)
+            while tm:
+                if n_hist >= max_turns:  # (the action before this take is counted)
+                    end = END_MAX_TURNS
+                    break
+                tpre = msim_bytes(tm) * <uint64_t>0x0101010101010101ULL
+                cell = msim_select(tm, tpre, rng_below(&pol, <uint32_t>(tpre >> 56)))
+                card = b.cells[cell]
+                keep = ~((<uint64_t>1) << cell)
+                b.cells[cell] = M_EMPTY
+                occ &= keep
+                row &= keep
+                b.col[t.col[card]] &= keep
+                b.val[t.val[card]] &= keep
+                b.sym[t.symw[card]] &= keep
+                tot[q * M_MAX_ATTR + t.col[card]] += t.worth[card]  # M-15
+                q = msim_right(q, n)
+                n_hist += 1
+                if (occ & <uint64_t>0xFF00) == 0 or (occ & <uint64_t>0x0202020202020202ULL) == 0:
+                    sh = ((occ & <uint64_t>0xFF00) == 0) * 8 + ((occ & <uint64_t>0x0202020202020202ULL) == 0)
+                    occ >>= sh
+                    row >>= sh
+                    msim_shift(&b, c, sh)
+                tm = msim_takeable(occ, row)
+            if end != END_NONE:
+                break
+            front = msim_front(occ)
+            if pile_n == 0:  # M-16
+                end = END_M16
+                break
+        # M-10, M-11: the placer draws up, its left neighbour plays; M-17
+        while hand_n[p] < H and pile_n > 0:
+            pile_n -= 1
+            hand[p] = msim_hand_put(hand[p], H - 1, pile[(pile_b + pile_n) & (M_MAX_CARDS - 1)])
+            hand_n[p] += 1
+        p = (p + 1) & -(p + 1 != n)
+        if front == 0:
+            end = END_M17
+            break
+        total = msim_masks(&b, t, front, occ, hand[p], H, mask, bpre, pre)
+        if total == 0 and not msim_any_fits(&b, t, c, front, occ, hand, p, pile, pile_b, pile_n, H):
+            end = END_M17
+            break
+        if n_hist >= max_turns:
+            end = END_MAX_TURNS
+            break
+    for q in range(n):
+        chips_out[q] = chips[q]
+    policy[0] = pol
+    end_out[0] = end
+    return n_hist
+
+
 cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                     const sim_out_t* out) noexcept nogil:
-    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``)."""
+    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``), each by ``m_sim_game``
+    (the game of m_init, m_settle and m_play_random) and scored as m_scores scores."""
     cdef const m_cfg_t* cfg = <const m_cfg_t*>v
-    cdef m_t s
+    cdef msim_tab_t tab
     cdef rng_t policy
     cdef int64_t sc[M_MAX_PLAYERS]
-    cdef int p, mask
+    cdef int32_t tot[M_MAX_PLAYERS * M_MAX_ATTR]
+    cdef int32_t chips[M_MAX_PLAYERS]
+    cdef int p, mask, k, b1, b2, x, total, end
+    cdef int64_t length
     cdef Py_ssize_t i, r
-    s.cfg = cfg[0]
+    msim_fill_tab(cfg, &tab)
     for i in range(start, stop):
-        m_init(&s, rng_derive(seed, 2 * <uint64_t>i))
-        # the deal's deferred steps at once (the same game): a random game draws most of the
-        # pile, and a test at each draw of whether its step is still owed mispredicts often
-        m_settle(&s)
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
-        m_play_random(&s, &policy)
-        m_scores(&s, sc)
+        memset(tot, 0, sizeof(tot))
+        if cfg.H == 4:  # the rules' hand (M-5): a constant for the compiler
+            length = m_sim_game(cfg, &tab, rng_derive(seed, 2 * <uint64_t>i), &policy, tot, chips, &end, 4)
+        else:
+            length = m_sim_game(cfg, &tab, rng_derive(seed, 2 * <uint64_t>i), &policy, tot, chips, &end, cfg.H)
+        for p in range(cfg.n):  # M-20, as m_scores
+            b1 = -1
+            b2 = -1
+            total = 0
+            for k in range(M_MAX_ATTR):
+                x = tot[p * M_MAX_ATTR + k]
+                total += x
+                if x > b1:
+                    b2 = b1
+                    b1 = x
+                elif x > b2:
+                    b2 = x
+            sc[p] = 10 * chips[p] + 2 * (b1 + b2) - total
         mask = winner_mask_of(sc, cfg.n)
         r = i - start
         for p in range(cfg.n):
             out.scores[r * out.sstride + p] = sc[p]
             out.winners[r * out.wstride + p] = (mask >> p) & 1
-        out.lengths[r] = s.n_hist
-        out.truncated[r] = s.end == END_MAX_TURNS
+        out.lengths[r] = length
+        out.truncated[r] = end == END_MAX_TURNS
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -1523,9 +1996,12 @@ cdef class MCore(StateCore):
 
     @property
     def current_player(self):
+        """The seat to move, ``mousehole.CHANCE`` at a chance node, ``mousehole.TERMINAL``
+        once the game is over."""
         return self.s.current if self.s.phase != PH_OVER else TERMINAL_SEAT
 
     def is_terminal(self):
+        """True once the game is over (by its rules or by ``max_turns``)."""
         return self.s.phase == PH_OVER
 
     def is_chance_node(self):
@@ -1534,13 +2010,17 @@ cdef class MCore(StateCore):
 
     @property
     def truncated(self):
+        """True when the game ended by ``max_turns`` rather than by its rules."""
         return self.s.end == END_MAX_TURNS
 
     @property
     def history(self):
+        """The actions applied since ``new_state``, oldest first (a new list)."""
         return [self.log[i].action for i in range(self.s.n_hist)]
 
     def legal_actions(self):
+        """The legal actions of the seat to move: a new sorted numpy ``int64`` array (the
+        outcomes at a chance node; empty once the game is over)."""
         cdef cnp.npy_intp dim = m_num_legal(&self.s)
         cdef cnp.ndarray arr = cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT64, 0)
         m_legal(&self.s, <int64_t*>cnp.PyArray_DATA(arr))  # straight into the array

@@ -11,7 +11,9 @@ cdef enum:
     MC_HELPERS = 7
     MC_MAX_HAND = 12        # a hand never exceeds 9 (8 - 1 + 2); room to spare
     MC_NUM_PATTERNS = 1764
-    MC_NUM_ACTIONS = 2085
+    MC_NUM_ACTIONS = 2085   # the action space of the default readings
+    MC_BID_PLAIN = 2085     # henri_bonus="optional" (MC-17): bid card c without Henri's +2
+    MC_MAX_ACTIONS = 2165   # the largest action space (MC_NUM_ACTIONS + 80 bids without Henri)
     MC_BID = 0
     MC_PICK = 80
     MC_DISCARD = 160
@@ -33,7 +35,7 @@ cdef enum:
     LOC_BID = 9             # + seat
     LOC_VP = 15             # + seat
 
-# The constants of one game (copied into each state). 256 bytes: with the state below and
+# The constants of one game (copied into each state). 264 bytes: with the state below and
 # the object around it, a state stays within the sizes the allocator serves fastest (glibc's
 # thread cache: at most 1032 bytes, garbage-collector header included).
 ctypedef struct mc_cfg_t:
@@ -45,9 +47,14 @@ ctypedef struct mc_cfg_t:
     uint8_t colour[MC_CARDS]
     uint8_t candy[MC_CARDS]
     uint8_t coin[MC_CARDS]
+    uint8_t henri_optional      # the reading henri_bonus="optional" (MC-17): bids without Henri
+    uint8_t kept_choice         # the reading kept_card="player_chooses" (MC-23): the player
+                                #    chooses a set's kept cards (the second bank of shape tables)
+    uint8_t etienne_at          # the reading etienne_swap (MC-16): bit ph set when Etienne's
+                                #    holder may swap in phase ph (default: bid, pick, combine)
 
 # A state. The fields are ordered so that no padding lies between them (structs are compared
-# byte for byte; the 4 bytes at the end are zeroed with the rest); small fields are narrow,
+# byte for byte; the 3 bytes at the end are zeroed with the rest); small fields are narrow,
 # as the comment above says.
 ctypedef struct mc_t:
     mc_cfg_t cfg
@@ -75,6 +82,8 @@ ctypedef struct mc_t:
     uint8_t order[MC_MAX_PLAYERS]
     uint8_t pile_n, disp_n, discard_n, row_n
     uint8_t phase, turn, picks_left, etienne_used, truncated
+    uint8_t henri_off           # MC-17 (henri_bonus="optional"): Henri's holder has bid without
+                                #    Henri, face down; 0 from the reveal on (the order tells)
 
 cdef class MausAuChocolatCore(StateCore):   # game, seed: StateCore
     cdef mc_t s

@@ -28,7 +28,7 @@ from mousehole._rng cimport (
     uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_next, rng_shuffle_u8,
 )
-from mousehole._bits cimport ctz64, set_ones, rel_seat, mh_pc8, mh_copy
+from mousehole._bits cimport ctz64, set_ones, rel_seat, mh_pc8, mh_copy, popcount16
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._boundary cimport (
     action_int, seat_arg, out_array, out_result, new_instance, seed_arg, hist_reserve,
@@ -117,12 +117,20 @@ _build_tables()
 # ---- the combination search (MC-10 .. MC-12, MC-18 .. MC-23, MC-29) -------------------------
 
 cdef inline uint32_t eval3(int m0, int m1, int m2, const int* top, bint mixed_ok, bint one_ok,
-                           bint lilly) noexcept nogil:
+                           bint lilly, bint choose=0) noexcept nogil:
     """Kept sets (bit krel set) of three cards with modified values m0..m2; ``top`` lists
-    the relative indices by printed value descending (then index ascending)."""
+    the relative indices by printed value descending (then index ascending). ``choose``
+    (kept_card="player_chooses", MC-23): a set keeps any one card (mixed) or any two (one
+    colour)."""
     cdef uint32_t r = 0
     cdef int lo, hi, j
     cdef int m[3]
+    if m0 == m1 and m1 == m2 and choose:  # a set: the player chooses (MC-23)
+        if mixed_ok:  # krel 1, 2, 4
+            r |= (<uint32_t>1 << 1) | (<uint32_t>1 << 2) | (<uint32_t>1 << 4)
+        if one_ok:  # krel 3, 5, 6
+            r |= (<uint32_t>1 << 3) | (<uint32_t>1 << 5) | (<uint32_t>1 << 6)
+        return r
     if m0 == m1 and m1 == m2:  # a set: keep the highest printed (MC-23)
         if mixed_ok:
             r |= <uint32_t>1 << (1 << top[0])
@@ -150,9 +158,16 @@ cdef inline uint32_t eval3(int m0, int m1, int m2, const int* top, bint mixed_ok
     return r
 
 
-cdef inline uint32_t eval4(const int* v, const int* top, bint one) noexcept nogil:
-    """Amélie (MC-21): four cards, no modification."""
+cdef inline uint32_t eval4(const int* v, const int* top, bint one, bint choose=0) noexcept nogil:
+    """Amélie (MC-21): four cards, no modification. ``choose`` (kept_card="player_chooses",
+    MC-23): a set keeps any two of its cards (mixed) or any three (one colour)."""
     cdef int lo = 0, hi = 0, j, second
+    cdef uint32_t r = 0
+    if v[0] == v[1] and v[1] == v[2] and v[2] == v[3] and choose:
+        for j in range(16):
+            if _popc(j) == 2 + one:
+                r |= <uint32_t>1 << j
+        return r
     if v[0] == v[1] and v[1] == v[2] and v[2] == v[3]:
         if one:
             return <uint32_t>1 << ((1 << top[0]) | (1 << top[1]) | (1 << top[2]))
@@ -211,18 +226,23 @@ cdef inline int ctz32(uint32_t x) noexcept nogil:
 # even with a one-card change) and which colours are equal; of four cards (Amélie) only on
 # the differences and whether they are one colour. Both tables are filled once, at import,
 # by eval3/eval4 above, so the search itself is a few loads and one lookup per subset.
-cdef uint16_t T3[7 * 7 * 7 * 8]
-cdef uint16_t T4[7 * 7 * 7 * 2]
+# Two banks: T3's helper rows 0..6 and T4[0] for the default reading of MC-23 (a set keeps
+# its highest printed cards), rows 7..13 (helper + 7) and T4[1] for kept_card="player_chooses"
+# (every choice of a set's kept cards).
+cdef uint16_t T3[2 * 7 * 7 * 7 * 8]
+cdef uint16_t T4[2][7 * 7 * 7 * 2]
 
 
 cdef void _build_shape_tables() noexcept nogil:
-    cdef int h, dv1, dv2, dv3, cp, d, j
+    cdef int h, hk, kc, dv1, dv2, dv3, cp, d, j
     cdef int v[4]
     cdef int c[3]
     cdef int top[4]
     cdef bint one, one_ok, mixed_ok
     cdef uint32_t res
-    for h in range(7):
+    for hk in range(14):  # the helper, + 7 in the bank of kept_card="player_chooses" (MC-23)
+        h = hk % 7
+        kc = hk >= 7
         d = -1 if h == H_MATHIEU else (1 if h == H_MAURICE else 0)
         for dv1 in range(-3, 4):
             for dv2 in range(-3, 4):
@@ -231,7 +251,7 @@ cdef void _build_shape_tables() noexcept nogil:
                     c[1] = 0 if cp & 1 else 1
                     c[2] = c[1] if cp & 2 else (c[0] if cp & 4 else 2)
                     if ((c[0] == c[1]) | ((c[1] == c[2]) << 1) | ((c[0] == c[2]) << 2)) != cp:
-                        T3[((h * 7 + dv1 + 3) * 7 + dv2 + 3) * 8 + cp] = 0
+                        T3[((hk * 7 + dv1 + 3) * 7 + dv2 + 3) * 8 + cp] = 0
                         continue
                     v[0] = 6
                     v[1] = 6 + dv1
@@ -244,12 +264,12 @@ cdef void _build_shape_tables() noexcept nogil:
                         one_ok = one
                         mixed_ok = not one
                     order_top(v, 3, top)
-                    res = eval3(v[0], v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY)
+                    res = eval3(v[0], v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
                     if d != 0:  # MC-18 / MC-19
-                        res |= eval3(v[0] + d, v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY)
-                        res |= eval3(v[0], v[1] + d, v[2], top, mixed_ok, one_ok, h == H_LILLY)
-                        res |= eval3(v[0], v[1], v[2] + d, top, mixed_ok, one_ok, h == H_LILLY)
-                    T3[((h * 7 + dv1 + 3) * 7 + dv2 + 3) * 8 + cp] = <uint16_t>res
+                        res |= eval3(v[0] + d, v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
+                        res |= eval3(v[0], v[1] + d, v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
+                        res |= eval3(v[0], v[1], v[2] + d, top, mixed_ok, one_ok, h == H_LILLY, kc)
+                    T3[((hk * 7 + dv1 + 3) * 7 + dv2 + 3) * 8 + cp] = <uint16_t>res
     for dv1 in range(-3, 4):
         for dv2 in range(-3, 4):
             for dv3 in range(-3, 4):
@@ -259,7 +279,8 @@ cdef void _build_shape_tables() noexcept nogil:
                     v[2] = 6 + dv2
                     v[3] = 6 + dv3
                     order_top(v, 4, top)
-                    T4[(((dv1 + 3) * 7 + dv2 + 3) * 7 + dv3 + 3) * 2 + j] = <uint16_t>eval4(v, top, j == 1)
+                    for kc in range(2):
+                        T4[kc][(((dv1 + 3) * 7 + dv2 + 3) * 7 + dv3 + 3) * 2 + j] = <uint16_t>eval4(v, top, j == 1, kc)
 
 
 _build_shape_tables()
@@ -274,8 +295,8 @@ _build_shape_tables()
 cdef enum:
     W_OFF = ((11 * 23) + 11) * 8    # the index of differences (0, 0)
     W_SIZE = 23 * 23 * 8
-cdef uint16_t W3R[7][W_SIZE]
-cdef uint8_t W3C[7][W_SIZE]
+cdef uint16_t W3R[14][W_SIZE]    # rows: the helper, + 7 for kept_card="player_chooses" (T3's banks)
+cdef uint8_t W3C[14][W_SIZE]
 cdef int16_t SUB_OF_MASK[512]          # index into SUB_* of a 3- or 4-slot mask, -1 if none
 cdef uint8_t PAT_KREL[MC_NUM_PATTERNS]  # kept cards of a pattern, relative to its slots
 
@@ -283,7 +304,7 @@ cdef uint8_t PAT_KREL[MC_NUM_PATTERNS]  # kept cards of a pattern, relative to i
 cdef void _build_wide_tables() noexcept nogil:
     cdef int h, d1, d2, cp, i, j
     cdef uint16_t r
-    for h in range(7):
+    for h in range(14):
         for d1 in range(-11, 12):
             for d2 in range(-11, 12):
                 for cp in range(8):
@@ -318,9 +339,10 @@ ctypedef struct slots_t:
     uint8_t col[MC_MAX_HAND]
     int32_t cum[MC_MAX_HAND]   # combinations whose highest slot is <= j (combo_count)
     int32_t n                  # cards in the hand
-    int32_t helper
+    int32_t helper             # the row of W3R / W3C: the helper (+ 7 with kept_card="player_chooses")
     int32_t amelie             # MC-21: four-card subsets too (Amélie, at least 5 cards)
     int32_t ready              # the slot arrays above are filled
+    int32_t kc                 # the bank of T4: kept_card="player_chooses" (MC-23)
 
 
 cdef inline void combo_slots(const mc_t* s, int p, slots_t* t) noexcept nogil:
@@ -328,6 +350,8 @@ cdef inline void combo_slots(const mc_t* s, int p, slots_t* t) noexcept nogil:
     t.n = hn
     t.helper = s.helper[p]
     t.amelie = t.helper == H_AMELIE and hn >= 5
+    t.kc = s.cfg.kept_choice  # MC-23: the second bank of shape tables
+    t.helper += 7 * t.kc
     for j in range(hn):
         c = hcard(s, p, j)
         v = s.cfg.candy[c]
@@ -339,15 +363,15 @@ cdef inline void combo_slots(const mc_t* s, int p, slots_t* t) noexcept nogil:
 
 
 cdef inline uint32_t four(const slots_t* t, int v, int s0, int s1, int s2) noexcept nogil:
-    """MC-21: the kept set (one bit, relative to the slots ascending) of the four cards in
-    slots v < s0 < s1 < s2, or 0."""
+    """MC-21: the kept sets (bits, relative to the slots ascending; one, but several for a
+    set with kept_card="player_chooses") of the four cards in slots v < s0 < s1 < s2, or 0."""
     cdef uint32_t d1 = <uint32_t>(t.pv[s0] - t.pv[v] + 3)
     cdef uint32_t d2 = <uint32_t>(t.pv[s1] - t.pv[v] + 3)
     cdef uint32_t d3 = <uint32_t>(t.pv[s2] - t.pv[v] + 3)
     if d1 >= 7 or d2 >= 7 or d3 >= 7:
         return 0
-    return T4[((d1 * 7 + d2) * 7 + d3) * 2
-              + (t.col[v] == t.col[s0] and t.col[s0] == t.col[s1] and t.col[s1] == t.col[s2])]
+    return T4[t.kc][((d1 * 7 + d2) * 7 + d3) * 2
+                    + (t.col[v] == t.col[s0] and t.col[s0] == t.col[s1] and t.col[s1] == t.col[s2])]
 
 
 # The combinations are visited in pattern order (the order of the action ids): by highest
@@ -357,12 +381,13 @@ cdef inline uint32_t four(const slots_t* t, int v, int s0, int s1, int s2) noexc
 
 cdef inline int combo_count_enum(const mc_t* s, int p, slots_t* t) noexcept nogil:
     """``combo_count`` by visiting every subset (Claude's combinations, whose number depends
-    on the colours of whole subsets)."""
+    on the colours of whole subsets; every helper's with kept_card="player_chooses", MC-23)."""
     cdef int hn = s.hand_n[p]
     cdef int s0, s1, s2, v, b, tot = 0
-    cdef const uint8_t* C = W3C[t.helper]
+    cdef const uint8_t* C
     cdef uint8_t c1, c2
     combo_slots(s, p, t)
+    C = W3C[t.helper]  # (the row combo_slots chose)
     for s2 in range(2, hn):
         c2 = t.col[s2]
         for s1 in range(1, s2):
@@ -372,7 +397,7 @@ cdef inline int combo_count_enum(const mc_t* s, int p, slots_t* t) noexcept nogi
                 tot += C[b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))]
                 if t.amelie:
                     for v in range(s0):
-                        tot += four(t, v, s0, s1, s2) != 0
+                        tot += popcount16(<uint16_t>four(t, v, s0, s1, s2))
         t.cum[s2] = tot
     return tot
 
@@ -404,7 +429,7 @@ cdef int combo_count_slow(const mc_t* s, int p, slots_t* t) noexcept nogil:
     t.cum[1] = 0
     if hn < 4:  # MC-11: three laid, one must stay
         return 0
-    if h == H_CLAUDE:
+    if h == H_CLAUDE or s.cfg.kept_choice:  # (MC-23: the counts below are the default bank's)
         t.ready = 1
         return combo_count_enum(s, p, t)
     if h == H_MATHIEU or h == H_MAURICE:
@@ -522,7 +547,8 @@ cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
     no subset is visited. When no value has more than 3 cards in the hand, those numbers are
     2-bit fields of one word and one ``CUM_T`` entry per slot gives them all; otherwise
     ``combo_count_slow`` multiplies them out. Claude (MC-22), whose numbers depend on all
-    three colours, visits the subsets (``combo_count_enum``)."""
+    three colours, visits the subsets (``combo_count_enum``); so does every helper with
+    kept_card="player_chooses" (MC-23), whose sets give more kept sets than counted here."""
     cdef int hn = s.hand_n[p]
     cdef int h = s.helper[p]
     cdef int j, c, v, tot = 0
@@ -537,7 +563,7 @@ cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
     for j in range(8):  # the whole hand by value, 4-bit fields
         N += (<uint64_t>(j < hn)) << (s.cfg.candy[(lo >> (j << 3)) & 0xFF] << 2)
     N += (<uint64_t>(hn > 8)) << (s.cfg.candy[s.hand[p][1] & 0xFF] << 2)
-    if h == H_CLAUDE or (N & <uint64_t>0xCCCCCCCCCCCCCCCCULL):
+    if h == H_CLAUDE or (N & <uint64_t>0xCCCCCCCCCCCCCCCCULL) or s.cfg.kept_choice:
         return combo_count_slow(s, p, t)
     t.helper = h
     t.amelie = h == H_AMELIE and hn >= 5
@@ -610,10 +636,11 @@ cdef inline int combo_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogi
             if t.amelie:
                 for v in range(s0):
                     r = four(t, v, s0, s1, s2)
-                    if r:
+                    while r:  # (several kept sets only with kept_card="player_chooses", MC-23)
                         if k == 0:
                             return pattern_of((1 << v) | (1 << s0) | (1 << s1) | (1 << s2), 4, r)
                         k -= 1
+                        r &= r - 1
     return 0  # not reached: k < combo_count
 
 
@@ -658,8 +685,9 @@ cdef inline int mc_combos_to(const mc_t* s, int p, int16_t* out, uint8_t* mask) 
                 if t.amelie:
                     for v in range(s0):
                         r = four(&t, v, s0, s1, s2)
-                        if r:
+                        while r:  # (several kept sets only with kept_card="player_chooses", MC-23)
                             a = MC_COMBINE + pattern_of((1 << v) | (1 << s0) | (1 << s1) | (1 << s2), 4, r)
+                            r &= r - 1
                             if out != NULL:
                                 out[cnt] = <int16_t>a
                             else:
@@ -979,7 +1007,7 @@ cdef void next_combiner(mc_t* s) noexcept nogil:
 
 cdef inline void reveal_bids(mc_t* s) noexcept nogil:
     """MC-7: all bids revealed at once; MC-8, MC-17: the pick order, larger first: coins
-    (+2 with Henri), then helper rank."""
+    (+2 with Henri, unless his holder bid without him), then helper rank."""
     cdef int n = s.cfg.n
     cdef int q, c, r, x
     cdef int key[MC_MAX_PLAYERS]
@@ -987,20 +1015,23 @@ cdef inline void reveal_bids(mc_t* s) noexcept nogil:
         c = s.bid[q]
         clear_known(s, c)
         s.pool[c] = 0
-        key[q] = (s.cfg.coin[c] + 2 * (s.helper[q] == H_HENRI)) * 16 + (MC_HELPERS - s.helper[q])
+        key[q] = (s.cfg.coin[c] + 2 * (s.helper[q] == H_HENRI and not s.henri_off)) * 16 + (MC_HELPERS - s.helper[q])
     for q in range(n):  # the keys differ (helper ranks do): a seat's place is the number of larger keys
         r = 0
         for x in range(n):
             r += key[x] > key[q]
         s.order[r] = q
+    s.henri_off = 0  # (the order holds it now)
     s.phase = PH_PICK
     s.turn = 0
     start_pick_turn(s)
 
 
-cdef inline void do_bid(mc_t* s, int p, int j) noexcept nogil:
-    """MC-7: seat p lays the card in slot j face down (it keeps its known flag and pool)."""
+cdef inline void do_bid(mc_t* s, int p, int j, int plain) noexcept nogil:
+    """MC-7: seat p lays the card in slot j face down (it keeps its known flag and pool);
+    ``plain``: without Henri's +2 (MC-17, henri_bonus="optional")."""
     cdef int c = hand_take(s, p, j)
+    s.henri_off |= <uint8_t>plain
     s.loc[c] = <uint8_t>(LOC_BID + p)
     s.bid[p] = c
     if p == s.cfg.n - 1:  # MC-27: seats commit in order, so the last bid is in
@@ -1071,7 +1102,7 @@ cdef void mc_apply(mc_t* s, int a) noexcept nogil:
     cdef int p = mc_current(s)
     s.nactions += 1
     if a < MC_PICK:  # MC-7
-        do_bid(s, p, hand_slot(s, p, a - MC_BID))
+        do_bid(s, p, hand_slot(s, p, a - MC_BID), 0)
     elif a < MC_DISCARD:  # MC-9
         do_pick(s, p, disp_rank(s, a - MC_PICK))
     elif a < MC_SWAP:  # MC-14
@@ -1080,22 +1111,26 @@ cdef void mc_apply(mc_t* s, int a) noexcept nogil:
         do_swap(s, p, hand_slot(s, p, a - MC_SWAP))
     elif a == MC_DECLINE:  # MC-10
         after_combination(s, p)
-    else:  # MC-10, MC-12
+    elif a < MC_BID_PLAIN:  # MC-10, MC-12
         do_combine(s, p, a - MC_COMBINE)
+    else:  # MC-17: a bid without Henri
+        do_bid(s, p, hand_slot(s, p, a - MC_BID_PLAIN), 1)
 
 
 cdef inline bint swap_ok(const mc_t* s, int p) noexcept nogil:
-    """MC-16: Etienne's holder may still swap this round."""
-    return s.helper[p] == H_ETIENNE and not s.etienne_used
+    """MC-16: Etienne's holder may still swap this round, and may swap in this phase (the
+    reading etienne_swap: ``cfg.etienne_at``)."""
+    return s.helper[p] == H_ETIENNE and not s.etienne_used and (s.cfg.etienne_at >> s.phase) & 1
 
 
 cdef inline void mc_step_random(mc_t* s, rng_t* policy) noexcept nogil:
     """One action of simulate's policy: the legal action at a uniform index (``rng_below``
     of their number) of the ascending legal list, as ``mc_legal`` would list it, found
     without listing it: bids, picks or discards first (card id order), then Etienne's swaps
-    (MC-16), then, at a combination step, the decline and the combinations (counted, and
-    only the chosen one decoded)."""
-    cdef int p, hn, sw, k
+    (MC-16, in the phases of the reading etienne_swap), then, at a combination step, the
+    decline and the combinations (counted, and only the chosen one decoded); in the bid phase of henri_bonus="optional", Henri's
+    holder's bids without him last (MC-17)."""
+    cdef int p, hn, sw, k, pl
     cdef slots_t t
     s.nactions += 1
     if s.phase == PH_BID:
@@ -1104,11 +1139,14 @@ cdef inline void mc_step_random(mc_t* s, rng_t* policy) noexcept nogil:
             p += 1
         hn = s.hand_n[p]
         sw = hn if swap_ok(s, p) else 0
-        k = <int>rng_below(policy, <uint32_t>(hn + sw))
+        pl = hn if s.cfg.henri_optional and s.helper[p] == H_HENRI else 0
+        k = <int>rng_below(policy, <uint32_t>(hn + sw + pl))
         if k < hn:
-            do_bid(s, p, k)
-        else:
+            do_bid(s, p, k, 0)
+        elif k < hn + sw:
             do_swap(s, p, k - hn)
+        else:
+            do_bid(s, p, k - hn - sw, 1)
     elif s.phase == PH_PICK:
         p = s.order[s.turn]
         sw = s.hand_n[p] if swap_ok(s, p) else 0
@@ -1128,9 +1166,15 @@ cdef inline void mc_step_random(mc_t* s, rng_t* policy) noexcept nogil:
             after_combination(s, p)
         else:
             do_combine(s, p, combo_kth(s, p, &t, k - sw - 1))
-    else:  # PH_DISCARD (MC-14)
+    else:  # PH_DISCARD (MC-14), and Etienne's swaps with etienne_swap="also_hand_limit" (MC-16)
         p = s.order[s.turn]
-        do_discard(s, p, <int>rng_below(policy, <uint32_t>s.hand_n[p]))
+        hn = s.hand_n[p]
+        sw = hn if swap_ok(s, p) else 0
+        k = <int>rng_below(policy, <uint32_t>(hn + sw))
+        if k < hn:
+            do_discard(s, p, k)
+        else:
+            do_swap(s, p, k - hn)
 
 
 cdef int mc_legal(const mc_t* s, int16_t* out) noexcept nogil:
@@ -1155,8 +1199,7 @@ cdef int mc_legal(const mc_t* s, int16_t* out) noexcept nogil:
         for j in range(s.hand_n[p]):
             out[n] = <int16_t>(MC_DISCARD + hcard(s, p, j))
             n += 1
-        return n
-    if s.helper[p] == H_ETIENNE and not s.etienne_used:
+    if swap_ok(s, p):  # MC-16: in the phases of the reading etienne_swap
         for j in range(s.hand_n[p]):
             out[n] = <int16_t>(MC_SWAP + hcard(s, p, j))
             n += 1
@@ -1164,11 +1207,15 @@ cdef int mc_legal(const mc_t* s, int16_t* out) noexcept nogil:
         out[n] = MC_DECLINE
         n += 1
         n += mc_combos(s, p, out + n)
+    elif s.phase == PH_BID and s.cfg.henri_optional and s.helper[p] == H_HENRI:  # MC-17
+        for j in range(s.hand_n[p]):
+            out[n] = <int16_t>(MC_BID_PLAIN + hcard(s, p, j))
+            n += 1
     return n
 
 
 cdef bint mc_is_legal(const mc_t* s, int a) noexcept nogil:
-    """Whether action a (0 <= a < MC_NUM_ACTIONS) is one of ``mc_legal``'s, without listing
+    """Whether action a (0 <= a < num_actions(cfg)) is one of ``mc_legal``'s, without listing
     them: a card action looks at the card's location; a combination looks up its one subset
     in the shape tables (MC-10 .. MC-23)."""
     cdef int p = mc_current(s)
@@ -1176,9 +1223,11 @@ cdef bint mc_is_legal(const mc_t* s, int a) noexcept nogil:
     cdef uint32_t r, d1, d2, d3
     if p == TERMINAL_SEAT:
         return 0
-    if a >= MC_SWAP and a < MC_DECLINE:  # MC-16: at any decision but a discard
-        return (s.phase != PH_DISCARD and swap_ok(s, p)
-                and s.loc[a - MC_SWAP] == LOC_HAND + p)
+    if a >= MC_BID_PLAIN:  # MC-17: a bid without Henri, by his holder (henri_bonus="optional")
+        return (s.phase == PH_BID and s.cfg.henri_optional and s.helper[p] == H_HENRI
+                and s.loc[a - MC_BID_PLAIN] == LOC_HAND + p)
+    if a >= MC_SWAP and a < MC_DECLINE:  # MC-16: in the phases of the reading etienne_swap
+        return swap_ok(s, p) and s.loc[a - MC_SWAP] == LOC_HAND + p
     if s.phase == PH_BID:  # MC-7
         return a < MC_PICK and s.loc[a - MC_BID] == LOC_HAND + p
     if s.phase == PH_PICK:  # MC-9
@@ -1198,8 +1247,9 @@ cdef bint mc_is_legal(const mc_t* s, int a) noexcept nogil:
     c0 = hcard(s, p, PAT_SLOT[i][0])
     c1 = hcard(s, p, PAT_SLOT[i][1])
     c2_ = hcard(s, p, PAT_SLOT[i][2])
-    if k == 3:
-        r = W3R[h][W_OFF + 184 * s.cfg.candy[c1] + 8 * s.cfg.candy[c2_] - 192 * s.cfg.candy[c0]
+    if k == 3:  # (the table bank of the reading kept_card, MC-23: rows h + 7 for player_chooses)
+        r = W3R[h + 7 * s.cfg.kept_choice][W_OFF + 184 * s.cfg.candy[c1] + 8 * s.cfg.candy[c2_]
+                                          - 192 * s.cfg.candy[c0]
                    + ((s.cfg.colour[c0] == s.cfg.colour[c1])
                       | ((s.cfg.colour[c1] == s.cfg.colour[c2_]) << 1)
                       | ((s.cfg.colour[c0] == s.cfg.colour[c2_]) << 2))]
@@ -1212,9 +1262,9 @@ cdef bint mc_is_legal(const mc_t* s, int a) noexcept nogil:
         d3 = <uint32_t>(s.cfg.candy[c3] - s.cfg.candy[c0] + 3)
         if d1 >= 7 or d2 >= 7 or d3 >= 7:
             return 0
-        r = T4[((d1 * 7 + d2) * 7 + d3) * 2
-               + (s.cfg.colour[c0] == s.cfg.colour[c1] and s.cfg.colour[c1] == s.cfg.colour[c2_]
-                  and s.cfg.colour[c2_] == s.cfg.colour[c3])]
+        r = T4[s.cfg.kept_choice][((d1 * 7 + d2) * 7 + d3) * 2
+                                  + (s.cfg.colour[c0] == s.cfg.colour[c1] and s.cfg.colour[c1] == s.cfg.colour[c2_]
+                                     and s.cfg.colour[c2_] == s.cfg.colour[c3])]
     return (r >> PAT_KREL[i]) & 1
 
 
@@ -1229,7 +1279,7 @@ cdef void mc_winners(const mc_t* s, int* w) noexcept nogil:
 
 
 cdef int mc_legal_mask(const mc_t* s, uint8_t* mask) noexcept nogil:
-    """Mark the legal actions in ``mask`` (MC_NUM_ACTIONS bytes, zero-filled by the caller):
+    """Mark the legal actions in ``mask`` (``num_actions`` bytes, zero-filled by the caller):
     the same actions as mc_legal, written in place. Returns their number."""
     cdef int p = mc_current(s)
     cdef int n = 0, j, w
@@ -1250,15 +1300,24 @@ cdef int mc_legal_mask(const mc_t* s, uint8_t* mask) noexcept nogil:
     elif s.phase == PH_DISCARD:  # MC-14
         for j in range(s.hand_n[p]):
             mask[MC_DISCARD + hcard(s, p, j)] = 1
-        return s.hand_n[p]
-    if s.helper[p] == H_ETIENNE and not s.etienne_used:  # MC-16
+        n = s.hand_n[p]
+    if swap_ok(s, p):  # MC-16: in the phases of the reading etienne_swap
         for j in range(s.hand_n[p]):
             mask[MC_SWAP + hcard(s, p, j)] = 1
         n += s.hand_n[p]
     if s.phase == PH_COMBINE:  # MC-10 .. MC-12
         mask[MC_DECLINE] = 1
         n += 1 + mc_combos_to(s, p, NULL, mask)
+    elif s.phase == PH_BID and s.cfg.henri_optional and s.helper[p] == H_HENRI:  # MC-17
+        for j in range(s.hand_n[p]):
+            mask[MC_BID_PLAIN + hcard(s, p, j)] = 1
+        n += s.hand_n[p]
     return n
+
+
+cdef inline int num_actions(const mc_cfg_t* cfg) noexcept nogil:
+    """``game.num_actions``: 2085, and 80 more bids without Henri with henri_bonus="optional"."""
+    return MC_NUM_ACTIONS + MC_CARDS * cfg.henri_optional
 
 
 cdef inline int obs_size(const mc_cfg_t* cfg) noexcept nogil:
@@ -1356,7 +1415,8 @@ cdef void mc_determinize(mc_t* s, int p, uint64_t seed) noexcept nogil:
     order; the groups are shuffled in pool order; each other seat, in seat order, takes
     from the end of the groups one card per unseen card it holds (its unseen pools
     ascending), its hand is sorted with its known cards and, when its bid is hidden, the
-    bid is drawn from that hand; what is left of the newest pool is the pile; the new
+    bid is drawn from that hand (and, for Henri's holder with henri_bonus="optional",
+    whether it was made without Henri: MC-17); what is left of the newest pool is the pile; the new
     generator is the next draw. Then every unused slot is zeroed, so that the struct is
     byte for byte the one ``from_dict`` builds from the resulting dict."""
     cdef rng_t r = seed
@@ -1467,6 +1527,8 @@ cdef void mc_determinize(mc_t* s, int p, uint64_t seed) noexcept nogil:
             for j in range(idx, m - 1):
                 mine[j] = mine[j + 1]
             m -= 1
+            if s.cfg.henri_optional and s.helper[q] == H_HENRI:  # MC-17: with or without him
+                s.henri_off = <uint8_t>rng_below(&r, 2)
         s.hand[q][0] = 0
         s.hand[q][1] = 0
         for j in range(m):
@@ -1496,34 +1558,38 @@ cdef void mc_determinize(mc_t* s, int p, uint64_t seed) noexcept nogil:
 # ---- the C-level game interface (mh_game_t, _cgame.pxd) -------------------------------------
 
 cdef int MC_MAX_LEGAL = 0
+cdef int MC_MAX_LEGAL_KC = 0   # with kept_card="player_chooses" (MC-23)
 
 
-cdef int _max_legal() noexcept nogil:
+cdef int _max_legal(int kc) noexcept nogil:
     """A true bound on the legal actions: at most 9 swaps (MC-16) and the decline, then per
     3-card subset of 9 slots (84) and, for Amelie, per 4-card subset (126) at most as many
-    kept sets as the shape tables hold for one subset; in the bid and pick phases at most 9
-    cards or n + 1 <= 7 display cards plus 9 swaps."""
+    kept sets as the shape tables (of bank ``kc``: the reading kept_card, MC-23) hold for one
+    subset; in the bid and pick phases at most 9 cards or n + 1 <= 7 display cards plus 9
+    swaps (or 9 bids without Henri, MC-17)."""
     cdef int i, b3 = 0, b4 = 0, x
     for i in range(7 * 7 * 7 * 8):
-        x = _popc(T3[i])
+        x = _popc(T3[kc * 7 * 7 * 7 * 8 + i])
         if x > b3:
             b3 = x
     for i in range(7 * 7 * 7 * 2):
-        x = _popc(T4[i])
+        x = _popc(T4[kc][i])
         if x > b4:
             b4 = x
     return MC_MAX_HAND + 1 + 84 * b3 + 126 * b4
 
 
-MC_MAX_LEGAL = _max_legal()
+MC_MAX_LEGAL = _max_legal(0)
+MC_MAX_LEGAL_KC = _max_legal(1)
 
 
 cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
     cdef const mc_t* s = <const mc_t*>v
     d.players = s.cfg.n
-    d.num_actions = MC_NUM_ACTIONS
+    d.num_actions = num_actions(&s.cfg)
     d.obs_size = obs_size(&s.cfg)
-    d.max_legal = MC_MAX_LEGAL
+    d.max_legal = MC_MAX_LEGAL_KC if s.cfg.kept_choice else MC_MAX_LEGAL
+    d.has_evaluate = 1
 
 
 cdef void g_reset(void* v, uint64_t seed) noexcept nogil:
@@ -1550,6 +1616,19 @@ cdef void g_apply(void* v, int32_t a) noexcept nogil:
 
 cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
     return 0  # no chance node: the draws come from the state's own generator (MC-6)
+
+
+cdef void g_evaluate(const void* v, double* out) noexcept nogil:
+    """The strong search's evaluation, per seat: its victory points (MC-13) + 0.05 per candy
+    point in its hand (``MausAuChocolatGame.greedy_value`` counts the hand of its own seat)."""
+    cdef const mc_t* s = <const mc_t*>v
+    cdef int q, j
+    cdef double candy
+    for q in range(s.cfg.n):
+        candy = 0.0
+        for j in range(s.hand_n[q]):
+            candy += s.cfg.candy[(s.hand[q][j >> 3] >> (8 * (j & 7))) & 0xFF]
+        out[q] = <double>s.score[q] + 0.05 * candy
 
 
 cdef void g_returns(const void* v, double* out) noexcept nogil:
@@ -1589,7 +1668,7 @@ cdef void g_observe(const void* v, int p, float* out) noexcept nogil:
 
 
 cdef void g_mask(const void* v, uint8_t* out) noexcept nogil:
-    memset(out, 0, MC_NUM_ACTIONS)
+    memset(out, 0, num_actions(&(<const mc_t*>v).cfg))
     mc_legal_mask(<const mc_t*>v, out)
 
 
@@ -1613,6 +1692,7 @@ MC_GAME.determinize = g_determinize
 MC_GAME.observe = g_observe
 MC_GAME.mask = g_mask
 MC_GAME.truncated = g_truncated
+MC_GAME.evaluate = g_evaluate
 
 
 # ---- configuration ----------------------------------------------------------------------------
@@ -1625,6 +1705,11 @@ cdef int fill_cfg(object game, void* v) except -1:
     cfg.target = game.target
     cfg.max_turns = game.max_turns if game.max_turns < 1000000000 else 1000000000
     cfg.hand_size = game.hand_size
+    cfg.henri_optional = game.henri_optional  # MC-17
+    cfg.kept_choice = game.kept_choice  # MC-23
+    cfg.etienne_at = game.etienne_phase_mask  # MC-16 (etienne_swap): the phases of a swap
+    if num_actions(cfg) != game.num_actions:  # pragma: no cover - layout guard
+        raise AssertionError(f"action space: {game.num_actions} != {num_actions(cfg)}")
     # round / max_turns in the observation: a double division is Python's int / int exactly
     # when both are exact doubles; a larger max_turns is divided in Python (observation)
     cfg.max_turns_d = float(game.max_turns) if game.max_turns <= 2 ** 53 else -float(game.max_turns)
@@ -1708,19 +1793,35 @@ def _selfcheck_legal(MausAuChocolatCore st):
     """Check ``apply_action``'s legality test (``mc_is_legal``) against the listing
     (``mc_legal``) for every action id in ``st``; returns the number of legal actions,
     raises AssertionError on the first difference."""
-    cdef int16_t buf[MC_NUM_ACTIONS]
-    cdef uint8_t listed[MC_NUM_ACTIONS]
+    cdef int16_t buf[MC_MAX_ACTIONS]
+    cdef uint8_t listed[MC_MAX_ACTIONS]
     cdef int n = mc_legal(&st.s, buf)
     cdef int a
-    memset(listed, 0, MC_NUM_ACTIONS)
+    memset(listed, 0, MC_MAX_ACTIONS)
     for a in range(n):
         listed[buf[a]] = 1
-    for a in range(MC_NUM_ACTIONS):
+    for a in range(num_actions(&st.s.cfg)):
         if listed[a] != mc_is_legal(&st.s, a):
             raise AssertionError(f"action {a}: listed {listed[a]}, legality test {int(mc_is_legal(&st.s, a))}")
     return n
 
 _PHASES = ("bid", "pick", "combine", "discard", "over")
+
+
+def _henri_bid_plain(list history, int q):
+    """MC-17: whether seat q's bid of this bid phase (the bids, seat 0's first, and at most a
+    swap end ``history``) was made without Henri."""
+    cdef Py_ssize_t i = len(history)
+    bids = []
+    while i > 0:
+        a = history[i - 1]
+        if a < MC_PICK or a >= MC_BID_PLAIN:
+            bids.append(a)
+        elif not (MC_SWAP <= a < MC_DECLINE):
+            break
+        i -= 1
+    bids.reverse()
+    return 1 if bids[q] >= MC_BID_PLAIN else 0
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -1809,6 +1910,11 @@ cdef class MausAuChocolatCore(StateCore):
         for a in d["history"]:
             st._record(a)
             s.nactions += 1
+        s.henri_off = 0
+        if s.phase == PH_BID and s.cfg.henri_optional:  # MC-17: Henri's holder's face-down bid
+            for q in range(n):
+                if s.helper[q] == H_HENRI and s.bid[q] >= 0:
+                    s.henri_off = _henri_bid_plain(d["history"], q)
         return st
 
     def clone(self):
@@ -1850,7 +1956,7 @@ cdef class MausAuChocolatCore(StateCore):
         s = &c.s
         mc_determinize(s, p, sd)
         for i in range(s.nactions):
-            if c.hist[i] >= MC_COMBINE:
+            if MC_COMBINE <= c.hist[i] < MC_BID_PLAIN:
                 c.hist[i] = MC_COMBINE
         if s.phase == PH_BID:  # MC-27: this round's bids, seat 0's first, end the history
             k = 0
@@ -1861,18 +1967,22 @@ cdef class MausAuChocolatCore(StateCore):
             while k > 0 and i > 0:
                 i -= 1
                 a = c.hist[i]
-                if a < MC_PICK:
+                if a < MC_PICK or a >= MC_BID_PLAIN:
                     k -= 1
-                    c.hist[i] = <uint16_t>(MC_BID + s.bid[k])
+                    c.hist[i] = <uint16_t>((MC_BID_PLAIN if s.helper[k] == H_HENRI and s.henri_off else MC_BID)
+                                           + s.bid[k])
                 elif not (MC_SWAP <= a < MC_DECLINE):
                     break
         return c
 
     @property
     def current_player(self):
+        """The seat to move, ``mousehole.CHANCE`` at a chance node, ``mousehole.TERMINAL``
+        once the game is over."""
         return mc_current(&self.s)
 
     def is_terminal(self):
+        """True once the game is over (by its rules or by ``max_turns``)."""
         return self.s.phase == PH_OVER
 
     def is_chance_node(self):
@@ -1881,13 +1991,17 @@ cdef class MausAuChocolatCore(StateCore):
 
     @property
     def truncated(self):
+        """True when the game ended by ``max_turns`` rather than by its rules."""
         return bool(self.s.truncated)
 
     @property
     def history(self):
+        """The actions applied since ``new_state``, oldest first (a new list)."""
         return [self.hist[i] for i in range(self.s.nactions)]
 
     def legal_actions(self):
+        """The legal actions of the seat to move: a new sorted numpy ``int64`` array (the
+        outcomes at a chance node; empty once the game is over)."""
         cdef int16_t buf[MC_NUM_ACTIONS]
         cdef cnp.npy_intp dim = mc_legal(&self.s, buf)
         cdef cnp.ndarray arr = cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT64, 0)
@@ -1901,7 +2015,7 @@ cdef class MausAuChocolatCore(StateCore):
         """Boolean mask of length ``game.num_actions``, True at the legal actions, written
         straight from the state; into ``out`` (a writable C-contiguous bool array of that
         length) when given."""
-        cdef cnp.npy_intp dim = MC_NUM_ACTIONS
+        cdef cnp.npy_intp dim = num_actions(&self.s.cfg)
         cdef cnp.ndarray arr = out_array(out, cnp.NPY_BOOL, 1, &dim)
         mc_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
         return out_result(out, arr)
@@ -1923,7 +2037,7 @@ cdef class MausAuChocolatCore(StateCore):
     def apply_action(self, action):
         """Apply an int action; IllegalMoveError (state unchanged) if the rules forbid it."""
         cdef int64_t a = action_int(action)
-        if a < 0 or a >= MC_NUM_ACTIONS or not mc_is_legal(&self.s, <int>a):
+        if a < 0 or a >= num_actions(&self.s.cfg) or not mc_is_legal(&self.s, <int>a):
             raise self._illegal(action)
         self._record(<int>a)
         mc_apply(&self.s, <int>a)
@@ -1933,6 +2047,7 @@ cdef class MausAuChocolatCore(StateCore):
         return [self.s.score[q] for q in range(self.s.cfg.n)]
 
     def winners(self):
+        """The seats that won (several for a shared win), ascending; empty before the end."""
         cdef int w[MC_MAX_PLAYERS]
         if self.s.phase != PH_OVER:
             return []

@@ -15,6 +15,13 @@ Algorithms (``mode``):
   2012): every iteration starts from a fresh determinization
   ``determinize(root, seat, derive(derive(seed, 1), i))`` and selects only among the
   children whose action is legal in it, with availability counts.
+* ``MODE_STRONG`` (3): the ISMCTS tree (the same determinizations, selection and
+  availability counts) with the strong bot's play-outs (``strong_playout``): when the game
+  fills in ``evaluate`` and ``depth >= 0``, at most ``depth`` actions (each, with chance
+  ``greedy``, the action whose result the evaluation rates best for the seat to move, else a
+  uniformly random one; chance outcomes by their probabilities), then, unless the game
+  ended, the returns ``tanh((own value - best other value) / scale)`` per seat from the
+  evaluation. Without an evaluation it is ISMCTS.
 
 The tree. Nodes live in one growable C array (``node_t``, no Python object per node); the
 children of a node are a contiguous block of that array, sorted by action, allocated when the
@@ -40,7 +47,10 @@ same statistics and the same move on every machine, and the pure-Python search i
 ``mousehole.bots`` (same algorithm over the Python API) gives exactly the same.
 
 The iterations run without the GIL in batches of about 20 ms; between batches the driver
-checks for Ctrl-C and the time limit. Tree memory comes from ``PyMem_RawMalloc`` (so
+checks for Ctrl-C and the time limit; with a time limit the batch itself reads the clock
+(``mh_now``: ``clock_gettime(CLOCK_MONOTONIC)``, or ``QueryPerformanceCounter`` on Windows,
+the clocks of ``time.perf_counter``) every ``CLOCK_EVERY`` iterations and stops at the
+deadline, so a search overshoots its time by a few iterations at most. Tree memory comes from ``PyMem_RawMalloc`` (so
 ``tracemalloc`` sees it) and is freed before ``search`` returns.
 
 Threads. Each call of ``search`` owns everything its iterations touch: the tree, its copies
@@ -53,7 +63,7 @@ from another thread: ``mousehole.bots.search`` passes a private clone.) The argu
 checked here as well as in ``mousehole.bots``: no value reaches the loop unchecked.
 """
 
-from libc.math cimport log, sqrt, INFINITY
+from libc.math cimport log, sqrt, tanh, INFINITY
 
 cdef extern from *:
     """
@@ -65,6 +75,31 @@ cdef extern from *:
     #pragma GCC optimize ("fp-contract=off")
     #endif
     """
+cdef extern from *:
+    """
+    /* mousehole: a monotonic clock in seconds for the search's time budget, read without
+       the GIL (the clock of Python's time.perf_counter on each platform). */
+    #if defined(_WIN32)
+    #ifndef WIN32_LEAN_AND_MEAN
+    #define WIN32_LEAN_AND_MEAN
+    #endif
+    #include <windows.h>
+    static double mh_now(void) {
+        LARGE_INTEGER f, c;
+        QueryPerformanceFrequency(&f);
+        QueryPerformanceCounter(&c);
+        return (double)c.QuadPart / (double)f.QuadPart;
+    }
+    #else
+    #include <time.h>
+    static double mh_now(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    }
+    #endif
+    """
+    double mh_now() noexcept nogil
 from libc.string cimport memcpy, memset
 from cpython.mem cimport PyMem_RawMalloc, PyMem_RawCalloc, PyMem_RawRealloc, PyMem_RawFree
 from cpython.exc cimport PyErr_CheckSignals
@@ -75,16 +110,21 @@ import numpy as np
 
 from mousehole._rng cimport rng_t, rng_next, rng_below, rng_derive, uint32_t, int32_t, int64_t, uint64_t
 from mousehole._cgame cimport mh_game_t, mh_dims_t, game_of, state_of, CHANCE_SEAT, TERMINAL_SEAT, mh_playout
+from mousehole._cgame cimport mh_random_step, mh_evaluate_of
 
 
 cdef enum:
     M_OPEN = 0
     M_MCTS = 1
     M_ISMCTS = 2
+    M_STRONG = 3
 
 MODE_OPEN = M_OPEN
 MODE_MCTS = M_MCTS
 MODE_ISMCTS = M_ISMCTS
+MODE_STRONG = M_STRONG
+
+ctypedef void (*evaluate_fn)(const void* s, double* out) noexcept nogil
 
 #: the default exploration constant ``c`` of the UCB score (returns in [-1, 1]; docs/bots.md)
 DEFAULT_C = 1.0
@@ -146,6 +186,12 @@ cdef inline double score_of(const node_t* ch, double K) noexcept nogil:
     return ch.value * (1.0 / <double>n) + K * (1.0 / sqrt(<double>n))
 
 
+def has_evaluate(state):
+    """Whether compiled ``state``'s game gives the strong search an evaluation
+    (``mh_game_t.evaluate``); without one its play-outs run to the end."""
+    return mh_evaluate_of(game_of(state), state_of(state)) != NULL
+
+
 def sqrt_log(n):
     """``sqrt(log(n))`` as the search computes it (for the pure-Python search's tests)."""
     return sqrtlog(<uint32_t>n)
@@ -190,6 +236,13 @@ ctypedef struct search_t:
     double* ret        # returns (players)
     int64_t done       # iterations completed
     int failed         # an allocation failed
+    # the strong search (M_STRONG: the ISMCTS tree with these play-outs)
+    evaluate_fn evaluate  # the game's evaluation (NULL: full random play-outs)
+    int depth          # play-out actions before the evaluation ends it
+    double scale       # returns: tanh((own value - best other value) / scale)
+    double greedy      # the chance that a play-out action is the one-ply greedy one
+    void* scratch      # greedy_step's copy of the state
+    double* vals       # per-seat values (players)
 
 
 cdef int reserve_nodes(search_t* S, int64_t extra) noexcept nogil:
@@ -448,7 +501,7 @@ cdef int iterate(search_t* S) noexcept nogil:
     """One iteration (number ``S.done``); -1 when memory runs out (the tree is unchanged
     except for children created: still consistent)."""
     cdef const mh_game_t* g = S.g
-    cdef bint ismcts = S.mode == M_ISMCTS
+    cdef bint ismcts = S.mode == M_ISMCTS or S.mode == M_STRONG
     cdef int64_t depth = 0, j
     cdef int32_t node = 0, child
     cdef int cur, n, k
@@ -510,7 +563,10 @@ cdef int iterate(search_t* S) noexcept nogil:
             break
     if g.current(S.work) != TERMINAL_SEAT:
         policy = rng_derive(S.roll_base, <uint64_t>S.done)
-        mh_playout(g, S.work, &policy, S.ret)
+        if S.evaluate != NULL:
+            strong_playout(S, &policy)
+        else:
+            mh_playout(g, S.work, &policy, S.ret)
     else:
         g.returns(S.work, S.ret)
     for j in range(depth + 1):
@@ -523,12 +579,90 @@ cdef int iterate(search_t* S) noexcept nogil:
     return 0
 
 
-cdef int run_batch(search_t* S, int64_t count) noexcept nogil:
+cdef inline double lead_of(const double* vals, int players, int p) noexcept nogil:
+    """``vals[p]`` minus the best of the other seats' values (0 with one seat)."""
+    cdef double best = -INFINITY
+    cdef int q
+    for q in range(players):
+        if q != p and vals[q] > best:
+            best = vals[q]
+    return vals[p] - best if players > 1 else 0.0
+
+
+cdef void greedy_step(search_t* S, int cur) noexcept nogil:
+    """Apply the legal action whose result the game's evaluation rates best for ``cur``
+    (its value minus the best other seat's; ties: the lowest action)."""
+    cdef const mh_game_t* g = S.g
+    cdef int n = g.legal(S.work, S.buf), k, best = 0
+    cdef double v, best_v = -INFINITY
+    for k in range(n):
+        memcpy(S.scratch, S.work, g.size)
+        g.apply(S.scratch, S.buf[k])
+        if g.current(S.scratch) == TERMINAL_SEAT:
+            g.returns(S.scratch, S.vals)
+            v = 1e9 * S.vals[cur]  # a finished game: its result outweighs any evaluation
+        else:
+            S.evaluate(S.scratch, S.vals)
+            v = lead_of(S.vals, S.players, cur)
+        if v > best_v:
+            best_v = v
+            best = k
+    g.apply(S.work, S.buf[best])
+
+
+cdef void strong_playout(search_t* S, rng_t* policy) noexcept nogil:
+    """The strong search's play-out from ``S.work`` (not at the end): up to ``S.depth``
+    actions (each the greedy one with chance ``S.greedy``, else uniformly random; chance
+    outcomes by their probabilities), then the returns: the game's own at the end, else
+    ``tanh(lead / scale)`` per seat from the evaluation (``lead``: the seat's value minus the
+    best other seat's)."""
+    cdef const mh_game_t* g = S.g
+    cdef int steps = 0, cur, n, k, p
+    cdef int64_t j
+    cdef double u, acc
+    while True:
+        cur = g.current(S.work)
+        if cur == TERMINAL_SEAT:
+            g.returns(S.work, S.ret)
+            return
+        if steps >= S.depth:
+            break
+        if cur == CHANCE_SEAT:
+            n = g.chance(S.work, S.buf, S.prob)
+            u = uniform01(policy)
+            acc = 0.0
+            k = n - 1
+            for j in range(n - 1):
+                acc += S.prob[j]
+                if u < acc:
+                    k = <int>j
+                    break
+            g.apply(S.work, S.buf[k])
+        elif S.greedy > 0.0 and uniform01(policy) < S.greedy:
+            greedy_step(S, cur)
+        else:
+            mh_random_step(g, S.work, policy, S.buf)
+        steps += 1
+    S.evaluate(S.work, S.vals)
+    for p in range(S.players):
+        S.ret[p] = tanh(lead_of(S.vals, S.players, p) / S.scale)
+
+
+#: with a time limit, the clock is read after every this many iterations (a power of 2)
+DEF CLOCK_EVERY = 4
+
+
+cdef int run_batch(search_t* S, int64_t count, double deadline) noexcept nogil:
+    """``count`` iterations, or fewer when ``deadline`` (``mh_now`` seconds; <= 0: none)
+    passes: the clock is read every ``CLOCK_EVERY`` iterations, so a time limit overshoots
+    by at most a few iterations. 1 when the deadline passed, -1 when memory ran out."""
     cdef int64_t k
     for k in range(count):
         if iterate(S) < 0:
             S.failed = 1
             return -1
+        if deadline > 0.0 and (k & (CLOCK_EVERY - 1)) == CLOCK_EVERY - 1 and mh_now() >= deadline:
+            return 1
     return 0
 
 
@@ -537,7 +671,8 @@ cdef class _Search:
     zeroed (the allocation of a cdef class's object zero-fills it): every pointer NULL."""
     cdef search_t S
 
-    cdef int open(self, object state, int mode, double c, uint64_t seed) except -1:
+    cdef int open(self, object state, int mode, double c, uint64_t seed, int depth=-1, double scale=1.0,
+                  double greedy=0.0) except -1:
         cdef search_t* S = &self.S
         cdef mh_dims_t d
         cdef const mh_game_t* g = game_of(state)
@@ -576,7 +711,15 @@ cdef class _Search:
         S.ret = <double*>PyMem_RawMalloc(sizeof(double) * d.players)
         S.cap_nodes = 1024
         S.nodes = <node_t*>PyMem_RawMalloc(sizeof(node_t) * S.cap_nodes)
-        if (S.root == NULL or S.work == NULL or S.buf == NULL or S.prob == NULL or S.compat == NULL
+        S.evaluate = NULL
+        if mode == M_STRONG and depth >= 0:
+            S.evaluate = <evaluate_fn>mh_evaluate_of(g, src)  # (NULL: full play-outs)
+        S.depth = depth
+        S.scale = scale
+        S.greedy = greedy
+        S.scratch = PyMem_RawMalloc(g.size)
+        S.vals = <double*>PyMem_RawMalloc(sizeof(double) * d.players)
+        if (S.scratch == NULL or S.vals == NULL or S.root == NULL or S.work == NULL or S.buf == NULL or S.prob == NULL or S.compat == NULL
                 or S.unv == NULL or S.mark == NULL
                 or S.path == NULL or S.path_seat == NULL or S.ret == NULL or S.nodes == NULL):
             self.close()
@@ -601,6 +744,10 @@ cdef class _Search:
         PyMem_RawFree(self.S.path)
         PyMem_RawFree(self.S.path_seat)
         PyMem_RawFree(self.S.ret)
+        PyMem_RawFree(self.S.scratch)
+        PyMem_RawFree(self.S.vals)
+        self.S.scratch = NULL
+        self.S.vals = NULL
         self.S.root = NULL
         self.S.work = NULL
         self.S.nodes = NULL
@@ -616,10 +763,11 @@ cdef class _Search:
     def __dealloc__(self):
         self.close()
 
-    cdef int run(self, int64_t count) except -1:
+    cdef int run(self, int64_t count, double deadline=0.0) except -1:
+        """``run_batch``; 1 when the deadline passed."""
         cdef int r
         with nogil:
-            r = run_batch(&self.S, count)
+            r = run_batch(&self.S, count, deadline)
         if r < 0:
             raise MemoryError(f"search: out of memory after {self.S.done} iterations "
                               f"({self.S.n_nodes} nodes)")
@@ -644,7 +792,7 @@ cdef class _Search:
             vv[k] = ch.visits
             wv[k] = ch.value
             # ISMCTS counts the root's availability once (select_root): every iteration
-            mv[k] = self.S.done if self.S.mode == M_ISMCTS else ch.avail
+            mv[k] = self.S.done if (self.S.mode == M_ISMCTS or self.S.mode == M_STRONG) else ch.avail
         return actions, visits, values, avail
 
 
@@ -652,7 +800,8 @@ cdef class _Search:
 BATCH_SECONDS = 0.02
 
 
-def search(state, int mode, iterations, time_limit, seed, double c):
+def search(state, int mode, iterations, time_limit, seed, double c, int depth=-1, double scale=1.0,
+           double greedy=0.0):
     """Run one search from compiled ``state`` (a seat to move), with ``iterations`` (an int
     >= 1, or None) and/or ``time_limit`` (seconds, or None; at least one iteration runs).
 
@@ -660,12 +809,14 @@ def search(state, int mode, iterations, time_limit, seed, double c):
     root's children (ascending actions; ``values`` are sums of the mover's returns), the
     iterations run, the nodes in the tree and the bytes its array held. A search never runs
     more than 2**31 - 1 iterations (the 32-bit visit counts). The arguments are checked by
-    the caller (``mousehole.bots``)."""
+    the caller (``mousehole.bots``). ``depth``, ``scale`` and ``greedy`` shape the play-outs
+    of ``MODE_STRONG`` (ignored by the other modes)."""
     cdef _Search srch = _Search()
     cdef int64_t budget = -1
     cdef int64_t batch = 16, want
     cdef double limit = -1.0
-    cdef double t0, elapsed, rate
+    cdef double t0, elapsed, rate, deadline = 0.0
+    cdef int late = 0
     # (a NaN or infinite c would make every score NaN and leave no child chosen; a NaN
     # time limit would never be reached)
     if not (c >= 0.0 and c < INFINITY):
@@ -682,21 +833,29 @@ def search(state, int mode, iterations, time_limit, seed, double c):
         raise ValueError("search: give iterations or a time_limit")
     if budget < 0 or budget > MAX_ITERATIONS:
         budget = MAX_ITERATIONS
-    if mode != M_OPEN and mode != M_MCTS and mode != M_ISMCTS:
+    if mode != M_OPEN and mode != M_MCTS and mode != M_ISMCTS and mode != M_STRONG:
         raise ValueError(f"search: unknown mode {mode}")
-    srch.open(state, mode, c, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+    if not (scale > 0.0 and scale < INFINITY):
+        raise ValueError(f"search: scale must be a finite number > 0, got {scale!r}")
+    if not (greedy >= 0.0 and greedy <= 1.0):
+        raise ValueError(f"search: greedy must be from 0 to 1, got {greedy!r}")
+    srch.open(state, mode, c, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), depth, scale, greedy)
     try:
-        t0 = time.perf_counter()
+        t0 = mh_now()
+        if limit >= 0:
+            deadline = t0 + limit  # (checked inside the batches too: run_batch)
+            if deadline <= 0.0:  # pragma: no cover - a clock at its epoch
+                deadline = 1e-300
         while True:
             want = batch
             if srch.S.done >= budget:
                 break
             if want > budget - srch.S.done:
                 want = budget - srch.S.done
-            srch.run(want)
+            late = srch.run(want, deadline)
             PyErr_CheckSignals()
-            elapsed = time.perf_counter() - t0
-            if limit >= 0 and elapsed >= limit:
+            elapsed = mh_now() - t0
+            if late or (limit >= 0 and elapsed >= limit):
                 break
             # the next batch: about BATCH_SECONDS (and no further than the time limit)
             rate = srch.S.done / elapsed if elapsed > 0 else 0.0

@@ -19,6 +19,7 @@ import marshal
 import operator
 import os
 import secrets as _secrets
+from dataclasses import dataclass
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -57,6 +58,7 @@ __all__ = [
     "Game",
     "StateAPI",
     "Move",
+    "Reading",
     "register",
     "load",
     "game_names",
@@ -107,6 +109,50 @@ _S = TypeVar("_S", bound="StateAPI[Any]")
 # engine selection (msgpack style: decided once, at import)
 
 _PURE = os.environ.get("MOUSEHOLE_PUREPYTHON", "") not in ("", "0")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One open reading of a rule text, a keyword parameter of the game (``Game.READINGS``).
+
+    ``param`` is the parameter's name, ``values`` the defensible readings (strings, the
+    default first), ``meaning`` what each value means (one short sentence per value, same
+    order), ``rules`` the rule ids it concerns, ``source`` the sentence of the original text
+    it rests on (in the original language), ``translation`` that sentence in English, and
+    ``why_default`` why the default was chosen. ``mousehole rules GAME`` prints them and the
+    game's docs page has the same table.
+
+    >>> r = Reading("tie_break", ("first", "shared"), ("the first seat wins", "a shared win"),
+    ...             ("X-1",), "Wie zuerst ...", "Who first ...", "the German text")
+    >>> r.default
+    'first'
+    """
+
+    param: str
+    values: Tuple[str, ...]
+    meaning: Tuple[str, ...]
+    rules: Tuple[str, ...]
+    source: str
+    translation: str
+    why_default: str
+
+    def __post_init__(self) -> None:
+        if not (self.param.isidentifier() and len(self.values) >= 2 and len(self.values) == len(self.meaning)
+                and len(set(self.values)) == len(self.values) and all(isinstance(v, str) for v in self.values)):
+            raise ValueError(f"malformed Reading {self.param!r}: needs an identifier, two or more distinct "
+                             "string values and one meaning per value")
+
+    @property
+    def default(self) -> str:
+        """The default value (the reading the engines followed before it was a parameter)."""
+        return self.values[0]
+
+    def check(self, game: str, value: Any) -> str:
+        """``value`` if it is one of :attr:`values`, else a :class:`ParameterError` naming them."""
+        if not isinstance(value, str) or value not in self.values:
+            raise ParameterError(f"{game}: {self.param} must be one of {', '.join(map(repr, self.values))} "
+                                 f"({'/'.join(self.rules)}), got {value!r}")
+        return value
 
 
 def default_engine() -> str:
@@ -323,11 +369,22 @@ class Game(Generic[StateT, MoveT]):
     OPENSPIEL_DEFAULTS: ClassVar[Mapping[str, Any]] = {}
     #: the actions the seats choose simultaneously (hidden until all are in)
     SIMULTANEOUS_ACTIONS: ClassVar[range] = range(0)
+    #: what a score (``state.scores()``) counts in this game, one short phrase (``mousehole
+    #: simulate``'s legend, the docs)
+    SCORE: ClassVar[str] = ""
+    #: the open readings of the rule texts, each a parameter (its default in ``DEFAULTS`` is
+    #: ``reading.default``); checked before ``_configure`` and kept in :attr:`params`
+    READINGS: ClassVar[Tuple[Reading, ...]] = ()
 
     num_players: int
+    """The number of seats (the ``players`` parameter)."""
     num_actions: int
+    """The size of the fixed action space: every action is an int in ``[0, num_actions)``
+    (each game's docs page has its encoding)."""
     observation_shape: Tuple[int, ...]
+    """The shape of ``state.observation(p)`` (float32)."""
     max_turns: int
+    """The turn limit that truncates a game (what it counts is the game's own; see its docs)."""
 
     def __init__(self, *, engine: Optional[str] = None, **params: Any) -> None:
         unknown = sorted(set(params) - set(self.DEFAULTS))
@@ -342,7 +399,11 @@ class Game(Generic[StateT, MoveT]):
         players = full["players"]
         self.num_players = int_param(self.name, players, "players", self.min_players, self.max_players)
         self.max_turns = int_param(self.name, full["max_turns"], "max_turns", 1)
-        self._params = self._configure(full)
+        for r in self.READINGS:
+            full[r.param] = r.check(self.name, full[r.param])
+        configured = self._configure(full)
+        configured.update({r.param: full[r.param] for r in self.READINGS})
+        self._params = configured
         if engine is None:
             engine = default_engine()
         if engine not in ("compiled", "python"):
@@ -746,26 +807,43 @@ class StateAPI(Generic[MoveT]):
             each game's public State type narrows it to its own Game class)."""
 
         @property
-        def history(self) -> List[int]: ...
+        def history(self) -> List[int]:
+            """The actions applied since ``new_state`` (chance outcomes included where the
+            game has explicit chance nodes), oldest first; a new list each time."""
 
         @property
-        def truncated(self) -> bool: ...
+        def truncated(self) -> bool:
+            """True when the game ended because it reached ``max_turns`` rather than by
+            its rules (:meth:`is_terminal` is then True too)."""
 
         @property
-        def current_player(self) -> int: ...
+        def current_player(self) -> int:
+            """The seat to move (0 .. ``num_players - 1``), :data:`CHANCE` at a chance
+            node, :data:`TERMINAL` once the game is over."""
 
-        def legal_actions(self) -> npt.NDArray[np.int64]: ...
+        def legal_actions(self) -> npt.NDArray[np.int64]:
+            """The legal actions of the seat to move, a new sorted numpy ``int64`` array
+            (the outcomes at a chance node; empty once the game is over)."""
 
-        def apply_action(self, action: SupportsIndex) -> None: ...
+        def apply_action(self, action: SupportsIndex) -> None:
+            """Play ``action`` (an int of the action space, numpy integers too): the fast
+            path of :meth:`apply`. Raises :class:`IllegalMoveError` naming the rule when the
+            action is not legal here, ``TypeError`` for a non-integer; the state is then
+            unchanged."""
 
         @classmethod
         def _from_valid_dict(cls, game: Any, d: Dict[str, Any]) -> Any: ...
 
-        def is_terminal(self) -> bool: ...
+        def is_terminal(self) -> bool:
+            """True once the game is over (by its rules or by ``max_turns``)."""
 
-        def scores(self) -> List[int]: ...
+        def scores(self) -> List[int]:
+            """Every seat's score as the rules count it, defined at any moment (the score of
+            the position so far before the end): each game's docs say what a score is."""
 
-        def winners(self) -> List[int]: ...
+        def winners(self) -> List[int]:
+            """The seats that won (several for a shared win), ascending; empty before the
+            end."""
 
         def _to_dict(self) -> Dict[str, Any]: ...
 
@@ -818,6 +896,10 @@ class StateAPI(Generic[MoveT]):
         :class:`IllegalMoveError`."""
         if isinstance(move, Move):
             self.apply_action(self.game.move_to_action(move))
+        elif isinstance(move, str):
+            raise TypeError(f"apply takes a Move or an int action, not the text {move[:40]!r}: read a move "
+                            f"written in the game's notation with state.parse_action(text) (e.g. "
+                            f"state.apply_action(state.parse_action({move[:40]!r})))")
         else:
             self.apply_action(check_action_type(move))
 

@@ -1,5 +1,5 @@
-"""Stub of the compiled search (cengine/mousehole/_search.pyx): UCT and single-observer
-ISMCTS over the C-level game interface. Use it through ``mousehole.bots.search``."""
+"""Stub of the compiled search (cengine/mousehole/_search.pyx): UCT, single-observer
+ISMCTS and the strong search over the C-level game interface. Use it through ``mousehole.bots.search``."""
 from typing import Any, Optional, Tuple
 
 import numpy as np
@@ -8,13 +8,16 @@ import numpy.typing as npt
 MODE_OPEN: int
 MODE_MCTS: int
 MODE_ISMCTS: int
+MODE_STRONG: int
 DEFAULT_C: float
 BATCH_SECONDS: float
 
+def has_evaluate(state: Any) -> bool: ...
 def sqrt_log(n: int) -> float: ...
 def inv_sqrt(n: int) -> Tuple[float, float]: ...
 def search(
-    state: Any, mode: int, iterations: Optional[int], time_limit: Optional[float], seed: int, c: float
+    state: Any, mode: int, iterations: Optional[int], time_limit: Optional[float], seed: int, c: float,
+    depth: int = ..., scale: float = ..., greedy: float = ...
 ) -> Tuple[
     npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64], int, int, int
 ]: ...

@@ -85,6 +85,11 @@ class GameOutcome:
     length: int
     #: True when ``max_turns`` stopped the game
     truncated: bool
+    #: per seat, the moves its bot chose (its ``step`` calls)
+    moves: Tuple[int, ...] = ()
+    #: per seat, the seconds its bot's ``step`` calls took (wall clock, ``time.perf_counter``;
+    #: not compared: they depend on the machine)
+    seconds: Tuple[float, ...] = dataclasses.field(default=(), compare=False)
 
     @property
     def decided(self) -> bool:
@@ -113,6 +118,15 @@ class BotStats:
     #: the sum of its final scores, and of their squares
     score_sum: int
     score_sq_sum: int
+    #: the moves it chose over the tournament (its ``step`` calls)
+    moves: int = 0
+    #: the seconds its ``step`` calls took in all (wall clock; not compared: machine-dependent)
+    seconds: float = dataclasses.field(default=0.0, compare=False)
+
+    @property
+    def seconds_per_move(self) -> float:
+        """The mean time of one ``step`` (0.0 without moves)."""
+        return self.seconds / self.moves if self.moves else 0.0
 
     @property
     def decided(self) -> int:
@@ -149,7 +163,8 @@ class BotStats:
                 "win_rate": self.win_rate, "win_rate_95": list(self.win_interval),
                 "mean_score": self.mean_score,
                 "mean_score_95": None if self.score_interval is None else list(self.score_interval),
-                "score_sum": self.score_sum, "score_sq_sum": self.score_sq_sum}
+                "score_sum": self.score_sum, "score_sq_sum": self.score_sq_sum,
+                "moves": self.moves, "seconds": self.seconds, "seconds_per_move": self.seconds_per_move}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -216,8 +231,9 @@ class ArenaResult:
         """The games some seats won and some lost."""
         return sum(1 for g in self.outcomes if g.decided)
 
-    def table(self) -> str:
-        """The results table (also ``str(result)``)."""
+    def table(self, *, times: bool = True) -> str:
+        """The results table (also ``str(result)``); ``times``: end it with the time each bot
+        used (total and per move; the only lines that depend on the machine)."""
         n = self.n_games
         players = len(self.bots)
         head = (f"{self.game}: {players} players, {self.engine} engine, seed {self.seed}: "
@@ -247,6 +263,10 @@ class ArenaResult:
             rows.append(f"  ratings: not shown (install openskill: pip install 'mousehole[{EXTRA}]')")
         else:
             rows.append("  ratings: openskill Plackett-Luce (winners ranked first), ordinal = mu - 3 sigma")
+        if times:
+            rows.append(f"  {'time used':<{w}}  {'moves':>8}  {'seconds':>9}  {'ms/move':>8}")
+            for s in self.stats:
+                rows.append(f"  {s.name:<{w}}  {s.moves:>8}  {s.seconds:>9.3f}  {1000 * s.seconds_per_move:>8.3f}")
         return "\n".join(rows)
 
     def __str__(self) -> str:
@@ -361,13 +381,18 @@ def play_game(game: Game[Any, Any], bots: Sequence[BotEntry], seed: int, k: int,
     players = [_build(bots[seating[s]], derive(base, 2 + seating[s])) for s in range(n)]
     state = game.new_state(derive(base, 0))
     chance = Rng(derive(base, 1))
+    moves = [0] * n
+    seconds = [0.0] * n
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(_chance(state, chance))
             continue
         p = state.current_player
         before = len(state.history)
+        t0 = time.perf_counter()
         choice = players[p].step(state)
+        seconds[p] += time.perf_counter() - t0
+        moves[p] += 1
         a = as_int(choice)
         who = f"bot {labels[seating[p]]!r} (seat {p}, game {k})"
         if len(state.history) != before:
@@ -379,7 +404,8 @@ def play_game(game: Game[Any, Any], bots: Sequence[BotEntry], seed: int, k: int,
         except IllegalMoveError as e:
             raise IllegalMoveError(f"{who} chose an illegal action: {e}") from None
     outcome = GameOutcome(k, seating, tuple(int(x) for x in state.scores()),
-                          tuple(int(x) for x in state.winners()), len(state.history), bool(state.truncated))
+                          tuple(int(x) for x in state.winners()), len(state.history), bool(state.truncated),
+                          tuple(moves), tuple(seconds))
     return outcome, state
 
 
@@ -506,6 +532,27 @@ def _default_chunk(n: int, executor: Optional[cf.Executor]) -> int:
     return max(1, min(256, -(-n // 64)))
 
 
+def _bot_stats(i: int, name: str, n: int, outcomes: Sequence[GameOutcome]) -> BotStats:
+    """The figures of the bot at rotation position ``i`` over the games ``outcomes``."""
+    wins = losses = draws = ssum = ssq = moves = 0
+    secs = 0.0
+    for g in outcomes:
+        seat = g.seating.index(i)
+        if g.moves:
+            moves += g.moves[seat]
+            secs += g.seconds[seat]
+        sc = g.scores[seat]
+        ssum += sc
+        ssq += sc * sc
+        if not g.decided:
+            draws += 1
+        elif seat in g.winners:
+            wins += 1
+        else:
+            losses += 1
+    return BotStats(i, name, n, wins, losses, draws, ssum, ssq, moves, secs)
+
+
 def play(game: Union[Game[Any, Any], str], bots: Sequence[BotEntry], n_games: int, seed: int = 0, *,
          executor: Optional[cf.Executor] = None, progress: Union[bool, ProgressFn] = False,
          records: bool = False, chunk_size: Optional[int] = None) -> ArenaResult:
@@ -566,19 +613,5 @@ def play(game: Union[Game[Any, Any], str], bots: Sequence[BotEntry], n_games: in
     else:
         report = progress if callable(progress) else None
         outcomes, recs = _run(game, entries, names, s, n, executor, size, bool(records), report)
-    stats = []
-    for i, name in enumerate(names):
-        wins = losses = draws = ssum = ssq = 0
-        for g in outcomes:
-            seat = g.seating.index(i)
-            sc = g.scores[seat]
-            ssum += sc
-            ssq += sc * sc
-            if not g.decided:
-                draws += 1
-            elif seat in g.winners:
-                wins += 1
-            else:
-                losses += 1
-        stats.append(BotStats(i, name, n, wins, losses, draws, ssum, ssq))
+    stats = [_bot_stats(i, name, n, outcomes) for i, name in enumerate(names)]
     return ArenaResult(game.name, game.params, game.engine, n, s, names, tuple(stats), tuple(outcomes), recs)

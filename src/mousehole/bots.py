@@ -67,6 +67,9 @@ __all__ = [
     "GreedyBot",
     "MCTSBot",
     "ISMCTSBot",
+    "StrongBot",
+    "StrongTuning",
+    "STRONG_TUNING",
     "SearchResult",
     "search",
     "make_bot",
@@ -121,14 +124,15 @@ def _real(x: Any, what: str) -> float:
     return float(x)
 
 
-def _check_iterations(iterations: Any, time_limit: Any) -> Tuple[Optional[int], Optional[float]]:
+def _check_iterations(iterations: Any, time_limit: Any, what: str = "time_limit"
+                      ) -> Tuple[Optional[int], Optional[float]]:
     """``(iterations, time_limit)`` checked; ``iterations`` defaults to
-    :data:`DEFAULT_ITERATIONS` when neither is given."""
+    :data:`DEFAULT_ITERATIONS` when neither is given (``what``: the time's name in errors)."""
     limit: Optional[float] = None
     if time_limit is not None:
-        limit = _real(time_limit, "time_limit (seconds)")
+        limit = _real(time_limit, f"{what} (seconds)")
         if not (limit > 0.0 and math.isfinite(limit)):
-            raise ValueError(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
+            raise ValueError(f"{what} must be a positive, finite number of seconds, got {time_limit!r}")
     if iterations is None:
         return (DEFAULT_ITERATIONS if limit is None else None), limit
     n = as_int(iterations)
@@ -137,6 +141,16 @@ def _check_iterations(iterations: Any, time_limit: Any) -> Tuple[Optional[int], 
     if not 1 <= n <= MAX_ITERATIONS:
         raise ValueError(f"iterations must be from 1 to {MAX_ITERATIONS}, got {n}")
     return n, limit
+
+
+def _check_budget(iterations: Any, time: Any, time_limit: Any) -> Tuple[Optional[int], Optional[float]]:
+    """``(iterations, seconds)`` from ``iterations`` and ``time`` (seconds per move) or its
+    alias ``time_limit`` (not both)."""
+    if time is not None and time_limit is not None:
+        raise ValueError("give time or time_limit (the same budget, seconds per move), not both")
+    if time is not None:
+        return _check_iterations(iterations, time, "time")
+    return _check_iterations(iterations, time_limit, "time_limit")
 
 
 def _check_c(c: Any) -> float:
@@ -246,23 +260,25 @@ def _compiled_twin(state: StateAPI[Any]) -> Any:
 
 
 def search(state: StateAPI[Any], *, algorithm: str = "mcts", iterations: Optional[int] = None,
-           time_limit: Optional[float] = None, seed: int = 0, c: float = DEFAULT_C,
-           engine: Optional[str] = None) -> SearchResult:
+           time: Optional[float] = None, time_limit: Optional[float] = None, seed: int = 0,
+           c: float = DEFAULT_C, engine: Optional[str] = None) -> SearchResult:
     """Search ``state`` (a seat to move) and return the chosen action with the root's
     statistics (``docs/bots.md``).
 
     ``algorithm``: ``"mcts"`` (UCT on one determinization of the seat's view), ``"ismcts"``
     (single-observer information-set MCTS: a fresh determinization every iteration) or
     ``"open"`` (UCT on the state as it is, hidden information included: for analysis and
-    tests, not a fair player). ``iterations`` and/or ``time_limit`` (seconds) bound the search
-    (``iterations`` defaults to :data:`DEFAULT_ITERATIONS` when neither is given; with both,
-    whichever runs out first). ``engine``: ``"compiled"``, ``"python"`` or None (compiled when
-    available). The state is not changed: the search works on a copy taken first (see
-    *Threads* in the module docstring)."""
+    tests, not a fair player). ``iterations`` and/or ``time`` (seconds; ``time_limit`` is
+    its alias) bound the search (``iterations`` defaults to :data:`DEFAULT_ITERATIONS` when
+    neither is given; with both, whichever runs out first). ``engine``: ``"compiled"``,
+    ``"python"`` or None (compiled when available). The state is not changed: the search
+    works on a copy taken first (see *Threads* in the module docstring)."""
     if isinstance(state, StateAPI):
         state = state.clone()  # what is checked below is what is searched
-    return _search(state, algorithm=algorithm, iterations=iterations, time_limit=time_limit, seed=seed,
-                   c=c, engine=engine)
+    n, limit = _check_budget(iterations, time, time_limit)
+    if n is None and limit is None:  # pragma: no cover - _check_budget gives one of them
+        raise ValueError("search: no budget")
+    return _search(state, algorithm=algorithm, iterations=n, time_limit=limit, seed=seed, c=c, engine=engine)
 
 
 def _search(state: StateAPI[Any], *, algorithm: str, iterations: Optional[int], time_limit: Optional[float],
@@ -393,7 +409,7 @@ def _chance_child(node: _Node, work: StateAPI[Any], rs: Rng, mode: int) -> Tuple
     outs = work.chance_outcomes()
     acts = [int(a) for a, _ in outs]
     made = 0
-    if node.children is None or mode == 2:
+    if node.children is None or mode >= 2:
         made += _merge(node, acts)[1]
     u = (rs.next64() >> 11) * (1.0 / 9007199254740992.0)
     acc = 0.0
@@ -411,9 +427,58 @@ def _chance_child(node: _Node, work: StateAPI[Any], rs: Rng, mode: int) -> Tuple
     return child, made
 
 
+def _py_lead(state: StateAPI[Any], seat: int, value: Heuristic) -> float:
+    """``greedy_step``'s rating of a position for ``seat``: the game's result when it is over,
+    else the heuristic (the seat's value minus the best other seat's)."""
+    if state.is_terminal():
+        return 1e9 * float(state.returns()[seat])
+    return float(value(state, seat))
+
+
+def _py_strong_playout(work: StateAPI[Any], policy: Rng, depth: int, scale: float, greedy: float,
+                       value: Heuristic) -> List[float]:
+    """``strong_playout`` of _search.pyx over the Python API (the evaluation: ``value``, the
+    game's :meth:`~mousehole.Game.greedy_value`); returns the returns per seat."""
+    steps = 0
+    n = work.game.num_players
+    while True:
+        if work.is_terminal():
+            return [float(x) for x in work.returns()]
+        if steps >= depth:
+            break
+        cur = work.current_player
+        if cur == CHANCE:
+            outs = work.chance_outcomes()
+            u = (policy.next64() >> 11) * (1.0 / 9007199254740992.0)
+            acc = 0.0
+            k = len(outs) - 1
+            for j in range(len(outs) - 1):
+                acc += outs[j][1]
+                if u < acc:
+                    k = j
+                    break
+            work.apply_action(int(outs[k][0]))
+        elif greedy > 0.0 and (policy.next64() >> 11) * (1.0 / 9007199254740992.0) < greedy:
+            best, best_v = -1, -math.inf
+            for a in work.legal_actions().tolist():
+                after = work.clone()
+                after.apply_action(a)
+                v = _py_lead(after, cur, value)
+                if v > best_v:
+                    best, best_v = a, v
+            work.apply_action(best)
+        else:
+            legal = work.legal_actions()
+            work.apply_action(int(legal[policy.below(len(legal))]))
+        steps += 1
+    return [math.tanh(float(value(work, p)) / scale) for p in range(n)]
+
+
 def _py_search(state: StateAPI[Any], seat: int, mode: int, iterations: Optional[int], time_limit: Optional[float],
-               seed: int, c: float) -> Tuple[_Node, int, int]:
-    """The pure-Python twin of ``_search.search``: ``(root, iterations_done, nodes)``."""
+               seed: int, c: float, strong: Optional[Tuple[int, float, float]] = None) -> Tuple[_Node, int, int]:
+    """The pure-Python twin of ``_search.search``: ``(root, iterations_done, nodes)``.
+    ``strong``: ``(depth, scale, greedy)`` of the strong search (``mode`` 3, the ISMCTS tree)."""
+    value = heuristic(state.game) if strong is not None and strong[0] >= 0 else None
     det_base = derive(seed, 1)
     rs = Rng(derive(seed, 2))
     roll_base = derive(seed, 3)
@@ -424,7 +489,7 @@ def _py_search(state: StateAPI[Any], seat: int, mode: int, iterations: Optional[
     done = 0
     t0 = time.perf_counter()
     while iterations is None or done < iterations:
-        work = state.determinize(seat, derive(det_base, done)) if mode == 2 else base.clone()
+        work = state.determinize(seat, derive(det_base, done)) if mode >= 2 else base.clone()
         node = root
         path: List[Tuple[_Node, int]] = [(root, -2)]
         while True:
@@ -434,7 +499,7 @@ def _py_search(state: StateAPI[Any], seat: int, mode: int, iterations: Optional[
             if cur == CHANCE:
                 child, made = _chance_child(node, work, rs, mode)
                 nodes += made
-            elif mode == 2:
+            elif mode >= 2:
                 if node is root and root_compat is not None:
                     compat = root_compat  # the seat's own legal actions: listed once
                 else:
@@ -452,9 +517,14 @@ def _py_search(state: StateAPI[Any], seat: int, mode: int, iterations: Optional[
             node = child
             if child.visits == 0:
                 break
-        if not work.is_terminal():
+        ret: Sequence[float]
+        if work.is_terminal():
+            ret = work.returns()
+        elif value is not None and strong is not None:
+            ret = _py_strong_playout(work, Rng(derive(roll_base, done)), strong[0], strong[1], strong[2], value)
+        else:
             _rollout(work, Rng(derive(roll_base, done)))
-        ret = work.returns()
+            ret = work.returns()
         for nd, mover in path:
             nd.visits += 1
             if mover >= 0:
@@ -467,6 +537,25 @@ def _py_search(state: StateAPI[Any], seat: int, mode: int, iterations: Optional[
 
 # --------------------------------------------------------------------------------------
 # bots
+
+
+#: the least time a search is given (seconds), however little of a move's budget is left
+_MIN_SEARCH = 1e-4
+
+
+def _remaining(budget: Optional[float], t0: float) -> Optional[float]:
+    """What is left of ``budget`` seconds counted from ``t0`` (at least :data:`_MIN_SEARCH`:
+    one iteration always runs), or None without a budget."""
+    if budget is None:
+        return None
+    return max(_MIN_SEARCH, budget - (time.perf_counter() - t0))
+
+
+def _budget_text(iterations: Optional[int], seconds: Optional[float]) -> str:
+    parts = [] if iterations is None else [str(iterations)]
+    if seconds is not None:
+        parts.append(f"time={seconds}")
+    return "".join(p + ", " for p in parts)
 
 
 class RandomBot:
@@ -515,25 +604,32 @@ class MCTSBot(_Seeded):
     At every move the bot draws ONE determinization of its seat's view (hidden cards
     re-dealt, the state's generator re-seeded: for a game without hidden cards, such as
     Kater Kasimir, only the hidden future, the dice, differs) and searches it as a game of
-    perfect information. ``iterations`` (default 1000 when no ``time_limit``) and/or
-    ``time_limit`` (seconds) bound the search; ``c`` is the exploration constant. The root
-    statistics of the last move are in ``last_search``."""
+    perfect information. ``iterations`` (default 1000 when no time is given) and/or ``time``
+    (seconds per move, counted from the call of ``step``; ``time_limit`` is its alias) bound
+    the search; ``c`` is the exploration constant. The root statistics of the last move are
+    in ``last_search``."""
 
     algorithm = "mcts"
 
-    def __init__(self, iterations: Optional[int] = None, *, time_limit: Optional[float] = None, seed: int = 0,
-                 c: float = DEFAULT_C) -> None:
+    def __init__(self, iterations: Optional[int] = None, *, time: Optional[float] = None,
+                 time_limit: Optional[float] = None, seed: int = 0, c: float = DEFAULT_C) -> None:
         super().__init__(seed)
-        self.iterations, self.time_limit = _check_iterations(iterations, time_limit)
+        self.iterations, self.time = _check_budget(iterations, time, time_limit)
         self.c = _check_c(c)
         self.last_search: Optional[SearchResult] = None
 
+    @property
+    def time_limit(self) -> Optional[float]:
+        """The alias of :attr:`time` (seconds per move, or None)."""
+        return self.time
+
     def step(self, state: StateAPI[Any]) -> int:
+        t0 = time.perf_counter()
         if isinstance(state, StateAPI):
             state = state.clone()  # checked and searched alike, whatever other threads do
         _check_state(state, f"{type(self).__name__}.step")
-        res = _search(state, algorithm=self.algorithm, iterations=self.iterations, time_limit=self.time_limit,
-                      seed=self._next_seed(), c=self.c, engine=None)
+        res = _search(state, algorithm=self.algorithm, iterations=self.iterations,
+                      time_limit=_remaining(self.time, t0), seed=self._next_seed(), c=self.c, engine=None)
         self.last_search = res
         return res.action
 
@@ -542,10 +638,7 @@ class MCTSBot(_Seeded):
         self.last_search = None
 
     def __repr__(self) -> str:
-        budget = f"{self.iterations}" if self.iterations is not None else ""
-        if self.time_limit is not None:
-            budget += (", " if budget else "") + f"time_limit={self.time_limit}"
-        return f"{type(self).__name__}({budget}, seed={self.seed}, c={self.c})"
+        return f"{type(self).__name__}({_budget_text(self.iterations, self.time)}seed={self.seed}, c={self.c})"
 
 
 class ISMCTSBot(MCTSBot):
@@ -607,17 +700,232 @@ class GreedyBot(_Seeded):
         return f"GreedyBot(seed={self.seed})"
 
 
+# ---- StrongBot -------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class StrongTuning:
+    """The constants of :class:`StrongBot` for one game (``docs/bots.md``)."""
+
+    #: the exploration constant of the UCB rule
+    c: float
+    #: play-out actions before the evaluation ends the play-out (-1: play to the end)
+    depth: int
+    #: a play-out's returns are ``tanh(lead / scale)`` (``lead``: the seat's value minus the best other's)
+    scale: float
+    #: the chance that a play-out action is the one-ply greedy one (else uniformly random)
+    greedy: float
+
+
+#: :class:`StrongBot`'s constants per game (tuned against GreedyBot: ``docs/bots.md``)
+STRONG_TUNING: Dict[str, StrongTuning] = {
+    "cheese_rescue": StrongTuning(c=0.7, depth=8, scale=10.0, greedy=0.0),
+    "kasimir": StrongTuning(c=1.0, depth=6, scale=30.0, greedy=0.0),
+    "m": StrongTuning(c=1.0, depth=4, scale=10.0, greedy=0.0),
+    "maus_au_chocolat": StrongTuning(c=1.0, depth=-1, scale=3.0, greedy=0.0),
+}
+#: the constants of a game missing from :data:`STRONG_TUNING`
+DEFAULT_TUNING = StrongTuning(c=DEFAULT_C, depth=-1, scale=1.0, greedy=0.0)
+#: the most threads a StrongBot may search on
+MAX_THREADS = 256
+
+
+def _strong_search(state: StateAPI[Any], seat: int, tune: StrongTuning, iterations: Optional[int],
+                   limit: Optional[float], seed: int, threads: int, engine: Optional[str] = None) -> SearchResult:
+    """The search of :meth:`StrongBot.step` on a private copy ``state``: ``threads`` root-parallel
+    searches (thread ``t`` seeded ``derive(seed, t)``, or ``seed`` alone with one thread, each
+    with its share of ``iterations`` and the whole of ``limit``), their root statistics added.
+    ``engine``: as in :func:`search` (``"python"`` forces the pure-Python search)."""
+    legal: List[int] = state.legal_actions().tolist()
+    target = None if engine == "python" else _compiled_twin(state)
+    k = threads
+    if iterations is not None:
+        k = max(1, min(k, iterations))
+    seeds = [seed] if k == 1 else [derive(seed, t) for t in range(k)]
+    shares: List[Optional[int]] = ([None] * k if iterations is None else
+                                   [iterations // k + (1 if t < iterations % k else 0) for t in range(k)])
+    out: List[Any] = [None] * k
+    errors: List[BaseException] = []
+    strong = (tune.depth, tune.scale, tune.greedy)
+
+    def run(t: int) -> None:
+        try:
+            if target is not None:
+                a, v, w, _av, done, nodes, _b = _compiled_search()(
+                    target, 3, shares[t], limit, seeds[t], tune.c, tune.depth, tune.scale, tune.greedy)
+                out[t] = (a.tolist(), v.tolist(), w.tolist(), int(done), int(nodes))
+            else:
+                root, done, nodes = _py_search(state if k == 1 else state.clone(), seat, 3, shares[t], limit,
+                                               seeds[t], tune.c, strong)
+                kids = root.children or []
+                out[t] = ([ch.action for ch in kids], [ch.visits for ch in kids], [ch.value for ch in kids],
+                          done, nodes)
+        except BaseException as e:  # re-raised in the calling thread
+            errors.append(e)
+
+    if k == 1:
+        run(0)
+    else:
+        workers = [threading.Thread(target=run, args=(t,), daemon=True) for t in range(k)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    if errors:
+        raise errors[0]
+    visits: Dict[int, int] = {}
+    values: Dict[int, float] = {}
+    done_all = nodes_all = 0
+    for acts, vis, vals, done, nodes in out:
+        for a, n, w in zip(acts, vis, vals):
+            visits[a] = visits.get(a, 0) + n
+            values[a] = values.get(a, 0.0) + w
+        done_all += done
+        nodes_all += nodes
+    acts_t = tuple(sorted(visits))
+    vis_t = tuple(visits[a] for a in acts_t)
+    return SearchResult(_choose(acts_t, vis_t, legal), acts_t, vis_t, tuple(values[a] for a in acts_t), done_all,
+                        nodes_all, "strong", "compiled" if target is not None else "python")
+
+
+class StrongBot(_Seeded):
+    """The strongest bot here (``docs/bots.md``): information-set MCTS (a fresh
+    determinization of the seat's view every iteration, so hidden cards and future dice are
+    averaged over) whose play-outs are short and end in the game's evaluation: at most
+    ``depth`` actions (each, with chance ``greedy``, the one-ply greedy action, else a random
+    one), then ``tanh(lead / scale)`` per seat, where ``lead`` is the seat's value minus the
+    best other seat's (the game's :meth:`~mousehole.Game.greedy_value` heuristic). Kater
+    Kasimir's die is averaged over like a chance node of expectimax: every iteration rolls
+    other dice (with ``explicit_chance=True`` they are chance nodes of the tree, sampled by
+    their probabilities).
+
+    ``iterations`` (default 1000 when no time is given) and/or ``time`` (seconds per move,
+    counted from the call of ``step``; ``time_limit`` is its alias) bound each move.
+    ``threads`` runs that many searches at once (root parallelism: compiled searches run
+    without the GIL; thread ``t`` uses the seed ``derive(seed_of_the_step, t)`` and
+    ``iterations / threads`` iterations) and adds up their root statistics. ``c``, ``depth``,
+    ``scale`` and ``greedy`` override the game's constants (:data:`STRONG_TUNING`).
+
+    Compiled games give the search a C-level evaluation (``mh_game_t.evaluate``); without
+    the compiled engine the same algorithm runs in Python with ``greedy_value`` as the
+    evaluation (much more slowly)."""
+
+    algorithm = "strong"
+
+    def __init__(self, iterations: Optional[int] = None, *, time: Optional[float] = None,
+                 time_limit: Optional[float] = None, seed: int = 0, threads: int = 1, c: Optional[float] = None,
+                 depth: Optional[int] = None, scale: Optional[float] = None, greedy: Optional[float] = None) -> None:
+        super().__init__(seed)
+        self.iterations, self.time = _check_budget(iterations, time, time_limit)
+        t = as_int(threads)
+        if t is None:
+            raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+        if not 1 <= t <= MAX_THREADS:
+            raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {t}")
+        self.threads = t
+        self.c = None if c is None else _check_c(c)
+        self.depth: Optional[int] = None
+        if depth is not None:
+            d = as_int(depth)
+            if d is None:
+                raise TypeError(f"depth must be an int, not {type(depth).__name__}")
+            if not -1 <= d <= 10_000:
+                raise ValueError(f"depth (play-out actions before the evaluation; -1: to the end) must be from -1 "
+                                 f"to 10000, got {d}")
+            self.depth = d
+        self.scale: Optional[float] = None
+        if scale is not None:
+            sc = _real(scale, "scale")
+            if not (sc > 0.0 and math.isfinite(sc)):
+                raise ValueError(f"scale must be a positive, finite number, got {scale!r}")
+            self.scale = sc
+        self.greedy: Optional[float] = None
+        if greedy is not None:
+            g = _real(greedy, "greedy (a probability)")
+            if not 0.0 <= g <= 1.0:
+                raise ValueError(f"greedy (a probability) must be from 0 to 1, got {greedy!r}")
+            self.greedy = g
+        self.last_search: Optional[SearchResult] = None
+
+    @property
+    def time_limit(self) -> Optional[float]:
+        """The alias of :attr:`time` (seconds per move, or None)."""
+        return self.time
+
+    def tuning(self, game: Game[Any, Any]) -> StrongTuning:
+        """The constants this bot plays ``game`` with: the game's (:data:`STRONG_TUNING`)
+        with this bot's overrides."""
+        base = STRONG_TUNING.get(game.name, DEFAULT_TUNING)
+        return StrongTuning(c=base.c if self.c is None else self.c,
+                            depth=base.depth if self.depth is None else self.depth,
+                            scale=base.scale if self.scale is None else self.scale,
+                            greedy=base.greedy if self.greedy is None else self.greedy)
+
+    def step(self, state: StateAPI[Any]) -> int:
+        t0 = time.perf_counter()
+        if isinstance(state, StateAPI):
+            state = state.clone()  # checked and searched alike, whatever other threads do
+        seat = _check_state(state, "StrongBot.step")
+        res = _strong_search(state, seat, self.tuning(state.game), self.iterations, _remaining(self.time, t0),
+                             self._next_seed(), self.threads)
+        self.last_search = res
+        return res.action
+
+    def reset(self) -> None:
+        super().reset()
+        self.last_search = None
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {k}={getattr(self, k)}" for k in ("c", "depth", "scale", "greedy")
+                        if getattr(self, k) is not None)
+        return (f"StrongBot({_budget_text(self.iterations, self.time)}seed={self.seed}, threads={self.threads}"
+                f"{extra})")
+
+
 # --------------------------------------------------------------------------------------
 # specs
 
 
-SPECS = ("random", "greedy", "mcts[:ITERATIONS]", "ismcts[:ITERATIONS]")
+SPECS = ("random", "greedy", "mcts[:ITERATIONS|:SECONDSs]", "ismcts[:ITERATIONS|:SECONDSs]",
+         "strong[:ITERATIONS|:SECONDSs]")
+#: the spec names of the search bots (they take a budget)
+SEARCH_SPECS = ("mcts", "ismcts", "strong")
+#: the longest time per move a spec may ask for (seconds)
+MAX_SPEC_SECONDS = 86400.0
 
 
-def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from its spec: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:1000"``,
-    ``"ismcts"``, ``"ismcts:500"`` (the number is the iterations per move). Raises
-    ``ValueError`` naming the bad spec."""
+def _spec_budget(spec: str, name: str, arg: str, allowed: str) -> Tuple[Optional[int], Optional[float]]:
+    """``(iterations, seconds)`` from the text after ``name:`` (``1000`` or ``0.1s``)."""
+    if arg.endswith("s"):
+        num = arg[:-1]
+        try:
+            seconds = float(num) if num and "_" not in num else math.nan
+        except ValueError:
+            seconds = math.nan
+        if not 0.0 < seconds <= MAX_SPEC_SECONDS:  # (False for a NaN)
+            raise ValueError(f"bad bot spec {spec!r}: the time after {name + ':'!r} must be a number of seconds "
+                             f"above 0 and at most {MAX_SPEC_SECONDS:g}, followed by 's', e.g. {name}:0.1s "
+                             f"(allowed: {allowed})")
+        return None, seconds
+    if not arg.isdigit() or not 1 <= int(arg) <= MAX_ITERATIONS:
+        raise ValueError(f"bad bot spec {spec!r}: the iterations after {name + ':'!r} must be an int "
+                         f"from 1 to {MAX_ITERATIONS}, or a time such as {name}:0.1s (allowed: {allowed})")
+    return int(arg), None
+
+
+def spec_has_budget(spec: str) -> bool:
+    """Whether a search bot's spec names its budget (``"mcts:500"``, ``"strong:0.1s"``); False
+    for ``"mcts"`` and for the bots without a search."""
+    name, sep, _ = spec.strip().lower().partition(":")
+    return name in SEARCH_SPECS and bool(sep)
+
+
+def make_bot(spec: str, seed: int = 0, *, time: Optional[float] = None) -> Bot:
+    """A bot from its spec: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:1000"`` (iterations
+    per move), ``"mcts:0.1s"`` (seconds per move), ``"ismcts"``, ``"ismcts:500"``,
+    ``"ismcts:0.05s"``, ``"strong"``, ``"strong:5000"``, ``"strong:0.1s"``. ``time``: the
+    seconds per move of a search bot whose spec gives no budget (without it such a bot runs
+    :data:`DEFAULT_ITERATIONS`). Raises ``ValueError`` naming the bad spec."""
     if not isinstance(spec, str):
         raise TypeError(f"a bot spec is a str such as 'mcts:1000', not {type(spec).__name__}")
     text = spec.strip().lower()
@@ -627,13 +935,15 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         if sep:
             raise ValueError(f"bad bot spec {spec!r}: {name!r} takes no parameter (allowed: {allowed})")
         return RandomBot(seed) if name == "random" else GreedyBot(seed)
-    if name in ("mcts", "ismcts"):
+    if name in SEARCH_SPECS:
         iterations: Optional[int] = None
+        seconds: Optional[float] = None
         if sep:
-            if not arg.isdigit() or not 1 <= int(arg) <= MAX_ITERATIONS:
-                raise ValueError(f"bad bot spec {spec!r}: the iterations after {name + ':'!r} must be an int "
-                                 f"from 1 to {MAX_ITERATIONS} (allowed: {allowed})")
-            iterations = int(arg)
+            iterations, seconds = _spec_budget(spec, name, arg, allowed)
+        elif time is not None:
+            seconds = time
+        if name == "strong":
+            return StrongBot(iterations, time=seconds, seed=seed)
         cls = MCTSBot if name == "mcts" else ISMCTSBot
-        return cls(iterations, seed=seed)
+        return cls(iterations, time=seconds, seed=seed)
     raise ValueError(f"unknown bot spec {spec!r}; allowed: {allowed}")

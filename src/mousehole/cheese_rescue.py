@@ -21,12 +21,17 @@ Engine model
 
 Choices where the text is silent (``docs/games/cheese_rescue.md``): with 3 players the first
 card goes on the centre cell (the layout is translation invariant, so nothing is lost).
+
+Readings (``READINGS``, keyword parameters of ``mousehole.load``; ``docs/games/cheese_rescue.md``,
+"Readings"): ``play_area`` (CR-6, CR-8): ``"floating"`` (default; the square is wherever the
+cards lie) or ``"centred_on_start"`` (with 2 or 4 players the square is fixed, the start card on
+its centre cell).
 """
 from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Dict, List, SupportsIndex
+from typing import TYPE_CHECKING, Any, Dict, List, SupportsIndex, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +43,7 @@ from ._api import (
     IllegalMoveError,
     Move,
     ParameterError,
+    Reading,
     StateAPI,
     check_action_type,
     expect,
@@ -48,7 +54,8 @@ from ._api import (
 )
 from ._rng import Rng
 
-__all__ = ["CheeseRescue", "CRMove", "CheeseRescueState", "ReferenceCheeseRescueState", "DEFAULT", "parse_move"]
+__all__ = ["CheeseRescue", "CRMove", "CheeseRescueState", "ReferenceCheeseRescueState", "DEFAULT", "READINGS",
+           "parse_move"]
 
 # ---- constants and the DEFAULT data table ------------------------------------------------
 
@@ -73,6 +80,36 @@ DEFAULT: Dict[str, Any] = {
 }
 MAX_CHEESE_KINDS = 5
 MAX_SQUARE = 8
+
+#: The open readings of the rule text (docs/games/cheese_rescue.md, "Readings"); each is a
+#: parameter. (The order of the removals, CR-12, and the tie-break, CR-13, are not: see the
+#: docs page, "Choices where the text is unclear".)
+READINGS: Tuple[Reading, ...] = (
+    Reading(
+        param="play_area",
+        values=("floating", "centred_on_start"),
+        meaning=(
+            "the N x N square is wherever the cards lie: their bounding box may not grow larger than it",
+            "with 2 or 4 players the N x N square is fixed, the start card on its centre cell; with 3 players "
+            "(no start card) it floats",
+        ),
+        rules=("CR-6", "CR-8"),
+        source='Dans une partie à 2 ou 4 joueurs, la carte "départ" est posée au centre de la table. ... '
+               "La carte posée ne doit pas sortir de la surface de jeu. La surface de jeu est délimitée ainsi : "
+               "A 2 joueurs : un carré de 5 cartes par 5 ... A 4 joueurs : un carré de 7 cartes par 7 / "
+               "Het speelvlak mag het volgende aantal kaarten niet overschrijden: Bij 2 spelers: een vierkant "
+               "van 5 bij 5 kaarten",
+        translation='In a game with 2 or 4 players, the "start" card is placed in the centre of the table. ... '
+                    "The card laid must not go outside the play area. The play area is delimited as follows: "
+                    "with 2 players, a square of 5 cards by 5 ... with 4 players, a square of 7 cards by 7 / "
+                    "The play area may not exceed the following number of cards: with 2 players, a square of "
+                    "5 by 5 cards",
+        why_default="Neither text says where the square lies, and the Dutch gives it as a size the play area "
+                    "may not exceed; the 3-player game, which has no start card, can only be played with a "
+                    "floating square. The odd squares (5, 7) of the games with a start card are what suggests "
+                    "it marks a fixed centre.",
+    ),
+)
 
 
 # ---- moves -------------------------------------------------------------------------------
@@ -133,9 +170,11 @@ def _counts(x: Any, what: str) -> Dict[str, int]:
 
 @register
 class CheeseRescue(Game["CheeseRescueState", CRMove]):
-    """Cheese Rescue. Parameters: ``players`` (2-4), ``max_turns``, and the DEFAULT tables
+    """Cheese Rescue. Parameters: ``players`` (2-4), ``max_turns``, the DEFAULT tables
     ``animals``, ``removal`` (for this player count), ``cheese_values``, ``square``,
-    ``initial_draw``.
+    ``initial_draw``, and the reading ``play_area`` (CR-6, CR-8; :data:`READINGS`):
+    ``"floating"`` (default) or ``"centred_on_start"`` (with 2 or 4 players the square is fixed,
+    the start card on its centre cell, and needs an odd ``square``; with 3 players it floats).
 
     >>> g = CheeseRescue(players=4, engine="python")
     >>> g.num_actions, g.observation_shape
@@ -143,6 +182,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
     """
 
     DRAWING = "mousehole.render.cheese_rescue"
+    SCORE = "the values of the seat's own cheese cards still on the table after the removals (CR-12, CR-13)"
     INFORMATION = "imperfect"  # CR-15: the animals in the hands, the pile
     ENV_ID = "mousehole/CheeseRescue-v0"
 
@@ -151,6 +191,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
     min_players = 2
     max_players = 4
     STATE_KEYS = ('table', 'hands', 'pile', 'rng', 'history', 'truncated')
+    READINGS = READINGS
     DEFAULTS = {
         "players": 4,
         "max_turns": 1000,
@@ -159,6 +200,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         "cheese_values": None,
         "square": None,
         "initial_draw": None,
+        "play_area": READINGS[0].default,
     }
 
     # derived constants, set by _configure
@@ -172,6 +214,9 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
     cheese_counts: List[int]
     pile_counts: List[int]
     cells_to_fill: int
+    fixed_area: bool
+    area_lo: int
+    area_hi: int
 
     # -- facts other modules read (listed in the Game docstring) ---------------------------
 
@@ -218,6 +263,14 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             raise ParameterError(
                 f"cheese_rescue: each player must lay {per_player} cards but may hold only {supply} (CR-11)"
             )
+        # CR-6, CR-8 (reading play_area): the rows and columns of the grid a card may lie in;
+        # the whole grid when the square floats (the bounding box is checked on its own). A
+        # square with a start card is odd (an even one leaves an odd number of cells, which no
+        # 2 or 4 players share: refused above), so the start card has a centre cell to lie on.
+        self.fixed_area = params["play_area"] == "centred_on_start" and self.uses_start
+        half = (square - 1) // 2 if self.fixed_area else square - 1
+        self.area_lo = (square - 1) - half
+        self.area_hi = (square - 1) + half
         self.N = square
         self.G = 2 * square - 1
         self.C = self.G * self.G
@@ -287,6 +340,11 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
     def _cheese_code(self, owner: int, ck: int) -> int:
         return CHEESE_CODE + owner * self.K + ck
 
+    def _in_area(self, r: int, c: int) -> bool:
+        """CR-8 with ``play_area='centred_on_start'``: the cell lies in the fixed square (always
+        true when the square floats)."""
+        return self.area_lo <= r <= self.area_hi and self.area_lo <= c <= self.area_hi
+
     def _validate_dict(self, d: Dict[str, Any]) -> None:
         """Accept exactly the states a game can reach: the history lays, in turn and each
         time on a legal cell, exactly the cards on the table; every card is somewhere; every
@@ -329,6 +387,8 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
                 box = [min(box[0], r), max(box[1], r), min(box[2], c), max(box[3], c)]
                 expect(box[1] - box[0] < self.N and box[3] - box[2] < self.N,
                        f"CR-8: {where} leaves the {self.N} x {self.N} square")
+                expect(self._in_area(r, c), f"CR-8: {where} leaves the {self.N} x {self.N} square centred on "
+                                            "the start card (play_area='centred_on_start')")
             else:
                 expect(cell == self.center, f"CR-7: {where}: the first card lies on the centre cell "
                                             f"{divmod(self.center, G)} (the engine's 3-player start)")
@@ -512,6 +572,9 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             return f"CR-7: the first card goes on the centre cell ({self.N - 1}, {self.N - 1}) (docs: 3-player start)"
         if not any(d["table"][x] for x in _neighbours(cell, self.G)):
             return f"CR-7: cell ({r}, {c}) is not adjacent to a card on the table"
+        if not self._in_area(r, c):
+            return (f"CR-8: cell ({r}, {c}) is outside the {self.N} x {self.N} square centred on the start card "
+                    f"(play_area='centred_on_start')")
         return f"CR-8: a card at ({r}, {c}) would not fit in the {self.N} x {self.N} square"
 
 
@@ -653,6 +716,8 @@ class ReferenceCheeseRescueState(CheeseRescueState):
             if self.table[i] != EMPTY:
                 continue
             if not any(self.table[j] != EMPTY for j in _neighbours(i, g.G)):  # CR-7
+                continue
+            if g.fixed_area and not g._in_area(i // g.G, i % g.G):  # CR-8, play_area='centred_on_start'
                 continue
             rows = [x // g.G for x in occupied + [i]]
             cols = [x % g.G for x in occupied + [i]]

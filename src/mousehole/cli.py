@@ -5,6 +5,8 @@
     mousehole show cheese_rescue --players 2 --seed 7 --moves "dog@3,4; cat@4,3" --legal
     mousehole play m --players 3 --seat 0 --bots mcts:1000,greedy   # you against two bots
     mousehole arena cheese_rescue --bots mcts:200,random --games 400 --workers 2
+    mousehole rules kasimir                               # the readings of the rules (parameters)
+    mousehole simulate kasimir --param tie_break=...      # play by another reading
 
 Each subcommand is a pair of functions, ``_add_<name>(subparsers)`` (its options) and
 ``_run_<name>(args) -> exit status``, listed in :data:`COMMANDS`; a new subcommand
@@ -32,6 +34,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import secrets
 import sys
@@ -157,12 +160,57 @@ def _games(n: int) -> str:
     return f"{n:,} game" if n == 1 else f"{n:,} games"
 
 
-def _load(name: str, players: Optional[int], engine: Optional[str]) -> Game[Any, Any]:
-    params: Dict[str, Any] = {} if players is None else {"players": players}
+def _load(name: str, players: Optional[int], engine: Optional[str],
+          params: Optional[Dict[str, Any]] = None) -> Game[Any, Any]:
+    given: Dict[str, Any] = dict(params or {})
+    if players is not None:
+        given["players"] = players
     try:
-        return load(name, engine=engine, **params)
+        return load(name, engine=engine, **given)
     except ParameterError as e:
         raise UsageError(str(e)) from None
+
+
+def _registry_defaults(name: str) -> Dict[str, Any]:
+    return dict(type(load(name, engine="python")).DEFAULTS)
+
+
+def _readings_text(game: Game[Any, Any]) -> str:
+    """``" (pass_cost=exchange_only)"``: the readings that differ from the default, for headers."""
+    other = [f"{r.param}={game.params[r.param]}" for r in type(game).READINGS if game.params[r.param] != r.default]
+    return f" ({', '.join(other)})" if other else ""
+
+
+#: the longest ``--param`` argument read, in characters
+MAX_PARAM_TEXT = 10_000
+
+
+def _param_arg(text: str) -> Tuple[str, Any]:
+    """``NAME=VALUE``: VALUE is read as JSON when it is JSON (``5``, ``true``, ``[1, 2]``),
+    as the text itself otherwise (``tie_break=first_home``)."""
+    if len(text) > MAX_PARAM_TEXT:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE of at most {MAX_PARAM_TEXT:,} characters, "
+                                         f"got {len(text):,} characters")
+    name, sep, value = text.partition("=")
+    name = name.strip()
+    if not sep or not name.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE (e.g. max_turns=50), got {_shown(repr(text), 60)}")
+    if name in ("players", "engine"):
+        raise argparse.ArgumentTypeError(f"{name} has its own option: use --{name}")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value
+
+
+def _params(args: argparse.Namespace) -> Dict[str, Any]:
+    """The ``--param`` options as a dict (a name given twice is an error)."""
+    out: Dict[str, Any] = {}
+    for name, value in args.param or []:
+        if name in out:
+            raise UsageError(f"argument --param: {name} is given twice")
+        out[name] = value
+    return out
 
 
 # --------------------------------------------------------------------------------------
@@ -179,6 +227,10 @@ def _add_game_options(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
     p.add_argument("--engine", choices=["compiled", "python"], default=None,
                    help=f"engine: the compiled one or the pure-Python reference (default: "
                         f"{default_engine()}, the fastest available here)")
+    p.add_argument("--param", type=_param_arg, action="append", default=None, metavar="NAME=VALUE",
+                   help="a game parameter, e.g. a reading of the rules (see 'mousehole rules GAME'); "
+                        "repeat for several; VALUE is JSON or plain text (default: the game's defaults"
+                        + ("; with 'all', games without the parameter are skipped)" if allow_all else ")"))
 
 
 # --------------------------------------------------------------------------------------
@@ -282,6 +334,7 @@ def _figures(name: str, game: Game[Any, Any], seed: int, threads: int, s: Simula
     return {
         "game": name,
         "players": game.num_players,
+        "readings": {r.param: game.params[r.param] for r in type(game).READINGS},
         "engine": game.engine,
         "seed": seed,
         "threads": threads,
@@ -302,10 +355,20 @@ def _figures(name: str, game: Game[Any, Any], seed: int, threads: int, s: Simula
     }
 
 
-def _table(f: Dict[str, Any]) -> str:
+def _legend(game: Game[Any, Any]) -> str:
+    """The two lines under a simulate table: what a score is in this game, and what the win
+    rates count."""
+    cls = type(game)
+    score = cls.SCORE or "as the game's rules count it"
+    wins = ("one winner a game, so the rates add up to 1" if cls.SINGLE_WINNER else
+            "a shared win counts for every seat that shares it, so the rates can add up to more than 1")
+    return f"  score: {score}\n  win rate: the share of games the seat won ({wins})"
+
+
+def _table(f: Dict[str, Any], readings: str = "") -> str:
     n = f["n_games"]
     speed = f"{f['games_per_second']:,.0f} games/s" if f["games_per_second"] else "- games/s"
-    head = (f"{f['game']}: {f['players']} players, {f['engine']} engine, seed {f['seed']}: "
+    head = (f"{f['game']}: {f['players']} players{readings}, {f['engine']} engine, seed {f['seed']}: "
             f"{_games(n)} in {f['seconds']:.2f} s ({speed})")
     if n == 0:
         return head
@@ -349,18 +412,25 @@ def _run_simulate(args: argparse.Namespace) -> int:
         _check_output(args.json)
     games: List[Tuple[str, Game[Any, Any]]] = []
     skipped: List[Dict[str, str]] = []
+    params = _params(args)
     for name in names:
-        game = _load(name, None if args.game == "all" else args.players, args.engine)
+        unknown = sorted(set(params) - set(_registry_defaults(name)))
+        if args.game == "all" and unknown:
+            skipped.append({"game": name, "reason": f"it has no parameter {', '.join(unknown)}"})
+            continue
+        game = _load(name, None if args.game == "all" else args.players, args.engine, params)
         if args.game == "all" and args.players is not None and args.players != game.num_players:
             lo, hi = type(game).min_players, type(game).max_players
             if not lo <= args.players <= hi:
                 reason = f"it is for {lo} to {hi} players"
                 skipped.append({"game": name, "reason": reason})
                 continue
-            game = _load(name, args.players, args.engine)
+            game = _load(name, args.players, args.engine, params)
         games.append((name, game))
+    if not games and params and not args.players:
+        raise UsageError(f"argument --param: no game has the parameter(s) {', '.join(sorted(params))}")
     if not games:
-        raise UsageError(f"argument --players: no game allows {args.players} players")
+        raise UsageError(f"argument --players: no game allows {args.players} players (with these parameters)")
     for note in skipped:
         print(f"{note['game']}: skipped, {note['reason']}", flush=True)
     report: List[Dict[str, Any]] = []
@@ -378,7 +448,9 @@ def _run_simulate(args: argparse.Namespace) -> int:
             return EXIT_INTERRUPTED
         figures = _figures(name, game, args.seed, args.threads, summary, time.perf_counter() - start)
         report.append(figures)
-        print(_table(figures), flush=True)
+        print(_table(figures, _readings_text(game)), flush=True)
+        if summary.n_games:
+            print(_legend(game), flush=True)
     if args.json is not None:
         doc = {"mousehole": __version__, "command": "simulate", "seed": args.seed, "threads": args.threads,
                "results": report, "skipped": skipped}
@@ -412,7 +484,7 @@ def _add_show(sub: Any) -> argparse.ArgumentParser:
 
 
 def _run_show(args: argparse.Namespace) -> int:
-    game = _load(args.game, args.players, args.engine)
+    game = _load(args.game, args.players, args.engine, _params(args))
     seed = args.seed if args.seed is not None else _fresh_seed()
     state = game.new_state(seed=seed)
     moves = [m.strip() for m in args.moves.split(";") if m.strip()]
@@ -428,7 +500,7 @@ def _run_show(args: argparse.Namespace) -> int:
         state.apply_action(action)
         text = _escape(text)
         played.append(f"{i}. seat {seat}: {text}" if seat >= 0 else f"{i}. chance: {text}")
-    print(f"{args.game}, {game.num_players} players, {game.engine} engine, seed {seed}; "
+    print(f"{args.game}, {game.num_players} players{_readings_text(game)}, {game.engine} engine, seed {seed}; "
           f"after {len(played)} move{'s' if len(played) != 1 else ''}")
     for line in played:
         print(f"  {line}")
@@ -456,6 +528,37 @@ def _bot_specs(text: str) -> List[str]:
     return specs
 
 
+#: ``play --level``: the bot spec of each difficulty (docs/bots.md places them on the ladder)
+LEVELS = {"easy": "greedy", "medium": "ismcts", "hard": "strong"}
+#: ``play --level``'s seconds per move for its search bots when ``--time`` is not given
+LEVEL_SECONDS = 1.0
+#: the most seconds per move ``--time`` may ask for
+MAX_MOVE_SECONDS = 86400.0
+
+
+def _seconds_arg(text: str) -> float:
+    """``--time``: seconds per move, a number above 0 and at most a day."""
+    stripped = text.strip()
+    try:
+        v = float(stripped) if len(stripped) <= 40 and "_" not in stripped else math.nan
+    except ValueError:
+        v = math.nan
+    if not 0.0 < v <= MAX_MOVE_SECONDS:  # (False for a NaN)
+        raise argparse.ArgumentTypeError(f"expected seconds per move, a number above 0 and at most "
+                                         f"{MAX_MOVE_SECONDS:g}, got {_shown(repr(text), 60)}")
+    return v
+
+
+def _timed(specs: Sequence[str], seconds: Optional[float]) -> List[str]:
+    """``--time``: every search bot given without a budget gets ``seconds`` per move
+    (``mcts`` becomes ``mcts:0.5s``); the other specs stay as they are."""
+    from .bots import SEARCH_SPECS, spec_has_budget
+    if seconds is None:
+        return list(specs)
+    return [f"{s}:{seconds!r}s" if s.strip().lower() in SEARCH_SPECS and not spec_has_budget(s) else s
+            for s in specs]
+
+
 def _check_spec(spec: str, i: int) -> None:
     """A usage error naming the spec unless it makes a bot."""
     from .arena import _build
@@ -479,10 +582,17 @@ def _add_play(sub: Any) -> argparse.ArgumentParser:
     _add_game_options(p, allow_all=False)
     p.add_argument("--seat", type=_int_value, default=0, metavar="K",
                    help="your seat, from 0 to players - 1 (default: 0)")
-    p.add_argument("--bots", type=_bot_specs, default=["random"], metavar="SPEC,...",
+    p.add_argument("--bots", type=_bot_specs, default=None, metavar="SPEC,...",
                    help="the bots of the other seats in seat order, separated by commas: random, greedy, "
-                        "mcts:ITERATIONS, ismcts:ITERATIONS; a single spec plays every other seat "
-                        "(default: random)")
+                        "mcts[:ITERATIONS|:SECONDSs], ismcts[...], strong[...] (e.g. strong:1s); a single "
+                        "spec plays every other seat (default: random)")
+    p.add_argument("--level", choices=sorted(LEVELS), default=None,
+                   help="play every other seat at a difficulty instead of --bots: easy (greedy), medium "
+                        f"(ismcts), hard (strong, the strongest bot), {LEVEL_SECONDS:g} s a move unless --time "
+                        "says otherwise (default: none)")
+    p.add_argument("--time", type=_seconds_arg, default=None, metavar="SECONDS",
+                   help="seconds per move of the search bots given without a budget (e.g. --bots mcts "
+                        "--time 0.5) (default: their 1000 iterations)")
     p.add_argument("--seed", type=_seed_arg, default=None, metavar="S",
                    help="seed of the deal, the dice and the bots, from 0 to 2**64-1 (default: a fresh secret "
                         "seed from the operating system, printed when the game ends and kept in the record)")
@@ -579,12 +689,18 @@ def _person_move(state: Any, seat: int) -> Union[int, str]:
 def _run_play(args: argparse.Namespace) -> int:
     from ._rng import Rng, derive
     from .arena import _build, _chance
-    game = _load(args.game, args.players, args.engine)
+    game = _load(args.game, args.players, args.engine, _params(args))
     n = game.num_players
     seat = args.seat
     if not 0 <= seat < n:
         raise UsageError(f"argument --seat: must be from 0 to {n - 1} ({n} players), got {seat}")
-    spec_of = _play_specs(args.bots, n, seat)
+    if args.level is not None and args.bots is not None:
+        raise UsageError("argument --level: not allowed with --bots (a level chooses the bots)")
+    if args.level is not None:
+        specs = _timed([LEVELS[args.level]], LEVEL_SECONDS if args.time is None else args.time)
+    else:
+        specs = _timed(["random"] if args.bots is None else args.bots, args.time)
+    spec_of = _play_specs(specs, n, seat)
     others = sorted(spec_of)
     names = [args.name if s == seat else spec_of[s] for s in range(n)]
     if args.record is not None:
@@ -598,7 +714,8 @@ def _run_play(args: argparse.Namespace) -> int:
     state = game.new_state(seed=seed)
     seats = ", ".join(f"seat {s}: {spec_of[s]}" for s in others)
     dealt = "a secret seed (printed at the end)" if secret else f"seed {seed}"
-    print(f"{args.game}, {n} players, {game.engine} engine, {dealt}; you are seat {seat}; {seats}")
+    print(f"{args.game}, {n} players{_readings_text(game)}, {game.engine} engine, {dealt}; you are seat {seat}; "
+          f"{seats}")
     print("type your move in the game's notation, 'help' for the legal moves, 'quit' to leave", flush=True)
 
     def reveal() -> None:
@@ -761,8 +878,12 @@ def _add_arena(sub: Any) -> argparse.ArgumentParser:
     players.help = "number of players (default: the number of bots)"
     p.add_argument("--bots", type=_bot_specs, required=True, metavar="SPEC,SPEC,...",
                    help="one bot per seat of the rotation, separated by commas: random, greedy, "
-                        "mcts:ITERATIONS, ismcts:ITERATIONS; their number is the player count unless "
-                        "--players says it (default: none, required)")
+                        "mcts[:ITERATIONS|:SECONDSs], ismcts[...], strong[...] (e.g. mcts:0.1s); their number "
+                        "is the player count unless --players says it (default: none, required)")
+    p.add_argument("--time", type=_seconds_arg, default=None, metavar="SECONDS",
+                   help="seconds per move of the search bots given without a budget (mcts becomes "
+                        "mcts:SECONDSs); the table shows the time every bot used (default: their 1000 "
+                        "iterations)")
     p.add_argument("--games", type=_games_arg, default=100, metavar="N",
                    help="number of games, from 1 to 2**53 (default: 100)")
     p.add_argument("--seed", type=_seed_arg, default=None, metavar="S",
@@ -798,7 +919,7 @@ def _arena_game(args: argparse.Namespace, specs: List[str]) -> Game[Any, Any]:
         if not cls.min_players <= players <= cls.max_players:
             raise UsageError(f"argument --bots: {args.game} is for {cls.min_players} to {cls.max_players} players, "
                              f"one bot each; got {players} bot{'s' if players != 1 else ''}")
-    game = _load(args.game, players, args.engine)
+    game = _load(args.game, players, args.engine, _params(args))
     for i, spec in enumerate(specs):
         _check_spec(spec, i)
     return game
@@ -812,7 +933,7 @@ def _arena_executor(args: argparse.Namespace) -> Tuple[Any, Any, Any]:
         try:
             distributed: Any = importlib.import_module("distributed")
         except ImportError:
-            raise UsageError("argument --dask: needs dask[distributed] (pip install 'mousehole[arena]')") from None
+            raise UsageError("argument --dask: needs dask[distributed] (pip install 'mousehole[dask]')") from None
         try:
             client = distributed.Client(args.dask, timeout=10)
         except (OSError, TimeoutError, ValueError) as e:
@@ -866,7 +987,7 @@ def _write_arena_outputs(args: argparse.Namespace, result: Any, seconds: float) 
 
 def _run_arena(args: argparse.Namespace) -> int:
     from .arena import play
-    specs: List[str] = list(args.bots)
+    specs: List[str] = _timed(args.bots, args.time)
     game = _arena_game(args, specs)
     if args.dask is not None and args.workers is not None:
         raise UsageError("argument --workers: not allowed with --dask (the cluster has its workers)")
@@ -896,8 +1017,60 @@ def _run_arena(args: argparse.Namespace) -> int:
         pool.shutdown()
     seconds = time.perf_counter() - start
     print(result.table())
-    print(f"  {_games(args.games)} in {seconds:.2f} s on {where}", flush=True)
+    readings = _readings_text(game)
+    print(f"  {_games(args.games)}{' with ' + readings.strip()[1:-1] if readings else ''} in {seconds:.2f} s "
+          f"on {where}", flush=True)
     return _write_arena_outputs(args, result, seconds)
+
+
+# --------------------------------------------------------------------------------------
+# rules
+
+
+def _add_rules(sub: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "rules", help="list a game's readings of its rules (parameters) with their sources",
+        description="Print the game's readings: where the printed rules allow more than one "
+                    "reading, a parameter (--param NAME=VALUE on simulate, show, play and arena; a "
+                    "keyword of mousehole.load) with its values, the sentence of the original text it "
+                    "rests on and its translation, and why the default was chosen; then the game's "
+                    "other parameters.")
+    p.add_argument("game", metavar="GAME", type=_game_choice(False),
+                   help=f"a game id: {', '.join(game_names())} (default: none, required)")
+    return p
+
+
+def _wrap(text: str, indent: str, width: int = 96) -> List[str]:
+    import textwrap
+    return textwrap.wrap(_escape(text), width=width, initial_indent=indent, subsequent_indent=indent) or [indent]
+
+
+def rules_text(name: str) -> str:
+    """What ``mousehole rules NAME`` prints: the game's readings table in plain text."""
+    cls = type(load(name, engine="python"))
+    lines = [f"{cls.title}: readings of the rules (parameters of mousehole.load(\"{name}\", ...); "
+             "on the command line --param NAME=VALUE)"]
+    if not cls.READINGS:
+        lines.append("  (none: the text leaves no open question that changes play)")
+    for r in cls.READINGS:
+        lines += ["", f"{r.param}  ({', '.join(r.rules)})"]
+        width = max(len(v) for v in r.values)
+        for v, meaning in zip(r.values, r.meaning):
+            tag = "(default) " if v == r.default else ""
+            lines += _wrap(f"{v:<{width}}  {tag}{meaning}", "  ")
+        lines += _wrap(f"original: {r.source}", "  ")
+        lines += _wrap(f"translation: {r.translation}", "  ")
+        lines += _wrap(f"why the default: {r.why_default}", "  ")
+    readings = {r.param for r in cls.READINGS}
+    other = [f"{k}={v!r}" for k, v in cls.DEFAULTS.items() if k not in readings]
+    lines += ["", "other parameters (defaults): " + ", ".join(other),
+              f"({cls.min_players} to {cls.max_players} players; None: the rules' own value for the player count)"]
+    return "\n".join(lines)
+
+
+def _run_rules(args: argparse.Namespace) -> int:
+    print(rules_text(args.game))
+    return EXIT_OK
 
 
 # --------------------------------------------------------------------------------------
@@ -920,6 +1093,7 @@ COMMANDS: Dict[str, Tuple[Callable[[Any], argparse.ArgumentParser], Callable[[ar
     "play": (_add_play, _run_play),
     "arena": (_add_arena, _run_arena),
     "replay": (_add_replay, _run_replay),
+    "rules": (_add_rules, _run_rules),
     "bench": (_bench_parser, _bench_run),
 }
 

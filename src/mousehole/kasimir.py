@@ -38,6 +38,21 @@ Engine model
 * **Tie-break.** ``to_dict()["first_home"][p]`` is the index in ``history`` of the action that
   brought seat p's first mouse home (``-1``: none yet).
 
+Readings (``Kasimir.READINGS``, keyword parameters of ``mousehole.load``; the docs page's
+"Readings" table quotes the German and French sentences each rests on):
+
+* ``tie_break`` (KK-13): ``"first_home"`` (default, the German text: the tied seat whose
+  first mouse reached the hole first), ``"first_finished"`` (the French "le plus rapide": the
+  tied seat whose last mouse reached the hole first; the state dict gains ``last_home``, per
+  seat the ``history`` index of the move that brought its latest mouse home) or
+  ``"fewest_turns"`` (the French "à nombre de tours égaux": the tied seat that brought its last
+  mouse home in the fewest turns, counted as rounds of the table with skipped turns included;
+  equal counts share; the state dict gains ``round``, the current round from 1, and
+  ``home_round``, per seat the round of its latest mouse home, ``0``: none).
+* ``elimination`` (KK-11, KK-13): ``"skip_turns"`` (default: a seat whose mice are all
+  trapped only loses its turns, and tied seats with no mouse home share the result) or
+  ``"out_of_game"`` (such a seat never wins; when every seat is eliminated nobody wins).
+
 Choices where the text is silent (``docs/games/kasimir.md``): skipped turns draw no roll;
 ``max_turns`` counts moves (not chance actions, not skipped turns); with a clover every
 distance 1..clover is a separate action even when several reach the hole.
@@ -46,7 +61,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, SupportsIndex, Tuple, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, SupportsIndex, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -59,6 +74,7 @@ from ._api import (
     IllegalMoveError,
     Move,
     ParameterError,
+    Reading,
     StateAPI,
     check_action_type,
     check_seat,
@@ -85,6 +101,48 @@ DEFAULT: Dict[str, Any] = {
     "die": [1, 2, 3, 4, 5, CLOVER],  # KK-3
     "clover": 5,  # KK-5: the clover lets the player choose 1 .. clover
 }
+#: The open readings of the texts (KK-11, KK-13), each a parameter; the default first.
+READINGS: Tuple[Reading, ...] = (
+    Reading(
+        param="tie_break",
+        values=("first_home", "first_finished", "fewest_turns"),
+        meaning=(
+            "Among the tied seats, the one that got a mouse into the hole first wins (the German text).",
+            "Among the tied seats, the one whose last mouse reached the hole first (who finished first) wins.",
+            "Among the tied seats, the one that brought its last mouse home in the fewest turns of its own "
+            "(rounds of the table, skipped turns included) wins; seats with equal turns share the win.",
+        ),
+        rules=("KK-13",),
+        source="Bei Gleichstand gewinnt derjenige, der als erster mit einer Maus im Mauseloch war. "
+               "(French: En cas d'égalité, le plus rapide (à nombre de tours égaux), l'emporte.)",
+        translation="In a tie, the one who was first to have a mouse in the mouse hole wins. "
+                    "(French: In a tie, the fastest (at equal numbers of turns) wins.)",
+        why_default="The German sentence names exactly what is compared, and it is the reading the engines "
+                    "followed before this parameter; the French 'fastest' does not say what is timed.",
+    ),
+    Reading(
+        param="elimination",
+        values=("skip_turns", "out_of_game"),
+        meaning=(
+            "A seat whose mice are all trapped only loses its turns; at the end it counts 0 mice home like "
+            "anyone else, so when nobody got a mouse home the tied seats share the result.",
+            "A seat whose mice are all trapped is out of the game and never wins; when every seat is "
+            "eliminated nobody wins.",
+        ),
+        rules=("KK-11", "KK-13"),
+        source="Sind alle vier Mäuse von dir in Fallen gefangen, scheidest du ganz aus dem Spiel aus. "
+               "(French: Si toutes tes souris sont tombées dans des pièges, tu es éliminé de la partie.)",
+        translation="If all four of your mice are caught in traps, you drop out of the game entirely. "
+                    "(French: If all your mice have fallen into traps, you are eliminated from the game.)",
+        why_default="The scoring sentence (most mice in the hole wins) names no exception for eliminated "
+                    "players, and it is the reading the engines followed before this parameter.",
+    ),
+)
+#: ``tie_break`` as the engines' code: 0 first_home, 1 first_finished, 2 fewest_turns
+TIE_CODES = {"first_home": 0, "first_finished": 1, "fewest_turns": 2}
+#: the state dict keys each ``tie_break`` adds (after ``first_home``)
+TIE_KEYS: Dict[str, Tuple[str, ...]] = {"first_home": (), "first_finished": ("last_home",),
+                                        "fewest_turns": ("round", "home_round")}
 #: Limits of the compiled engine (bitboards of 64 positions, 32 mice, small action space).
 MAX_TRACK = 60
 MAX_MICE = 8
@@ -190,8 +248,10 @@ def _int_param(x: Any, name: str, lo: int, hi: int) -> int:
 @register
 class Kasimir(Game["KasimirState", "KasimirMove"]):
     """Kater Kasimir. Parameters: ``players`` (2-4), ``max_turns`` (moves before truncation),
-    ``explicit_chance`` (stop at die rolls), and the DEFAULT table entries ``track_length``,
-    ``traps``, ``mice``, ``die``, ``clover``.
+    ``explicit_chance`` (stop at die rolls), the DEFAULT table entries ``track_length``,
+    ``traps``, ``mice``, ``die``, ``clover``, and the readings (:data:`READINGS`):
+    ``tie_break`` (KK-13: ``"first_home"``, ``"first_finished"`` or ``"fewest_turns"``) and
+    ``elimination`` (KK-11: ``"skip_turns"`` or ``"out_of_game"``).
 
     >>> g = Kasimir(players=4, engine="python")
     >>> g.num_actions, g.observation_shape
@@ -199,6 +259,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     """
 
     DRAWING = "mousehole.render.kasimir"
+    SCORE = "the mice the seat brought into the hole, 0 to 4 (KK-13)"
     INFORMATION = "perfect"  # nothing hidden but the next roll of the die
     ENV_ID = "mousehole/Kasimir-v0"
     OPENSPIEL_DEFAULTS = {"explicit_chance": True}  # every roll a chance node of OpenSpiel's
@@ -207,7 +268,8 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     title = "Kater Kasimir"
     min_players = 2
     max_players = 4
-    STATE_KEYS = ('pantry', 'track', 'home', 'first_home', 'seat', 'roll', 'rng', 'history', 'truncated')
+    STATE_KEYS: ClassVar[Tuple[str, ...]] = (
+        'pantry', 'track', 'home', 'first_home', 'seat', 'roll', 'rng', 'history', 'truncated')
     DEFAULTS = {
         "players": 4,
         "max_turns": 1000,
@@ -217,7 +279,10 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         "mice": DEFAULT["mice"],
         "die": DEFAULT["die"],
         "clover": DEFAULT["clover"],
+        "tie_break": READINGS[0].default,
+        "elimination": READINGS[1].default,
     }
+    READINGS = READINGS
 
     # derived constants, set by _configure
     L: int
@@ -232,6 +297,9 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     P: int
     num_faces: int
     explicit_chance: bool
+    tie_break: str  # the KK-13 reading
+    tie: int  # TIE_CODES[tie_break]
+    elim_out: bool  # KK-11 reading "out_of_game"
 
     # -- facts other modules read (listed in the Game docstring) ---------------------------
 
@@ -304,6 +372,13 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         self.num_faces = len(die)
         self.num_actions = self.P + self.num_faces
         self.explicit_chance = ec
+        self.tie_break = params["tie_break"]  # checked by Game.__init__ (READINGS)
+        self.tie = TIE_CODES[self.tie_break]
+        self.elim_out = params["elimination"] == "out_of_game"
+        if self.tie:  # the keys this tie-break needs, after first_home (default dicts unchanged)
+            i = Kasimir.STATE_KEYS.index("first_home") + 1
+            self.STATE_KEYS = (  # type: ignore[misc]  # this game's keys (a class default otherwise)
+                Kasimir.STATE_KEYS[:i] + TIE_KEYS[self.tie_break] + Kasimir.STATE_KEYS[i:])
         n = self.num_players
         self.stack_levels = n * mice
         self.observation_shape = (
@@ -506,6 +581,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         got = [x for x in fh if x >= 0]
         expect(len(set(got)) == len(got),
                "KK-13: two seats cannot reach the hole with the same action (key 'first_home')")
+        self._validate_tie_record(d, home, fh, history, moves)  # KK-13 under tie_break
         # -- KK-10, KK-12: the turn
         on_way = (sum(pantry) + sum(len(st) for st in track)
                   - sum(1 for i, st in enumerate(track) if st and self.is_trap[i + 1]))
@@ -526,6 +602,41 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
                                       f"({shown!r}: None when the seat has yet to roll), not {roll!r}")
             else:
                 expect(roll is not None, "KK-5: without explicit chance the roll is always shown")
+
+    def _validate_tie_record(self, d: Dict[str, Any], home: List[int], fh: List[int], history: List[int],
+                             moves: int) -> None:
+        """KK-13: the keys the ``tie_break`` reading adds (``TIE_KEYS``), checked against
+        ``home``, ``first_home`` and the history: ``last_home`` (``first_finished``) set exactly
+        for the seats with a mouse home, at a move, the first one for one mouse home and a
+        later one for more, never one move for two seats; ``round`` (``fewest_turns``) from 1
+        to the moves + 1 with at most ``players`` moves a round, ``home_round`` set (``> 0``)
+        exactly for the seats with a mouse home and at most ``round``."""
+        n, P = self.num_players, self.P
+        if self.tie == 1:  # tie_break="first_finished": the move of each seat's latest mouse home
+            lh = int_list(d["last_home"], n, "KK-13: last_home", -1, max(len(history) - 1, -1))
+            for p in range(n):
+                expect((lh[p] >= 0) == (home[p] > 0),
+                       f"KK-13: last_home[{p}] = {lh[p]} disagrees with home[{p}] = {home[p]}")
+                if lh[p] >= 0:
+                    expect(history[lh[p]] < P, f"KK-13: last_home[{p}] points at history[{lh[p]}], a die face, "
+                                               "not a move")
+                    expect((lh[p] == fh[p]) == (home[p] == 1) and lh[p] >= fh[p],
+                           f"KK-13: last_home[{p}] = {lh[p]} and first_home[{p}] = {fh[p]} do not fit "
+                           f"home[{p}] = {home[p]} (the same move for one mouse home, a later one for more)")
+            for p in range(n):
+                for q in range(p + 1, n):
+                    expect(not ({fh[p], lh[p]} & {fh[q], lh[q]}) or home[p] == 0 or home[q] == 0,
+                           f"KK-13: seats {p} and {q} cannot reach the hole with the same action "
+                           "(keys 'first_home', 'last_home')")
+        elif self.tie == 2:  # tie_break="fewest_turns": the round now and of each seat's latest mouse home
+            rnd = d["round"]
+            expect(type(rnd) is int and 1 <= rnd <= moves + 1 and moves <= n * rnd,
+                   f"KK-13: round must be an int from 1 to the moves + 1 ({moves + 1}), with at most {n} moves "
+                   f"a round ({moves} moves so far), not {rnd!r}")
+            hr = int_list(d["home_round"], n, "KK-13: home_round", 0, rnd)
+            for p in range(n):
+                expect((hr[p] > 0) == (home[p] > 0),
+                       f"KK-13: home_round[{p}] = {hr[p]} disagrees with home[{p}] = {home[p]}")
 
     def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
         # KK-14: everything is public except the generator (it predicts future rolls).
@@ -571,10 +682,13 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             if d["roll"] is None:
                 obs[c + n] = 1.0
         c += n + 1
-        # F: tie-break order: 1 / (1 + rank) for seats with a mouse home
-        order = sorted((x, q) for q, x in enumerate(d["first_home"]) if x >= 0)
-        for r, (_, q) in enumerate(order):
-            obs[c + (q - p) % n] = 1.0 / (1 + r)
+        # F: tie-break order (by the tie_break reading): 1 / (1 + rank) for seats with a mouse
+        # home, rank = the seats strictly ahead (equal keys share a rank)
+        keys = _tie_keys(self, d)
+        for q, x in enumerate(keys):
+            if x >= 0:
+                r = sum(1 for y in keys if 0 <= y < x)
+                obs[c + (q - p) % n] = 1.0 / (1 + r)
         return obs
 
     def _render(self, d: Dict[str, Any]) -> str:
@@ -665,15 +779,40 @@ def _can_move(game: Kasimir, pantry: List[int], track: List[List[int]], p: int) 
     return bool(_free_starts(game, pantry, track, p))
 
 
-def winners_from(home: List[int], first_home: List[int]) -> List[int]:
-    """KK-13: most mice home; tie-break: the first to get a mouse home; tied seats without
-    any mouse home share."""
+def winners_from(home: List[int], keys: List[int], out: Optional[List[bool]] = None) -> List[int]:
+    """KK-13: most mice home; tie-break: the smallest key (``_tie_keys``: by default the
+    history index of the first mouse home), equal keys share; tied seats without any mouse
+    home share, except the seats ``out`` marks as eliminated (KK-11, ``elimination=
+    "out_of_game"``)."""
     best = max(home)
     tied = [p for p, h in enumerate(home) if h == best]
-    if best == 0 or len(tied) == 1:
+    if best == 0:
+        return [p for p in tied if not out[p]] if out is not None else tied
+    if len(tied) == 1:
         return tied
-    first = min(first_home[p] for p in tied)
-    return [p for p in tied if first_home[p] == first]
+    first = min(keys[p] for p in tied)
+    return [p for p in tied if keys[p] == first]
+
+
+def _tie_keys(game: Kasimir, d: Dict[str, Any]) -> List[int]:
+    """KK-13: each seat's tie-break key under the ``tie_break`` reading (smaller is better),
+    ``-1`` for a seat with no mouse home: the history index of its first mouse home
+    (``first_home``), of its latest one (``first_finished``), or the round of its latest one
+    (``fewest_turns``)."""
+    if game.tie == 1:
+        return list(d["last_home"])
+    if game.tie == 2:
+        return [r if r > 0 else -1 for r in d["home_round"]]
+    return list(d["first_home"])
+
+
+def _eliminated(game: Kasimir, track: List[List[int]]) -> List[bool]:
+    """KK-11: per seat, whether all its mice are trapped (the bottom mouse of a trap space)."""
+    trapped = [0] * game.num_players
+    for i, st in enumerate(track):
+        if st and game.is_trap[i + 1]:
+            trapped[st[0]] += 1
+    return [t == game.mice for t in trapped]
 
 
 # ---- the pure-Python reference engine ------------------------------------------------------
@@ -691,6 +830,15 @@ class KasimirState(StateAPI[KasimirMove]):
         @property
         def game(self) -> Kasimir: ...
 
+    def returns(self) -> List[float]:
+        """+1 for each winner and -1 for each other seat at the end (KK-13); 0 for all before
+        the end, when every seat wins, and when nobody wins (``elimination="out_of_game"``
+        with every seat eliminated, KK-11: all seats end alike, as when all share), so that
+        two seats always sum to 0."""
+        if self.game.elim_out and self.is_terminal() and not self.winners():
+            return [0.0] * self.game.num_players
+        return super().returns()
+
     def describe(self, action: Union[KasimirMove, SupportsIndex], *, for_player: Optional[SupportsIndex] = None) -> str:
         """``action`` (an int or a move) as a person reads it: ``"space 12 +5 -> space 17"``,
         ``"pantry +3 -> trap 3"``, ``"space 38 +5 -> hole"`` or ``"roll clover"``
@@ -707,14 +855,18 @@ class ReferenceKasimirState(KasimirState):
     """A Kater Kasimir state (pure-Python reference engine), written straight from the rules
     (``docs/games/kasimir.md``)."""
 
-    __slots__ = ("_seed0", "game", "pantry", "track", "home", "first_home", "seat", "roll", "rng", "history",
-                 "truncated")
+    __slots__ = ("_seed0", "game", "pantry", "track", "home", "first_home", "last_home", "home_round", "round",
+                 "seat", "roll", "rng", "history", "truncated")
 
     game: Kasimir
     pantry: List[int]  # mice of each seat still in the pantry (one stack each, KK-4)
     track: List[List[int]]  # track[s - 1]: owners of the mice on space s, bottom to top
     home: List[int]  # mice of each seat in the hole
     first_home: List[int]  # index in history of each seat's first mouse home, -1: none
+    # kept by the tie_break reading that needs them (KK-13), fixed at their start values otherwise:
+    last_home: List[int]  # "first_finished": index in history of each seat's latest mouse home, -1: none
+    home_round: List[int]  # "fewest_turns": the round of each seat's latest mouse home, 0: none
+    round: int  # "fewest_turns": the round of the table, from 1 (every seat has one turn a round)
     seat: int  # seat to move (or to roll, at a chance node); TERMINAL at the end
     roll: Optional[int]  # face index shown by the die; None at a chance node / the end
     rng: Rng
@@ -730,6 +882,9 @@ class ReferenceKasimirState(KasimirState):
         s.track = [[] for _ in range(game.L)]
         s.home = [0] * game.num_players
         s.first_home = [-1] * game.num_players
+        s.last_home = [-1] * game.num_players
+        s.home_round = [0] * game.num_players
+        s.round = 1
         s.history = []
         s.truncated = False
         s.seat = 0  # KK-4: seat 0 starts
@@ -746,6 +901,9 @@ class ReferenceKasimirState(KasimirState):
         s.track = [list(st) for st in d["track"]]
         s.home = list(d["home"])
         s.first_home = list(d["first_home"])
+        s.last_home = list(d["last_home"]) if game.tie == 1 else [-1] * game.num_players
+        s.home_round = list(d["home_round"]) if game.tie == 2 else [0] * game.num_players
+        s.round = d["round"] if game.tie == 2 else 1
         s.seat = d["seat"]
         s.roll = d["roll"]
         s.rng = Rng(d["rng"])
@@ -755,12 +913,19 @@ class ReferenceKasimirState(KasimirState):
         return s
 
     def _to_dict(self) -> Dict[str, Any]:
-        d = self.game._header()
+        g = self.game
+        d = g._header()
         d.update(
             pantry=list(self.pantry),
             track=[list(st) for st in self.track],
             home=list(self.home),
             first_home=list(self.first_home),
+        )
+        if g.tie == 1:  # tie_break="first_finished"
+            d["last_home"] = list(self.last_home)
+        elif g.tie == 2:  # tie_break="fewest_turns"
+            d.update(round=self.round, home_round=list(self.home_round))
+        d.update(
             seat=self.seat,
             roll=self.roll,
             rng=self.rng.state,
@@ -851,6 +1016,10 @@ class ReferenceKasimirState(KasimirState):
             self.home[p] += 1
             if self.first_home[p] < 0:  # KK-13: remember who got a mouse home first
                 self.first_home[p] = len(self.history) - 1
+            if g.tie == 1:  # KK-13, tie_break="first_finished": and who got the latest one home when
+                self.last_home[p] = len(self.history) - 1
+            elif g.tie == 2:  # KK-13, tie_break="fewest_turns": in which round
+                self.home_round[p] = self.round
             return
         # KK-9: an empty trap catches the mouse (it stays, alone, at the bottom);
         # KK-8: otherwise (plain space, or a trap already full) it goes on top of the stack
@@ -868,9 +1037,14 @@ class ReferenceKasimirState(KasimirState):
             return
         # KK-10, KK-11: seats without a free mouse (blocked, trapped or home) are skipped;
         # some seat has one, since the top mouse of any stack of a mouse on the way is free.
+        # Passing seat 0 (playing or skipping) starts a new round of the table.
         q = (p + 1) % g.num_players  # clockwise
+        if q == 0 and g.tie == 2:
+            self.round += 1
         while not _free_starts(g, self.pantry, self.track, q):
             q = (q + 1) % g.num_players
+            if q == 0 and g.tie == 2:
+                self.round += 1
         self.seat = q
         self._roll_die()
 
@@ -881,10 +1055,17 @@ class ReferenceKasimirState(KasimirState):
         return list(self.home)
 
     def winners(self) -> List[int]:
-        """KK-13: most mice home; tie-break first mouse home; tied seats with none share."""
+        """KK-13: most mice home; tie-break by the ``tie_break`` reading (default: the first
+        mouse home); tied seats with none share, eliminated ones excepted under
+        ``elimination="out_of_game"`` (KK-11)."""
         if not self.is_terminal():
             return []
-        return winners_from(self.home, self.first_home)
+        g = self.game
+        out = _eliminated(g, self.track) if g.elim_out else None
+        return winners_from(self.home, _tie_keys(g, self._tie_record()), out)
+
+    def _tie_record(self) -> Dict[str, Any]:
+        return {"first_home": self.first_home, "last_home": self.last_home, "home_round": self.home_round}
 
 
 # ---- the compiled engine (cengine/mousehole/_kasimir.pyx) -----------------------------------

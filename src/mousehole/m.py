@@ -43,6 +43,9 @@ play (the rest are removed unseen), the last of them is the top of the pile.
   the pile), with ``row = col = 0``. A seat's view (M-22) replaces another seat's placements
   and exchanges in ``history`` by ``None`` (their int names a hand slot); the log keeps
   what everybody saw.
+* **Readings.** Where the rule text allows more than one reading, a parameter names the
+  reading played (:data:`READINGS`; the default is listed first): ``pass_cost`` (M-9),
+  ``stuck_cards`` (M-17), ``draw_timing`` (M-10, M-16).
 * **Readable notation.** ``state.describe(a)`` names cards and absolute cells
   (``place blue 30 square at 2,-1``, ``exchange pink 0``, ``pass``, ``row vertical``,
   ``take green 20 eight at 1,3``); ``state.parse_action(text)`` reads it back, and also the
@@ -64,6 +67,7 @@ from ._api import (
     IllegalMoveError,
     Move,
     ParameterError,
+    Reading,
     StateAPI,
     StateError,
     check_action_type,
@@ -75,7 +79,8 @@ from ._api import (
 )
 from ._rng import Rng
 
-__all__ = ["M", "MMove", "ReferenceMState", "MPlace", "MPass", "MChooseRow", "MTake", "MState", "DEFAULT", "parse_move"]
+__all__ = ["M", "READINGS", "MMove", "ReferenceMState", "MPlace", "MPass", "MChooseRow", "MTake", "MState", "DEFAULT",
+           "parse_move"]
 
 # ---- constants and the DEFAULT data table ------------------------------------------------
 
@@ -122,6 +127,59 @@ COORD = 2**62  #: bound of absolute coordinates in a state dict (the compiled co
 LOG_REACH = 2**14
 MAX_DRAWS = 1000  #: determinization: draws tried before giving up on M-17 (see _determinize)
 END_REASONS = ("M-16", "M-17", "M-18", "max_turns")
+
+#: The open readings of the rule text (docs/games/m.md, "Readings"); each is a parameter.
+READINGS: Tuple[Reading, ...] = (
+    Reading(
+        param="pass_cost",
+        values=("every_pass", "exchange_only"),
+        meaning=(
+            "every pass of a player who has a chip costs one chip, and the exchange is an option of that paid pass",
+            "a plain pass is free; only a pass with an exchange costs a chip (a player without chips cannot "
+            "exchange)",
+        ),
+        rules=("M-9",),
+        source="Wie geen kaart kan of wil aanleggen, mag ook passen. Voor zover hij nog fiches heeft, moet hij "
+               "dan één fiche aan zijn rechter buurman betalen, maar hij mag daarvoor echter één van zijn "
+               "handkaarten onder de trekstapel schuiven en een nieuwe kaart pakken.",
+        translation="Whoever cannot or will not lay a card may also pass. As far as he still has chips, he must "
+                    "then pay one chip to his right neighbour, but in return he may slide one of his hand cards "
+                    "under the draw pile and take a new card.",
+        why_default="'moet hij dan ... betalen' makes the chip the price of every pass; the exchange is what "
+                    "the chip buys ('daarvoor'), an option, not the condition of paying.",
+    ),
+    Reading(
+        param="stuck_cards",
+        values=("hands_and_pile", "hands"),
+        meaning=(
+            "the game ends (M-17) when no card in any hand or in the draw pile fits on the table",
+            "the game ends (M-17) when no card in any hand fits on the table, whatever the draw pile holds",
+        ),
+        rules=("M-17",),
+        source="Het spel eindigt ook als geen enkele speler meer een kaart kan leggen.",
+        translation="The game also ends when no player can lay a card any more.",
+        why_default="A pile card still reaches a hand by a draw or an exchange (M-9), so a player can still "
+                    "lay it later; only when no card in play fits can nobody ever lay a card again.",
+    ),
+    Reading(
+        param="draw_timing",
+        values=("after_scoring", "before_scoring"),
+        meaning=(
+            "the placer draws back to a full hand after the scoring the placement started (M-10, M-11)",
+            "the placer draws back to a full hand right after laying the card, before its scoring, so the "
+            "draw can empty the pile and make that scoring the last one (M-16)",
+        ),
+        rules=("M-10", "M-11", "M-16"),
+        source="Wie een kaart heeft aangelegd, pakt een nieuwe kaart van de trekstapel, zodat hij weer vier "
+               "kaarten in de hand heeft. Daarna gaat de linker buurman verder. ... Is de trekstapel "
+               "opgebruikt, dan wordt nog doorgespeeld totdat er een volgende waardering wordt uitgevoerd.",
+        translation="Whoever has laid a card takes a new card from the draw pile, so that he holds four cards "
+                    "again. Then the left neighbour continues. ... Once the draw pile is used up, play goes on "
+                    "until a next scoring is carried out.",
+        why_default="The draw is told as the last step of a turn ('Daarna gaat de linker buurman verder'), "
+                    "and a scoring ends the same way, so the draw closes the turn after the scoring.",
+    ),
+)
 
 
 # ---- moves -------------------------------------------------------------------------------
@@ -279,9 +337,19 @@ def _layout_param(layout: Any) -> List[Tuple[int, int]]:
 
 @register
 class M(Game["MState", MMove]):
-    """M. Parameters: ``players`` (2-6), ``max_turns`` (actions, default 2000) and the
+    """M. Parameters: ``players`` (2-6), ``max_turns`` (actions, default 2000), the
     DEFAULT tables ``colours``, ``symbols``, ``cards``, ``start_layout``, ``hand_size``,
-    ``chips`` and ``cards_in_play`` (an int, by DEFAULT 30 + 10 n: 50 .. 90).
+    ``chips`` and ``cards_in_play`` (an int, by DEFAULT 30 + 10 n: 50 .. 90), and the
+    readings of the rule text (:data:`READINGS`, docs/games/m.md "Readings"):
+
+    * ``pass_cost`` (M-9): ``"every_pass"`` (default: a player with a chip pays one for
+      every pass, the exchange is an option of that paid pass) or ``"exchange_only"`` (a
+      plain pass is free, only an exchange costs a chip);
+    * ``stuck_cards`` (M-17): ``"hands_and_pile"`` (default: the game ends when no card in a
+      hand or in the draw pile fits) or ``"hands"`` (when no card in a hand fits);
+    * ``draw_timing`` (M-10, M-16): ``"after_scoring"`` (default: the placer draws after the
+      scoring) or ``"before_scoring"`` (right after laying the card, so a draw that empties
+      the pile makes that scoring the last).
 
     >>> g = M(players=4, engine="python")
     >>> g.num_actions, g.observation_shape
@@ -289,6 +357,7 @@ class M(Game["MState", MMove]):
     """
 
     DRAWING = "mousehole.render.m"
+    SCORE = "M-20 points: 10 a chip, plus the two colours with the highest card totals, minus the other colours"
     INFORMATION = "imperfect"  # the hands and the pile
     ENV_ID = "mousehole/M-v0"
 
@@ -296,6 +365,7 @@ class M(Game["MState", MMove]):
     title = "M"
     min_players = 2
     max_players = 6
+    READINGS = READINGS
     STATE_KEYS = ('table', 'hands', 'pile', 'pile_putter', 'removed', 'chips', 'taken', 'phase', 'current', 'placer',
                   'last', 'scoring_row', 'passes', 'end', 'truncated', 'rng', 'history', 'log')
     DEFAULTS = {
@@ -308,6 +378,7 @@ class M(Game["MState", MMove]):
         "hand_size": None,
         "chips": None,
         "cards_in_play": None,
+        **{r.param: r.default for r in READINGS},
     }
 
     # derived constants, set by _configure
@@ -325,6 +396,11 @@ class M(Game["MState", MMove]):
     A_EXCH: int
     A_ROW: int
     A_TAKE: int
+    #: the readings (see READINGS): a pass without an exchange costs a chip (M-9); M-17 looks
+    #: at the draw pile too; the placer draws after the scoring (M-10)
+    pass_always_pays: bool
+    stuck_with_pile: bool
+    draw_after_scoring: bool
 
     # -- facts other modules read (listed in the Game docstring) ---------------------------
     # (max_game_length: the base's max_turns, which counts actions in M)
@@ -357,6 +433,9 @@ class M(Game["MState", MMove]):
                 "(M-3..M-5)"
             )
         self.H = hand
+        self.pass_always_pays = params["pass_cost"] == "every_pass"  # M-9
+        self.stuck_with_pile = params["stuck_cards"] == "hands_and_pile"  # M-17
+        self.draw_after_scoring = params["draw_timing"] == "after_scoring"  # M-10, M-16
         self.n_cards = len(norm_cards)
         self.in_play = in_play
         self.start_chips = chips
@@ -626,13 +705,15 @@ class M(Game["MState", MMove]):
             expect(passes < n, f"M-18: {n} successive passes with an empty pile end the game (end must be 'M-18')")
         if end == "M-16":
             expect(not pile and passes == 0, "M-16: the game ended after a scoring that began with an empty pile")
-        in_play = [c for h in d["hands"] for c in h] + pile
+        # M-17 looks at the hands and, by default, the draw pile (stuck_cards)
+        in_play = [c for h in d["hands"] for c in h] + (pile if self.stuck_with_pile else [])
+        where = "in a hand or in the draw pile" if self.stuck_with_pile else "in a hand (stuck_cards='hands')"
         if d["phase"] == PLAY:
             expect(_any_fits(self, cells, in_play),
-                   "M-17: no card in a hand or in the draw pile fits on the table, so the game is over")
+                   f"M-17: no card {where} fits on the table, so the game is over")
         if end == "M-17":
             expect(not _any_fits(self, cells, in_play),
-                   "M-17: the game ended because no card fits, yet a card in a hand or the pile fits")
+                   f"M-17: the game ended because no card fits, yet a card {where} fits")
 
     def _check_max_turns(self, d: Dict[str, Any], hist: List[int]) -> None:
         """max_turns: the history is no longer, and a truncated game exactly as long."""
@@ -783,7 +864,14 @@ class M(Game["MState", MMove]):
         # card in play that fits: the hidden cards in play are dealt from the pool cards that
         # do not fit (the others were removed). A game in its play phase has a card that
         # fits (else it would be over): when p's own cards do not, a hidden card in play
-        # must, so the deal is drawn again until one does (at most MAX_DRAWS times).
+        # must, so the deal is drawn again until one does (at most MAX_DRAWS times). With
+        # stuck_cards='hands' M-17 looks at the hands only: "in play" is then the hands (the
+        # first k_fit cards of the deal), and p's cards are its hand.
+        if not self.stuck_with_pile:
+            mine = list(hands[p])
+            k_fit = sum(sizes)
+        else:
+            k_fit = k
         fitting: Set[int] = set()
         if view["end"] == "M-17" or view["phase"] == PLAY and not _any_fits(self, _cells(table), mine):
             frontier = _frontier(_cells(table))
@@ -791,12 +879,12 @@ class M(Game["MState", MMove]):
         if view["end"] == "M-17":
             order = [c for c in pool if c not in fitting]
             rng.shuffle(order)
-            order = order[:k] + sorted(fitting) + order[k:]  # (the tail is removed, sorted below)
+            order = order[:k_fit] + sorted(fitting) + order[k_fit:]  # (the tail is removed, sorted below)
         else:
             for _ in range(MAX_DRAWS):
                 order = list(pool)
                 rng.shuffle(order)
-                if not fitting or k == 0 or any(c in fitting for c in order[:k]):
+                if not fitting or k_fit == 0 or any(c in fitting for c in order[:k_fit]):
                     break  # (with k == 0 no deal can help: the view is refused below)
         deal = iter(order)
         d = dict(view)
@@ -870,10 +958,8 @@ class M(Game["MState", MMove]):
         r0, c0 = self._window(d)
         cells = {(e[0], e[1]): e[2] for e in d["table"]}
         srow = {(r, c) for r, c in d["scoring_row"]}
-        width = max(len(self._short(c)) for c in cells.values()) + 1
-        lines = [f"rows and columns are absolute cells (the notation's 'at row,col'); the action window's "
-                 f"cell (0, 0) is ({r0}, {c0}); cards: colour initial, value, symbol initial"]
-        lines.append("    " + "".join(f"{c0 + c:>{width}}" for c in range(W)))
+        width = max(len(self._short(c)) for c in cells.values()) + 2  # room for the '*' and a space
+        lines = ["    " + "".join(f"{c0 + c:>{width}}" for c in range(W))]
         for r in range(W):
             row = []
             for c in range(W):
@@ -889,11 +975,43 @@ class M(Game["MState", MMove]):
             hand = ", ".join("?" if c is None else self.card_name(c) for c in d["hands"][p])
             piles = ", ".join(f"{self.colours[k]} {v}" for k, v in enumerate(totals[p]) if v)
             lines.append(f"seat {p}: {d['chips'][p]} chips; hand [{hand}]; taken: {piles or '-'}")
+        colours = " ".join(f"{c[:1]}={c}" for c in self.colours)
+        symbols = " ".join(f"{s[:1]}={s}" for s in self.symbols)
+        lines.append(f"board: row and column at the left and on top (moves name them: 'place b30s@2,-1' or "
+                     f"'place blue 30 square at 2,-1'); a card is colour, value, symbol ({colours}; {symbols})"
+                     + ("; * marks the scoring row" if srow else ""))
         return "\n".join(lines)
 
     def _short(self, card: int) -> str:
         col, val, sym = self.cards[card]
         return f"{col[0]}{val}{'' if sym is None else sym[0]}"
+
+    def _expand_short(self, t: str) -> str:
+        """The board's short codes in casefolded move text written out as card names:
+        ``p20s@2,1`` (or ``place p20s@2,1``) is ``place pink 20 square at 2,1``, ``take
+        g20e@1,3`` is ``take green 20 eight at 1,3``, ``exchange o0`` is ``exchange orange 0``.
+        A code whose initial names no colour or symbol, or more than one (a custom table),
+        raises ``ValueError``; other text is returned as it is."""
+        m = re.fullmatch(r"(place |take )?([^\W\d_])(\d+)([^\W\d_]?)@(-?\d+) ?, ?(-?\d+)", t)
+        e = re.fullmatch(r"exchange ([^\W\d_])(\d+)([^\W\d_]?)", t)
+        if m is None and e is None:
+            return t
+        col, val, sym = m.group(2, 3, 4) if m is not None else e.group(1, 2, 3)  # type: ignore[union-attr]
+        name = " ".join([self._initial(col, self.colours, "colour"), val]
+                        + ([self._initial(sym, self.symbols, "symbol")] if sym else []))
+        if e is not None:
+            return f"exchange {name}"
+        assert m is not None
+        return f"{(m.group(1) or 'place ').strip()} {name} at {m.group(5)},{m.group(6)}"
+
+    @staticmethod
+    def _initial(letter: str, names: Sequence[str], what: str) -> str:
+        hits = [n for n in names if n[:1].casefold() == letter]
+        if len(hits) != 1:
+            known = ", ".join(f"{n[:1]}={n}" for n in names)
+            raise ValueError(f"M: {letter!r} is the initial of {'no' if not hits else 'more than one'} {what} "
+                             f"({known}); write the card's name")
+        return hits[0].casefold()
 
     def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
         a = check_action_type(action)
@@ -1141,7 +1259,7 @@ class MState(StateAPI[MMove]):
         if not isinstance(text, str):
             raise TypeError(f"an M move is read from a str, not {type(text).__name__}")
         g = self.game
-        t = " ".join(text.split()).casefold()
+        t = g._expand_short(" ".join(text.split()).casefold())
         place = re.fullmatch(r"place (.+?) at (-?\d+) ?, ?(-?\d+)", t)
         exch = re.fullmatch(r"exchange (.+)", t)
         take = re.fullmatch(r"take (?:(.+?) )?at (-?\d+) ?, ?(-?\d+)", t)
@@ -1152,8 +1270,9 @@ class MState(StateAPI[MMove]):
                 raise
             except ValueError:
                 raise ValueError(
-                    f"not an M move: {text!r} (e.g. 'place blue 30 square at 2,-1', 'exchange pink 0', 'pass', "
-                    "'row vertical', 'take green 20 eight at 1,3', or the slot/window form 'place 1@2,3')"
+                    f"not an M move: {text!r} (e.g. 'place blue 30 square at 2,-1' or in the board's short "
+                    "codes 'b30s@2,-1', 'exchange pink 0', 'pass', 'row vertical', 'take green 20 eight at 1,3' "
+                    "or 'take g20e@1,3', or the slot/window form 'place 1@2,3')"
                 ) from None
             return self._legal_or_raise(g.move_to_action(move))
         d = self._to_dict()
@@ -1390,10 +1509,11 @@ class ReferenceMState(MState):
         return _qualifies(self.game, self.table, at, dr, dc)
 
     def any_placement(self) -> bool:
-        """M-17: can any card still in play (hands, pile) be laid anywhere?"""
+        """M-17: can any card still in play (hands, and the pile unless stuck_cards='hands')
+        be laid anywhere?"""
         r0, c0 = self._window()
         free = [(r0 + r, c0 + c) for r in range(W) for c in range(W) if (r0 + r, c0 + c) not in self.table]
-        for card in [c for h in self.hands for c in h] + self.pile:
+        for card in [c for h in self.hands for c in h] + (self.pile if self.game.stuck_with_pile else []):
             if any(self.can_place(card, x) for x in free):
                 return True
         return False
@@ -1463,6 +1583,10 @@ class ReferenceMState(MState):
             self.chips[q] -= pay
             self.chips[p] += pay
             need -= pay
+        if not self.game.draw_after_scoring:  # M-10 (draw_timing): the draw comes first
+            while len(self.hands[p]) < self.game.H and self.pile:
+                self.hands[p].append(self._pop())
+            self.hands[p].sort()
         # M-12: which lines qualify
         h = self.qualifies(at, 0, 1)
         v = self.qualifies(at, 1, 0)
@@ -1491,13 +1615,16 @@ class ReferenceMState(MState):
         if self.legal_takes():  # M-14: taking is compulsory while possible
             return
         self.scoring_row = set()
-        if not self.pile:  # M-16: the pile was empty when the scoring started: game over
+        # M-16: the pile was empty when the scoring started (it cannot change during one;
+        # with draw_timing='before_scoring' the placer has drawn already): game over
+        if not self.pile:
             self._finish("M-16")
         else:
             self._end_turn()
 
     def _pass(self, p: int, slot: Optional[int]) -> None:
-        if self.chips[p] > 0:  # M-9: a chip to the right neighbour
+        # M-9: a chip to the right neighbour (pass_cost: for every pass, or for an exchange)
+        if self.chips[p] > 0 and (slot is not None or self.game.pass_always_pays):
             self.chips[p] -= 1
             self.chips[self._right(p)] += 1
             if slot is not None:  # M-9: one hand card under the pile, draw the top card

@@ -45,6 +45,15 @@ Engine model
 * **Rounds** count for ``max_turns``: a game that has completed ``max_turns`` rounds
   without anyone reaching the target is truncated (``truncated`` is True).
 
+* **Readings** (parameters; ``MausAuChocolat.READINGS``): ``henri_bonus`` (MC-17,
+  ``"always"`` or ``"optional"``: with ``"optional"`` Henri's holder may bid without the +2,
+  the actions ``2085 + c``); ``kept_card`` (MC-23, ``"highest_printed"`` or
+  ``"player_chooses"``: with ``"player_chooses"`` every choice of a set's kept cards is a
+  combination action of its own; no new action ids, the patterns already name every kept
+  set); ``etienne_swap`` (MC-16, when Etienne's holder may swap: ``"any_decision"``, every
+  decision but the hand-limit discards; ``"picks_and_combination"``, not at the bid;
+  ``"also_hand_limit"``, also between the hand-limit discards; no new action ids).
+
 Choices where the text is silent are listed in ``docs/games/maus_au_chocolat.md``.
 """
 from __future__ import annotations
@@ -64,6 +73,7 @@ from ._api import (
     IllegalMoveError,
     Move,
     ParameterError,
+    Reading,
     StateAPI,
     check_action_type,
     expect,
@@ -78,6 +88,7 @@ __all__ = [
     "ReferenceMausAuChocolatState",
     "MCMove",
     "MCBid",
+    "MCBidWithoutHenri",
     "MCPick",
     "MCDiscard",
     "MCSwap",
@@ -145,6 +156,22 @@ def _make_patterns() -> List[Tuple[Tuple[int, ...], Tuple[int, ...]]]:
 PATTERNS: List[Tuple[Tuple[int, ...], Tuple[int, ...]]] = _make_patterns()
 PATTERN_INDEX: Dict[Tuple[Tuple[int, ...], Tuple[int, ...]], int] = {p: i for i, p in enumerate(PATTERNS)}
 NUM_ACTIONS = COMBINE + len(PATTERNS)
+#: ``henri_bonus="optional"`` (MC-17) adds the actions ``BID_PLAIN + c``: Henri's holder bids
+#: card ``c`` without Henri's +2 (the action space grows to ``NUM_ACTIONS + 80``)
+BID_PLAIN = NUM_ACTIONS
+#: the values of the reading ``kept_card`` (MC-23), the default first: the engine keeps a
+#: set's cards of the highest printed value, or the player chooses which cards it keeps
+KEPT_CARD_VALUES = ("highest_printed", "player_chooses")
+#: the values of the reading ``etienne_swap`` (MC-16), the default first, and the phases in
+#: which Etienne's holder may swap under each: at every decision but the hand-limit
+#: discards; only at his picks and his combination step (not the simultaneous bid); at every
+#: decision including the hand-limit discards after his combination step
+ETIENNE_SWAP_PHASES: Dict[str, Tuple[str, ...]] = {
+    "any_decision": ("bid", "pick", "combine"),
+    "picks_and_combination": ("pick", "combine"),
+    "also_hand_limit": ("bid", "pick", "combine", "discard"),
+}
+ETIENNE_SWAP_VALUES = tuple(ETIENNE_SWAP_PHASES)
 
 _DEFAULT_CARDS = default_cards()
 
@@ -182,6 +209,27 @@ class MCBid(MCMove):
 
     @classmethod
     def from_str(cls, text: str) -> "MCBid":
+        return _parse(text, cls)  # type: ignore[return-value]
+
+
+@dataclasses.dataclass(frozen=True)
+class MCBidWithoutHenri(MCMove):
+    """Henri's holder bids hand card ``card`` without Henri's +2 coins (MC-17; only in a game
+    with ``henri_bonus="optional"``).
+
+    >>> str(MCBidWithoutHenri(17))
+    'bid 17 (fruit3/3c) without Henri'
+    >>> MCBidWithoutHenri.from_str('bid 17 without henri')
+    MCBidWithoutHenri(card=17)
+    """
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"bid {self.card} ({card_name(self.card)}) without Henri"
+
+    @classmethod
+    def from_str(cls, text: str) -> "MCBidWithoutHenri":
         return _parse(text, cls)  # type: ignore[return-value]
 
 
@@ -289,7 +337,7 @@ _VERBS = {
     "declines": "decline", "combine": "combine", "combines": "combine",
 }
 _NOTATION = (
-    "Maus au Chocolat moves read 'bid 17', 'bid fruit3/3c', 'pick 3', 'discard 40', 'swap 9', "
+    "Maus au Chocolat moves read 'bid 17', 'bid fruit3/3c', 'bid 17 without Henri', 'pick 3', 'discard 40', 'swap 9', "
     "'decline', 'combine 0,2,5 keep 5' (hand slots) or, in a state, "
     "'combine eggs4/4c fruit5/3c nuts6/7c keep eggs4/4c' (card names)"
 )
@@ -349,6 +397,10 @@ def _parse_tokens(toks: List[str], text: str, cards: List[List[int]], names: Dic
         raise ValueError(f"not a Maus au Chocolat move: {text!r}; {_NOTATION}")
     verb = _VERBS[toks[0]]
     args = toks[1:]
+    kind: Any = _CARD_MOVES.get(verb)
+    if verb == "bid" and args[-2:] == ["without", "henri"]:  # MC-17 (henri_bonus="optional")
+        args = args[:-2]
+        kind = MCBidWithoutHenri
     if verb == "decline":
         if args:
             raise ValueError(f"'decline' takes nothing after it, got {text!r}")
@@ -368,10 +420,10 @@ def _parse_tokens(toks: List[str], text: str, cards: List[List[int]], names: Dic
         given = args[1][1:-1]
         if given not in (card_name(c, cards), card_name(c, _DEFAULT_CARDS)):
             raise ValueError(f"{text!r}: card {c} is {card_name(c, cards)}, not {given}")
-        return _CARD_MOVES[verb](c)  # type: ignore[no-any-return]
+        return kind(c)  # type: ignore[no-any-return]
     if len(args) != 1:
         raise ValueError(f"'{verb}' takes one card (an id or a name like 'fruit3/3c'), got {text!r}")
-    return _CARD_MOVES[verb](_card_token(args[0], cards, names, among))  # type: ignore[no-any-return]
+    return kind(_card_token(args[0], cards, names, among))  # type: ignore[no-any-return]
 
 
 def _parse(text: str, want: Optional[type] = None) -> MCMove:
@@ -394,14 +446,19 @@ def parse_move(text: str) -> MCMove:
 # ---- the combination search (engine-neutral reference) ---------------------------------------
 
 
-def _kept(mv: Sequence[int], pv: Sequence[int], one_colour: bool, k: int, lilly: bool) -> Optional[Tuple[int, ...]]:
-    """Relative indices kept for a combination with modified values ``mv`` and printed
-    values ``pv`` (cards in slot order), or None when it is neither a run nor a set."""
+def _kept(mv: Sequence[int], pv: Sequence[int], one_colour: bool, k: int, lilly: bool,
+          choose: bool = False) -> List[Tuple[int, ...]]:
+    """The kept sets (relative indices) of a combination with modified values ``mv`` and
+    printed values ``pv`` (cards in slot order): none when it is neither a run nor a set.
+    ``choose`` (``kept_card="player_chooses"``, MC-23): a set gives every choice of its
+    kept cards, not only the highest printed."""
     if len(set(mv)) == 1:  # a set (MC-10)
         m = (2 if one_colour else 1) + (1 if k == 4 else 0)  # MC-12, MC-21
+        if choose:  # MC-12: "darf der Spieler eine dieser Karten ... beiseitelegen"
+            return list(itertools.combinations(range(k), m))
         # MC-23: among equal modified values keep the highest printed (then the lowest slot)
         order = sorted(range(k), key=lambda r: (-pv[r], r))
-        return tuple(sorted(order[:m]))
+        return [tuple(sorted(order[:m]))]
     s = sorted(mv)
     if all(s[i + 1] == s[i] + 1 for i in range(k - 1)):  # a run (MC-10)
         lo = min(range(k), key=lambda r: mv[r])
@@ -410,12 +467,15 @@ def _kept(mv: Sequence[int], pv: Sequence[int], one_colour: bool, k: int, lilly:
         kept = [first]
         if k == 4:  # MC-21: the extra card is the lowest one still available
             kept.append(min((r for r in range(k) if r != first), key=lambda r: mv[r]))
-        return tuple(sorted(kept))
-    return None
+        return [tuple(sorted(kept))]
+    return []
 
 
-def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: int) -> Set[Tuple[int, ...]]:
-    """Every kept set (relative indices) reachable by laying ``cards`` with ``helper``."""
+def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: int, *,
+                         kept_card: str = "highest_printed") -> Set[Tuple[int, ...]]:
+    """Every kept set (relative indices) reachable by laying ``cards`` with ``helper``
+    (``kept_card``: the reading of MC-23, ``"highest_printed"`` or ``"player_chooses"``)."""
+    choose = _kept_choice(kept_card)
     k = len(cards)
     pv = [table[c][1] for c in cards]
     col = [table[c][0] for c in cards]
@@ -437,24 +497,34 @@ def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: i
     out = set()
     for mv in value_variants:
         for cv in colour_variants:
-            kept = _kept(mv, pv, len(set(cv)) == 1, k, helper == LILLY)
-            if kept is not None:
-                out.add(kept)
+            out.update(_kept(mv, pv, len(set(cv)) == 1, k, helper == LILLY, choose))
     return out
 
 
-def combination_actions(hand: Sequence[int], table: List[List[int]], helper: int) -> List[int]:
+def combination_actions(hand: Sequence[int], table: List[List[int]], helper: int, *,
+                        kept_card: str = "highest_printed") -> List[int]:
     """The combination actions legal for a hand (sorted by card id) held with ``helper``:
-    every distinct (cards, kept cards) outcome once (MC-10, MC-11, MC-12, MC-18 .. MC-23)."""
+    every distinct (cards, kept cards) outcome once (MC-10, MC-11, MC-12, MC-18 .. MC-23).
+    ``kept_card`` is the reading of MC-23 (``MausAuChocolat.READINGS``): with
+    ``"player_chooses"`` a set may keep any of its cards."""
     acts = []
     sizes = (3, 4) if helper == AMELIE else (3,)  # MC-21
     for k in sizes:
         if len(hand) - k < 1:  # MC-11: at least one card must stay in the hand
             continue
         for slots in itertools.combinations(range(len(hand)), k):
-            for kept in combination_outcomes([hand[i] for i in slots], table, helper):
+            for kept in combination_outcomes([hand[i] for i in slots], table, helper, kept_card=kept_card):
                 acts.append(COMBINE + PATTERN_INDEX[(slots, tuple(slots[r] for r in kept))])
     return sorted(acts)
+
+
+def _kept_choice(kept_card: str) -> bool:
+    """``kept_card`` (MC-23) as the engines use it: whether the player chooses a set's kept
+    cards; ``ValueError`` for another value."""
+    if kept_card not in KEPT_CARD_VALUES:
+        raise ValueError(f"MC-23: kept_card must be one of {', '.join(map(repr, KEPT_CARD_VALUES))}, "
+                         f"got {kept_card!r}")
+    return kept_card == "player_chooses"
 
 
 # ---- the game ----------------------------------------------------------------------------
@@ -471,12 +541,30 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     ``hand_size`` (MC-3, 1..8, default 5) and ``cards`` (the 80 cards as
     ``[ingredient 0..4, candy 1..12, coin 0..20]``; default the MC-1 table).
 
+    Readings of the rule text (:attr:`READINGS`; the docs' Readings table):
+
+    * ``henri_bonus`` (MC-17): ``"always"`` (default: Henri's holder's bid always counts 2
+      coins more) or ``"optional"`` (the holder chooses with each bid, face down: the
+      actions ``BID_PLAIN + c`` = 2085 + c, :class:`MCBidWithoutHenri`, bid card ``c``
+      without the +2; ``num_actions`` becomes 2165).
+    * ``kept_card`` (MC-23, MC-12, MC-21): ``"highest_printed"`` (default: a set keeps its
+      cards of the highest printed candy value, the lowest card ids among equal ones) or
+      ``"player_chooses"`` (the player chooses which cards of a set to keep: every choice is
+      a combination action, ``num_actions`` stays 2085; runs keep the cards the text names
+      under both readings).
+    * ``etienne_swap`` (MC-16): when Etienne's holder may swap (once per round):
+      ``"any_decision"`` (default: before his bid, before each pick, before his combination
+      step; not while discarding for the hand limit), ``"picks_and_combination"`` (only at
+      his picks and his combination step, not at the simultaneous bid) or
+      ``"also_hand_limit"`` (also between his hand-limit discards, MC-14). No new action ids.
+
     >>> g = MausAuChocolat(players=4, engine="python")
     >>> g.num_actions
     2085
     """
 
     DRAWING = "mousehole.render.maus_au_chocolat"
+    SCORE = "victory points: the printed candy values of the cards the seat kept (MC-13)"
     INFORMATION = "imperfect"  # MC-26: the hands, the bids until all are in, the pile
     SINGLE_WINNER = True  # MC-25
     ENV_ID = "mousehole/MausAuChocolat-v0"
@@ -490,12 +578,83 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         "round", "phase", "pile", "display", "discard", "hands", "known", "pools", "bids", "vp", "helpers",
         "row", "order", "turn", "picks_left", "etienne_used", "rng", "history", "truncated",
     )
-    DEFAULTS = {"players": 4, "max_turns": 200, "target": None, "hand_size": None, "cards": None}
+    READINGS = (
+        Reading(
+            param="henri_bonus",
+            values=("always", "optional"),
+            meaning=(
+                "Henri's holder's bid card always counts 2 coins more.",
+                "Henri's holder chooses with each bid, face down like the bid, whether its card counts "
+                "2 coins more.",
+            ),
+            rules=("MC-17", "MC-8"),
+            source=("Mit jeder der Helferkarten kann eine besondere Aktion einmal pro Runde genutzt werden. "
+                    "[...] Henri, der Hamster: Der Hamster erhöht die Anzahl der Schokotaler der "
+                    "ausgespielten Karte um 2."),
+            translation=("With each of the helper cards a special action can be used once per round. [...] "
+                         "Henri the hamster: the hamster raises the number of chocolate coins of the card "
+                         "played by 2."),
+            why_default=("Henri's own sentence states the +2 as a fact, without the 'darf' (may) of the other "
+                         "helpers; 'kann' in the general sentence is read as 'is available'."),
+        ),
+        Reading(
+            param="kept_card",
+            values=KEPT_CARD_VALUES,
+            meaning=(
+                "A set keeps its cards of the highest printed candy value (equal ones: the lowest card id).",
+                "The player chooses which cards of a set to keep; every choice is its own combination action.",
+            ),
+            rules=("MC-23", "MC-12", "MC-21"),
+            source=("Bei einem Drilling, der aus verschiedenen Zutaten besteht, darf der Spieler eine dieser "
+                    "Karten als Siegpunkte offen neben sich beiseitelegen. [...] Bei einem einfarbigem Drilling "
+                    "behält der Spieler sogar zwei Karten als Siegpunkte, die übrige kommt auf den Ablagestapel."),
+            translation=("With a set made of different ingredients the player may put one of these cards aside "
+                         "face up as victory points. [...] With a set of one colour the player even keeps two "
+                         "cards as victory points; the remaining one goes to the discard pile."),
+            why_default=("The engines have always kept the cards worth the most points, the choice a player "
+                         "scoring now would make; the text names no rule for the choice, so the player's free "
+                         "choice (which card goes to the discard pile, which printed value scores after "
+                         "Mathieu or Maurice) is the other reading."),
+        ),
+        Reading(
+            param="etienne_swap",
+            values=ETIENNE_SWAP_VALUES,
+            meaning=(
+                "Etienne's holder may swap at any of his decisions of the round (his bid, each pick, his "
+                "combination step), not while discarding for the hand limit.",
+                "Etienne's holder may swap only at his picks and at his combination step, not at the "
+                "simultaneous bid.",
+                "Etienne's holder may swap at any of his decisions, also between his hand-limit discards "
+                "after his combination step.",
+            ),
+            rules=("MC-16", "MC-7", "MC-14"),
+            source=("Etienne, das Eichhörnchen: Der Spieler darf eine seiner Zutatenkarten abwerfen und offen "
+                    "auf den Ablagestapel legen. Dafür darf er die oberste Karte des Nachziehstapels auf die "
+                    "Hand nehmen. Dies kann jederzeit während seines Zuges geschehen."),
+            translation=("Etienne the squirrel: the player may discard one of his ingredient cards face up on "
+                         "the discard pile. For it he may take the top card of the draw pile into his hand. "
+                         "This can happen at any time during his turn."),
+            why_default=("The leaflet defines no 'Zug' (turn) of a player; 'jederzeit' (at any time) is read "
+                         "as every decision the holder makes in the round, and the hand-limit discards are "
+                         "read as a forced clean-up („muss er die überzähligen abwerfen“), not a decision of "
+                         "his turn."),
+        ),
+    )
+    DEFAULTS = {"players": 4, "max_turns": 200, "target": None, "hand_size": None, "cards": None,
+                "henri_bonus": "always", "kept_card": "highest_printed", "etienne_swap": "any_decision"}
 
     cards: List[List[int]]
     _names: Dict[str, List[int]]
     target: int
     hand_size: int
+    #: MC-17: Henri's holder may bid without the +2 (``henri_bonus="optional"``)
+    henri_optional: bool
+    #: MC-23: the player chooses the kept cards of a set (``kept_card="player_chooses"``)
+    kept_choice: bool
+    #: MC-16: the phases in which Etienne's holder may swap (the reading ``etienne_swap``)
+    etienne_phases: Tuple[str, ...]
+    #: the same as a bit set of phase indices (``PHASES``), for the compiled engine
+    etienne_phase_mask: int
 
     # -- facts other modules read (listed in the Game docstring) ---------------------------
 
@@ -548,7 +707,11 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         self._names = _names(out_cards)
         self.target = target
         self.hand_size = hs
-        self.num_actions = NUM_ACTIONS
+        self.henri_optional = params["henri_bonus"] == "optional"  # MC-17 (validated by Game)
+        self.kept_choice = params["kept_card"] == "player_chooses"  # MC-23 (validated by Game)
+        self.etienne_phases = ETIENNE_SWAP_PHASES[params["etienne_swap"]]  # MC-16 (validated by Game)
+        self.etienne_phase_mask = sum(1 << PHASES.index(ph) for ph in self.etienne_phases)
+        self.num_actions = NUM_ACTIONS + (NUM_CARDS if self.henri_optional else 0)
         # observation layout (docs): 4 card planes, 3 card planes per seat, then scalars
         self.obs_card_planes = 4 + 3 * n
         self.observation_shape = (self.obs_card_planes * NUM_CARDS + 4 * n + 7 * n + 49 + 1 + 5 + n + 3,)
@@ -601,6 +764,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             return (MCBid, MCPick, MCDiscard, MCSwap)[a // NUM_CARDS](a % NUM_CARDS)
         if a == DECLINE:
             return MCDecline()
+        if a >= BID_PLAIN:  # MC-17: only in the action space of henri_bonus="optional"
+            return MCBidWithoutHenri(a - BID_PLAIN)
         slots, keep = PATTERNS[a - COMBINE]
         return MCCombine(slots, keep)
 
@@ -613,6 +778,14 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             return base + c
         if isinstance(move, MCDecline):
             return DECLINE
+        if isinstance(move, MCBidWithoutHenri):
+            c = move.card
+            if not _is_int(c) or not 0 <= c < NUM_CARDS:
+                raise IllegalMoveError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {c!r}")
+            if not self.henri_optional:
+                raise IllegalMoveError(f"MC-17: {move}: Henri's +2 always applies in this game "
+                                       "(henri_bonus='always')")
+            return BID_PLAIN + c
         if isinstance(move, MCCombine):
             key = (tuple(move.slots), tuple(move.keep))
             if key not in PATTERN_INDEX:
@@ -622,7 +795,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 )
             return COMBINE + PATTERN_INDEX[key]
         raise TypeError(
-            f"maus_au_chocolat takes MCBid/MCPick/MCDiscard/MCSwap/MCDecline/MCCombine moves, not {type(move).__name__}"
+            f"maus_au_chocolat takes MCBid/MCBidWithoutHenri/MCPick/MCDiscard/MCSwap/MCDecline/MCCombine moves, "
+            f"not {type(move).__name__}"
         )
 
     # -- engine-neutral parts ----------------------------------------------------------
@@ -648,7 +822,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if phase in ("combine", "discard"):
             self._check_combine_phase(d, scores)
         self._check_game_end(d, scores)
-        _check_history(d, d["history"], self.num_players)  # the log against the position
+        _check_history(d, d["history"], self.num_players, self.etienne_phases)  # the log against the position
 
     def _check_types(self, d: Dict[str, Any]) -> None:
         """The type and range of every key (a bool is not an int); MC-6: pools stay below
@@ -677,7 +851,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         expect(_is_int(d["picks_left"]), f"'picks_left' must be an int, got {d['picks_left']!r}")
         for key in ("etienne_used", "truncated"):
             expect(isinstance(d[key], bool), f"'{key}' must be True or False, got {d[key]!r}")
-        int_list(d["history"], None, "'history'", 0, NUM_ACTIONS - 1)
+        int_list(d["history"], None, "'history'", 0, self.num_actions - 1)
 
     def _check_cards(self, d: Dict[str, Any]) -> None:
         """MC-28: each card is in exactly one place; MC-5/MC-9: the display's size; MC-4:
@@ -749,11 +923,17 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             expect(lo <= len(hands[q]) <= hi,
                    f"MC-7/MC-14: seat {q} holds {len(hands[q])} cards in the bid phase ({lo}..{hi} possible)")
         bid_at, swap_at = _bid_phase_actions(history)
-        expect([history[i] - BID for i in bid_at] == bids[:k],
+        expect([_bid_card(history[i]) for i in bid_at] == bids[:k],
                "MC-27: 'history' must end with this round's bids ('bids'), in seat order")
+        for q, i in enumerate(bid_at):
+            expect(history[i] < BID_PLAIN or helpers[q] == HENRI,
+                   f"MC-17: seat {q} bids without Henri ('history'[{i}]) but holds {HELPERS[helpers[q]]}")
         expect(len(swap_at) == int(d["etienne_used"]),
                "MC-16: 'etienne_used' must say whether this round's bid actions in 'history' hold a swap")
         if swap_at:
+            expect("bid" in self.etienne_phases,
+                   f"MC-16: with etienne_swap={self.params['etienne_swap']!r} Etienne's holder does not swap "
+                   "at the bid ('history' ends with a swap among this round's bids)")
             before = sum(1 for i in bid_at if i < swap_at[0])
             expect(helpers.index(ETIENNE) == before, "MC-16: only Etienne's holder swaps, before its own bid")
 
@@ -767,7 +947,14 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             expect((bids[q] >= 0) == (i >= turn),
                    "MC-9: the seats still to pick (order[turn:]) and only they have a bid card on the table")
         rest = order[turn:]
-        expect(rest == sorted(rest, key=lambda q: _bid_key(bids[q], d["helpers"][q], self.cards)),
+        offs = [False]
+        if self.henri_optional:  # MC-17: with or without Henri, as this round's bid in 'history' says
+            acts = [a for a in d["history"] if _bid_card(a) >= 0][-self.num_players:]
+            h = d["helpers"].index(HENRI) if HENRI in d["helpers"] else -1
+            offs = ([acts[h] >= BID_PLAIN] if h >= 0 and len(acts) == self.num_players
+                    else [False, True])  # a position set up without its history: either
+        expect(any(rest == sorted(rest, key=lambda q: _bid_key(bids[q], d["helpers"][q], self.cards, off))
+                   for off in offs),
                "MC-8: the seats still to pick must follow the coins of their bids (Henri +2), ties by helper rank")
         for i, q in enumerate(order):
             room = MAX_SLOTS - (picks_left if i == turn else 2 if i > turn else 0)
@@ -827,7 +1014,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         # A combination action names hand slots, and slots tell the card-id order inside a
         # hidden hand: history shows None for every combination (the laid and kept cards
         # are face up in the victory cards and the discard pile).
-        d["history"] = [None if a is not None and a >= COMBINE else a for a in history]
+        d["history"] = [None if a is not None and COMBINE <= a < BID_PLAIN else a for a in history]
         d["pile_size"] = len(d["pile"])
         d["pile"] = None
         d["rng"] = None
@@ -839,7 +1026,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         phase = before["phase"]
         expect(phase in PHASES[:4], f"MC-26: no move is made in phase {phase!r}")
         mover = before["committed"].index(False) if phase == "bid" else before["order"][before["turn"]]
-        if phase == "bid" and (action is None or BID <= action < PICK) and mover != p:
+        if phase == "bid" and (action is None or _bid_card(action) >= 0) and mover != p:
             text = f"seat {mover} bids face down"  # MC-7: face down until all are in
         elif action is not None:
             mv = self.action_to_move(action)
@@ -864,7 +1051,9 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             bid_at, _ = _bid_phase_actions(after["history"], n)
             shown = [after["history"][i] for i in bid_at]
             expect(len(shown) == n and all(a is not None for a in shown), "MC-7: the revealed bids are in the history")
-            text += "; bids revealed: " + ", ".join(f"seat {q} {self.card_token(a - BID)}" for q, a in enumerate(shown))
+            text += "; bids revealed: " + ", ".join(
+                f"seat {q} {self.card_token(_bid_card(a))}" + (" without Henri" if a >= BID_PLAIN else "")
+                for q, a in enumerate(shown))
         return text
 
     def _determinize(self, view: Dict[str, Any], p: int, rng: Rng) -> Dict[str, Any]:
@@ -872,12 +1061,15 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         grouped by pool, each group (sorted) shuffled and dealt: to each other seat as many
         cards of each pool as it holds unseen, one card of each hidden bidder's cards becomes
         its bid, the rest of the newest pool is the pile. Hidden history entries become
-        ``BID + card`` (a bid) or the first combination pattern."""
+        ``BID + card`` (a bid) or the first combination pattern. With ``henri_bonus="optional"``
+        a hidden bid of Henri's holder is made without Henri when a draw of ``rng.below(2)``
+        (right after its card is drawn) gives 1 (MC-17: nobody else knows)."""
         n = self.num_players
         d = dict(view)
         for key in ("hand_sizes", "committed", "unseen_pools", "pile_size"):
             del d[key]
         bids, hands, known, pools = d["bids"], d["hands"], d["known"], d["pools"]
+        plain = [False] * n
         expect(isinstance(pools, list) and len(pools) == NUM_CARDS,
                "'pools' must list the pool of each of the 80 cards")
         visible: Set[int] = set(d["display"]) | set(d["discard"]) | set(hands[p])
@@ -901,6 +1093,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             if bids[q] is None:  # a hidden bid: one of the seat's cards
                 expect(len(mine) > 0, f"view: seat {q} has a hidden bid but no card")
                 bids[q] = mine.pop(rng.below(len(mine)))
+                if self.henri_optional and d["helpers"][q] == HENRI:  # MC-17: with or without Henri
+                    plain[q] = rng.below(2) == 1
             hands[q] = mine
         top = max(pools)
         expect(all(not cs for t, cs in groups.items() if t != top),
@@ -911,7 +1105,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             k = sum(1 for b in bids if b >= 0)
             bid_at, _ = _bid_phase_actions(history, k)
             for q, i in enumerate(bid_at):
-                history[i] = BID + bids[q]
+                if history[i] is None:
+                    history[i] = (BID_PLAIN if plain[q] else BID) + bids[q]
         d["history"] = [COMBINE if a is None else a for a in history]
         d["rng"] = rng.next64()
         return d
@@ -1016,6 +1211,12 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         c = a % NUM_CARDS
         if SWAP <= a < DECLINE:
             return self._why_no_swap(d, p, c)
+        if a >= BID_PLAIN:  # MC-17
+            if phase != "bid":
+                return f"MC-7: a bid without Henri is made in the bid phase; the phase is {phase}"
+            if d["helpers"][p] != HENRI:
+                return f"MC-17: only Henri's holder may bid without Henri; seat {p} holds {HELPERS[d['helpers'][p]]}"
+            return f"MC-7: seat {p} does not hold card {c} ({self.card_name(c)})"
         want = {"bid": "MC-7: every seat bids one hand card now",
                 "pick": "MC-9: the picker takes cards from the display now",
                 "combine": "MC-10: the current seat lays a combination or declines now",
@@ -1043,9 +1244,14 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             return f"MC-16: only Etienne's holder may swap; seat {p} holds {HELPERS[d['helpers'][p]]}"
         if d["etienne_used"]:
             return "MC-16: Etienne's swap was already used this round"
-        if d["phase"] == "discard":
-            return ("MC-16: Etienne swaps before bidding, before a pick or before the combination step, "
-                    "not while discarding")
+        if d["phase"] not in self.etienne_phases:
+            if self.params["etienne_swap"] == "any_decision":
+                return ("MC-16: Etienne swaps before bidding, before a pick or before the combination step, "
+                        "not while discarding")
+            when = {"picks_and_combination": "before a pick or before the combination step",
+                    "also_hand_limit": "at any decision"}[self.params["etienne_swap"]]
+            return (f"MC-16: with etienne_swap={self.params['etienne_swap']!r} Etienne swaps {when}, "
+                    f"not in the {d['phase']} phase")
         return f"MC-16: seat {p} does not hold card {c} ({self.card_name(c)})"
 
     def _why_no_combination(self, d: Dict[str, Any], p: int, a: int) -> str:
@@ -1060,7 +1266,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if len(hand) - len(slots) < 1:
             return "MC-11: after laying a combination the player must still hold at least one card"
         cards = [hand[i] for i in slots]
-        outs = combination_outcomes(cards, self.cards, helper)
+        outs = combination_outcomes(cards, self.cards, helper, kept_card=self.params["kept_card"])
         shown = ", ".join(self.card_name(x) for x in cards)
         if not outs:
             return f"MC-10: {shown} is neither a run nor a set (with {HELPERS[helper]})"
@@ -1098,7 +1304,7 @@ def _bid_phase_actions(history: Sequence[Optional[int]], k: Optional[int] = None
     i = len(history)
     while i > 0 and (k is None or len(bid_at) < k):
         a = history[i - 1]
-        if a is None or BID <= a < PICK:
+        if a is None or _bid_card(a) >= 0:
             bid_at.append(i - 1)
         elif SWAP <= a < DECLINE:
             swap_at.append(i - 1)
@@ -1110,7 +1316,8 @@ def _bid_phase_actions(history: Sequence[Optional[int]], k: Optional[int] = None
     return bid_at, swap_at
 
 
-def _check_history(d: Dict[str, Any], history: List[int], n: int) -> None:
+def _check_history(d: Dict[str, Any], history: List[int], n: int,
+                   swap_phases: Tuple[str, ...] = ETIENNE_SWAP_PHASES["any_decision"]) -> None:
     """``history`` (the actions since ``new_state``) against the position (StateError).
 
     An empty history is a position set up directly (the position keys are authoritative).
@@ -1118,7 +1325,9 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int) -> None:
     seat order (MC-7, MC-27), then the picks (at most two per seat, each card once: MC-9),
     then one combination step or decline per seat (MC-10), each followed by its hand-limit
     discards (at most ``MAX_SLOTS - HAND_LIMIT``: MC-14), with at most one Etienne swap
-    (MC-16). It must hold exactly the ``round - 1`` rounds
+    (MC-16) in a phase of ``swap_phases`` (the reading ``etienne_swap``: a swap in the bid
+    stage is a bid-phase swap; a swap followed by a hand-limit discard, or ending the history
+    of a discard phase, is a swap between the discards). It must hold exactly the ``round - 1`` rounds
     played before this one (all ``round`` once the game is over) and then exactly this
     round's progress: the committed bids, the bid cards still on the table, the seats that
     have combined, and the swap that ``etienne_used`` records."""
@@ -1133,17 +1342,19 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int) -> None:
     combined = swaps = discards = 0
     prev = ""
     for i, a in enumerate(history):
-        kind = ("bid" if a < PICK else "pick" if a < DISCARD else "discard" if a < SWAP
-                else "swap" if a < DECLINE else "combine")
-        if stage == "end" and kind != "discard":  # the round is over: this action opens the next
+        kind = _action_kind(a)
+        dswap = _is_discard_swap(history, i, phase)  # MC-16, MC-14: a swap between the discards
+        if stage == "end" and kind != "discard" and not dswap:  # the round is over: this action opens the next
             done, last_swaps = done + 1, swaps
             stage, bids, picks, combined, swaps, discards, prev = "bid", [], set(), 0, 0, 0, ""
         where = f"'history'[{i}] = {a}"
         if kind == "bid":
             expect(stage == "bid", f"MC-7: {where} is a bid, but the round's {n} bids are in (a round is "
                                    "the bids, the picks, then the combination steps)")
-            expect(a - BID not in bids, f"MC-7: {where} bids card {a - BID} a second time in one round")
-            bids.append(a - BID)
+            card = _bid_card(a)
+            expect(card not in bids, f"MC-7: {where} bids card {card} a second time in one round")
+            _check_bid_without_henri(d, where, a, len(bids), done + 1)  # MC-17
+            bids.append(card)
             if len(bids) == n:
                 stage = "pick"
         elif kind == "pick":
@@ -1153,7 +1364,7 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int) -> None:
             picks.add(a - PICK)
             expect(len(picks) <= 2 * n, f"MC-9: {where}: {n} seats pick at most {2 * n} cards a round")
         elif kind == "swap":
-            expect(swaps == 0, f"MC-16: {where} is a second Etienne swap in one round")
+            _check_swap(where, n, stage, swap_phases, prev, swaps, dswap)
             swaps += 1
         elif kind == "combine":
             expect(stage in ("pick", "combine"), f"MC-10: {where} is a combination step, but they follow the "
@@ -1168,7 +1379,7 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int) -> None:
             expect(discards <= MAX_SLOTS - HAND_LIMIT,
                    f"MC-14: {where}: a hand holds at most {MAX_SLOTS} cards at its combination step, so at "
                    f"most {MAX_SLOTS - HAND_LIMIT} discard follows it")
-        prev = kind
+        prev = prev if dswap else kind  # (after a swap between the discards, the discards go on)
     if stage == "end" and phase != "discard":  # the history ends with a complete round
         done, last_swaps = done + 1, swaps
         stage, bids, combined, swaps = "bid", [], 0, 0
@@ -1208,15 +1419,89 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int) -> None:
                f"{turn + 1}. of the round; 'history' holds {combined}")
 
 
-def _bid_key(bid: int, helper: int, cards: List[List[int]]) -> Tuple[int, int]:
-    """MC-8: the sort key of a bid: coins of the bid card (+2 for Henri, MC-17), highest
-    first; ties: higher helper rank (lower helper id) first."""
-    return (-(cards[bid][2] + (2 if helper == HENRI else 0)), helper)
+def _is_discard_swap(history: List[int], i: int, phase: str) -> bool:
+    """Whether ``history[i]`` is a swap made between hand-limit discards (MC-14): a swap keeps
+    the seat and the phase, so it was when a discard follows it, or when it ends the history
+    of a discard phase."""
+    if _action_kind(history[i]) != "swap":
+        return False
+    return _action_kind(history[i + 1]) == "discard" if i + 1 < len(history) else phase == "discard"
 
 
-def _pick_order(bids: Sequence[int], helpers: Sequence[int], cards: List[List[int]]) -> List[int]:
-    """MC-8: the pick order of the revealed bids."""
-    return sorted(range(len(bids)), key=lambda q: _bid_key(bids[q], helpers[q], cards))
+def _check_swap(where: str, n: int, stage: str, swap_phases: Tuple[str, ...], prev: str, swaps: int,
+                between_discards: bool) -> None:
+    """MC-16: an Etienne swap in ``history`` (at ``where``): once a round, and only in the
+    phases of the reading ``etienne_swap`` (``swap_phases``): a swap in the bid ``stage`` is
+    made at the bid; one ``between_discards`` (MC-14) must follow a combination step."""
+    expect(swaps == 0, f"MC-16: {where} is a second Etienne swap in one round")
+    if not between_discards:
+        expect(stage != "bid" or "bid" in swap_phases,
+               f"MC-16: {where} is an Etienne swap at the bid (before the round's {n} bids are in), which "
+               "the reading etienne_swap of this game does not allow")
+        return
+    expect("discard" in swap_phases,
+           f"MC-16: {where} is an Etienne swap while discarding for the hand limit (MC-14), which the "
+           "reading etienne_swap of this game does not allow")
+    expect(prev in ("combine", "discard"), f"MC-14: {where} is a swap between hand-limit discards, "
+                                           "which only follow a combination step")
+
+
+def _bid_key(bid: int, helper: int, cards: List[List[int]], henri_off: bool = False) -> Tuple[int, int]:
+    """MC-8: the sort key of a bid: coins of the bid card (+2 for Henri, MC-17, unless his
+    holder bid without him), highest first; ties: higher helper rank (lower helper id) first."""
+    return (-(cards[bid][2] + (2 if helper == HENRI and not henri_off else 0)), helper)
+
+
+def _pick_order(bids: Sequence[int], helpers: Sequence[int], cards: List[List[int]],
+                henri_off: bool = False) -> List[int]:
+    """MC-8: the pick order of the revealed bids (``henri_off``: Henri's holder bid without
+    him, MC-17)."""
+    return sorted(range(len(bids)), key=lambda q: _bid_key(bids[q], helpers[q], cards, henri_off))
+
+
+def _bid_card(a: Optional[int]) -> int:
+    """The card of a bid action (``BID + c``, or ``BID_PLAIN + c`` without Henri: MC-17);
+    -1 for any other action."""
+    if a is None:
+        return -1
+    if BID <= a < PICK:
+        return a - BID
+    return a - BID_PLAIN if BID_PLAIN <= a < BID_PLAIN + NUM_CARDS else -1
+
+
+def _action_kind(a: int) -> str:
+    """``"bid"`` (with or without Henri, MC-17), ``"pick"``, ``"discard"``, ``"swap"`` or
+    ``"combine"`` (a combination or the decline)."""
+    if a < PICK or a >= BID_PLAIN:
+        return "bid"
+    return "pick" if a < DISCARD else "discard" if a < SWAP else "swap" if a < DECLINE else "combine"
+
+
+def _check_bid_without_henri(d: Dict[str, Any], where: str, a: int, seat: int, r: int) -> None:
+    """MC-17: when the bid ``a`` at ``where`` (``history``), seat ``seat``'s in round ``r``,
+    is a bid without Henri, that seat must have held Henri then."""
+    if a < BID_PLAIN:
+        return
+    held = _helpers_in_round(d, r)[seat]
+    expect(held == HENRI, f"MC-17: {where} is seat {seat}'s bid without Henri, but seat {seat} holds "
+                          f"{HELPERS[held]} in round {r}")
+
+
+def _helpers_in_round(d: Dict[str, Any], r: int) -> List[int]:
+    """The helper each seat held in round ``r`` of the game whose position ``d`` is: the
+    helpers now, passed back (MC-15) once per round since. Passing moves the seven helpers
+    along one cycle of seven places (seats 1 .. n-1, seat 0, the row, seat 1 again), so it
+    repeats every seven rounds. A finished game did not pass after its last round."""
+    helpers, row = list(d["helpers"]), list(d["row"])
+    n = len(helpers)
+    for _ in range((d["round"] - r) % 7):
+        old = [0] * n  # the inverse of MC-15's passing (see _next_combiner)
+        old[0] = row[-1]
+        old[1:n - 1] = helpers[2:n]
+        old[n - 1] = helpers[0]
+        row = [helpers[1]] + row[:-1]
+        helpers = old
+    return helpers
 
 
 def _winners(vp: Sequence[Sequence[int]], helpers: Sequence[int], cards: List[List[int]]) -> List[int]:
@@ -1230,6 +1515,8 @@ def _describe_card_move(g: "MausAuChocolat", p: int, mv: MCMove) -> str:
     """A move other than a combination by seat ``p``, in the words of ``describe``."""
     if isinstance(mv, MCDecline):
         return f"seat {p} declines"
+    if isinstance(mv, MCBidWithoutHenri):  # MC-17
+        return f"seat {p} bids {g.card_token(mv.card)} without Henri"
     assert isinstance(mv, (MCBid, MCPick, MCDiscard, MCSwap))
     verb = {MCBid: "bids", MCPick: "picks", MCDiscard: "discards", MCSwap: "swaps"}[type(mv)]
     return f"seat {p} {verb} {g.card_token(mv.card)}" + (" (Etienne)" if isinstance(mv, MCSwap) else "")
@@ -1352,8 +1639,10 @@ class MausAuChocolatState(StateAPI[MCMove]):
         for q, x in enumerate(actions):
             xs = list(x) if isinstance(x, (list, tuple)) else [x]
             xs = [self.game.move_to_action(m) if isinstance(m, Move) else check_action_type(m) for m in xs]
-            if not xs or not BID <= xs[-1] < PICK:
-                raise IllegalMoveError(f"MC-7: seat {q}'s entry must end with a bid action (0..79), got {x!r}")
+            if not xs or _bid_card(xs[-1]) < 0:
+                raise IllegalMoveError(f"MC-7: seat {q}'s entry must end with a bid action (0..79"
+                                       + (f" or {BID_PLAIN}..{BID_PLAIN + NUM_CARDS - 1} without Henri"
+                                          if self.game.henri_optional else "") + f"), got {x!r}")
             seq += xs
         trial = self.clone()
         for a in seq:
@@ -1503,11 +1792,14 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
             acts += [PICK + c for c in self.display]  # MC-9
         elif self.phase == "discard":
             acts += [DISCARD + c for c in hand]  # MC-14
-        if self.phase != "discard" and self.helpers[p] == ETIENNE and not self.etienne_used:
-            acts += [SWAP + c for c in hand]  # MC-16: once per round, at any decision
+        if self.helpers[p] == ETIENNE and not self.etienne_used and self.phase in self.game.etienne_phases:
+            acts += [SWAP + c for c in hand]  # MC-16: once per round, at the decisions of etienne_swap
         if self.phase == "combine":
             acts.append(DECLINE)  # MC-10
-            acts += combination_actions(hand, self.game.cards, self.helpers[p])
+            acts += combination_actions(hand, self.game.cards, self.helpers[p],
+                                        kept_card=self.game.params["kept_card"])
+        if self.phase == "bid" and self.game.henri_optional and self.helpers[p] == HENRI:
+            acts += [BID_PLAIN + c for c in hand]  # MC-17: a bid without Henri's +2
         return acts
 
     # -- moves -------------------------------------------------------------------------
@@ -1521,6 +1813,8 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
             self._swap(p, a - SWAP)
         elif a < PICK:
             self._bid(p, a - BID)
+        elif a >= BID_PLAIN:  # MC-17: without Henri's +2
+            self._bid(p, a - BID_PLAIN, henri_off=True)
         elif a < DISCARD:
             self._pick(p, a - PICK)
         elif a < SWAP:
@@ -1563,7 +1857,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
         assert new is not None  # the discard pile holds at least c
         self.hands[p] = sorted(self.hands[p] + [new])
 
-    def _bid(self, p: int, c: int) -> None:
+    def _bid(self, p: int, c: int, henri_off: bool = False) -> None:
         self.hands[p].remove(c)  # MC-7: laid face down (a known card stays in known[p])
         self.bids[p] = c
         if all(b >= 0 for b in self.bids):  # MC-7: all revealed at once
@@ -1571,7 +1865,12 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
                 self.pools[b] = 0
                 if b in self.known[q]:
                     self.known[q].remove(b)
-            self.order = _pick_order(self.bids, self.helpers, self.game.cards)  # MC-8
+            if HENRI in self.helpers and self.helpers.index(HENRI) != p:  # MC-17: as Henri's holder bid
+                bid_at, _ = _bid_phase_actions(self.history)
+                henri_off = self.history[bid_at[self.helpers.index(HENRI)]] >= BID_PLAIN
+            elif HENRI not in self.helpers:
+                henri_off = False
+            self.order = _pick_order(self.bids, self.helpers, self.game.cards, henri_off)  # MC-8
             self.phase = "pick"
             self.turn = 0
             self._start_pick_turn()

@@ -161,8 +161,38 @@ def _diagram(state: Any, for_player: Optional[int]) -> List[str]:
     return [printable(line) for line in diagram.split("\n")]
 
 
+def _changed_params(record: Record) -> Dict[str, Any]:
+    """The record's parameters that differ from the game's defaults at its player count."""
+    from mousehole import load
+    players = record.params.get("players")
+    try:
+        defaults = load(record.game, engine="python", players=players).params
+    except Exception:  # noqa: BLE001  (a record whose player count alone does not load: show all)
+        return dict(record.params)
+    return {k: v for k, v in record.params.items() if defaults.get(k) != v}
+
+
+def _params_line(record: Record) -> str:
+    """``parameters: the defaults`` or the ones that differ (a table shortened)."""
+    changed = _changed_params(record)
+    if not changed:
+        return "parameters: the defaults"
+    shown = []
+    for k, v in changed.items():
+        text = json.dumps(v, ensure_ascii=False)
+        shown.append(f"{k}={text if len(text) <= 60 else text[:57] + '...'}")
+    return "parameters besides the defaults: " + ", ".join(shown)
+
+
+def _title(record: Record) -> str:
+    from mousehole._api import _REGISTRY
+    cls = _REGISTRY.get(record.game)
+    name = cls.title if cls is not None else record.game
+    return f"{name}, {len(record.seats)} players"
+
+
 def _header(record: Record) -> List[str]:
-    lines = [printable(f"{record.game} {json.dumps(record.params, ensure_ascii=False)}"),
+    lines = [printable(f"{_title(record)} ({record.game})"), printable(_params_line(record)),
              printable("seats: " + ", ".join(f"{p}: {s}" for p, s in enumerate(record.seats)))]
     if record.date:
         lines.append(printable(f"date: {record.date}"))
@@ -191,6 +221,7 @@ def text_lines(record: Record, *, diagrams: bool = False, for_player: Optional[i
 
 
 _STYLE = """
+details pre { white-space: pre-wrap; word-break: break-all; font-size: 0.8em; }
 body { font-family: system-ui, sans-serif; margin: 1rem; color: #222; background: #fafafa; }
 h1 { font-size: 1.2rem; margin: 0 0 .5rem; overflow-wrap: anywhere; }
 #controls { display: flex; gap: .5rem; align-items: center; margin: .5rem 0; }
@@ -249,8 +280,11 @@ def _page_parts(record: Record, last: int, data_json: str = "") -> Tuple[str, st
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
         f"<title>{_esc(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n",
         f"<h1>{_esc(title)}</h1>\n",
-        f"<div>{_esc(record.game)} {_esc(json.dumps(record.params, ensure_ascii=False))}"
+        f'<div id="about">{_esc(_title(record))} &middot; seats: '
+        + ", ".join(f"{p}: {_esc(s)}" for p, s in enumerate(record.seats))
         + (f" &middot; {_esc(record.date)}" if record.date else "") + "</div>\n",
+        f"<details><summary>{_esc(_params_line(record))}</summary>"
+        f"<pre>{_esc(json.dumps(record.params, ensure_ascii=False))}</pre></details>\n",
         '<div id="controls">'
         '<button id="prev" type="button" title="previous (left arrow)">&#9664; previous</button>'
         f'<input id="slider" type="range" min="0" max="{last}" value="0" aria-label="move">'

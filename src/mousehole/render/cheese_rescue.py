@@ -149,8 +149,11 @@ class Drawing(BaseDrawing):
                         cv.line(x + C - 8, y + 8, x + 8, y + C - 8, stroke="#cf222e", sw=4, cap="round")
                     continue
                 rr, cc = r0 + r, c0 + c
-                inside = max(bottom, rr) - min(top, rr) < N and max(right, cc) - min(left, cc) < N
-                if inside or not occ:  # CR-8: a card may still go here as far as the square goes
+                # CR-8: a card may still go here as far as the square goes (a fixed square,
+                # play_area, rules out the rest)
+                inside = (max(bottom, rr) - min(top, rr) < N and max(right, cc) - min(left, cc) < N
+                          and g._in_area(rr, cc))
+                if inside or (not occ and g._in_area(rr, cc)):
                     cv.rect(x + 3, y + 3, C - 6, C - 6, fill="#fbf9f4", stroke="#d6ccb5", rx=5, dash="3 3")
                 else:
                     cv.rect(x + 3, y + 3, C - 6, C - 6, fill="#e4ddd0", rx=5)

@@ -1,0 +1,749 @@
+"""Maus au Chocolat: the readings of the rule text (``MausAuChocolat.READINGS``), each value on
+hand-built positions where the readings differ, on both engines.
+
+``henri_bonus`` (MC-17, MC-8): ``"always"`` (Henri's holder's bid always counts 2 coins more)
+or ``"optional"`` (the holder chooses with each bid, face down like the bid: the actions
+``BID_PLAIN + c`` bid card ``c`` without the +2).
+
+``kept_card`` (MC-23, MC-12, MC-21): ``"highest_printed"`` (a set keeps its cards of the
+highest printed value, the lowest ids among equal ones) or ``"player_chooses"`` (any choice
+of a set's kept cards is a combination action of its own); the compiled core's second bank
+of shape tables is also checked through its self-checks and the C-level interface.
+
+``etienne_swap`` (MC-16, MC-7, MC-14): when Etienne's holder may swap: ``"any_decision"``
+(his bid, picks and combination step), ``"picks_and_combination"`` (not the bid) or
+``"also_hand_limit"`` (also between his hand-limit discards); the compiled core's policy
+step and legality test are checked between the discards.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Dict, List
+
+import pytest
+
+import mousehole
+from mousehole import IllegalMoveError, ParameterError, StateError
+from mousehole.maus_au_chocolat import (
+    AMELIE,
+    BID,
+    BID_PLAIN,
+    CLAUDE,
+    COMBINE,
+    DECLINE,
+    DISCARD,
+    HENRI,
+    LILLY,
+    MATHIEU,
+    MAURICE,
+    PICK,
+    SWAP,
+    MCBid,
+    MCBidWithoutHenri,
+    MCCombine,
+    MCDecline,
+    default_cards,
+)
+
+CARDS = default_cards()
+ING = {"eggs": 0, "fruit": 1, "nuts": 2, "chocolate": 3, "sugar": 4}
+
+
+def cid(ing: str, candy: int, coin: int) -> int:
+    """The id of the DEFAULT card of that ingredient, candy value and coin value."""
+    found = [i for i, c in enumerate(CARDS) if c[0] == ING[ing] and c[1] == candy and c[2] == coin]
+    assert len(found) == 1
+    return found[0]
+
+
+# Seat 0 holds Henri and bids eggs4/5c (5 coins, 7 with Henri); seat 1 (Mathieu) bids
+# fruit4/6c (6 coins); seat 2 (Lilly) bids eggs3/1c (1 coin).
+HENRI_CARD = cid("eggs", 4, 5)
+SIX = cid("fruit", 4, 6)
+ONE = cid("eggs", 3, 1)
+HANDS = {0: [HENRI_CARD, cid("nuts", 3, 3), cid("sugar", 3, 1), cid("sugar", 4, 1), cid("chocolate", 7, 4)],
+         1: [SIX, cid("nuts", 5, 3), cid("sugar", 5, 3), cid("eggs", 6, 1), cid("fruit", 7, 3)],
+         2: [ONE, cid("nuts", 6, 7), cid("sugar", 6, 3), cid("eggs", 7, 2), cid("fruit", 3, 2)]}
+
+
+def load(engine: str, **kw: Any) -> Any:
+    return mousehole.load("maus_au_chocolat", engine=engine, **kw)
+
+
+def bid_position(game: Any) -> Any:
+    """Round 1, bid phase, nobody has bid; 3 players with the hands above, holding Henri,
+    Mathieu and Lilly."""
+    helpers = [HENRI, MATHIEU, LILLY]
+    used = set(sum(HANDS.values(), []))
+    free = [c for c in range(80) if c not in used]
+    d: Dict[str, Any] = game.new_state(0).to_dict()
+    d.update(round=1, phase="bid", pile=free[4:], display=sorted(free[:4]), discard=[],
+             hands=[sorted(HANDS[q]) for q in range(3)], known=[[], [], []], pools=[0] * 80,
+             bids=[-1] * 3, vp=[[], [], []], helpers=list(helpers),
+             row=[h for h in range(7) if h not in helpers], order=[], turn=0, picks_left=0,
+             etienne_used=False, rng=99, history=[], truncated=False)
+    return game.state_from_dict(d)
+
+
+# ---- henri_bonus ------------------------------------------------------------------------
+
+
+def test_mc17_unknown_henri_bonus_value_raises(engine: str) -> None:
+    """MC-17: the reading must be one of its values."""
+    with pytest.raises(ParameterError, match="henri_bonus.*'always', 'optional'"):
+        load(engine, henri_bonus="sometimes")
+    with pytest.raises(ParameterError, match="henri_bonus"):
+        load(engine, henri_bonus=True)
+
+
+def test_mc17_always_henri_counts_two_more_and_has_no_bid_without_him(engine: str) -> None:
+    """MC-17 ``always`` (default): 2085 actions; Henri's holder bids only with the +2, so his
+    5 coins (7) beat seat 1's 6."""
+    g = load(engine, players=3)
+    assert g.params["henri_bonus"] == "always" and g.num_actions == 2085
+    s = bid_position(g)
+    assert list(s.legal_actions()) == sorted(BID + c for c in HANDS[0])
+    with pytest.raises(IllegalMoveError):
+        s.apply_action(BID_PLAIN + HENRI_CARD)
+    with pytest.raises(IllegalMoveError, match="MC-17"):
+        g.move_to_action(MCBidWithoutHenri(HENRI_CARD))
+    s.apply_joint([BID + HENRI_CARD, BID + SIX, BID + ONE])
+    d = s.to_dict()
+    assert d["phase"] == "pick" and d["order"] == [0, 1, 2] and s.current_player == 0
+
+
+def test_mc17_optional_adds_bids_without_henri_for_his_holder_only(engine: str) -> None:
+    """MC-17 ``optional``: 2165 actions; Henri's holder may bid each card with or without
+    Henri (``2085 + c``); the other seats bid as before."""
+    g = load(engine, players=3, henri_bonus="optional")
+    assert g.num_actions == 2165 and g.params["henri_bonus"] == "optional"
+    s = bid_position(g)
+    hand = sorted(HANDS[0])
+    assert list(s.legal_actions()) == [BID + c for c in hand] + [BID_PLAIN + c for c in hand]
+    mask = s.legal_action_mask()
+    assert mask.shape == (2165,) and mask[BID_PLAIN + HENRI_CARD] and not mask[BID_PLAIN + SIX]
+    s.apply_action(BID_PLAIN + HENRI_CARD)
+    assert s.current_player == 1
+    assert list(s.legal_actions()) == sorted(BID + c for c in HANDS[1])
+    with pytest.raises(IllegalMoveError, match="MC-17"):
+        s.apply_action(BID_PLAIN + SIX)  # seat 1 holds Mathieu
+
+
+@pytest.mark.parametrize("with_henri, order", [(True, [0, 1, 2]), (False, [1, 0, 2])])
+def test_mc17_optional_the_choice_decides_the_pick_order(engine: str, with_henri: bool, order: List[int]) -> None:
+    """MC-8, MC-17 ``optional``: with Henri seat 0's 5 coins count 7 and it picks first;
+    without him they count 5 and seat 1's 6 coins go first."""
+    g = load(engine, players=3, henri_bonus="optional")
+    s = bid_position(g)
+    s.apply_action((BID if with_henri else BID_PLAIN) + HENRI_CARD)
+    s.apply_action(BID + SIX)
+    s.apply_action(BID + ONE)
+    d = s.to_dict()
+    assert d["phase"] == "pick" and d["order"] == order and s.current_player == order[0]
+    again = g.state_from_dict(d)  # the pick phase keeps the order (state dict round trip)
+    assert again.to_dict() == d and list(again.legal_actions()) == list(s.legal_actions())
+
+
+def test_mc17_optional_joint_bids_equal_sequential(engine: str) -> None:
+    """MC-27 with MC-17 ``optional``: apply_joint with a bid without Henri is the same game as
+    the bids one seat at a time; an entry must end with a bid of either kind."""
+    g = load(engine, players=3, henri_bonus="optional")
+    a, b = bid_position(g), bid_position(g)
+    a.apply_joint([MCBidWithoutHenri(HENRI_CARD), BID + SIX, MCBid(ONE)])
+    for x in (BID_PLAIN + HENRI_CARD, BID + SIX, BID + ONE):
+        b.apply_action(x)
+    assert a.to_dict() == b.to_dict() and a.to_dict()["order"] == [1, 0, 2]
+    c = bid_position(g)
+    before = c.to_dict()
+    with pytest.raises(IllegalMoveError, match="MC-17"):
+        c.apply_joint([BID + HENRI_CARD, BID_PLAIN + SIX, BID + ONE])
+    assert c.to_dict() == before
+
+
+def test_mc17_optional_choice_stays_hidden_until_the_reveal(engine: str) -> None:
+    """MC-7, MC-26: until every bid is in, the others cannot tell whether Henri's holder bid
+    with or without him (views, observations, describe, determinization); at the reveal it is
+    public."""
+    g = load(engine, players=3, henri_bonus="optional")
+    plain, full = bid_position(g), bid_position(g)
+    plain.apply_action(BID_PLAIN + HENRI_CARD)
+    full.apply_action(BID + HENRI_CARD)
+    for p in (1, 2):
+        vp, vf = plain.to_dict(for_player=p), full.to_dict(for_player=p)
+        assert vp == vf and vp["history"] == [None] and vp["bids"] == [None, -1, -1]
+        assert (plain.observation(p) == full.observation(p)).all()
+        assert plain.determinize(p, 5).to_dict() == full.determinize(p, 5).to_dict()
+    assert plain.to_dict(for_player=0)["history"] == [BID_PLAIN + HENRI_CARD]
+    assert plain.determinize(0, 5).to_dict()["history"] == [BID_PLAIN + HENRI_CARD]
+    # a determinization for another seat draws both choices (the card too), from the seed only
+    kinds = {plain.determinize(1, seed).to_dict()["history"][0] >= BID_PLAIN for seed in range(40)}
+    assert kinds == {True, False}
+    before = plain.to_dict(for_player=1)
+    plain.apply_action(BID + SIX)
+    after = plain.to_dict(for_player=1)
+    assert g.describe_seen(before, after) == "seat 1 bids fruit4/6c"
+    before = after
+    plain.apply_action(BID + ONE)
+    after = plain.to_dict(for_player=1)
+    assert after["history"][0] == BID_PLAIN + HENRI_CARD  # revealed
+    assert g.describe_seen(before, after) == (
+        "seat 2 bids face down; bids revealed: seat 0 eggs4/5c without Henri, seat 1 fruit4/6c, seat 2 eggs3/1c")
+
+
+def test_mc17_optional_notation(engine: str) -> None:
+    """MC-17 notation: ``bid 3 (eggs4/5c) without Henri`` and ``seat 0 bids eggs4/5c without
+    Henri`` read back to the action 2085 + card."""
+    g = load(engine, players=3, henri_bonus="optional")
+    s = bid_position(g)
+    a = BID_PLAIN + HENRI_CARD
+    mv = g.action_to_move(a)
+    assert mv == MCBidWithoutHenri(HENRI_CARD) and g.move_to_action(mv) == a
+    assert str(mv) == f"bid {HENRI_CARD} (eggs4/5c) without Henri"
+    assert g.parse_move(str(mv)) == mv and g.parse_move("bid eggs4/5c without henri") == mv
+    assert s.describe(a) == "seat 0 bids eggs4/5c without Henri"
+    assert s.parse_action(s.describe(a)) == a and s.parse_action("bid eggs4/5c") == BID + HENRI_CARD
+
+
+def test_mc17_state_dicts_check_bids_without_henri(engine: str) -> None:
+    """MC-17 in ``state_from_dict``: a bid without Henri is only Henri's holder's and only in
+    a game with ``henri_bonus="optional"``; a face-down one survives the round trip and is
+    applied at the reveal."""
+    g = load(engine, players=3, henri_bonus="optional")
+    s = bid_position(g)
+    s.apply_action(BID_PLAIN + HENRI_CARD)
+    d = s.to_dict()
+    t = g.state_from_dict(d)
+    t.apply_action(BID + SIX)
+    t.apply_action(BID + ONE)
+    assert t.to_dict()["order"] == [1, 0, 2]
+    bad = dict(d, helpers=[MATHIEU, HENRI, LILLY])
+    with pytest.raises(StateError, match="MC-17"):
+        g.state_from_dict(bad)
+    with pytest.raises(StateError, match="history"):
+        load(engine, players=3).state_from_dict(dict(d, params=load(engine, players=3).params))
+
+
+def test_mc17_history_check_follows_henri_through_the_rounds(engine: str) -> None:
+    """MC-17, MC-15: the history check knows who held Henri in every earlier round (helpers
+    pass on each round); a whole game with bids without Henri loads at every step."""
+    g = load(engine, players=4, henri_bonus="optional")
+    s = g.new_state(seed=11)
+    plain_rounds = set()
+    rng = random.Random(3)
+    while not s.is_terminal():
+        legal = list(s.legal_actions())
+        a = max(legal) if legal[-1] >= BID_PLAIN and rng.random() < 0.7 else rng.choice(legal)
+        if a >= BID_PLAIN:
+            plain_rounds.add(s.to_dict()["round"])
+        s.apply_action(a)
+        if s.to_dict()["phase"] == "bid":
+            assert g.state_from_dict(s.to_dict()).to_dict() == s.to_dict()
+    assert len(plain_rounds) >= 3
+    d = s.to_dict()
+    assert g.state_from_dict(d).to_dict() == d
+    hist = list(d["history"])
+    # the seat after (or before) a bid without Henri in its round, which did not hold Henri, bids
+    # without him instead
+    i, j = next((i, j) for i, a in enumerate(hist) if a >= BID_PLAIN
+                for j in (i + 1, i - 1) if 0 <= j < len(hist) and hist[j] < 80)
+    hist[i], hist[j] = hist[i] - BID_PLAIN + BID, hist[j] - BID + BID_PLAIN
+    with pytest.raises(StateError, match="MC-17"):
+        g.state_from_dict(dict(d, history=hist))
+
+
+# ---- kept_card ----------------------------------------------------------------------------
+
+
+def combine_position(game: Any, hand: List[int], helper: int) -> Any:
+    """Round 1, combination phase, seat 0 to play with ``hand`` and ``helper``; seat 1 holds
+    a helper of lower rank and four other cards; the pile holds the rest."""
+    other = next(h for h in range(helper + 1, 7)) if helper < 6 else 5
+    rest = [c for c in range(80) if c not in hand]
+    order = [0, 1] if helper < other else [1, 0]
+    d: Dict[str, Any] = game.new_state(0).to_dict()
+    d.update(round=1, phase="combine", pile=rest[7:], display=rest[:3], discard=[],
+             hands=[sorted(hand), sorted(rest[3:7])], known=[[], []], pools=[0] * 80, bids=[-1, -1],
+             vp=[[], []], helpers=[helper, other], row=[h for h in range(7) if h not in (helper, other)],
+             order=order, turn=order.index(0), picks_left=0, etienne_used=False, rng=5, history=[],
+             truncated=False)
+    return game.state_from_dict(d)
+
+
+def moves(state: Any) -> List[Any]:
+    return [state.game.action_to_move(int(a)) for a in state.legal_actions()]
+
+
+# a mixed set of three 5s (eggs5/1c, fruit5/2c, nuts5/3c: slots 0, 1, 2) and sugar3/1c (slot 3)
+MIXED_FIVES = [cid("eggs", 5, 1), cid("fruit", 5, 2), cid("nuts", 5, 3), cid("sugar", 3, 1)]
+# one colour: eggs4/4c, eggs5/1c, eggs5/2c (slots 0, 1, 2) and sugar3/1c (slot 3)
+EGGS_455 = [cid("eggs", 4, 4), cid("eggs", 5, 1), cid("eggs", 5, 2), cid("sugar", 3, 1)]
+
+
+def test_mc23_unknown_kept_card_value_raises(engine: str) -> None:
+    """MC-23: the reading must be one of its values."""
+    with pytest.raises(ParameterError, match="kept_card.*'highest_printed', 'player_chooses'"):
+        load(engine, kept_card="lowest")
+    with pytest.raises(ParameterError, match="kept_card"):
+        load(engine, kept_card=1)
+
+
+def test_mc23_the_reading_keeps_the_action_space_and_observation(engine: str) -> None:
+    """MC-23: ``player_chooses`` adds no action id (the patterns already name every kept set)
+    and leaves the observation's shape as it is."""
+    default, chooser = load(engine, players=3), load(engine, players=3, kept_card="player_chooses")
+    assert default.params["kept_card"] == "highest_printed" and chooser.params["kept_card"] == "player_chooses"
+    assert default.num_actions == chooser.num_actions == 2085
+    assert default.observation_shape == chooser.observation_shape == (80 * 13 + 12 * 3 + 58,)
+
+
+def test_mc12_mc23_mixed_set_keeps_one_card_of_the_players_choice(engine: str) -> None:
+    """MC-12, MC-23: three 5s of different ingredients keep one card. ``highest_printed``:
+    all print 5, so the lowest card id (slot 0); ``player_chooses``: any of the three."""
+    s = combine_position(load(engine, players=2), MIXED_FIVES, LILLY)
+    assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,))]
+    s = combine_position(load(engine, players=2, kept_card="player_chooses"), MIXED_FIVES, LILLY)
+    assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,)), MCCombine((0, 1, 2), (1,)),
+                        MCCombine((0, 1, 2), (2,))]
+    s.apply(MCCombine((0, 1, 2), (2,)))  # keep nuts5/3c; eggs5/1c and fruit5/2c are discarded
+    d = s.to_dict()
+    assert d["vp"][0] == [cid("nuts", 5, 3)] and s.scores()[0] == 5
+    assert d["discard"] == [cid("eggs", 5, 1), cid("fruit", 5, 2)]
+
+
+@pytest.mark.parametrize("kept_card, legal", [
+    ("highest_printed", [((0, 1, 2), (1,)), ((0, 1, 2), (2,)), ((0, 1, 2), (1, 2))]),
+    ("player_chooses", [((0, 1, 2), (1,)), ((0, 1, 2), (0, 1)), ((0, 1, 2), (2,)), ((0, 1, 2), (0, 2)),
+                        ((0, 1, 2), (1, 2))]),
+])
+def test_mc19_mc23_maurice_one_colour_set_under_each_reading(engine: str, kept_card: str, legal: List[Any]) -> None:
+    """MC-19, MC-23: eggs 4, 5, 5 with Maurice. Raising a 5 makes the one-colour run 4-5-6
+    (keep the raised card, slot 1 or 2); raising the 4 makes the one-colour set 5-5-5, which
+    keeps two cards: ``highest_printed`` the two printed 5s (slots 1, 2); ``player_chooses``
+    any two, also the raised 4, which scores its printed 4 (Maurice's text). (sugar3/1c, slot
+    3, makes runs with these cards too; those are the same under both readings.)"""
+    s = combine_position(load(engine, players=2, kept_card=kept_card), EGGS_455, MAURICE)
+    laid_455 = [m for m in moves(s) if isinstance(m, MCCombine) and m.slots == (0, 1, 2)]
+    assert laid_455 == [MCCombine(a, b) for a, b in legal]
+
+
+@pytest.mark.parametrize("kept_card, keep, score, vp, discard", [
+    ("highest_printed", (1, 2), 10, ["eggs5/1c", "eggs5/2c"], ["eggs4/4c"]),
+    ("player_chooses", (0, 1), 9, ["eggs4/4c", "eggs5/1c"], ["eggs5/2c"]),
+])
+def test_mc13_mc23_the_choice_changes_the_score_and_the_discard_pile(
+        engine: str, kept_card: str, keep: Any, score: int, vp: List[str], discard: List[str]) -> None:
+    """MC-13, MC-23: laying eggs 4, 5, 5 as Maurice's set and keeping two cards: the default
+    keeps both 5s (10 points, the 4 to the discard pile); a player who chooses may keep the 4
+    and a 5 (9 points: the printed 4 counts), so a 5 goes to the discard pile instead (where a
+    reshuffle can bring it back, MC-6). The choice of the default reading is illegal there."""
+    g = load(engine, players=2, kept_card=kept_card)
+    s = combine_position(g, EGGS_455, MAURICE)
+    s.apply(MCCombine((0, 1, 2), keep))
+    d = s.to_dict()
+    assert s.scores() == [score, 0]
+    assert [g.card_name(c) for c in d["vp"][0]] == vp and [g.card_name(c) for c in d["discard"]] == discard
+    assert d["hands"][0] == [cid("sugar", 3, 1)]
+    if kept_card == "highest_printed":
+        t = combine_position(g, EGGS_455, MAURICE)
+        before = t.to_dict()
+        with pytest.raises(IllegalMoveError, match="MC-12/MC-23"):
+            t.apply(MCCombine((0, 1, 2), (0, 1)))
+        assert t.to_dict() == before
+
+
+def test_mc21_mc23_amelie_four_of_a_kind(engine: str) -> None:
+    """MC-21, MC-23: Amélie's holder with four 5s of four ingredients (slots 0..3) and
+    sugar3/1c. A set of four keeps two cards, a set of three one. ``highest_printed``: the
+    lowest ids (all print 5): 4 three-card sets and one four-card set; ``player_chooses``: any
+    one of three (4 x 3) and any two of four (6)."""
+    fives = [cid("eggs", 5, 1), cid("fruit", 5, 2), cid("nuts", 5, 3), cid("chocolate", 5, 4), cid("sugar", 3, 1)]
+    s = combine_position(load(engine, players=2), fives, AMELIE)
+    assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,)), MCCombine((0, 1, 3), (0,)),
+                        MCCombine((0, 2, 3), (0,)), MCCombine((1, 2, 3), (1,)), MCCombine((0, 1, 2, 3), (0, 1))]
+    s = combine_position(load(engine, players=2, kept_card="player_chooses"), fives, AMELIE)
+    got = moves(s)
+    four = [m for m in got if isinstance(m, MCCombine) and len(m.slots) == 4]
+    assert four == [MCCombine((0, 1, 2, 3), k) for k in [(0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3)]]
+    three = [m for m in got if isinstance(m, MCCombine) and len(m.slots) == 3]
+    assert three == [MCCombine(sl, (x,)) for sl in [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)] for x in sl]
+    s.apply(MCCombine((0, 1, 2, 3), (2, 3)))  # keep nuts5/3c and chocolate5/4c
+    assert s.scores()[0] == 10 and s.to_dict()["discard"] == [cid("eggs", 5, 1), cid("fruit", 5, 2)]
+
+
+def test_mc22_mc23_claude_set_of_two_colours(engine: str) -> None:
+    """MC-22, MC-23: eggs5/1c, eggs5/2c, fruit5/2c with Claude: a mixed set (keep one) or,
+    with the fruit counted as eggs, a one-colour set (keep two). ``highest_printed``: the
+    lowest ids; ``player_chooses``: every one and every two of the three."""
+    hand = [cid("eggs", 5, 1), cid("eggs", 5, 2), cid("fruit", 5, 2), cid("sugar", 3, 1)]
+    s = combine_position(load(engine, players=2), hand, CLAUDE)
+    assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,)), MCCombine((0, 1, 2), (0, 1))]
+    s = combine_position(load(engine, players=2, kept_card="player_chooses"), hand, CLAUDE)
+    assert moves(s) == [MCDecline()] + [MCCombine((0, 1, 2), k) for k in [(0,), (1,), (0, 1), (2,), (0, 2), (1, 2)]]
+
+
+def test_mc23_runs_keep_what_the_text_names_under_both_readings(engine: str) -> None:
+    """MC-12, MC-23: a run's kept card is named by the text (the lowest of a mixed run), so
+    the reading changes nothing there: eggs3/1c, fruit4/5c, nuts5/3c keep the 3."""
+    hand = [cid("eggs", 3, 1), cid("fruit", 4, 5), cid("nuts", 5, 3), cid("sugar", 7, 2)]
+    for kept_card in ("highest_printed", "player_chooses"):
+        s = combine_position(load(engine, players=2, kept_card=kept_card), hand, HENRI)
+        assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,))]
+
+
+def test_mc23_state_dicts_carry_the_reading(engine: str) -> None:
+    """MC-23 in ``state_from_dict``: a state of a ``player_chooses`` game (after a choice the
+    default reading forbids) round-trips in its game and is refused by a default game (its
+    ``params`` differ)."""
+    g = load(engine, players=2, kept_card="player_chooses")
+    s = combine_position(g, EGGS_455, MAURICE)
+    s.apply(MCCombine((0, 1, 2), (0, 1)))
+    d = dict(s.to_dict(), history=[])  # (a position set up by hand: no history before it)
+    assert d["params"]["kept_card"] == "player_chooses"
+    assert g.state_from_dict(d).to_dict() == d
+    with pytest.raises(StateError, match="params"):
+        load(engine, players=2).state_from_dict(d)
+
+
+def test_mc23_views_and_determinization_hide_the_choice_as_any_combination(engine: str) -> None:
+    """MC-26 with MC-23: the kept and discarded cards are face up; the combination itself is
+    hidden in the views' history like every combination, and a determinization for the other
+    seat keeps what it saw."""
+    g = load(engine, players=2, kept_card="player_chooses")
+    s = combine_position(g, EGGS_455, MAURICE)
+    s.apply(MCCombine((0, 1, 2), (0, 1)))
+    assert s.to_dict(for_player=1)["history"] == [None]
+    s = g.state_from_dict(dict(s.to_dict(), history=[]))  # (set up by hand: no history before it)
+    v = s.to_dict(for_player=1)
+    assert v["vp"][0] == [cid("eggs", 4, 4), cid("eggs", 5, 1)] and v["discard"] == [cid("eggs", 5, 2)]
+    t = s.determinize(1, 3)
+    assert t.to_dict(for_player=1) == v and t.game.params["kept_card"] == "player_chooses"
+    assert (t.observation(1) == s.observation(1)).all()
+
+
+def test_mc23_whole_games_differ_and_engines_agree(engine: str) -> None:
+    """MC-23: seeded random games with ``player_chooses`` reach choices the default reading
+    does not have (legal lists of the same positions differ), and end."""
+    g = load(engine, players=3, kept_card="player_chooses")
+    d0 = load(engine, players=3)
+    rng = random.Random(7)
+    s = g.new_state(seed=21)
+    extra = 0
+    while not s.is_terminal():
+        legal = list(s.legal_actions())
+        dd = s.to_dict()
+        if dd["phase"] == "combine":  # the same position in a default game
+            other = d0.state_from_dict(dict(dd, params=d0.params, history=[]))
+            base = set(int(a) for a in other.legal_actions())
+            assert base <= set(legal)
+            extra += len(set(legal) - base)
+        s.apply_action(rng.choice(legal))
+    assert extra > 0 and (max(s.scores()) >= 30 or s.truncated)
+
+
+@pytest.mark.compiled
+def test_mc23_c_interface_lists_every_choice_within_max_legal() -> None:
+    """MC-21, MC-23 through the C-level interface (bots, ``VectorGame``): a deck of 80 eggs 5s
+    and Amélie's holder with nine of them. ``highest_printed``: 84 three-card and 126
+    four-card sets, one kept set each (211 with the decline); ``player_chooses``: a one-colour
+    set of three keeps any two (3 ways), of four any three (4 ways): 1 + 252 + 504 = 757
+    actions, within the interface's ``max_legal`` for that reading."""
+    from mousehole._cgame import CGame
+    deck = [[0, 5, 3]] * 80
+    for kept_card, count in (("highest_printed", 211), ("player_chooses", 757)):
+        g = mousehole.load("maus_au_chocolat", engine="compiled", players=2, cards=deck, kept_card=kept_card)
+        s = combine_position(g, list(range(9)), AMELIE)
+        c = CGame(s)
+        assert c.legal() == [int(a) for a in s.legal_actions()]
+        assert len(c.legal()) == count <= c.dims()["max_legal"]
+        assert int(s.legal_action_mask().sum()) == count
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize("deck", [0, 1])
+def test_mc23_compiled_count_decoding_and_legality_test_use_the_reading(deck: int) -> None:
+    """MC-23, MC-29 on the compiled core with ``player_chooses``: simulate's combination count
+    and decoding agree with the listing for every helper (random hands), the listing equals
+    the reference's ``combination_actions``, and ``apply_action``'s legality test accepts
+    exactly the listed actions in seeded games."""
+    from mousehole._maus_au_chocolat import _selfcheck_combos, _selfcheck_legal
+    from mousehole.maus_au_chocolat import combination_actions
+    cards = None if deck == 0 else [[i % 2, 5 + (i * 7) % 3, i % 9] for i in range(80)]
+    kw: Dict[str, Any] = {} if cards is None else {"cards": cards}
+    g = mousehole.load("maus_au_chocolat", engine="compiled", players=2, kept_card="player_chooses", **kw)
+    assert _selfcheck_combos(g.new_state(0), 31 + deck, 1500) == 1500
+    rng = random.Random(deck)
+    for helper in range(7):
+        hand = sorted(rng.sample(range(80), 6))
+        s = combine_position(g, hand, helper)
+        assert s.combination_actions(0) == combination_actions(hand, g.cards, helper, kept_card="player_chooses")
+    s = g.new_state(seed=4)
+    while not s.is_terminal():
+        assert _selfcheck_legal(s) == len(s.legal_actions())
+        s.apply_action(rng.choice(list(s.legal_actions())))
+
+
+def test_mc23_reference_search_rejects_an_unknown_reading() -> None:
+    """MC-23: the reference's ``combination_actions`` names the reading's values."""
+    from mousehole.maus_au_chocolat import combination_actions
+    with pytest.raises(ValueError, match="MC-23: kept_card"):
+        combination_actions(MIXED_FIVES, CARDS, LILLY, kept_card="any")
+
+
+# ---- etienne_swap -------------------------------------------------------------------------
+#
+# Seat 0 holds Etienne, seat 1 Mathieu (2 players; Etienne first in the combination order).
+# At each kind of decision of Etienne's holder the swaps are ``SWAP + c`` for each hand card
+# c, legal or not by the reading:
+#
+# ==========================  ===  ====  ===========  ========================
+# etienne_swap                bid  pick  combination  hand-limit discards
+# ==========================  ===  ====  ===========  ========================
+# ``any_decision`` (default)  yes  yes   yes          no
+# ``picks_and_combination``   no   yes   yes          no
+# ``also_hand_limit``         yes  yes   yes          yes
+# ==========================  ===  ====  ===========  ========================
+
+ETIENNE_AT = {
+    "any_decision": ("bid", "pick", "combine"),
+    "picks_and_combination": ("pick", "combine"),
+    "also_hand_limit": ("bid", "pick", "combine", "discard"),
+}
+E_VALUES = list(ETIENNE_AT)
+# seat 0's eight cards (the last one its bid)
+E_HAND = [cid("eggs", 3, 1), cid("fruit", 3, 2), cid("eggs", 5, 1), cid("fruit", 5, 2),
+          cid("eggs", 7, 2), cid("fruit", 7, 3), cid("sugar", 7, 2), cid("nuts", 4, 8)]
+E_BID = cid("nuts", 4, 8)  # 8 coins: seat 0 picks first
+E_OTHER = [cid("sugar", 3, 1), cid("sugar", 5, 3), cid("sugar", 6, 3), cid("chocolate", 3, 3),
+           cid("chocolate", 6, 8)]
+E_OTHER_BID = cid("sugar", 3, 1)  # 1 coin
+E_DISPLAY = [cid("nuts", 6, 7), cid("nuts", 7, 4), cid("chocolate", 7, 4)]
+
+
+def etienne_round(game: Any) -> Any:
+    """Round 1, bid phase, no history: seat 0 (Etienne) holds :data:`E_HAND`, seat 1
+    (Mathieu) :data:`E_OTHER`, the display :data:`E_DISPLAY`; the pile the other cards in id
+    order (its top, drawn first, is the highest id left: sugar7/4c, card 79)."""
+    used = set(E_HAND + E_OTHER + E_DISPLAY)
+    d: Dict[str, Any] = game.new_state(0).to_dict()
+    d.update(round=1, phase="bid", pile=[c for c in range(80) if c not in used], display=sorted(E_DISPLAY),
+             discard=[], hands=[sorted(E_HAND), sorted(E_OTHER)], known=[[], []], pools=[0] * 80,
+             bids=[-1, -1], vp=[[], []], helpers=[0, MATHIEU], row=[1, 3, 4, 5, 6], order=[], turn=0,
+             picks_left=0, etienne_used=False, rng=17, history=[], truncated=False)
+    return game.state_from_dict(d)
+
+
+def swaps(cards: List[int]) -> List[int]:
+    return [SWAP + c for c in sorted(cards)]
+
+
+def test_mc16_unknown_etienne_swap_value_raises(engine: str) -> None:
+    """MC-16: the reading must be one of its values."""
+    with pytest.raises(ParameterError, match="etienne_swap.*'any_decision', 'picks_and_combination', "
+                                             "'also_hand_limit'"):
+        load(engine, etienne_swap="never")
+    with pytest.raises(ParameterError, match="etienne_swap"):
+        load(engine, etienne_swap=None)
+
+
+@pytest.mark.parametrize("value", E_VALUES)
+def test_mc16_the_reading_keeps_the_action_space_and_observation(engine: str, value: str) -> None:
+    """MC-16: every value uses the swap actions 240 + c that exist already: 2085 actions, the
+    same observation shape; ``any_decision`` is the default."""
+    g = load(engine, players=2, etienne_swap=value)
+    assert g.params["etienne_swap"] == value and load(engine).params["etienne_swap"] == "any_decision"
+    assert g.num_actions == 2085 and g.observation_shape == (80 * 10 + 12 * 2 + 58,)
+
+
+@pytest.mark.parametrize("value", E_VALUES)
+def test_mc16_legal_actions_of_etienne_at_each_kind_of_decision(engine: str, value: str) -> None:
+    """MC-16, MC-7, MC-9, MC-10, MC-14: Etienne's holder (seat 0) through one round, never
+    swapping: at his bid, his two picks, his combination step (nine cards, no run or set:
+    only the decline) and his hand-limit discard, the legal actions are literally the
+    decision's own plus the swaps of his hand where the reading allows them."""
+    g = load(engine, players=2, etienne_swap=value)
+    at = ETIENNE_AT[value]
+    s = etienne_round(g)
+    hand = sorted(E_HAND)
+    assert list(s.legal_actions()) == [BID + c for c in hand] + (swaps(hand) if "bid" in at else [])
+    s.apply_action(BID + E_BID)
+    s.apply_action(BID + E_OTHER_BID)  # seat 1 (Mathieu): never a swap
+    hand.remove(E_BID)
+    assert s.to_dict()["order"] == [0, 1] and s.current_player == 0
+    display = sorted(E_DISPLAY)
+    assert list(s.legal_actions()) == [PICK + c for c in display] + swaps(hand)  # first pick
+    s.apply_action(PICK + display[0])
+    hand = sorted(hand + [display[0]])
+    assert list(s.legal_actions()) == [PICK + c for c in display[1:]] + swaps(hand)  # second pick
+    s.apply_action(PICK + display[1])
+    hand = sorted(hand + [display[1]])
+    s.apply_action(PICK + display[2])  # seat 1 takes the last two: display[2] and seat 0's bid
+    s.apply_action(PICK + E_BID)
+    d = s.to_dict()
+    assert d["phase"] == "combine" and s.current_player == 0 and d["hands"][0] == hand and len(hand) == 9
+    legal = [int(a) for a in s.legal_actions()]  # the combination step: swaps, decline, combinations
+    assert [a for a in legal if a < COMBINE] == swaps(hand) + [DECLINE] and len(legal) > len(hand) + 1
+    s.apply_action(DECLINE)
+    assert s.to_dict()["phase"] == "discard" and s.current_player == 0  # MC-14: nine cards
+    assert list(s.legal_actions()) == [DISCARD + c for c in hand] + (swaps(hand) if "discard" in at else [])
+    mask = s.legal_action_mask()
+    assert mask[SWAP + hand[0]] == ("discard" in at) and int(mask.sum()) == len(s.legal_actions())
+
+
+def test_mc16_no_swap_at_the_bid_when_only_picks_and_combination(engine: str) -> None:
+    """MC-16 ``picks_and_combination``, MC-27: the bid is not the holder's turn: a swap there
+    is refused (sequential and joint, the state unchanged) naming the reading; at the first
+    pick the same swap is legal and draws the pile's top card."""
+    g = load(engine, players=2, etienne_swap="picks_and_combination")
+    s = etienne_round(g)
+    before = s.to_dict()
+    with pytest.raises(IllegalMoveError, match="MC-16.*picks_and_combination"):
+        s.apply_action(SWAP + E_HAND[0])
+    with pytest.raises(IllegalMoveError, match="MC-16"):
+        s.apply_joint([[SWAP + E_HAND[0], BID + E_BID], BID + E_OTHER_BID])
+    assert s.to_dict() == before
+    s.apply_joint([BID + E_BID, BID + E_OTHER_BID])
+    top = s.to_dict()["pile"][-1]
+    s.apply_action(SWAP + E_HAND[0])
+    d = s.to_dict()
+    assert d["etienne_used"] and d["discard"] == [E_HAND[0]] and top in d["hands"][0]
+    assert d["phase"] == "pick" and s.current_player == 0
+    assert list(s.legal_actions()) == [PICK + c for c in sorted(E_DISPLAY)]  # once per round
+
+
+@pytest.mark.parametrize("value", ["any_decision", "picks_and_combination"])
+def test_mc16_no_swap_between_the_hand_limit_discards(engine: str, value: str) -> None:
+    """MC-16, MC-14 ``any_decision`` / ``picks_and_combination``: discarding down to 8 is
+    not a decision of Etienne's: a swap there is refused naming MC-16, the state unchanged."""
+    g = load(engine, players=2, etienne_swap=value)
+    s = to_discard_phase(g)
+    before = s.to_dict()
+    with pytest.raises(IllegalMoveError, match="MC-16"):
+        s.apply_action(SWAP + before["hands"][0][0])
+    assert s.to_dict() == before
+
+
+def to_discard_phase(game: Any) -> Any:
+    """:func:`etienne_round` played to seat 0's hand-limit discards (nine cards, no swap)."""
+    s = etienne_round(game)
+    display = sorted(E_DISPLAY)
+    for a in (BID + E_BID, BID + E_OTHER_BID, PICK + display[0], PICK + display[1], PICK + display[2],
+              PICK + E_BID, DECLINE):
+        s.apply_action(a)
+    assert s.to_dict()["phase"] == "discard"
+    return s
+
+
+def test_mc16_also_hand_limit_swaps_between_the_discards(engine: str) -> None:
+    """MC-16 ``also_hand_limit``, MC-14, MC-6: at his discards Etienne's holder may swap: the
+    card goes face up to the discard pile, the pile's top card (sugar7/4c, id 79) into the
+    hand; he still holds nine cards and goes on discarding (no second swap), and the eighth
+    card ends his step. Views, describe, determinization and the state dict follow."""
+    g = load(engine, players=2, etienne_swap="also_hand_limit")
+    s = to_discard_phase(g)
+    hand = s.to_dict()["hands"][0]
+    gone = cid("eggs", 3, 1)
+    a = SWAP + gone
+    assert s.describe(a) == "seat 0 swaps eggs3/1c (Etienne)" and s.parse_action(s.describe(a)) == a
+    before1 = s.to_dict(for_player=1)
+    s.apply_action(a)
+    d = s.to_dict()
+    assert CARDS[79] == [4, 7, 4] and 79 not in hand
+    assert d["hands"][0] == sorted([c for c in hand if c != gone] + [79])
+    assert d["discard"] == [gone] and d["etienne_used"] and d["phase"] == "discard"
+    assert s.current_player == 0 and list(s.legal_actions()) == [DISCARD + c for c in d["hands"][0]]
+    assert g.state_from_dict(d).to_dict() == d  # the history ends with a swap among the discards
+    v = s.to_dict(for_player=1)
+    assert v["hands"][0] is None and v["history"][-1] == a and v["discard"] == [gone]
+    assert g.describe_seen(before1, v) == "seat 0 swaps eggs3/1c (Etienne)"
+    t = s.determinize(1, 9)
+    assert t.to_dict(for_player=1) == v and list(t.legal_actions()) == [DISCARD + c for c in t.to_dict()["hands"][0]]
+    s.apply_action(DISCARD + 79)
+    d = s.to_dict()
+    assert d["phase"] == "combine" and s.current_player == 1 and len(d["hands"][0]) == 8
+    assert d["discard"] == sorted([gone, 79])
+    assert g.state_from_dict(d).to_dict() == d
+
+
+def test_mc16_state_dicts_refuse_a_swap_the_reading_forbids(engine: str) -> None:
+    """MC-16 in ``state_from_dict``: a history with a swap between the hand-limit discards
+    loads only with ``also_hand_limit``; one with a swap at the bid loads only with
+    ``any_decision`` or ``also_hand_limit`` (in the bid phase itself, and rounds later)."""
+    wide = load(engine, players=2, etienne_swap="also_hand_limit")
+    s = to_discard_phase(wide)
+    s.apply_action(SWAP + cid("eggs", 3, 1))
+    mid = s.to_dict()  # the history ends with the swap
+    s.apply_action(DISCARD + 79)
+    after = s.to_dict()  # the swap is followed by a discard
+    for value in ("any_decision", "picks_and_combination"):
+        g = load(engine, players=2, etienne_swap=value)
+        for d in (mid, after):
+            with pytest.raises(StateError, match="MC-16.*hand limit"):
+                g.state_from_dict(dict(d, params=g.params))
+    for value in ("any_decision", "also_hand_limit"):
+        g = load(engine, players=2, etienne_swap=value)
+        s = etienne_round(g)
+        s.apply_action(SWAP + E_HAND[0])
+        s.apply_action(BID + E_BID)
+        in_bid = s.to_dict()
+        s.apply_action(BID + E_OTHER_BID)
+        in_pick = s.to_dict()
+        for d in (in_bid, in_pick):
+            assert g.state_from_dict(d).to_dict() == d
+        narrow = load(engine, players=2, etienne_swap="picks_and_combination")
+        for d in (in_bid, in_pick):
+            with pytest.raises(StateError, match="MC-16"):
+                narrow.state_from_dict(dict(d, params=narrow.params))
+
+
+@pytest.mark.parametrize("value", E_VALUES)
+def test_mc16_whole_games_swap_only_where_the_reading_allows(engine: str, value: str) -> None:
+    """MC-16 over seeded random games (3 players) that prefer a swap in a discard phase:
+    every swap offered lies in a phase of the reading, the histories load in their game, and
+    the readings that allow it do swap at bids and between discards (``also_hand_limit``:
+    seat hands start at 8 cards so that discards come often)."""
+    g = load(engine, players=3, etienne_swap=value, hand_size=8)
+    seen = set()
+    for seed in range(12):
+        s = g.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            phase = s.to_dict()["phase"]
+            legal = [int(a) for a in s.legal_actions()]
+            sw = [a for a in legal if SWAP <= a < DECLINE]
+            if sw:
+                seen.add(phase)
+            # keep Etienne for the discards: no swap elsewhere while one may come there
+            pool = sw if phase == "discard" and sw else [a for a in legal if not SWAP <= a < DECLINE] or legal
+            s.apply_action(rng.choice(pool))
+        d = s.to_dict()
+        assert g.state_from_dict(d).to_dict() == d
+    assert seen == set(ETIENNE_AT[value])
+
+
+@pytest.mark.compiled
+def test_mc16_compiled_random_step_and_legality_test_between_the_discards() -> None:
+    """MC-16 ``also_hand_limit`` on the compiled core: simulate's policy step
+    (``mh_random_step``) in the discard phase picks ``legal[below(n)]`` of the listing (the
+    discards, then the swaps) with the same draws, and ``apply_action``'s legality test
+    accepts exactly the listed actions; under the default the same position lists no swap."""
+    from mousehole._cgame import CGame
+    from mousehole._maus_au_chocolat import _selfcheck_legal
+    from mousehole._rng import Rng
+    for value, count in (("also_hand_limit", 18), ("any_decision", 9)):
+        g = mousehole.load("maus_au_chocolat", engine="compiled", players=2, etienne_swap=value)
+        s = to_discard_phase(g)
+        assert _selfcheck_legal(s) == count == len(s.legal_actions())
+        c = CGame(s)
+        assert c.legal() == [int(a) for a in s.legal_actions()] and len(c.legal()) <= c.dims()["max_legal"]
+        kinds = set()
+        for seed in range(40):
+            rng = Rng(seed)
+            legal = s.legal_actions()
+            want = s.clone()
+            a = int(legal[rng.below(len(legal))])
+            want.apply_action(a)
+            kinds.add(a >= SWAP)
+            step = CGame(s)
+            assert step.random_step(seed) == rng.state
+            assert step.same_struct(CGame(want)), seed
+        assert kinds == ({False, True} if value == "also_hand_limit" else {False})
