@@ -183,7 +183,7 @@ def test_what_the_schema_does_not_allow_is_refused(edit: Any, start: str) -> Non
 
 @pytest.mark.parametrize("edit, start", [
     (lambda d: d["params"].update(engine="python"), "params: unknown parameter 'engine' of cheese_rescue; allowed: "
-                                                    "animals, cheese_values, initial_draw, max_turns, players, "),
+                                                    "animals, cheese_values, initial_draw, max_turns, play_area, players, "),
     (lambda d: d["params"].update(square=1), "params: cheese_rescue: square must be"),
     (lambda d: d["params"].update(players=5), "params: cheese_rescue: players must be an int from 2 to 4, got 5"),
     (lambda d: d.update(actions=d["actions"][:-1] + [2 ** 31 - 1]), "move 24 ("),

@@ -369,6 +369,9 @@ class Game(Generic[StateT, MoveT]):
     OPENSPIEL_DEFAULTS: ClassVar[Mapping[str, Any]] = {}
     #: the actions the seats choose simultaneously (hidden until all are in)
     SIMULTANEOUS_ACTIONS: ClassVar[range] = range(0)
+    #: ``StrongBot``'s constants for this game (``c``, ``depth``, ``scale``, ``greedy``;
+    #: ``mousehole.bots.StrongTuning``), tuned against GreedyBot; the bots' defaults otherwise
+    SEARCH_TUNING: ClassVar[Mapping[str, float]] = {}
     #: what a score (``state.scores()``) counts in this game, one short phrase (``mousehole
     #: simulate``'s legend, the docs)
     SCORE: ClassVar[str] = ""

@@ -49,6 +49,7 @@ from typing import (  # (runtime_checkable: isinstance checks)
     Callable,
     Dict,
     List,
+    Mapping,
     Optional,
     Protocol,
     Sequence,
@@ -69,7 +70,7 @@ __all__ = [
     "ISMCTSBot",
     "StrongBot",
     "StrongTuning",
-    "STRONG_TUNING",
+    "game_tuning",
     "SearchResult",
     "search",
     "make_bot",
@@ -717,14 +718,27 @@ class StrongTuning:
     greedy: float
 
 
-#: :class:`StrongBot`'s constants per game (tuned against GreedyBot: ``docs/bots.md``)
-STRONG_TUNING: Dict[str, StrongTuning] = {
-    "cheese_rescue": StrongTuning(c=0.7, depth=8, scale=10.0, greedy=0.0),
-    "kasimir": StrongTuning(c=1.0, depth=6, scale=30.0, greedy=0.0),
-    "m": StrongTuning(c=1.0, depth=4, scale=10.0, greedy=0.0),
-    "maus_au_chocolat": StrongTuning(c=1.0, depth=-1, scale=3.0, greedy=0.0),
-}
-#: the constants of a game missing from :data:`STRONG_TUNING`
+def game_tuning(game: Game[Any, Any]) -> StrongTuning:
+    """:class:`StrongBot`'s constants for ``game``: its class's ``SEARCH_TUNING`` (tuned against
+    GreedyBot: ``docs/bots.md``), :data:`DEFAULT_TUNING` for what it leaves out."""
+    return _tuning_of(type(game).SEARCH_TUNING)
+
+
+def _tuning_of(values: Mapping[str, float]) -> StrongTuning:
+    d = DEFAULT_TUNING
+    return StrongTuning(c=float(values.get("c", d.c)), depth=int(values.get("depth", d.depth)),
+                        scale=float(values.get("scale", d.scale)), greedy=float(values.get("greedy", d.greedy)))
+
+
+def __getattr__(name: str) -> Any:
+    """``STRONG_TUNING``: every registered game's constants by game id (a new dict each time)."""
+    if name == "STRONG_TUNING":
+        from ._api import _REGISTRY
+        return {gid: _tuning_of(cls.SEARCH_TUNING) for gid, cls in _REGISTRY.items()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: the constants of a game whose class declares none (``Game.SEARCH_TUNING``)
 DEFAULT_TUNING = StrongTuning(c=DEFAULT_C, depth=-1, scale=1.0, greedy=0.0)
 #: the most threads a StrongBot may search on
 MAX_THREADS = 256
@@ -855,7 +869,7 @@ class StrongBot(_Seeded):
     def tuning(self, game: Game[Any, Any]) -> StrongTuning:
         """The constants this bot plays ``game`` with: the game's (:data:`STRONG_TUNING`)
         with this bot's overrides."""
-        base = STRONG_TUNING.get(game.name, DEFAULT_TUNING)
+        base = game_tuning(game)
         return StrongTuning(c=base.c if self.c is None else self.c,
                             depth=base.depth if self.depth is None else self.depth,
                             scale=base.scale if self.scale is None else self.scale,

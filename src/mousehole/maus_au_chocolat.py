@@ -565,6 +565,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
 
     DRAWING = "mousehole.render.maus_au_chocolat"
     SCORE = "victory points: the printed candy values of the cards the seat kept (MC-13)"
+    SEARCH_TUNING = {"c": 1.0, "depth": -1, "scale": 3.0, "greedy": 0.0}  # StrongBot (docs/bots.md)
     INFORMATION = "imperfect"  # MC-26: the hands, the bids until all are in, the pile
     SINGLE_WINNER = True  # MC-25
     ENV_ID = "mousehole/MausAuChocolat-v0"
