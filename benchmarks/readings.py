@@ -82,7 +82,8 @@ def load(line: Dict[str, Any]) -> Any:
     params: Dict[str, Any] = {"players": line["players"]}
     if line["param"] is not None:
         params[line["param"]] = line["value"]
-    return mousehole.load(line["game"], engine="compiled", **params)
+    # the compiled engine (the reference where it is not built, e.g. MOUSEHOLE_PUREPYTHON=1)
+    return mousehole.load(line["game"], engine=mousehole.default_engine(), **params)
 
 
 def _end(state: Any) -> str:

@@ -422,7 +422,8 @@ def readings_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
             ax.grid(axis="y", alpha=0.3)
             if col == 0:
                 ax.set_ylim(0, 1.05)
-                ax.legend(fontsize=7, frameon=True, framealpha=0.85, loc="lower center")
+            else:  # the lengths grow with the player count: room at the upper left
+                ax.legend(fontsize=7, frameon=True, framealpha=0.85, loc="upper left")
     found = data.get("settings")
     st: Dict[str, Any] = found if isinstance(found, dict) else {}
     games_a_bar = f"{st['games']:,} random games a bar" if _is_number(st.get("games")) else "random games"
