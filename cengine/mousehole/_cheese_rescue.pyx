@@ -504,6 +504,27 @@ cdef inline int crw_pick(uint64_t occ, uint64_t allowed, uint32_t held, rng_t* p
     return sh + SELECT8[(legal >> sh) & 0xFF][t - <uint32_t>(((pre << 8) >> sh) & 0xFF)]
 
 
+cdef inline uint64_t cr_window(const cr_t* s, int* ar, int* ac, int* h, int* w) noexcept nogil:
+    """The 8 x 8 window of ``crw_game`` over the table (a floating square of at most
+    ``CRW_MAX_N``): its occupancy, one byte a row, row 0 on the low byte; the table's cell of
+    window cell (0, 0) as ``(ar, ac)``; the cards' box in rows and columns 1..h, 1..w."""
+    cdef uint64_t occ = 0
+    cdef int r
+    if s.rmax < 0:  # no card yet (3 players): the centre is window cell (1, 1)
+        ar[0] = s.cfg.center // s.cfg.G - 1
+        ac[0] = s.cfg.center - (ar[0] + 1) * s.cfg.G - 1
+        h[0] = 0
+        w[0] = 0
+        return 0
+    ar[0] = s.rmin - 1  # the box in rows and columns 1..h, 1..w of the window
+    ac[0] = s.cmin - 1
+    h[0] = s.rmax - s.rmin + 1
+    w[0] = s.cmax - s.cmin + 1
+    for r in range(s.rmax, s.rmin - 1, -1):
+        occ = (occ << 8) | ((((<uint32_t>s.occ[r]) << 1) >> s.cmin) & 0xFF)
+    return occ << 8
+
+
 cdef void cr_play_random(cr_t* s, rng_t* policy) noexcept nogil:
     """Play uniformly random legal actions to the end (the policy of mousehole.simulate):
     one draw ``idx`` below (kinds held) x (legal cells) picks the action of that rank in the
@@ -512,10 +533,10 @@ cdef void cr_play_random(cr_t* s, rng_t* policy) noexcept nogil:
     ``cr_place_rc`` (the whole struct kept, history included)."""
     cdef const uint64_t* rowm
     cdef const uint64_t* colm
-    cdef uint64_t occ = 0
+    cdef uint64_t occ
     cdef uint32_t hd
     cdef int n = s.cfg.n, kinds = s.cfg.kinds, cells = s.cfg.cells
-    cdef int p, r, k, kind, pos, rr, cc, up, left, h, w, ar, ac
+    cdef int p, k, kind, pos, rr, cc, up, left, h, w, ar, ac
     if s.placed >= cells or s.truncated:
         return
     if s.cfg.N > CRW_MAX_N or s.cfg.fixed_area:  # (the window knows the floating square only)
@@ -523,19 +544,7 @@ cdef void cr_play_random(cr_t* s, rng_t* policy) noexcept nogil:
         return
     rowm = CRW_ROWM[s.cfg.N]
     colm = CRW_COLM[s.cfg.N]
-    if s.rmax < 0:  # no card yet (3 players): the centre is window cell (1, 1)
-        ar = s.cfg.center // s.cfg.G - 1
-        ac = s.cfg.center - (ar + 1) * s.cfg.G - 1
-        h = 0
-        w = 0
-    else:  # the box in rows and columns 1..h, 1..w of the window
-        ar = s.rmin - 1
-        ac = s.cmin - 1
-        h = s.rmax - s.rmin + 1
-        w = s.cmax - s.cmin + 1
-        for r in range(s.rmax, s.rmin - 1, -1):
-            occ = (occ << 8) | ((((<uint32_t>s.occ[r]) << 1) >> s.cmin) & 0xFF)
-        occ <<= 8
+    occ = cr_window(s, &ar, &ac, &h, &w)
     p = s.placed % n
     while True:
         hd = 0
@@ -1011,25 +1020,13 @@ cdef void g_random_step(void* vs, rng_t* policy) noexcept nogil:
     the row boards, and laid by ``cr_place_rc``. The same draw and the same action as
     ``cr_step_random_rows``, which serves the squares the window does not hold."""
     cdef cr_t* s = <cr_t*>vs
-    cdef uint64_t occ = 0, cnt
+    cdef uint64_t occ, cnt
     cdef uint32_t hd
-    cdef int p = s.placed % s.cfg.n, r, kind, pos, ar, ac, h, w, N = s.cfg.N
+    cdef int p = s.placed % s.cfg.n, kind, pos, ar, ac, h, w, N = s.cfg.N
     if N > CRW_MAX_N or s.cfg.fixed_area:
         cr_step_random_rows(s, p, policy)
         return
-    if s.rmax < 0:  # no card yet (3 players): the centre is window cell (1, 1)
-        ar = s.cfg.center // s.cfg.G - 1
-        ac = s.cfg.center - (ar + 1) * s.cfg.G - 1
-        h = 0
-        w = 0
-    else:  # the box in rows and columns 1..h, 1..w of the window
-        ar = s.rmin - 1
-        ac = s.cmin - 1
-        h = s.rmax - s.rmin + 1
-        w = s.cmax - s.cmin + 1
-        for r in range(s.rmax, s.rmin - 1, -1):
-            occ = (occ << 8) | ((((<uint32_t>s.occ[r]) << 1) >> s.cmin) & 0xFF)
-        occ <<= 8
+    occ = cr_window(s, &ar, &ac, &h, &w)
     # the kinds held, as bits: the hand's 8 counts as one word, a high bit per count that is
     # not 0, gathered into a byte (no loop)
     memcpy(&cnt, &s.hands[p][0], 8)

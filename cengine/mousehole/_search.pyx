@@ -420,6 +420,18 @@ cdef inline double uniform01(rng_t* rs) noexcept nogil:
     return <double>(rng_next(rs) >> 11) * (1.0 / 9007199254740992.0)
 
 
+cdef inline int pick_outcome(const double* prob, int n, double u) noexcept nogil:
+    """The index of the chance outcome ``u`` (uniform in [0, 1)) falls on, by the cumulative
+    probabilities ``prob[0..n)``; the last one takes any rounding remainder."""
+    cdef double acc = 0.0
+    cdef int j
+    for j in range(n - 1):
+        acc += prob[j]
+        if u < acc:
+            return j
+    return n - 1
+
+
 cdef inline void keep_best(double score, int32_t idx, double* best_score, int32_t* best) noexcept nogil:
     """The running best of a scoring pass that starts from ``-INFINITY`` (scores are finite):
     the first of equal scores. Kept by a conditional move and a maximum, not a branch:
@@ -505,7 +517,6 @@ cdef int iterate(search_t* S) noexcept nogil:
     cdef int64_t depth = 0, j
     cdef int32_t node = 0, child
     cdef int cur, n, k
-    cdef double u, acc
     cdef rng_t policy
     cdef node_t* nd
     memcpy(S.work, S.root, g.size)
@@ -524,14 +535,7 @@ cdef int iterate(search_t* S) noexcept nogil:
                 if merge(S, node, S.buf, n) < 0:
                     return -1
                 nd = &S.nodes[node]
-            u = uniform01(&S.rs)
-            acc = 0.0
-            k = n - 1
-            for j in range(n - 1):
-                acc += S.prob[j]
-                if u < acc:
-                    k = <int>j
-                    break
+            k = pick_outcome(S.prob, n, uniform01(&S.rs))
             child = find_child(S, nd, S.buf[k])
             if child < 0:  # an outcome this node has not seen (not in a fixed determinization)
                 if merge(S, node, S.buf, n) < 0:
@@ -617,9 +621,7 @@ cdef void strong_playout(search_t* S, rng_t* policy) noexcept nogil:
     ``tanh(lead / scale)`` per seat from the evaluation (``lead``: the seat's value minus the
     best other seat's)."""
     cdef const mh_game_t* g = S.g
-    cdef int steps = 0, cur, n, k, p
-    cdef int64_t j
-    cdef double u, acc
+    cdef int steps = 0, cur, n, p
     while True:
         cur = g.current(S.work)
         if cur == TERMINAL_SEAT:
@@ -629,15 +631,7 @@ cdef void strong_playout(search_t* S, rng_t* policy) noexcept nogil:
             break
         if cur == CHANCE_SEAT:
             n = g.chance(S.work, S.buf, S.prob)
-            u = uniform01(policy)
-            acc = 0.0
-            k = n - 1
-            for j in range(n - 1):
-                acc += S.prob[j]
-                if u < acc:
-                    k = <int>j
-                    break
-            g.apply(S.work, S.buf[k])
+            g.apply(S.work, S.buf[pick_outcome(S.prob, n, uniform01(policy))])
         elif S.greedy > 0.0 and uniform01(policy) < S.greedy:
             greedy_step(S, cur)
         else:

@@ -404,6 +404,23 @@ def _rollout(state: StateAPI[Any], policy: Rng) -> None:
         state.apply_action(int(legal[policy.below(len(legal))]))
 
 
+def _unit(rng: Rng) -> float:
+    """A uniform float in [0, 1) from the top 53 bits of one draw (``uniform01`` of _search.pyx)."""
+    return (rng.next64() >> 11) * (1.0 / 9007199254740992.0)
+
+
+def _pick_outcome(outs: Sequence[Tuple[int, float]], u: float) -> int:
+    """The index of the chance outcome that ``u`` (uniform in [0, 1)) falls on, by the
+    outcomes' cumulative probabilities; the last one takes any rounding remainder
+    (``pick_outcome`` of _search.pyx)."""
+    acc = 0.0
+    for j in range(len(outs) - 1):
+        acc += outs[j][1]
+        if u < acc:
+            return j
+    return len(outs) - 1
+
+
 def _chance_child(node: _Node, work: StateAPI[Any], rs: Rng, mode: int) -> Tuple[_Node, int]:
     """At a chance node of the search: the child of an outcome drawn by its probability from
     ``rs``, and the number of nodes made."""
@@ -412,14 +429,7 @@ def _chance_child(node: _Node, work: StateAPI[Any], rs: Rng, mode: int) -> Tuple
     made = 0
     if node.children is None or mode >= 2:
         made += _merge(node, acts)[1]
-    u = (rs.next64() >> 11) * (1.0 / 9007199254740992.0)
-    acc = 0.0
-    k = len(outs) - 1
-    for j in range(len(outs) - 1):
-        acc += outs[j][1]
-        if u < acc:
-            k = j
-            break
+    k = _pick_outcome(outs, _unit(rs))
     child = _find(node, acts[k])
     if child is None:
         made += _merge(node, acts)[1]
@@ -450,16 +460,8 @@ def _py_strong_playout(work: StateAPI[Any], policy: Rng, depth: int, scale: floa
         cur = work.current_player
         if cur == CHANCE:
             outs = work.chance_outcomes()
-            u = (policy.next64() >> 11) * (1.0 / 9007199254740992.0)
-            acc = 0.0
-            k = len(outs) - 1
-            for j in range(len(outs) - 1):
-                acc += outs[j][1]
-                if u < acc:
-                    k = j
-                    break
-            work.apply_action(int(outs[k][0]))
-        elif greedy > 0.0 and (policy.next64() >> 11) * (1.0 / 9007199254740992.0) < greedy:
+            work.apply_action(int(outs[_pick_outcome(outs, _unit(policy))][0]))
+        elif greedy > 0.0 and _unit(policy) < greedy:
             best, best_v = -1, -math.inf
             for a in work.legal_actions().tolist():
                 after = work.clone()
