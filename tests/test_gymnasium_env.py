@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import mousehole
+from test_readings import small_params
 
 if sys.version_info >= (3, 10):  # below, conftest deselects every test of this file
     import gymnasium
@@ -605,13 +606,7 @@ def test_vector_env_matches_sync_vector_env(game: str, params: Dict[str, Any], e
     sync.close()
 
 
-def _reading_cases() -> List[Any]:
-    from test_readings import SMALL_CASES as READING_CASES
-    return [pytest.param(name, params, id=f"{name}-{'-'.join(f'{k}={v}' for k, v in sorted(params.items()))}")
-            for name, params in READING_CASES]
-
-
-@pytest.mark.parametrize("game, params", _reading_cases())
+@pytest.mark.parametrize("game, params", small_params())
 def test_readings_reach_the_environment(game: str, params: Dict[str, Any]) -> None:
     """Gymnasium's checker on an environment made with a reading, whose game has it (on the
     session's default engine: the readings' engines are compared in test_readings)."""

@@ -14,6 +14,7 @@ import pytest
 
 import mousehole
 from gamecases import profile
+from test_readings import small_params
 from mousehole import _api
 
 import pyspiel  # noqa: E402  (the test extra installs open_spiel on Python >= 3.11)
@@ -779,13 +780,7 @@ def test_rl_environment_uses_the_observation_tensor() -> None:
     assert steps > 0 and sorted(ts.rewards) in ([-1.0, 1.0], [0.0, 0.0])
 
 
-def _reading_cases() -> List[Any]:
-    from test_readings import SMALL_CASES as READING_CASES
-    return [pytest.param(name, params, id=f"{name}-{'-'.join(f'{k}={v}' for k, v in sorted(params.items()))}")
-            for name, params in READING_CASES]
-
-
-@pytest.mark.parametrize("game_id, params", _reading_cases())
+@pytest.mark.parametrize("game_id, params", small_params())
 def test_readings_pass_through_openspiel_parameter_strings(game_id: str, params: Dict[str, Any]) -> None:
     """A reading is an OpenSpiel string parameter: the game string loads it, ``str(game)``
     gives it back, and OpenSpiel's own random_sim_test plays it."""

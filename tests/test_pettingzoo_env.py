@@ -14,6 +14,7 @@ import pytest
 
 import mousehole
 from gamecases import CASES, IDS, profile
+from test_readings import small_params
 
 
 
@@ -732,13 +733,7 @@ def test_conversions_keep_the_guarantee(engine: str) -> None:
     assert state.is_terminal() and played == state.history and not chosen
 
 
-def _reading_cases() -> List[Any]:
-    from test_readings import SMALL_CASES as READING_CASES
-    return [pytest.param(name, params, id=f"{name}-{'-'.join(f'{k}={v}' for k, v in sorted(params.items()))}")
-            for name, params in READING_CASES]
-
-
-@pytest.mark.parametrize("name, params", _reading_cases())
+@pytest.mark.parametrize("name, params", small_params())
 def test_readings_pass_pettingzoo_api_test(name: str, params: Dict[str, Any]) -> None:
     """PettingZoo's own api_test on environments made with a reading (whole games; on the
     session's default engine: the readings' engines are compared in test_readings)."""

@@ -56,6 +56,12 @@ IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in sorted(p.items()))}" for name, 
 #: above cover four players as well)
 SMALL = [(c, i) for c, i in zip(CASES, IDS) if c[1]["players"] == _api._REGISTRY[c[0]].min_players]
 SMALL_CASES, SMALL_IDS = [c for c, _ in SMALL], [i for _, i in SMALL]
+
+
+def small_params() -> List[Any]:
+    """:data:`SMALL_CASES` as ``pytest.param(game, params, id=...)``, for the adapters' tests
+    (OpenSpiel, Gymnasium, PettingZoo) that take a game id and its parameters."""
+    return [pytest.param(name, params, id=i) for (name, params), i in SMALL]
 READINGS = [(name, r) for name in mousehole.game_names() for r in _api._REGISTRY[name].READINGS]
 READING_IDS = [f"{name}-{r.param}" for name, r in READINGS]
 
