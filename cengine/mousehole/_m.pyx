@@ -237,16 +237,21 @@ cdef inline void m_set_area(m_t* s) noexcept nogil:
     s.front = nbrs(s.occ) & ~s.occ & s.area
 
 
+cdef inline void shift_cells(uint8_t* cells, int sh) noexcept nogil:
+    """The window's 64 cell bytes moved from index b to b - sh, the cells left empty."""
+    if sh > 0:
+        memmove(cells, cells + sh, 64 - sh)
+        memset(cells + 64 - sh, M_EMPTY, sh)
+    else:
+        memmove(cells - sh, cells, 64 + sh)
+        memset(cells, M_EMPTY, -sh)
+
+
 cdef void m_shift(m_t* s, int dr, int dc) noexcept nogil:
     """Move the window origin by (dr, dc) cells: every card moves from window bit b to
     b - sh, sh = 8 dr + dc (the cards stay inside the window, no row wraps)."""
     cdef int i, sh = 8 * dr + dc
-    if sh > 0:
-        memmove(s.cells, s.cells + sh, 64 - sh)
-        memset(s.cells + 64 - sh, M_EMPTY, sh)
-    else:
-        memmove(s.cells - sh, s.cells, 64 + sh)
-        memset(s.cells, M_EMPTY, -sh)
+    shift_cells(s.cells, sh)
     s.occ = shift_bb(s.occ, sh)
     s.srow = shift_bb(s.srow, sh)
     for i in range(s.cfg.nc):
@@ -1418,12 +1423,7 @@ cdef inline uint64_t msim_front(uint64_t occ) noexcept nogil:
 cdef inline void msim_shift(msim_board_t* b, const m_cfg_t* c, int sh) noexcept nogil:
     """m_shift's boards and cells (the caller moves ``occ`` and the scoring row)."""
     cdef int i
-    if sh > 0:
-        memmove(b.cells, b.cells + sh, 64 - sh)
-        memset(b.cells + 64 - sh, M_EMPTY, sh)
-    else:
-        memmove(b.cells - sh, b.cells, 64 + sh)
-        memset(b.cells, M_EMPTY, -sh)
+    shift_cells(b.cells, sh)
     for i in range(c.nc):
         b.col[i] = shift_bb(b.col[i], sh)
     for i in range(c.nv):
