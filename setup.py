@@ -3,11 +3,16 @@
 Compiler directives are set once, here. ``MOUSEHOLE_DEBUG=1`` turns bounds checks,
 wraparound and initialisation checks on (and drops ``-O3``) for debugging.
 ``MOUSEHOLE_PUREPYTHON_BUILD=1`` builds a wheel without any extension module.
-The modules are translated and compiled in parallel, one job per core
-(``MOUSEHOLE_BUILD_JOBS=N`` to choose).
+
+The build is one pipeline (``build_ext`` below): Cython translates the modules one after
+another, largest first, and each translated module goes straight to a C compiler while the
+next is translated, with one compiler job per core (``MOUSEHOLE_BUILD_JOBS=N`` to choose).
+The code that Cython would otherwise paste into every module (its utility code: about
+0.7 MB of C each) is generated once, as the module ``mousehole._cyutility``.
 """
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext as _build_ext
@@ -24,69 +29,108 @@ JOBS = int(os.environ.get("MOUSEHOLE_BUILD_JOBS") or os.cpu_count() or 1)
 # _cgame.pxd (the game interface), _boundary.pxd (the Python boundary), _pyalloc.pxd (the
 # CPython allocator and GC tricks; MOUSEHOLE_NO_FAST_ALLOC=1 at run time switches them off).
 # _statecore: the cores' compiled base class (game, seed and the class-level glue).
-MODULES = ["_statecore", "_cheese_rescue", "_m", "_kasimir", "_maus_au_chocolat", "_cgame", "_search", "_vector"]
+# In the order of the build: the longest to compile first, so that the last job to finish
+# is a short one.
+MODULES = ["_m", "_maus_au_chocolat", "_cheese_rescue", "_kasimir", "_vector", "_search", "_cgame", "_statecore"]
 # MOUSEHOLE_MODULES=_m,_kasimir builds only those (for development).
 if os.environ.get("MOUSEHOLE_MODULES"):
     MODULES = os.environ["MOUSEHOLE_MODULES"].split(",")
+#: Cython's utility code, shared by every module (generated and compiled once)
+SHARED = "mousehole._cyutility"
+
+DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": not DEBUG,
+    "nonecheck": DEBUG,
+    "embedsignature": True,
+    "autotestdict": False,
+    "auto_pickle": False,  # states pickle through StateAPI.__reduce__ (to_dict)
+    "binding": False,
+    # Not declared free-threading safe: a compiled state shared by two threads relies on
+    # the GIL (its methods hold it throughout), so on a free-threaded CPython importing
+    # these modules turns the GIL back on rather than let two threads race on a state.
+    "freethreading_compatible": False,
+}
+
+
+def compile_args(hot=True):
+    """The C compiler's options: ``-O3`` for the engines, ``-O2`` for Cython's shared utility
+    code (the Python boundary, not the games' loops), no debug information (it doubles the
+    compile time and the wheel's size) unless ``MOUSEHOLE_DEBUG=1``."""
+    if sys.platform == "win32":
+        return ["/O2"] if not DEBUG else ["/Od"]
+    if DEBUG:
+        return ["-O0", "-g"]
+    return ["-O3" if hot else "-O2", "-g0"]
 
 
 def extensions():
     if PURE:
         return []
     import numpy
-    from Cython.Build import cythonize
 
-    directives = {
-        "language_level": 3,
-        "boundscheck": DEBUG,
-        "wraparound": DEBUG,
-        "initializedcheck": DEBUG,
-        "cdivision": not DEBUG,
-        "nonecheck": DEBUG,
-        "embedsignature": True,
-        "autotestdict": False,
-        "auto_pickle": False,  # states pickle through StateAPI.__reduce__ (to_dict)
-        "binding": False,
-        # Not declared free-threading safe: a compiled state shared by two threads relies on
-        # the GIL (its methods hold it throughout), so on a free-threaded CPython importing
-        # these modules turns the GIL back on rather than let two threads race on a state.
-        "freethreading_compatible": False,
-    }
-    if sys.platform == "win32":
-        args = ["/O2"] if not DEBUG else ["/Od"]
-    else:
-        args = ["-O3"] if not DEBUG else ["-O0", "-g"]
     exts = [
         Extension(
             f"mousehole.{name}",
             [f"cengine/mousehole/{name}.pyx"],
             include_dirs=[numpy.get_include()],
             define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-            extra_compile_args=args,
+            extra_compile_args=compile_args(),
         )
         for name in MODULES
         if os.path.exists(f"cengine/mousehole/{name}.pyx")
     ]
-    return cythonize(
-        exts,
-        # Cython's translation in parallel worker processes where they fork (Linux; a spawned
-        # worker would run this file again), the C compilers in parallel threads below
-        nthreads=JOBS if sys.platform.startswith("linux") else 0,
+    # third: it compiles in about as long as a game's module
+    exts.insert(min(2, len(exts)), Extension(SHARED, sources=[], extra_compile_args=compile_args(hot=False)))
+    return exts
+
+
+def translate(ext):
+    """Cython's translation of one extension (skipped where its C file is up to date): the
+    extension's sources become the generated C file. (``tools/platform_proof.sh`` calls it
+    too, to cross-compile the same C.)"""
+    from Cython.Build import cythonize
+
+    [translated] = cythonize(
+        [ext],
         include_path=["cengine"],
-        compiler_directives=directives,
+        compiler_directives=DIRECTIVES,
+        shared_utility_qualified_name=SHARED,
+        quiet=True,
         # per interpreter: the generated C depends on the numpy it was generated against
         build_dir=f"build/cython-cp{sys.version_info[0]}{sys.version_info[1]}",
     )
+    ext.sources = translated.sources
 
 
 class build_ext(_build_ext):
-    """``build_ext`` compiling the extension modules in parallel: ``-j N`` (or
-    ``MOUSEHOLE_BUILD_JOBS``) jobs, by default one per core."""
+    """``build_ext`` as a pipeline: Cython translates the modules in order in this thread
+    while a pool of ``-j N`` threads (or ``MOUSEHOLE_BUILD_JOBS``; one per core by default)
+    runs the C compiler on each module as soon as it is translated."""
 
     def finalize_options(self):
         super().finalize_options()
         if not self.parallel:
             self.parallel = JOBS
+
+    def build_extensions(self):
+        self.check_extensions_list(self.extensions)
+        jobs = max(1, int(self.parallel) if self.parallel is not True else JOBS)
+
+        def compile_one(ext):
+            with self._filter_build_errors(ext):
+                self.build_extension(ext)
+
+        with ThreadPoolExecutor(jobs) as pool:
+            running = []
+            for ext in self.extensions:
+                translate(ext)
+                running.append(pool.submit(compile_one, ext))
+            for job in running:
+                job.result()  # (raises the first compile error)
 
 
 #: the plain-C loops ``mousehole bench`` measures ``simulate`` against: hand-written sources

@@ -10,7 +10,8 @@ names listed in ``MODULES`` of ``setup.py`` (read without running it) that have 
 ``cengine/mousehole/<name>.pyx`` in that tree.
 
 A wheel must hold, under ``mousehole/``:
-  * exactly one extension module (``.so`` or ``.pyd``) per compiled module, and no other;
+  * exactly one extension module (``.so`` or ``.pyd``) per compiled module and one for
+    Cython's shared utility code (setup.py's ``SHARED``), and no other;
   * a ``.pyi`` stub per compiled module, every ``.pyi`` of ``src/mousehole`` and ``py.typed``;
   * every ``.py`` of ``src/mousehole``;
   * the plain-C loops of ``benchmarks/limits`` (``.c``, ``.h``) as ``mousehole/limits/``, which
@@ -83,6 +84,19 @@ def setup_modules(setup_py: Path) -> List[str]:
     raise SystemExit(f"{setup_py}: no module-level MODULES = [...] assignment")
 
 
+def setup_shared(setup_py: Path) -> str:
+    """The module name of ``SHARED = "mousehole._..."`` in setup.py (Cython's utility code,
+    compiled once for every module), without its package: ``_cyutility``."""
+    tree = ast.parse(setup_py.read_text(encoding="utf-8"), filename=str(setup_py))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "SHARED" for t in node.targets):
+            value = ast.literal_eval(node.value)
+            if not isinstance(value, str) or not value.startswith("mousehole."):
+                raise SystemExit(f"{setup_py}: SHARED is not a module of the mousehole package")
+            return value[len("mousehole."):]
+    raise SystemExit(f"{setup_py}: no module-level SHARED = \"mousehole....\" assignment")
+
+
 def compiled_modules(source: Path) -> List[str]:
     return [m for m in setup_modules(source / "setup.py") if (source / "cengine" / "mousehole" / f"{m}.pyx").is_file()]
 
@@ -119,7 +133,12 @@ def check_wheel(path: Path, source: Path, modules: Sequence[str], platform_tag: 
         report.require(len(hits) == 1, f"expected one compiled module mousehole/{mod}.*.so|pyd, found {hits or 'none'}")
         report.require(f"mousehole/{mod}.pyi" in name_set,
                        f"missing stub mousehole/{mod}.pyi for compiled module {mod}")
-    for extra in sorted(set(found) - set(modules)):
+    # Cython's shared utility code: one extension, no stub (it has no Python-level API)
+    shared = setup_shared(source / "setup.py")
+    hits = found.get(shared, [])
+    report.require(len(hits) == 1, f"expected one compiled module mousehole/{shared}.*.so|pyd (Cython's shared "
+                                   f"utility code), found {hits or 'none'}")
+    for extra in sorted(set(found) - set(modules) - {shared}):
         report.error(f"unexpected extension module(s) {found[extra]} (not a MODULES entry with a .pyx)")
 
     # Typing: py.typed and every stub of the source package.

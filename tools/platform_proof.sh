@@ -193,8 +193,9 @@ if [[ ! -x "$venv/bin/python" || ! -f "$venv/.numpy-$numpy_version" ]]; then
     touch "$venv/.numpy-$numpy_version"
 fi
 "$venv/bin/python" -c 'import Cython, numpy; print("Cython", Cython.__version__, "numpy", numpy.__version__)'
-# setup.py runs with setuptools.setup replaced: extensions() translates (into build/cython-*)
-# and the Extension objects it returns are written out as the build's manifest.
+# setup.py runs with setuptools.setup replaced: its translate() turns each Extension that
+# extensions() returns into its generated C (in build/cython-*, Cython's shared utility module
+# included), and the Extension objects are written out as the build's manifest.
 (cd "$work/src" && MOUSEHOLE_BUILD_JOBS="$jobs" "${NICE[@]}" "$venv/bin/python" - "$work/manifest.json" <<'PY'
 import json, os, runpy, sys
 import numpy
@@ -202,10 +203,11 @@ import setuptools
 
 captured = {}
 setuptools.setup = lambda **kw: captured.update(kw)
-runpy.run_path("setup.py", run_name="__main__")
+build = runpy.run_path("setup.py", run_name="__main__")
 np_inc = os.path.realpath(numpy.get_include())
 out = []
 for ext in captured["ext_modules"]:
+    build["translate"](ext)
     out.append({
         "name": ext.name,
         "sources": [os.path.abspath(s) for s in ext.sources],
