@@ -17,8 +17,9 @@ figures against; the command reports measured figures and ratios, never pass or 
   second and nanoseconds per action;
 * **C ratio**: ``simulate`` against a plain-C uniform-random player of the same game with the
   same action model (``benchmarks/limits/``, compiled here with the wheel's flags), run
-  alternately in the same process for several rounds (best of each), as the ratio of their
-  speeds per action in CPU time, with a fingerprint check: the same mean game length and
+  alternately in the same process for several rounds, as the ratio of their speeds per action
+  in CPU time (of the best round of each, and the median of the rounds' ratios), with a
+  fingerprint check: the same mean game length and
   seat-0 score within 4 standard errors. At every player count asked for;
 * **threads**: ``simulate(threads=2)`` against ``threads=1``, and a control: the same
   single-threaded ``simulate`` in two independent processes at once; the speedup is reported
@@ -41,6 +42,7 @@ import platform
 import random
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import sysconfig
@@ -630,12 +632,15 @@ def bench_calls(name: str, engine: str, players: int, quick: bool) -> Dict[str, 
 
 def c_ratio(name: str, players: int, exe: Optional[str], games: int, rounds: int) -> Dict[str, Any]:
     """``simulate`` and the C loop of the same game, alternately, ``rounds`` times: best ns
-    per action (CPU time) of each, their ratio and the fingerprint (pooled over the rounds).
-    Without ``exe``, the simulate figures alone."""
+    per action (CPU time) of each, their ratio, the median over the rounds of each round's
+    ratio (``ratio_median``: a round's two runs share the machine's state of the moment) and
+    the fingerprint (pooled over the rounds). Without ``exe``, the simulate figures alone."""
     from . import load, simulate
     game = load(name, players=players, engine="compiled")
     sim_best, c_best = float("inf"), float("inf")
     sim_wall_best = float("inf")
+    sim_rounds: List[float] = []
+    c_rounds: List[float] = []
     sim_len, sim_score, c_len, c_score = _Pool(), _Pool(), _Pool(), _Pool()
     simulate(game, max(10, games // 20), seed=0)  # warm-up
     for r in range(rounds):
@@ -647,12 +652,14 @@ def c_ratio(name: str, players: int, exe: Optional[str], games: int, rounds: int
         wall = time.perf_counter() - t
         actions = int(res.lengths.sum())
         sim_best = min(sim_best, cpu * 1e9 / actions)
+        sim_rounds.append(cpu * 1e9 / actions)
         sim_wall_best = min(sim_wall_best, wall * 1e9 / actions)
         sim_len.add_values(res.lengths)
         sim_score.add_values(res.scores[:, 0])
         if exe is not None:
             out = run_c_loop(exe, players, games, seed)
             c_best = min(c_best, float(out["ns_per_action"]))
+            c_rounds.append(float(out["ns_per_action"]))
             c_len.add_summary(int(out["games"]), float(out["mean_length"]), float(out["length_stderr"]))
             c_score.add_summary(int(out["games"]), float(out["mean_score0"]), float(out["score0_stderr"]))
     entry: Dict[str, Any] = {
@@ -666,6 +673,8 @@ def c_ratio(name: str, players: int, exe: Optional[str], games: int, rounds: int
         zs, oks = fingerprint(sim_score.mean, sim_score.se, c_score.mean, c_score.se)
         entry.update({
             "c_ns_per_action": c_best, "ratio": c_best / sim_best,
+            "round_ratios": [c / sim for c, sim in zip(c_rounds, sim_rounds)],
+            "ratio_median": statistics.median(c / sim for c, sim in zip(c_rounds, sim_rounds)),
             "c_mean_length": c_len.mean, "c_length_stderr": c_len.se,
             "c_mean_score0": c_score.mean, "c_score0_stderr": c_score.se,
             "length_z": zl if math.isfinite(zl) else None, "score0_z": zs if math.isfinite(zs) else None,
@@ -873,20 +882,21 @@ def format_table(results: Dict[str, Any]) -> str:
             lines.append(f"{'':<17}{key}: {val:,.1f}" if isinstance(val, (int, float)) else f"{'':<17}{key}: {val}")
     lines.append("  (loop: the same Python loop with no call, included in every figure)")
     if results["c_ratio"]:
-        lines += ["", "simulate against the C loop (ns per action, CPU time, best of the rounds; "
-                      "fingerprint: |difference| in standard errors, length / seat-0 score)"]
-        lines.append(f"{'game':<17}{'players':>7}{'simulate':>10}{'C loop':>9}{'ratio':>7}  "
+        lines += ["", "simulate against the C loop (ns per action, CPU time, best of the rounds; median: the "
+                      "median of the rounds' ratios;", "fingerprint: |difference| in standard errors, length / "
+                      "seat-0 score)"]
+        lines.append(f"{'game':<17}{'players':>7}{'simulate':>10}{'C loop':>9}{'ratio':>7}{'median':>7}  "
                      f"{'mean length sim / C':>24}{'seat 0 sim / C':>20}  fingerprint")
         for name, per in results["c_ratio"].items():
             for n, e in per.items():
                 if "c_ns_per_action" not in e:
-                    lines.append(f"{name:<17}{n:>7}{e['simulate_ns_per_action']:>10.1f}{'-':>9}{'-':>7}  "
+                    lines.append(f"{name:<17}{n:>7}{e['simulate_ns_per_action']:>10.1f}{'-':>9}{'-':>7}{'-':>7}  "
                                  f"{e['simulate_mean_length']:>11.2f}{'':>13}{e['simulate_mean_score0']:>9.3f}")
                     continue
                 z = "/".join("-" if v is None else f"{v:.1f}" for v in (e["length_z"], e["score0_z"]))
                 lines.append(
                     f"{name:<17}{n:>7}{e['simulate_ns_per_action']:>10.1f}{e['c_ns_per_action']:>9.1f}"
-                    f"{e['ratio']:>7.2f}  "
+                    f"{e['ratio']:>7.2f}{e.get('ratio_median', e['ratio']):>7.2f}  "
                     f"{e['simulate_mean_length']:>11.2f} / {e['c_mean_length']:<10.2f}"
                     f"{e['simulate_mean_score0']:>9.3f} / {e['c_mean_score0']:<8.3f}"
                     f"  {'ok' if e['fingerprint_ok'] else 'FAILED'} ({z})")
