@@ -398,6 +398,53 @@ def test_bad_arguments_are_named(pool: Any) -> None:
         play(42, ok, 2)  # type: ignore[arg-type]
 
 
+def test_a_tournament_in_pieces_equals_one_call(pool: Any) -> None:
+    """``start=`` plays a later slice of the same tournament (the same seeds, the same seats);
+    ``ArenaResult.combine`` puts the slices back together: outcomes, figures and records
+    equal those of one call, whatever the order of the pieces and the executor."""
+    game = _game("kasimir", 3)
+    bots = ["greedy", "random", "random"]
+    whole = play(game, bots, 9, seed=11, records=True)
+    a = play(game, bots, 4, seed=11, records=True)
+    b = play(game, bots, 5, seed=11, records=True, start=4, executor=pool)
+    assert b.start == 4 and [g.index for g in b.outcomes] == [4, 5, 6, 7, 8]
+    assert b.outcomes == whole.outcomes[4:] and a.outcomes == whole.outcomes[:4]
+    joined = ArenaResult.combine([b, a])
+    assert joined.start == 0 and joined.n_games == 9
+    assert joined.outcomes == whole.outcomes and joined.records == whole.records
+    assert joined.stats == whole.stats and joined.ratings == whole.ratings
+    assert joined.table(times=False) == whole.table(times=False)
+    assert b.to_dict()["start"] == 4 and "(games 4 to 8)" in b.table()
+    # a piece without records: the whole has none
+    assert ArenaResult.combine([a, play(game, bots, 5, seed=11, start=4)]).records is None
+
+
+def test_pieces_that_are_not_one_tournament_are_refused() -> None:
+    game = _game("kasimir", 2)
+    bots = ["greedy", "random"]
+    a = play(game, bots, 2, seed=5)
+    with pytest.raises(ValueError, match="games 2 to 2 are missing"):
+        ArenaResult.combine([a, play(game, bots, 2, seed=5, start=3)])
+    with pytest.raises(ValueError, match="overlap at game 1"):
+        ArenaResult.combine([a, play(game, bots, 2, seed=5, start=1)])
+    with pytest.raises(ValueError, match="differ in seed"):
+        ArenaResult.combine([a, play(game, bots, 2, seed=6, start=2)])
+    with pytest.raises(ValueError, match="differ in bots"):
+        ArenaResult.combine([a, play(game, ["random", "greedy"], 2, seed=5, start=2)])
+    with pytest.raises(ValueError, match="differ in params"):
+        ArenaResult.combine([a, play(_game("kasimir", 2, tie_break="fewest_turns"), bots, 2, seed=5, start=2)])
+    with pytest.raises(TypeError, match="non-empty list of ArenaResult"):
+        ArenaResult.combine([])
+    with pytest.raises(TypeError, match="non-empty list of ArenaResult"):
+        ArenaResult.combine([a, {"n_games": 2}])  # type: ignore[list-item]
+    for bad in (-1, 2 ** 53):
+        with pytest.raises(ValueError, match="start .* must be from 0"):
+            play(game, bots, 2, start=bad)
+    for bad_type in (1.0, "2", None):
+        with pytest.raises(TypeError, match="start must be an int"):
+            play(game, bots, 2, start=bad_type)  # type: ignore[arg-type]
+
+
 def test_a_bad_spec_is_named() -> None:
     with pytest.raises(ValueError, match=r"bots\[1\].*'mcts:lots'"):
         play(_game(), ["random", "mcts:lots"], 2)

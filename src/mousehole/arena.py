@@ -217,6 +217,48 @@ class ArenaResult:
     outcomes: Tuple[GameOutcome, ...]
     #: per game, a JSON-compatible record (``records=True``), else None
     records: Optional[List[Dict[str, Any]]] = None
+    #: the index of the first game (``play(..., start=)``): the games are ``start ..
+    #: start + n_games - 1``
+    start: int = 0
+
+    @classmethod
+    def combine(cls, parts: Sequence["ArenaResult"]) -> "ArenaResult":
+        """One result from the pieces of a tournament played with ``play(..., start=)``:
+        the same game, parameters, engine, bots and seed, games that follow one another
+        without a gap or an overlap (in any order here). The result equals that of one call
+        playing all the games (given bots that are deterministic for a seed).
+
+        >>> import mousehole
+        >>> from mousehole.arena import ArenaResult, play
+        >>> g = mousehole.load("kasimir", players=2)
+        >>> a = play(g, ["random", "greedy"], 4, seed=3)
+        >>> b = play(g, ["random", "greedy"], 4, seed=3, start=4)
+        >>> whole = ArenaResult.combine([b, a])
+        >>> whole.n_games, whole.outcomes == play(g, ["random", "greedy"], 8, seed=3).outcomes
+        (8, True)
+        """
+        if isinstance(parts, (str, bytes)) or not isinstance(parts, Sequence) or not parts \
+                or not all(isinstance(r, ArenaResult) for r in parts):
+            raise TypeError("combine needs a non-empty list of ArenaResult")
+        pieces = sorted(parts, key=lambda r: r.start)
+        first = pieces[0]
+        for r in pieces[1:]:
+            for what in ("game", "params", "engine", "bots", "seed"):
+                if getattr(r, what) != getattr(first, what):
+                    raise ValueError(f"combine: the pieces differ in {what} ({getattr(first, what)!r} and "
+                                     f"{getattr(r, what)!r}): they are not one tournament")
+        at = first.start
+        for r in pieces:
+            if r.start != at:
+                raise ValueError(f"combine: games {at} to {r.start - 1} are missing" if r.start > at else
+                                 f"combine: the pieces overlap at game {r.start}")
+            at += r.n_games
+        outcomes = tuple(g for r in pieces for g in r.outcomes)
+        recs = None if any(r.records is None for r in pieces) else [x for r in pieces for x in (r.records or [])]
+        n = len(outcomes)
+        stats = tuple(_bot_stats(i, name, n, outcomes) for i, name in enumerate(first.bots))
+        return cls(first.game, first.params, first.engine, n, first.seed, first.bots, stats, outcomes, recs,
+                   first.start)
 
     @functools.cached_property
     def ratings(self) -> Tuple[Rating, ...]:
@@ -238,6 +280,8 @@ class ArenaResult:
         players = len(self.bots)
         head = (f"{self.game}: {players} players, {self.engine} engine, seed {self.seed}: "
                 f"{n:,} game{'s' if n != 1 else ''} (seats rotated every game), {self.decided:,} decided")
+        if self.start:
+            head += f" (games {self.start:,} to {self.start + n - 1:,})"
         try:
             ratings: Optional[Tuple[Rating, ...]] = self.ratings
         except ImportError:
@@ -281,7 +325,7 @@ class ArenaResult:
         except ImportError:
             ratings = None
         return {"game": self.game, "params": self.params, "engine": self.engine, "n_games": self.n_games,
-                "seed": self.seed, "decided": self.decided, "bots": [s.to_dict() for s in self.stats],
+                "seed": self.seed, "start": self.start, "decided": self.decided, "bots": [s.to_dict() for s in self.stats],
                 "ratings": ratings}
 
 
@@ -480,8 +524,9 @@ def _chunks(n: int, size: int) -> List[Tuple[int, int]]:
 
 
 def _run(game: Game[Any, Any], entries: Tuple[BotEntry, ...], names: Tuple[str, ...], seed: int, n: int,
-         executor: Optional[cf.Executor], chunk_size: int, records: bool, report: Optional[ProgressFn]
-         ) -> Tuple[List[GameOutcome], Optional[List[Dict[str, Any]]]]:
+         executor: Optional[cf.Executor], chunk_size: int, records: bool, report: Optional[ProgressFn],
+         start: int = 0) -> Tuple[List[GameOutcome], Optional[List[Dict[str, Any]]]]:
+    """Games ``start .. start + n - 1``, in order (``outcomes[i]`` is game ``start + i``)."""
     outcomes: List[Optional[GameOutcome]] = [None] * n
     recs: Optional[List[Optional[Dict[str, Any]]]] = [None] * n if records else None
     done = 0
@@ -489,7 +534,7 @@ def _run(game: Game[Any, Any], entries: Tuple[BotEntry, ...], names: Tuple[str, 
         report(0, n)
     if executor is None:
         for lo, hi in _chunks(n, chunk_size):
-            out, rr = _play_chunk(game, entries, names, seed, lo, hi, records)
+            out, rr = _play_chunk(game, entries, names, seed, start + lo, start + hi, records)
             outcomes[lo:hi] = out
             if recs is not None and rr is not None:
                 recs[lo:hi] = rr
@@ -504,7 +549,7 @@ def _run(game: Game[Any, Any], entries: Tuple[BotEntry, ...], names: Tuple[str, 
             while todo or pending:
                 while todo and len(pending) < _IN_FLIGHT:  # a window of tasks: Ctrl-C drops the rest at once
                     lo, hi = todo.pop()
-                    f = executor.submit(_play_chunk, game, entries, names, seed, lo, hi, records)
+                    f = executor.submit(_play_chunk, game, entries, names, seed, start + lo, start + hi, records)
                     futures[f] = (lo, hi)
                     pending.add(f)
                 finished, pending = cf.wait(pending, timeout=_POLL, return_when=cf.FIRST_COMPLETED)
@@ -555,7 +600,7 @@ def _bot_stats(i: int, name: str, n: int, outcomes: Sequence[GameOutcome]) -> Bo
 
 def play(game: Union[Game[Any, Any], str], bots: Sequence[BotEntry], n_games: int, seed: int = 0, *,
          executor: Optional[cf.Executor] = None, progress: Union[bool, ProgressFn] = False,
-         records: bool = False, chunk_size: Optional[int] = None) -> ArenaResult:
+         records: bool = False, chunk_size: Optional[int] = None, start: int = 0) -> ArenaResult:
     """Play ``n_games`` seat-rotated games between ``bots``; return an :class:`ArenaResult`.
 
     ``game``: a Game from :func:`mousehole.load` (or a game id, loaded with its defaults).
@@ -579,6 +624,11 @@ def play(game: Union[Game[Any, Any], str], bots: Sequence[BotEntry], n_games: in
 
     Ctrl-C (``KeyboardInterrupt``) stops: the chunks not started are cancelled and the
     interrupt propagates (a chunk already running on a worker finishes there).
+
+    ``start``: play games ``start .. start + n_games - 1`` of the tournament instead of
+    ``0 .. n_games - 1``, so that a long tournament can be played in pieces (on other days or
+    machines) and put together with :meth:`ArenaResult.combine`: the pieces give the same
+    games as one call.
     """
     if isinstance(game, str):
         game = load(game)
@@ -593,6 +643,11 @@ def play(game: Union[Game[Any, Any], str], bots: Sequence[BotEntry], n_games: in
     if s is None:
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     s &= 0xFFFFFFFFFFFFFFFF
+    first = as_int(start)
+    if first is None:
+        raise TypeError(f"start must be an int, not {type(start).__name__}")
+    if not 0 <= first <= MAX_GAMES - n:
+        raise ValueError(f"start (the first game's index) must be from 0 to 2**53 - n_games, got {first}")
     if executor is not None and not isinstance(executor, cf.Executor):
         raise TypeError(f"executor must be a concurrent.futures.Executor or None, not {type(executor).__name__}")
     if chunk_size is None:
@@ -609,9 +664,10 @@ def play(game: Union[Game[Any, Any], str], bots: Sequence[BotEntry], n_games: in
     names = _names(entries)
     if progress is True:
         with _Progress(f"{game.name} ({game.num_players}p): {' vs '.join(names)}", n) as bar:
-            outcomes, recs = _run(game, entries, names, s, n, executor, size, bool(records), bar)
+            outcomes, recs = _run(game, entries, names, s, n, executor, size, bool(records), bar, first)
     else:
         report = progress if callable(progress) else None
-        outcomes, recs = _run(game, entries, names, s, n, executor, size, bool(records), report)
+        outcomes, recs = _run(game, entries, names, s, n, executor, size, bool(records), report, first)
     stats = [_bot_stats(i, name, n, outcomes) for i, name in enumerate(names)]
-    return ArenaResult(game.name, game.params, game.engine, n, s, names, tuple(stats), tuple(outcomes), recs)
+    return ArenaResult(game.name, game.params, game.engine, n, s, names, tuple(stats), tuple(outcomes), recs,
+                       first)
