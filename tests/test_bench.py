@@ -111,6 +111,7 @@ def test_c_ratio_median_is_the_median_of_the_rounds(loops: Dict[str, str]) -> No
     assert e["ratio"] == pytest.approx(e["c_ns_per_action"] / e["simulate_ns_per_action"])
 
 
+@needs_compiled
 @pytest.mark.parametrize("name,players", [("cheese_rescue", 2), ("cheese_rescue", 3), ("cheese_rescue", 4),
                                           ("m", 2), ("m", 4), ("m", 6),
                                           ("maus_au_chocolat", 2), ("maus_au_chocolat", 4),
