@@ -10,8 +10,9 @@ two structs of one position are equal byte for byte, however they were reached.
 The combination search (MC-29) evaluates a 3- or 4-card subset of the hand with one table
 lookup (shape tables built at import from the rules); the number of combinations of a hand
 is counted without visiting subsets, from the numbers of cards of each value (``combo_count``),
-and only the chosen one is decoded (``combo_kth``). ``simulate`` (``mc_step_random``) picks the
-legal action at a uniform index of the ascending legal list without writing the list.
+and only the chosen one is decoded (``combo_kth``). A random step (``mc_step_random``) picks
+the legal action at a uniform index of the ascending legal list without writing the list;
+``simulate`` plays each whole game in one function (``mc_sim_game``), the same draws.
 
 The C-level game interface (``mh_game_t``, ``_cgame.pxd``) is ``MC_GAME``; its
 determinization (MC-26) is ``mc_determinize``. Every leaf function is ``noexcept nogil``. The
@@ -551,31 +552,32 @@ cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
     kept_card="player_chooses" (MC-23), whose sets give more kept sets than counted here."""
     cdef int hn = s.hand_n[p]
     cdef int h = s.helper[p]
-    cdef int j, c, v, tot = 0
-    cdef uint64_t N = 0
+    cdef int j, c, v, x, over = 0, tot = 0
     cdef uint64_t X = 0          # cards of value u among the slots below j, at bits 2u + 6
-    cdef uint64_t lo = s.hand[p][0]
     cdef uint64_t M[5]           # the same by colour (4-bit fields, value u at field u + 2)
     cdef uint64_t w
     cdef const uint8_t* T
     if hn < 4:  # MC-11: three laid, one must stay
         return 0
-    for j in range(8):  # the whole hand by value, 4-bit fields
-        N += (<uint64_t>(j < hn)) << (s.cfg.candy[(lo >> (j << 3)) & 0xFF] << 2)
-    N += (<uint64_t>(hn > 8)) << (s.cfg.candy[s.hand[p][1] & 0xFF] << 2)
-    if h == H_CLAUDE or (N & <uint64_t>0xCCCCCCCCCCCCCCCCULL) or s.cfg.kept_choice:
+    if h == H_CLAUDE or s.cfg.kept_choice:
         return combo_count_slow(s, p, t)
     t.helper = h
     t.amelie = h == H_AMELIE and hn >= 5
     t.ready = 0
     t.cum[1] = 0
     T = CUM_T[MODE_OF[h] + 3 * t.amelie]
+    # a fourth card of one value would overflow its 2-bit field: seen when that card comes
+    # (its field, bits 6 and 7 of the window, already 3), and combo_count_slow counts instead
     if not MODE_OF[h]:
         for j in range(hn):
             v = s.cfg.candy[hcard(s, p, j)]
-            tot += T[(X >> (v << 1)) & 0x3FFF]
+            x = <int>((X >> (v << 1)) & 0x3FFF)
+            over |= x & (x << 1)  # bit 7: the field of v is 3
+            tot += T[x]
             t.cum[j] = tot
             X += (<uint64_t>1) << ((v + 3) << 1)
+        if over & 0x80:
+            return combo_count_slow(s, p, t)
         return tot
     M[0] = 0
     M[1] = 0
@@ -586,7 +588,9 @@ cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
         c = hcard(s, p, j)
         v = s.cfg.candy[c]
         w = M[s.cfg.colour[c]]
-        tot += T[(X >> (v << 1)) & 0x3FFF]
+        x = <int>((X >> (v << 1)) & 0x3FFF)
+        over |= x & (x << 1)
+        tot += T[x]
         v += 2
         if h == H_MATHIEU:  # one colour: v v v+1 has 2 kept sets (not 3), v v+2 v+2 2 (not 1)
             tot += (- nib(w, v) * nib(w, v + 1) - c2(nib(w, v - 1))
@@ -597,6 +601,8 @@ cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
         t.cum[j] = tot
         X += (<uint64_t>1) << ((v + 1) << 1)
         M[s.cfg.colour[c]] = w + ((<uint64_t>1) << (v << 2))
+    if over & 0x80:
+        return combo_count_slow(s, p, t)
     return tot
 
 
@@ -1728,20 +1734,482 @@ MC_CFG.size = sizeof(mc_cfg_t)
 MC_CFG.fill = fill_cfg
 
 
+# ---- simulate's game loop ---------------------------------------------------------------------
+# ``simulate`` plays each game in one function (``mc_sim_game``) rather than through
+# ``mc_step_random``: the same actions drawn in the same order from the same generators (the
+# same game, bit for bit), but a round written out in order (bids, picks, combination steps
+# with their hand-limit discards, the rotation) instead of one dispatch on the phase per
+# action, the counters in locals, and only the parts of the struct that decide a later draw
+# kept up to date (the hands, the display as sorted bytes, the pile, the discard set, the
+# scores and the helpers; not ``loc``, ``known`` or ``pool``, which only describe the
+# position). The choice an action's index makes is computed without a branch where it is a
+# coin flip to the branch predictor (which bid, which seat may swap). The combinations are
+# counted by ``mcsim_count`` (combo_count with Mathieu's and Maurice's one-colour terms as a
+# table, no branch on the helper) and decoded by ``mcsim_kth`` (combo_kth with one loop over
+# the slot pairs of a block). It restates mc_init's deal, mc_draw, reveal_bids,
+# start_pick_turn, next_combiner and the do_* functions above, and the readings
+# (henri_bonus, etienne_swap; kept_card through combo_count_slow): a rule changed there must
+# change here too (tests/test_simulate.py plays simulate's games step by step,
+# tests/test_differential.py and tests/test_readings.py compare them with the reference,
+# every reading).
+
+cdef inline int mcsim_take(uint64_t* h, int j) noexcept nogil:
+    """hand_take on a hand's two words (the slots above j move down one byte)."""
+    cdef uint64_t lo = h[0]
+    cdef uint64_t hi = h[1]
+    cdef uint64_t low
+    cdef int c
+    if j < 8:
+        c = <int>((lo >> (j << 3)) & 0xFF)
+        low = ((<uint64_t>1) << (j << 3)) - 1
+        h[0] = (lo & low) | ((lo >> 8) & ~low) | ((hi & 0xFF) << 56)
+        h[1] = hi >> 8
+    else:
+        c = <int>((hi >> ((j - 8) << 3)) & 0xFF)
+        low = ((<uint64_t>1) << ((j - 8) << 3)) - 1
+        h[1] = (hi & low) | ((hi >> 8) & ~low)
+    return c
+
+
+cdef inline void mcsim_add(uint64_t* h, int hn, int c) noexcept nogil:
+    """hand_add on a hand's two words holding hn <= 8 cards (c > 0 goes to its rank; the
+    unused bytes are 0, below every card but card 0, whose rank is 0)."""
+    cdef uint64_t lo = h[0]
+    cdef uint64_t hi = h[1]
+    cdef uint64_t low
+    # a card comes in only to a hand of at most 8 (MC-14: 7 after the bid + 2 picks; a
+    # swap takes one out first), so ``hi`` is 0 here and the rank is counted in ``lo`` alone
+    cdef int pos = (lt_bytes(lo, c) - (8 - hn)) & -(c > 0)
+    if pos < 8:
+        low = ((<uint64_t>1) << (pos << 3)) - 1
+        h[1] = (hi << 8) | (lo >> 56)
+        h[0] = (lo & low) | ((lo & ~low) << 8) | (<uint64_t>c << (pos << 3))
+    else:
+        low = ((<uint64_t>1) << ((pos - 8) << 3)) - 1
+        h[1] = (hi & low) | ((hi & ~low) << 8) | (<uint64_t>c << ((pos - 8) << 3))
+
+
+cdef int mcsim_reshuffle(mc_t* s) noexcept nogil:
+    """mc_draw's refill (MC-6) without the pools (MC-26): the discards in card id order
+    shuffled by the game's generator into the empty pile. Returns 0 when there are none."""
+    cdef int w, c
+    cdef uint64_t bits
+    if s.discard_n == 0:
+        return 0
+    for w in range(2):
+        bits = s.dis[w]
+        while bits:
+            c = 64 * w + ctz64(bits)
+            bits &= bits - 1
+            s.pile[s.pile_n] = <uint8_t>c
+            s.pile_n += 1
+    s.dis[0] = 0
+    s.dis[1] = 0
+    s.discard_n = 0
+    rng_shuffle_u8(&s.rng, s.pile, s.pile_n)
+    return 1
+
+
+cdef inline int mcsim_draw(mc_t* s) noexcept nogil:
+    """mc_draw (MC-6): the top card of the pile, -1 when the pile and the discards are
+    empty."""
+    if s.pile_n == 0 and not mcsim_reshuffle(s):
+        return -1
+    s.pile_n -= 1
+    return s.pile[s.pile_n]
+
+
+cdef uint8_t MCSIM_DECK[MC_CARDS]   # the card ids in order (the unshuffled deck)
+for _i in range(MC_CARDS):
+    MCSIM_DECK[_i] = <uint8_t>_i
+
+
+cdef inline void mcsim_discard(mc_t* s, int c) noexcept nogil:
+    """A card face up on the discard pile (MC-14, MC-16): its bit and the count."""
+    s.dis[c >> 6] |= (<uint64_t>1) << (c & 63)
+    s.discard_n += 1
+
+
+cdef inline void mcsim_swap(mc_t* s, int p, int j) noexcept nogil:
+    """do_swap (MC-16): the card of slot j discarded, the top card (MC-6) into the hand."""
+    cdef int c = mcsim_take(s.hand[p], j)
+    mcsim_discard(s, c)
+    c = mcsim_draw(s)  # (the discards hold a card: never -1)
+    mcsim_add(s.hand[p], s.hand_n[p] - 1, c)
+
+
+cdef inline uint64_t mcsim_disp_add(uint64_t dsp, int dn, int c) noexcept nogil:
+    """disp_add on the display's sorted bytes (dn cards, at most 6 before the add)."""
+    cdef uint64_t H = <uint64_t>0x8080808080808080ULL
+    cdef uint64_t lt = ~((dsp | H) - <uint64_t>c * <uint64_t>0x0101010101010101ULL) & H
+    cdef int pos
+    cdef uint64_t low
+    lt &= ((<uint64_t>1) << (8 * dn)) - 1
+    pos = <int>(((lt >> 7) * <uint64_t>0x0101010101010101ULL) >> 56)
+    low = ((<uint64_t>1) << (8 * pos)) - 1
+    return (dsp & low) | ((dsp & ~low) << 8) | (<uint64_t>c << (8 * pos))
+
+
+cdef uint8_t MCSIM_PAIR1[36]   # the q-th pair of slots s0 < s1 (s1 ascending, then s0): s1
+cdef uint8_t MCSIM_PAIR0[36]   # ... and s0; the pairs below slot s2 are the first s2(s2-1)/2
+for _i in range(1, 9):
+    for _j in range(_i):
+        MCSIM_PAIR1[(_i * (_i - 1)) // 2 + _j] = <uint8_t>_i
+        MCSIM_PAIR0[(_i * (_i - 1)) // 2 + _j] = <uint8_t>_j
+
+
+cdef inline int mcsim_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogil:
+    """combo_kth, with fewer branches when only three-card subsets combine (every helper
+    but Amélie with 5 cards or more, MC-21, which combo_kth decodes): the block of the
+    highest slot s2 found by counting the blocks wholly below k, then the subsets of the
+    block in pattern order (middle slot, then lowest slot, ascending) in one loop over a
+    table of slot pairs."""
+    cdef int hn = s.hand_n[p]
+    cdef int s0, s1, s2 = 2, j, q, i, pc
+    cdef uint32_t r
+    cdef uint8_t c1, c2
+    cdef const uint16_t* R
+    cdef const uint8_t* C
+    if t.amelie:
+        return combo_kth(s, p, t, k)
+    for j in range(2, 9):  # (t.cum past the hand: left from before, masked)
+        s2 += (j < hn) & (t.cum[j] <= k)
+    k -= t.cum[s2 - 1]
+    if not t.ready:
+        combo_slots(s, p, t)
+    R = W3R[t.helper]
+    C = W3C[t.helper]
+    c2 = t.col[s2]
+    for q in range((s2 * (s2 - 1)) >> 1):
+        s1 = MCSIM_PAIR1[q]
+        s0 = MCSIM_PAIR0[q]
+        c1 = t.col[s1]
+        i = (t.a1[s1] + t.a2[s2] - t.a0[s0] + ((c1 == c2) << 1)
+             + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2)))
+        pc = C[i]
+        if k < pc:
+            r = R[i]
+            while k > 0:
+                r &= r - 1
+                k -= 1
+            return pattern_of((1 << s0) | (1 << s1) | (1 << s2), 3, r)
+        k -= pc
+    return 0  # not reached: k < combo_count
+
+
+# MCSIM_CORR[mode][y]: what Mathieu's (mode 1, MC-18) and Maurice's (mode 2, MC-19) kept
+# sets of one colour change in combo_count's CUM_T figure for a slot, from the numbers (0 ..
+# 3 each) of cards of the slot's colour among the slots below it of values v - 2 .. v + 2,
+# packed two bits each into y (value v - 2 + i at bits 2i, 2i + 1): the one-colour terms
+# of combo_count, as a table; mode 0 (every other helper) changes nothing.
+cdef int8_t MCSIM_CORR[3][1 << 10]
+
+
+cdef void _build_corr_table() noexcept nogil:
+    cdef int y, a, b, c, d, e
+    for y in range(1 << 10):
+        a = y & 3           # v - 2
+        b = (y >> 2) & 3    # v - 1
+        c = (y >> 4) & 3    # v
+        d = (y >> 6) & 3    # v + 1
+        e = (y >> 8) & 3    # v + 2
+        MCSIM_CORR[0][y] = 0
+        # Mathieu, one colour: v v v+1 has 2 kept sets (not 3), v v+2 v+2 2 (not 1)
+        MCSIM_CORR[1][y] = <int8_t>(- c * d - c2(b) + c2(e) + a * c)
+        # Maurice, one colour: v v v+2 has 1 (not 2), v v+1 v+1 has 3 (not 2)
+        MCSIM_CORR[2][y] = <int8_t>(- c * e - c2(a) + c2(d) + b * c)
+
+
+_build_corr_table()
+
+
+ctypedef struct mcsim_tab_t:
+    # per card id, from the game's cards: twice its candy value (the shift of its window of
+    # 2-bit counts), and the increments of its value's count in the words of mcsim_count
+    uint8_t sh[MC_CARDS]
+    uint64_t inc[MC_CARDS]     # at bits 2 (v + 3) (X: values v - 3 .. v + 3 at the shift)
+    uint64_t inc2[MC_CARDS]    # at bits 2 (v + 2) (by colour: values v - 2 .. v + 2)
+
+
+cdef void mcsim_fill_tab(const mc_cfg_t* c, mcsim_tab_t* tab) noexcept nogil:
+    cdef int i, v
+    for i in range(MC_CARDS):
+        v = c.candy[i]
+        tab.sh[i] = <uint8_t>(2 * v)
+        tab.inc[i] = (<uint64_t>1) << (2 * (v + 3))
+        tab.inc2[i] = (<uint64_t>1) << (2 * (v + 2))
+
+
+cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t* tab) noexcept nogil:
+    """combo_count (the same number and ``t``) with the one-colour terms of Mathieu and
+    Maurice as a table lookup (MCSIM_CORR): one loop for every helper but Claude, and, as in
+    combo_count, combo_count_slow for Claude (MC-22), kept_card="player_chooses" (MC-23)
+    and hands with 4 cards of one value."""
+    cdef int hn = s.hand_n[p]
+    cdef int h = s.helper[p]
+    cdef int j, c, x, over = 0, tot = 0
+    cdef uint64_t X = 0          # cards of value u among the slots below j, at bits 2u + 6
+    cdef uint64_t M[5]           # the same by colour, at bits 2u + 4
+    cdef const uint8_t* T
+    cdef const int8_t* K
+    if hn < 4:  # MC-11: three laid, one must stay
+        return 0
+    if h == H_CLAUDE or s.cfg.kept_choice:
+        return combo_count_slow(s, p, t)
+    t.helper = h
+    t.amelie = h == H_AMELIE and hn >= 5
+    t.ready = 0
+    t.cum[1] = 0
+    T = CUM_T[MODE_OF[h] + 3 * t.amelie]
+    K = MCSIM_CORR[MODE_OF[h]]
+    M[0] = 0
+    M[1] = 0
+    M[2] = 0
+    M[3] = 0
+    M[4] = 0
+    for j in range(hn):
+        c = hcard(s, p, j)
+        x = <int>((X >> tab.sh[c]) & 0x3FFF)
+        over |= x & (x << 1)  # bit 7: a fourth card of this value (see combo_count)
+        tot += T[x] + K[(M[s.cfg.colour[c]] >> tab.sh[c]) & 0x3FF]
+        t.cum[j] = tot
+        X += tab.inc[c]
+        M[s.cfg.colour[c]] += tab.inc2[c]
+    if over & 0x80:
+        return combo_count_slow(s, p, t)
+    return tot
+
+
+cdef int32_t mc_sim_game(mc_t* s, const mcsim_tab_t* tab, uint64_t deal, rng_t* policy) noexcept nogil:
+    """One game of ``simulate`` in ``s`` (its ``cfg`` set): mc_reset's deal from ``deal``
+    (MC-3, MC-4), then each action drawn from ``policy`` as mc_step_random draws it, to the
+    end (the game of mc_reset and mc_play_random, bit for bit). Returns the number of
+    actions; leaves the scores, the helpers, ``nactions`` and ``truncated`` in ``s`` (what
+    simulate reports), the rest of the struct not a consistent position."""
+    cdef int n = s.cfg.n
+    cdef int p, q, i, j, k, c, hn, sw, pl, plain, ets, cnt, r, x, best
+    cdef int dn = 0                   # the display's size
+    cdef int henri_opt = s.cfg.henri_optional
+    cdef uint32_t eat = s.cfg.etienne_at
+    cdef int eb, ep, ec, ed           # MC-16: the seat that may swap now (below)
+    cdef int32_t nact = 0, rnd = 1
+    cdef uint64_t dsp = 0             # the display, sorted bytes (as ``s.dsp``)
+    cdef rng_t pol = policy[0]        # (in a local: a register, whatever the stores to bytes)
+    cdef int bid[MC_MAX_PLAYERS]
+    cdef int key[MC_MAX_PLAYERS]
+    cdef int order[MC_MAX_PLAYERS]
+    cdef uint8_t old[MC_MAX_PLAYERS]
+    cdef uint32_t held
+    cdef slots_t t
+    cdef rng_t g = deal
+    cdef uint64_t sets[MC_MAX_PLAYERS + 1][2]   # each seat's hand, then the display
+    cdef uint64_t b, word
+    cdef uint8_t helpers[MC_HELPERS]
+    memset(&t, 0, sizeof(t))  # (mcsim_kth reads t.cum past the hand, masked)
+    # ---- mc_init's deal. MC-3: the deck shuffled (it is the pile, top last), each seat
+    # gets hand_size cards from the top round the table, seat 0 first, then n + 1 go face
+    # up; MC-4: the helpers shuffled, seat q gets the q-th. Hands and display are gathered
+    # as bit sets and written out in card id order (at most 8 cards each).
+    memcpy(s.pile, MCSIM_DECK, MC_CARDS)
+    rng_shuffle_u8(&g, s.pile, MC_CARDS)
+    memset(sets, 0, sizeof(sets))
+    j = MC_CARDS
+    for i in range(s.cfg.hand_size):
+        for q in range(n):
+            j -= 1
+            c = s.pile[j]
+            sets[q][c >> 6] |= (<uint64_t>1) << (c & 63)
+    for i in range(n + 1):
+        j -= 1
+        c = s.pile[j]
+        sets[n][c >> 6] |= (<uint64_t>1) << (c & 63)
+    s.pile_n = <uint8_t>j
+    for q in range(n + 1):
+        k = 0
+        word = 0
+        for x in range(2):
+            b = sets[q][x]
+            while b:
+                word |= (<uint64_t>(64 * x + ctz64(b))) << (k << 3)
+                b &= b - 1
+                k += 1
+        if q < n:
+            s.hand[q][0] = word
+            s.hand[q][1] = 0
+            s.hand_n[q] = <uint8_t>k
+            s.score[q] = 0
+        else:
+            dsp = word
+            dn = k
+    for i in range(MC_HELPERS):  # MC-4
+        helpers[i] = <uint8_t>i
+    rng_shuffle_u8(&g, helpers, MC_HELPERS)
+    s.rng = g
+    for q in range(n):
+        s.helper[q] = helpers[q]
+    s.row_n = <uint8_t>(MC_HELPERS - n)
+    for i in range(s.row_n):
+        s.row[i] = helpers[n + i]
+    s.dis[0] = 0
+    s.dis[1] = 0
+    s.discard_n = 0
+    s.truncated = 0
+    while True:
+        # MC-16: the seat holding Etienne, in each phase where the reading etienne_swap lets
+        # him swap (eb: bids, ep: picks, ec: combination steps, ed: hand-limit discards),
+        # else n (no seat); all n once he has swapped this round
+        ets = n
+        for q in range(n):
+            ets = q if s.helper[q] == H_ETIENNE else ets
+        eb = ets if (eat >> PH_BID) & 1 else n
+        ep = ets if (eat >> PH_PICK) & 1 else n
+        ec = ets if (eat >> PH_COMBINE) & 1 else n
+        ed = ets if (eat >> PH_DISCARD) & 1 else n
+        # ---- MC-7, MC-27: the bids, seat 0 first; Etienne's holder may swap first (the
+        # reading etienne_swap: phase bit PH_BID); with henri_bonus="optional" Henri's
+        # holder's bids without him follow (MC-17)
+        plain = 0
+        for p in range(n):
+            while True:
+                hn = s.hand_n[p]
+                sw = hn & -(p == eb)
+                pl = hn & -(henri_opt & (s.helper[p] == H_HENRI))
+                k = <int>rng_below(&pol, <uint32_t>(hn + sw + pl))
+                nact += 1
+                if k >= hn and k < hn + sw:
+                    mcsim_swap(s, p, k - hn)
+                    eb = ep = ec = ed = n  # MC-16: once a round
+                    continue
+                x = k >= hn + sw  # a bid without Henri (MC-17)
+                plain |= x
+                bid[p] = mcsim_take(s.hand[p], k - ((hn + sw) & -x))
+                s.hand_n[p] = <uint8_t>(hn - 1)
+                break
+        # MC-7, MC-8, MC-17: revealed together; the order by coins (+2 with Henri, unless
+        # his holder bid without him), then helper rank, larger first
+        for q in range(n):
+            key[q] = ((s.cfg.coin[bid[q]] + 2 * ((s.helper[q] == H_HENRI) & (plain == 0))) * 16
+                      + (MC_HELPERS - s.helper[q]))
+        for q in range(n):  # the keys differ: a seat's place is the number of larger keys
+            r = 0
+            for x in range(n):
+                r += key[x] > key[q]
+            order[r] = q
+        # ---- MC-9: two display cards each (fewer when fewer lie there), then the bid card
+        # goes into the display; Etienne's holder may swap (phase bit PH_PICK)
+        for i in range(n):
+            p = order[i]
+            for k in range(2):  # (the display only shrinks: a second pick iff a card is left)
+                if dn == 0:
+                    break
+                while True:
+                    hn = s.hand_n[p]
+                    sw = hn & -(p == ep)
+                    j = <int>rng_below(&pol, <uint32_t>(dn + sw))
+                    nact += 1
+                    if j < dn:
+                        break
+                    mcsim_swap(s, p, j - dn)
+                    eb = ep = ec = ed = n  # MC-16: once a round
+                c = <int>((dsp >> (8 * j)) & 0xFF)
+                x = 8 * j
+                dsp = (dsp & (((<uint64_t>1) << x) - 1)) | ((dsp >> 8) & ~(((<uint64_t>1) << x) - 1))
+                dn -= 1
+                mcsim_add(s.hand[p], hn, c)
+                s.hand_n[p] = <uint8_t>(hn + 1)
+            dsp = mcsim_disp_add(dsp, dn, bid[p])
+            dn += 1
+        # ---- MC-10: the combination steps by helper rank (helper id ascending), each with
+        # its hand-limit discards (MC-14); Etienne's holder may swap (phase bits PH_COMBINE,
+        # PH_DISCARD)
+        held = 0
+        for q in range(n):
+            held |= (<uint32_t>1) << s.helper[q]
+        for q in range(n):
+            order[mh_pc8[held & (((<uint32_t>1) << s.helper[q]) - 1)]] = q
+        for i in range(n):
+            p = order[i]
+            while True:
+                hn = s.hand_n[p]
+                sw = hn & -(p == ec)
+                cnt = mcsim_count(s, p, &t, tab)
+                k = <int>rng_below(&pol, <uint32_t>(sw + 1 + cnt))
+                nact += 1
+                if k < sw:
+                    mcsim_swap(s, p, k)
+                    eb = ep = ec = ed = n  # MC-16: once a round
+                    continue
+                if k > sw:  # MC-10, MC-12, MC-13: lay the combination (the decline: k == sw)
+                    x = mcsim_kth(s, p, &t, k - sw - 1)
+                    for j in range(PAT_K[x] - 1, -1, -1):  # from the highest slot down
+                        q = PAT_SLOT[x][j]
+                        c = mcsim_take(s.hand[p], q)
+                        r = (PAT_KEEP[x] >> q) & 1
+                        s.score[p] += r * s.cfg.candy[c]  # MC-13
+                        s.dis[c >> 6] |= (<uint64_t>(1 - r)) << (c & 63)
+                        s.discard_n += 1 - r
+                    s.hand_n[p] = <uint8_t>(hn - PAT_K[x])
+                break
+            while s.hand_n[p] > MC_HAND_LIMIT:  # MC-14
+                hn = s.hand_n[p]
+                sw = hn & -(p == ed)
+                k = <int>rng_below(&pol, <uint32_t>(hn + sw))
+                nact += 1
+                if k < hn:
+                    mcsim_discard(s, mcsim_take(s.hand[p], k))
+                    s.hand_n[p] = <uint8_t>(hn - 1)
+                else:
+                    mcsim_swap(s, p, k - hn)
+                    eb = ep = ec = ed = n  # MC-16: once a round
+        # ---- MC-24: the end; max_turns (rounds)
+        best = 0
+        for q in range(n):
+            best = s.score[q] if s.score[q] > best else best
+        if best >= s.cfg.target:
+            break
+        if rnd >= s.cfg.max_turns:
+            s.truncated = 1
+            break
+        # ---- MC-15: seat 0's helper to the right end of the row, seat 1 takes the leftmost
+        memcpy(old, s.helper, sizeof(old))
+        s.helper[1] = s.row[0]
+        for i in range(s.row_n - 1):
+            s.row[i] = s.row[i + 1]
+        s.row[s.row_n - 1] = old[0]
+        for q in range(2, n):
+            s.helper[q] = old[q - 1]
+        s.helper[0] = old[n - 1]
+        rnd += 1
+        # MC-5, MC-6: n cards from the pile into the display, one at a time
+        for i in range(n):
+            c = mcsim_draw(s)
+            if c < 0:
+                break
+            dsp = mcsim_disp_add(dsp, dn, c)
+            dn += 1
+    s.round = rnd
+    s.nactions = nact
+    policy[0] = pol
+    return nact
+
+
 cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                     const sim_out_t* out) noexcept nogil:
-    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``)."""
+    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``), each by ``mc_sim_game``
+    (the game of mc_reset and mc_play_random)."""
     cdef const mc_cfg_t* cfg = <const mc_cfg_t*>v
     cdef mc_t s
+    cdef mcsim_tab_t tab
     cdef rng_t policy
     cdef int w[MC_MAX_PLAYERS]
     cdef int p
     cdef Py_ssize_t i, r
+    memset(&s, 0, sizeof(s))
     s.cfg = cfg[0]
+    mcsim_fill_tab(cfg, &tab)
     for i in range(start, stop):
-        mc_reset(&s, rng_derive(seed, 2 * <uint64_t>i))
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
-        mc_play_random(&s, &policy)
+        mc_sim_game(&s, &tab, rng_derive(seed, 2 * <uint64_t>i), &policy)
         mc_winners(&s, w)
         r = i - start
         for p in range(cfg.n):
