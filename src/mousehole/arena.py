@@ -325,8 +325,8 @@ class ArenaResult:
         except ImportError:
             ratings = None
         return {"game": self.game, "params": self.params, "engine": self.engine, "n_games": self.n_games,
-                "seed": self.seed, "start": self.start, "decided": self.decided, "bots": [s.to_dict() for s in self.stats],
-                "ratings": ratings}
+                "seed": self.seed, "start": self.start, "decided": self.decided,
+                "bots": [s.to_dict() for s in self.stats], "ratings": ratings}
 
 
 # --------------------------------------------------------------------------------------
