@@ -550,9 +550,10 @@ def test_strong_bot_is_deterministic_with_iterations_and_threads(engine: str) ->
 @pytest.mark.parametrize("name", ["cheese_rescue", "kasimir", "m", "maus_au_chocolat"])
 def test_strong_search_in_python_equals_the_compiled_one(name: str) -> None:
     """The pure-Python strong search (the fallback) is the same algorithm with the same
-    random numbers: its statistics equal the compiled search's where the game's C-level
-    evaluation gives the values of ``greedy_value`` (Cheese Rescue, Kater Kasimir, M;
-    Maus au Chocolat's play-outs run to the end)."""
+    random numbers: its statistics equal the compiled search's, with each game's own
+    constants (Kater Kasimir, M: the evaluation is ``greedy_value``; Maus au Chocolat: greedy
+    play-out steps and its core's evaluation, mirrored by ``MausAuChocolat.search_value``; Cheese
+    Rescue's play-outs run to the end)."""
     from mousehole import _search
     game = mousehole.load(name, players=2)
     assert _search.has_evaluate(game.new_state(1))
@@ -582,6 +583,62 @@ def test_strong_bot_evaluation_changes_the_search() -> None:
         assert bot.last_search is not None
         runs.append(bot.last_search.values)
     assert runs[0] != runs[1] and runs[2] != runs[3]
+
+
+def test_strong_greedy_play_out_step_draws_its_ties_at_random() -> None:
+    """A greedy play-out step breaks ties among equally rated actions at random (from the
+    play-out's generator), not always by the lowest action: at the start of Cheese Rescue
+    the seat's best cheese card rates the same on each of the four cells next to the start
+    card (CR-7), and one greedy step from different play-out seeds lays it on several of them."""
+    game = mousehole.load("cheese_rescue", players=2, engine="python")
+    state = game.new_state(3)
+    legal = state.legal_actions().tolist()
+    firsts = set()
+    for k in range(12):
+        work = state.clone()
+        bots._py_strong_playout(work, Rng(derive(9, k)), 1, 10.0, 1.0, game.greedy_value)
+        assert len(work.history) == len(state.history) + 1
+        firsts.add(int(work.history[-1]))
+    assert firsts <= set(legal) and len(firsts) >= 3  # (one action, the lowest tied, before)
+
+
+def test_search_tuning_overrides_a_constant_per_player_count() -> None:
+    """A ``SEARCH_TUNING`` key ``NAME@P`` replaces ``NAME`` in games of ``P`` players only
+    (``bots.game_tuning``); the other player counts keep ``NAME``, and what a game leaves
+    out is ``DEFAULT_TUNING``'s."""
+    values = {"c": 0.5, "depth": -1, "greedy": 0.0, "depth@2": 12, "greedy@2": 0.25, "c@3": 2.0}
+    assert bots._tuning_of(values, 2) == bots.StrongTuning(c=0.5, depth=12, scale=bots.DEFAULT_TUNING.scale,
+                                                           greedy=0.25)
+    assert bots._tuning_of(values, 3) == bots.StrongTuning(c=2.0, depth=-1, scale=bots.DEFAULT_TUNING.scale,
+                                                           greedy=0.0)
+    assert bots._tuning_of(values, 4) == bots._tuning_of(values) == bots.StrongTuning(
+        c=0.5, depth=-1, scale=bots.DEFAULT_TUNING.scale, greedy=0.0)
+    game = mousehole.load("maus_au_chocolat", players=2)
+    overrides = {k.split("@")[0] for k in type(game).SEARCH_TUNING if k.endswith("@2")}
+    assert overrides and bots.game_tuning(game) == bots._tuning_of(type(game).SEARCH_TUNING, 2)
+    assert bots.game_tuning(game) != bots._tuning_of(type(game).SEARCH_TUNING, 4)
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize("name", ["cheese_rescue", "kasimir", "m", "maus_au_chocolat"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_strong_search_with_greedy_play_outs_in_python_equals_the_compiled_one(name: str, players: int) -> None:
+    """With greedy play-out steps (ties drawn at random from the play-out's generator) and
+    play-outs ended by the evaluation, the pure-Python strong search still equals the
+    compiled one, draw for draw (Maus au Chocolat's evaluation counts every seat's hand, as
+    its core's ``evaluate`` does, not ``greedy_value``'s own hand alone)."""
+    game = mousehole.load(name, players=players)
+    checked = 0
+    for state in list(_decisions(game, 1001, 4))[:2]:
+        seat = state.current_player
+        tune = bots.StrongTuning(c=1.0, depth=6, scale=10.0, greedy=0.5)
+        c = bots._strong_search(state, seat, tune, 30, None, 78, 1)
+        p = bots._strong_search(state, seat, tune, 30, None, 78, 1, engine="python")
+        assert (c.engine, p.engine) == ("compiled", "python")
+        assert (c.action, c.actions, c.visits, c.iterations) == (p.action, p.actions, p.visits, p.iterations)
+        assert c.values == pytest.approx(p.values, abs=1e-9)
+        checked += 1
+    assert checked == 2
 
 
 def _reading_games() -> List[Tuple[str, str, str]]:

@@ -18,10 +18,10 @@ Algorithms (``mode``):
 * ``MODE_STRONG`` (3): the ISMCTS tree (the same determinizations, selection and
   availability counts) with the strong bot's play-outs (``strong_playout``): when the game
   fills in ``evaluate`` and ``depth >= 0``, at most ``depth`` actions (each, with chance
-  ``greedy``, the action whose result the evaluation rates best for the seat to move, else a
-  uniformly random one; chance outcomes by their probabilities), then, unless the game
-  ended, the returns ``tanh((own value - best other value) / scale)`` per seat from the
-  evaluation. Without an evaluation it is ISMCTS.
+  ``greedy``, the action whose result the evaluation rates best for the seat to move, ties
+  drawn at random, else a uniformly random one; chance outcomes by their probabilities),
+  then, unless the game ended, the returns ``tanh((own value - best other value) / scale)``
+  per seat from the evaluation. Without an evaluation it is ISMCTS.
 
 The tree. Nodes live in one growable C array (``node_t``, no Python object per node); the
 children of a node are a contiguous block of that array, sorted by action, allocated when the
@@ -593,11 +593,15 @@ cdef inline double lead_of(const double* vals, int players, int p) noexcept nogi
     return vals[p] - best if players > 1 else 0.0
 
 
-cdef void greedy_step(search_t* S, int cur) noexcept nogil:
+cdef void greedy_step(search_t* S, int cur, rng_t* policy) noexcept nogil:
     """Apply the legal action whose result the game's evaluation rates best for ``cur``
-    (its value minus the best other seat's; ties: the lowest action)."""
+    (its value minus the best other seat's). Ties are drawn uniformly from ``policy``: the
+    ``t``-th action of equal best rating replaces the one kept when ``rng_below(policy, t)``
+    is 0 (a draw per tie after the first), so that a play-out whose moves mostly tie (a card
+    laid where it changes nothing yet) is not always the lowest action."""
     cdef const mh_game_t* g = S.g
     cdef int n = g.legal(S.work, S.buf), k, best = 0
+    cdef uint32_t ties = 0
     cdef double v, best_v = -INFINITY
     for k in range(n):
         memcpy(S.scratch, S.work, g.size)
@@ -611,6 +615,11 @@ cdef void greedy_step(search_t* S, int cur) noexcept nogil:
         if v > best_v:
             best_v = v
             best = k
+            ties = 1
+        elif v == best_v:
+            ties += 1
+            if rng_below(policy, ties) == 0:
+                best = k
     g.apply(S.work, S.buf[best])
 
 
@@ -633,7 +642,7 @@ cdef void strong_playout(search_t* S, rng_t* policy) noexcept nogil:
             n = g.chance(S.work, S.buf, S.prob)
             g.apply(S.work, S.buf[pick_outcome(S.prob, n, uniform01(policy))])
         elif S.greedy > 0.0 and uniform01(policy) < S.greedy:
-            greedy_step(S, cur)
+            greedy_step(S, cur, policy)
         else:
             mh_random_step(g, S.work, policy, S.buf)
         steps += 1

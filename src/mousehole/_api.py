@@ -496,6 +496,13 @@ class Game(Generic[StateT, MoveT]):
         raises ``NotImplementedError``."""
         raise NotImplementedError(f"{self.name} declares no greedy_value")
 
+    def search_value(self, state: StateT, seat: int) -> float:
+        """``StrongBot``'s evaluation at the end of a play-out, as the compiled core's
+        ``evaluate`` computes it (the pure-Python search uses this one): by default
+        :meth:`greedy_value`; a game whose core evaluates otherwise overrides it beside its
+        rules."""
+        return self.greedy_value(state, seat)
+
     @staticmethod
     def _lead(values: Sequence[float], seat: int) -> float:
         """``values[seat]`` minus the best of the other seats' values (for

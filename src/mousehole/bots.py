@@ -446,10 +446,17 @@ def _py_lead(state: StateAPI[Any], seat: int, value: Heuristic) -> float:
     return float(value(state, seat))
 
 
+def _strong_value(game: Game[Any, Any]) -> Heuristic:
+    """The evaluation of the pure-Python strong search: the one the compiled core gives
+    (``mh_game_t.evaluate``), the game's :meth:`~mousehole.Game.search_value`."""
+    heuristic(game)  # (a game without a greedy_value: the ValueError naming it)
+    return game.search_value
+
+
 def _py_strong_playout(work: StateAPI[Any], policy: Rng, depth: int, scale: float, greedy: float,
                        value: Heuristic) -> List[float]:
-    """``strong_playout`` of _search.pyx over the Python API (the evaluation: ``value``, the
-    game's :meth:`~mousehole.Game.greedy_value`); returns the returns per seat."""
+    """``strong_playout`` of _search.pyx over the Python API (the evaluation: ``value``,
+    :func:`_strong_value`); returns the returns per seat."""
     steps = 0
     n = work.game.num_players
     while True:
@@ -462,13 +469,17 @@ def _py_strong_playout(work: StateAPI[Any], policy: Rng, depth: int, scale: floa
             outs = work.chance_outcomes()
             work.apply_action(int(outs[_pick_outcome(outs, _unit(policy))][0]))
         elif greedy > 0.0 and _unit(policy) < greedy:
-            best, best_v = -1, -math.inf
+            best, best_v, ties = -1, -math.inf, 0
             for a in work.legal_actions().tolist():
                 after = work.clone()
                 after.apply_action(a)
                 v = _py_lead(after, cur, value)
                 if v > best_v:
-                    best, best_v = a, v
+                    best, best_v, ties = a, v, 1
+                elif v == best_v:  # ties drawn at random, as greedy_step's
+                    ties += 1
+                    if policy.below(ties) == 0:
+                        best = a
             work.apply_action(best)
         else:
             legal = work.legal_actions()
@@ -481,7 +492,7 @@ def _py_search(state: StateAPI[Any], seat: int, mode: int, iterations: Optional[
                seed: int, c: float, strong: Optional[Tuple[int, float, float]] = None) -> Tuple[_Node, int, int]:
     """The pure-Python twin of ``_search.search``: ``(root, iterations_done, nodes)``.
     ``strong``: ``(depth, scale, greedy)`` of the strong search (``mode`` 3, the ISMCTS tree)."""
-    value = heuristic(state.game) if strong is not None and strong[0] >= 0 else None
+    value = _strong_value(state.game) if strong is not None and strong[0] >= 0 else None
     det_base = derive(seed, 1)
     rs = Rng(derive(seed, 2))
     roll_base = derive(seed, 3)
@@ -722,18 +733,24 @@ class StrongTuning:
 
 def game_tuning(game: Game[Any, Any]) -> StrongTuning:
     """:class:`StrongBot`'s constants for ``game``: its class's ``SEARCH_TUNING`` (tuned against
-    GreedyBot: ``docs/bots.md``), :data:`DEFAULT_TUNING` for what it leaves out."""
-    return _tuning_of(type(game).SEARCH_TUNING)
+    GreedyBot and ISMCTS: ``docs/bots.md``), :data:`DEFAULT_TUNING` for what it leaves out. A
+    key ``"NAME@P"`` (e.g. ``"greedy@2"``) overrides ``NAME`` in games of ``P`` players."""
+    return _tuning_of(type(game).SEARCH_TUNING, game.num_players)
 
 
-def _tuning_of(values: Mapping[str, float]) -> StrongTuning:
+def _tuning_of(values: Mapping[str, float], players: Optional[int] = None) -> StrongTuning:
     d = DEFAULT_TUNING
-    return StrongTuning(c=float(values.get("c", d.c)), depth=int(values.get("depth", d.depth)),
-                        scale=float(values.get("scale", d.scale)), greedy=float(values.get("greedy", d.greedy)))
+
+    def get(name: str, default: float) -> float:
+        return values.get(f"{name}@{players}", values.get(name, default))
+
+    return StrongTuning(c=float(get("c", d.c)), depth=int(get("depth", d.depth)),
+                        scale=float(get("scale", d.scale)), greedy=float(get("greedy", d.greedy)))
 
 
 def __getattr__(name: str) -> Any:
-    """``STRONG_TUNING``: every registered game's constants by game id (a new dict each time)."""
+    """``STRONG_TUNING``: every registered game's constants by game id (a new dict each time;
+    without the per-player-count overrides of :func:`game_tuning`)."""
     if name == "STRONG_TUNING":
         from ._api import _REGISTRY
         return {gid: _tuning_of(cls.SEARCH_TUNING) for gid, cls in _REGISTRY.items()}
@@ -822,9 +839,11 @@ class StrongBot(_Seeded):
     ``iterations / threads`` iterations) and adds up their root statistics. ``c``, ``depth``,
     ``scale`` and ``greedy`` override the game's constants (:data:`STRONG_TUNING`).
 
-    Compiled games give the search a C-level evaluation (``mh_game_t.evaluate``); without
-    the compiled engine the same algorithm runs in Python with ``greedy_value`` as the
-    evaluation (much more slowly)."""
+    A greedy play-out step draws its ties (actions rated alike) at random. Compiled games give
+    the search a C-level evaluation (``mh_game_t.evaluate``); without the compiled engine the
+    same algorithm runs in Python with the same evaluation (the game's ``search_value``:
+    ``greedy_value``, but in Maus au Chocolat every seat's hand counted, as its core does),
+    much more slowly."""
 
     algorithm = "strong"
 

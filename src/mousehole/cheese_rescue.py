@@ -183,7 +183,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
 
     DRAWING = "mousehole.render.cheese_rescue"
     SCORE = "the values of the seat's own cheese cards still on the table after the removals (CR-12, CR-13)"
-    SEARCH_TUNING = {"c": 0.7, "depth": 8, "scale": 10.0, "greedy": 0.0}  # StrongBot (docs/bots.md)
+    SEARCH_TUNING = {"c": 0.7, "depth": -1, "scale": 10.0, "greedy": 0.0}  # StrongBot (docs/bots.md)
     INFORMATION = "imperfect"  # CR-15: the animals in the hands, the pile
     ENV_ID = "mousehole/CheeseRescue-v0"
 

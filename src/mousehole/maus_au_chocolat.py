@@ -565,7 +565,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
 
     DRAWING = "mousehole.render.maus_au_chocolat"
     SCORE = "victory points: the printed candy values of the cards the seat kept (MC-13)"
-    SEARCH_TUNING = {"c": 1.0, "depth": -1, "scale": 3.0, "greedy": 0.0}  # StrongBot (docs/bots.md)
+    SEARCH_TUNING = {"c": 1.0, "depth": -1, "scale": 3.0, "greedy": 0.0,  # StrongBot (docs/bots.md)
+                     "depth@2": 300, "greedy@2": 0.5}
     INFORMATION = "imperfect"  # MC-26: the hands, the bids until all are in, the pile
     SINGLE_WINNER = True  # MC-25
     ENV_ID = "mousehole/MausAuChocolat-v0"
@@ -674,6 +675,17 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         vp = [float(s) for s in state.scores()]
         hand = d["hands"][seat] or []
         return self._lead(vp, seat) + 0.05 * float(sum(cards[c][1] for c in hand))
+
+    def search_value(self, state: "MausAuChocolatState", seat: int) -> float:
+        """``StrongBot``'s evaluation, as the core's ``evaluate``: per seat its victory points
+        (MC-13) plus 0.05 per candy point in ITS hand (every seat's hand, where
+        :meth:`greedy_value` counts the rated seat's alone), the seat's minus the best
+        other's."""
+        d = state.to_dict()
+        cards = d["params"]["cards"]
+        vals = [float(v) + 0.05 * float(sum(cards[c][1] for c in (hand or [])))
+                for v, hand in zip(state.scores(), d["hands"])]
+        return self._lead(vals, seat)
 
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
         n = self.num_players
