@@ -23,6 +23,17 @@ pair playing as many games, and per game the openskill Plackett-Luce rating of e
 sigma and the interval mu +- 2 sigma. ``--ladder-time`` gives the search bots of the ladder
 their own time (default ``--time``).
 
+In parts (a run longer than one sitting): ``--part K/N`` plays the K-th of N slices of the
+games of every line and every ladder pair (games ``(K-1)*G//N`` to ``K*G//N - 1`` of a line of
+G games, through ``mousehole.arena.play(..., start=)``: the same games as in one run) and keeps
+each slice's outcomes in its JSON; ``--merge PART.json ...`` puts the N parts back together
+(``ArenaResult.combine``: the figures and the ladder's ratings of one run) and writes the
+whole run's JSON and tables:
+
+    python benchmarks/strength.py --time 0.1 --games 400 --workers 2 --part 1/4 --json p1.json
+    ...                                                           (parts 2, 3, 4: other sittings)
+    python benchmarks/strength.py --merge p1.json p2.json p3.json p4.json --json whole.json
+
 Every line prints as it finishes (progress on stderr); the markdown tables print at the end
 and the JSON (every row, the ratings, the tuning of the strong bot, the arguments and the
 machine) goes to ``benchmarks/results/strength-time-<date>.json`` (or ``--json PATH``).
@@ -61,7 +72,7 @@ import time
 from typing import Any, Dict, List, Optional, Tuple
 
 import mousehole
-from mousehole.arena import BotEntry, GameOutcome, play
+from mousehole.arena import ArenaResult, BotEntry, GameOutcome, play
 from mousehole.bots import DEFAULT_C, STRONG_TUNING, ISMCTSBot, MCTSBot, search
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -113,21 +124,60 @@ class OracleBot:
         self.calls = 0
 
 
-def timed_line(game_id: str, players: int, bot: BotEntry, opponent: BotEntry, n_games: int, seed: int,
-               executor: Optional[cf.Executor], what: str) -> Dict[str, Any]:
-    """One line of the time table: ``bot`` on one seat, ``opponent`` on the others."""
-    game = mousehole.load(game_id, players=players)
-    t = time.perf_counter()
-    result = play(game, [bot] + [opponent] * (players - 1), n_games, seed, executor=executor)
-    seconds = time.perf_counter() - t
+Part = Tuple[int, int]  # (K, N): the K-th (from 1) of N slices of every line's games
+
+
+def part_slice(n_games: int, part: Optional[Part]) -> Tuple[int, int]:
+    """The games ``(start, count)`` of ``part`` among ``n_games`` (all of them without one)."""
+    if part is None:
+        return 0, n_games
+    k, n = part
+    lo, hi = (k - 1) * n_games // n, k * n_games // n
+    return lo, hi - lo
+
+
+def piece(result: ArenaResult) -> Dict[str, Any]:
+    """What a part keeps of a line: enough to rebuild its :class:`ArenaResult`."""
+    return {"game": result.game, "params": result.params, "engine": result.engine, "seed": result.seed,
+            "bots": list(result.bots), "start": result.start, "n_games": result.n_games,
+            "outcomes": [dataclasses.asdict(g) for g in result.outcomes]}
+
+
+def unpiece(d: Dict[str, Any]) -> ArenaResult:
+    """The :class:`ArenaResult` of a kept slice (its figures recomputed from its outcomes)."""
+    outcomes = tuple(GameOutcome(int(g["index"]), tuple(g["seating"]), tuple(g["scores"]), tuple(g["winners"]),
+                                 int(g["length"]), bool(g["truncated"]), tuple(g["moves"]),
+                                 tuple(float(x) for x in g["seconds"])) for g in d["outcomes"])
+    bare = ArenaResult(d["game"], d["params"], d["engine"], int(d["n_games"]), int(d["seed"]), tuple(d["bots"]),
+                       (), outcomes, None, int(d["start"]))
+    return ArenaResult.combine([bare])
+
+
+def timed_row(what: str, result: ArenaResult, seconds: float, seed: int) -> Dict[str, Any]:
+    """A line of the time table from its result."""
     me = result.stats[0]
     lo, hi = me.win_interval
     opp = result.stats[1]
-    return {"what": what, "game": game_id, "players": players, "bot": me.name, "opponent": opp.name.split("#")[0],
+    return {"what": what, "game": result.game, "players": len(result.bots), "bot": me.name,
+            "opponent": opp.name.split("#")[0],
             "games": me.games, "wins": me.wins, "losses": me.losses, "draws": me.draws, "decided": me.decided,
-            "win_rate": me.win_rate, "win_rate_95": [lo, hi], "even_share": 1.0 / players,
+            "win_rate": me.win_rate, "win_rate_95": [lo, hi], "even_share": 1.0 / len(result.bots),
             "mean_score": me.mean_score, "bot_seconds_per_move": me.seconds_per_move,
             "opponent_seconds_per_move": opp.seconds_per_move, "seconds": seconds, "seed": seed}
+
+
+def timed_line(game_id: str, players: int, bot: BotEntry, opponent: BotEntry, n_games: int, seed: int,
+               executor: Optional[cf.Executor], what: str, part: Optional[Part] = None) -> Dict[str, Any]:
+    """One line of the time table: ``bot`` on one seat, ``opponent`` on the others (with
+    ``part``, its slice of the games, kept as ``row["piece"]``)."""
+    game = mousehole.load(game_id, players=players)
+    start, count = part_slice(n_games, part)
+    t = time.perf_counter()
+    result = play(game, [bot] + [opponent] * (players - 1), count, seed, executor=executor, start=start)
+    row = timed_row(what, result, time.perf_counter() - t, seed)
+    if part is not None:
+        row["piece"] = piece(result)
+    return row
 
 
 def format_time_table(rows: List[Dict[str, Any]]) -> str:
@@ -142,25 +192,43 @@ def format_time_table(rows: List[Dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-def ladder(game_id: str, specs: List[BotEntry], n_games: int, seed: int, executor: Optional[cf.Executor]
-           ) -> Dict[str, Any]:
-    """The round robin of one game at 2 players and its openskill ratings."""
-    from openskill.models import PlackettLuce
+def ladder(game_id: str, specs: List[BotEntry], n_games: int, seed: int, executor: Optional[cf.Executor],
+           part: Optional[Part] = None) -> Dict[str, Any]:
+    """The round robin of one game at 2 players and its openskill ratings (with ``part``, its
+    slice of every pair's games, each kept as ``pair["piece"]``)."""
     game = mousehole.load(game_id, players=2)
     names = [s if isinstance(s, str) else type(s).__name__ for s in specs]
-    pairs = []
-    games: List[Tuple[Tuple[int, int], GameOutcome]] = []
+    start, count = part_slice(n_games, part)
+    results: List[Tuple[Tuple[int, int], ArenaResult, float]] = []
     for i in range(len(specs)):
         for j in range(i + 1, len(specs)):
             t = time.perf_counter()
-            result = play(game, [specs[i], specs[j]], n_games, derive_pair(seed, i, j), executor=executor)
+            result = play(game, [specs[i], specs[j]], count, derive_pair(seed, i, j), executor=executor,
+                          start=start)
+            results.append(((i, j), result, time.perf_counter() - t))
             a, b = result.stats
-            pairs.append({"bots": [names[i], names[j]], "games": n_games, "wins": [a.wins, b.wins],
-                          "draws": a.draws, "seconds_per_move": [a.seconds_per_move, b.seconds_per_move],
-                          "seconds": time.perf_counter() - t})
             print(f"  ladder {game_id}: {names[i]} {a.wins} - {b.wins} {names[j]} ({a.draws} draws, "
                   f"{time.perf_counter() - t:.0f} s)", file=sys.stderr, flush=True)
-            games.extend(((i, j), g) for g in result.outcomes)
+    out = ladder_of(game_id, names, results)
+    if part is not None:
+        for p, (_, result, _) in zip(out["pairs"], results):
+            p["piece"] = piece(result)
+    return out
+
+
+def ladder_of(game_id: str, names: List[str], results: List[Tuple[Tuple[int, int], ArenaResult, float]]
+              ) -> Dict[str, Any]:
+    """The ladder's table from the pairs' results (pair by pair, in the round robin's order)."""
+    from openskill.models import PlackettLuce
+    pairs = []
+    games: List[Tuple[Tuple[int, int], GameOutcome]] = []
+    for (i, j), result, seconds in results:
+        a, b = result.stats
+        pairs.append({"bots": [names[i], names[j]], "pair": [i, j], "games": result.n_games,
+                      "wins": [a.wins, b.wins], "draws": a.draws,
+                      "seconds_per_move": [a.seconds_per_move, b.seconds_per_move], "seconds": seconds})
+        games.extend(((i, j), g) for g in result.outcomes)
+    n_games = results[0][1].n_games if results else 0
     model = PlackettLuce()
     ratings = [model.rating(name=n) for n in names]
     for (i, j), g in games:  # pair by pair, game by game: a fixed order
@@ -173,7 +241,8 @@ def ladder(game_id: str, specs: List[BotEntry], n_games: int, seed: int, executo
     rated = [{"bot": n, "mu": float(r.mu), "sigma": float(r.sigma), "low": float(r.mu - 2 * r.sigma),
               "high": float(r.mu + 2 * r.sigma)} for n, r in zip(names, ratings)]
     rated.sort(key=lambda x: -x["mu"])
-    return {"game": game_id, "players": 2, "games_per_pair": n_games, "pairs": pairs, "ratings": rated}
+    return {"game": game_id, "players": 2, "games_per_pair": n_games, "names": names, "pairs": pairs,
+            "ratings": rated}
 
 
 def derive_pair(seed: int, i: int, j: int) -> int:
@@ -190,7 +259,18 @@ def format_ladder(ladders: List[Dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-def main_time(args: argparse.Namespace) -> int:
+def _part(text: str) -> Part:
+    """``--part K/N``: 1 <= K <= N."""
+    try:
+        k, n = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected K/N (e.g. 2/4), got {text!r}") from None
+    if not 1 <= k <= n:
+        raise argparse.ArgumentTypeError(f"expected 1 <= K <= N in K/N, got {text!r}")
+    return k, n
+
+
+def main_time(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int:
     t = args.time
     executor: Optional[cf.Executor] = cf.ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     strong, ismcts = f"strong:{t!r}s", f"ismcts:{t!r}s"
@@ -206,40 +286,97 @@ def main_time(args: argparse.Namespace) -> int:
     try:
         for game_id in args.game:
             for n in args.players:
-                done(timed_line(game_id, n, strong, "greedy", args.games, args.seed, executor, "strong vs greedy"))
+                done(timed_line(game_id, n, strong, "greedy", args.games, args.seed, executor, "strong vs greedy",
+                                args.part))
                 if n == 2:
                     done(timed_line(game_id, n, strong, ismcts, args.games, args.seed, executor,
-                                    "strong vs ismcts"))
+                                    "strong vs ismcts", args.part))
                 if game_id == "kasimir" and not args.no_oracle:
                     oracle = functools.partial(OracleBot, time=t)
                     done(timed_line(game_id, n, oracle, "greedy", args.games, args.seed, executor,
-                                    "oracle vs greedy (ceiling)"))
+                                    "oracle vs greedy (ceiling)", args.part))
         if args.ladder_games > 0:
             lt = args.ladder_time if args.ladder_time is not None else t
             specs: List[BotEntry] = ["random", "greedy", f"mcts:{lt!r}s", f"ismcts:{lt!r}s", f"strong:{lt!r}s"]
             for game_id in args.game:
-                ladders.append(ladder(game_id, specs, args.ladder_games, args.seed, executor))
+                ladders.append(ladder(game_id, specs, args.ladder_games, args.seed, executor, args.part))
     finally:
         if executor is not None:
             executor.shutdown()
-    print(format_time_table(rows))
-    if ladders:
-        print()
-        print(format_ladder(ladders))
     results = {"kind": "strength-time", "machine": machine(), "time_per_move": t, "games_per_line": args.games,
                "ladder_games_per_pair": args.ladder_games, "ladder_time": args.ladder_time, "seed": args.seed,
-               "workers": args.workers, "argv": sys.argv[1:], "seconds": time.perf_counter() - start,
+               "workers": args.workers, "argv": sys.argv[1:] if argv is None else argv,
+               "seconds": time.perf_counter() - start,
                "strong_tuning": {g: dataclasses.asdict(v) for g, v in STRONG_TUNING.items()},
-               "rows": rows, "ladders": ladders}
-    path = args.json
+               "search_tuning": {g: dict(cls.SEARCH_TUNING) for g, cls in _registry().items()},
+               "part": None if args.part is None else list(args.part), "rows": rows, "ladders": ladders}
+    return write_time_results(results, args.json, "" if args.part is None else f"-part{args.part[0]}of{args.part[1]}")
+
+
+def _registry() -> Dict[str, Any]:
+    from mousehole._api import _REGISTRY
+    return dict(_REGISTRY)
+
+
+def write_time_results(results: Dict[str, Any], path: Optional[str], suffix: str) -> int:
+    """Print the tables of a run (or a part, or merged parts) and write its JSON."""
+    print(format_time_table(results["rows"]))
+    if results["ladders"]:
+        print()
+        print(format_ladder(results["ladders"]))
     if path is None:
         os.makedirs(RESULTS, exist_ok=True)
-        path = os.path.join(RESULTS, f"strength-time-{datetime.date.today().isoformat()}.json")
+        path = os.path.join(RESULTS, f"strength-time-{datetime.date.today().isoformat()}{suffix}.json")
     with open(path, "w") as f:
         json.dump(results, f, indent=2, sort_keys=True)
         f.write("\n")
     print(f"\nwritten to {path}", file=sys.stderr)
     return 0
+
+
+#: the arguments a part's run must share with the others to be merged with them
+_SAME = ("kind", "time_per_move", "games_per_line", "ladder_games_per_pair", "ladder_time", "seed",
+         "strong_tuning", "search_tuning")
+
+
+def merge_parts(paths: List[str], out: Optional[str]) -> int:
+    """``--merge``: the whole run from the JSON of its parts (every part of 1..N exactly once,
+    run with the same arguments and the same bots' constants)."""
+    parts = []
+    for p in paths:
+        with open(p) as f:
+            parts.append(json.load(f))
+    for p, d in zip(paths, parts):
+        if d.get("kind") != "strength-time" or not d.get("part"):
+            raise SystemExit(f"--merge: {p} is not a part of a strength run by time (run with --part K/N)")
+    n = parts[0]["part"][1]
+    got = sorted(d["part"][0] for d in parts)
+    if got != list(range(1, n + 1)) or any(d["part"][1] != n for d in parts):
+        raise SystemExit(f"--merge: expected parts 1 to {n} of {n} once each, got {[d['part'] for d in parts]}")
+    for key in _SAME:
+        values = {json.dumps(d.get(key), sort_keys=True) for d in parts}
+        if len(values) > 1:
+            raise SystemExit(f"--merge: the parts differ in {key}: they are not one run")
+    parts.sort(key=lambda d: d["part"][0])
+    first = parts[0]
+    rows = []
+    for i, row in enumerate(first["rows"]):
+        same = [d["rows"][i] for d in parts]
+        whole = ArenaResult.combine([unpiece(r["piece"]) for r in same])
+        rows.append(timed_row(row["what"], whole, sum(r["seconds"] for r in same), row["seed"]))
+    ladders = []
+    for i, lad in enumerate(first["ladders"]):
+        results = []
+        for j, pair in enumerate(lad["pairs"]):
+            same = [d["ladders"][i]["pairs"][j] for d in parts]
+            whole = ArenaResult.combine([unpiece(p["piece"]) for p in same])
+            results.append(((pair["pair"][0], pair["pair"][1]), whole, sum(p["seconds"] for p in same)))
+        ladders.append(ladder_of(lad["game"], lad["names"], results))
+    merged = {k: first[k] for k in _SAME if k in first}
+    merged.update({"machine": [d["machine"] for d in parts], "workers": [d["workers"] for d in parts],
+                   "argv": [d["argv"] for d in parts], "seconds": sum(d["seconds"] for d in parts),
+                   "parts": [os.path.basename(p) for p in paths], "part": None, "rows": rows, "ladders": ladders})
+    return write_time_results(merged, out, "")
 
 
 def format_table(rows: List[Dict[str, Any]]) -> str:
@@ -270,7 +407,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--c", nargs="*", type=float, default=[DEFAULT_C],
                     help=f"exploration constants, a line each (default {DEFAULT_C})")
     ap.add_argument("--json", metavar="PATH", help="where to write the JSON (default benchmarks/results/)")
+    ap.add_argument("--part", metavar="K/N", type=_part, default=None,
+                    help="by time: play the K-th of N slices of every line's games (then --merge the N parts)")
+    ap.add_argument("--merge", nargs="+", metavar="PART.json", default=None,
+                    help="put the parts of a run by time back together (and write the whole run's JSON)")
     args = ap.parse_args(argv)
+    if args.merge is not None:
+        return merge_parts(args.merge, args.json)
     if args.games < 1:
         ap.error("--games must be at least 1")
     if not 0 < args.time <= 3600 or (args.ladder_time is not None and not 0 < args.ladder_time <= 3600):
@@ -278,7 +421,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.ladder_games < 0:
         ap.error("--ladder-games must be at least 0")
     if args.iterations is None:
-        return main_time(args)
+        return main_time(args, argv)
+    if args.part is not None:
+        ap.error("--part is for the run by time (without --iterations)")
     executor: Optional[cf.Executor] = cf.ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     rows: List[Dict[str, Any]] = []
     try:
