@@ -558,17 +558,7 @@ def test_strong_search_in_python_equals_the_compiled_one(name: str) -> None:
     game = mousehole.load(name, players=2)
     assert _search.has_evaluate(game.new_state(1))
     bot = StrongBot(20, seed=2)
-    checked = 0
-    for state in list(_decisions(game, 1000, 3))[:3]:
-        seat = state.current_player
-        tune = bot.tuning(game)
-        c = bots._strong_search(state, seat, tune, 40, None, 77, 1)
-        p = bots._strong_search(state, seat, tune, 40, None, 77, 1, engine="python")
-        assert (c.engine, p.engine) == ("compiled", "python")
-        assert (c.action, c.actions, c.visits, c.iterations) == (p.action, p.actions, p.visits, p.iterations)
-        assert c.values == pytest.approx(p.values, abs=1e-9)
-        checked += 1
-    assert checked == 3
+    _same_strong_search(game, bot.tuning(game), 1000, 3, 40, 77)
 
 
 def test_strong_bot_evaluation_changes_the_search() -> None:
@@ -628,17 +618,23 @@ def test_strong_search_with_greedy_play_outs_in_python_equals_the_compiled_one(n
     compiled one, draw for draw (Maus au Chocolat's evaluation counts every seat's hand, as
     its core's ``evaluate`` does, not ``greedy_value``'s own hand alone)."""
     game = mousehole.load(name, players=players)
+    _same_strong_search(game, bots.StrongTuning(c=1.0, depth=6, scale=10.0, greedy=0.5), 1001, 4, 30, 78, states=2)
+
+
+def _same_strong_search(game: Any, tune: Any, seed: int, every: int, iterations: int, search_seed: int, *,
+                        states: int = 3) -> None:
+    """The compiled and the pure-Python strong search give the same statistics on the first
+    ``states`` decisions of a seeded game (``_decisions(game, seed, every)``)."""
     checked = 0
-    for state in list(_decisions(game, 1001, 4))[:2]:
+    for state in list(_decisions(game, seed, every))[:states]:
         seat = state.current_player
-        tune = bots.StrongTuning(c=1.0, depth=6, scale=10.0, greedy=0.5)
-        c = bots._strong_search(state, seat, tune, 30, None, 78, 1)
-        p = bots._strong_search(state, seat, tune, 30, None, 78, 1, engine="python")
+        c = bots._strong_search(state, seat, tune, iterations, None, search_seed, 1)
+        p = bots._strong_search(state, seat, tune, iterations, None, search_seed, 1, engine="python")
         assert (c.engine, p.engine) == ("compiled", "python")
         assert (c.action, c.actions, c.visits, c.iterations) == (p.action, p.actions, p.visits, p.iterations)
         assert c.values == pytest.approx(p.values, abs=1e-9)
         checked += 1
-    assert checked == 2
+    assert checked == states
 
 
 def _reading_games() -> List[Tuple[str, str, str]]:

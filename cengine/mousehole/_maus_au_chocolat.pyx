@@ -962,9 +962,23 @@ cdef void start_pick_turn(mc_t* s) noexcept nogil:
     s.turn = 0
 
 
+cdef inline void rotate_helpers(mc_t* s) noexcept nogil:
+    """MC-15, at the end of a round: seat 0's helper goes to the right end of the row, seat 1
+    takes the row's leftmost, every other seat the helper of the seat before it."""
+    cdef int i, q, n = s.cfg.n
+    cdef uint8_t old[MC_MAX_PLAYERS]
+    memcpy(old, s.helper, sizeof(old))
+    s.helper[1] = s.row[0]
+    for i in range(s.row_n - 1):
+        s.row[i] = s.row[i + 1]
+    s.row[s.row_n - 1] = old[0]
+    for q in range(2, n):
+        s.helper[q] = old[q - 1]
+    s.helper[0] = old[n - 1]
+
+
 cdef void next_combiner(mc_t* s) noexcept nogil:
     cdef int i, q, c, n = s.cfg.n, best = 0
-    cdef uint8_t old[MC_MAX_PLAYERS]
     s.phase = PH_COMBINE
     s.turn += 1
     if s.turn < n:
@@ -981,15 +995,7 @@ cdef void next_combiner(mc_t* s) noexcept nogil:
         s.phase = PH_OVER
         s.truncated = 1
         return
-    # MC-15: seat 0's helper goes to the right end of the row, seat 1 takes the leftmost
-    memcpy(old, s.helper, sizeof(old))
-    s.helper[1] = s.row[0]
-    for i in range(s.row_n - 1):
-        s.row[i] = s.row[i + 1]
-    s.row[s.row_n - 1] = old[0]
-    for q in range(2, n):
-        s.helper[q] = old[q - 1]
-    s.helper[0] = old[n - 1]
+    rotate_helpers(s)  # MC-15
     s.round += 1
     s.etienne_used = 0
     if s.pile_n >= n:  # MC-5: n cards from the pile (one at a time, for the display order)
@@ -1998,7 +2004,6 @@ cdef int32_t mc_sim_game(mc_t* s, const mcsim_tab_t* tab, uint64_t deal, rng_t* 
     cdef int bid[MC_MAX_PLAYERS]
     cdef int key[MC_MAX_PLAYERS]
     cdef int order[MC_MAX_PLAYERS]
-    cdef uint8_t old[MC_MAX_PLAYERS]
     cdef uint32_t held
     cdef slots_t t
     cdef rng_t g = deal
@@ -2170,15 +2175,7 @@ cdef int32_t mc_sim_game(mc_t* s, const mcsim_tab_t* tab, uint64_t deal, rng_t* 
         if rnd >= s.cfg.max_turns:
             s.truncated = 1
             break
-        # ---- MC-15: seat 0's helper to the right end of the row, seat 1 takes the leftmost
-        memcpy(old, s.helper, sizeof(old))
-        s.helper[1] = s.row[0]
-        for i in range(s.row_n - 1):
-            s.row[i] = s.row[i + 1]
-        s.row[s.row_n - 1] = old[0]
-        for q in range(2, n):
-            s.helper[q] = old[q - 1]
-        s.helper[0] = old[n - 1]
+        rotate_helpers(s)  # ---- MC-15
         rnd += 1
         # MC-5, MC-6: n cards from the pile into the display, one at a time
         for i in range(n):
