@@ -533,6 +533,20 @@ cdef void _build_cum_tables() noexcept nogil:
 _build_cum_tables()
 
 
+cdef inline const uint8_t* count_start(const mc_t* s, int p, slots_t* t) noexcept nogil:
+    """The start of combo_count and mcsim_count for seat ``p``'s hand of 4 or more cards:
+    ``t``'s fields for its helper and the table of cumulative counts (CUM_T) to read; NULL
+    where combo_count_slow counts instead (Claude, MC-22; kept_card="player_chooses", MC-23)."""
+    cdef int h = s.helper[p]
+    if h == H_CLAUDE or s.cfg.kept_choice:
+        return NULL
+    t.helper = h
+    t.amelie = h == H_AMELIE and s.hand_n[p] >= 5
+    t.ready = 0
+    t.cum[1] = 0
+    return CUM_T[MODE_OF[h] + 3 * t.amelie]
+
+
 cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
     """The number of combination actions of seat p (MC-10 .. MC-23) and, in ``t.cum[j]``, the
     number of those whose highest slot is <= j, for ``combo_kth``.
@@ -559,13 +573,9 @@ cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
     cdef const uint8_t* T
     if hn < 4:  # MC-11: three laid, one must stay
         return 0
-    if h == H_CLAUDE or s.cfg.kept_choice:
+    T = count_start(s, p, t)
+    if T == NULL:
         return combo_count_slow(s, p, t)
-    t.helper = h
-    t.amelie = h == H_AMELIE and hn >= 5
-    t.ready = 0
-    t.cum[1] = 0
-    T = CUM_T[MODE_OF[h] + 3 * t.amelie]
     # a fourth card of one value would overflow its 2-bit field: seen when that card comes
     # (its field, bits 6 and 7 of the window, already 3), and combo_count_slow counts instead
     if not MODE_OF[h]:
@@ -1960,13 +1970,9 @@ cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t*
     cdef const int8_t* K
     if hn < 4:  # MC-11: three laid, one must stay
         return 0
-    if h == H_CLAUDE or s.cfg.kept_choice:
+    T = count_start(s, p, t)
+    if T == NULL:
         return combo_count_slow(s, p, t)
-    t.helper = h
-    t.amelie = h == H_AMELIE and hn >= 5
-    t.ready = 0
-    t.cum[1] = 0
-    T = CUM_T[MODE_OF[h] + 3 * t.amelie]
     K = MCSIM_CORR[MODE_OF[h]]
     M[0] = 0
     M[1] = 0
