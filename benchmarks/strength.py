@@ -324,9 +324,14 @@ def write_time_results(results: Dict[str, Any], path: Optional[str], suffix: str
     if results["ladders"]:
         print()
         print(format_ladder(results["ladders"]))
+    return write_json(results, path, f"strength-time-{datetime.date.today().isoformat()}{suffix}.json")
+
+
+def write_json(results: Dict[str, Any], path: Optional[str], default_name: str) -> int:
+    """Write a run's JSON to ``path`` (default: ``default_name`` in benchmarks/results)."""
     if path is None:
         os.makedirs(RESULTS, exist_ok=True)
-        path = os.path.join(RESULTS, f"strength-time-{datetime.date.today().isoformat()}{suffix}.json")
+        path = os.path.join(RESULTS, default_name)
     with open(path, "w") as f:
         json.dump(results, f, indent=2, sort_keys=True)
         f.write("\n")
@@ -443,16 +448,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(format_table(rows))
     results = {"machine": machine(), "iterations": args.iterations, "games_per_line": args.games,
                "seed": args.seed, "workers": args.workers, "rows": rows}
-    path = args.json
-    if path is None:
-        os.makedirs(RESULTS, exist_ok=True)
-        suffix = "" if args.games >= 400 else f"-smoke{args.games}"
-        path = os.path.join(RESULTS, f"strength-{datetime.date.today().isoformat()}{suffix}.json")
-    with open(path, "w") as f:
-        json.dump(results, f, indent=2, sort_keys=True)
-        f.write("\n")
-    print(f"\nwritten to {path}", file=sys.stderr)
-    return 0
+    suffix = "" if args.games >= 400 else f"-smoke{args.games}"
+    return write_json(results, args.json, f"strength-{datetime.date.today().isoformat()}{suffix}.json")
 
 
 if __name__ == "__main__":

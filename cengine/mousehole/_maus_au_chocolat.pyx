@@ -533,6 +533,15 @@ cdef void _build_cum_tables() noexcept nogil:
 _build_cum_tables()
 
 
+cdef inline int kth_triple(int s0, int s1, int s2, uint32_t r, int k) noexcept nogil:
+    """The pattern of the k-th (from 0, in the order of the set bits of ``r``) kept set of the
+    three slots s0 < s1 < s2 (combo_kth and simulate's mcsim_kth)."""
+    while k > 0:
+        r &= r - 1
+        k -= 1
+    return pattern_of((1 << s0) | (1 << s1) | (1 << s2), 3, r)
+
+
 cdef inline const uint8_t* count_start(const mc_t* s, int p, slots_t* t) noexcept nogil:
     """The start of combo_count and mcsim_count for seat ``p``'s hand of 4 or more cards:
     ``t``'s fields for its helper and the table of cumulative counts (CUM_T) to read; NULL
@@ -643,11 +652,7 @@ cdef inline int combo_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogi
             i = b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))
             pc = C[i]
             if k < pc:
-                r = R[i]
-                while k > 0:
-                    r &= r - 1
-                    k -= 1
-                return pattern_of((1 << s0) | (1 << s1) | (1 << s2), 3, r)
+                return kth_triple(s0, s1, s2, R[i], k)
             k -= pc
             if t.amelie:
                 for v in range(s0):
@@ -1882,7 +1887,6 @@ cdef inline int mcsim_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogi
     table of slot pairs."""
     cdef int hn = s.hand_n[p]
     cdef int s0, s1, s2 = 2, j, q, i, pc
-    cdef uint32_t r
     cdef uint8_t c1, c2
     cdef const uint16_t* R
     cdef const uint8_t* C
@@ -1904,11 +1908,7 @@ cdef inline int mcsim_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogi
              + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2)))
         pc = C[i]
         if k < pc:
-            r = R[i]
-            while k > 0:
-                r &= r - 1
-                k -= 1
-            return pattern_of((1 << s0) | (1 << s1) | (1 << s2), 3, r)
+            return kth_triple(s0, s1, s2, R[i], k)
         k -= pc
     return 0  # not reached: k < combo_count
 

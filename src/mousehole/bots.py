@@ -612,7 +612,40 @@ class _Seeded:
         self._calls = 0
 
 
-class MCTSBot(_Seeded):
+class _SearchBot(_Seeded):
+    """A search bot: a budget per move (``iterations`` and/or ``time``, :func:`_check_budget`),
+    the root statistics of its last move in ``last_search``; ``step`` searches a private
+    copy of the state with :meth:`_search_move`."""
+
+    def __init__(self, seed: int, iterations: Optional[int], time: Optional[float],
+                 time_limit: Optional[float]) -> None:
+        super().__init__(seed)
+        self.iterations, self.time = _check_budget(iterations, time, time_limit)
+        self.last_search: Optional[SearchResult] = None
+
+    @property
+    def time_limit(self) -> Optional[float]:
+        """The alias of :attr:`time` (seconds per move, or None)."""
+        return self.time
+
+    def step(self, state: StateAPI[Any]) -> int:
+        t0 = time.perf_counter()
+        if isinstance(state, StateAPI):
+            state = state.clone()  # checked and searched alike, whatever other threads do
+        seat = _check_state(state, f"{type(self).__name__}.step")
+        res = self._search_move(state, seat, _remaining(self.time, t0))
+        self.last_search = res
+        return res.action
+
+    def _search_move(self, state: StateAPI[Any], seat: int, time_left: Optional[float]) -> SearchResult:
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        super().reset()
+        self.last_search = None
+
+
+class MCTSBot(_SearchBot):
     """UCT Monte Carlo tree search with random rollouts (``simulate``'s action model).
 
     At every move the bot draws ONE determinization of its seat's view (hidden cards
@@ -627,29 +660,12 @@ class MCTSBot(_Seeded):
 
     def __init__(self, iterations: Optional[int] = None, *, time: Optional[float] = None,
                  time_limit: Optional[float] = None, seed: int = 0, c: float = DEFAULT_C) -> None:
-        super().__init__(seed)
-        self.iterations, self.time = _check_budget(iterations, time, time_limit)
+        super().__init__(seed, iterations, time, time_limit)
         self.c = _check_c(c)
-        self.last_search: Optional[SearchResult] = None
 
-    @property
-    def time_limit(self) -> Optional[float]:
-        """The alias of :attr:`time` (seconds per move, or None)."""
-        return self.time
-
-    def step(self, state: StateAPI[Any]) -> int:
-        t0 = time.perf_counter()
-        if isinstance(state, StateAPI):
-            state = state.clone()  # checked and searched alike, whatever other threads do
-        _check_state(state, f"{type(self).__name__}.step")
-        res = _search(state, algorithm=self.algorithm, iterations=self.iterations,
-                      time_limit=_remaining(self.time, t0), seed=self._next_seed(), c=self.c, engine=None)
-        self.last_search = res
-        return res.action
-
-    def reset(self) -> None:
-        super().reset()
-        self.last_search = None
+    def _search_move(self, state: StateAPI[Any], seat: int, time_left: Optional[float]) -> SearchResult:
+        return _search(state, algorithm=self.algorithm, iterations=self.iterations, time_limit=time_left,
+                       seed=self._next_seed(), c=self.c, engine=None)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({_budget_text(self.iterations, self.time)}seed={self.seed}, c={self.c})"
@@ -821,7 +837,7 @@ def _strong_search(state: StateAPI[Any], seat: int, tune: StrongTuning, iteratio
                         nodes_all, "strong", "compiled" if target is not None else "python")
 
 
-class StrongBot(_Seeded):
+class StrongBot(_SearchBot):
     """The strongest bot here (``docs/bots.md``): information-set MCTS (a fresh
     determinization of the seat's view every iteration, so hidden cards and future dice are
     averaged over) whose play-outs are short and end in the game's evaluation: at most
@@ -850,8 +866,7 @@ class StrongBot(_Seeded):
     def __init__(self, iterations: Optional[int] = None, *, time: Optional[float] = None,
                  time_limit: Optional[float] = None, seed: int = 0, threads: int = 1, c: Optional[float] = None,
                  depth: Optional[int] = None, scale: Optional[float] = None, greedy: Optional[float] = None) -> None:
-        super().__init__(seed)
-        self.iterations, self.time = _check_budget(iterations, time, time_limit)
+        super().__init__(seed, iterations, time, time_limit)
         t = as_int(threads)
         if t is None:
             raise TypeError(f"threads must be an int, not {type(threads).__name__}")
@@ -880,12 +895,6 @@ class StrongBot(_Seeded):
             if not 0.0 <= g <= 1.0:
                 raise ValueError(f"greedy (a probability) must be from 0 to 1, got {greedy!r}")
             self.greedy = g
-        self.last_search: Optional[SearchResult] = None
-
-    @property
-    def time_limit(self) -> Optional[float]:
-        """The alias of :attr:`time` (seconds per move, or None)."""
-        return self.time
 
     def tuning(self, game: Game[Any, Any]) -> StrongTuning:
         """The constants this bot plays ``game`` with: the game's (:data:`STRONG_TUNING`)
@@ -896,19 +905,9 @@ class StrongBot(_Seeded):
                             scale=base.scale if self.scale is None else self.scale,
                             greedy=base.greedy if self.greedy is None else self.greedy)
 
-    def step(self, state: StateAPI[Any]) -> int:
-        t0 = time.perf_counter()
-        if isinstance(state, StateAPI):
-            state = state.clone()  # checked and searched alike, whatever other threads do
-        seat = _check_state(state, "StrongBot.step")
-        res = _strong_search(state, seat, self.tuning(state.game), self.iterations, _remaining(self.time, t0),
-                             self._next_seed(), self.threads)
-        self.last_search = res
-        return res.action
-
-    def reset(self) -> None:
-        super().reset()
-        self.last_search = None
+    def _search_move(self, state: StateAPI[Any], seat: int, time_left: Optional[float]) -> SearchResult:
+        return _strong_search(state, seat, self.tuning(state.game), self.iterations, time_left, self._next_seed(),
+                              self.threads)
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={getattr(self, k)}" for k in ("c", "depth", "scale", "greedy")
