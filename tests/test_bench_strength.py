@@ -59,7 +59,8 @@ def test_parts_are_slices_and_merge_to_the_whole_run(runs: Dict[str, Path]) -> N
         parts: List[Dict[str, Any]] = [p1["rows"][i], p2["rows"][i]]
         for key in ("wins", "losses", "draws", "decided"):
             assert row[key] == sum(p[key] for p in parts), key
-        assert row["decided"] and row["win_rate"] == row["wins"] / row["decided"]
+        # every game of a line may be a draw (the timed bots on the slower reference engine)
+        assert row["win_rate"] == (row["wins"] / row["decided"] if row["decided"] else 0.0)
         assert "piece" not in row
     # the ladder: every pair's games add up; the deterministic pair plays the whole run's games
     lad, lad_whole = merged["ladders"][0], whole["ladders"][0]
