@@ -346,14 +346,10 @@ ctypedef struct slots_t:
     int32_t kc                 # the bank of T4: kept_card="player_chooses" (MC-23)
 
 
-cdef inline void combo_slots(const mc_t* s, int p, slots_t* t) noexcept nogil:
-    cdef int j, c, v, hn = s.hand_n[p]
-    t.n = hn
-    t.helper = s.helper[p]
-    t.amelie = t.helper == H_AMELIE and hn >= 5
-    t.kc = s.cfg.kept_choice  # MC-23: the second bank of shape tables
-    t.helper += 7 * t.kc
-    for j in range(hn):
+cdef inline void slots_below(const mc_t* s, int p, slots_t* t, int m) noexcept nogil:
+    """The per-slot terms of ``t`` for seat p's slots 0 .. m - 1 (the other fields untouched)."""
+    cdef int j, c, v
+    for j in range(m):
         c = hcard(s, p, j)
         v = s.cfg.candy[c]
         t.a1[j] = 184 * v + W_OFF
@@ -361,6 +357,16 @@ cdef inline void combo_slots(const mc_t* s, int p, slots_t* t) noexcept nogil:
         t.a0[j] = 192 * v
         t.pv[j] = v
         t.col[j] = s.cfg.colour[c]
+
+
+cdef inline void combo_slots(const mc_t* s, int p, slots_t* t) noexcept nogil:
+    cdef int hn = s.hand_n[p]
+    t.n = hn
+    t.helper = s.helper[p]
+    t.amelie = t.helper == H_AMELIE and hn >= 5
+    t.kc = s.cfg.kept_choice  # MC-23: the second bank of shape tables
+    t.helper += 7 * t.kc
+    slots_below(s, p, t, hn)
 
 
 cdef inline uint32_t four(const slots_t* t, int v, int s0, int s1, int s2) noexcept nogil:
@@ -631,6 +637,20 @@ cdef inline int pattern_of(int mask, int k, uint32_t r) noexcept nogil:
     return SUB_BASE[SUB_OF_MASK[mask]] + KREL_RANK[k][ctz32(r)]
 
 
+cdef inline bint four_may_hold(const slots_t* t, int s0, int s1, int s2) noexcept nogil:
+    """Whether the cards of slots s0, s1, s2 can be three of a four-card combination (MC-21,
+    as eval4 builds T4: four equal values, or four distinct values spanning 3): they must be
+    all equal, or all distinct within a span of 3. combo_kth skips the four-card subsets
+    of the other triples, which all count 0."""
+    cdef int a = t.pv[s0], b = t.pv[s1], c = t.pv[s2]
+    cdef int eq = (a == b) + (b == c) + (a == c)
+    cdef int hi = a if a > b else b
+    cdef int lo = a if a < b else b
+    hi = c if c > hi else hi
+    lo = c if c < lo else lo
+    return (eq == 3) | ((eq == 0) & (hi - lo <= 3))
+
+
 cdef inline int combo_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogil:
     """The pattern index of the k-th (from 0) combination that ``combo_count`` counted:
     the block of subsets whose highest slot s2 holds it is visited in pattern order."""
@@ -654,7 +674,7 @@ cdef inline int combo_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogi
             if k < pc:
                 return kth_triple(s0, s1, s2, R[i], k)
             k -= pc
-            if t.amelie:
+            if t.amelie and four_may_hold(t, s0, s1, s2):
                 for v in range(s0):
                     r = four(t, v, s0, s1, s2)
                     while r:  # (several kept sets only with kept_card="player_chooses", MC-23)
@@ -1895,8 +1915,8 @@ cdef inline int mcsim_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogi
     for j in range(2, 9):  # (t.cum past the hand: left from before, masked)
         s2 += (j < hn) & (t.cum[j] <= k)
     k -= t.cum[s2 - 1]
-    if not t.ready:
-        combo_slots(s, p, t)
+    if not t.ready:  # (t.helper: set by count_start; the block reads the slots up to s2 only)
+        slots_below(s, p, t, s2 + 1)
     R = W3R[t.helper]
     C = W3C[t.helper]
     c2 = t.col[s2]
@@ -1964,8 +1984,10 @@ cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t*
     cdef int hn = s.hand_n[p]
     cdef int h = s.helper[p]
     cdef int j, c, x, over = 0, tot = 0
+    cdef int sh, col
     cdef uint64_t X = 0          # cards of value u among the slots below j, at bits 2u + 6
     cdef uint64_t M[5]           # the same by colour, at bits 2u + 4
+    cdef uint64_t lo, hi, w
     cdef const uint8_t* T
     cdef const int8_t* K
     if hn < 4:  # MC-11: three laid, one must stay
@@ -1979,14 +2001,21 @@ cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t*
     M[2] = 0
     M[3] = 0
     M[4] = 0
+    lo = s.hand[p][0]  # the hand's bytes in slot order, shifted down through two registers
+    hi = s.hand[p][1]
     for j in range(hn):
-        c = hcard(s, p, j)
-        x = <int>((X >> tab.sh[c]) & 0x3FFF)
+        c = <int>(lo & 0xFF)
+        lo = (lo >> 8) | (hi << 56)
+        hi >>= 8
+        sh = tab.sh[c]  # (the card's attributes in locals: the store to t.cum may alias them)
+        col = s.cfg.colour[c]
+        x = <int>((X >> sh) & 0x3FFF)
         over |= x & (x << 1)  # bit 7: a fourth card of this value (see combo_count)
-        tot += T[x] + K[(M[s.cfg.colour[c]] >> tab.sh[c]) & 0x3FF]
+        w = M[col]
+        tot += T[x] + K[(w >> sh) & 0x3FF]
         t.cum[j] = tot
         X += tab.inc[c]
-        M[s.cfg.colour[c]] += tab.inc2[c]
+        M[col] = w + tab.inc2[c]
     if over & 0x80:
         return combo_count_slow(s, p, t)
     return tot
