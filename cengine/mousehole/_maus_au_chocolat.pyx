@@ -387,8 +387,8 @@ cdef inline uint32_t four(const slots_t* t, int v, int s0, int s1, int s2) noexc
 # masks ascend so). Each subset costs one table load (W3C / W3R; T4 for four cards).
 
 cdef inline int combo_count_enum(const mc_t* s, int p, slots_t* t) noexcept nogil:
-    """``combo_count`` by visiting every subset (Claude's combinations, whose number depends
-    on the colours of whole subsets; every helper's with kept_card="player_chooses", MC-23)."""
+    """``combo_count`` by visiting every subset (every helper's with kept_card=
+    "player_chooses", MC-23; Claude's, MC-22, for a hand with 4 cards of one value)."""
     cdef int hn = s.hand_n[p]
     cdef int s0, s1, s2, v, b, tot = 0
     cdef const uint8_t* C
@@ -550,16 +550,91 @@ cdef inline int kth_triple(int s0, int s1, int s2, uint32_t r, int k) noexcept n
 
 cdef inline const uint8_t* count_start(const mc_t* s, int p, slots_t* t) noexcept nogil:
     """The start of combo_count and mcsim_count for seat ``p``'s hand of 4 or more cards:
-    ``t``'s fields for its helper and the table of cumulative counts (CUM_T) to read; NULL
-    where combo_count_slow counts instead (Claude, MC-22; kept_card="player_chooses", MC-23)."""
+    ``t``'s fields for its helper and the table of cumulative counts (CUM_T) to read (for
+    Claude, MC-22, the sets and runs of ``claude_count``); NULL where combo_count_slow counts
+    instead (kept_card="player_chooses", MC-23)."""
     cdef int h = s.helper[p]
-    if h == H_CLAUDE or s.cfg.kept_choice:
+    if s.cfg.kept_choice:
         return NULL
     t.helper = h
     t.amelie = h == H_AMELIE and s.hand_n[p] >= 5
     t.ready = 0
     t.cum[1] = 0
     return CUM_T[MODE_OF[h] + 3 * t.amelie]
+
+
+# CLAUDE_PAIRS[y]: MC-22's one-colour pairs that a card of value v and colour c makes with
+# the cards of colour c before it, from their numbers (0 .. 3 each) of values v - 2 .. v + 2
+# packed two bits each into y (value v - 2 + i at bits 2i, 2i + 1), as bytes in memory
+# order: byte i the pairs that a later card of value v - 2 + i makes a set or run of three
+# with (claude_count adds them to its byte array at v).
+cdef uint64_t CLAUDE_PAIRS[1 << 10]
+
+
+cdef void _build_claude_table() noexcept nogil:
+    cdef int y, i
+    cdef int m[5]
+    cdef uint8_t b[8]
+    for y in range(1 << 10):
+        for i in range(5):
+            m[i] = (y >> (2 * i)) & 3   # the cards of value v - 2 + i in the colour
+        memset(b, 0, 8)
+        b[0] = <uint8_t>m[1]             # v-1 v: completed by v-2
+        b[1] = <uint8_t>(m[3] + m[0])    # v v+1 and v-2 v: completed by v-1
+        b[2] = <uint8_t>m[2]             # v v: completed by v (a set)
+        b[3] = <uint8_t>(m[1] + m[4])    # v-1 v and v v+2: completed by v+1
+        b[4] = <uint8_t>m[3]             # v v+1: completed by v+2
+        memcpy(&CLAUDE_PAIRS[y], b, 8)
+
+
+_build_claude_table()
+
+
+cdef int claude_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
+    """combo_count for Claude's holder (MC-22; ``t``'s fields set by count_start), without
+    visiting subsets. With Claude a set or run of three gives two kept sets (T3's Claude row)
+    when two of its cards share a colour (one colour with the third card changed, mixed with
+    one of the two changed) and one (mixed) when its three colours differ. So the subsets
+    whose highest slot j (value v, colour c) completes a set or run number, in pairs of
+    slots below j: all of them (CUM_T[0] on the counts by value), plus those holding a card
+    of colour c (all but those of the other colours' cards: CUM_T[0] on the counts by value
+    minus those of colour c), plus the pairs of one colour other than c (the pairs of one
+    colour that v completes, kept by value in ``pairs``, minus those of colour c: CUM_T[0]
+    on the counts of colour c). A hand with 4 cards of one value (a 2-bit count overflows,
+    seen as in combo_count) is counted by combo_count_slow."""
+    cdef int hn = s.hand_n[p]
+    cdef int j, c, v, x, y, col, over = 0, tot = 0
+    cdef const uint8_t* T = CUM_T[0]
+    cdef uint64_t X = 0          # cards of value u among the slots below j, at bits 2u + 6
+    cdef uint64_t M[5]           # the same by colour, at bits 2u + 4
+    cdef uint64_t P[3]           # byte u + 2: the one-colour pairs below j that value u completes
+    cdef uint8_t* pairs = <uint8_t*>P
+    cdef uint64_t lo, hi, w, d
+    memset(M, 0, sizeof(M))
+    memset(P, 0, sizeof(P))
+    lo = s.hand[p][0]  # the hand's bytes in slot order, shifted down through two registers
+    hi = s.hand[p][1]
+    for j in range(hn):
+        c = <int>(lo & 0xFF)
+        lo = (lo >> 8) | (hi << 56)
+        hi >>= 8
+        v = s.cfg.candy[c]
+        col = s.cfg.colour[c]
+        x = <int>((X >> (v << 1)) & 0x3FFF)   # values v - 3 .. v + 3
+        over |= x & (x << 1)  # bit 7: a fourth card of this value (see combo_count)
+        w = M[col]
+        y = <int>((w >> (v << 1)) & 0x3FF)    # values v - 2 .. v + 2, colour c
+        # (the mask: a count past 3 makes a field of x smaller than y's, until the fallback)
+        tot += 2 * T[x] - T[(x - (y << 2)) & 0x3FFF] - T[y << 2] + pairs[v + 2]
+        t.cum[j] = tot
+        memcpy(&d, pairs + v, 8)   # the pairs j makes, bytes v - 2 .. v + 2 at v
+        d += CLAUDE_PAIRS[y]
+        memcpy(pairs + v, &d, 8)
+        X += (<uint64_t>1) << ((v + 3) << 1)
+        M[col] = w + ((<uint64_t>1) << ((v + 2) << 1))
+    if over & 0x80:
+        return combo_count_slow(s, p, t)
+    return tot
 
 
 cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
@@ -577,8 +652,9 @@ cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
     no subset is visited. When no value has more than 3 cards in the hand, those numbers are
     2-bit fields of one word and one ``CUM_T`` entry per slot gives them all; otherwise
     ``combo_count_slow`` multiplies them out. Claude (MC-22), whose numbers depend on all
-    three colours, visits the subsets (``combo_count_enum``); so does every helper with
-    kept_card="player_chooses" (MC-23), whose sets give more kept sets than counted here."""
+    three colours, has its own count (``claude_count``); every helper with
+    kept_card="player_chooses" (MC-23), whose sets give more kept sets than counted here,
+    visits the subsets (``combo_count_enum``)."""
     cdef int hn = s.hand_n[p]
     cdef int h = s.helper[p]
     cdef int j, c, v, x, over = 0, tot = 0
@@ -591,6 +667,8 @@ cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
     T = count_start(s, p, t)
     if T == NULL:
         return combo_count_slow(s, p, t)
+    if h == H_CLAUDE:  # MC-22
+        return claude_count(s, p, t)
     # a fourth card of one value would overflow its 2-bit field: seen when that card comes
     # (its field, bits 6 and 7 of the window, already 3), and combo_count_slow counts instead
     if not MODE_OF[h]:
@@ -1979,8 +2057,8 @@ cdef void mcsim_fill_tab(const mc_cfg_t* c, mcsim_tab_t* tab) noexcept nogil:
 cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t* tab) noexcept nogil:
     """combo_count (the same number and ``t``) with the one-colour terms of Mathieu and
     Maurice as a table lookup (MCSIM_CORR): one loop for every helper but Claude, and, as in
-    combo_count, combo_count_slow for Claude (MC-22), kept_card="player_chooses" (MC-23)
-    and hands with 4 cards of one value."""
+    combo_count, claude_count for Claude (MC-22), combo_count_slow for kept_card=
+    "player_chooses" (MC-23) and hands with 4 cards of one value."""
     cdef int hn = s.hand_n[p]
     cdef int h = s.helper[p]
     cdef int j, c, x, over = 0, tot = 0
@@ -1995,6 +2073,8 @@ cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t*
     T = count_start(s, p, t)
     if T == NULL:
         return combo_count_slow(s, p, t)
+    if h == H_CLAUDE:  # MC-22
+        return claude_count(s, p, t)
     K = MCSIM_CORR[MODE_OF[h]]
     M[0] = 0
     M[1] = 0
@@ -2256,16 +2336,21 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
 def _selfcheck_combos(MausAuChocolatCore st, uint64_t seed, long rounds):
     """Check simulate's combination counting against the listing (``mc_combos_to``, the
     shape tables) on ``rounds`` random hands of 4 .. 9 cards of ``st``'s game, every helper:
-    ``combo_count`` must give the listing's length and ``combo_kth(k)`` its k-th action.
+    ``combo_count`` and ``mcsim_count`` must give the number of kept sets of every subset
+    (``combo_count_enum``, also block by block: the listing stops at the counted end of a
+    block), that is the listing's length, and ``combo_kth(k)`` its k-th action.
     Returns the number of hands checked; raises AssertionError on the first difference."""
     cdef mc_t s
     cdef slots_t t
+    cdef slots_t te
+    cdef mcsim_tab_t tab
     cdef int16_t buf[MC_NUM_ACTIONS]
     cdef uint8_t deck[MC_CARDS]
     cdef rng_t r = seed
     cdef long i
     cdef int hn, h, j, n, k, cnt
     s = st.s
+    mcsim_fill_tab(&s.cfg, &tab)
     for i in range(rounds):
         for j in range(MC_CARDS):
             deck[j] = <uint8_t>j
@@ -2279,6 +2364,13 @@ def _selfcheck_combos(MausAuChocolatCore st, uint64_t seed, long rounds):
         for h in range(MC_HELPERS):
             s.helper[0] = h
             n = mc_combos_to(&s, 0, buf, NULL)
+            for k in range(2):  # combo_count, then simulate's mcsim_count
+                cnt = combo_count(&s, 0, &t) if k == 0 else mcsim_count(&s, 0, &t, &tab)
+                if cnt != combo_count_enum(&s, 0, &te) or any(
+                        t.cum[j] != te.cum[j] for j in range(2, hn)):
+                    raise AssertionError(f"helper {h}, hand {[hcard(&s, 0, j) for j in range(hn)]}: "
+                                         f"{'mcsim_count' if k else 'combo_count'} {cnt}, "
+                                         f"subsets {combo_count_enum(&s, 0, &te)}")
             cnt = combo_count(&s, 0, &t)
             if cnt != n:
                 raise AssertionError(f"helper {h}, hand {[hcard(&s, 0, j) for j in range(hn)]}: "
