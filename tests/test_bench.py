@@ -112,6 +112,25 @@ def test_c_ratio_median_is_the_median_of_the_rounds(loops: Dict[str, str]) -> No
 
 
 @needs_compiled
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this platform")
+def test_c_ratio_runs_both_halves_of_a_round_on_one_cpu(loops: Dict[str, str], monkeypatch: Any) -> None:
+    """The rounds run pinned to one CPU, the C loop (a child process, which inherits it)
+    included, and the process's CPUs are given back afterwards."""
+    before = os.sched_getaffinity(0)
+    seen: List[Any] = []
+    real = bench.run_c_loop
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(os.sched_getaffinity(0))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(bench, "run_c_loop", spy)
+    e = bench.c_ratio("cheese_rescue", 2, loops["cheese_rescue"], 200, 2)
+    assert e["pinned_cpu"] in before and seen == [{e["pinned_cpu"]}] * 2
+    assert os.sched_getaffinity(0) == before
+
+
+@needs_compiled
 @pytest.mark.parametrize("name,players", [("cheese_rescue", 2), ("cheese_rescue", 3), ("cheese_rescue", 4),
                                           ("m", 2), ("m", 4), ("m", 6),
                                           ("maus_au_chocolat", 2), ("maus_au_chocolat", 4),

@@ -630,11 +630,48 @@ def bench_calls(name: str, engine: str, players: int, quick: bool) -> Dict[str, 
 # simulate against the C loop
 
 
+class _OneCpu:
+    """Pins this process, and the processes it starts, to one of its CPUs for the duration
+    (where the platform allows it: Linux), so that both halves of a round run on the same
+    core: on a VM whose cores run at different speeds a round's ratio otherwise compares
+    two cores. ``cpu`` is the CPU used, or None where nothing was pinned."""
+
+    def __enter__(self) -> "_OneCpu":
+        self.cpu: Optional[int] = None
+        self._saved: Optional[Any] = None
+        get = getattr(os, "sched_getaffinity", None)
+        set_ = getattr(os, "sched_setaffinity", None)
+        if get is None or set_ is None:
+            return self
+        try:
+            self._saved = get(0)
+            self.cpu = min(self._saved)
+            set_(0, {self.cpu})
+        except (OSError, ValueError):
+            self.cpu = None
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._saved is not None:
+            try:
+                os.sched_setaffinity(0, self._saved)
+            except OSError:
+                pass
+
+
 def c_ratio(name: str, players: int, exe: Optional[str], games: int, rounds: int) -> Dict[str, Any]:
-    """``simulate`` and the C loop of the same game, alternately, ``rounds`` times: best ns
-    per action (CPU time) of each, their ratio, the median over the rounds of each round's
-    ratio (``ratio_median``: a round's two runs share the machine's state of the moment) and
-    the fingerprint (pooled over the rounds). Without ``exe``, the simulate figures alone."""
+    """``simulate`` and the C loop of the same game, alternately, ``rounds`` times, both on
+    one CPU (``_OneCpu``): best ns per action (CPU time) of each, their ratio, the median over
+    the rounds of each round's ratio (``ratio_median``: a round's two runs share the machine's
+    state of the moment) and the fingerprint (pooled over the rounds). Without ``exe``, the
+    simulate figures alone."""
+    with _OneCpu() as pin:
+        entry = _c_ratio(name, players, exe, games, rounds)
+    entry["pinned_cpu"] = pin.cpu
+    return entry
+
+
+def _c_ratio(name: str, players: int, exe: Optional[str], games: int, rounds: int) -> Dict[str, Any]:
     from . import load, simulate
     game = load(name, players=players, engine="compiled")
     sim_best, c_best = float("inf"), float("inf")
