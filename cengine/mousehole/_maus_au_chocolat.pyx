@@ -612,12 +612,10 @@ cdef int claude_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
     cdef uint64_t lo, hi, w, d
     memset(M, 0, sizeof(M))
     memset(P, 0, sizeof(P))
-    lo = s.hand[p][0]  # the hand's bytes in slot order, shifted down through two registers
+    lo = s.hand[p][0]  # the hand's bytes in slot order (next_card)
     hi = s.hand[p][1]
     for j in range(hn):
-        c = <int>(lo & 0xFF)
-        lo = (lo >> 8) | (hi << 56)
-        hi >>= 8
+        c = next_card(&lo, &hi)
         v = s.cfg.candy[c]
         col = s.cfg.colour[c]
         x = <int>((X >> (v << 1)) & 0x3FFF)   # values v - 3 .. v + 3
@@ -845,6 +843,16 @@ cdef inline int mc_current(const mc_t* s) noexcept nogil:
 cdef inline int hcard(const mc_t* s, int p, int j) noexcept nogil:
     """The card in slot j of seat p's hand."""
     return <int>((s.hand[p][j >> 3] >> ((j & 7) << 3)) & 0xFF)
+
+
+cdef inline int next_card(uint64_t* lo, uint64_t* hi) noexcept nogil:
+    """The card of the next slot of a hand read in slot order: ``lo``, ``hi`` start as the
+    hand's two words (``s.hand[p][0]``, ``[1]``) and are shifted down by a byte, so a loop
+    over the slots keeps the hand in two registers instead of indexing memory per slot."""
+    cdef int c = <int>(lo[0] & 0xFF)
+    lo[0] = (lo[0] >> 8) | (hi[0] << 56)
+    hi[0] >>= 8
+    return c
 
 
 cdef inline int lt_bytes(uint64_t x, int c) noexcept nogil:
@@ -2081,12 +2089,10 @@ cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t*
     M[2] = 0
     M[3] = 0
     M[4] = 0
-    lo = s.hand[p][0]  # the hand's bytes in slot order, shifted down through two registers
+    lo = s.hand[p][0]  # the hand's bytes in slot order (next_card)
     hi = s.hand[p][1]
     for j in range(hn):
-        c = <int>(lo & 0xFF)
-        lo = (lo >> 8) | (hi << 56)
-        hi >>= 8
+        c = next_card(&lo, &hi)
         sh = tab.sh[c]  # (the card's attributes in locals: the store to t.cum may alias them)
         col = s.cfg.colour[c]
         x = <int>((X >> sh) & 0x3FFF)
