@@ -16,6 +16,11 @@ player count (``--players``, default 2 4), seats rotated game by game:
   which holds the generator that rolls the dice: it sees every future roll) against
   ``greedy`` at the same time per move.
 
+With ``--ceilings`` it plays only the other ceiling, a run of its own: at 2 players in every
+game, ``OracleBot`` against ``ismcts:Ts`` at the same time per move (what seeing every hidden
+card, the pile's order and the future dice is worth against the best fair search before the
+strong bot: the ceiling of the target "60% against ismcts"), and no ladder.
+
 Then the ladder (``--ladder-games`` games per pair, 0 to leave it out): a round robin at 2
 players between ``random``, ``greedy``, ``mcts:Ts``, ``ismcts:Ts`` and ``strong:Ts``, every
 pair playing as many games, and per game the openskill Plackett-Luce rating of every spec
@@ -107,7 +112,8 @@ def line(game_id: str, players: int, bot: BotEntry, opponent: str, n_games: int,
 class OracleBot:
     """The ceiling of a dice race: UCT on the state exactly as it is (``search(...,
     algorithm="open")``), whose generator rolls the dice, so the bot knows every future roll
-    (not the other seats' moves). Not a fair player: a measuring stick."""
+    (not the other seats' moves); in a card game it sees every hand and the pile's order.
+    Not a fair player: a measuring stick."""
 
     def __init__(self, seed: int = 0, time: float = 0.1) -> None:
         self.seed = seed
@@ -284,22 +290,28 @@ def main_time(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int
               f"{row['wins']}/{row['decided']} ({100 * row['win_rate']:.1f}%, {row['seconds']:.0f} s, "
               f"{time.perf_counter() - start:.0f} s in all)", file=sys.stderr, flush=True)
     try:
-        for game_id in args.game:
-            for n in args.players:
-                done(timed_line(game_id, n, strong, "greedy", args.games, args.seed, executor, "strong vs greedy",
-                                args.part))
-                if n == 2:
-                    done(timed_line(game_id, n, strong, ismcts, args.games, args.seed, executor,
-                                    "strong vs ismcts", args.part))
-                if game_id == "kasimir" and not args.no_oracle:
-                    oracle = functools.partial(OracleBot, time=t)
-                    done(timed_line(game_id, n, oracle, "greedy", args.games, args.seed, executor,
-                                    "oracle vs greedy (ceiling)", args.part))
-        if args.ladder_games > 0:
-            lt = args.ladder_time if args.ladder_time is not None else t
-            specs: List[BotEntry] = ["random", "greedy", f"mcts:{lt!r}s", f"ismcts:{lt!r}s", f"strong:{lt!r}s"]
+        if args.ceilings:  # the oracle against ismcts alone: no other line, no ladder
+            oracle = functools.partial(OracleBot, time=t)
             for game_id in args.game:
-                ladders.append(ladder(game_id, specs, args.ladder_games, args.seed, executor, args.part))
+                done(timed_line(game_id, 2, oracle, ismcts, args.games, args.seed, executor,
+                                "oracle vs ismcts (ceiling)", args.part))
+        else:
+            for game_id in args.game:
+                for n in args.players:
+                    done(timed_line(game_id, n, strong, "greedy", args.games, args.seed, executor, "strong vs greedy",
+                                    args.part))
+                    if n == 2:
+                        done(timed_line(game_id, n, strong, ismcts, args.games, args.seed, executor,
+                                        "strong vs ismcts", args.part))
+                    if game_id == "kasimir" and not args.no_oracle:
+                        oracle = functools.partial(OracleBot, time=t)
+                        done(timed_line(game_id, n, oracle, "greedy", args.games, args.seed, executor,
+                                        "oracle vs greedy (ceiling)", args.part))
+            if args.ladder_games > 0:
+                lt = args.ladder_time if args.ladder_time is not None else t
+                specs: List[BotEntry] = ["random", "greedy", f"mcts:{lt!r}s", f"ismcts:{lt!r}s", f"strong:{lt!r}s"]
+                for game_id in args.game:
+                    ladders.append(ladder(game_id, specs, args.ladder_games, args.seed, executor, args.part))
     finally:
         if executor is not None:
             executor.shutdown()
@@ -310,7 +322,12 @@ def main_time(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int
                "strong_tuning": {g: dataclasses.asdict(v) for g, v in STRONG_TUNING.items()},
                "search_tuning": {g: dict(cls.SEARCH_TUNING) for g, cls in _registry().items()},
                "part": None if args.part is None else list(args.part), "rows": rows, "ladders": ladders}
-    return write_time_results(results, args.json, "" if args.part is None else f"-part{args.part[0]}of{args.part[1]}")
+    if args.ceilings:  # (only then: the parts of a run before the option have no such key)
+        results["ceilings"] = True
+    suffix = "-ceilings" if args.ceilings else ""
+    if args.part is not None:
+        suffix += f"-part{args.part[0]}of{args.part[1]}"
+    return write_time_results(results, args.json, suffix)
 
 
 def _registry() -> Dict[str, Any]:
@@ -341,7 +358,7 @@ def write_json(results: Dict[str, Any], path: Optional[str], default_name: str) 
 
 #: the arguments a part's run must share with the others to be merged with them
 _SAME = ("kind", "time_per_move", "games_per_line", "ladder_games_per_pair", "ladder_time", "seed",
-         "strong_tuning", "search_tuning")
+         "strong_tuning", "search_tuning", "ceilings")
 
 
 def merge_parts(paths: List[str], out: Optional[str]) -> int:
@@ -406,6 +423,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--ladder-games", type=int, default=20, help="games per pair of the ladder (default 20; 0: none)")
     ap.add_argument("--ladder-time", type=float, default=None, help="seconds per move in the ladder (default --time)")
     ap.add_argument("--no-oracle", action="store_true", help="leave out Kater Kasimir's oracle lines")
+    ap.add_argument("--ceilings", action="store_true",
+                    help="by time: only OracleBot against ismcts at 2 players in every game (no other line, no ladder)")
     ap.add_argument("--games", type=int, default=400, help="games per line (default 400)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1: no pool)")
@@ -427,8 +446,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         ap.error("--ladder-games must be at least 0")
     if args.iterations is None:
         return main_time(args, argv)
-    if args.part is not None:
-        ap.error("--part is for the run by time (without --iterations)")
+    if args.part is not None or args.ceilings:
+        ap.error("--part and --ceilings are for the run by time (without --iterations)")
     executor: Optional[cf.Executor] = cf.ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     rows: List[Dict[str, Any]] = []
     try:

@@ -91,3 +91,27 @@ def test_merge_refuses_what_is_not_one_run(runs: Dict[str, Path], tmp_path: Path
     for bad in ("0/2", "3/2", "x", "1/0"):
         done = _run(*BASE, "--part", bad)
         assert done.returncode == 2 and "--part" in done.stderr, bad
+
+
+def test_ceilings_play_only_the_oracle_against_ismcts(runs: Dict[str, Path], tmp_path: Path) -> None:
+    """``--ceilings``: one line per game, ``OracleBot`` against ``ismcts`` at 2 players, no
+    ladder; its parts merge with each other and never with the parts of an ordinary run."""
+    out = {}
+    for name in ("1", "2"):
+        out[name] = tmp_path / f"c{name}.json"
+        done = _run("--game", "kasimir", "cheese_rescue", "--time", "0.002", "--games", "3", "--seed", "9",
+                    "--ceilings", "--part", f"{name}/2", "--json", str(out[name]))
+        assert done.returncode == 0, done.stderr[-2000:]
+    c1 = _load(out["1"])
+    assert c1["ceilings"] is True and c1["ladders"] == []
+    assert [(r["what"], r["game"], r["players"], r["opponent"]) for r in c1["rows"]] == [
+        ("oracle vs ismcts (ceiling)", g, 2, "ismcts:0.002s") for g in ("kasimir", "cheese_rescue")]
+    assert all(r["bot"].startswith("OracleBot") for r in c1["rows"])
+    merged = tmp_path / "cm.json"
+    done = _run("--merge", str(out["1"]), str(out["2"]), "--json", str(merged))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert [r["games"] for r in _load(merged)["rows"]] == [3, 3] and _load(merged)["ceilings"] is True
+    done = _run("--merge", str(out["1"]), str(runs["p2"]))
+    assert done.returncode != 0 and "they are not one run" in done.stderr
+    done = _run("--ceilings", "--iterations", "10")
+    assert done.returncode == 2 and "--ceilings" in done.stderr
