@@ -99,6 +99,39 @@ def test_compiled_states_shared_by_threads_stay_whole(game: str, params: Dict[st
 
 
 @pytest.mark.compiled
+@pytest.mark.parametrize("game, params", [("m", {"players": 3}), ("cheese_rescue", {"players": 3}),
+                                          ("kasimir", {"players": 3, "explicit_chance": True}),
+                                          ("maus_au_chocolat", {"players": 3})])
+def test_a_refusal_explained_after_another_thread_moved_names_no_rule(game: str, params: Dict[str, Any]) -> None:
+    """The race the hammer above met once in Maus au Chocolat: a compiled ``apply_action``
+    refuses an action, another thread applies one before the explanation is written, and in
+    the state as it is now the refused action is legal (there, ``DECLINE`` in the combine
+    phase, which the explanation asserted could not happen). Pinned without threads: the
+    error built for an action legal in the state says that the state changed meanwhile; the
+    error for an illegal one names the same rule as the game's explanation; neither changes
+    the state. Every decision of two seeded games."""
+    g = mousehole.load(game, engine="compiled", **params)
+    rng = np.random.default_rng(5)
+    for seed in (1, 2):
+        st = g.new_state(seed)
+        steps = 0
+        while not st.is_terminal() and steps < 400:
+            legal = st.legal_actions()
+            before = st.to_dict()
+            a = int(legal[rng.integers(len(legal))])
+            err = st._illegal(a)
+            assert isinstance(err, mousehole.IllegalMoveError)
+            assert f"action {a} was not legal when it was applied; another thread changed" in str(err)
+            bad = next((b for b in rng.permutation(g.num_actions) if b not in legal), None)
+            if bad is not None:
+                assert str(st._illegal(int(bad))) == g._explain_illegal(st.clone(), int(bad))
+            assert st.to_dict() == before
+            st.apply_action(a)
+            steps += 1
+        assert steps > 0
+
+
+@pytest.mark.compiled
 @pytest.mark.parametrize("game", ["cheese_rescue", "maus_au_chocolat"])
 def test_searches_and_a_bot_shared_by_threads(game: str) -> None:
     """Two threads search (MCTS and ISMCTS) and step one shared MCTSBot on a state that a

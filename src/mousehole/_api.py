@@ -961,8 +961,21 @@ class StateAPI(Generic[MoveT]):
         return [1.0 if p in w else -1.0 for p in range(n)]
 
     def _illegal(self, action: Any) -> IllegalMoveError:
-        """The error for an illegal int action, with the rule it breaks."""
-        return IllegalMoveError(self.game._explain_illegal(self, action))
+        """The error for an illegal int action, with the rule it breaks.
+
+        A compiled core explains on a clone, one struct copy that no other thread can
+        interrupt (the GIL is held throughout). Another thread may apply an action to this
+        state between the check that refused ``action`` and this explanation, which reads the
+        state field by field in Python. When ``action`` is legal in the clone, the state
+        changed in between, and the message says so: there is no rule to name."""
+        if self.game.engine != "compiled":
+            return IllegalMoveError(self.game._explain_illegal(self, action))
+        snap = self.clone()
+        a = check_action_type(action)
+        if 0 <= a < self.game.num_actions and a in snap.legal_actions():
+            return IllegalMoveError(f"action {a} was not legal when it was applied; another thread changed the "
+                                    "state meanwhile (it is legal in the state as it is now)")
+        return IllegalMoveError(self.game._explain_illegal(snap, a))
 
     # -- views -------------------------------------------------------------------------
 

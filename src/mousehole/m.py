@@ -358,7 +358,8 @@ class M(Game["MState", MMove]):
 
     DRAWING = "mousehole.render.m"
     SCORE = "M-20 points: 10 a chip, plus the two colours with the highest card totals, minus the other colours"
-    SEARCH_TUNING = {"c": 1.0, "depth": 4, "scale": 20.0, "greedy": 0.0}  # StrongBot (docs/bots.md)
+    SEARCH_TUNING = {"c": 1.0, "depth": 4, "scale": 20.0, "greedy": 0.0,  # StrongBot (docs/bots.md)
+                     "depth@2": 16}
     INFORMATION = "imperfect"  # the hands and the pile
     ENV_ID = "mousehole/M-v0"
 
