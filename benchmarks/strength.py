@@ -290,8 +290,8 @@ def main_time(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int
               f"{row['wins']}/{row['decided']} ({100 * row['win_rate']:.1f}%, {row['seconds']:.0f} s, "
               f"{time.perf_counter() - start:.0f} s in all)", file=sys.stderr, flush=True)
     try:
+        oracle = functools.partial(OracleBot, time=t)
         if args.ceilings:  # the oracle against ismcts alone: no other line, no ladder
-            oracle = functools.partial(OracleBot, time=t)
             for game_id in args.game:
                 done(timed_line(game_id, 2, oracle, ismcts, args.games, args.seed, executor,
                                 "oracle vs ismcts (ceiling)", args.part))
@@ -304,7 +304,6 @@ def main_time(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int
                         done(timed_line(game_id, n, strong, ismcts, args.games, args.seed, executor,
                                         "strong vs ismcts", args.part))
                     if game_id == "kasimir" and not args.no_oracle:
-                        oracle = functools.partial(OracleBot, time=t)
                         done(timed_line(game_id, n, oracle, "greedy", args.games, args.seed, executor,
                                         "oracle vs greedy (ceiling)", args.part))
             if args.ladder_games > 0:

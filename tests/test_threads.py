@@ -27,6 +27,9 @@ from mousehole.vector import RANDOM, VectorGame
 HAMMER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "threadhammer.py")
 #: the most a child may take (hammer about 1-2 s, then the replays; a loaded CI machine)
 TIMEOUT = 120
+#: one game of each title for the compiled-state tests (3 players; Kater Kasimir's rolls as chance nodes)
+STATE_GAMES = [("m", {"players": 3}), ("cheese_rescue", {"players": 3}),
+               ("kasimir", {"players": 3, "explicit_chance": True}), ("maus_au_chocolat", {"players": 3})]
 
 
 def hammer(scenario: str, **opts: Any) -> Dict[str, Any]:
@@ -86,9 +89,7 @@ def test_two_threads_stepping_one_vector_game_are_refused_not_crashed(engine: st
 
 
 @pytest.mark.compiled
-@pytest.mark.parametrize("game, params", [("m", {"players": 3}), ("cheese_rescue", {"players": 3}),
-                                          ("kasimir", {"players": 3, "explicit_chance": True}),
-                                          ("maus_au_chocolat", {"players": 3})])
+@pytest.mark.parametrize("game, params", STATE_GAMES)
 def test_compiled_states_shared_by_threads_stay_whole(game: str, params: Dict[str, Any]) -> None:
     """Two threads apply random legal actions to one compiled state while a third clones,
     pickles and reads it: every state, clone and dict equals a replay of its own history
@@ -99,9 +100,7 @@ def test_compiled_states_shared_by_threads_stay_whole(game: str, params: Dict[st
 
 
 @pytest.mark.compiled
-@pytest.mark.parametrize("game, params", [("m", {"players": 3}), ("cheese_rescue", {"players": 3}),
-                                          ("kasimir", {"players": 3, "explicit_chance": True}),
-                                          ("maus_au_chocolat", {"players": 3})])
+@pytest.mark.parametrize("game, params", STATE_GAMES)
 def test_a_refusal_explained_after_another_thread_moved_names_no_rule(game: str, params: Dict[str, Any]) -> None:
     """The race the hammer above met once in Maus au Chocolat: a compiled ``apply_action``
     refuses an action, another thread applies one before the explanation is written, and in
