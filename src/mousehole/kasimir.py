@@ -260,7 +260,8 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
 
     DRAWING = "mousehole.render.kasimir"
     SCORE = "the mice the seat brought into the hole, 0 to 4 (KK-13)"
-    SEARCH_TUNING = {"c": 1.0, "depth": 3, "scale": 15.0, "greedy": 0.0}  # StrongBot (docs/bots.md)
+    SEARCH_TUNING = {"c": 1.0, "depth": 1000, "scale": 15.0, "greedy": 1.0,  # StrongBot (docs/bots.md)
+                     "depth@2": 3, "greedy@2": 0.0}  # 3-4 players: greedy play-outs to the end
     INFORMATION = "perfect"  # nothing hidden but the next roll of the die
     ENV_ID = "mousehole/Kasimir-v0"
     OPENSPIEL_DEFAULTS = {"explicit_chance": True}  # every roll a chance node of OpenSpiel's
