@@ -113,6 +113,19 @@ def test_new_shape_and_c_ratio(charts: Any, tmp_path: Path) -> None:
         check_png(out / f"new-calls-{g}.png")
 
 
+def test_subtitle_of_a_run_merged_from_parts_on_two_machines(charts: Any) -> None:
+    """``strength.py --merge`` keeps one machine a part: the title names each machine with
+    the parts it played, in order, and says so when every part ran on one machine."""
+    xeon = {"cpu": "Intel(R) Xeon(R) Processor", "cores": 2, "date": "2026-11-28"}
+    epyc = {"cpu": "AMD EPYC", "cores": 2, "date": "2026-11-29"}
+    sub = charts.subtitle({"machine": [xeon] * 4 + [epyc] * 4}, Path("whole.json"))
+    assert sub == ("parts 1-4: Intel(R) Xeon(R) Processor, 2 cores, 2026-11-28; "
+                   "parts 5-8: AMD EPYC, 2 cores, 2026-11-29"), sub
+    sub = charts.subtitle({"machine": [xeon, epyc, xeon]}, Path("whole.json"))
+    assert sub.startswith("parts 1, 3: Intel") and "parts 2: AMD EPYC" in sub, sub
+    assert charts.subtitle({"machine": [epyc] * 8}, Path("w.json")) == "8 parts: AMD EPYC, 2 cores, 2026-11-29"
+
+
 def test_ratio_panel_without_recorded_targets(charts: Any, tmp_path: Path) -> None:
     """``mousehole bench --json`` no longer records targets: the ratio panel is drawn from
     the ratios alone, and differs from the same run with its targets recorded (the target

@@ -90,8 +90,11 @@ def _is_number(x: Any) -> bool:
 
 
 def subtitle(data: Dict[str, Any], path: Path) -> str:
-    """The machine and date of a run, for the charts' titles."""
+    """The machine and date of a run, for the charts' titles (a run merged from parts, whose
+    ``machine`` is a list with one entry a part, names each machine with the parts it played)."""
     m = data.get("machine")
+    if isinstance(m, list) and m and all(isinstance(x, dict) for x in m):
+        return _machines_subtitle(m, data.get("parts"))
     m = m if isinstance(m, dict) else {}
     date = m.get("date")
     if not isinstance(date, str):
@@ -287,6 +290,31 @@ def simulate_chart(data: Dict[str, Any], sub: str, path: Path) -> Optional[Path]
     fig.suptitle(sub, fontsize=9)
     fig.tight_layout()
     return _save(fig, path)
+
+
+def _machines_subtitle(machines: List[Dict[str, Any]], names: Any) -> str:
+    """``"parts 1-4: Intel Xeon, 2 cores, 2026-11-28; parts 5-8: AMD EPYC, 2 cores, 2026-11-29"``."""
+    groups: Dict[str, List[int]] = {}
+    for i, m in enumerate(machines):
+        where = ", ".join(str(x) for x in (m.get("cpu"), f"{m['cores']} cores" if m.get("cores") else None,
+                                           m.get("date")) if x)
+        groups.setdefault(where or "machine not recorded", []).append(i + 1)
+    if len(groups) == 1:
+        (where,) = groups
+        return f"{len(machines)} parts: {where}"
+    return "; ".join(f"parts {_spans(ks)}: {where}" for where, ks in groups.items())
+
+
+def _spans(ks: List[int]) -> str:
+    """``[1, 2, 3, 5]`` -> ``"1-3, 5"``."""
+    out: List[str] = []
+    start = prev = ks[0]
+    for k in ks[1:] + [0]:
+        if k != prev + 1:
+            out.append(str(start) if start == prev else f"{start}-{prev}")
+            start = k
+        prev = k
+    return ", ".join(out)
 
 
 def strength_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
