@@ -327,8 +327,6 @@ def strength_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
     bots = list(dict.fromkeys(str(r["bot"]) for r in rows))
     palette = ["#01665e", "#8c510a", "#5ab4ac", "#d8b365", "#762a83", "#1b7837"]
     colour = {b: palette[i % len(palette)] for i, b in enumerate(bots)}
-    handles: List[Any] = []
-    labels: List[str] = []
     for k, g in enumerate(games):
         ax = fig.add_subplot(lines, cols, k + 1)
         mine = [r for r in rows if str(r["game"]) == g]
@@ -367,8 +365,12 @@ def strength_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
         ax.set_ylabel("win rate of the search bot")
         ax.set_title(_name(g), fontsize=10)
         ax.grid(axis="y", alpha=0.3)
-        if k == 0:
-            handles, labels = ax.get_legend_handles_labels()
+    # the legend from the colours, not from one panel's bars: a bot with no line in the first
+    # game (Kater Kasimir's oracle) drew no bar there, whose handle had a default colour
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    handles = [Line2D([], [], color="gray", linestyle=":", linewidth=1.5)] + [Patch(color=colour[b]) for b in bots]
+    labels = ["even share"] + bots
     what = []
     if _is_number(data.get("iterations")):
         what.append(f"{data['iterations']} iterations a move")
