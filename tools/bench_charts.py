@@ -42,6 +42,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
@@ -94,7 +96,7 @@ def subtitle(data: Dict[str, Any], path: Path) -> str:
     ``machine`` is a list with one entry a part, names each machine with the parts it played)."""
     m = data.get("machine")
     if isinstance(m, list) and m and all(isinstance(x, dict) for x in m):
-        return _machines_subtitle(m, data.get("parts"))
+        return _machines_subtitle(m)
     m = m if isinstance(m, dict) else {}
     date = m.get("date")
     if not isinstance(date, str):
@@ -292,7 +294,7 @@ def simulate_chart(data: Dict[str, Any], sub: str, path: Path) -> Optional[Path]
     return _save(fig, path)
 
 
-def _machines_subtitle(machines: List[Dict[str, Any]], names: Any) -> str:
+def _machines_subtitle(machines: List[Dict[str, Any]]) -> str:
     """``"parts 1-4: Intel Xeon, 2 cores, 2026-11-28; parts 5-8: AMD EPYC, 2 cores, 2026-11-29"``."""
     groups: Dict[str, List[int]] = {}
     for i, m in enumerate(machines):
@@ -367,10 +369,11 @@ def strength_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
         ax.grid(axis="y", alpha=0.3)
     # the legend from the colours, not from one panel's bars: a bot with no line in the first
     # game (Kater Kasimir's oracle) drew no bar there, whose handle had a default colour
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-    handles = [Line2D([], [], color="gray", linestyle=":", linewidth=1.5)] + [Patch(color=colour[b]) for b in bots]
-    labels = ["even share"] + bots
+    handles: List[Any] = [Patch(color=colour[b]) for b in bots]
+    labels = list(bots)
+    if any(_is_number(r.get("even_share")) for r in rows):
+        handles.insert(0, Line2D([], [], color="gray", linestyle=":", linewidth=1.5))
+        labels.insert(0, "even share")
     what = []
     if _is_number(data.get("iterations")):
         what.append(f"{data['iterations']} iterations a move")
