@@ -164,12 +164,14 @@ static inline void lim_fill_select(void) {
                 LIM_SEL8[b][k++] = (uint8_t)i;
 }
 
-/* the k-th set bit of x, pre = lim_bytes(x) * LIM_ONES, k < popcount(x) */
+/* the k-th set bit of x, pre = lim_bytes(x) * LIM_ONES, k < popcount(x): the bytes whose
+ * prefix is at most k keep their high bit in le; the first byte that does not (there is one:
+ * the top byte holds the count) holds the bit, and ctz finds it (8 byte + 7) */
 static inline int lim_select_pre(uint64_t x, uint64_t pre, uint32_t k) {
-    uint64_t le = ((k * LIM_ONES) | LIM_HIGHS) - pre; /* bytes i whose prefix <= k keep their high bit */
-    int byte = (int)((((le & LIM_HIGHS) >> 7) * LIM_ONES) >> 56);
-    uint32_t before = (uint32_t)((pre << 8) >> (8 * byte)) & 0xFF;
-    return 8 * byte + LIM_SEL8[(x >> (8 * byte)) & 0xFF][k - before];
+    uint64_t le = ((k * LIM_ONES) | LIM_HIGHS) - pre;
+    int b8 = lim_ctz64((le & LIM_HIGHS) ^ LIM_HIGHS) - 7;
+    uint32_t before = (uint32_t)((pre << 8) >> b8) & 0xFF;
+    return b8 + LIM_SEL8[(x >> b8) & 0xFF][k - before];
 }
 
 #if defined(__GNUC__) || defined(__clang__)

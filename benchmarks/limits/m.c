@@ -20,6 +20,9 @@
  * choice and the takes written out in order rather than dispatched on a phase: the compiler
  * keeps the hot values in registers. The legal cells of a card are one expression over the
  * boards; the drawn action is located with byte-wise bit counts (limits.h) instead of loops.
+ * Before each draw the next seat's cards are set against the table (`bad`, kept up to date
+ * through the turn), so that its masks do not wait for the boards once the draw's branch,
+ * a coin flip to the predictor, resolves.
  */
 #include "limits.h"
 
@@ -189,11 +192,13 @@ LIM_INLINE void set_front(table_t *t) { /* M-7: a sixth row (column) closes the 
     t->front = nbrs(o) & ~o & ~closed;
 }
 
-/* M-6: the free cells where card x fits (every neighbour shares something with it) */
-LIM_INLINE uint64_t fits(const table_t *t, int x) {
-    uint64_t same = t->colour[COLOUR(x)] | t->value[VALUE(x)] | t->symbol[SYMBOL(x)];
-    return t->front & ~nbrs(t->occ & ~same);
+/* M-6: the cards that share something with card x, and the free cells where it fits (every
+ * neighbour shares something with it) */
+LIM_INLINE uint64_t same(const table_t *t, int x) {
+    return t->colour[COLOUR(x)] | t->value[VALUE(x)] | t->symbol[SYMBOL(x)];
 }
+
+LIM_INLINE uint64_t fits(const table_t *t, int x) { return t->front & ~nbrs(t->occ & ~same(t, x)); }
 
 LIM_INLINE void put(table_t *t, int cell, int x) {
     uint64_t bit = 1ULL << cell;
@@ -255,7 +260,7 @@ static result_t play(int n, lim_fast *rng_state) {
     card_t hand[MAXP][HAND], pile[128], deck[NCARDS]; /* pile: a ring, bottom at pb, top at pb + pn - 1 */
     int hand_n[MAXP], chips[MAXP], taken[MAXP][5], left[MAXP], right[MAXP];
     int pb = 0, pn = 30 + 10 * n, p, q, i, passes = 0, actions = 0;
-    uint64_t mask[HAND];
+    uint64_t mask[HAND], bad[HAND];
     result_t res;
 
     memset(&t, 0, sizeof t);
@@ -278,10 +283,12 @@ static result_t play(int n, lim_fast *rng_state) {
     }
     set_front(&t);
     p = 0;
+    for (i = 0; i < HAND; i++)
+        bad[i] = t.occ & ~same(&t, hand[0][i]);
     goto check; /* M-17 before the first turn */
 
     for (;;) {
-        card_t *h = hand[p];
+        card_t *h = hand[p], *hq = hand[left[p]];
         uint64_t pre0 = lim_bytes(mask[0]) * LIM_ONES, pre1 = lim_bytes(mask[1]) * LIM_ONES;
         uint64_t pre2 = lim_bytes(mask[2]) * LIM_ONES, pre3 = lim_bytes(mask[3]) * LIM_ONES;
         uint32_t c1 = (uint32_t)(pre0 >> 56), c2 = c1 + (uint32_t)(pre1 >> 56), c3 = c2 + (uint32_t)(pre2 >> 56);
@@ -290,6 +297,12 @@ static result_t play(int n, lim_fast *rng_state) {
         uint64_t pres[HAND], hl, vl, row, m;
         int cell, x, need, pay, sh, r, c;
 
+        /* the next seat's cards against the table as it is: the cards each shares nothing
+         * with, next to which it cannot go (M-6). A pass leaves them; a placement, a take or a
+         * move of the window updates them by a few operations, so that the next seat's masks
+         * do not wait for the boards (nor for the loads of its hand) after this turn */
+        for (i = 0; i < HAND; i++)
+            bad[i] = t.occ & ~same(&t, hq[i]);
         k = lim_fast_below(&rng, total + 1 + ((uint32_t)hand_n[p] & (0u - (uint32_t)((chips[p] > 0) & (pn > 0)))));
         actions++;
         if (k >= total) { /* M-9: a pass, with an exchange of slot k - total - 1 */
@@ -306,9 +319,8 @@ static result_t play(int n, lim_fast *rng_state) {
             if (passes >= n || actions >= MAX_ACTIONS)
                 break;
             p = left[p]; /* the table did not change: no M-17 test */
-            h = hand[p];
             for (i = 0; i < HAND; i++)
-                mask[i] = fits(&t, h[i]);
+                mask[i] = t.front & ~nbrs(bad[i]);
             continue;
         }
 
@@ -338,9 +350,13 @@ static result_t play(int n, lim_fast *rng_state) {
         sh = (cell < 8 ? 8 : 0) + ((cell & 7) == 0 ? 1 : 0); /* on row or column 0: move the window */
         if (sh) {
             shift(&t, sh);
+            for (i = 0; i < HAND; i++)
+                bad[i] <<= sh;
             cell += sh;
         }
         put(&t, cell, x);
+        for (i = 0; i < HAND; i++) /* the card, for the next seat's cards that share nothing with it */
+            bad[i] |= (1ULL << cell) & (0 - (uint64_t)((ATTR[x] & ATTR[hq[i]]) == 0));
 
         r = cell >> 3; /* M-12 */
         c = cell & 7;
@@ -362,6 +378,8 @@ static result_t play(int n, lim_fast *rng_state) {
                     goto over;
                 at = lim_select_pre(tm, tp, lim_fast_below(&rng, (uint32_t)(tp >> 56)));
                 y = lift(&t, at);
+                for (i = 0; i < HAND; i++)
+                    bad[i] &= ~(1ULL << at);
                 taken[q][COLOUR(y)] += 10 * VALUE(y); /* M-15 */
                 row &= ~(1ULL << at);
                 actions++;
@@ -369,6 +387,8 @@ static result_t play(int n, lim_fast *rng_state) {
                 if (sh) {
                     shift(&t, sh);
                     row = move(row, sh);
+                    for (i = 0; i < HAND; i++)
+                        bad[i] = move(bad[i], sh);
                 }
                 tm = takeable(t.occ, row);
             }
@@ -386,9 +406,8 @@ static result_t play(int n, lim_fast *rng_state) {
             * the seat to move first (they serve its decision) */
         if (!t.front)
             break;
-        h = hand[p];
         for (i = 0; i < HAND; i++)
-            mask[i] = fits(&t, h[i]);
+            mask[i] = t.front & ~nbrs(bad[i]);
         if (mask[0] | mask[1] | mask[2] | mask[3])
             continue;
         for (q = 0; q < n; q++)

@@ -1363,7 +1363,14 @@ M_CFG.fill = fill_cfg
 # ``m_step_random``: the same actions drawn in the same order from the same generators (the
 # same game, bit for bit), but the hot values in locals (registers) instead of the struct, the
 # turn written out in order instead of dispatched on a phase, and branch-free arithmetic
-# where the outcome is a coin flip to the branch predictor. Per game constants in an
+# where the outcome is a coin flip to the branch predictor. What the next turn needs is
+# prepared before this turn's draw, from what this turn cannot change: the next seat's hand
+# against the table (``bad``, msim_bad), kept up to date by the few operations a placement,
+# a take or a move of the window makes, and the card a pass's exchange or a placement brings
+# into the hand (the top of the pile) with its rank among the hand's cards. Whether a turn
+# passes or places is the one branch the predictor cannot learn; once it resolves, the next
+# seat's masks wait for a few operations, not for the boards and the hand's loads, and the
+# hand is re-sorted without waiting for the pile. Per game constants in an
 # ``msim_tab_t``: for each card id its boards (an empty hand slot is M_EMPTY, whose boards
 # stay empty, so it fits nowhere and a hand's slots need no bound), its attributes as bits
 # (M-12: the shared traits of two cards are the bits of an AND) and its value. It restates
@@ -1484,20 +1491,31 @@ cdef inline uint64_t msim_run(const msim_board_t* b, const msim_tab_t* t, uint64
     return (line << (cell - step * (pos - lo))) & (<uint64_t>0 - <uint64_t>ok)
 
 
+cdef inline uint64_t msim_hand_below(uint64_t h, int card) noexcept nogil:
+    """The high bit of each byte of the packed hand ``h`` (cards < 128, empty slots 0xFF)
+    that holds a card below ``card`` (< 128; M_EMPTY counts as 127, above every card)."""
+    return ~((h | <uint64_t>0x8080808080808080ULL)
+             - <uint64_t>(card & 0x7F) * <uint64_t>0x0101010101010101ULL) & <uint64_t>0x8080808080808080ULL
+
+
+cdef inline uint64_t msim_hand_put_below(uint64_t h, int slot, int card, uint64_t lt) noexcept nogil:
+    """msim_hand_put given ``lt = msim_hand_below(h, card)``, which does not depend on the
+    slot (the caller may have it before the slot is drawn). M_EMPTY goes above every card,
+    among the empty slots, where it changes nothing: the hand without the slot's card."""
+    cdef uint64_t low = ((<uint64_t>1) << (8 * slot)) - 1
+    cdef uint64_t rem = (h & low) | ((h >> 8) & ~low) | (<uint64_t>0xFF << 56)
+    cdef uint64_t below = (lt & low) | ((lt >> 8) & ~low)      # the same bytes of rem
+    cdef uint64_t lo = (below << 1) - (below >> 7)             # 0xFF on those bytes: the rank
+    cdef uint64_t upto = (lo << 8) | 0xFF
+    return (rem & lo) | ((<uint64_t>card * <uint64_t>0x0101010101010101ULL) & upto & ~lo) | ((rem << 8) & ~upto)
+
+
 cdef inline uint64_t msim_hand_put(uint64_t h, int slot, int card) noexcept nogil:
     """A hand packed in a word (its cards ascending, one byte each, the empty slots 0xFF
     last) without the card of ``slot`` (0 .. 7) and with ``card`` (< 128, or M_EMPTY for
     none) at its rank: hand_replace, hand_remove and hand_add by arithmetic, no branch and
-    no loop (the rank is a count of the bytes below the card, taken all at once)."""
-    cdef uint64_t low = ((<uint64_t>1) << (8 * slot)) - 1
-    cdef uint64_t rem = (h & low) | ((h >> 8) & ~low) | (<uint64_t>0xFF << 56)
-    cdef uint64_t x = <uint64_t>(card & 0x7F)
-    cdef uint64_t below = ~((rem | <uint64_t>0x8080808080808080ULL) - x * <uint64_t>0x0101010101010101ULL) & <uint64_t>0x8080808080808080ULL
-    cdef int r = <int>(((below >> 7) * <uint64_t>0x0101010101010101ULL) >> 56)
-    cdef uint64_t lo = ((<uint64_t>1) << (8 * r)) - 1
-    cdef uint64_t ins = (rem & lo) | (x << (8 * r)) | ((rem << 8) & ~((lo << 8) | 0xFF))
-    cdef uint64_t keep = -(<uint64_t>(card == M_EMPTY))
-    return (ins & ~keep) | (rem & keep)
+    no loop (the cards below it are found in every byte at once)."""
+    return msim_hand_put_below(h, slot, card, msim_hand_below(h, card))
 
 
 cdef inline uint64_t msim_bytes(uint64_t x) noexcept nogil:
@@ -1509,27 +1527,47 @@ cdef inline uint64_t msim_bytes(uint64_t x) noexcept nogil:
 
 cdef inline int msim_select(uint64_t x, uint64_t pre, uint32_t r) noexcept nogil:
     """nth_bit(x, r) given ``pre = msim_bytes(x) * 0x0101010101010101`` (byte i: the set bits
-    of bytes 0 .. i; its top byte the count), which the caller had from counting."""
+    of bytes 0 .. i; its top byte the count, > r), which the caller had from counting. The
+    bytes whose running count is at most r keep their high bit in ``t``; the first that does
+    not holds the bit (its position by ctz: 8 k + 7)."""
     cdef uint64_t t = (((<uint64_t>r) * <uint64_t>0x0101010101010101ULL | <uint64_t>0x8080808080808080ULL) - pre) \
         & <uint64_t>0x8080808080808080ULL
-    cdef int k = <int>(((t >> 7) * <uint64_t>0x0101010101010101ULL) >> 56)
-    r -= <uint32_t>(((pre << 8) >> (8 * k)) & 0xFF)
-    return 8 * k + SELECT8[8 * ((x >> (8 * k)) & 0xFF) + r]
+    cdef int k8 = ctz64(t ^ <uint64_t>0x8080808080808080ULL) - 7
+    r -= <uint32_t>(((pre << 8) >> k8) & 0xFF)
+    return k8 + SELECT8[8 * ((x >> k8) & 0xFF) + r]
 
 
-cdef inline int msim_masks(const msim_board_t* b, const msim_tab_t* t, uint64_t front, uint64_t occ,
-                           uint64_t h, int H, uint64_t* mask, uint64_t* bpre, uint32_t* pre) noexcept nogil:
-    """The place masks of the packed hand ``h`` (H slots, empty ones M_EMPTY), the byte
-    prefix sums of each (``bpre``, for msim_select) and the running sums of their cells
-    (pre[i]: the cells of slots 0 .. i); returns their total."""
+cdef inline void msim_bad(const msim_board_t* b, const msim_tab_t* t, uint64_t occ, uint64_t h, int H,
+                          uint64_t* bad) noexcept nogil:
+    """For each card of the packed hand ``h`` (H slots, empty ones M_EMPTY) the cards of the
+    table it shares nothing with (M-6): it fits on no cell next to one of them."""
+    cdef int i, card
+    for i in range(H):
+        card = <int>((h >> (8 * i)) & 0xFF)
+        bad[i] = occ & ~(b.col[t.col[card]] | b.val[t.val[card]] | b.sym[t.sym[card]])
+
+
+cdef inline int msim_count(uint64_t front, const uint64_t* bad, int H, uint64_t* mask, uint64_t* bpre,
+                           uint32_t* pre) noexcept nogil:
+    """The place masks from ``bad`` (msim_bad), the byte prefix sums of each (``bpre``, for
+    msim_select) and the running sums of their cells (pre[i]: the cells of slots 0 .. i);
+    returns their total."""
     cdef int i
     cdef uint32_t c = 0
     for i in range(H):
-        mask[i] = msim_fits(b, t, front, occ, <int>((h >> (8 * i)) & 0xFF))
+        mask[i] = front & ~nbrs(bad[i])
         bpre[i] = msim_bytes(mask[i]) * <uint64_t>0x0101010101010101ULL
         c += <uint32_t>(bpre[i] >> 56)
         pre[i] = c
     return <int>c
+
+
+cdef inline int msim_masks(const msim_board_t* b, const msim_tab_t* t, uint64_t front, uint64_t occ,
+                           uint64_t h, int H, uint64_t* bad, uint64_t* mask, uint64_t* bpre,
+                           uint32_t* pre) noexcept nogil:
+    """M-6, M-7: the place masks of the packed hand ``h`` (msim_bad, then msim_count)."""
+    msim_bad(b, t, occ, h, H, bad)
+    return msim_count(front, bad, H, mask, bpre, pre)
 
 
 cdef inline bint msim_any_fits(const msim_board_t* b, const msim_tab_t* t, const m_cfg_t* c,
@@ -1550,13 +1588,6 @@ cdef inline bint msim_any_fits(const msim_board_t* b, const msim_tab_t* t, const
     return False
 
 
-cdef inline int msim_take_top(const uint8_t* pile, int pile_b, int* pile_n) noexcept nogil:
-    """The top card of the pile, drawn, or M_EMPTY (nothing drawn) when it is empty."""
-    cdef int k = pile_n[0] > 0
-    pile_n[0] -= k
-    return pile[(pile_b + pile_n[0]) & (M_MAX_CARDS - 1)] if k else M_EMPTY
-
-
 cdef inline int msim_right(int p, int n) noexcept nogil:
     return p - 1 + (n & -(p == 0))
 
@@ -1570,18 +1601,21 @@ cdef int64_t m_sim_game(const m_cfg_t* c, const msim_tab_t* t, uint64_t deal, rn
     (M_MAX_PLAYERS x M_MAX_ATTR, zeroed by the caller) and the end in ``end_out``. ``H`` is
     ``c.H`` (a constant at the call for the rules' hand). Hands are packed words
     (msim_hand_put), in the order of the hand (sorted by card id) that the legal list
-    follows."""
+    follows. ``bad`` holds, from the top of each turn, the next seat's cards against the
+    table (msim_bad), and each change of the table updates it: its masks are then
+    ``front & ~nbrs(bad[i])`` (msim_count)."""
     cdef msim_board_t b
     cdef uint64_t hand[M_MAX_PLAYERS]
     cdef uint8_t pile[M_MAX_CARDS]
     cdef int32_t hand_n[M_MAX_PLAYERS]
     cdef uint64_t mask[M_MAX_HAND]
+    cdef uint64_t bad[M_MAX_HAND]
     cdef uint32_t pre[M_MAX_HAND]
     cdef uint64_t bpre[M_MAX_HAND]
     cdef int32_t chips[M_MAX_PLAYERS]
-    cdef uint64_t occ = 0, front, row, hl, vl, tm, bit, keep, h, sel, tpre
+    cdef uint64_t occ = 0, front, row, hl, vl, tm, bit, keep, h, sel, tpre, hnxt, tlt
     cdef int n = c.n, p = 0, q, i, slot, cell, card, need, pay, k, sh, passes = 0, ex
-    cdef int pile_b = 0, pile_n = c.in_play, total, hn, r0, c0
+    cdef int pile_b = 0, pile_n = c.in_play, total, hn, r0, c0, nxt, top
     cdef int64_t n_hist = 0, max_turns = c.max_turns
     cdef uint32_t r, before
     cdef int end = END_NONE
@@ -1621,13 +1655,23 @@ cdef int64_t m_sim_game(const m_cfg_t* c, const msim_tab_t* t, uint64_t deal, rn
     if front == 0:
         end = END_M17
     else:
-        total = msim_masks(&b, t, front, occ, hand[p], H, mask, bpre, pre)
+        total = msim_masks(&b, t, front, occ, hand[p], H, bad, mask, bpre, pre)
         if total == 0 and not msim_any_fits(&b, t, c, front, occ, hand, p, pile, pile_b, pile_n, H):
             end = END_M17
     while end == END_NONE:
         # a turn of seat p: its masks are set, and some card fits somewhere (M-17)
         hn = hand_n[p]
         h = hand[p]
+        nxt = (p + 1) & -(p + 1 != n)
+        hnxt = hand[nxt]
+        # the card a pass with an exchange or a placement brings into the hand: the top of
+        # the pile (M_EMPTY if none), and the cards of the hand below it
+        top = pile[(pile_b + pile_n - 1) & (M_MAX_CARDS - 1)] | (0xFF & -(pile_n == 0))
+        tlt = msim_hand_below(h, top)
+        # the next seat's cards against the table as it is: a pass leaves them as they are, a
+        # placement, a take or a move of the window updates them (the next masks then wait
+        # for a few operations, not for the boards)
+        msim_bad(&b, t, occ, hnxt, H, bad)
         r = rng_below(&pol, <uint32_t>(total + 1 + (hn & -((chips[p] > 0) & (pile_n > 0)))))
         n_hist += 1
         if r >= <uint32_t>total:
@@ -1643,13 +1687,13 @@ cdef int64_t m_sim_game(const m_cfg_t* c, const msim_tab_t* t, uint64_t deal, rn
             pile[(pile_b - 1) & (M_MAX_CARDS - 1)] = <uint8_t>((h >> (8 * slot)) & 0xFF)
             pile_b = (pile_b - ex) & (M_MAX_CARDS - 1)
             sel = -(<uint64_t>ex)
-            hand[p] = h ^ ((h ^ msim_hand_put(h, slot, pile[(pile_b + pile_n) & (M_MAX_CARDS - 1)] & 0x7F)) & sel)
+            hand[p] = h ^ ((h ^ msim_hand_put_below(h, slot, top, tlt)) & sel)
             passes = (passes + 1) & -(pile_n == 0)
-            p = (p + 1) & -(p + 1 != n)
+            p = nxt
             if passes >= n:  # M-18
                 end = END_M18
                 break
-            total = msim_masks(&b, t, front, occ, hand[p], H, mask, bpre, pre)
+            total = msim_count(front, bad, H, mask, bpre, pre)
             if total == 0 and ex and not c.stuck_pile:
                 # stuck_cards='hands': the exchange may have sent the last fitting card away
                 if not msim_any_fits(&b, t, c, front, occ, hand, p, pile, pile_b, pile_n, H):
@@ -1690,8 +1734,12 @@ cdef int64_t m_sim_game(const m_cfg_t* c, const msim_tab_t* t, uint64_t deal, rn
         if sh:
             occ <<= sh
             msim_shift(&b, c, -sh)
+            for i in range(H):
+                bad[i] <<= sh
             cell += sh
         bit = (<uint64_t>1) << cell
+        for i in range(H):  # the card is bad for the next seat's cards it shares nothing with
+            bad[i] |= bit & (<uint64_t>0 - <uint64_t>((t.attr[card] & t.attr[(hnxt >> (8 * i)) & 0xFF]) == 0))
         b.cells[cell] = <uint8_t>card
         b.col[t.col[card]] |= bit
         b.val[t.val[card]] |= bit
@@ -1704,9 +1752,9 @@ cdef int64_t m_sim_game(const m_cfg_t* c, const msim_tab_t* t, uint64_t deal, rn
         vl = msim_run(&b, t, (((occ >> c0) & <uint64_t>0x0101010101010101ULL)
                               * <uint64_t>0x0102040810204080ULL) >> 56, r0, cell, 8, card)
         if not (hl | vl):  # M-10: the card's slot takes the top card (none: it empties)
-            card = msim_take_top(pile, pile_b, &pile_n)
-            hand_n[p] = hn - (card == M_EMPTY)
-            hand[p] = msim_hand_put(h, slot, card)
+            pile_n -= pile_n > 0
+            hand_n[p] = hn - (top == M_EMPTY)
+            hand[p] = msim_hand_put_below(h, slot, top, tlt)
         else:
             hand[p] = msim_hand_put(h, slot, M_EMPTY)
             hand_n[p] = hn - 1
@@ -1737,6 +1785,8 @@ cdef int64_t m_sim_game(const m_cfg_t* c, const msim_tab_t* t, uint64_t deal, rn
                 b.cells[cell] = M_EMPTY
                 occ &= keep
                 row &= keep
+                for i in range(H):
+                    bad[i] &= keep
                 b.col[t.col[card]] &= keep
                 b.val[t.val[card]] &= keep
                 b.sym[t.symw[card]] &= keep
@@ -1748,6 +1798,8 @@ cdef int64_t m_sim_game(const m_cfg_t* c, const msim_tab_t* t, uint64_t deal, rn
                     occ >>= sh
                     row >>= sh
                     msim_shift(&b, c, sh)
+                    for i in range(H):
+                        bad[i] >>= sh
                 tm = msim_takeable(occ, row)
             if end != END_NONE:
                 break
@@ -1760,11 +1812,11 @@ cdef int64_t m_sim_game(const m_cfg_t* c, const msim_tab_t* t, uint64_t deal, rn
             pile_n -= 1
             hand[p] = msim_hand_put(hand[p], H - 1, pile[(pile_b + pile_n) & (M_MAX_CARDS - 1)])
             hand_n[p] += 1
-        p = (p + 1) & -(p + 1 != n)
+        p = nxt
         if front == 0:
             end = END_M17
             break
-        total = msim_masks(&b, t, front, occ, hand[p], H, mask, bpre, pre)
+        total = msim_count(front, bad, H, mask, bpre, pre)
         if total == 0 and not msim_any_fits(&b, t, c, front, occ, hand, p, pile, pile_b, pile_n, H):
             end = END_M17
             break
