@@ -159,7 +159,8 @@ def test_playout_equals_rollout_then_returns(case: Any) -> None:
 def test_random_step_is_a_uniform_pick_of_the_legal_list(case: Any) -> None:
     """``mh_random_step`` (a game's own ``random_step`` where it has one) applies, at every
     decision of seeded games, ``legal[below(n)]`` of the generator it is given, with the same
-    draws: the same struct and the same generator state after."""
+    draws: the same struct and the same generator state after; it returns the seat to move
+    after the action (``current``: a seat, chance or the end)."""
     from mousehole._rng import Rng
     name, params = case
     game = mousehole.load(name, engine="compiled", **params)
@@ -172,8 +173,10 @@ def test_random_step_is_a_uniform_pick_of_the_legal_list(case: Any) -> None:
             expected = state.clone()
             expected.apply_action(int(legal[rng.below(len(legal))]))
             c = _cgame(state)
-            assert c.random_step(seed) == rng.state, i
+            after, seat = c.random_step(seed)
+            assert after == rng.state, i
             assert c.same_struct(_cgame(expected)), i
+            assert seat == expected.current_player == c.current(), i
             checked += 1
     assert checked > 0
     if name in ("cheese_rescue", "m", "maus_au_chocolat"):

@@ -744,6 +744,8 @@ def test_mc16_compiled_random_step_and_legality_test_between_the_discards() -> N
             want.apply_action(a)
             kinds.add(a >= SWAP)
             step = CGame(s)
-            assert step.random_step(seed) == rng.state
+            after, seat = step.random_step(seed)
+            assert after == rng.state
+            assert seat == want.current_player
             assert step.same_struct(CGame(want)), seed
         assert kinds == ({False, True} if value == "also_hand_limit" else {False})

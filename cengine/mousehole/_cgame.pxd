@@ -59,9 +59,10 @@ ctypedef struct mh_game_t:
     # struct up to date; ``s`` is scratch afterwards. ``mh_playout`` picks it or the pair.
     void (*playout)(void* s, rng_t* policy, double* out) noexcept nogil
     # Optional (NULL when a game has none): one action of ``rollout``'s policy, a seat being
-    # to move: ``apply(legal[below(n)])`` with the same draw, without listing the actions.
-    # ``mh_random_step`` picks it or the list.
-    void (*random_step)(void* s, rng_t* policy) noexcept nogil
+    # to move: ``apply(legal[below(n)])`` with the same draw, without listing the actions;
+    # returns ``current`` after it (the game knows it at no cost: a caller that steps on
+    # saves a call). ``mh_random_step`` picks it or the list.
+    int (*random_step)(void* s, rng_t* policy) noexcept nogil
     # In place: what seat ``p`` cannot see is re-dealt from ``seed``; the result equals
     # ``state.determinize(p, seed)`` (the Python determinization of p's view), struct for
     # struct, and depends only on what ``p`` may see.
@@ -105,15 +106,16 @@ cdef inline void* mh_evaluate_of(const mh_game_t* g, const void* s) noexcept nog
     return <void*>g.evaluate
 
 
-cdef inline void mh_random_step(const mh_game_t* g, void* s, rng_t* policy, int32_t* buf) noexcept nogil:
+cdef inline int mh_random_step(const mh_game_t* g, void* s, rng_t* policy, int32_t* buf) noexcept nogil:
     """A seat being to move: apply a uniformly random legal action, ``legal[below(n)]``
-    (``buf``: room for ``max_legal`` actions, used when the game has no ``random_step``)."""
+    (``buf``: room for ``max_legal`` actions, used when the game has no ``random_step``);
+    ``current`` after it."""
     cdef int n
     if g.random_step != NULL:
-        g.random_step(s, policy)
-    else:
-        n = g.legal(s, buf)
-        g.apply(s, buf[rng_below(policy, <uint32_t>n)])
+        return g.random_step(s, policy)
+    n = g.legal(s, buf)
+    g.apply(s, buf[rng_below(policy, <uint32_t>n)])
+    return g.current(s)
 
 
 cdef extern from *:

@@ -118,10 +118,10 @@ cdef class CGame:
 
     def random_step(self, uint64_t seed):
         """``mh_random_step`` with a generator seeded ``seed`` (a seat must be to move):
-        returns the generator's state after the draw."""
+        returns the generator's state after the draw and the seat to move it returned."""
         cdef rng_t policy = seed
-        mh_random_step(self.g, self.s, &policy, self.buf)
-        return policy
+        cdef int c = mh_random_step(self.g, self.s, &policy, self.buf)
+        return policy, c
 
     @property
     def has_random_step(self):

@@ -51,10 +51,24 @@ cdef extern from "numpy/arrayobject.h":
 
 # ---- leaf functions -------------------------------------------------------------------------
 
+# CR_SEAT[n][k] = k % n: the seat to play after k cards with n players (CR-7), read from a
+# table rather than divided (a division's latency heads the chain of a play-out step)
+cdef uint8_t CR_SEAT[CR_MAX_PLAYERS + 1][256]
+cdef int _sn, _sk
+for _sn in range(1, CR_MAX_PLAYERS + 1):
+    for _sk in range(256):
+        CR_SEAT[_sn][_sk] = <uint8_t>(_sk % _sn)
+
+
+cdef inline int cr_seat(const cr_t* s) noexcept nogil:
+    """The seat to play (CR-7: seat 0 starts, clockwise): ``placed % n``."""
+    return CR_SEAT[s.cfg.n][s.placed & 0xFF]
+
+
 cdef inline int cr_current(const cr_t* s) noexcept nogil:
     if s.placed >= s.cfg.cells or s.truncated:  # CR-11
         return TERMINAL_SEAT
-    return s.placed % s.cfg.n  # CR-7: seat 0 starts, clockwise
+    return cr_seat(s)
 
 
 cdef inline void cr_front_add(cr_t* s, int r, uint16_t bit) noexcept nogil:
@@ -279,7 +293,7 @@ cdef inline void cr_place_rc(cr_t* s, int p, int kind, int r, int c) noexcept no
 cdef inline void cr_place(cr_t* s, int kind, int cell) noexcept nogil:
     """Lay the card (CR-7), draw (CR-9), record the action; legality already checked."""
     cdef int r = cell // s.cfg.G
-    cr_place_rc(s, s.placed % s.cfg.n, kind, r, cell - r * s.cfg.G)
+    cr_place_rc(s, cr_seat(s), kind, r, cell - r * s.cfg.G)
 
 
 cdef inline void cr_adjacent(const uint16_t* src, uint16_t* dst) noexcept nogil:
@@ -504,12 +518,32 @@ cdef inline int crw_pick(uint64_t occ, uint64_t allowed, uint32_t held, rng_t* p
     return sh + SELECT8[(legal >> sh) & 0xFF][t - <uint32_t>(((pre << 8) >> sh) & 0xFF)]
 
 
+cdef extern from *:
+    """
+    /* mousehole: words read from the struct's bytes (memcpy) as on a little-endian machine,
+       where byte k of memory is bits 8k..8k+7 of the word: cr_rows4 orders four uint16 rows
+       with the first at bits 0-15, cr_bytes8 eight bytes with the first at bits 0-7 (no-ops
+       there; on a big-endian machine they reorder). */
+    #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    static inline uint64_t cr_rows4(uint64_t v) {
+        v = (v >> 32) | (v << 32);
+        return ((v >> 16) & 0x0000FFFF0000FFFFULL) | ((v & 0x0000FFFF0000FFFFULL) << 16);
+    }
+    #define cr_bytes8(v) __builtin_bswap64(v)
+    #else
+    #define cr_rows4(v) (v)
+    #define cr_bytes8(v) (v)
+    #endif
+    """
+    uint64_t cr_rows4(uint64_t v) noexcept nogil
+    uint64_t cr_bytes8(uint64_t v) noexcept nogil
+
+
 cdef inline uint64_t cr_window(const cr_t* s, int* ar, int* ac, int* h, int* w) noexcept nogil:
     """The 8 x 8 window of ``crw_game`` over the table (a floating square of at most
     ``CRW_MAX_N``): its occupancy, one byte a row, row 0 on the low byte; the table's cell of
     window cell (0, 0) as ``(ar, ac)``; the cards' box in rows and columns 1..h, 1..w."""
-    cdef uint64_t occ = 0
-    cdef int r
+    cdef uint64_t occ, lo, hi
     if s.rmax < 0:  # no card yet (3 players): the centre is window cell (1, 1)
         ar[0] = s.cfg.center // s.cfg.G - 1
         ac[0] = s.cfg.center - (ar[0] + 1) * s.cfg.G - 1
@@ -520,9 +554,22 @@ cdef inline uint64_t cr_window(const cr_t* s, int* ar, int* ac, int* h, int* w) 
     ac[0] = s.cmin - 1
     h[0] = s.rmax - s.rmin + 1
     w[0] = s.cmax - s.cmin + 1
-    for r in range(s.rmax, s.rmin - 1, -1):
-        occ = (occ << 8) | ((((<uint32_t>s.occ[r]) << 1) >> s.cmin) & 0xFF)
-    return occ << 8
+    # The h rows from rmin at once, four 16-bit rows a word (no loop on h, whose exit varies
+    # from step to step): shifted so that column cmin - 1 is bit 0 of each row (what
+    # a row's shift right brings down from the row above is columns left of cmin: none), cut
+    # to 8 bits a row, the four bytes packed, the rows past rmax masked off (the 8 rows read
+    # from rmin <= 12 lie inside the struct, the last ones past ``occ``). Window row 0 stays
+    # empty.
+    memcpy(&lo, (<const char*>s.occ) + 2 * s.rmin, 8)
+    memcpy(&hi, (<const char*>s.occ) + 2 * s.rmin + 8, 8)
+    lo = cr_rows4(lo)
+    hi = cr_rows4(hi)
+    lo = ((lo << 1) >> s.cmin) & <uint64_t>0x00FF00FF00FF00FFULL
+    hi = ((hi << 1) >> s.cmin) & <uint64_t>0x00FF00FF00FF00FFULL
+    lo = (lo | (lo >> 8)) & <uint64_t>0x0000FFFF0000FFFFULL
+    hi = (hi | (hi >> 8)) & <uint64_t>0x0000FFFF0000FFFFULL
+    occ = ((lo | (lo >> 16)) & <uint64_t>0xFFFFFFFFULL) | ((hi | (hi >> 16)) << 32)
+    return (occ & ((<uint64_t>1 << (8 * h[0])) - 1)) << 8
 
 
 cdef void cr_play_random(cr_t* s, rng_t* policy) noexcept nogil:
@@ -1013,28 +1060,31 @@ cdef void g_rollout(void* vs, rng_t* policy) noexcept nogil:
     cr_play_random(<cr_t*>vs, policy)
 
 
-cdef void g_random_step(void* vs, rng_t* policy) noexcept nogil:
+cdef int g_random_step(void* vs, rng_t* policy) noexcept nogil:
     """One action of simulate's policy (``VectorGame``'s ``RANDOM``, the other seats of a
     vector env), chosen as ``cr_play_random`` chooses its first one: on the 8 x 8 window
     (``crw_pick``: one word of legal cells, no loop over the rows' legal cells), built from
     the row boards, and laid by ``cr_place_rc``. The same draw and the same action as
-    ``cr_step_random_rows``, which serves the squares the window does not hold."""
+    ``cr_step_random_rows``, which serves the squares the window does not hold. Returns
+    the seat to move next (``current``)."""
     cdef cr_t* s = <cr_t*>vs
     cdef uint64_t occ, cnt
     cdef uint32_t hd
-    cdef int p = s.placed % s.cfg.n, kind, pos, ar, ac, h, w, N = s.cfg.N
+    cdef int p = cr_seat(s), kind, pos, ar, ac, h, w, N = s.cfg.N
     if N > CRW_MAX_N or s.cfg.fixed_area:
         cr_step_random_rows(s, p, policy)
-        return
+        return cr_current(s)
     occ = cr_window(s, &ar, &ac, &h, &w)
     # the kinds held, as bits: the hand's 8 counts as one word, a high bit per count that is
     # not 0, gathered into a byte (no loop)
     memcpy(&cnt, &s.hands[p][0], 8)
+    cnt = cr_bytes8(cnt)
     cnt = (cnt | ((cnt & <uint64_t>0x7F7F7F7F7F7F7F7FULL) + <uint64_t>0x7F7F7F7F7F7F7F7FULL)) \
         & <uint64_t>0x8080808080808080ULL
     hd = <uint32_t>(((cnt >> 7) * <uint64_t>0x0102040810204080ULL) >> 56) & ((1u << s.cfg.kinds) - 1)
     pos = crw_pick(occ, CRW_ROWM[N][h] & CRW_COLM[N][w], hd, policy, &kind)
     cr_place_rc(s, p, kind, ar + (pos >> 3), ac + (pos & 7))
+    return cr_current(s)
 
 
 cdef void g_determinize(void* vs, int p, uint64_t seed) noexcept nogil:

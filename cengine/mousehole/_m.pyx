@@ -1267,8 +1267,9 @@ cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
     m_play_random(<m_t*>v, policy)
 
 
-cdef void g_random_step(void* v, rng_t* policy) noexcept nogil:
+cdef int g_random_step(void* v, rng_t* policy) noexcept nogil:
     m_step_random(<m_t*>v, policy)
+    return g_current(v)
 
 
 cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:

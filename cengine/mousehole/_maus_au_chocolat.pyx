@@ -1784,8 +1784,9 @@ cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
     mc_play_random(<mc_t*>v, policy)
 
 
-cdef void g_random_step(void* v, rng_t* policy) noexcept nogil:
+cdef int g_random_step(void* v, rng_t* policy) noexcept nogil:
     mc_step_random(<mc_t*>v, policy)
+    return mc_current(<const mc_t*>v)
 
 
 cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
@@ -1880,40 +1881,61 @@ MC_CFG.fill = fill_cfg
 # tests/test_differential.py and tests/test_readings.py compare them with the reference,
 # every reading).
 
+# The byte moves of simulate's hands and display (bytes in slot order, the low byte first):
+# with t = w >> x, the bytes below bit x are w - (t << x), and those from bit x on are t,
+# shifted back into place (the low-bit masks built from 1 << x take more instructions).
+
+cdef inline uint64_t bytes_drop(uint64_t w, int x) noexcept nogil:
+    """w without its byte at bit x (0 <= x < 64, a multiple of 8): the bytes above move
+    down one, a 0 comes in at the top."""
+    cdef uint64_t t = w >> x
+    return (w - (t << x)) | ((t >> 8) << x)
+
+
+cdef inline uint64_t bytes_insert(uint64_t w, int x, uint64_t c) noexcept nogil:
+    """w with c (a byte) in at bit x (0 <= x < 64, a multiple of 8): the bytes from there
+    move up one, the top byte is lost."""
+    cdef uint64_t t = w >> x
+    return (w - (t << x)) | (((t << 8) | c) << x)
+
+
 cdef inline int mcsim_take(uint64_t* h, int j) noexcept nogil:
     """hand_take on a hand's two words (the slots above j move down one byte)."""
     cdef uint64_t lo = h[0]
     cdef uint64_t hi = h[1]
-    cdef uint64_t low
     cdef int c
     if j < 8:
         c = <int>((lo >> (j << 3)) & 0xFF)
-        low = ((<uint64_t>1) << (j << 3)) - 1
-        h[0] = (lo & low) | ((lo >> 8) & ~low) | ((hi & 0xFF) << 56)
+        h[0] = bytes_drop(lo, j << 3) | ((hi & 0xFF) << 56)
         h[1] = hi >> 8
     else:
         c = <int>((hi >> ((j - 8) << 3)) & 0xFF)
-        low = ((<uint64_t>1) << ((j - 8) << 3)) - 1
-        h[1] = (hi & low) | ((hi >> 8) & ~low)
+        h[1] = bytes_drop(hi, (j - 8) << 3)
     return c
 
 
+cdef inline int gt_bytes(uint64_t x, int c) noexcept nogil:
+    """How many of the 8 bytes of x (each < 128) are above c (0 <= c < 128): a byte's
+    (byte | 0x80) - (c + 1) keeps its top bit iff the byte is above c (no borrow crosses
+    a byte)."""
+    cdef uint64_t H = <uint64_t>0x8080808080808080ULL
+    cdef uint64_t gt = ((x | H) - <uint64_t>(c + 1) * <uint64_t>0x0101010101010101ULL) & H
+    return <int>(((gt >> 7) * <uint64_t>0x0101010101010101ULL) >> 56)
+
+
 cdef inline void mcsim_add(uint64_t* h, int hn, int c) noexcept nogil:
-    """hand_add on a hand's two words holding hn <= 8 cards (c > 0 goes to its rank; the
-    unused bytes are 0, below every card but card 0, whose rank is 0)."""
+    """hand_add on a hand's two words holding hn <= 8 cards (c goes to its rank: hn less
+    the cards above it; the unused bytes are 0, above no card)."""
     cdef uint64_t lo = h[0]
     cdef uint64_t hi = h[1]
-    cdef uint64_t low
     # a card comes in only to a hand of at most 8 (MC-14: 7 after the bid + 2 picks; a
     # swap takes one out first), so ``hi`` is 0 here and the rank is counted in ``lo`` alone
-    cdef int pos = (lt_bytes(lo, c) - (8 - hn)) & -(c > 0)
+    cdef int pos = hn - gt_bytes(lo, c)
     if pos < 8:
-        low = ((<uint64_t>1) << (pos << 3)) - 1
         h[1] = (hi << 8) | (lo >> 56)
-        h[0] = (lo & low) | ((lo & ~low) << 8) | (<uint64_t>c << (pos << 3))
+        h[0] = bytes_insert(lo, pos << 3, <uint64_t>c)
     else:
-        low = ((<uint64_t>1) << ((pos - 8) << 3)) - 1
-        h[1] = (hi & low) | ((hi & ~low) << 8) | (<uint64_t>c << ((pos - 8) << 3))
+        h[1] = bytes_insert(hi, (pos - 8) << 3, <uint64_t>c)
 
 
 cdef int mcsim_reshuffle(mc_t* s) noexcept nogil:
@@ -1946,6 +1968,20 @@ cdef inline int mcsim_draw(mc_t* s) noexcept nogil:
     return s.pile[s.pile_n]
 
 
+cdef extern from *:
+    """
+    /* mousehole: the byte of a hand word's slot j (bits 8 (j % 8) of word j / 8) counted
+       from the word's start in memory: j on a little-endian machine, j ^ 7 on a big-endian
+       one (simulate's count reads a hand's slots as bytes). */
+    #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    #define MC_SLOT_BYTE 7
+    #else
+    #define MC_SLOT_BYTE 0
+    #endif
+    """
+    int MC_SLOT_BYTE
+
+
 cdef uint8_t MCSIM_DECK[MC_CARDS]   # the card ids in order (the unshuffled deck)
 for _i in range(MC_CARDS):
     MCSIM_DECK[_i] = <uint8_t>_i
@@ -1966,15 +2002,9 @@ cdef inline void mcsim_swap(mc_t* s, int p, int j) noexcept nogil:
 
 
 cdef inline uint64_t mcsim_disp_add(uint64_t dsp, int dn, int c) noexcept nogil:
-    """disp_add on the display's sorted bytes (dn cards, at most 6 before the add)."""
-    cdef uint64_t H = <uint64_t>0x8080808080808080ULL
-    cdef uint64_t lt = ~((dsp | H) - <uint64_t>c * <uint64_t>0x0101010101010101ULL) & H
-    cdef int pos
-    cdef uint64_t low
-    lt &= ((<uint64_t>1) << (8 * dn)) - 1
-    pos = <int>(((lt >> 7) * <uint64_t>0x0101010101010101ULL) >> 56)
-    low = ((<uint64_t>1) << (8 * pos)) - 1
-    return (dsp & low) | ((dsp & ~low) << 8) | (<uint64_t>c << (8 * pos))
+    """disp_add on the display's sorted bytes (dn cards, at most 6 before the add): c goes
+    to its rank, dn less the cards above it (the unused bytes are 0, above no card)."""
+    return bytes_insert(dsp, (dn - gt_bytes(dsp, c)) << 3, <uint64_t>c)
 
 
 cdef uint8_t MCSIM_PAIR1[36]   # the q-th pair of slots s0 < s1 (s1 ascending, then s0): s1
@@ -2062,6 +2092,13 @@ cdef void mcsim_fill_tab(const mc_cfg_t* c, mcsim_tab_t* tab) noexcept nogil:
         tab.inc2[i] = (<uint64_t>1) << (2 * (v + 2))
 
 
+cdef inline int field_sum2(uint64_t X) noexcept nogil:
+    """The sum of the 2-bit fields of X (at most 255)."""
+    X = (X & <uint64_t>0x3333333333333333ULL) + ((X >> 2) & <uint64_t>0x3333333333333333ULL)
+    X = (X + (X >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
+    return <int>((X * <uint64_t>0x0101010101010101ULL) >> 56)
+
+
 cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t* tab) noexcept nogil:
     """combo_count (the same number and ``t``) with the one-colour terms of Mathieu and
     Maurice as a table lookup (MCSIM_CORR): one loop for every helper but Claude, and, as in
@@ -2069,11 +2106,12 @@ cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t*
     "player_chooses" (MC-23) and hands with 4 cards of one value."""
     cdef int hn = s.hand_n[p]
     cdef int h = s.helper[p]
-    cdef int j, c, x, over = 0, tot = 0
+    cdef int j, c, x, tot = 0
     cdef int sh, col
     cdef uint64_t X = 0          # cards of value u among the slots below j, at bits 2u + 6
     cdef uint64_t M[5]           # the same by colour, at bits 2u + 4
-    cdef uint64_t lo, hi, w
+    cdef uint64_t w
+    cdef const uint8_t* hb = <const uint8_t*>s.hand[p]
     cdef const uint8_t* T
     cdef const int8_t* K
     if hn < 4:  # MC-11: three laid, one must stay
@@ -2089,20 +2127,20 @@ cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t*
     M[2] = 0
     M[3] = 0
     M[4] = 0
-    lo = s.hand[p][0]  # the hand's bytes in slot order (next_card)
-    hi = s.hand[p][1]
     for j in range(hn):
-        c = next_card(&lo, &hi)
+        c = hb[j ^ MC_SLOT_BYTE]  # slot j's byte in memory
         sh = tab.sh[c]  # (the card's attributes in locals: the store to t.cum may alias them)
         col = s.cfg.colour[c]
         x = <int>((X >> sh) & 0x3FFF)
-        over |= x & (x << 1)  # bit 7: a fourth card of this value (see combo_count)
         w = M[col]
         tot += T[x] + K[(w >> sh) & 0x3FF]
         t.cum[j] = tot
         X += tab.inc[c]
         M[col] = w + tab.inc2[c]
-    if over & 0x80:
+    # a fourth card of one value overflowed its 2-bit field into the next (see combo_count)
+    # iff the fields of X add up to less than hn (each carry takes 3 off): the check once
+    # here rather than on each card
+    if field_sum2(X) != hn:
         return combo_count_slow(s, p, t)
     return tot
 
@@ -2238,8 +2276,7 @@ cdef int32_t mc_sim_game(mc_t* s, const mcsim_tab_t* tab, uint64_t deal, rng_t* 
                     mcsim_swap(s, p, j - dn)
                     eb = ep = ec = ed = n  # MC-16: once a round
                 c = <int>((dsp >> (8 * j)) & 0xFF)
-                x = 8 * j
-                dsp = (dsp & (((<uint64_t>1) << x) - 1)) | ((dsp >> 8) & ~(((<uint64_t>1) << x) - 1))
+                dsp = bytes_drop(dsp, 8 * j)
                 dn -= 1
                 mcsim_add(s.hand[p], hn, c)
                 s.hand_n[p] = <uint8_t>(hn + 1)

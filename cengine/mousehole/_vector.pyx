@@ -227,17 +227,17 @@ cdef inline int advance(vec_t* v, Py_ssize_t i, int tid) noexcept nogil:
     ``TERMINAL_SEAT``), so that a step asks the game for it once."""
     cdef void* s = v.states + i * v.stride
     cdef int32_t* buf = v.scratch_out + tid * v.d.max_legal
-    cdef int c
+    cdef int c = v.g.current(s)
     while True:
-        c = v.g.current(s)
         if c == TERMINAL_SEAT:
             return c
         if c == CHANCE_SEAT:
             v.g.apply(s, chance_pick(v, i, tid))
+            c = v.g.current(s)
         elif v.seat_is_caller[c]:
             return c
         else:
-            mh_random_step(v.g, s, &v.rng[i], buf)
+            c = mh_random_step(v.g, s, &v.rng[i], buf)
 
 
 cdef inline int start_game(vec_t* v, Py_ssize_t i, int64_t k, int tid) noexcept nogil:
@@ -258,64 +258,83 @@ cdef inline int start_game(vec_t* v, Py_ssize_t i, int64_t k, int tid) noexcept 
 
 
 cdef inline int known_legal(vec_t* v, Py_ssize_t i) noexcept nogil:
-    """Env ``i``'s legal actions, listed in ``v.legal`` (once per position: ``publish``
+    """Env ``i``'s legal actions, listed in ``v.legal`` (once per position: ``run_block``
     leaves them unlisted when nothing needs them); their number."""
     if v.nlegal[i] < 0:
         v.nlegal[i] = v.g.legal(v.states + i * v.stride, v.legal + i * v.d.max_legal)
     return v.nlegal[i]
 
 
-cdef inline void publish(vec_t* v, Py_ssize_t i, int c) noexcept nogil:
-    """The seat to move and, with ``observe``, its action mask (the game's ``mask``, written
-    without listing the actions; bool and 0/1 bytes are the same) and observation. The legal
-    actions are listed only when a check or a call needs them (``known_legal``): ``RANDOM``
-    and the other seats draw without a list."""
-    cdef void* s = v.states + i * v.stride
-    v.nlegal[i] = -1
-    v.seat_now[i] = c
-    v.current[i] = c
-    v.game_index[i] = v.game_k[i]
-    if v.observe:
-        v.g.mask(s, v.mask + i * v.d.num_actions)
-        v.g.observe(s, c, v.obs + i * v.d.obs_size)
-
-
 cdef void run_block(vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil:
+    """The job ``v.job`` on envs ``lo`` .. ``hi - 1``. What a step reads of ``v`` is held in
+    locals: a store into the caller's byte arrays (``terminated``, ``truncated``) may alias
+    anything, and a call through the game's interface may write any memory, so the compiler
+    would otherwise load the fields of ``v`` again after each of them."""
+    cdef const mh_game_t* g = v.g
+    cdef char* states = v.states
+    cdef size_t stride = v.stride
+    cdef int players = v.d.players
+    cdef double* rewards = v.rewards
+    cdef uint8_t* terminated = v.terminated
+    cdef uint8_t* truncated = v.truncated
+    cdef int32_t* seat_now = v.seat_now
+    cdef int32_t* acted = v.acted
+    cdef int32_t* current = v.current
+    cdef int32_t* nlegal = v.nlegal
+    cdef int64_t* game_k = v.game_k
+    cdef int64_t* game_index = v.game_index
+    cdef const int64_t* acts = v.acts
+    cdef const uint8_t* seat_is_caller = v.seat_is_caller
+    cdef rng_t* rng = v.rng
+    cdef int32_t* buf = v.scratch_out + tid * v.d.max_legal
+    cdef bint reset = v.job == JOB_RESET
+    cdef bint observe = v.observe
     cdef Py_ssize_t i
     cdef int p, seat, c
     cdef int64_t a
     cdef void* s
     cdef double r[MAX_SEATS]
-    cdef int players = v.d.players
     for i in range(lo, hi):
-        s = v.states + i * v.stride
-        v.terminated[i] = 0
-        v.truncated[i] = 0
+        s = states + i * stride
+        terminated[i] = 0
+        truncated[i] = 0
         for p in range(players):
-            v.rewards[i * players + p] = 0.0
-        if v.job == JOB_RESET:
+            rewards[i * players + p] = 0.0
+        if reset:
             c = start_game(v, i, 0, tid)
         else:
-            seat = v.seat_now[i]
-            v.acted[i] = seat
-            a = v.acts[i]
+            seat = seat_now[i]
+            acted[i] = seat
+            a = acts[i]
             if a < 0:  # RANDOM: a uniform legal action from the env's generator
-                mh_random_step(v.g, s, &v.rng[i], v.scratch_out + tid * v.d.max_legal)
+                c = mh_random_step(g, s, &rng[i], buf)
             else:
-                v.g.apply(s, <int32_t>a)
-            c = advance(v, i, tid)
+                g.apply(s, <int32_t>a)
+                c = g.current(s)
+            if c < 0 or not seat_is_caller[c]:  # (``advance``, unrolled for its usual case)
+                c = advance(v, i, tid)
             if c == TERMINAL_SEAT:
-                v.g.returns(s, r)
+                g.returns(s, r)
                 for p in range(players):
-                    v.rewards[i * players + p] = r[p]
-                if v.observe:
-                    v.g.observe(s, seat, v.final_obs + i * v.d.obs_size)
-                if v.g.truncated(s):
-                    v.truncated[i] = 1
+                    rewards[i * players + p] = r[p]
+                if observe:
+                    g.observe(s, seat, v.final_obs + i * v.d.obs_size)
+                if g.truncated(s):
+                    truncated[i] = 1
                 else:
-                    v.terminated[i] = 1
-                c = start_game(v, i, v.game_k[i] + 1, tid)
-        publish(v, i, c)
+                    terminated[i] = 1
+                c = start_game(v, i, game_k[i] + 1, tid)
+        # publish the seat to move and, with ``observe``, its action mask (the game's ``mask``,
+        # written without listing the actions; bool and 0/1 bytes are the same) and
+        # observation. The legal actions are listed only when a check or a call needs them
+        # (``known_legal``): ``RANDOM`` and the other seats draw without a list.
+        nlegal[i] = -1
+        seat_now[i] = c
+        current[i] = c
+        game_index[i] = game_k[i]
+        if observe:
+            g.mask(s, v.mask + i * v.d.num_actions)
+            g.observe(s, c, v.obs + i * v.d.obs_size)
 
 
 cdef Py_ssize_t first_invalid(vec_t* v, const int64_t* actions) noexcept nogil:
