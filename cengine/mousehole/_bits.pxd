@@ -34,9 +34,17 @@ cdef extern from *:
     #undef MH_B4
     #undef MH_B6
     };
+    /* 1 on a big-endian machine (byte 0 of a word in memory is its high byte), else 0:
+       for the cores that read a struct's bytes as words */
+    #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    #define MH_BIG_ENDIAN 1
+    #else
+    #define MH_BIG_ENDIAN 0
+    #endif
     """
     int mh_ctz64(unsigned long long x) nogil
     const unsigned char* mh_pc8
+    const int MH_BIG_ENDIAN
 
 
 cdef inline int popcount16(uint16_t x) noexcept nogil:
@@ -44,12 +52,17 @@ cdef inline int popcount16(uint16_t x) noexcept nogil:
     return mh_pc8[x & 0xFF] + mh_pc8[x >> 8]
 
 
-cdef inline int popcount64(uint64_t x) noexcept nogil:
-    # SWAR popcount: portable (no compiler builtins needed on MSVC).
-    x = x - ((x >> 1) & <uint64_t>0x5555555555555555ULL)
+cdef inline int sum_fields2(uint64_t x) noexcept nogil:
+    """The sum of the 32 2-bit fields of x (SWAR: pairs of fields into 4 bits, then bytes)."""
     x = (x & <uint64_t>0x3333333333333333ULL) + ((x >> 2) & <uint64_t>0x3333333333333333ULL)
     x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
     return <int>((x * <uint64_t>0x0101010101010101ULL) >> 56)
+
+
+cdef inline int popcount64(uint64_t x) noexcept nogil:
+    # SWAR popcount: portable (no compiler builtins needed on MSVC): each 2-bit field
+    # counts its bits, then the fields are summed.
+    return sum_fields2(x - ((x >> 1) & <uint64_t>0x5555555555555555ULL))
 
 
 cdef inline int ctz64(uint64_t x) noexcept nogil:

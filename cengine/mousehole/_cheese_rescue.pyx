@@ -28,7 +28,7 @@ from mousehole._rng cimport (
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_next, rng_below, rng_derive, rng_shuffle_u8,
 )
-from mousehole._bits cimport popcount16, ctz64, rel_seat, seat_after, mh_pc8, mh_copy, mh_fill_f32
+from mousehole._bits cimport popcount16, ctz64, rel_seat, seat_after, mh_pc8, mh_copy, mh_fill_f32, MH_BIG_ENDIAN
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._boundary cimport (
     action_int, seat_arg, out_array, out_result, new_instance, seed_arg,
@@ -388,7 +388,7 @@ cdef void cr_play_random_rows(cr_t* s, rng_t* policy) noexcept nogil:
     cdef int n = s.cfg.n, cells = s.cfg.cells, p
     if s.placed >= cells or s.truncated:
         return
-    p = s.placed % n
+    p = cr_seat(s)
     while True:
         cr_step_random_rows(s, p, policy)
         if s.placed >= cells or s.truncated:
@@ -518,25 +518,24 @@ cdef inline int crw_pick(uint64_t occ, uint64_t allowed, uint32_t held, rng_t* p
     return sh + SELECT8[(legal >> sh) & 0xFF][t - <uint32_t>(((pre << 8) >> sh) & 0xFF)]
 
 
-cdef extern from *:
-    """
-    /* mousehole: words read from the struct's bytes (memcpy) as on a little-endian machine,
-       where byte k of memory is bits 8k..8k+7 of the word: cr_rows4 orders four uint16 rows
-       with the first at bits 0-15, cr_bytes8 eight bytes with the first at bits 0-7 (no-ops
-       there; on a big-endian machine they reorder). */
-    #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    static inline uint64_t cr_rows4(uint64_t v) {
-        v = (v >> 32) | (v << 32);
-        return ((v >> 16) & 0x0000FFFF0000FFFFULL) | ((v & 0x0000FFFF0000FFFFULL) << 16);
-    }
-    #define cr_bytes8(v) __builtin_bswap64(v)
-    #else
-    #define cr_rows4(v) (v)
-    #define cr_bytes8(v) (v)
-    #endif
-    """
-    uint64_t cr_rows4(uint64_t v) noexcept nogil
-    uint64_t cr_bytes8(uint64_t v) noexcept nogil
+# Words read from the struct's bytes (memcpy) as on a little-endian machine, where byte k of
+# memory is bits 8k..8k+7 of the word. On a big-endian one (MH_BIG_ENDIAN, a constant the C
+# compiler folds) these reorder them; elsewhere they return their argument.
+
+cdef inline uint64_t cr_rows4(uint64_t v) noexcept nogil:
+    """Four uint16 rows read as one word, the first at bits 0-15."""
+    if MH_BIG_ENDIAN:
+        v = (v >> 32) | (v << 32)
+        v = ((v >> 16) & <uint64_t>0x0000FFFF0000FFFFULL) | ((v & <uint64_t>0x0000FFFF0000FFFFULL) << 16)
+    return v
+
+
+cdef inline uint64_t cr_bytes8(uint64_t v) noexcept nogil:
+    """Eight bytes read as one word, the first at bits 0-7 (the bytes of each 16-bit lane
+    swapped, then the lanes ordered)."""
+    if MH_BIG_ENDIAN:
+        v = ((v >> 8) & <uint64_t>0x00FF00FF00FF00FFULL) | ((v & <uint64_t>0x00FF00FF00FF00FFULL) << 8)
+    return cr_rows4(v)
 
 
 cdef inline uint64_t cr_window(const cr_t* s, int* ar, int* ac, int* h, int* w) noexcept nogil:
@@ -592,7 +591,7 @@ cdef void cr_play_random(cr_t* s, rng_t* policy) noexcept nogil:
     rowm = CRW_ROWM[s.cfg.N]
     colm = CRW_COLM[s.cfg.N]
     occ = cr_window(s, &ar, &ac, &h, &w)
-    p = s.placed % n
+    p = cr_seat(s)
     while True:
         hd = 0
         for k in range(kinds):  # the kinds held, as bits
@@ -1023,7 +1022,7 @@ cdef void g_playout(void* vs, rng_t* policy, double* out) noexcept nogil:
     for i in range(s.pile_n):
         g.pile[i + 1] = s.pile[i]
     g.top = s.pile_n
-    g.p = s.placed % n
+    g.p = cr_seat(s)
     g.occ = 0
     g.b[0] = 0
     g.b[1] = 0

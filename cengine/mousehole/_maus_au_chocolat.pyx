@@ -29,7 +29,7 @@ from mousehole._rng cimport (
     uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_below, rng_derive, rng_next, rng_shuffle_u8,
 )
-from mousehole._bits cimport ctz64, set_ones, rel_seat, mh_pc8, mh_copy, popcount16
+from mousehole._bits cimport ctz64, set_ones, rel_seat, mh_pc8, mh_copy, popcount16, sum_fields2, MH_BIG_ENDIAN
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._boundary cimport (
     action_int, seat_arg, out_array, out_result, new_instance, seed_arg, hist_reserve,
@@ -862,6 +862,52 @@ cdef inline int lt_bytes(uint64_t x, int c) noexcept nogil:
     return <int>(((lt >> 7) * <uint64_t>0x0101010101010101ULL) >> 56)
 
 
+# The byte moves of the hands (two words: slot j is bits 8 (j % 8) of word j / 8) and of the
+# display (one word), the low byte first: with t = w >> x, the bytes below bit x are
+# w - (t << x), and those from bit x on are t, shifted back into place (the low-bit masks
+# built from 1 << x take more instructions).
+
+cdef inline uint64_t bytes_drop(uint64_t w, int x) noexcept nogil:
+    """w without its byte at bit x (0 <= x < 64, a multiple of 8): the bytes above move
+    down one, a 0 comes in at the top."""
+    cdef uint64_t t = w >> x
+    return (w - (t << x)) | ((t >> 8) << x)
+
+
+cdef inline uint64_t bytes_insert(uint64_t w, int x, uint64_t c) noexcept nogil:
+    """w with c (a byte) in at bit x (0 <= x < 64, a multiple of 8): the bytes from there
+    move up one, the top byte is lost."""
+    cdef uint64_t t = w >> x
+    return (w - (t << x)) | (((t << 8) | c) << x)
+
+
+cdef inline int words_take(uint64_t* h, int j) noexcept nogil:
+    """The card in slot j of a hand's two words, taken out (the slots above move down one
+    byte)."""
+    cdef uint64_t lo = h[0]
+    cdef uint64_t hi = h[1]
+    cdef int c
+    if j < 8:
+        c = <int>((lo >> (j << 3)) & 0xFF)
+        h[0] = bytes_drop(lo, j << 3) | ((hi & 0xFF) << 56)
+        h[1] = hi >> 8
+    else:
+        c = <int>((hi >> ((j - 8) << 3)) & 0xFF)
+        h[1] = bytes_drop(hi, (j - 8) << 3)
+    return c
+
+
+cdef inline void words_insert(uint64_t* h, int pos, int c) noexcept nogil:
+    """Card c in at slot pos of a hand's two words (the slots from pos move up one byte)."""
+    cdef uint64_t lo = h[0]
+    cdef uint64_t hi = h[1]
+    if pos < 8:
+        h[1] = (hi << 8) | (lo >> 56)
+        h[0] = bytes_insert(lo, pos << 3, <uint64_t>c)
+    else:
+        h[1] = bytes_insert(hi, (pos - 8) << 3, <uint64_t>c)
+
+
 cdef inline int hand_slot(const mc_t* s, int p, int c) noexcept nogil:
     """The number of cards below c in seat p's hand (the slot of c when c is there): the
     16 slot bytes compared at once; the unused ones are 0, below every c > 0."""
@@ -872,17 +918,7 @@ cdef inline int hand_slot(const mc_t* s, int p, int c) noexcept nogil:
 cdef inline void hand_add(mc_t* s, int p, int c) noexcept nogil:
     """Insert card c into seat p's sorted hand (byte-parallel: the slots from c's place on
     move up one byte)."""
-    cdef int pos = hand_slot(s, p, c)
-    cdef uint64_t lo = s.hand[p][0]
-    cdef uint64_t hi = s.hand[p][1]
-    cdef uint64_t low
-    if pos < 8:
-        low = ((<uint64_t>1) << (pos << 3)) - 1
-        s.hand[p][1] = (hi << 8) | (lo >> 56)
-        s.hand[p][0] = (lo & low) | ((lo & ~low) << 8) | (<uint64_t>c << (pos << 3))
-    else:
-        low = ((<uint64_t>1) << ((pos - 8) << 3)) - 1
-        s.hand[p][1] = (hi & low) | ((hi & ~low) << 8) | (<uint64_t>c << ((pos - 8) << 3))
+    words_insert(s.hand[p], hand_slot(s, p, c), c)
     s.hand_n[p] += 1
     s.loc[c] = <uint8_t>(LOC_HAND + p)
 
@@ -890,19 +926,7 @@ cdef inline void hand_add(mc_t* s, int p, int c) noexcept nogil:
 cdef inline int hand_take(mc_t* s, int p, int j) noexcept nogil:
     """Take the card in slot j out of seat p's hand (the slots above move down one byte) and
     return it; its location, known flag and pool are the caller's."""
-    cdef uint64_t lo = s.hand[p][0]
-    cdef uint64_t hi = s.hand[p][1]
-    cdef uint64_t low
-    cdef int c
-    if j < 8:
-        c = <int>((lo >> (j << 3)) & 0xFF)
-        low = ((<uint64_t>1) << (j << 3)) - 1
-        s.hand[p][0] = (lo & low) | ((lo >> 8) & ~low) | ((hi & 0xFF) << 56)
-        s.hand[p][1] = hi >> 8
-    else:
-        c = <int>((hi >> ((j - 8) << 3)) & 0xFF)
-        low = ((<uint64_t>1) << ((j - 8) << 3)) - 1
-        s.hand[p][1] = (hi & low) | ((hi >> 8) & ~low)
+    cdef int c = words_take(s.hand[p], j)
     s.hand_n[p] -= 1
     return c
 
@@ -937,9 +961,7 @@ cdef inline int disp_rank(const mc_t* s, int c) noexcept nogil:
 
 
 cdef inline void disp_add(mc_t* s, int c) noexcept nogil:
-    cdef int pos = disp_rank(s, c)
-    cdef uint64_t low = ((<uint64_t>1) << (8 * pos)) - 1
-    s.dsp = (s.dsp & low) | ((s.dsp & ~low) << 8) | (<uint64_t>c << (8 * pos))
+    s.dsp = bytes_insert(s.dsp, 8 * disp_rank(s, c), <uint64_t>c)
     s.disp[c >> 6] |= (<uint64_t>1) << (c & 63)
     s.disp_n += 1
     s.loc[c] = LOC_DISPLAY
@@ -948,9 +970,8 @@ cdef inline void disp_add(mc_t* s, int c) noexcept nogil:
 
 cdef inline int disp_take(mc_t* s, int k) noexcept nogil:
     """Take the k-th (from 0) display card in id order out of the display; returns it."""
-    cdef uint64_t low = ((<uint64_t>1) << (8 * k)) - 1
     cdef int c = <int>((s.dsp >> (8 * k)) & 0xFF)
-    s.dsp = (s.dsp & low) | ((s.dsp >> 8) & ~low)
+    s.dsp = bytes_drop(s.dsp, 8 * k)
     s.disp[c >> 6] &= ~((<uint64_t>1) << (c & 63))
     s.disp_n -= 1
     return c
@@ -1881,61 +1902,12 @@ MC_CFG.fill = fill_cfg
 # tests/test_differential.py and tests/test_readings.py compare them with the reference,
 # every reading).
 
-# The byte moves of simulate's hands and display (bytes in slot order, the low byte first):
-# with t = w >> x, the bytes below bit x are w - (t << x), and those from bit x on are t,
-# shifted back into place (the low-bit masks built from 1 << x take more instructions).
-
-cdef inline uint64_t bytes_drop(uint64_t w, int x) noexcept nogil:
-    """w without its byte at bit x (0 <= x < 64, a multiple of 8): the bytes above move
-    down one, a 0 comes in at the top."""
-    cdef uint64_t t = w >> x
-    return (w - (t << x)) | ((t >> 8) << x)
-
-
-cdef inline uint64_t bytes_insert(uint64_t w, int x, uint64_t c) noexcept nogil:
-    """w with c (a byte) in at bit x (0 <= x < 64, a multiple of 8): the bytes from there
-    move up one, the top byte is lost."""
-    cdef uint64_t t = w >> x
-    return (w - (t << x)) | (((t << 8) | c) << x)
-
-
-cdef inline int mcsim_take(uint64_t* h, int j) noexcept nogil:
-    """hand_take on a hand's two words (the slots above j move down one byte)."""
-    cdef uint64_t lo = h[0]
-    cdef uint64_t hi = h[1]
-    cdef int c
-    if j < 8:
-        c = <int>((lo >> (j << 3)) & 0xFF)
-        h[0] = bytes_drop(lo, j << 3) | ((hi & 0xFF) << 56)
-        h[1] = hi >> 8
-    else:
-        c = <int>((hi >> ((j - 8) << 3)) & 0xFF)
-        h[1] = bytes_drop(hi, (j - 8) << 3)
-    return c
-
-
-cdef inline int gt_bytes(uint64_t x, int c) noexcept nogil:
-    """How many of the 8 bytes of x (each < 128) are above c (0 <= c < 128): a byte's
-    (byte | 0x80) - (c + 1) keeps its top bit iff the byte is above c (no borrow crosses
-    a byte)."""
-    cdef uint64_t H = <uint64_t>0x8080808080808080ULL
-    cdef uint64_t gt = ((x | H) - <uint64_t>(c + 1) * <uint64_t>0x0101010101010101ULL) & H
-    return <int>(((gt >> 7) * <uint64_t>0x0101010101010101ULL) >> 56)
-
-
 cdef inline void mcsim_add(uint64_t* h, int hn, int c) noexcept nogil:
-    """hand_add on a hand's two words holding hn <= 8 cards (c goes to its rank: hn less
-    the cards above it; the unused bytes are 0, above no card)."""
-    cdef uint64_t lo = h[0]
-    cdef uint64_t hi = h[1]
+    """hand_add on a hand's two words holding hn <= 8 cards: c goes to its rank, the cards
+    below c + 1 less the unused bytes (0, below c + 1, 8 - hn of them in ``lo``)."""
     # a card comes in only to a hand of at most 8 (MC-14: 7 after the bid + 2 picks; a
     # swap takes one out first), so ``hi`` is 0 here and the rank is counted in ``lo`` alone
-    cdef int pos = hn - gt_bytes(lo, c)
-    if pos < 8:
-        h[1] = (hi << 8) | (lo >> 56)
-        h[0] = bytes_insert(lo, pos << 3, <uint64_t>c)
-    else:
-        h[1] = bytes_insert(hi, (pos - 8) << 3, <uint64_t>c)
+    words_insert(h, lt_bytes(h[0], c + 1) - (8 - hn), c)
 
 
 cdef int mcsim_reshuffle(mc_t* s) noexcept nogil:
@@ -1968,20 +1940,6 @@ cdef inline int mcsim_draw(mc_t* s) noexcept nogil:
     return s.pile[s.pile_n]
 
 
-cdef extern from *:
-    """
-    /* mousehole: the byte of a hand word's slot j (bits 8 (j % 8) of word j / 8) counted
-       from the word's start in memory: j on a little-endian machine, j ^ 7 on a big-endian
-       one (simulate's count reads a hand's slots as bytes). */
-    #if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    #define MC_SLOT_BYTE 7
-    #else
-    #define MC_SLOT_BYTE 0
-    #endif
-    """
-    int MC_SLOT_BYTE
-
-
 cdef uint8_t MCSIM_DECK[MC_CARDS]   # the card ids in order (the unshuffled deck)
 for _i in range(MC_CARDS):
     MCSIM_DECK[_i] = <uint8_t>_i
@@ -1995,7 +1953,7 @@ cdef inline void mcsim_discard(mc_t* s, int c) noexcept nogil:
 
 cdef inline void mcsim_swap(mc_t* s, int p, int j) noexcept nogil:
     """do_swap (MC-16): the card of slot j discarded, the top card (MC-6) into the hand."""
-    cdef int c = mcsim_take(s.hand[p], j)
+    cdef int c = words_take(s.hand[p], j)
     mcsim_discard(s, c)
     c = mcsim_draw(s)  # (the discards hold a card: never -1)
     mcsim_add(s.hand[p], s.hand_n[p] - 1, c)
@@ -2003,8 +1961,8 @@ cdef inline void mcsim_swap(mc_t* s, int p, int j) noexcept nogil:
 
 cdef inline uint64_t mcsim_disp_add(uint64_t dsp, int dn, int c) noexcept nogil:
     """disp_add on the display's sorted bytes (dn cards, at most 6 before the add): c goes
-    to its rank, dn less the cards above it (the unused bytes are 0, above no card)."""
-    return bytes_insert(dsp, (dn - gt_bytes(dsp, c)) << 3, <uint64_t>c)
+    to its rank, the cards below c + 1 less the unused bytes (0, 8 - dn of them)."""
+    return bytes_insert(dsp, (lt_bytes(dsp, c + 1) - (8 - dn)) << 3, <uint64_t>c)
 
 
 cdef uint8_t MCSIM_PAIR1[36]   # the q-th pair of slots s0 < s1 (s1 ascending, then s0): s1
@@ -2092,13 +2050,6 @@ cdef void mcsim_fill_tab(const mc_cfg_t* c, mcsim_tab_t* tab) noexcept nogil:
         tab.inc2[i] = (<uint64_t>1) << (2 * (v + 2))
 
 
-cdef inline int field_sum2(uint64_t X) noexcept nogil:
-    """The sum of the 2-bit fields of X (at most 255)."""
-    X = (X & <uint64_t>0x3333333333333333ULL) + ((X >> 2) & <uint64_t>0x3333333333333333ULL)
-    X = (X + (X >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
-    return <int>((X * <uint64_t>0x0101010101010101ULL) >> 56)
-
-
 cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t* tab) noexcept nogil:
     """combo_count (the same number and ``t``) with the one-colour terms of Mathieu and
     Maurice as a table lookup (MCSIM_CORR): one loop for every helper but Claude, and, as in
@@ -2128,7 +2079,7 @@ cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t*
     M[3] = 0
     M[4] = 0
     for j in range(hn):
-        c = hb[j ^ MC_SLOT_BYTE]  # slot j's byte in memory
+        c = hb[j ^ (7 * MH_BIG_ENDIAN)]  # slot j's byte in memory (either byte order)
         sh = tab.sh[c]  # (the card's attributes in locals: the store to t.cum may alias them)
         col = s.cfg.colour[c]
         x = <int>((X >> sh) & 0x3FFF)
@@ -2140,7 +2091,7 @@ cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t*
     # a fourth card of one value overflowed its 2-bit field into the next (see combo_count)
     # iff the fields of X add up to less than hn (each carry takes 3 off): the check once
     # here rather than on each card
-    if field_sum2(X) != hn:
+    if sum_fields2(X) != hn:
         return combo_count_slow(s, p, t)
     return tot
 
@@ -2246,7 +2197,7 @@ cdef int32_t mc_sim_game(mc_t* s, const mcsim_tab_t* tab, uint64_t deal, rng_t* 
                     continue
                 x = k >= hn + sw  # a bid without Henri (MC-17)
                 plain |= x
-                bid[p] = mcsim_take(s.hand[p], k - ((hn + sw) & -x))
+                bid[p] = words_take(s.hand[p], k - ((hn + sw) & -x))
                 s.hand_n[p] = <uint8_t>(hn - 1)
                 break
         # MC-7, MC-8, MC-17: revealed together; the order by coins (+2 with Henri, unless
@@ -2306,7 +2257,7 @@ cdef int32_t mc_sim_game(mc_t* s, const mcsim_tab_t* tab, uint64_t deal, rng_t* 
                     x = mcsim_kth(s, p, &t, k - sw - 1)
                     for j in range(PAT_K[x] - 1, -1, -1):  # from the highest slot down
                         q = PAT_SLOT[x][j]
-                        c = mcsim_take(s.hand[p], q)
+                        c = words_take(s.hand[p], q)
                         r = (PAT_KEEP[x] >> q) & 1
                         s.score[p] += r * s.cfg.candy[c]  # MC-13
                         s.dis[c >> 6] |= (<uint64_t>(1 - r)) << (c & 63)
@@ -2319,7 +2270,7 @@ cdef int32_t mc_sim_game(mc_t* s, const mcsim_tab_t* tab, uint64_t deal, rng_t* 
                 k = <int>rng_below(&pol, <uint32_t>(hn + sw))
                 nact += 1
                 if k < hn:
-                    mcsim_discard(s, mcsim_take(s.hand[p], k))
+                    mcsim_discard(s, words_take(s.hand[p], k))
                     s.hand_n[p] = <uint8_t>(hn - 1)
                 else:
                     mcsim_swap(s, p, k - hn)

@@ -630,9 +630,8 @@ cdef void strong_playout(search_t* S, rng_t* policy) noexcept nogil:
     ``tanh(lead / scale)`` per seat from the evaluation (``lead``: the seat's value minus the
     best other seat's)."""
     cdef const mh_game_t* g = S.g
-    cdef int steps = 0, cur, n, p
+    cdef int steps = 0, cur = g.current(S.work), n, p
     while True:
-        cur = g.current(S.work)
         if cur == TERMINAL_SEAT:
             g.returns(S.work, S.ret)
             return
@@ -641,10 +640,12 @@ cdef void strong_playout(search_t* S, rng_t* policy) noexcept nogil:
         if cur == CHANCE_SEAT:
             n = g.chance(S.work, S.buf, S.prob)
             g.apply(S.work, S.buf[pick_outcome(S.prob, n, uniform01(policy))])
+            cur = g.current(S.work)
         elif S.greedy > 0.0 and uniform01(policy) < S.greedy:
             greedy_step(S, cur, policy)
+            cur = g.current(S.work)
         else:
-            mh_random_step(g, S.work, policy, S.buf)
+            cur = mh_random_step(g, S.work, policy, S.buf)  # (it returns the seat to move)
         steps += 1
     S.evaluate(S.work, S.vals)
     for p in range(S.players):
