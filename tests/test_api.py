@@ -173,6 +173,42 @@ PROTOCOL = ("legal_actions", "apply_action", "is_terminal", "current_player", "s
             "truncated", "history", "clone", "legal_action_mask", "observation", "is_chance_node")
 
 
+COMPILED_MODULES = ("_m", "_maus_au_chocolat", "_cheese_rescue", "_kasimir", "_vector", "_search", "_cgame",
+                    "_statecore")
+
+
+@pytest.mark.compiled
+def test_help_shows_the_signatures_of_compiled_methods() -> None:
+    """``help()`` and ``inspect.signature`` read the signature of every method and function of
+    the compiled modules (Cython writes it in CPython's own docstring format, setup.py's
+    ``embedsignature.format``), not ``name(...)``; the docstring keeps its text, without the
+    signature line."""
+    import inspect
+    import pydoc
+
+    seen = 0
+    for mod_name in COMPILED_MODULES:
+        mod = importlib.import_module(f"mousehole.{mod_name}")
+        for name, obj in vars(mod).items():
+            found = []
+            if isinstance(obj, type) and obj.__module__ == mod.__name__:
+                found = [(f"{name}.{a}", getattr(obj, a)) for a, v in vars(obj).items()
+                         if type(v).__name__ in ("method_descriptor", "classmethod_descriptor")]
+            elif type(obj).__name__ == "builtin_function_or_method" and not name.startswith("__"):
+                found = [(name, obj)]
+            for where, fn in found:
+                sig = inspect.signature(fn)
+                short = where.rsplit(".", 1)[-1]
+                page = pydoc.render_doc(fn, renderer=pydoc.plaintext)
+                assert f"{short}(...)" not in page and f"{short}{sig}" in page, (mod_name, where, page[:300])
+                seen += 1
+    assert seen > 90
+    state = mousehole.load("m", engine="compiled").new_state(seed=1)
+    assert str(inspect.signature(type(state).observation)) == "(self, /, player, out=None)"
+    assert str(inspect.signature(state.apply_action)) == "(action)"
+    assert type(state).legal_actions.__doc__.startswith("The legal actions of the seat to move")
+
+
 @pytest.mark.compiled
 @pytest.mark.parametrize("name", mousehole.game_names())
 def test_compiled_members_are_documented(name: str) -> None:
