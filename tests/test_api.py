@@ -117,7 +117,7 @@ def test_readme_tour_runs() -> None:
     assert more
     code = more.group(1)
     if mousehole.default_engine() == "python":  # small budgets for the reference engine
-        code = code.replace("iterations=1000", "iterations=2").replace("mcts:200", "mcts:2").replace(", 20, seed", ", 1, seed")
+        code = code.replace("iterations=1000", "iterations=2").replace("mcts:1000", "mcts:2").replace(", 20, seed", ", 1, seed")
     exec(compile(code, "README bots and more", "exec"), namespace)
     assert len(namespace["state"].history) == 1
     assert namespace["records"].loads(namespace["text"]).final_state() == namespace["state"]
