@@ -90,7 +90,8 @@ def test_missing_pettingzoo_says_how_to_install() -> None:
         "except ImportError as e:\n    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "pip install 'mousehole[pettingzoo]'" in out.stdout
+    assert "pip install 'pettingzoo>=1.25' (the 'pettingzoo' extra" in out.stdout
+    assert "pip install --no-build-isolation '.[pettingzoo]'" in out.stdout
 
 
 def test_spaces_and_metadata(engine: str) -> None:
@@ -360,7 +361,7 @@ def test_rgb_array_without_the_render_extra_names_it() -> None:
         "except ImportError as e:\n    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "pip install 'mousehole[render]'" in out.stdout
+    assert "pip install 'cairosvg>=2.7' 'pillow>=9' (the 'render' extra" in out.stdout
 
 
 @pytest.mark.parametrize("name", ["cheese_rescue", "kasimir", "m", "maus_au_chocolat"])
