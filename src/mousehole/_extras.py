@@ -3,11 +3,11 @@ install one, in the one wording every message of the package uses, and whether t
 ``render`` extra can draw pictures here.
 
 mousehole is not on a package index yet:
-``pip install 'mousehole[gymnasium]'`` finds nothing. Until the first release an extra is installed by naming its requirements (``pip
-install 'gymnasium>=1.0'``: nothing is compiled) or, in a clone of the repository, with
-``pip install --no-build-isolation '.[gymnasium]'`` (which reuses the compiled modules of an
-install made the same way). :func:`install_hint` says both; it is the one place to change
-when the first release is published.
+``pip install 'mousehole[gymnasium]'`` finds nothing. Until the first release an extra is
+installed by naming its requirements (``pip install 'gymnasium>=1.0'``: nothing is compiled)
+or, in a clone of the repository, with ``pip install --no-build-isolation '.[gymnasium]'``
+(which reuses the compiled modules of an install made the same way). :func:`install_hint`
+says both; it is the one place to change when the first release is published.
 """
 from __future__ import annotations
 
