@@ -73,18 +73,21 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="cheese_rescue", choices=mousehole.game_names())
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--iterations", type=int, default=25)
-    parser.add_argument("--batch", type=int, default=4000, help="env steps per iteration")
+    parser.add_argument("--iterations", type=int, default=10)
+    parser.add_argument("--batch", type=int, default=2000, help="env steps per iteration")
     parser.add_argument("--env-runners", type=int, default=2)
     parser.add_argument("--address", default=None, help="a Ray cluster's address (default: start one here)")
-    parser.add_argument("--eval-games", type=int, default=1000)
+    parser.add_argument("--eval-games", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    if args.address:
-        ray.init(address=args.address)  # env runners go wherever the cluster has CPUs
+    # RLlib batches the agents that act at once (the bids) in the order of a set of their ids:
+    # a fixed hash seed in every worker makes a seeded run repeat exactly
+    runtime_env = {"env_vars": {"PYTHONHASHSEED": "0"}}
+    if args.address:  # a running cluster: the env runners go wherever it has CPUs
+        ray.init(address=args.address, runtime_env=runtime_env)
     else:
-        ray.init(num_cpus=max(2, args.env_runners))
+        ray.init(num_cpus=max(2, args.env_runners), runtime_env=runtime_env)
     algo = ppo_config(args).build_algo()
     start = time.time()
     for i in range(1, args.iterations + 1):

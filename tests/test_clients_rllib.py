@@ -263,6 +263,20 @@ def test_bad_configurations_are_named() -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_readings_are_env_config(name: str) -> None:
+    """Every reading of the rules (``Game.READINGS``), at each of its other values, is a key
+    of ``env_config``: the environment plays that game, and passes RLlib's checker."""
+    readings = mousehole.load(name).READINGS
+    assert readings, f"{name} has no reading to pass"
+    for reading in readings:
+        for value in reading.values[1:]:
+            env = mr.MouseholeMultiAgentEnv({"game": name, "players": 3, reading.param: value})
+            assert env.game.params[reading.param] == value
+            check_multiagent_environments(env)
+            _play(env, 1)
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_layouts(name: str) -> None:
     """``"flat"``: the observation in C order; ``"hwc"``: a planes-first board as (H, W, C),
     anything else flat; the spaces say so."""
@@ -390,13 +404,23 @@ def test_ppo_with_an_env_runner_in_another_process(local_ray: None) -> None:
 
 
 def test_ppo_with_rllibs_cnn_encoder(local_ray: None) -> None:
-    """``layout="hwc"``: Cheese Rescue's boards go through RLlib's CNN encoder (given
-    ``conv_filters``: it has no default for a 9 x 9 board)."""
+    """``layout="hwc"``: Cheese Rescue's boards go through RLlib's CNN encoder, with the
+    ``conv_filters`` of docs/rl.md (RLlib has no default for a 9 x 9 board)."""
     AuditedModule.rows = []
     config = _ppo({"game": "cheese_rescue", "players": 2, "layout": "hwc"},
-                  model_config={"conv_filters": [[8, [3, 3], 1]], "fcnet_hiddens": [16]})
+                  model_config={"conv_filters": [[32, [3, 3], 1], [32, [3, 3], 1]], "fcnet_hiddens": [16]})
     results = _train(config, 1)
     _assert_clean_loss(results)
+
+
+def test_ppo_with_rllibs_own_action_masking_module(local_ray: None) -> None:
+    """RLlib's example action-masking module (additive masking) trains on this environment
+    too: it reads the same observation keys, and every row has legal actions."""
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    results = _train(_ppo({"game": "kasimir", "players": 2}, module=ActionMaskingTorchRLModule), 1)
+    assert results[0]["env_runners"]["num_env_steps_sampled_lifetime"] >= 128
+    assert np.isfinite(results[0]["learners"]["shared"]["total_loss"])
 
 
 # -- the gradient of a row with an all-zero mask ------------------------------------------------

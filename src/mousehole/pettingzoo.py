@@ -64,7 +64,9 @@ RLlib's PettingZoo wrappers make, is ``render()``. ``render_view`` says whose vi
 The environments pass PettingZoo's ``api_test``, ``seed_test``, ``render_test`` and
 ``parallel_api_test`` for every game, player count and engine, and ``max_cycles_test`` where
 the turn passes round the table (``tests/test_pettingzoo_env.py``; ``docs/environments.md``
-says why not elsewhere).
+says why not elsewhere); with ``illegal_action="lose"`` they pass RLlib's
+``check_multiagent_environments`` through RLlib's ``PettingZooEnv`` and ``ParallelPettingZooEnv``
+(``tests/test_clients_rllib.py``; :mod:`mousehole.rllib` is RLlib's own environment).
 """
 from __future__ import annotations
 

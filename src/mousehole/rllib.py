@@ -92,6 +92,10 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from ._api import Game, StateAPI
 from .pettingzoo import MouseholeParallelEnv
 
+#: RLlib's classes, typed Any here whether or not a type checker sees Ray's own annotations
+_MultiAgentEnv: Any = MultiAgentEnv
+_DefaultPPOTorchRLModule: Any = DefaultPPOTorchRLModule
+
 torch, _nn = try_import_torch()
 if torch is None:  # pragma: no cover - exercised only without torch
     raise ImportError("mousehole.rllib needs torch: install a torch build (the CPU one on a machine "
@@ -110,7 +114,7 @@ ILLEGAL_MODES = ("lose", "raise")
 ENV_KEYS = ("game", "engine", "layout", "illegal_action", "render_mode", "render_view")
 
 
-class MouseholeMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
+class MouseholeMultiAgentEnv(_MultiAgentEnv):  # type: ignore[misc]
     """One mousehole game as an RLlib ``MultiAgentEnv`` that observes only the agents to act
     (see the module docstring). ``config`` is RLlib's ``env_config``: ``{"game": id,
     ...}`` with the options of :data:`ENV_KEYS` and the game's keyword parameters."""
@@ -250,7 +254,7 @@ def register(name: str = ENV_NAME) -> None:
     register_env(name, env_creator)
 
 
-class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):  # type: ignore[misc]
+class MaskedPPOTorchRLModule(_DefaultPPOTorchRLModule):  # type: ignore[misc]
     """RLlib's default PPO module (torch) over ``"observations"``, its action logits masked by
     ``"action_mask"`` (see the module docstring). It takes the environment's ``Dict``
     observation space; use it as ``RLModuleSpec(module_class=MaskedPPOTorchRLModule,
