@@ -86,8 +86,8 @@ def main():
     runtime_env = {"env_vars": {"PYTHONHASHSEED": "0"}}
     if args.address:  # a running cluster: the env runners go wherever it has CPUs
         ray.init(address=args.address, runtime_env=runtime_env)
-    else:
-        ray.init(num_cpus=max(2, args.env_runners), runtime_env=runtime_env)
+    else:  # a new local Ray, even where another one runs on this machine
+        ray.init(address="local", num_cpus=max(2, args.env_runners), runtime_env=runtime_env)
     algo = ppo_config(args).build_algo()
     start = time.time()
     for i in range(1, args.iterations + 1):
