@@ -18,6 +18,7 @@ Most tests call ``mousehole.cli.main`` in-process with a scripted person on stdi
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import re
@@ -30,20 +31,11 @@ import pytest
 
 import mousehole
 from gamecases import scale
+from test_cli import run
 from mousehole import _play, cli
 from mousehole._rng import Rng, derive
 
 GAMES = mousehole.game_names()
-
-
-def run(capsys: Any, *argv: str) -> Tuple[int, str, str]:
-    """main(argv) in-process: (status, stdout, stderr); SystemExit is turned into a status."""
-    try:
-        status = cli.main(list(argv))
-    except SystemExit as e:
-        status = e.code if isinstance(e.code, int) else 1
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 class _Person(io.StringIO):
@@ -71,13 +63,26 @@ class _Person(io.StringIO):
 
 
 def _play_in_process(monkeypatch: Any, argv: List[str]) -> Tuple[int, str, _Person]:
+    """``cli.main(argv)`` with :class:`_Person` on stdin: the status, the output, the person."""
     out = io.StringIO()
     person = _Person(out)
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stdin", person)
-    status = cli.main(argv)
-    monkeypatch.undo()
-    return status, out.getvalue(), person
+    with monkeypatch.context() as patch, contextlib.redirect_stdout(out):
+        patch.setattr(sys, "stdin", person)
+        return cli.main(argv), out.getvalue(), person
+
+
+def _play_kasimir(monkeypatch: Any, tmp_path: Any, engine: str, players: int, seed: int,
+                  *options: str) -> Tuple[str, _Person, List[int], List[int]]:
+    """A whole game of Kater Kasimir against random bots, the person at seat 0: the output,
+    the person, and the legal move counts at its decisions and at the bots' (the record's)."""
+    path = tmp_path / "game.json"
+    argv = ["play", "kasimir", "--players", str(players), "--bots", "random", "--seed", str(seed),
+            "--engine", engine, "--watch", "--record", str(path), *options]
+    status, out, person = _play_in_process(monkeypatch, argv)
+    assert status == 0, out
+    mine, theirs, state = _record_decisions(path, engine, 0)
+    assert state.is_terminal()
+    return out, person, mine, theirs
 
 
 def _record_decisions(path: Any, engine: str, seat: int) -> Tuple[List[int], List[int], Any]:
@@ -120,17 +125,11 @@ def test_a_forced_move_is_played_for_the_person(monkeypatch: Any, tmp_path: Any,
 
 
 def test_forced_ask_offers_the_only_move_and_enter_plays_it(monkeypatch: Any, tmp_path: Any, engine: str) -> None:
-    path = tmp_path / "game.json"
-    argv = ["play", "kasimir", "--players", "2", "--bots", "random", "--seed", "6", "--engine", engine,
-            "--forced", "ask", "--watch", "--record", str(path)]
-    status, out, person = _play_in_process(monkeypatch, argv)
-    assert status == 0, out
-    mine, _, state = _record_decisions(path, engine, 0)
+    out, person, mine, _ = _play_kasimir(monkeypatch, tmp_path, engine, 2, 6, "--forced", "ask")
     offered = [p for p in person.prompts if p.endswith("Enter plays it> ")]
     assert len(offered) == sum(1 for k in mine if k == 1) > 0
     assert all(re.fullmatch(r"seat 0, your only move is .+; Enter plays it> ", p) for p in offered)
     assert "played for you" not in out and "a move that is your only legal one" not in out
-    assert state.is_terminal()
 
 
 def test_an_empty_line_is_no_move(capsys: Any, monkeypatch: Any) -> None:
@@ -183,12 +182,7 @@ def test_only_the_persons_forced_moves_pause(monkeypatch: Any, tmp_path: Any, en
 
     monkeypatch.setattr(_play, "pause", pause)
     monkeypatch.setattr(_play, "_is_terminal_input", lambda: True)
-    path = tmp_path / "game.json"
-    argv = ["play", "kasimir", "--players", "3", "--bots", "random", "--seed", "2", "--engine", engine,
-            "--pause", "0.25", "--watch", "--record", str(path)]
-    status, out, _ = _play_in_process(monkeypatch, argv)
-    assert status == 0, out
-    mine, theirs, _ = _record_decisions(path, engine, 0)
+    out, _, mine, theirs = _play_kasimir(monkeypatch, tmp_path, engine, 3, 2, "--pause", "0.25")
     assert calls == [0.25] * sum(1 for k in mine if k == 1)
     assert out.count("  (your only legal move, played for you; Enter goes on)\n") == len(calls) > 0
     assert sum(1 for k in theirs if k == 1) > 0  # the bots had forced moves: none of them paused

@@ -574,13 +574,20 @@ def _check_spec(spec: str, i: int) -> None:
 # play
 
 
+def _real_text(text: str) -> float:
+    """``text`` as a number: a float of at most 40 characters without ``_``, else NaN."""
+    stripped = text.strip()
+    if len(stripped) > 40 or "_" in stripped:
+        return math.nan
+    try:
+        return float(stripped)
+    except ValueError:
+        return math.nan
+
+
 def _pause_arg(text: str) -> float:
     """``--pause``: seconds, a number from 0 to :data:`mousehole._play.MAX_PAUSE`."""
-    stripped = text.strip()
-    try:
-        v = float(stripped) if len(stripped) <= 40 and "_" not in stripped else math.nan
-    except ValueError:
-        v = math.nan
+    v = _real_text(text)
     if not 0.0 <= v <= MAX_PAUSE:  # (False for a NaN)
         raise argparse.ArgumentTypeError(f"expected seconds, a number from 0 to {MAX_PAUSE:g}, "
                                          f"got {_shown(repr(text), 60)}")
