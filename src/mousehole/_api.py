@@ -535,7 +535,7 @@ class Game(Generic[StateT, MoveT]):
 
     def score_breakdown(self, state: StateT) -> List[str]:
         """One line per seat: how its score (``state.scores()``, as it stands now) is made
-        up, ending in ``= score``, with the rule ids (M: ``"2 chips 20 + blue 70 + pink 40 -
+        up, ending in ``= score``, with the rule ids (M: ``"2 chips (20) + blue 70 + pink 40 -
         green 30 = 100 (M-20)"``). Everything it reads is public, so every seat may see it
         (each game's scores are public). A game without a breakdown gives each score alone."""
         self._own(state, "score_breakdown")
