@@ -11,7 +11,7 @@ REF = ROOT / "docs" / "reference"
 #: the modules a user imports (the command line is documented in docs/api.md)
 MODULES = ["mousehole", "mousehole.cheese_rescue", "mousehole.m", "mousehole.kasimir", "mousehole.maus_au_chocolat",
            "mousehole.bots", "mousehole.arena", "mousehole.vector", "mousehole.gymnasium", "mousehole.pettingzoo",
-           "mousehole.openspiel", "mousehole.render", "mousehole.records", "mousehole.replay"]
+           "mousehole.rllib", "mousehole.openspiel", "mousehole.render", "mousehole.records", "mousehole.replay"]
 
 
 def test_one_page_a_module() -> None:
