@@ -515,16 +515,15 @@ class Game(Generic[StateT, MoveT]):
             if callable(fn) and not getattr(fn, "_seat_checked", False):
                 setattr(cls, name, _seat_checked(fn))
 
-    @_seat_checked
     def greedy_value(self, state: StateT, seat: int) -> float:
         """``GreedyBot``'s heuristic (:func:`mousehole.bots.heuristic`): how good full state
         ``state`` (a determinization) is for ``seat``, higher is better. A game without one
         raises ``NotImplementedError``. ``seat`` is checked (``TypeError`` for a bool,
         ``ValueError`` outside ``0..n-1``) in every game: a game's own ``greedy_value`` and
-        ``search_value`` are wrapped when its class is made (``__init_subclass__``)."""
+        ``search_value`` are wrapped when its class is made (``__init_subclass__``; this
+        default's ``search_value`` asks the game's ``greedy_value``)."""
         raise NotImplementedError(f"{self.name} declares no greedy_value")
 
-    @_seat_checked
     def search_value(self, state: StateT, seat: int) -> float:
         """``StrongBot``'s evaluation at the end of a play-out, as the compiled core's
         ``evaluate`` computes it (the pure-Python search uses this one): by default
