@@ -122,6 +122,28 @@ def test_readme_tour_runs() -> None:
     assert len(namespace["state"].history) == 1
     assert namespace["records"].loads(namespace["text"]).final_state() == namespace["state"]
     assert namespace["svg"].startswith("<svg") and namespace["vec"].num_envs == 1024
+    if mousehole.default_engine() == "compiled":  # the tournament as the README writes it
+        wins = [s.wins for s in namespace["result"].stats]
+        assert wins == sorted(wins, reverse=True), ("the README's tournament, strongest first, "
+                                                    f"does not finish in that order: {namespace['result'].bots} won {wins}")
+
+
+def test_readme_tournament_follows_the_ladder() -> None:
+    """The README's tournament lists its bots strongest first: the kinds in the order of the
+    ladder of ``docs/bots.md`` for the README's game (``test_readme_tour_runs`` checks that its
+    seeded run finishes in that order too)."""
+    text = open(README).read()
+    game = re.search(r'game = mousehole\.load\("(\w+)"', text)
+    specs = re.search(r"arena\.play\(game, \[([^]]*)\]", text)
+    assert game and specs
+    kinds = [s.strip().strip('"').split(":")[0] for s in specs.group(1).split(",")]
+    bots_md = open(os.path.join(os.path.dirname(README), "docs", "bots.md")).read()
+    table = re.search(r"\*\*The ladder\*\*(.*?)!\[rating ladder\]", bots_md, re.S)
+    assert table
+    ladder = re.findall(rf"^\| {game.group(1)} \| (\d) \| (\w+)[: ]", table.group(1), re.M)
+    assert len(ladder) == 5, ladder
+    rank = {kind: int(r) for r, kind in ladder}
+    assert [rank[k] for k in kinds] == sorted(rank[k] for k in kinds), (kinds, ladder)
 
 
 @pytest.mark.parametrize("module", ["mousehole", "mousehole._api", "mousehole._rng", "mousehole._simulate",
