@@ -18,8 +18,8 @@ MC-6), a bid (``bid_card``, MC-7, MC-17), the reveal and pick order (``pick_orde
 a pick and the bid card after it (``pick_card``, ``bid_to_display``, ``picks_due``, MC-9),
 the combination order and a combination (``combine_order``, ``lay_combination``, MC-10 ..
 MC-13), the hand limit (``over_hand_limit``, ``discard_from_hand``, MC-14), Etienne's swap
-(``swap_seat``, ``swap_in``, ``etienne_swap``, MC-16), the end (``game_ends``, MC-24) and
-the next round (``next_round``, MC-15, MC-5). A block works on the struct's hands, pile,
+(``may_swap``, ``swap_seat``, ``swap_in``, ``etienne_swap``, MC-16), the end (``game_ends``,
+MC-24) and the next round (``next_round``, MC-15, MC-5). A block works on the struct's hands, pile,
 discard pile, scores and helpers through ``s``, and on the display through its sorted bytes
 and size passed by address (``dsp``, ``dn``). It takes a constant ``full``: with 1 it also
 keeps the position's description (``loc``, ``known``, ``pool``, the display's bit set:
@@ -146,6 +146,18 @@ _build_tables()
 
 # ---- the combination search (MC-10 .. MC-12, MC-18 .. MC-23, MC-29) -------------------------
 
+cdef inline void lo_hi(const int* v, int k, int* lo, int* hi) noexcept nogil:
+    """The indices of the lowest and the highest of v[0 .. k - 1] (the first of equals)."""
+    cdef int j
+    lo[0] = 0
+    hi[0] = 0
+    for j in range(1, k):
+        if v[j] < v[lo[0]]:
+            lo[0] = j
+        if v[j] > v[hi[0]]:
+            hi[0] = j
+
+
 cdef inline uint32_t eval3(int m0, int m1, int m2, const int* top, bint mixed_ok, bint one_ok,
                            bint lilly, bint choose=0) noexcept nogil:
     """Kept sets (bit krel set) of three cards with modified values m0..m2; ``top`` lists
@@ -172,13 +184,7 @@ cdef inline uint32_t eval3(int m0, int m1, int m2, const int* top, bint mixed_ok
     m[0] = m0
     m[1] = m1
     m[2] = m2
-    lo = 0
-    hi = 0
-    for j in range(1, 3):
-        if m[j] < m[lo]:
-            lo = j
-        if m[j] > m[hi]:
-            hi = j
+    lo_hi(m, 3, &lo, &hi)
     if m[hi] - m[lo] != 2:
         return 0
     if mixed_ok:  # MC-12 (mixed run: the lowest), MC-20 (Lilly: the highest)
@@ -202,11 +208,7 @@ cdef inline uint32_t eval4(const int* v, const int* top, bint one, bint choose=0
         if one:
             return <uint32_t>1 << ((1 << top[0]) | (1 << top[1]) | (1 << top[2]))
         return <uint32_t>1 << ((1 << top[0]) | (1 << top[1]))
-    for j in range(1, 4):
-        if v[j] < v[lo]:
-            lo = j
-        if v[j] > v[hi]:
-            hi = j
+    lo_hi(v, 4, &lo, &hi)
     if v[hi] - v[lo] != 3:
         return 0
     if v[0] == v[1] or v[0] == v[2] or v[0] == v[3] or v[1] == v[2] or v[1] == v[3] or v[2] == v[3]:
@@ -469,11 +471,7 @@ cdef int combo_count_slow(const mc_t* s, int p, slots_t* t) noexcept nogil:
         t.ready = 1
         return combo_count_enum(s, p, t)
     if h == H_MATHIEU or h == H_MAURICE:
-        M[0] = 0
-        M[1] = 0
-        M[2] = 0
-        M[3] = 0
-        M[4] = 0
+        memset(M, 0, sizeof(M))
         for j in range(hn):
             c = hcard(s, p, j)
             v = s.cfg.candy[c] + 2
@@ -855,6 +853,16 @@ cdef inline int combo_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogi
     return 0  # not reached: k < combo_count
 
 
+cdef inline int put_action(int16_t* out, uint8_t* mask, int cnt, int a) noexcept nogil:
+    """Action a as the cnt-th of a listing into ``out``, or marked in ``mask`` when ``out``
+    is NULL; returns cnt + 1."""
+    if out != NULL:
+        out[cnt] = <int16_t>a
+    else:
+        mask[a] = 1
+    return cnt + 1
+
+
 cdef inline int mc_combos_to(const mc_t* s, int p, int16_t* out, uint8_t* mask) noexcept nogil:
     """The combination actions of seat p's hand (MC-10 .. MC-23), ascending, each
     distinct (cards, kept cards) once, written to ``out`` or, when ``out`` is NULL, marked
@@ -862,7 +870,7 @@ cdef inline int mc_combos_to(const mc_t* s, int p, int16_t* out, uint8_t* mask) 
     subsets (by highest slot): empty blocks are skipped, and a block is left as soon as its
     last combination is out."""
     cdef int hn = s.hand_n[p]
-    cdef int s0, s1, s2, v, b, base, a, left, cnt = 0
+    cdef int s0, s1, s2, v, b, base, left, cnt = 0
     cdef uint32_t r
     cdef uint8_t c1, c2
     cdef const uint16_t* R
@@ -885,25 +893,16 @@ cdef inline int mc_combos_to(const mc_t* s, int p, int16_t* out, uint8_t* mask) 
                 if r:
                     base = MC_COMBINE + SUB_BASE[SUB_OF_MASK[(1 << s0) | (1 << s1) | (1 << s2)]]
                     while r:
-                        a = base + KREL_RANK[3][ctz32(r)]
+                        cnt = put_action(out, mask, cnt, base + KREL_RANK[3][ctz32(r)])
                         r &= r - 1
-                        if out != NULL:
-                            out[cnt] = <int16_t>a
-                        else:
-                            mask[a] = 1
-                        cnt += 1
                         left -= 1
                 if t.amelie:
                     for v in range(s0):
                         r = four(&t, v, s0, s1, s2)
                         while r:  # (several kept sets only with kept_card="player_chooses", MC-23)
-                            a = MC_COMBINE + pattern_of((1 << v) | (1 << s0) | (1 << s1) | (1 << s2), 4, r)
+                            cnt = put_action(out, mask, cnt, MC_COMBINE + pattern_of(
+                                (1 << v) | (1 << s0) | (1 << s1) | (1 << s2), 4, r))
                             r &= r - 1
-                            if out != NULL:
-                                out[cnt] = <int16_t>a
-                            else:
-                                mask[a] = 1
-                            cnt += 1
                             left -= 1
                 if left == 0:
                     break
@@ -1214,9 +1213,10 @@ cdef inline void deal_cards(mc_t* s, uint64_t seed, bint full) noexcept nogil:
 
 
 cdef inline int next_bidder(const mc_t* s) noexcept nogil:
-    """MC-27: the first seat that has not bid yet (seats commit in seat order)."""
+    """MC-27: in the bid phase, the first seat that has not bid yet (seats commit in seat
+    order, and the last bid reveals them all, so there is one)."""
     cdef int q = 0
-    while q < s.cfg.n and s.bid[q] >= 0:
+    while s.bid[q] >= 0:
         q += 1
     return q
 
@@ -1292,8 +1292,9 @@ cdef inline void lay_combination(mc_t* s, int p, int i, bint full) noexcept nogi
     """MC-10, MC-12, MC-13: seat p lays pattern i: its kept cards score their printed candy
     value, the others go to the discard pile, all face up (the laid slots are taken from the
     highest down, so the lower ones keep their places)."""
-    cdef int j, q, c, kept
-    for j in range(PAT_K[i] - 1, -1, -1):
+    cdef int j, q, c, kept, k = PAT_K[i]
+    cdef int hn = s.hand_n[p]
+    for j in range(k - 1, -1, -1):
         q = PAT_SLOT[i][j]
         c = words_take(s.hand[p], q)
         kept = (PAT_KEEP[i] >> q) & 1
@@ -1304,7 +1305,7 @@ cdef inline void lay_combination(mc_t* s, int p, int i, bint full) noexcept nogi
             clear_known(s, c)
             s.pool[c] = 0
             s.loc[c] = <uint8_t>(LOC_VP + p if kept else LOC_DISCARD)
-    s.hand_n[p] -= PAT_K[i]
+    s.hand_n[p] = <uint8_t>(hn - k)
 
 
 cdef inline bint over_hand_limit(const mc_t* s, int p) noexcept nogil:
@@ -1317,24 +1318,30 @@ cdef inline void discard_from_hand(mc_t* s, int p, int j, bint full) noexcept no
     to_discard(s, hand_take(s, p, j), full)
 
 
+cdef inline bint may_swap(const mc_t* s, int q) noexcept nogil:
+    """MC-16: seat q holds Etienne and has not swapped this round (once a round)."""
+    return (s.helper[q] == H_ETIENNE) & (s.etienne_used == 0)
+
+
 cdef inline int swap_seat(const mc_t* s) noexcept nogil:
-    """MC-16: the seat that may still swap this round: Etienne's holder until he has swapped;
-    n (no seat) when he has, or when Etienne lies in the row."""
+    """The seat that may still swap this round (``may_swap``), or n (none: Etienne has
+    swapped, or lies in the row)."""
     cdef int q, n = s.cfg.n, e = n
     for q in range(n):
-        e = q if s.helper[q] == H_ETIENNE else e
-    return n if s.etienne_used else e
+        e = q if may_swap(s, q) else e
+    return e
 
 
-cdef inline int swap_in(const mc_t* s, int e, int ph) noexcept nogil:
-    """MC-16 (the reading etienne_swap: ``cfg.etienne_at``): ``e`` (``swap_seat``) if a swap
-    is allowed in phase ph, else n."""
-    return e if (s.cfg.etienne_at >> ph) & 1 else s.cfg.n
+cdef inline int swap_in(uint32_t at, int e, int ph, int n) noexcept nogil:
+    """MC-16 (the reading etienne_swap: ``at`` is ``cfg.etienne_at``): ``e`` (``swap_seat``)
+    if a swap is allowed in phase ph, else n (no seat)."""
+    return e if (at >> ph) & 1 else n
 
 
-cdef inline int swapper(const mc_t* s, int ph) noexcept nogil:
-    """The seat that may swap in phase ph now (MC-16), or n."""
-    return swap_in(s, swap_seat(s), ph)
+cdef inline int swapper(const mc_t* s, int p, int ph) noexcept nogil:
+    """The seat among p and no one (n) that may swap in phase ph now (MC-16): the step
+    functions ask only for the seat to move."""
+    return swap_in(s.cfg.etienne_at, p if may_swap(s, p) else s.cfg.n, ph, s.cfg.n)
 
 
 cdef inline void etienne_swap(mc_t* s, int p, int j, bint full) noexcept nogil:
@@ -1454,7 +1461,7 @@ cdef inline int mc_current(const mc_t* s) noexcept nogil:
 
 cdef inline bint swap_ok(const mc_t* s, int p) noexcept nogil:
     """MC-16: seat p may swap now (``swapper`` of the phase)."""
-    return swapper(s, s.phase) == p
+    return swapper(s, p, s.phase) == p
 
 
 cdef void start_pick_turn(mc_t* s) noexcept nogil:
@@ -1541,26 +1548,31 @@ cdef void mc_apply(mc_t* s, int a) noexcept nogil:
         after_bid(s, p)
 
 
-cdef int mc_random_step(mc_t* s, rng_t* policy) noexcept nogil:
+cdef void combination_step(mc_t* s, rng_t* policy, int p) noexcept nogil:
+    """mc_random_step at seat p's combination step (apart: its scratch ``t`` is large)."""
+    cdef slots_t t
+    memset(t.cum, 0, sizeof(t.cum))  # (combo_kth reads past the hand, masked)
+    if not random_combination(s, policy, p, swapper(s, p, PH_COMBINE), &t, 1):
+        after_combination(s, p)
+
+
+cdef inline int mc_random_step(mc_t* s, rng_t* policy) noexcept nogil:
     """One action of simulate's policy (the random blocks above, as ``mc_play`` draws it);
     returns the seat to move after it."""
     cdef int p, ph = s.phase
-    cdef slots_t t
     s.nactions += 1
     if ph == PH_BID:
         p = next_bidder(s)
-        if not random_bid(s, policy, p, swapper(s, PH_BID), 1):
+        if not random_bid(s, policy, p, swapper(s, p, PH_BID), 1):
             after_bid(s, p)
     else:
         p = s.order[s.turn]
         if ph == PH_PICK:
-            if not random_pick(s, policy, &s.dsp, &s.disp_n, p, swapper(s, PH_PICK), 1):
+            if not random_pick(s, policy, &s.dsp, &s.disp_n, p, swapper(s, p, PH_PICK), 1):
                 after_pick(s, p)
         elif ph == PH_COMBINE:
-            memset(t.cum, 0, sizeof(t.cum))  # (combo_kth reads past the hand, masked)
-            if not random_combination(s, policy, p, swapper(s, PH_COMBINE), &t, 1):
-                after_combination(s, p)
-        elif not random_discard(s, policy, p, swapper(s, PH_DISCARD), 1):  # MC-14
+            combination_step(s, policy, p)
+        elif not random_discard(s, policy, p, swapper(s, p, PH_DISCARD), 1):  # MC-14
             after_discard(s, p)
     return mc_current(s)
 
@@ -1580,6 +1592,11 @@ cdef inline void rotate_helpers(mc_t* s) noexcept nogil:
     s.helper[0] = old[n - 1]
 
 
+cdef int g_random_step(void* v, rng_t* policy) noexcept nogil:
+    """``mc_random_step`` (its one out-of-line copy: the interface's and mc_play's)."""
+    return mc_random_step(<mc_t*>v, policy)
+
+
 # ---- simulate's loop: the play to the end, from the blocks above --------------------------------
 
 cdef inline void seat_picks(mc_t* s, rng_t* pol, uint64_t* dsp, uint8_t* dn, int p, int* ets,
@@ -1587,11 +1604,13 @@ cdef inline void seat_picks(mc_t* s, rng_t* pol, uint64_t* dsp, uint8_t* dn, int
     """mc_play: seat p's picks (MC-9; Etienne's swaps among them, MC-16: ``ets`` is
     ``swap_seat``, ``e`` the seat that may swap now), then its bid card into the display."""
     cdef int i
-    for i in range(picks_due(dn[0])):
+    for i in range(2):  # (picks_due: the display only shrinks, so a second pick iff a card is left)
+        if dn[0] == 0:
+            break
         while random_pick(s, pol, dsp, dn, p, e[0], 0):
             nact[0] += 1
             ets[0] = swap_seat(s)
-            e[0] = swap_in(s, ets[0], PH_PICK)
+            e[0] = swap_in(s.cfg.etienne_at, ets[0], PH_PICK, s.cfg.n)
         nact[0] += 1
     bid_to_display(s, dsp, dn, p, 0)
 
@@ -1605,15 +1624,15 @@ cdef inline void seat_combination(mc_t* s, rng_t* pol, int p, int* ets, int* e, 
     while random_combination(s, pol, p, e[0], t, 0):
         nact[0] += 1
         ets[0] = swap_seat(s)
-        e[0] = swap_in(s, ets[0], PH_COMBINE)
+        e[0] = swap_in(s.cfg.etienne_at, ets[0], PH_COMBINE, s.cfg.n)
     nact[0] += 1
     if over_hand_limit(s, p):
-        ed = swap_in(s, ets[0], PH_DISCARD)
+        ed = swap_in(s.cfg.etienne_at, ets[0], PH_DISCARD, s.cfg.n)
         while True:
             if random_discard(s, pol, p, ed, 0):
                 ets[0] = swap_seat(s)
-                ed = swap_in(s, ets[0], PH_DISCARD)
-                e[0] = swap_in(s, ets[0], PH_COMBINE)
+                ed = swap_in(s.cfg.etienne_at, ets[0], PH_DISCARD, s.cfg.n)
+                e[0] = swap_in(s.cfg.etienne_at, ets[0], PH_COMBINE, s.cfg.n)
             nact[0] += 1
             if not over_hand_limit(s, p):
                 break
@@ -1633,6 +1652,7 @@ cdef void mc_play(mc_t* s, rng_t* policy) noexcept nogil:
     seats that may swap are locals whose addresses go only to the inline blocks, so that the
     compiler keeps them in registers."""
     cdef int n = s.cfg.n
+    cdef uint32_t eat = s.cfg.etienne_at
     cdef int p, i
     cdef uint64_t dsp
     cdef uint8_t dn
@@ -1643,7 +1663,7 @@ cdef void mc_play(mc_t* s, rng_t* policy) noexcept nogil:
     cdef int e                        # the seat that may swap in the phase (swap_in)
     cdef slots_t t
     while s.phase != PH_OVER and (s.phase != PH_BID or s.bid[0] >= 0):  # (the round's rest)
-        mc_random_step(s, policy)
+        g_random_step(s, policy)
     if s.phase == PH_OVER:
         return
     dsp = s.dsp
@@ -1653,19 +1673,19 @@ cdef void mc_play(mc_t* s, rng_t* policy) noexcept nogil:
     memset(t.cum, 0, sizeof(t.cum))  # (combo_kth reads t.cum past the hand, masked)
     while True:
         ets = swap_seat(s)
-        e = swap_in(s, ets, PH_BID)
+        e = swap_in(eat, ets, PH_BID, n)
         for p in range(n):  # MC-7, MC-27: the bids, seat 0 first
             while random_bid(s, &pol, p, e, 0):
                 nact += 1
                 ets = swap_seat(s)
-                e = swap_in(s, ets, PH_BID)
+                e = swap_in(s.cfg.etienne_at, ets, PH_BID, s.cfg.n)
             nact += 1
         pick_order(s, order, 0)  # MC-8
-        e = swap_in(s, ets, PH_PICK)
+        e = swap_in(eat, ets, PH_PICK, n)
         for i in range(n):  # MC-9
             seat_picks(s, &pol, &dsp, &dn, order[i], &ets, &e, &nact)
         combine_order(s, order)  # MC-10
-        e = swap_in(s, ets, PH_COMBINE)
+        e = swap_in(eat, ets, PH_COMBINE, n)
         for i in range(n):
             seat_combination(s, &pol, order[i], &ets, &e, &t, &nact)
         if game_ends(s):  # MC-24, max_turns
@@ -1965,6 +1985,18 @@ cdef void mc_playout(mc_t* s, rng_t* policy, double* out) noexcept nogil:
 
 # ---- determinization (MC-26) ------------------------------------------------------------------
 
+cdef inline void known_or_unseen(const mc_t* s, int c, uint8_t* mine, int* m, int32_t* up,
+                                 int* nu) noexcept nogil:
+    """mc_determinize: another seat's card c stays its own (``mine``) when everyone saw it
+    enter the hand (known), else its pool goes to ``up`` (a card of that pool is dealt)."""
+    if is_known(s, c):
+        mine[m[0]] = <uint8_t>c
+        m[0] += 1
+    else:
+        up[nu[0]] = s.pool[c]
+        nu[0] += 1
+
+
 cdef void mc_determinize(mc_t* s, int p, uint64_t seed) noexcept nogil:
     """In place: the cards seat p cannot see are re-dealt from ``seed`` exactly as
     ``MausAuChocolat._determinize`` deals them from p's view (MC-26): the unseen cards
@@ -2041,21 +2073,9 @@ cdef void mc_determinize(mc_t* s, int p, uint64_t seed) noexcept nogil:
         nu = 0  # the pools of q's unseen cards, and q's known cards
         m = 0
         for j in range(s.hand_n[q]):
-            c = hcard(s, q, j)
-            if is_known(s, c):
-                mine[m] = <uint8_t>c
-                m += 1
-            else:
-                up[nu] = s.pool[c]
-                nu += 1
+            known_or_unseen(s, hcard(s, q, j), mine, &m, up, &nu)
         if bidding and s.bid[q] >= 0:
-            c = s.bid[q]
-            if is_known(s, c):
-                mine[m] = <uint8_t>c
-                m += 1
-            else:
-                up[nu] = s.pool[c]
-                nu += 1
+            known_or_unseen(s, s.bid[q], mine, &m, up, &nu)
         for j in range(1, nu):  # ascending
             t = up[j]
             k = j - 1
@@ -2204,8 +2224,6 @@ cdef void g_playout(void* v, rng_t* policy, double* out) noexcept nogil:
     mc_playout(<mc_t*>v, policy, out)
 
 
-cdef int g_random_step(void* v, rng_t* policy) noexcept nogil:
-    return mc_random_step(<mc_t*>v, policy)
 
 
 cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
