@@ -1231,27 +1231,39 @@ cdef inline void bid_card(mc_t* s, int p, int j, int plain, bint full) noexcept 
         s.loc[c] = <uint8_t>(LOC_BID + p)
 
 
+# HELPER_KEY[with_henri][h]: the part of a pick-order key (MC-8, MC-17) that the helper h gives:
+# 2 coins (times 16) for Henri unless his holder bid without him, then the helper rank
+cdef int16_t HELPER_KEY[2][8]
+for _i in range(2):
+    for _j in range(8):
+        HELPER_KEY[_i][_j] = 32 * (_i and _j == H_HENRI) + MC_HELPERS - _j
+
+
 cdef inline void pick_order(mc_t* s, uint8_t* order, bint full) noexcept nogil:
     """MC-7: the bids revealed together (MC-26: face up from now on); MC-8, MC-17: the pick
     order into ``order``, larger first: coins (+2 with Henri, unless his holder bid without
     him), then helper rank. The keys differ (helper ranks do): a seat's place is the number
-    of larger keys."""
+    of larger keys, counted for every key at once: the keys (below 2**9) are the 10-bit
+    fields of one word ``w`` (bit 9 of each a guard), so that subtracting a key + 1 from
+    every field leaves the guard of exactly the larger ones set."""
     cdef int n = s.cfg.n
-    cdef int q, c, r, x
+    cdef int q, c
     cdef int with_henri = s.henri_off == 0
-    cdef int key[MC_MAX_PLAYERS]
+    cdef uint64_t key[MC_MAX_PLAYERS]
+    cdef uint64_t w = 0, t
+    cdef uint64_t ones = <uint64_t>0x0004010040100401ULL     # 1 in each of six 10-bit fields
+    cdef uint64_t guards = <uint64_t>0x0802008020080200ULL   # bit 9 of each
     for q in range(n):
         c = s.bid[q]
-        key[q] = ((s.cfg.coin[c] + 2 * ((s.helper[q] == H_HENRI) & with_henri)) * 16
-                  + (MC_HELPERS - s.helper[q]))
+        key[q] = <uint64_t>(16 * s.cfg.coin[c] + HELPER_KEY[with_henri][s.helper[q]])
+        w |= key[q] << (10 * q)
         if full:
             clear_known(s, c)
             s.pool[c] = 0
+    w |= guards
     for q in range(n):
-        r = 0
-        for x in range(n):
-            r += key[x] > key[q]
-        order[r] = <uint8_t>q
+        t = ((w - (key[q] + 1) * ones) & guards) >> 9  # bit 10 x: key[x] > key[q]
+        order[((t * ones) >> 50) & 7] = <uint8_t>q       # (their number, in field 5)
     s.henri_off = 0  # (the order holds it now)
 
 
@@ -1323,13 +1335,11 @@ cdef inline bint may_swap(const mc_t* s, int q) noexcept nogil:
     return (s.helper[q] == H_ETIENNE) & (s.etienne_used == 0)
 
 
-cdef inline int swap_seat(const mc_t* s) noexcept nogil:
-    """The seat that may still swap this round (``may_swap``), or n (none: Etienne has
-    swapped, or lies in the row)."""
-    cdef int q, n = s.cfg.n, e = n
-    for q in range(n):
-        e = q if may_swap(s, q) else e
-    return e
+cdef inline int swap_seat(const mc_t* s, int q) noexcept nogil:
+    """Seat q if it may still swap this round (``may_swap``), else n (no seat). Etienne has
+    helper rank 0: when a seat holds him, it is the first of the combination order
+    (``combine_order``), so ``swap_seat(s, order[0])`` is the round's."""
+    return q if may_swap(s, q) else s.cfg.n
 
 
 cdef inline int swap_in(uint32_t at, int e, int ph, int n) noexcept nogil:
@@ -1341,7 +1351,7 @@ cdef inline int swap_in(uint32_t at, int e, int ph, int n) noexcept nogil:
 cdef inline int swapper(const mc_t* s, int p, int ph) noexcept nogil:
     """The seat among p and no one (n) that may swap in phase ph now (MC-16): the step
     functions ask only for the seat to move."""
-    return swap_in(s.cfg.etienne_at, p if may_swap(s, p) else s.cfg.n, ph, s.cfg.n)
+    return swap_in(s.cfg.etienne_at, swap_seat(s, p), ph, s.cfg.n)
 
 
 cdef inline void etienne_swap(mc_t* s, int p, int j, bint full) noexcept nogil:
@@ -1609,7 +1619,7 @@ cdef inline void seat_picks(mc_t* s, rng_t* pol, uint64_t* dsp, uint8_t* dn, int
             break
         while random_pick(s, pol, dsp, dn, p, e[0], 0):
             nact[0] += 1
-            ets[0] = swap_seat(s)
+            ets[0] = swap_seat(s, p)
             e[0] = swap_in(s.cfg.etienne_at, ets[0], PH_PICK, s.cfg.n)
         nact[0] += 1
     bid_to_display(s, dsp, dn, p, 0)
@@ -1623,14 +1633,14 @@ cdef inline void seat_combination(mc_t* s, rng_t* pol, int p, int* ets, int* e, 
     cdef int ed
     while random_combination(s, pol, p, e[0], t, 0):
         nact[0] += 1
-        ets[0] = swap_seat(s)
+        ets[0] = swap_seat(s, p)
         e[0] = swap_in(s.cfg.etienne_at, ets[0], PH_COMBINE, s.cfg.n)
     nact[0] += 1
     if over_hand_limit(s, p):
         ed = swap_in(s.cfg.etienne_at, ets[0], PH_DISCARD, s.cfg.n)
         while True:
             if random_discard(s, pol, p, ed, 0):
-                ets[0] = swap_seat(s)
+                ets[0] = swap_seat(s, p)
                 ed = swap_in(s.cfg.etienne_at, ets[0], PH_DISCARD, s.cfg.n)
                 e[0] = swap_in(s.cfg.etienne_at, ets[0], PH_COMBINE, s.cfg.n)
             nact[0] += 1
@@ -1658,7 +1668,8 @@ cdef void mc_play(mc_t* s, rng_t* policy) noexcept nogil:
     cdef uint8_t dn
     cdef int32_t nact
     cdef rng_t pol
-    cdef uint8_t order[MC_MAX_PLAYERS]
+    cdef uint8_t order[MC_MAX_PLAYERS]    # the pick order (MC-8)
+    cdef uint8_t corder[MC_MAX_PLAYERS]   # the combination order (MC-10)
     cdef int ets                      # swap_seat (MC-16)
     cdef int e                        # the seat that may swap in the phase (swap_in)
     cdef slots_t t
@@ -1672,22 +1683,22 @@ cdef void mc_play(mc_t* s, rng_t* policy) noexcept nogil:
     pol = policy[0]
     memset(t.cum, 0, sizeof(t.cum))  # (combo_kth reads t.cum past the hand, masked)
     while True:
-        ets = swap_seat(s)
+        combine_order(s, corder)  # MC-10 (the helpers are the round's)
+        ets = swap_seat(s, corder[0])
         e = swap_in(eat, ets, PH_BID, n)
         for p in range(n):  # MC-7, MC-27: the bids, seat 0 first
             while random_bid(s, &pol, p, e, 0):
                 nact += 1
-                ets = swap_seat(s)
+                ets = swap_seat(s, p)
                 e = swap_in(s.cfg.etienne_at, ets, PH_BID, s.cfg.n)
             nact += 1
         pick_order(s, order, 0)  # MC-8
         e = swap_in(eat, ets, PH_PICK, n)
         for i in range(n):  # MC-9
             seat_picks(s, &pol, &dsp, &dn, order[i], &ets, &e, &nact)
-        combine_order(s, order)  # MC-10
         e = swap_in(eat, ets, PH_COMBINE, n)
         for i in range(n):
-            seat_combination(s, &pol, order[i], &ets, &e, &t, &nact)
+            seat_combination(s, &pol, corder[i], &ets, &e, &t, &nact)
         if game_ends(s):  # MC-24, max_turns
             break
         next_round(s, &dsp, &dn, 0)  # MC-15, MC-5
