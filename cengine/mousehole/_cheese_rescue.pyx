@@ -129,7 +129,8 @@ for _n in range(16):
 
 cdef inline int cr_div(int x, uint32_t recip) noexcept nogil:
     """``x // d`` for 0 <= x < 2**20 / d (``recip = ceil(2**20 / d)``, cfg.div_C, div_G): the
-    action's kind and the cell's row without a division."""
+    action's kind, the cell's row and the window's
+    top row (``cr_origin``) without a division."""
     return <int>((<uint32_t>x * recip) >> 20)
 
 
@@ -141,9 +142,8 @@ cdef inline int cr_cell(int base, int pos, int G) noexcept nogil:
 cdef inline void cr_origin(const cr_t* s, int* top, int* left) noexcept nogil:
     """The grid row and column of window cell (0, 0), each -1 or more: ``win.base`` as
     ``top * G + left``."""
-    cdef int G = s.cfg.G
-    top[0] = (s.win.base + 1 + G) // G - 1
-    left[0] = s.win.base - top[0] * G
+    top[0] = cr_div(s.win.base + 1 + s.cfg.G, s.cfg.div_G) - 1  # (base + 1 + G >= 0: no division)
+    left[0] = s.win.base - top[0] * s.cfg.G
 
 
 # ---- the rules: one inline block each -------------------------------------------------------------
@@ -528,25 +528,26 @@ cdef inline int cr_legal_list(const cr_t* s, cell_int* cells) noexcept nogil:
 
 
 cdef int cr_legal(const cr_t* s, int32_t* out) noexcept nogil:
-    """The legal actions, as ``legal_actions``: kind-major, cells ascending (sorted)."""
+    """The legal actions, as ``legal_actions``: kind-major, cells ascending (sorted). The
+    legal cells are listed once; each kind held (CR-7) copies them with its offset, in a loop
+    the C compiler vectorizes."""
     cdef int32_t cells[CR_MAX_CELLS]
-    cdef int base[CR_MAX_KINDS]
     cdef int p = cr_current(s)
-    cdef int nc, k, i, n = 0
+    cdef int32_t* o = out
+    cdef Py_ssize_t nc, i
+    cdef int32_t d
+    cdef uint32_t held
     if p == TERMINAL_SEAT:
         return 0
     nc = cr_legal_list(s, cells)
-    # kind k's cells go from base[k] = nc x (the kinds held before k); a kind p does not hold
-    # gets the base of the next held kind (or the end, inside max_legal), which overwrites
-    # it in the same round of the cell loop: no branch on the hand, and the inner loop runs
-    # the game's constant number of kinds
-    for k in range(s.cfg.kinds):
-        base[k] = n
-        n += nc & -((s.held[p] >> k) & 1)
-    for i in range(nc):
-        for k in range(s.cfg.kinds):
-            out[base[k] + i] = cells[i] + k * s.cfg.C
-    return n
+    held = s.held[p]
+    while held:
+        d = ctz64(held) * s.cfg.C
+        held &= held - 1
+        for i in range(nc):
+            o[i] = cells[i] + d
+        o += nc
+    return <int>(o - out)
 
 
 cdef int cr_num_legal(const cr_t* s) noexcept nogil:
