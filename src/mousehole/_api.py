@@ -15,6 +15,7 @@ views, determinization, copy, pickle, equality) identically for both engines.
 from __future__ import annotations
 
 import copy as _copy
+import functools
 import marshal
 import operator
 import os
@@ -36,6 +37,7 @@ from typing import (
     Type,
     TypeVar,
     Union,
+    cast,
 )
 
 import numpy as np
@@ -208,6 +210,22 @@ def check_seat(game: "Game[Any, Any]", p: Any, what: str = "seat") -> int:
     if not 0 <= seat < game.num_players:
         raise ValueError(f"{what} {seat} is out of range: this game has seats 0..{game.num_players - 1}")
     return seat
+
+
+_ValueFn = TypeVar("_ValueFn", bound=Callable[..., float])
+
+
+def _seat_checked(fn: _ValueFn) -> _ValueFn:
+    """``fn(self, state, seat)`` (a game's :meth:`Game.greedy_value` or
+    :meth:`Game.search_value`) with ``seat`` checked by :func:`check_seat` first: a bool or a
+    seat outside ``0..n-1`` is refused by name, never read as another seat or an IndexError."""
+
+    @functools.wraps(fn)
+    def checked(self: "Game[Any, Any]", state: Any, seat: Any) -> float:
+        return fn(self, state, check_seat(self, seat))
+
+    checked.__dict__["_seat_checked"] = True
+    return cast(_ValueFn, checked)
 
 
 def is_int(x: Any) -> bool:
@@ -504,10 +522,20 @@ class Game(Generic[StateT, MoveT]):
         inside the state, from its own generator)."""
         return range(0)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("greedy_value", "search_value"):  # (a game's own: its seat checked first)
+            fn = cls.__dict__.get(name)
+            if callable(fn) and not getattr(fn, "_seat_checked", False):
+                setattr(cls, name, _seat_checked(fn))
+
     def greedy_value(self, state: StateT, seat: int) -> float:
         """``GreedyBot``'s heuristic (:func:`mousehole.bots.heuristic`): how good full state
         ``state`` (a determinization) is for ``seat``, higher is better. A game without one
-        raises ``NotImplementedError``."""
+        raises ``NotImplementedError``. ``seat`` is checked (``TypeError`` for a bool,
+        ``ValueError`` outside ``0..n-1``) in every game: a game's own ``greedy_value`` and
+        ``search_value`` are wrapped when its class is made (``__init_subclass__``; this
+        default's ``search_value`` asks the game's ``greedy_value``)."""
         raise NotImplementedError(f"{self.name} declares no greedy_value")
 
     def search_value(self, state: StateT, seat: int) -> float:

@@ -46,6 +46,7 @@ from ._api import Game, MouseholeError, ParameterError
 from ._play import FORCED_CHOICES, FORCED_PAUSE, MAX_PAUSE
 from ._play import view_text as _view_text  # noqa: F401  (the name tests and older callers use)
 from ._simulate import MAX_GAMES, MAX_THREADS, SimulationSummary, simulate
+from .bots import MAX_SECONDS
 
 __all__ = ["main", "build_parser", "COMMANDS", "DEFAULT_GAMES", "MAX_SEED", "MAX_THREADS", "MAX_WORKERS",
            "MAX_FILE_BYTES", "MAX_MAX_BYTES", "MAX_NAME"]
@@ -534,8 +535,8 @@ def _bot_specs(text: str) -> List[str]:
 LEVELS = {"easy": "greedy", "medium": "ismcts", "hard": "strong"}
 #: ``play --level``'s seconds per move for its search bots when ``--time`` is not given
 LEVEL_SECONDS = 1.0
-#: the most seconds per move ``--time`` may ask for
-MAX_MOVE_SECONDS = 86400.0
+#: the most seconds per move ``--time`` may ask for: the bots' own cap (``bots.MAX_SECONDS``)
+MAX_MOVE_SECONDS = MAX_SECONDS
 
 
 def _seconds_arg(text: str) -> float:
@@ -554,11 +555,10 @@ def _seconds_arg(text: str) -> float:
 def _timed(specs: Sequence[str], seconds: Optional[float]) -> List[str]:
     """``--time``: every search bot given without a budget gets ``seconds`` per move
     (``mcts`` becomes ``mcts:0.5s``); the other specs stay as they are."""
-    from .bots import SEARCH_SPECS, spec_has_budget
+    from .bots import spec_with_time
     if seconds is None:
         return list(specs)
-    return [f"{s}:{seconds!r}s" if s.strip().lower() in SEARCH_SPECS and not spec_has_budget(s) else s
-            for s in specs]
+    return [spec_with_time(s, seconds) for s in specs]
 
 
 def _check_spec(spec: str, i: int) -> None:
