@@ -129,8 +129,8 @@ for _n in range(16):
 
 cdef inline int cr_div(int x, uint32_t recip) noexcept nogil:
     """``x // d`` for 0 <= x < 2**20 / d (``recip = ceil(2**20 / d)``, cfg.div_C, div_G): the
-    action's kind, the cell's row and the window's
-    top row (``cr_origin``) without a division."""
+    action's kind, the cell's row and the window's top row (``cr_origin``) without a
+    division."""
     return <int>((<uint32_t>x * recip) >> 20)
 
 
