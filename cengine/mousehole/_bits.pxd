@@ -101,12 +101,18 @@ cdef extern from *:
        on the machines measured; the volatile pointer keeps the call. */
     static void* (*volatile mh_memcpy_fn)(void*, const void*, size_t) = memcpy;
     static CYTHON_INLINE void mh_copy(void* dst, const void* src, size_t n) { mh_memcpy_fn(dst, src, n); }
-    /* mousehole: n zero bytes through the C library's memset, for the same reason (a clear
-       of a constant size, a state's struct, is otherwise inlined as a 'rep stosq'). */
+    """
+    void mh_copy(void* dst, const void* src, size_t n) noexcept nogil
+
+
+cdef extern from *:
+    """
+    #include <string.h>
+    /* mousehole: n zero bytes through the C library's memset, as mh_copy (a clear of a
+       constant size, a state's struct, is otherwise inlined as a 'rep stosq'). */
     static void* (*volatile mh_memset_fn)(void*, int, size_t) = memset;
     static CYTHON_INLINE void mh_zero(void* dst, size_t n) { mh_memset_fn(dst, 0, n); }
     """
-    void mh_copy(void* dst, const void* src, size_t n) noexcept nogil
     void mh_zero(void* dst, size_t n) noexcept nogil
 
 
