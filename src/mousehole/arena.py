@@ -41,6 +41,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from ._api import Game, IllegalMoveError, as_int, load
+from ._extras import install_hint
 from ._rng import Rng, derive
 from ._simulate import _wilson
 
@@ -185,8 +186,7 @@ def _ratings(names: Sequence[str], outcomes: Sequence[GameOutcome]) -> Tuple[Rat
     try:
         from openskill.models import PlackettLuce
     except ImportError:
-        raise ImportError(f"the ratings table needs the openskill package: pip install 'mousehole[{EXTRA}]' "
-                          f"(or pip install openskill)") from None
+        raise ImportError(f"the ratings table needs the openskill package: {install_hint(EXTRA)}") from None
     model = PlackettLuce()
     ratings = [model.rating(name=n) for n in names]
     for g in outcomes:  # in game order, so the ratings do not depend on how games were run
@@ -304,7 +304,7 @@ class ArenaResult:
             rows.append(line.rstrip())
         rows.append("  win rate: wins over decided games, 95% Wilson interval; mean score: 95% normal interval")
         if ratings is None:
-            rows.append(f"  ratings: not shown (install openskill: pip install 'mousehole[{EXTRA}]')")
+            rows.append(f"  ratings: not shown (install openskill: {install_hint(EXTRA)})")
         else:
             rows.append("  ratings: openskill Plackett-Luce (winners ranked first), ordinal = mu - 3 sigma")
         if times:

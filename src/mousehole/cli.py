@@ -26,7 +26,7 @@ Every option has a documented range (:data:`MAX_SEED`, :data:`MAX_THREADS`,
 refused, not read without end. Text taken from a record or an argument is printed with
 its control characters escaped.
 
-``rich`` (the ``mousehole[cli]`` extra) draws the progress bar when it is installed and
+``rich`` (the ``cli`` extra: ``pip install 'rich>=13'``) draws the progress bar when it is installed and
 stderr is a terminal; it is imported only then.
 """
 from __future__ import annotations
@@ -43,6 +43,7 @@ from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tupl
 
 from . import __version__, available_engines, default_engine, game_names, load
 from ._api import Game, MouseholeError, ParameterError
+from ._extras import install_hint
 from ._play import FORCED_CHOICES, FORCED_PAUSE, MAX_PAUSE
 from ._play import view_text as _view_text  # noqa: F401  (the name tests and older callers use)
 from ._simulate import MAX_GAMES, MAX_THREADS, SimulationSummary, simulate
@@ -881,7 +882,7 @@ def _arena_executor(args: argparse.Namespace) -> Tuple[Any, Any, Any]:
         try:
             distributed: Any = importlib.import_module("distributed")
         except ImportError:
-            raise UsageError("argument --dask: needs dask[distributed] (pip install 'mousehole[dask]')") from None
+            raise UsageError(f"argument --dask: needs dask[distributed]: {install_hint('dask')}") from None
         try:
             client = distributed.Client(args.dask, timeout=10)
         except (OSError, TimeoutError, ValueError) as e:

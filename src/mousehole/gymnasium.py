@@ -27,9 +27,13 @@ is True when the game ended by its rules, ``truncated`` when ``max_turns`` stopp
 Rendering (``render_mode``): ``"ansi"`` returns the text diagram, ``"human"`` prints it
 (after ``reset`` and every ``step``, as Gymnasium's human mode does), ``"rgb_array"`` returns
 the picture of :func:`mousehole.render.svg` as an ``(H, W, 3)`` uint8 array (needs the
-``render`` extra: ``pip install 'mousehole[render]'``; without it ``render()`` raises an
-``ImportError`` naming the extra, while the environment itself still builds, so
-Stable-Baselines3's ``make_vec_env``, which asks for ``"rgb_array"``, works without it).
+``render`` extra, CairoSVG and Pillow, and the system cairo library: ``pip install
+'cairosvg>=2.7' 'pillow>=9'``). ``metadata["render_modes"]`` lists ``"rgb_array"`` only
+where it works (decided when this module is imported), so Gymnasium's ``check_env`` passes
+with or without it; an environment still builds in ``"rgb_array"`` mode without it (so
+Stable-Baselines3's ``make_vec_env``, which asks for that mode, works; Gymnasium warns that
+the mode is not listed), and ``render()`` then raises an ``ImportError`` saying what to
+install.
 What is drawn is the learner's view by default (``render_view="seat"``:
 :func:`mousehole.render.text` / :func:`~mousehole.render.rgb_array` with
 ``for_player=seat``, nothing the learner may not see); ``render_view="full"`` draws the
@@ -49,8 +53,8 @@ autoresets in the same step (``metadata["autoreset_mode"] == AutoresetMode.SAME_
 ``gymnasium.make_vec("mousehole/CheeseRescue-v0", num_envs=64, vectorization_mode="vector_entry_point")``
 makes one.
 
-``gymnasium`` is an optional dependency: ``pip install 'mousehole[gymnasium]'``
-(Python 3.10+). ``import mousehole`` never imports it.
+``gymnasium`` is an optional dependency, the ``gymnasium`` extra (Python 3.10+): ``pip install
+'gymnasium>=1.0'``. ``import mousehole`` never imports it.
 """
 from __future__ import annotations
 
@@ -59,26 +63,31 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
+from ._extras import can_rasterize, install_hint
+
 try:
     # (the ignores matter only where gymnasium is missing, e.g. a type check on Python 3.9)
     import gymnasium  # type: ignore[import-not-found, unused-ignore]
     from gymnasium import spaces  # type: ignore[import-not-found, unused-ignore]
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
-        "mousehole.gymnasium needs the gymnasium package: pip install 'mousehole[gymnasium]'"
+        f"mousehole.gymnasium needs the gymnasium package (Python 3.10 or later): {install_hint('gymnasium')}"
     ) from exc
 
 from ._api import _REGISTRY, CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, game_names, load
 
-__all__ = ["ENV_IDS", "RENDER_MODES", "RENDER_VIEWS", "MouseholeEnv", "MouseholeVectorEnv",
-           "RandomOpponent"]
+__all__ = ["ENV_IDS", "RENDER_MODES", "AVAILABLE_RENDER_MODES", "RENDER_VIEWS", "MouseholeEnv",
+           "MouseholeVectorEnv", "RandomOpponent"]
 
 #: Gymnasium id -> mousehole game id, for every game that declares one (``Game.ENV_ID``)
 ENV_IDS: Dict[str, str] = {_REGISTRY[g].ENV_ID: g for g in game_names() if _REGISTRY[g].ENV_ID}
 
 _ILLEGAL_MODES = ("raise", "lose")
-#: the render modes of :class:`MouseholeEnv`
+#: the render modes :class:`MouseholeEnv` accepts
 RENDER_MODES = ("human", "ansi", "rgb_array")
+#: the render modes it can draw here, its ``metadata["render_modes"]``: ``"rgb_array"`` only
+#: with the ``render`` extra and the system cairo library (``mousehole._extras.can_rasterize``)
+AVAILABLE_RENDER_MODES = tuple(m for m in RENDER_MODES if m != "rgb_array" or can_rasterize())
 #: what ``render()`` draws: the learner's view (``"seat"``) or the whole position (``"full"``)
 RENDER_VIEWS = ("seat", "full")
 
@@ -101,12 +110,13 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
     render_view="seat", engine=None, illegal_action="lose", **params)``: ``game_id`` is a
     name of :func:`mousehole.game_names`, ``params`` the game's keyword parameters
     (``players``, ``max_turns``, ...) and ``engine`` is forwarded to :func:`mousehole.load`.
-    ``render_mode`` is None or one of ``metadata["render_modes"]`` (``"human"``, ``"ansi"``,
-    ``"rgb_array"``); ``render_view`` is ``"seat"`` (the learner's view, the default) or
+    ``render_mode`` is None, ``"human"``, ``"ansi"`` or ``"rgb_array"``
+    (``metadata["render_modes"]`` lists the modes that can draw here: ``"rgb_array"`` needs
+    the ``render`` extra); ``render_view`` is ``"seat"`` (the learner's view, the default) or
     ``"full"`` (the whole position).
     """
 
-    metadata: Dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}
+    metadata: Dict[str, Any] = {"render_modes": list(AVAILABLE_RENDER_MODES), "render_fps": 4}
 
     def __init__(
         self,

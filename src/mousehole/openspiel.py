@@ -1,4 +1,5 @@
-"""OpenSpiel games for every mousehole game (``pip install 'mousehole[openspiel]'``, Python 3.11+).
+"""OpenSpiel games for every mousehole game (the ``openspiel`` extra: ``pip install 'open_spiel>=2.0'``,
+Python 3.11+).
 
 >>> import pyspiel, mousehole.openspiel                      # doctest: +SKIP
 >>> mousehole.openspiel.register()                           # doctest: +SKIP
@@ -76,6 +77,7 @@ from ._api import (
     game_names,
     load,
 )
+from ._extras import install_hint
 from ._rng import derive
 
 __all__ = ["register", "game_name", "load_game", "parameter_specification", "game_type_info"]
@@ -83,8 +85,6 @@ __all__ = ["register", "game_name", "load_game", "parameter_specification", "gam
 #: OpenSpiel names are ``mousehole_<game id>``
 PREFIX = "mousehole_"
 
-_INSTALL = ("mousehole.openspiel needs OpenSpiel (open_spiel 2.x, Python 3.11 or later): "
-            "pip install 'mousehole[openspiel]'")
 
 # The view keys that hold the history of the game (observation strings leave them out).
 _HISTORY_KEYS = ("history", "log")
@@ -99,7 +99,8 @@ def _pyspiel() -> Any:
     try:
         import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError as exc:
-        raise ImportError(_INSTALL) from exc
+        raise ImportError("mousehole.openspiel needs OpenSpiel (open_spiel 2.x, Python 3.11 or later): "
+                          f"{install_hint('openspiel')}") from exc
     return pyspiel
 
 

@@ -1,4 +1,4 @@
-"""PettingZoo environments for every mousehole game (``pip install 'mousehole[pettingzoo]'``).
+"""PettingZoo environments for every mousehole game (``pip install 'pettingzoo>=1.25'``).
 
 >>> import mousehole.pettingzoo
 >>> env = mousehole.pettingzoo.env("cheese_rescue", players=2)   # doctest: +SKIP
@@ -53,7 +53,7 @@ Rendering (both environments): ``render_mode`` is None, ``"human"`` (the text di
 after ``reset`` and every step, and by ``render()``, which returns None), ``"ansi"``
 (``render()`` returns the text diagram) or ``"rgb_array"`` (``render()`` returns the picture
 of :func:`mousehole.render.svg` as an ``(H, W, 3)`` uint8 array; it needs the ``render``
-extra, ``pip install 'mousehole[render]'``, and raises an ``ImportError`` naming it when it is
+extra (``pip install 'cairosvg>=2.7' 'pillow>=9'``) and raises an ``ImportError`` naming it when it is
 missing). ``render(mode)`` draws once in another of these modes; ``render(None)``, the call
 RLlib's PettingZoo wrappers make, is ``render()``. ``render_view`` says whose view is drawn:
 ``"agent"`` (default) the seat whose decision is pending (see each class), an int ``p`` seat
@@ -75,13 +75,14 @@ from typing import Any, Dict, List, Mapping, Optional, Set, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
+from ._extras import install_hint
+
 try:
     import gymnasium  # type: ignore[import-untyped, import-not-found, unused-ignore]
     import pettingzoo  # type: ignore[import-untyped, import-not-found, unused-ignore]
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
     raise ImportError(
-        "mousehole.pettingzoo needs PettingZoo (Python 3.10 or later): "
-        "pip install 'mousehole[pettingzoo]'"
+        f"mousehole.pettingzoo needs PettingZoo (Python 3.10 or later): {install_hint('pettingzoo')}"
     ) from exc
 
 from . import render as _render

@@ -72,6 +72,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
+from ._extras import install_hint
+
 try:
     # (the ignores matter only where Ray is missing or untyped, e.g. a type check without the extra)
     import gymnasium  # type: ignore[import-untyped, import-not-found, unused-ignore]
@@ -86,8 +88,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "mousehole.rllib needs Ray RLlib and PettingZoo (Python 3.10 to 3.13) and torch: install a "
-        "torch build first (the CPU one on a machine without a GPU), then, from the checkout, "
-        "pip install --no-build-isolation '.[rllib]'") from exc
+        f"torch build first (the CPU one on a machine without a GPU), then {install_hint('rllib')}") from exc
 
 from ._api import Game, StateAPI
 from .pettingzoo import MouseholeParallelEnv

@@ -130,8 +130,8 @@ def rgb_array(state: StateAPI[Any], *, for_player: Optional[int] = None,
               size: Optional[float] = None) -> Any:
     """The picture of :func:`svg` rasterized: a ``numpy.uint8`` array of shape
     ``(height, width, 3)`` (RGB, on white). Needs the ``render`` extra
-    (``pip install 'mousehole[render]'``: CairoSVG and Pillow, and the system cairo
-    library); raises ``ImportError`` naming the extra when they are missing."""
+    (CairoSVG and Pillow: ``pip install 'cairosvg>=2.7' 'pillow>=9'``) and the system cairo
+    library; raises ``ImportError`` saying what to install when they are missing."""
     import io
 
     import numpy as np
@@ -140,9 +140,10 @@ def rgb_array(state: StateAPI[Any], *, for_player: Optional[int] = None,
         import cairosvg  # type: ignore[import-untyped]
         from PIL import Image
     except (ImportError, OSError) as e:  # OSError: cairocffi without the cairo library
-        raise ImportError("mousehole.render.rgb_array needs the 'render' extra: "
-                          "pip install 'mousehole[render]' (CairoSVG, Pillow and the system "
-                          f"cairo library): {e}") from e
+        from .._extras import install_hint
+
+        raise ImportError("mousehole.render.rgb_array needs CairoSVG, Pillow and the system cairo library: "
+                          f"{install_hint('render')}, and cairo (Debian: apt-get install libcairo2): {e}") from e
     picture = svg(state, for_player=for_player, size=size)
     png = cairosvg.svg2png(bytestring=picture.encode("ascii"), background_color="white")
     with Image.open(io.BytesIO(png)) as im:
