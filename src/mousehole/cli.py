@@ -44,6 +44,7 @@ from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tupl
 from . import __version__, available_engines, default_engine, game_names, load
 from ._api import Game, MouseholeError, ParameterError
 from ._simulate import MAX_GAMES, MAX_THREADS, SimulationSummary, simulate
+from ._values import MAX_VALUE_DEPTH, clip, json_depth, shorten
 
 __all__ = ["main", "build_parser", "COMMANDS", "DEFAULT_GAMES", "MAX_SEED", "MAX_THREADS", "MAX_WORKERS",
            "MAX_FILE_BYTES", "MAX_MAX_BYTES", "MAX_NAME"]
@@ -197,6 +198,10 @@ def _param_arg(text: str) -> Tuple[str, Any]:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE (e.g. max_turns=50), got {_shown(repr(text), 60)}")
     if name in ("players", "engine"):
         raise argparse.ArgumentTypeError(f"{name} has its own option: use --{name}")
+    depth = json_depth(value)  # (before the parser, which recurses, sees it)
+    if depth > MAX_VALUE_DEPTH:
+        raise argparse.ArgumentTypeError(f"{name}: VALUE nests arrays and objects {depth} deep; a parameter "
+                                         f"value nests at most {MAX_VALUE_DEPTH} deep")
     try:
         return name, json.loads(value)
     except ValueError:
@@ -491,12 +496,12 @@ def _run_show(args: argparse.Namespace) -> int:
     played: List[str] = []
     for i, text in enumerate(moves, 1):
         if state.is_terminal():
-            raise UsageError(f"argument --moves: move {i} ({_shown(repr(text), 60)}): the game is already over")
+            raise UsageError(f"argument --moves: move {i} ({shorten(text)}): the game is already over")
         seat = state.current_player
         try:
             action = state.parse_action(text)
         except (ValueError, TypeError, NotImplementedError) as e:
-            raise UsageError(f"argument --moves: move {i} ({_shown(repr(text), 60)}): {e}") from None
+            raise UsageError(f"argument --moves: move {i} ({shorten(text)}): {clip(str(e), 300)}") from None
         state.apply_action(action)
         text = _escape(text)
         played.append(f"{i}. seat {seat}: {text}" if seat >= 0 else f"{i}. chance: {text}")
