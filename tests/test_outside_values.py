@@ -329,6 +329,45 @@ def test_deep_param_values_are_one_line_errors(tmp_path: Any) -> None:
 
 
 # --------------------------------------------------------------------------------------
+# sizes
+
+
+BAD_SIZES: List[Tuple[Any, type]] = [
+    (float("nan"), ValueError), (float("inf"), ValueError), (1e-300, ValueError), (2 ** 64, ValueError),
+    (1e300, ValueError), (10 ** 400, ValueError), (1e5, ValueError), (1e9, ValueError), (20_000, ValueError),
+    (0, ValueError), (-5, ValueError), (15.9, ValueError), (True, TypeError), (np.True_, TypeError),
+    ("300", TypeError), ([300], TypeError), (None, None),
+]
+
+
+@pytest.mark.parametrize("size, error", BAD_SIZES, ids=[repr(s)[:20] for s, _ in BAD_SIZES])
+def test_rgb_array_sizes_have_one_documented_range(size: Any, error: Any) -> None:
+    """Issue 39: ``rgb_array(size=...)`` was unbounded: CairoError from 1e5, OverflowError at
+    1e300 and 2**64, Pillow's DecompressionBombError at 20,000 after up to 3 GB, and 1e-300
+    silently the default size. The width is from MIN_SIZE to MAX_SIZE pixels, in svg too."""
+    pytest.importorskip("cairosvg", reason="the render extra (CairoSVG) is not installed")
+    from mousehole import render
+    state = mousehole.load("m", players=2).new_state(1)
+    if error is None:  # (None: the picture's own size)
+        assert render.rgb_array(state, size=size).shape == (632, 850, 3)
+        return
+    for draw in (render.rgb_array, render.svg):
+        with pytest.raises(error, match=r"^size must be a number of pixels \(the picture's width\) from 16 to "
+                                        r"4,096, (got|not) "):
+            draw(state, size=size)
+
+
+def test_rgb_array_at_the_bounds() -> None:
+    pytest.importorskip("cairosvg", reason="the render extra (CairoSVG) is not installed")
+    from mousehole import render
+    assert (render.MIN_SIZE, render.MAX_SIZE) == (16, 4096)
+    state = mousehole.load("maus_au_chocolat", players=6).new_state(1)
+    assert render.rgb_array(state, size=render.MIN_SIZE).shape[1] == 16
+    big = render.rgb_array(state, size=render.MAX_SIZE)
+    assert big.shape == (3398, 4096, 3) and big.dtype == np.uint8
+
+
+# --------------------------------------------------------------------------------------
 # messages quote a bounded prefix
 
 
