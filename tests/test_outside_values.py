@@ -314,9 +314,9 @@ def test_a_deeply_nested_value_of_any_parameter_is_a_parameter_error(name: str, 
     assert "nested too deeply" not in str(info.value)
 
 
-def test_deep_param_values_are_one_line_errors(tmp_path: Any) -> None:
-    """Issue 39: ``--param "traps=[[[...]]]"`` 2,400 deep ended in a RecursionError
-    traceback. The depth is checked before parsing."""
+def test_deep_param_and_compare_values_are_one_line_errors(tmp_path: Any) -> None:
+    """Issue 39: ``--param "traps=[[[...]]]"`` 2,400 deep and ``bench --compare`` of deeply
+    nested JSON ended in RecursionError tracebacks. The depth is checked before parsing."""
     value = "[" * 2400 + "]" * 2400
     one_line_error(*shell("show", "kasimir", "--param", f"traps={value}"),
                    f"argument --param: traps: VALUE nests arrays and objects 2400 deep; a parameter value "
@@ -326,6 +326,10 @@ def test_deep_param_values_are_one_line_errors(tmp_path: Any) -> None:
     at_bound = "[" * MAX_VALUE_DEPTH + "]" * MAX_VALUE_DEPTH
     status, _, err = shell("show", "kasimir", "--param", f"traps={at_bound}")
     one_line_error(status, "", err, "traps holds [")  # read, then refused by the game (KK-1), not for its depth
+    deep_file = tmp_path / "deep.json"
+    deep_file.write_text('{"games": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    one_line_error(*shell("bench", "--compare", str(deep_file)),
+                   "nested too deeply: arrays and objects at most 32 deep, got 100001")
 
 
 # --------------------------------------------------------------------------------------
@@ -365,6 +369,44 @@ def test_rgb_array_at_the_bounds() -> None:
     assert render.rgb_array(state, size=render.MIN_SIZE).shape[1] == 16
     big = render.rgb_array(state, size=render.MAX_SIZE)
     assert big.shape == (3398, 4096, 3) and big.dtype == np.uint8
+
+
+BENCH_ARGS: List[Tuple[List[str], str]] = [
+    (["--players", "1-1000000000"], "argument --players: player counts are from 1 to 16, got '1-1000000000'"),
+    (["--players", "2-" + "9" * 5000], "argument --players: expected player counts such as 4, 2,3 or 2-6 (at most "
+                                       "200 characters)"),
+    (["--players", "٣"], "argument --players: expected player counts such as 4, 2,3 or 2-6, got '٣'"),
+    (["--sim-games", "99999999999999999999"], "argument --sim-games: must be from 1 to 10,000,000, "
+                                              "got 99,999,999,999,999,999,999"),
+    (["--sim-games", "7" * 10_000], "argument --sim-games: expected an integer of at most 40 characters"),
+    (["--rounds", "1000000000"], "argument --rounds: must be from 1 to 100, got 1,000,000,000"),
+    (["--rounds", "0"], "argument --rounds: must be from 1 to 100, got 0"),
+    (["--compare", "/dev/zero"], "argument --compare: /dev/zero: too large: a benchmark run's JSON is at most "
+                                 "16,777,216 bytes"),
+    (["--compare", "/nonexistent/old.json"], "argument --compare: cannot read /nonexistent/old.json"),
+]
+
+
+@pytest.mark.parametrize("argv, message", BENCH_ARGS, ids=[str(i) for i in range(len(BENCH_ARGS))])
+def test_bench_options_are_bounded(argv: List[str], message: str) -> None:
+    """Issue 39: ``bench --players 1-1000000000`` ended in MemoryError, ``--sim-games
+    99999999999999999999`` in a ValueError after 11 s, ``--compare /dev/zero`` read without
+    a limit and ``--rounds 1000000000`` ran without bound: each is one line and status 2,
+    before anything is measured."""
+    one_line_error(*shell("bench", *argv, timeout=60), message)
+
+
+def test_bench_compare_reads_a_run_and_refuses_what_is_not_one(tmp_path: Any) -> None:
+    from mousehole import bench
+    good = tmp_path / "old.json"
+    good.write_text(json.dumps({"games": {"m": {"compiled": {"clone_ns": 100.0}}}}))
+    assert bench._read_compare(str(good)) == {"games": {"m": {"compiled": {"clone_ns": 100.0}}}}
+    for text, words in (("[1]", "is not the JSON of a benchmark run"), ('{"games": 1}', "is not the JSON"),
+                        ('{"games": {}, "games": {}}', "duplicate key 'games'"), ("{", "not JSON"),
+                        ('{"games": NaN}', "NaN is not a JSON number")):
+        good.write_text(text)
+        got = bench._read_compare(str(good))
+        assert isinstance(got, str) and words in got and "\n" not in got, got
 
 
 # --------------------------------------------------------------------------------------
