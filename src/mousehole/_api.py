@@ -696,7 +696,6 @@ class Game(Generic[StateT, MoveT]):
         p = int(view["view"])
         s = _seed(seed)
         try:
-            view = copy_data(view)  # what is checked below is what is built from
             full = self._determinize(copy_data(view), p, Rng(s))
         except StateError:
             raise

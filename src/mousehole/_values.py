@@ -120,6 +120,15 @@ def shorten(x: Any, limit: int = SHOWN) -> str:
     >>> shorten(10**5000)
     '<an int of about 5,001 digits>'
     """
+    t = type(x)
+    if t is int or t is bool or x is None or t is float:  # the common cases, first: messages are
+        text = repr(x)  # often built whether or not they are raised (``expect(cond, f"...")``)
+        if len(text) <= limit:
+            return text
+    elif t is str and len(x) <= limit - 6:
+        text = repr(x)
+        if text.isprintable():
+            return text
     try:
         text = _Short(limit).repr(x)
     except Exception:  # (a repr that raises: reprlib catches most, never all)

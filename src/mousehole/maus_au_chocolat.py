@@ -75,6 +75,7 @@ from ._api import (
     ParameterError,
     Reading,
     StateAPI,
+    StateError,
     check_action_type,
     expect,
     int_list,
@@ -844,11 +845,12 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         n = self.num_players
         rnd = d["round"]
         last = min(self.max_turns, MAX_ROUNDS)
-        expect(_is_int(rnd) and 1 <= rnd <= last,
-               f"'round' must be an int from 1 to {last} (max_turns), got {shorten(rnd)}")
+        # (each message is built only when it is raised: these run on every load)
+        if not (_is_int(rnd) and 1 <= rnd <= last):
+            raise StateError(f"'round' must be an int from 1 to {last} (max_turns), got {shorten(rnd)}")
         phase = d["phase"]
-        expect(isinstance(phase, str) and phase in PHASES,
-               f"'phase' must be one of {', '.join(PHASES)}, got {shorten(phase)}")
+        if not (isinstance(phase, str) and phase in PHASES):
+            raise StateError(f"'phase' must be one of {', '.join(PHASES)}, got {shorten(phase)}")
         for key in ("pile", "display", "discard"):
             int_list(d[key], None, f"'{key}'", 0, NUM_CARDS - 1)
         for key in ("hands", "known", "vp"):
@@ -863,10 +865,12 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         int_list(d["helpers"], n, "'helpers'", 0, NUM_HELPERS - 1)
         int_list(d["row"], NUM_HELPERS - n, "'row'", 0, NUM_HELPERS - 1)
         int_list(d["order"], None, "'order'", 0, n - 1)
-        expect(_is_int(d["turn"]), f"'turn' must be an int, got {shorten(d['turn'])}")
-        expect(_is_int(d["picks_left"]), f"'picks_left' must be an int, got {shorten(d['picks_left'])}")
+        for key in ("turn", "picks_left"):
+            if not _is_int(d[key]):
+                raise StateError(f"'{key}' must be an int, got {shorten(d[key])}")
         for key in ("etienne_used", "truncated"):
-            expect(isinstance(d[key], bool), f"'{key}' must be True or False, got {shorten(d[key])}")
+            if not isinstance(d[key], bool):
+                raise StateError(f"'{key}' must be True or False, got {shorten(d[key])}")
         int_list(d["history"], None, "'history'", 0, self.num_actions - 1)
 
     def _check_cards(self, d: Dict[str, Any]) -> None:
@@ -1450,15 +1454,14 @@ def _check_display_kept(d: Dict[str, Any], history: List[int]) -> None:
     bids: List[int] = []  # this round's bid cards, in seat order
     picks: Set[int] = set()  # this round's picks
     over = True  # this round's picks are over (its bid cards laid); True before the first
-    for a in history:
-        kind = _action_kind(a)
-        if kind == "bid":
+    for a in history:  # (the kinds of _action_kind, compared inline: this runs on every load)
+        if a < PICK or a >= BID_PLAIN:  # a bid
             if over:  # the first bid of a round
                 bids, picks, over = [], set(), False
-            bids.append(_bid_card(a))
-        elif kind == "pick":
+            bids.append(a - BID if a < PICK else a - BID_PLAIN)
+        elif a < DISCARD:
             picks.add(a - PICK)
-        elif kind == "combine" and not over:  # the picks are over: every bid card is laid
+        elif a >= DECLINE and not over:  # a combination step: the picks are over, every bid card laid
             kept = (kept | set(bids)) - picks
             over = True
     phase = d["phase"]
