@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._rng import Rng
-from ._values import MAX_TURNS, exact, plain_value, shorten
+from ._values import MAX_TURNS, clip, exact, plain_value, shorten
 
 # Layers: this module imports no game module and no drawing (not even for typing). The game
 # modules build on it; ``mousehole._load`` (the typed ``load``) and the package's
@@ -570,7 +570,7 @@ class Game(Generic[StateT, MoveT]):
         except StateError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise StateError(f"{self.name}: describe_seen: malformed view: {type(e).__name__}: {e}") from None
+            raise _malformed(self.name, "describe_seen: malformed view", e) from None
 
     # -- shared ----------------------------------------------------------------------------
 
@@ -614,7 +614,7 @@ class Game(Generic[StateT, MoveT]):
         except StateError:
             raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as e:
-            raise StateError(f"{self.name}: malformed state dict: {type(e).__name__}: {e}") from None
+            raise _malformed(self.name, "malformed state dict", e) from None
 
     def _check_header_fields(self, d: Any, *, view: bool) -> None:
         if not isinstance(d, dict):
@@ -666,18 +666,21 @@ class Game(Generic[StateT, MoveT]):
         """``state_from_dict``; ``owned``: ``d`` was built here and nobody else holds it, so
         the engine may take it without a defensive copy (otherwise the copy is made first,
         and what is checked is what is built: another thread may change ``d``). ``cls``:
-        the state class to build (its ``from_dict``), else the game's."""
+        the state class to build (its ``from_dict``), else the game's. The copy is made
+        before any check, as plain data (:func:`copy_data`): the header is checked on it too."""
+        if not owned and isinstance(d, dict):
+            try:
+                d = copy_data(d)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
+                raise _malformed(self.name, "malformed state dict", e) from None
         self._check_header(d, view=False)
         assert isinstance(d, dict)
         try:
-            if not owned:
-                d = copy_data(d)
-            assert isinstance(d, dict)
             self._validate_dict(d)
         except StateError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
-            raise StateError(f"{self.name}: malformed state dict: {type(e).__name__}: {e}") from None
+            raise _malformed(self.name, "malformed state dict", e) from None
         make = self._state_cls if cls is None else cls
         state = make._from_valid_dict(self, d)  # the engine's constructor, for a checked dict
         _check_playable(self, state)
@@ -700,13 +703,13 @@ class Game(Generic[StateT, MoveT]):
         except StateError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
-            raise StateError(f"{self.name}: malformed view: {type(e).__name__}: {e}") from None
+            raise _malformed(self.name, "malformed view", e) from None
         full["view"] = None
         state = self._load(full, owned=True)  # ``full`` is our own copy of the view
         try:  # (a view holding other objects than plain data, e.g. numpy arrays, compares badly)
             same = bool(state.to_dict(for_player=p) == view)
         except (TypeError, ValueError) as e:
-            raise StateError(f"{self.name}: malformed view: {type(e).__name__}: {e}") from None
+            raise _malformed(self.name, "malformed view", e) from None
         if not same:
             raise StateError(f"{self.name}: the view is not consistent: no state of this game shows seat {p} "
                              "exactly this view")
@@ -1093,6 +1096,12 @@ def _state_from_dict(game: "Game[Any, Any]", d: Dict[str, Any], seed: Optional[i
 
 # --------------------------------------------------------------------------------------
 # helpers for the game modules
+
+
+def _malformed(game: str, what: str, e: BaseException) -> StateError:
+    """The StateError for a dict or view that made a check raise ``e`` (its message cut to
+    one line of at most 200 characters)."""
+    return StateError(f"{game}: {what}: {type(e).__name__}: {clip(str(e), 200)}")
 
 
 def expect(cond: bool, msg: str) -> None:

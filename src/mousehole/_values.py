@@ -121,13 +121,14 @@ def shorten(x: Any, limit: int = SHOWN) -> str:
     '<an int of about 5,001 digits>'
     """
     t = type(x)
-    if t is int or t is bool or x is None or t is float:  # the common cases, first: messages are
-        text = repr(x)  # often built whether or not they are raised (``expect(cond, f"...")``)
+    # the common cases first: messages are often built whether or not they are raised
+    if (t is int and x.bit_length() <= 64) or t is bool or x is None or t is float:
+        text = repr(x)
         if len(text) <= limit:
             return text
     elif t is str and len(x) <= limit - 6:
         text = repr(x)
-        if text.isprintable():
+        if len(text) <= limit and text.isprintable():
             return text
     try:
         text = _Short(limit).repr(x)
