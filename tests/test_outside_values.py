@@ -579,3 +579,79 @@ def test_maus_au_chocolat_histories_of_whole_games_and_their_views_load(players:
                 assert state.determinize(p, 5).to_dict(for_player=p) == state.to_dict(for_player=p)
             state.apply_action(rng.choice(list(state.legal_actions())))
         assert game.state_from_dict(state.to_dict()) == state
+
+
+# --------------------------------------------------------------------------------------
+# the options of the API and the environments: the exact str, a short message
+
+
+def test_engine_game_id_and_parameter_names_are_read_as_exact_str(engine: str) -> None:
+    """A str subclass whose ``==`` always answers true was taken as an engine (and kept in
+    ``repr(game)``), a numpy str engine left ``np.str_`` in the repr; a 1 MB unknown
+    parameter name gave a 1 MB ParameterError."""
+    with pytest.raises(mousehole.ParameterError, match=r"^engine must be 'compiled' or 'python', got 'bogus'$"):
+        mousehole.load("m", engine=AlwaysEqual("bogus"))
+    class Name(str):
+        pass
+
+    game = mousehole.load(np.str_("m"), engine=np.str_(engine), **{Name("players"): 2})
+    assert type(game.engine) is str and game.engine == engine and game.num_players == 2
+    assert repr(game) == f"mousehole.load('m', players=2, engine='{engine}')"
+    assert eval(repr(game), {"mousehole": mousehole}) == game
+    for params, words in (({"x" * 10 ** 6: 1}, "unknown parameter(s) xxxx"),
+                          ({f"k{i}": 1 for i in range(10 ** 5)}, "unknown parameter(s) k0, k1, k10, k100, k1000 "
+                                                                 "and 99,995 more; allowed: ")):
+        with pytest.raises(mousehole.ParameterError) as info:
+            mousehole.load("m", engine=engine, **params)
+        assert words in str(info.value) and len(str(info.value)) <= LONGEST, str(info.value)[:500]
+
+
+def test_huge_actions_and_seats_give_short_messages(engine: str) -> None:
+    """An action or seat of 5,000 digits raised Python's "Exceeds the limit (4300 digits)"
+    ValueError from the message's own formatting instead of the error naming the value."""
+    state = mousehole.load("m", players=2, engine=engine).new_state(1)
+    with pytest.raises(mousehole.IllegalMoveError, match=r"^action <an int of about 5,001 digits> is out of range"):
+        state.apply_action(10 ** 5000)
+    with pytest.raises(ValueError, match=r"<an int of about 5,001 digits> is out of range: this game has seats 0\.\.1"):
+        state.observation(10 ** 5000)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 10), reason="gymnasium and pettingzoo need Python 3.10+")
+def test_the_environments_read_their_options_as_exact_str(engine: str) -> None:
+    """``render_mode``, ``render_view``, ``illegal_action`` and agents: a numpy str is the str
+    it holds, a str subclass whose ``==`` always answers true is refused for the value it
+    holds, and a 1 MB value gives a short message (they passed, or were quoted whole)."""
+    from mousehole import pettingzoo
+    from mousehole.gymnasium import MouseholeEnv
+
+    env = MouseholeEnv("kasimir", engine=engine, render_mode=np.str_("ansi"), render_view=np.str_("full"),
+                       illegal_action=np.str_("raise"))
+    assert (type(env.render_mode), type(env.render_view), type(env.illegal_action)) == (str, str, str)
+    aec = pettingzoo.env("kasimir", engine=engine, render_mode=np.str_("ansi"), illegal_action=np.str_("lose"),
+                         render_view=np.str_("full"))
+    assert (type(aec.render_mode), type(aec.illegal_action), type(aec.render_view)) == (str, str, str)
+    aec.reset(seed=1)
+    assert aec.observe(np.str_("player_0")) is not None
+    for bad in (AlwaysEqual("zzz"), "x" * 10 ** 6):
+        for make in (lambda: MouseholeEnv("kasimir", engine=engine, render_mode=bad),
+                     lambda: MouseholeEnv("kasimir", engine=engine, render_view=bad),
+                     lambda: MouseholeEnv("kasimir", engine=engine, illegal_action=bad),
+                     lambda: pettingzoo.env("kasimir", engine=engine, render_mode=bad),
+                     lambda: pettingzoo.parallel_env("kasimir", engine=engine, illegal_action=bad),
+                     lambda: pettingzoo.env("kasimir", engine=engine, render_view=bad),
+                     lambda: aec.observe(bad)):
+            with pytest.raises(ValueError) as info:
+                make()
+            text = str(info.value)
+            assert len(text) <= LONGEST and ("'zzz'" in text or "xxx...'" in text), text[:500]
+
+
+def test_search_reads_its_options_as_exact_str(engine: str) -> None:
+    from mousehole import bots
+    state = mousehole.load("kasimir", players=2, engine=engine).new_state(2)
+    result = bots.search(state, algorithm=np.str_("mcts"), engine=np.str_(engine), iterations=5, seed=1)
+    assert type(result.algorithm) is str and result.algorithm == "mcts"
+    for kwargs in ({"algorithm": AlwaysEqual("zzz")}, {"engine": AlwaysEqual("zzz")}, {"algorithm": "x" * 10 ** 6}):
+        with pytest.raises(ValueError) as info:
+            bots.search(state, iterations=5, **kwargs)
+        assert len(str(info.value)) <= LONGEST, str(info.value)[:500]

@@ -201,9 +201,10 @@ def index_arg(x: Any, what: str) -> int:
     if isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{what} must be an int, not bool")
     try:
-        return operator.index(x)
+        v = operator.index(x)
     except TypeError:
         raise TypeError(f"{what} must be an int, not {type(x).__name__}") from None
+    return v if type(v) is int else int.__int__(v)  # (Python 3.9 gives an int subclass back as it is)
 
 
 def check_seat(game: "Game[Any, Any]", p: Any, what: str = "seat") -> int:
@@ -211,7 +212,7 @@ def check_seat(game: "Game[Any, Any]", p: Any, what: str = "seat") -> int:
     (:func:`index_arg`: not a bool, not a float), ``ValueError`` outside ``0..n-1``."""
     seat = index_arg(p, what)
     if not 0 <= seat < game.num_players:
-        raise ValueError(f"{what} {seat} is out of range: this game has seats 0..{game.num_players - 1}")
+        raise ValueError(f"{what} {shorten(seat)} is out of range: this game has seats 0..{game.num_players - 1}")
     return seat
 
 
@@ -449,10 +450,14 @@ class Game(Generic[StateT, MoveT]):
     """The turn limit that truncates a game (what it counts is the game's own; see its docs)."""
 
     def __init__(self, *, engine: Optional[str] = None, **params: Any) -> None:
+        if any(type(k) is not str for k in params):  # (str subclasses as names: the str they hold)
+            params = {exact(k): v for k, v in params.items()}
         unknown = sorted(set(params) - set(self.DEFAULTS))
         if unknown:
+            shown = ", ".join(shorten(k, 40)[1:-1] if k.isidentifier() else shorten(k, 40) for k in unknown[:5])
+            more = f" and {len(unknown) - 5:,} more" if len(unknown) > 5 else ""
             raise ParameterError(
-                f"{self.name}: unknown parameter(s) {', '.join(unknown)}; "
+                f"{self.name}: unknown parameter(s) {shown}{more}; "
                 f"allowed: {', '.join(sorted(self.DEFAULTS))}"
             )
         full = {k: _copy.deepcopy(v) for k, v in self.DEFAULTS.items()}
@@ -468,7 +473,8 @@ class Game(Generic[StateT, MoveT]):
         self._params = configured
         if engine is None:
             engine = default_engine()
-        if engine not in ("compiled", "python"):
+        engine = exact(engine)  # (a numpy str as the str it holds; a str subclass's own == unheard)
+        if type(engine) is not str or engine not in ("compiled", "python"):
             raise ParameterError(f"engine must be 'compiled' or 'python', got {shorten(engine)}")
         if engine == "compiled":
             cls = self.compiled_state() if not _PURE else None
@@ -932,6 +938,7 @@ def load(name: str, *, engine: Optional[str] = None, **params: Any) -> "Game[Any
     """
     if not isinstance(name, str):
         raise ParameterError(f"a game id is a str, not {type(name).__name__}; known games: {', '.join(game_names())}")
+    name = exact(name)
     if name not in _REGISTRY:
         raise ParameterError(f"unknown game {shorten(name)}; known games: {', '.join(game_names())}")
     return _REGISTRY[name](engine=engine, **params)

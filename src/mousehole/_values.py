@@ -25,13 +25,13 @@ import json
 import math
 import re
 import reprlib
-from typing import Any, Callable, Dict, List, NoReturn, Tuple, Union
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Tuple, Union
 
 import numpy as np
 
 __all__ = ["MAX_TURNS", "MAX_DEPTH", "MAX_VALUE_DEPTH", "MAX_STRING", "MAX_ITEMS", "MAX_KEYS", "MAX_TEXT",
-           "MIN_NUMBER", "MAX_NUMBER", "SHOWN", "shorten", "clip", "escape", "exact", "plain_value", "json_depth",
-           "read_json"]
+           "MIN_NUMBER", "MAX_NUMBER", "SHOWN", "shorten", "clip", "escape", "exact", "word", "plain_value",
+           "json_depth", "read_json"]
 
 # --------------------------------------------------------------------------------------
 # the bounds (docs/api.md, Bounds; records.py and record.schema.json state the same numbers)
@@ -169,6 +169,18 @@ def exact(x: Any) -> Any:
     if isinstance(x, float):
         return float.__float__(x)
     return x
+
+
+def word(x: Any, allowed: Tuple[str, ...]) -> Optional[str]:
+    """Option ``x`` as the exact ``str`` it holds (:func:`exact`: a numpy str, a subclass's
+    value) when that is one of ``allowed``, else None: how an option that names one of a few
+    words is read (a subclass's own ``==`` never decides).
+
+    >>> word("ansi", ("human", "ansi")), word(["ansi"], ("human", "ansi"))
+    ('ansi', None)
+    """
+    y = exact(x)
+    return y if type(y) is str and y in allowed else None
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

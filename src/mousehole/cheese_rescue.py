@@ -436,7 +436,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
     def action_to_move(self, action: SupportsIndex) -> CRMove:
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
-            raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
+            raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
         kind, cell = divmod(a, self.C)
         return CRMove(self.kind_name(kind), *divmod(cell, self.G))
 
@@ -693,7 +693,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         if state.is_terminal():
             return f"the game is over (CR-11); action {a} cannot be applied"
         if not 0 <= a < self.num_actions:
-            return f"action {a} is out of range 0..{self.num_actions - 1}"
+            return f"action {shorten(a)} is out of range 0..{self.num_actions - 1}"
         d = state._to_dict()
         p = _current(self, d)
         kind, cell = divmod(a, self.C)

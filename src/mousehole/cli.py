@@ -532,7 +532,8 @@ def _run_show(args: argparse.Namespace) -> int:
 def _bot_specs(text: str) -> List[str]:
     specs = [s.strip() for s in text.split(",")]
     if not text.strip() or any(not s for s in specs):
-        raise argparse.ArgumentTypeError(f"expected bot specs separated by commas (e.g. mcts:200,random), got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected bot specs separated by commas (e.g. mcts:200,random), got {shorten(text)}")
     return specs
 
 
@@ -572,7 +573,7 @@ def _check_spec(spec: str, i: int) -> None:
     try:
         _build(spec, 0)
     except (ValueError, TypeError, ImportError) as e:
-        raise UsageError(f"argument --bots: bot {i + 1} ({spec!r}): {e}") from None
+        raise UsageError(f"argument --bots: bot {i + 1} ({shorten(spec)}): {e}") from None
 
 
 # --------------------------------------------------------------------------------------

@@ -490,7 +490,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     def action_to_move(self, action: SupportsIndex) -> Union[KKMove, KKRoll]:
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
-            raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
+            raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
         if a >= self.P:
             return KKRoll(a - self.P, self.faces[a - self.P])
         start, d = divmod(a, self.D)
@@ -818,7 +818,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         if state.is_terminal():
             return f"KK-12: the game is over; action {a} cannot be applied"
         if not 0 <= a < self.num_actions:
-            return f"action {a} is out of range 0..{self.num_actions - 1}"
+            return f"action {shorten(a)} is out of range 0..{self.num_actions - 1}"
         d = state._to_dict()
         p, roll = d["seat"], d["roll"]
         if roll is None:

@@ -575,7 +575,7 @@ class M(Game["MState", MMove]):
     def action_to_move(self, action: SupportsIndex) -> MMove:
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
-            raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
+            raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
         if a < self.A_PASS:
             slot, cell = divmod(a, CELLS)
             return MPlace(slot, *divmod(cell, W))
@@ -1077,7 +1077,7 @@ class M(Game["MState", MMove]):
         if d["phase"] == OVER:
             return f"the game is over ({d['end']}); action {a} cannot be applied"
         if not 0 <= a < self.num_actions:
-            return f"action {a} is out of range 0..{self.num_actions - 1}"
+            return f"action {shorten(a)} is out of range 0..{self.num_actions - 1}"
         p = d["current"]
         cells = {(e[0], e[1]): e[2] for e in d["table"]}
         r0, c0 = self._window(d)

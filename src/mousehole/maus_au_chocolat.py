@@ -859,7 +859,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     def action_to_move(self, action: SupportsIndex) -> MCMove:
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
-            raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
+            raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
         if a < DECLINE:
             return (MCBid, MCPick, MCDiscard, MCSwap)[a // NUM_CARDS](a % NUM_CARDS)
         if a == DECLINE:
@@ -1321,7 +1321,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if d["phase"] == "over":
             return f"MC-24: the game is over; action {a} cannot be applied"
         if not 0 <= a < self.num_actions:
-            return f"action {a} is out of range 0..{self.num_actions - 1}"
+            return f"action {shorten(a)} is out of range 0..{self.num_actions - 1}"
         p = _current(d, n)
         phase = d["phase"]
         c = a % NUM_CARDS
