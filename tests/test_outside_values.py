@@ -238,6 +238,13 @@ def test_openspiel_takes_numpy_values_and_refuses_rng_seed_beyond_32_bits() -> N
             openspiel.load_game("kasimir", rng_seed=seed)
     with pytest.raises(mousehole.ParameterError, match="max_turns must be an int from 1 to 1,000,000"):
         openspiel.load_game("kasimir", max_turns=2 ** 40)
+    import pyspiel  # an OpenSpiel game string: the same rule and the same bounds
+    openspiel.register()
+    for text, words in (("mousehole_kasimir(max_turns=1000001)", "max_turns must be an int from 1 to 1,000,000"),
+                        ("mousehole_kasimir(tie_break=" + "x" * 5000 + ")", "a string of at most 1,000 characters")):
+        with pytest.raises(mousehole.ParameterError, match=re.escape(words)) as info:
+            pyspiel.load_game(text)
+        assert len(str(info.value)) <= LONGEST
     game = openspiel.load_game("kasimir", rng_seed=np.int64(5), tie_break=np.str_("fewest_turns"),
                                max_turns=np.int32(50), engine="python")
     assert game.mousehole_game.params["tie_break"] == "fewest_turns"
