@@ -662,3 +662,42 @@ def test_search_reads_its_options_as_exact_str(engine: str) -> None:
         with pytest.raises(ValueError) as info:
             bots.search(state, iterations=5, **kwargs)
         assert len(str(info.value)) <= LONGEST, str(info.value)[:500]
+
+
+class Sneaky(str):
+    """A str whose own methods lie: a move is read from the str it holds, never through them."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __ne__(self, other: object) -> bool:
+        return False
+
+    __hash__ = str.__hash__
+
+    def split(self, *args: Any, **kwargs: Any) -> List[str]:  # type: ignore[override]
+        return ["pass"]
+
+    def strip(self, *args: Any) -> str:
+        return "pass"
+
+    def lower(self) -> str:
+        return "pass"
+
+    def casefold(self) -> str:
+        return "pass"
+
+    def startswith(self, *args: Any) -> bool:  # type: ignore[override]
+        return True
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_moves_are_read_from_the_str_a_subclass_holds(name: str, engine: str) -> None:
+    """``parse_action``/``parse_move`` read the text a ``str`` subclass holds, not through
+    its own ``split``, ``strip`` or ``lower`` (M read 'place ...' through them and refused it)."""
+    state = played(mousehole.load(name, players=2, engine=engine), steps=3)
+    for a in [int(x) for x in state.legal_actions()][:5]:
+        for text in (state.describe(a), str(state.game.action_to_move(a))):
+            assert state.parse_action(Sneaky(text)) == a == state.parse_action(np.str_(text))
+    with pytest.raises(ValueError):
+        state.parse_action(Sneaky("no such move"))

@@ -53,7 +53,7 @@ from ._api import (
     register,
 )
 from ._rng import Rng
-from ._values import shorten
+from ._values import exact, shorten
 
 __all__ = ["CheeseRescue", "CRMove", "CheeseRescueState", "ReferenceCheeseRescueState", "DEFAULT", "READINGS",
            "parse_move"]
@@ -154,6 +154,7 @@ def parse_move(text: str) -> CRMove:
     """
     if not isinstance(text, str):
         raise TypeError(f"a Cheese Rescue move is read from a str, not {type(text).__name__}")
+    text = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
     m = re.fullmatch(r"\s*(dog|cat|mouse|cheese\d+)\s*@\s*(\d+)\s*,\s*(\d+)\s*", text)
     if not m:
         raise ValueError(f"not a Cheese Rescue move: {shorten(text)} (expected e.g. 'cat@6,7')")
@@ -456,6 +457,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         Raises ``ValueError`` naming the notation, or the card or cell this game lacks."""
         if not isinstance(text, str):
             raise ValueError(f"a Cheese Rescue move is written as text like 'cat@6,7', not {type(text).__name__}")
+        text = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
         move = parse_move(text)
         self.move_to_action(move)  # CR-1/CR-2: a card of this game; CR-8: a cell of the grid
         return move

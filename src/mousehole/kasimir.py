@@ -85,7 +85,7 @@ from ._api import (
     register,
 )
 from ._rng import Rng
-from ._values import shorten
+from ._values import exact, shorten
 
 __all__ = ["Kasimir", "KasimirMove", "KKMove", "KKRoll", "KasimirState", "ReferenceKasimirState", "DEFAULT", "CLOVER",
            "parse_move"]
@@ -234,6 +234,7 @@ def parse_move(text: str) -> KasimirMove:
     """
     if not isinstance(text, str):
         raise TypeError(f"a Kater Kasimir move is read from a str, not {type(text).__name__}")
+    text = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
     if text.strip().startswith("roll"):
         return KKRoll.from_str(text)
     return KKMove.from_str(text)
@@ -554,6 +555,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         if not isinstance(text, str):
             raise ValueError(
                 f"a Kater Kasimir move is written as text like '12+5' or 'roll 3', not {type(text).__name__}")
+        text = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
         where = r"(pantry|hole|\d{1,9}|(?:space|trap)\s+\d{1,9})"
         m = re.fullmatch(r"\s*roll\s+(\d{1,9}|clover)\s*(?:#\s*(\d{1,9})\s*)?", text)
         if m:

@@ -78,7 +78,7 @@ from ._api import (
     register,
 )
 from ._rng import Rng
-from ._values import shorten
+from ._values import exact, shorten
 
 __all__ = ["M", "READINGS", "MMove", "ReferenceMState", "MPlace", "MPass", "MChooseRow", "MTake", "MState", "DEFAULT",
            "parse_move"]
@@ -268,6 +268,7 @@ def parse_move(text: str) -> MMove:
     """
     if not isinstance(text, str):
         raise TypeError(f"an M move is read from a str, not {type(text).__name__}")
+    text = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
     t = text.strip()
     m = re.fullmatch(r"place\s+(\d+)\s*@\s*(\d+)\s*,\s*(\d+)", t)
     if m:
@@ -1318,6 +1319,7 @@ class MState(StateAPI[MMove]):
         (naming the rule) for a move that is not legal here."""
         if not isinstance(text, str):
             raise TypeError(f"an M move is read from a str, not {type(text).__name__}")
+        text = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
         g = self.game
         t = g._expand_short(" ".join(text.split()).casefold())
         place = re.fullmatch(r"place (.+?) at (-?\d+) ?, ?(-?\d+)", t)

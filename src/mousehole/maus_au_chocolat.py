@@ -83,7 +83,7 @@ from ._api import (
     register,
 )
 from ._rng import Rng
-from ._values import shorten
+from ._values import exact, shorten
 
 __all__ = [
     "MausAuChocolat",
@@ -360,7 +360,8 @@ _DEFAULT_NAMES = _names(_DEFAULT_CARDS)
 def _tokens(text: Any) -> List[str]:
     if not isinstance(text, str):
         raise TypeError(f"a move is written as a str, not {type(text).__name__}")
-    return text.lower().replace(",", " ").split()
+    plain: str = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
+    return plain.lower().replace(",", " ").split()
 
 
 def _card_token(tok: str, cards: List[List[int]], names: Dict[str, List[int]],
