@@ -464,6 +464,14 @@ def test_a_huge_move_text_gives_a_short_message(name: str, engine: str) -> None:
         assert len(str(info.value)) <= LONGEST, str(info.value)[:500]
 
 
+def test_arena_quotes_a_prefix_of_huge_bot_specs() -> None:
+    """``--bots`` with an empty or a bad spec among 100 KB quoted the whole text."""
+    for bots in ("random,," + "x" * 100_000, "random,mcts:" + "9" * 100_000):
+        line = one_line_error(*shell("arena", "m", "--players", "2", "--bots", bots, "--games", "1"),
+                              "argument --bots: ")
+        assert len(line) <= 600, len(line)
+
+
 def test_show_quotes_a_prefix_of_a_huge_move() -> None:
     line = one_line_error(*shell("show", "maus_au_chocolat", "--players", "2", "--seed", "1",
                                  "--moves", "bid " + "x" * 100_000), "argument --moves: move 1 ('bid xxx")
