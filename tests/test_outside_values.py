@@ -267,6 +267,24 @@ def test_max_turns_is_bounded_alike_in_load_and_records(name: str, engine: str) 
     assert records.loads(records.dumps(state, date=None), engine=engine).final_state(engine=engine) == state
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_whatever_load_accepts_a_record_holds(name: str, engine: str) -> None:
+    """One range for every parameter: each parameter of each game given values at and past
+    the bounds of a record (numbers of 64 bits and more, huge floats, strings of 1,000
+    characters, nested ones): either ``load`` refuses it or a record of the game writes and
+    reads back (``max_turns`` above 1,000,000 was the one ``load`` took and records refused)."""
+    edges = (2 ** 63, 2 ** 64, -2 ** 63 - 1, 2 ** 70, 1e300, -1e300, 0.5, "x" * 1000, [2 ** 64], ["x" * 1000],
+             {"a": 2 ** 64}, MAX_TURNS + 1)
+    for key in sorted(mousehole.load(name, engine=engine).params):
+        for value in edges:
+            try:
+                game = mousehole.load(name, engine=engine, **{key: value})
+            except mousehole.ParameterError:
+                continue
+            state = played(game, steps=2)
+            assert records.loads(records.dumps(state, date=None), engine=engine).final_state(engine=engine) == state
+
+
 def test_play_and_arena_refuse_max_turns_beyond_a_record_up_front(tmp_path: Any) -> None:
     """Issue 39: ``play ... --param max_turns=1000001 --record r.json`` played the whole game,
     then ended in a traceback with an empty record file; ``arena --records`` wrote nothing.
