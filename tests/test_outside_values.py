@@ -690,16 +690,8 @@ def test_search_reads_its_options_as_exact_str(engine: str) -> None:
         assert len(str(info.value)) <= LONGEST, str(info.value)[:500]
 
 
-class Sneaky(str):
+class Sneaky(AlwaysEqual):
     """A str whose own methods lie: a move is read from the str it holds, never through them."""
-
-    def __eq__(self, other: object) -> bool:
-        return True
-
-    def __ne__(self, other: object) -> bool:
-        return False
-
-    __hash__ = str.__hash__
 
     def split(self, *args: Any, **kwargs: Any) -> List[str]:  # type: ignore[override]
         return ["pass"]
