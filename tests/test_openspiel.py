@@ -116,7 +116,7 @@ def test_kasimir_track_length_is_limited_by_the_default_traps() -> None:
     """docs/openspiel.md, limits: the traps table cannot be set here, and the default one
     has a trap on space 39 (KK-1), so a shorter track is refused, naming the rule."""
     assert mo.load_game("kasimir", track_length=39).mousehole_game.params["track_length"] == 39
-    with pytest.raises(mousehole.ParameterError, match="KK-1: trap 39"):
+    with pytest.raises(mousehole.ParameterError, match="KK-1: traps holds 39, not a space of the track"):
         mo.load_game("kasimir", track_length=38)
 
 

@@ -75,6 +75,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     ) from exc
 
 from ._api import _REGISTRY, CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, game_names, load
+from ._values import shorten, word
 
 __all__ = ["ENV_IDS", "RENDER_MODES", "AVAILABLE_RENDER_MODES", "RENDER_VIEWS", "MouseholeEnv",
            "MouseholeVectorEnv", "RandomOpponent"]
@@ -139,17 +140,21 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
         if not 0 <= s < n:
             raise ValueError(f"seat must be in 0..{n - 1} for {n} players, got {s}")
         self.seat: int = s
-        if render_mode is not None and render_mode not in RENDER_MODES:
+        # (each option read as the exact str it holds: docs/api.md, Bounds)
+        mode = None if render_mode is None else word(render_mode, RENDER_MODES)
+        if render_mode is not None and mode is None:
             raise ValueError("render_mode must be None, 'human', 'ansi' or 'rgb_array', "
-                             f"got {render_mode!r}")
-        self.render_mode = render_mode
-        if render_view not in RENDER_VIEWS:
+                             f"got {shorten(render_mode)}")
+        self.render_mode = mode
+        view = word(render_view, RENDER_VIEWS)
+        if view is None:
             raise ValueError(f"render_view must be 'seat' (the learner's view) or 'full' "
-                             f"(the whole position), got {render_view!r}")
-        self.render_view: str = render_view
-        if illegal_action not in _ILLEGAL_MODES:
-            raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
-        self.illegal_action = illegal_action
+                             f"(the whole position), got {shorten(render_view)}")
+        self.render_view: str = view
+        illegal = word(illegal_action, _ILLEGAL_MODES)
+        if illegal is None:
+            raise ValueError(f"illegal_action must be 'raise' or 'lose', got {shorten(illegal_action)}")
+        self.illegal_action = illegal
         self._custom: Optional[Dict[int, Any]] = self._check_opponents(opponents)
         self.observation_space = spaces.Box(
             low=-np.inf, high=np.inf, shape=tuple(self.game.observation_shape), dtype=np.float32
