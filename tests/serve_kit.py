@@ -155,6 +155,14 @@ class Client:
             if msg["type"] == "state":
                 return msg
 
+    async def next_error(self, timeout: float = 30.0) -> Dict[str, Any]:
+        """Read frames until the next error frame."""
+        count = len(self.errors)
+        while len(self.errors) == count:
+            msg = await self.receive(timeout)
+            assert msg is not None, "the connection closed"
+        return self.errors[-1]
+
     async def until(self, pred: Any, timeout: float = 120.0) -> Dict[str, Any]:
         """Read frames until the latest state satisfies ``pred``."""
         end = time.monotonic() + timeout

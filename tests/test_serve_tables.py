@@ -157,13 +157,15 @@ def test_bids_in_any_order_wait_face_down() -> None:
     assert table.state.to_dict()["phase"] == "bid"
     assert sorted(table.decisions()) == [0, 1, 2]
     bid2 = int(table.twin(2).legal_actions()[0])
+    text2 = table.twin(2).describe(bid2)
+    assert text2 == "seat 2 bids " + table.game.card_token(bid2)
     table.apply_entry(2, table.check(2, 0, bid2))
     assert table.state.history == [] and table.queues[2] == [bid2]
     assert sorted(table.decisions()) == [0, 1]
     with pytest.raises(Refused) as e:
         table.check(2, 1, bid2)
     assert e.value.code == "not-your-turn"
-    assert table.snapshot(2)["queued"] == [str(table.game.action_to_move(bid2))]
+    assert table.snapshot(2)["queued"] == [text2]
     assert table.snapshot(0)["queued"] == [] and "queued" not in table.snapshot(3)
     bid0 = int(table.twin(0).legal_actions()[-1])
     table.apply_entry(0, table.check(0, 0, bid0))

@@ -184,7 +184,7 @@ class Hub:
         except Exception as e:  # noqa: BLE001  (a row this server cannot read: keep the others going)
             log.error("table %s: cannot be replayed from the database: %s: %s", row.id, type(e).__name__, e)
             return None
-        table.status = row.status
+        table.set_status(row.status)
         table.updated = row.updated
         self.tables[row.id] = table
         if table.status == "open" and table.over:  # the end was committed, not the record
@@ -298,7 +298,7 @@ class Hub:
         except StorageError as e:  # the next start finishes it (the end is in the log)
             log.error("table %s: the record was not stored: %s", table.id, e)
             return
-        table.status = "finished"
+        table.set_status("finished")
 
     def _changed(self, table: Table) -> None:
         for fn in self.listeners:
@@ -397,7 +397,7 @@ class Hub:
             row = await self.store.table(table_id)
             closed = row is not None and row.status != table.status
             if closed and row is not None:
-                table.status = row.status
+                table.set_status(row.status)
         if moved or closed:
             self._changed(table)
 
@@ -430,7 +430,7 @@ class Hub:
                     done = await self.store.close_table(table.id, "abandoned", table.record_text(), now,
                                                         idle_before=now - self.config.idle_seconds)
                     if done:
-                        table.status = "abandoned"
+                        table.set_status("abandoned")
                 if done:
                     log.info("table %s: closed after %.0f s without a move", table.id, now - table.updated)
                     self._changed(table)

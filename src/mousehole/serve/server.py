@@ -402,7 +402,7 @@ def make_app(hub: Hub) -> web.Application:
     app.router.add_post("/api/tables", _create)
     app.router.add_get("/ws/{table}", server.websocket)
     app.router.add_get("/replay/{ticket}", _replay)
-    app.router.add_get("/healthz", lambda request: _ok())
+    app.router.add_get("/healthz", _ok)
 
     async def on_startup(app: web.Application) -> None:
         await hub.start()
@@ -414,7 +414,7 @@ def make_app(hub: Hub) -> web.Application:
     return app
 
 
-async def _ok() -> web.Response:
+async def _ok(request: web.Request) -> web.Response:
     return web.Response(text="ok")
 
 
@@ -423,9 +423,9 @@ async def start(config: Config, host: str = "127.0.0.1", port: int = 8000) -> Tu
     runner.cleanup()`` stops it. ``port=0`` takes a free port (the URL names it)."""
     hub = Hub(config)
     app = make_app(hub)
-    runner = web.AppRunner(app, access_log=None, handle_signals=False)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=2.0)
     await runner.setup()
-    site = web.TCPSite(runner, host, port, shutdown_timeout=2.0)
+    site = web.TCPSite(runner, host, port)
     await site.start()
     server: Any = site._server
     bound = server.sockets[0].getsockname()[1] if server is not None and server.sockets else port

@@ -217,6 +217,7 @@ class Table:
         self.state: StateAPI[Any] = self.game.new_state(seed)
         self.seq = 0
         self.queues: List[List[int]] = [[] for _ in range(self.n)]
+        self.queued_text: List[List[str]] = [[] for _ in range(self.n)]  # as the seat's legal list wrote them
         self.turns = [0] * self.n
         # the moves described, per audience: seats 0..n-1, spectators n
         self.logs: List[Deque[Event]] = [deque(maxlen=MAX_EVENTS) for _ in range(self.n + 1)]
@@ -233,6 +234,13 @@ class Table:
     def _refresh_views(self) -> None:
         seats = [self.state.to_dict(for_player=p) for p in range(self.n)]
         self.views = seats + [public_view(seats)]
+        self._decisions = None
+        self._twins = {}
+        self._snap = {}
+
+    def set_status(self, status: str) -> None:
+        """``open``, ``finished`` (the record is kept) or ``abandoned`` (closed while idle)."""
+        self.status = status
         self._decisions = None
         self._twins = {}
         self._snap = {}
@@ -320,13 +328,16 @@ class Table:
     def apply_entry(self, seat: int, action: int) -> None:
         """Apply the next entry of the log (checked by :meth:`check`, or read back from the
         database): it waits in its seat's queue until the seat is to move."""
+        text = self.twin(seat).describe(int(action)) if seat in self.decisions() else str(int(action))
         self.queues[seat].append(int(action))
+        self.queued_text[seat].append(text)
         self.turns[seat] += 1
         self.seq += 1
         s = self.state
         while not s.is_terminal() and s.current_player >= 0 and self.queues[s.current_player]:
             mover = int(s.current_player)
             a = self.queues[mover].pop(0)
+            self.queued_text[mover].pop(0)
             s.apply_action(a)
             before = self.views
             self._refresh_views()
@@ -370,7 +381,7 @@ class Table:
                     "to_act": sorted(decisions)}
             if audience < self.n:
                 body["turn"] = self.turns[audience]
-                body["queued"] = [str(self.game.action_to_move(a)) for a in self.queues[audience]]
+                body["queued"] = list(self.queued_text[audience])
                 if audience in decisions:
                     twin = self.twin(audience)
                     body["legal"] = [[int(a), twin.describe(int(a))] for a in twin.legal_actions()]
