@@ -170,6 +170,10 @@ class Client:
             await self.next_state(max(0.1, end - time.monotonic()))
         return self.state
 
+    async def reach(self, seq: int, timeout: float = 120.0) -> Dict[str, Any]:
+        """Read frames until the latest state's ``seq`` is at least ``seq``."""
+        return await self.until(lambda st: st["seq"] >= seq, timeout)
+
     async def send(self, msg: Any) -> None:
         await self.ws.send_str(msg if isinstance(msg, str) else json.dumps(msg))
 

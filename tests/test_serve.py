@@ -14,11 +14,11 @@ from typing import Any, Dict, List
 
 import aiohttp
 import pytest
+from serve_kit import Client, create, play_out, served
 
 import mousehole
 from mousehole import records
 from mousehole.serve.storage import Store
-from serve_kit import Client, create, play_out, served
 
 pytestmark = pytest.mark.serve
 
@@ -39,8 +39,9 @@ async def _join_all(session: aiohttp.ClientSession, url: str, made: Dict[str, An
 def test_pages_api_and_headers(tmp_path: Any) -> None:
     async def main() -> None:
         async with served(str(tmp_path)) as (hub, url), aiohttp.ClientSession() as s:
-            for path, kind in [("", "text/html"), ("t/abcdefghijkl", "text/html"), ("static/client.js", "text/javascript"),
-                               ("static/lobby.js", "text/javascript"), ("static/style.css", "text/css")]:
+            pages = [("", "text/html"), ("t/abcdefghijkl", "text/html"), ("static/client.js", "text/javascript"),
+                     ("static/lobby.js", "text/javascript"), ("static/style.css", "text/css")]
+            for path, kind in pages:
                 async with s.get(url + path) as r:
                     assert r.status == 200 and r.content_type == kind, path
                     csp = r.headers["Content-Security-Policy"]

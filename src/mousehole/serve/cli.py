@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any, List
 
-from .hub import IDLE_SECONDS, Config
+from .hub import IDLE_SECONDS, LEASE_GRACE, Config
 
 __all__ = ["add_parser", "run"]
 
@@ -30,6 +30,16 @@ def _seconds(text: str) -> float:
         v = float("nan")
     if not 1.0 <= v <= 365 * 86400.0:
         raise argparse.ArgumentTypeError(f"expected seconds from 1 to {365 * 86400:,}, got {text[:40]!r}")
+    return v
+
+
+def _grace(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        v = float("nan")
+    if not 0.5 <= v <= 3600.0:
+        raise argparse.ArgumentTypeError(f"expected seconds from 0.5 to 3600, got {text[:40]!r}")
     return v
 
 
@@ -67,6 +77,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--picture-workers", type=_ranged(0, 64), default=PICTURE_WORKERS, metavar="N",
                    help="worker processes that draw the pictures, off the event loop; 0 draws them in the "
                         f"server's own process (default: {PICTURE_WORKERS})")
+    p.add_argument("--lease-grace", type=_grace, default=LEASE_GRACE, metavar="SECONDS",
+                   help="with PostgreSQL: another server process takes over a table's bots this many seconds "
+                        f"after twice their time a move has passed without a move (default: {LEASE_GRACE:g})")
     p.add_argument("--export-records", metavar="FILE", default=None,
                    help="write the records of the finished games in the database to FILE (a JSON list "
                         "that 'mousehole replay FILE --index K' reads) and exit (default: none)")
@@ -76,7 +89,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def _config(args: argparse.Namespace) -> Config:
     return Config(db=args.db, engine=args.engine, max_tables=args.max_tables, idle_seconds=args.idle,
                   max_connections=args.max_connections, max_per_ip=args.max_per_ip, bot_threads=args.bot_threads,
-                  allow_origins=tuple(args.allow_origin or ()), picture_workers=args.picture_workers)
+                  allow_origins=tuple(args.allow_origin or ()), picture_workers=args.picture_workers,
+                  lease_grace=args.lease_grace)
 
 
 async def _export(config: Config, path: str) -> int:

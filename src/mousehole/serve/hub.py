@@ -30,6 +30,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from .._rng import derive
+from .protocol import HELLO_SECONDS
 from .storage import Conflict, StorageError, Store, TableRow
 from .tables import Refused, Table, TableSpec
 from .views import draw_picture
@@ -77,6 +78,11 @@ class Config:
     allow_origins: Tuple[str, ...] = ()
     #: worker processes that draw the pictures (0: draw them on the event loop)
     picture_workers: int = 0
+    #: a bot lease lapses this many seconds after twice the bot's time (PostgreSQL: then
+    #: another process may run the table's bots)
+    lease_grace: float = LEASE_GRACE
+    #: seconds a new WebSocket has to say hello
+    hello_seconds: float = HELLO_SECONDS
 
 
 class _Bucket:
@@ -348,7 +354,8 @@ class Hub:
         try:
             seconds = table.spec.seconds
             now = time.time()
-            if not await self.store.take_lease(table.id, self.owner, now + 2 * seconds + LEASE_GRACE, now):
+            until = now + 2 * seconds + self.config.lease_grace
+            if not await self.store.take_lease(table.id, self.owner, until, now):
                 return  # another process runs this table's bots (the sweep looks again)
             decisions = table.decisions()
             if seat not in decisions or table.status != "open":

@@ -52,7 +52,7 @@ RATE = 10.0
 BURST = 40
 #: errors a connection may cause before it is closed
 MAX_ERRORS = 20
-#: seconds a new connection has to say hello
+#: seconds a new connection has to say hello (``Config.hello_seconds``)
 HELLO_SECONDS = 10.0
 #: seconds a frame may take to leave before the connection is dropped (a client that reads
 #: nothing cannot hold the server's memory: it is sent only the latest state)

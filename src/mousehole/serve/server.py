@@ -34,7 +34,6 @@ from .. import game_names, load
 from .hub import JOIN_EVENTS, Config, Hub, _Bucket
 from .protocol import (
     BURST,
-    HELLO_SECONDS,
     MAX_ERRORS,
     MAX_MESSAGE_BYTES,
     PROTOCOL,
@@ -315,9 +314,9 @@ class _Server:
 
     async def _hello(self, conn: _Conn, table_id: str) -> bool:
         try:
-            msg = await conn.ws.receive(timeout=HELLO_SECONDS)
+            msg = await conn.ws.receive(timeout=self.hub.config.hello_seconds)
         except asyncio.TimeoutError:
-            await conn.send(error_frame("hello", f"say hello within {HELLO_SECONDS:g} seconds"))
+            await conn.send(error_frame("hello", f"say hello within {self.hub.config.hello_seconds:g} seconds"))
             await conn.ws.close(code=1008, message=b"no hello")
             return False
         if msg.type != WSMsgType.TEXT:

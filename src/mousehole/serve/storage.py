@@ -410,7 +410,12 @@ class Store:
 
     async def take_lease(self, table_id: str, owner: str, until: float, now: float) -> bool:
         """Whether this process (``owner``) may run the table's bots until ``until``: the
-        lease is free, expired or already its own."""
+        lease is free, expired or already its own. A SQLite database has one server process
+        (the only one that runs bots): the lease is always its own, also right after a
+        restart, when the lease of the process before it has not lapsed yet."""
+        if self.kind == "sqlite":
+            return True
+
         def fn(db: _Db) -> bool:
             return bool(db.execute(
                 "UPDATE mh_tables SET lease_owner = ?, lease_until = ? WHERE id = ? AND status = 'open' AND "

@@ -1,0 +1,238 @@
+"""Load benchmark of ``mousehole serve`` (not a timed test): many concurrent tables of
+scripted WebSocket clients and bots on this machine.
+
+The server runs in a process of its own (SQLite in a temporary folder, its picture workers,
+its bot threads); this process creates the tables through the lobby's API and plays every
+person's seat with a scripted client that moves as soon as it is told to (a random legal
+move), while a spectator watches each table. It reports:
+
+* **moves a second**: the entries the tables accepted (people's and bots') over the run;
+* **from a move to every seat**: for each person's move, the time from sending it until
+  every connection of its table (both people and the spectator) received the state after
+  it: p50, p99 and the largest;
+* **the event loop's lag**: in the server, a task that asks to wake every 10 ms records how
+  late it wakes, while the bots think in their threads: p50, p99 and the largest;
+* the server's CPU time, its commits (a group commit counts once) and the bots' moves.
+
+Run: ``python benchmarks/bench_serve.py --tables 200 --seconds 60 --json out.json``
+(the recorded run is in ``docs/serve.md``). ``--quick`` is a smoke run of a few tables.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import platform
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from typing import Any, Dict, List, Optional
+
+GAMES = ("cheese_rescue", "kasimir", "m", "maus_au_chocolat")
+
+
+# --------------------------------------------------------------------------------------
+# the server process
+
+
+def _serve(config_kw: Dict[str, Any], conn: Any) -> None:
+    """The server's process: start, report the URL, watch the loop's lag until told to
+    stop, report the figures."""
+    from mousehole.serve.hub import Config
+    from mousehole.serve.server import start
+
+    async def main() -> None:
+        runner, hub, url = await start(Config(**config_kw), "127.0.0.1", 0)
+        lags: List[float] = []
+        stop = asyncio.Event()
+
+        async def watch() -> None:
+            while not stop.is_set():
+                t = time.perf_counter()
+                await asyncio.sleep(0.01)
+                lags.append(time.perf_counter() - t - 0.01)
+
+        loop = asyncio.get_running_loop()
+        loop.add_reader(conn.fileno(), stop.set)
+        watcher = asyncio.ensure_future(watch())
+        conn.send({"url": url})
+        await stop.wait()
+        conn.recv()
+        watcher.cancel()
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        figures = {"lags": lags, "cpu": usage.ru_utime + usage.ru_stime, "bot_moves": hub.bot_moves,
+                   "commits": hub.store.commits, "tables": len(hub.tables),
+                   "picture_cpu_ended": children.ru_utime + children.ru_stime}
+        await runner.cleanup()
+        conn.send(figures)
+    asyncio.run(main())
+
+
+# --------------------------------------------------------------------------------------
+# the clients
+
+
+class _Seat:
+    def __init__(self, ws: Any, table: "_Table", person: bool) -> None:
+        self.ws, self.table, self.person = ws, table, person
+        self.state: Dict[str, Any] = {}
+        self.played = -1
+
+
+class _Table:
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.seats: List[_Seat] = []
+        self.sent: Dict[int, float] = {}  # seq after the move -> when it was sent
+        self.seen: Dict[int, int] = {}  # seq -> connections that have it
+        self.over = False
+
+
+async def _run(url: str, args: argparse.Namespace) -> Dict[str, Any]:
+    import aiohttp
+    rng = random.Random(args.seed)
+    latencies: List[float] = []
+    tables: List[_Table] = []
+    errors = 0
+    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+
+    async def create(k: int) -> _Table:
+        game = GAMES[k % len(GAMES)]
+        seats = [{"name": "a"}, {"name": "b"}, {"bot": args.bot}]
+        async with session.post(url + "api/tables", json={"game": game, "seats": seats,
+                                                          "seconds": args.bot_seconds}) as r:
+            made = await r.json()
+            assert r.status == 201, made
+        t = _Table(game)
+        tokens = [(s["token"], True) for s in made["seats"] if s["token"]] + [(made["spectator"], False)]
+        for token, person in tokens:
+            ws = await session.ws_connect(url + f"ws/{made['table']}", max_msg_size=0)
+            await ws.send_json({"type": "hello", "token": token})
+            t.seats.append(_Seat(ws, t, person))
+        return t
+
+    async def read(seat: _Seat) -> None:
+        nonlocal errors
+        t = seat.table
+        async for msg in seat.ws:
+            body = json.loads(msg.data)
+            if body["type"] == "error":
+                errors += 1
+                continue
+            if body["type"] != "state":
+                continue
+            seat.state = body
+            seq = body["seq"]
+            t.seen[seq] = t.seen.get(seq, 0) + 1
+            if t.seen[seq] == len(t.seats) and seq in t.sent:
+                latencies.append(time.perf_counter() - t.sent.pop(seq))
+            if "result" in body or body["status"] != "open":
+                t.over = True
+                return
+            if seat.person and body.get("legal") and body["turn"] != seat.played:
+                seat.played = body["turn"]
+                action = rng.choice(body["legal"])[0]
+                t.sent[seq + 1] = time.perf_counter()
+                await seat.ws.send_json({"type": "move", "turn": body["turn"], "action": action})
+
+    t0 = time.perf_counter()
+    for k in range(args.tables):
+        tables.append(await create(k))
+    made_in = time.perf_counter() - t0
+    readers = [asyncio.ensure_future(read(s)) for t in tables for s in t.seats]
+    start = time.perf_counter()
+    done, pending = await asyncio.wait(readers, timeout=args.seconds)
+    elapsed = time.perf_counter() - start
+    moves = sum(max(s.state.get("seq", 0) for s in t.seats) for t in tables)
+    for task in pending:
+        task.cancel()
+    for t in tables:
+        for s in t.seats:
+            await s.ws.close()
+    await session.close()
+    return {"latencies": latencies, "moves": moves, "elapsed": elapsed, "finished": sum(t.over for t in tables),
+            "errors": errors, "create_seconds": made_in}
+
+
+def _pct(xs: List[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=200, help="concurrent tables (default: 200)")
+    p.add_argument("--seconds", type=float, default=60.0, help="length of the run (default: 60)")
+    p.add_argument("--bot", default="medium", help="the bot of each table's third seat (default: medium, ismcts)")
+    p.add_argument("--bot-seconds", type=float, default=0.05, help="the bots' seconds a move (default: 0.05)")
+    p.add_argument("--bot-threads", type=int, default=2, help="the server's bot threads (default: 2)")
+    p.add_argument("--picture-workers", type=int, default=2, help="the server's picture workers (default: 2)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the clients' moves (default: 1)")
+    p.add_argument("--json", default=None, help="also write the figures to this file (default: none)")
+    p.add_argument("--quick", action="store_true", help="a smoke run: 8 tables for 5 seconds")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.tables, args.seconds = 8, 5.0
+    folder = tempfile.mkdtemp(prefix="mousehole-bench-serve-")
+    config = {"db": os.path.join(folder, "serve.db"), "max_tables": args.tables + 10,
+              "max_connections": 4 * args.tables + 100, "max_per_ip": 4 * args.tables + 100,
+              "create_burst": args.tables + 10, "bot_threads": args.bot_threads,
+              "picture_workers": args.picture_workers}
+    ctx = multiprocessing.get_context("spawn")
+    parent, child = ctx.Pipe()
+    proc = ctx.Process(target=_serve, args=(config, child))
+    proc.start()
+    url = parent.recv()["url"]
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    try:
+        got = asyncio.run(_run(url, args))
+    finally:
+        parent.send("stop")
+        server = parent.recv()
+        proc.join(30)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    lat = got["latencies"]
+    lags = server["lags"]
+    report = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.processor() or platform.platform()}",
+        "python": sys.version.split()[0], "tables": args.tables, "seconds": round(got["elapsed"], 2),
+        "bot": args.bot, "bot_seconds": args.bot_seconds, "bot_threads": args.bot_threads,
+        "picture_workers": args.picture_workers, "finished_games": got["finished"], "errors": got["errors"],
+        "moves": got["moves"], "moves_per_second": round(got["moves"] / got["elapsed"], 1),
+        "bot_moves": server["bot_moves"], "commits": server["commits"],
+        "update_ms": {"n": len(lat), "p50": round(1000 * _pct(lat, 0.5), 1), "p99": round(1000 * _pct(lat, 0.99), 1),
+                      "max": round(1000 * max(lat), 1) if lat else None},
+        "loop_lag_ms": {"n": len(lags), "p50": round(1000 * _pct(lags, 0.5), 2),
+                        "p99": round(1000 * _pct(lags, 0.99), 2), "max": round(1000 * max(lags), 1) if lags else None,
+                        "mean": round(1000 * statistics.fmean(lags), 2) if lags else None},
+        "server_cpu_seconds": round(server["cpu"], 1),
+        "clients_cpu_seconds": round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1),
+        "create_seconds": round(got["create_seconds"], 2),
+    }
+    print(f"mousehole serve under load: {args.tables} tables (2 scripted people, a bot {args.bot} at "
+          f"{args.bot_seconds:g} s a move, a spectator each), {report['seconds']} s on {report['machine']}")
+    print(f"  moves: {report['moves']:,} ({report['moves_per_second']} a second; {report['bot_moves']:,} by bots; "
+          f"{report['commits']:,} commits); games finished: {report['finished_games']}; errors: {report['errors']}")
+    u = report["update_ms"]
+    print(f"  from a person's move to every seat's update: p50 {u['p50']} ms, p99 {u['p99']} ms, "
+          f"max {u['max']} ms ({u['n']:,} moves)")
+    g = report["loop_lag_ms"]
+    print(f"  event loop lag while bots think: p50 {g['p50']} ms, p99 {g['p99']} ms, max {g['max']} ms")
+    print(f"  CPU: server {report['server_cpu_seconds']} s, clients {report['clients_cpu_seconds']} s")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(report, fh, indent=2)
+            fh.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
