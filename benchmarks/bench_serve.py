@@ -160,6 +160,79 @@ async def _run(url: str, args: argparse.Namespace) -> Dict[str, Any]:
             "errors": errors, "create_seconds": made_in}
 
 
+# --------------------------------------------------------------------------------------
+# screenshots (docs/figures/serve-*.png)
+
+#: how many moves the scripted people play before the screenshot of each game
+SCREENSHOT_PLIES = {"cheese_rescue": 14, "kasimir": 30, "m": 40, "maus_au_chocolat": 50}
+
+
+async def _midgame(url: str, game: str, seed: int) -> Dict[str, Any]:
+    """A table (two people, a bot) played by scripted people to about the middle of the game."""
+    import aiohttp
+    rng = random.Random(seed)
+    async with aiohttp.ClientSession() as session:
+        seats = [{"name": "ann"}, {"name": "bob"}, {"bot": "easy"}]
+        async with session.post(url + "api/tables", json={"game": game, "seats": seats, "seconds": 0.2}) as r:
+            made: Dict[str, Any] = await r.json()
+        wss = []
+        for s in made["seats"][:2]:
+            ws = await session.ws_connect(url + f"ws/{made['table']}", max_msg_size=0)
+            await ws.send_json({"type": "hello", "token": s["token"]})
+            wss.append(ws)
+        latest: List[Dict[str, Any]] = [{}, {}]
+
+        async def read(i: int) -> None:
+            async for msg in wss[i]:
+                body = json.loads(msg.data)
+                if body["type"] == "state":
+                    latest[i] = body
+        readers = [asyncio.ensure_future(read(i)) for i in range(2)]
+        played = [-1, -1]
+        while max(st.get("ply", 0) for st in latest) < SCREENSHOT_PLIES[game]:
+            for i in range(2):
+                st = latest[i]
+                if st.get("legal") and st["turn"] != played[i] and not st.get("result"):
+                    played[i] = st["turn"]
+                    await wss[i].send_json({"type": "move", "turn": st["turn"], "action": rng.choice(st["legal"])[0]})
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1.0)  # (a bot to move thinks; its move shows in the events)
+        for task in readers:
+            task.cancel()
+        for ws in wss:
+            await ws.close()
+    return made
+
+
+def _screenshots(folder: str, url: str) -> None:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    os.makedirs(folder, exist_ok=True)
+    for game, width, height, name in [(g, 1200, 860, f"serve-{g}.png") for g in GAMES] + \
+            [("maus_au_chocolat", 412, 915, "serve-phone.png")]:
+        made = asyncio.run(_midgame(url, game, 3))
+        opts = webdriver.ChromeOptions()
+        opts.binary_location = os.environ.get("MOUSEHOLE_CHROMIUM", "/usr/bin/chromium")
+        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                    f"--window-size={width},{height}"):
+            opts.add_argument(arg)
+        driver = webdriver.Chrome(service=Service(os.environ.get("MOUSEHOLE_CHROMEDRIVER", "/usr/bin/chromedriver")),
+                                  options=opts)
+        try:
+            driver.get(url + made["seats"][0]["link"][1:])
+            end = time.monotonic() + 30
+            while not driver.execute_script("var i = document.getElementById('picture');"
+                                            "return i.complete && i.naturalWidth > 0"):
+                assert time.monotonic() < end, "the table page did not draw its picture"
+                time.sleep(0.1)
+            time.sleep(0.5)
+            path = os.path.join(folder, name)
+            driver.save_screenshot(path)
+            print(f"{path}: {game} at {width}x{height}")
+        finally:
+            driver.quit()
+
+
 def _pct(xs: List[float], q: float) -> float:
     if not xs:
         return float("nan")
@@ -178,6 +251,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--seed", type=int, default=1, help="seed of the clients' moves (default: 1)")
     p.add_argument("--json", default=None, help="also write the figures to this file (default: none)")
     p.add_argument("--quick", action="store_true", help="a smoke run: 8 tables for 5 seconds")
+    p.add_argument("--screenshots", default=None, metavar="FOLDER",
+                   help="instead of the load run: a screenshot of each game at the table (headless Chromium) "
+                        "into FOLDER (docs/figures)")
     args = p.parse_args(argv)
     if args.quick:
         args.tables, args.seconds = 8, 5.0
@@ -191,6 +267,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     proc = ctx.Process(target=_serve, args=(config, child))
     proc.start()
     url = parent.recv()["url"]
+    if args.screenshots:
+        try:
+            _screenshots(args.screenshots, url)
+        finally:
+            parent.send("stop")
+            parent.recv()
+            proc.join(30)
+        return 0
     before = resource.getrusage(resource.RUSAGE_SELF)
     try:
         got = asyncio.run(_run(url, args))

@@ -60,17 +60,25 @@ class ServerProcess:
     """``python -m mousehole serve`` on a free port, as a child process."""
 
     def __init__(self, db: str, *args: str) -> None:
+        # its log goes to a file (a pipe nobody reads would fill and stop the server)
+        self.log = tempfile.NamedTemporaryFile(mode="w+", prefix="mousehole-serve-", suffix=".log")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "mousehole", "serve", "--port", "0", "--db", db, *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, stderr=self.log, text=True)
         assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
+        import select
+        ready, _, _ = select.select([self.proc.stdout], [], [], 120.0)
+        line = self.proc.stdout.readline() if ready else "(nothing within 120 s)"
         found = re.search(r"(http://\S+/)", line)
         if found is None:
             self.proc.kill()
-            err = self.proc.stderr.read() if self.proc.stderr else ""
-            raise AssertionError(f"the server did not start: {line!r} {err}")
+            raise AssertionError(f"the server did not start: {line!r} {self.stderr()}")
         self.url = found.group(1)
+
+    def stderr(self) -> str:
+        """What the server wrote to its standard error (its log) so far."""
+        self.log.seek(0)
+        return str(self.log.read())
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         self.proc.send_signal(sig)

@@ -323,3 +323,21 @@ def test_a_store_conflict_is_caught(tmp_path: Any) -> None:
         finally:
             await store.close()
     asyncio.run(main())
+
+
+def test_one_object_a_table(tmp_path: Any) -> None:
+    """A table is one object in a process however it is reached (created here, loaded on a
+    notice of another process, found for a link): a second copy would miss the moves made on
+    the first, and its connections would stop hearing of them."""
+    async def main() -> None:
+        async with served(str(tmp_path)) as (hub, url), aiohttp.ClientSession() as s:
+            made = await create(s, url, _table("kasimir", 2, []))
+            table = hub.tables[made["table"]]
+            row = await hub.store.table(made["table"])
+            assert row is not None
+            assert await hub._load_row(row) is table
+            assert await hub.find(made["table"]) is table
+            hub._on_notify(f"{made['table']} new")
+            await asyncio.sleep(0.2)
+            assert hub.tables[made["table"]] is table
+    asyncio.run(main())

@@ -15,7 +15,8 @@ import random
 import signal
 import subprocess
 import sys
-from typing import Any, Iterator, List
+import time
+from typing import Any, Dict, Iterator, List
 
 import aiohttp
 import pytest
@@ -96,16 +97,18 @@ def test_two_processes_race_for_one_move(pg_url: str) -> None:
                     await asyncio.gather(x.move(legal[0], turn), y.move(legal[-1], turn))
                     for cl in (x, y):
                         await cl.reach(seq + 1)
-                    await asyncio.sleep(0.3)  # the loser's error frame
-                    for cl in (x, y):
-                        while True:
+                    def errors() -> List[Dict[str, Any]]:
+                        return [e for p in pairs for cl in p for e in cl.errors]
+                    end = time.monotonic() + 30
+                    while len(errors()) < races + 1 and time.monotonic() < end:
+                        for cl in (x, y):  # the loser's error frame
                             try:
-                                await cl.receive(0.2)
+                                await cl.receive(0.1)
                             except asyncio.TimeoutError:
-                                break
-                    errors = len(x.errors) + len(y.errors)
-                    assert errors == races + 1 and all(e["code"] in ("stale", "not-your-turn")
-                                                       for e in x.errors + y.errors)
+                                pass
+                    await asyncio.sleep(0.2)
+                    assert len(errors()) == races + 1
+                    assert all(e["code"] in ("stale", "not-your-turn") for e in errors())
                     for p in pairs:
                         for cl in p:
                             await cl.reach(seq + 1)

@@ -121,6 +121,10 @@ def run(args: argparse.Namespace) -> int:
         if args.export_records is not None:
             return asyncio.run(_export(config, args.export_records))
 
+        import logging
+        logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                            format="%(asctime)s mousehole serve %(levelname)s: %(message)s")
+
         def ready(url: str) -> None:
             print(f"mousehole serve: {url} (database {describe_url(config.db)}); Ctrl-C stops", flush=True)
         server.run(config, args.host, args.port, ready=ready)

@@ -190,6 +190,9 @@ class Hub:
         except Exception as e:  # noqa: BLE001  (a row this server cannot read: keep the others going)
             log.error("table %s: cannot be replayed from the database: %s: %s", row.id, type(e).__name__, e)
             return None
+        existing = self.tables.get(row.id)
+        if existing is not None:  # one object a table: every connection and move uses the same
+            return existing
         table.set_status(row.status)
         table.updated = row.updated
         self.tables[row.id] = table
@@ -242,8 +245,9 @@ class Hub:
         spectator = secrets.token_urlsafe(32)
         hashes.append((token_hash(spectator), -1))
         row = TableRow(table_id, json.dumps(spec.to_json()), table.seed, table.bot_seed, "open", now, now, 0)
-        await self.store.create_table(row, hashes)
-        self.tables[table_id] = table
+        async with self.lock(table_id):  # (this process's notice of the new table waits for it)
+            await self.store.create_table(row, hashes)
+            self.tables[table_id] = table
         self._schedule_bots(table)
         return {"table": table_id, "seats": seats, "spectator": spectator}
 
@@ -263,28 +267,33 @@ class Hub:
     async def move(self, table: Table, seat: Optional[int], turn: Any, *, action: Any = None,
                    text: Any = None) -> None:
         """Accept seat ``seat``'s move (see the module's docstring), or raise
-        :class:`Refused` with the table unchanged."""
-        async with self.lock(table.id):
-            for _ in range(4):
-                a = table.check(seat, turn, action, text)
-                assert seat is not None  # (check refuses spectators)
-                at = time.time()
-                try:
-                    await self.store.append(table.id, table.seq + 1, seat, a, at)
-                except Conflict:  # another process wrote this entry: read the log, check again
-                    await self._catch_up(table)
-                    continue
-                except StorageError as e:
-                    log.error("table %s: %s", table.id, e)
-                    raise Refused("storage", "the server could not store the move; try again") from None
-                table.apply_entry(seat, a)
-                table.updated = at
-                break
-            else:
-                raise Refused("busy", "the table is busy; try again")
-            if table.over:
-                await self._finish(table)
-        self._changed(table)
+        :class:`Refused` with the table unchanged (but for the entries of other processes it
+        read meanwhile: those are announced either way)."""
+        seq = table.seq
+        try:
+            async with self.lock(table.id):
+                for _ in range(4):
+                    a = table.check(seat, turn, action, text)
+                    assert seat is not None  # (check refuses spectators)
+                    at = time.time()
+                    try:
+                        await self.store.append(table.id, table.seq + 1, seat, a, at)
+                    except Conflict:  # another process wrote this entry: read the log, check again
+                        await self._catch_up(table)
+                        continue
+                    except StorageError as e:
+                        log.error("table %s: %s", table.id, e)
+                        raise Refused("storage", "the server could not store the move; try again") from None
+                    table.apply_entry(seat, a)
+                    table.updated = at
+                    break
+                else:
+                    raise Refused("busy", "the table is busy; try again")
+                if table.over:
+                    await self._finish(table)
+        finally:
+            if table.seq != seq:
+                self._changed(table)
 
     async def _catch_up(self, table: Table) -> bool:
         """Apply the log's entries this process has not seen (the lock held); True when

@@ -402,6 +402,7 @@ def make_app(hub: Hub) -> web.Application:
     app.router.add_get("/ws/{table}", server.websocket)
     app.router.add_get("/replay/{ticket}", _replay)
     app.router.add_get("/healthz", _ok)
+    app.router.add_get("/favicon.ico", _no_icon)
 
     async def on_startup(app: web.Application) -> None:
         await hub.start()
@@ -411,6 +412,10 @@ def make_app(hub: Hub) -> web.Application:
     app.on_startup.append(on_startup)
     app.on_cleanup.append(on_cleanup)
     return app
+
+
+async def _no_icon(request: web.Request) -> web.Response:
+    return web.Response(status=204)
 
 
 async def _ok(request: web.Request) -> web.Response:

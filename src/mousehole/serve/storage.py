@@ -1,11 +1,14 @@
 """Where served tables live: SQLite (a file in WAL mode, the default) or PostgreSQL (a URL,
 for several server processes sharing tables).
 
-Every write goes through one writer thread that owns the connection. Requests waiting for it
-are committed together (a *group commit*: one transaction, each request in a savepoint of
-its own, one ``COMMIT``), and each request's caller hears of its result only after that
-commit returned: an accepted move is on disk (SQLite ``synchronous=FULL``; PostgreSQL's
-default ``synchronous_commit``) before anyone is told of it.
+Every write goes through one writer thread that owns the connection, and each request's
+caller hears of its result only after its transaction committed: an accepted move is on disk
+(SQLite ``synchronous=FULL``; PostgreSQL's default ``synchronous_commit``) before anyone is
+told of it. With SQLite the requests waiting for the writer are committed together (a
+*group commit*: one transaction, each request in a savepoint of its own, one ``COMMIT`` and
+so one ``fsync``); with PostgreSQL each request is a transaction of its own (two server
+processes then never hold row locks of several tables in one transaction), and a deadlock
+or serialization failure is reported as a :class:`Conflict`, which the caller retries.
 
 Tables (the schema, version :data:`SCHEMA_VERSION`):
 
@@ -59,12 +62,17 @@ _SCHEMA = (
 )
 
 
+#: PostgreSQL's errors that another transaction caused and a retry may not meet again
+_RETRY = ("DeadlockDetected", "SerializationFailure", "LockNotAvailable")
+
+
 class StorageError(MouseholeError):
     """The database could not be reached or refused a request."""
 
 
 class Conflict(Exception):
-    """Another server process wrote this entry (or this id) first."""
+    """Another server process wrote this entry (or this id) first, or its transaction
+    collided with this one: read again and retry."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -251,7 +259,10 @@ class Store:
                 return
             batch = [item]
             last = False
-            while len(batch) < MAX_BATCH:
+            # SQLite: group commits (one fsync for many requests). PostgreSQL: one request a
+            # transaction, so that two processes never hold row locks of several tables in
+            # one transaction (which could deadlock).
+            while len(batch) < (MAX_BATCH if self.kind == "sqlite" else 1):
                 try:
                     nxt = self._q.get_nowait()
                 except queue.Empty:
@@ -284,7 +295,8 @@ class Store:
                     r = fn(db)
                 except Exception as e:  # noqa: BLE001  (this request fails; the others go on)
                     db.execute("ROLLBACK TO SAVEPOINT mh")
-                    problem: BaseException = (Conflict(str(e).strip()[:200]) if isinstance(e, db.integrity) else
+                    retry = isinstance(e, db.integrity) or type(e).__name__ in _RETRY
+                    problem: BaseException = (Conflict(str(e).strip()[:200]) if retry else
                                           e if isinstance(e, StorageError) else
                                           StorageError(f"{type(e).__name__}: {str(e).strip()[:200]}"))
                     results.append((fut, None, problem))

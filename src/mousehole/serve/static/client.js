@@ -185,6 +185,7 @@
       if (e.n <= lastEvent) { return; }
       lastEvent = e.n;
       var li = item('li', e.text, welcome && e.seat === welcome.seat ? 'mine' : '');
+      li.value = e.ply;  // numbered by the game's move, the newest on top
       list.insertBefore(li, list.firstChild);
     });
     while (list.childNodes.length > 200) { list.removeChild(list.lastChild); }
@@ -211,6 +212,9 @@
     document.body.dataset.seq = String(s.seq);
     document.body.dataset.status = s.result ? 'over' : s.status;
   }
+
+  // another link of the same table opened in this tab changes the fragment only: start again
+  window.addEventListener('hashchange', function () { location.reload(); });
 
   document.addEventListener('DOMContentLoaded', function () {
     $('filter').addEventListener('input', function () { if (current) { showMoves(current); } });

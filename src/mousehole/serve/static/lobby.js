@@ -35,10 +35,16 @@
       l.appendChild(document.createTextNode(r.param + ' '));
       var s = document.createElement('select');
       s.dataset.param = r.param;
-      r.values.forEach(function (v, i) { s.appendChild(option(v, v + (v === r.default ? ' (default)' : '') + ': ' + r.meaning[i])); });
+      r.values.forEach(function (v) { s.appendChild(option(v, v + (v === r.default ? ' (default)' : ''))); });
       s.value = r.default;
+      var meaning = document.createElement('small');
+      meaning.className = 'meaning';
+      function explain() { meaning.textContent = r.meaning[r.values.indexOf(s.value)] || ''; }
+      s.addEventListener('change', explain);
+      explain();
       l.appendChild(s);
       p.appendChild(l);
+      p.appendChild(meaning);
       box.appendChild(p);
     });
     box.hidden = g.readings.length === 0;
