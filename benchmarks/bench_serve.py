@@ -65,13 +65,33 @@ def _serve(config_kw: Dict[str, Any], conn: Any) -> None:
         conn.recv()
         watcher.cancel()
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        pool: Any = hub.picture_pool
+        workers = [p.pid for p in getattr(pool, "_processes", {}).values()] if pool is not None else []
         figures = {"lags": lags, "cpu": usage.ru_utime + usage.ru_stime, "bot_moves": hub.bot_moves,
                    "commits": hub.store.commits, "tables": len(hub.tables),
-                   "picture_cpu_ended": children.ru_utime + children.ru_stime}
+                   "picture_cpu": sum(_cpu_of(pid) for pid in workers)}
         await runner.cleanup()
         conn.send(figures)
     asyncio.run(main())
+
+
+def _cpu_of(pid: int) -> float:
+    """CPU seconds (user + system) of a running process (Linux: /proc)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_model() -> str:
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.platform()
 
 
 # --------------------------------------------------------------------------------------
@@ -257,6 +277,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = p.parse_args(argv)
     if args.quick:
         args.tables, args.seconds = 8, 5.0
+    load_before = os.getloadavg()
     folder = tempfile.mkdtemp(prefix="mousehole-bench-serve-")
     config = {"db": os.path.join(folder, "serve.db"), "max_tables": args.tables + 10,
               "max_connections": 4 * args.tables + 100, "max_per_ip": 4 * args.tables + 100,
@@ -286,7 +307,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     lat = got["latencies"]
     lags = server["lags"]
     report = {
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.processor() or platform.platform()}",
+        "machine": f"{_cpu_model()}, {os.cpu_count()} cores",
+        "load_average_before": [round(x, 2) for x in load_before],
         "python": sys.version.split()[0], "tables": args.tables, "seconds": round(got["elapsed"], 2),
         "bot": args.bot, "bot_seconds": args.bot_seconds, "bot_threads": args.bot_threads,
         "picture_workers": args.picture_workers, "finished_games": got["finished"], "errors": got["errors"],
@@ -298,6 +320,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                         "p99": round(1000 * _pct(lags, 0.99), 2), "max": round(1000 * max(lags), 1) if lags else None,
                         "mean": round(1000 * statistics.fmean(lags), 2) if lags else None},
         "server_cpu_seconds": round(server["cpu"], 1),
+        "picture_workers_cpu_seconds": round(server["picture_cpu"], 1),
         "clients_cpu_seconds": round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1),
         "create_seconds": round(got["create_seconds"], 2),
     }
@@ -310,7 +333,9 @@ def main(argv: Optional[List[str]] = None) -> int:
           f"max {u['max']} ms ({u['n']:,} moves)")
     g = report["loop_lag_ms"]
     print(f"  event loop lag while bots think: p50 {g['p50']} ms, p99 {g['p99']} ms, max {g['max']} ms")
-    print(f"  CPU: server {report['server_cpu_seconds']} s, clients {report['clients_cpu_seconds']} s")
+    print(f"  CPU: server {report['server_cpu_seconds']} s, "
+          f"its picture workers {report['picture_workers_cpu_seconds']} s, "
+          f"clients {report['clients_cpu_seconds']} s; load average before the run {report['load_average_before']}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(report, fh, indent=2)

@@ -19,7 +19,9 @@ from serve_kit import Client, ServerProcess, play_out, post_table
 
 from mousehole import records
 
-pytestmark = pytest.mark.serve
+pytestmark = [pytest.mark.serve,
+              pytest.mark.skipif(sys.platform == "win32",
+                                 reason="SIGKILL: POSIX systems only (Windows has no signals)")]
 
 TABLES = [
     {"game": "m", "seats": [{"name": "ann"}, {"name": "bob"}], "seconds": 0.05},
