@@ -293,6 +293,27 @@ def _hidden_from(full: Dict[str, Any], view: Dict[str, Any]) -> Set[int]:
     return _hidden_cards(full, view) - known
 
 
+def _own_cards_after_own_entries(table: Any, seat: int) -> Set[int]:
+    """The cards seat ``seat`` holds while its own entries waiting in its queue are played
+    (the seats before it in a phase of simultaneous bids laying placeholder bids, MC-27): a
+    seat may be told of them (the card an Etienne swap draws, MC-16, names its bids before
+    the seats before it have bid), though the table's position has not played them yet."""
+    s = table.state.clone()
+    queue = list(table.queues[seat])
+    own: Set[int] = set()
+    for _ in range(10 * (len(queue) + table.n)):
+        own |= {c for c in (s.to_dict(for_player=seat).get("hands") or [[]] * table.n)[seat] or [] if c is not None}
+        if not queue or s.is_terminal():
+            break
+        if s.current_player == seat:
+            s.apply_action(queue.pop(0))
+        elif 0 <= s.current_player < seat:
+            s.apply_action(int(s.legal_actions()[0]))  # the lowest legal action is a bid
+        else:
+            break
+    return own
+
+
 def _card_names(game: Any, cards: Set[int]) -> Set[str]:
     if game.name == "m":
         return {game.card_name(c) for c in cards}
@@ -321,6 +342,7 @@ def _check_frame(table: Any, audience: Optional[int], frame: str, r: int, deep: 
             hidden |= _hidden_from(full, state.to_dict(for_player=p))
     else:
         hidden = _hidden_from(full, state.to_dict(for_player=audience))
+        hidden -= _own_cards_after_own_entries(table, audience)
     names = _card_names(table.game, hidden)
     for text in texts:
         for name in names:
