@@ -239,6 +239,10 @@ def _screenshots(folder: str, url: str) -> None:
         driver = webdriver.Chrome(service=Service(os.environ.get("MOUSEHOLE_CHROMEDRIVER", "/usr/bin/chromedriver")),
                                   options=opts)
         try:
+            # (headless Chromium's windows are at least 500 pixels wide: a phone's screen is
+            # set through the DevTools protocol)
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
             driver.get(url + made["seats"][0]["link"][1:])
             end = time.monotonic() + 30
             while not driver.execute_script("var i = document.getElementById('picture');"

@@ -55,6 +55,22 @@ def server(tmp_path_factory: Any) -> Iterator[ServerProcess]:
         yield s
 
 
+def _phone(driver: Any) -> None:
+    """The current tab as a phone's screen: headless Chromium's windows are at least 500 CSS
+    pixels wide, whatever --window-size says, so the tab's metrics are set through the
+    DevTools protocol (per tab)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
+
+
+def _new_tab(driver: Any, url: str) -> str:
+    driver.switch_to.new_window("tab")
+    _phone(driver)
+    driver.get(url)
+    assert driver.execute_script("return window.innerWidth") == PHONE[0]
+    return str(driver.current_window_handle)
+
+
 def _errors(driver: Any) -> List[str]:
     return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
@@ -76,12 +92,7 @@ def test_two_browser_seats_and_a_bot_play_to_the_end(game: str, browser: Any, se
     t = post_table(server.url, {"game": game, "seconds": 0.05,
                                 "seats": [{"name": "ann"}, {"name": "bob"}, {"bot": "easy"}]})
     driver = browser
-    driver.switch_to.new_window("tab")
-    tabs = [driver.current_window_handle]
-    driver.get(server.url + t["seats"][0]["link"][1:])
-    driver.switch_to.new_window("tab")
-    tabs.append(driver.current_window_handle)
-    driver.get(server.url + t["seats"][1]["link"][1:])
+    tabs = [_new_tab(driver, server.url + t["seats"][p]["link"][1:]) for p in (0, 1)]
     for tab, who in zip(tabs, ("ann", "bob")):
         driver.switch_to.window(tab)
         _wait(driver, "return document.body.dataset.seq !== undefined")
@@ -138,7 +149,7 @@ def test_the_lobby_makes_a_table_and_the_filter_narrows_the_moves(browser: Any, 
     from selenium.webdriver.support.ui import Select
 
     driver = browser
-    driver.get(server.url)
+    _new_tab(driver, server.url)
     _wait(driver, "return document.querySelectorAll('#game option').length > 0")
     Select(driver.find_element(By.ID, "game")).select_by_value("m")
     Select(driver.find_element(By.ID, "players")).select_by_value("3")
