@@ -5,7 +5,7 @@ import argparse
 import asyncio
 import json
 import sys
-from typing import Any, List
+from typing import Any, Callable, List
 
 from .hub import IDLE_SECONDS, LEASE_GRACE, Config
 
@@ -23,24 +23,24 @@ def _ranged(lo: int, hi: int) -> Any:
     return ranged(lo, hi)
 
 
-def _seconds(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        v = float("nan")
-    if not 1.0 <= v <= 365 * 86400.0:
-        raise argparse.ArgumentTypeError(f"expected seconds from 1 to {365 * 86400:,}, got {text[:40]!r}")
-    return v
+def _seconds_in(lo: float, hi: float) -> Callable[[str], float]:
+    """A seconds argument, a number from ``lo`` to ``hi`` (the number read as ``mousehole
+    play --pause`` reads it: at most 40 characters)."""
+    from ..cli import _real_text, _shown
+
+    def check(text: str) -> float:
+        v = _real_text(text)
+        if not lo <= v <= hi:  # (False for a NaN)
+            raise argparse.ArgumentTypeError(f"expected seconds from {lo:,.10g} to {hi:,.10g}, "
+                                             f"got {_shown(repr(text), 60)}")
+        return v
+    return check
 
 
-def _grace(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        v = float("nan")
-    if not 0.5 <= v <= 3600.0:
-        raise argparse.ArgumentTypeError(f"expected seconds from 0.5 to 3600, got {text[:40]!r}")
-    return v
+#: ``--idle``: from a second to a year
+_seconds = _seconds_in(1.0, 365 * 86400.0)
+#: ``--lease-grace``: from half a second to an hour
+_grace = _seconds_in(0.5, 3600.0)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
