@@ -3,8 +3,10 @@ scripted WebSocket clients and bots on this machine.
 
 The server runs in a process of its own (SQLite in a temporary folder, its picture workers,
 its bot threads); this process creates the tables through the lobby's API and plays every
-person's seat with a scripted client that moves as soon as it is told to (a random legal
-move), while a spectator watches each table. It reports:
+person's seat with a scripted client that plays a random legal move as soon as it is told
+to (the server saturated: then the time from a move to the updates is mostly the queue of
+the other tables' moves) or, with ``--think S``, after 0.5 to 1.5 times S seconds (a
+person's pace), while a spectator watches each table. It reports:
 
 * **moves a second**: the entries the tables accepted (people's and bots') over the run;
 * **from a move to every seat**: for each person's move, the time from sending it until
@@ -15,7 +17,8 @@ move), while a spectator watches each table. It reports:
 * the server's CPU time, its commits (a group commit counts once) and the bots' moves.
 
 Run: ``python benchmarks/bench_serve.py --tables 200 --seconds 60 --json out.json``
-(the recorded run is in ``docs/serve.md``). ``--quick`` is a smoke run of a few tables.
+(the recorded runs are in ``docs/serve.md`` and ``benchmarks/results/serve-*.json``).
+``--quick`` is a smoke run of a few tables.
 """
 from __future__ import annotations
 
@@ -111,7 +114,18 @@ class _Table:
         self.seats: List[_Seat] = []
         self.sent: Dict[int, float] = {}  # seq after the move -> when it was sent
         self.seen: Dict[int, int] = {}  # seq -> connections that have it
+        self.top = 0  # the latest seq a connection of the table has
         self.over = False
+
+
+async def _move(seat: _Seat, turn: int, action: int, wait: float) -> None:
+    """Send a scripted person's move after ``wait`` seconds, noting when it left."""
+    if wait > 0:
+        await asyncio.sleep(wait)
+        if seat.table.over or seat.ws.closed:
+            return
+    seat.table.sent[seat.table.top + 1] = time.perf_counter()
+    await seat.ws.send_json({"type": "move", "turn": turn, "action": action})
 
 
 async def _run(url: str, args: argparse.Namespace) -> Dict[str, Any]:
@@ -149,6 +163,7 @@ async def _run(url: str, args: argparse.Namespace) -> Dict[str, Any]:
                 continue
             seat.state = body
             seq = body["seq"]
+            t.top = max(t.top, seq)
             t.seen[seq] = t.seen.get(seq, 0) + 1
             if t.seen[seq] == len(t.seats) and seq in t.sent:
                 latencies.append(time.perf_counter() - t.sent.pop(seq))
@@ -158,8 +173,10 @@ async def _run(url: str, args: argparse.Namespace) -> Dict[str, Any]:
             if seat.person and body.get("legal") and body["turn"] != seat.played:
                 seat.played = body["turn"]
                 action = rng.choice(body["legal"])[0]
-                t.sent[seq + 1] = time.perf_counter()
-                await seat.ws.send_json({"type": "move", "turn": body["turn"], "action": action})
+                if args.think > 0:  # a person's pace: the move leaves after a while
+                    asyncio.ensure_future(_move(seat, body["turn"], action, rng.uniform(0.5, 1.5) * args.think))
+                else:
+                    await _move(seat, body["turn"], action, 0.0)
 
     t0 = time.perf_counter()
     for k in range(args.tables):
@@ -181,7 +198,7 @@ async def _run(url: str, args: argparse.Namespace) -> Dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------
-# screenshots (docs/figures/serve-*.png)
+# screenshots (docs/figures/serve/*.png)
 
 #: how many moves the scripted people play before the screenshot of each game
 SCREENSHOT_PLIES = {"cheese_rescue": 14, "kasimir": 30, "m": 40, "maus_au_chocolat": 50}
@@ -228,8 +245,8 @@ def _screenshots(folder: str, url: str) -> None:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     os.makedirs(folder, exist_ok=True)
-    for game, width, height, name in [(g, 1200, 860, f"serve-{g}.png") for g in GAMES] + \
-            [("maus_au_chocolat", 412, 915, "serve-phone.png")]:
+    for game, width, height, name in [(g, 1200, 860, f"{g}.png") for g in GAMES] + \
+            [("maus_au_chocolat", 412, 915, "phone.png")]:
         made = asyncio.run(_midgame(url, game, 3))
         opts = webdriver.ChromeOptions()
         opts.binary_location = os.environ.get("MOUSEHOLE_CHROMIUM", "/usr/bin/chromium")
@@ -252,9 +269,22 @@ def _screenshots(folder: str, url: str) -> None:
             time.sleep(0.5)
             path = os.path.join(folder, name)
             driver.save_screenshot(path)
+            _small_png(path)
             print(f"{path}: {game} at {width}x{height}")
         finally:
             driver.quit()
+
+
+def _small_png(path: str) -> None:
+    """The screenshot in 128 colours (a quarter of its size; the pages have few colours),
+    where Pillow is installed."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(path) as im:
+        small = im.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    small.save(path, optimize=True)
 
 
 def _pct(xs: List[float], q: float) -> float:
@@ -272,12 +302,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--bot-seconds", type=float, default=0.05, help="the bots' seconds a move (default: 0.05)")
     p.add_argument("--bot-threads", type=int, default=2, help="the server's bot threads (default: 2)")
     p.add_argument("--picture-workers", type=int, default=2, help="the server's picture workers (default: 2)")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="the scripted people's mean seconds before a move (0.5 to 1.5 times it, at random); "
+                        "0 moves at once and keeps the server saturated (default: 0)")
     p.add_argument("--seed", type=int, default=1, help="seed of the clients' moves (default: 1)")
     p.add_argument("--json", default=None, help="also write the figures to this file (default: none)")
     p.add_argument("--quick", action="store_true", help="a smoke run: 8 tables for 5 seconds")
     p.add_argument("--screenshots", default=None, metavar="FOLDER",
                    help="instead of the load run: a screenshot of each game at the table (headless Chromium) "
-                        "into FOLDER (docs/figures)")
+                        "into FOLDER (docs/figures/serve)")
     args = p.parse_args(argv)
     if args.quick:
         args.tables, args.seconds = 8, 5.0
@@ -314,7 +347,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         "machine": f"{_cpu_model()}, {os.cpu_count()} cores",
         "load_average_before": [round(x, 2) for x in load_before],
         "python": sys.version.split()[0], "tables": args.tables, "seconds": round(got["elapsed"], 2),
-        "bot": args.bot, "bot_seconds": args.bot_seconds, "bot_threads": args.bot_threads,
+        "think": args.think, "bot": args.bot, "bot_seconds": args.bot_seconds, "bot_threads": args.bot_threads,
         "picture_workers": args.picture_workers, "finished_games": got["finished"], "errors": got["errors"],
         "moves": got["moves"], "moves_per_second": round(got["moves"] / got["elapsed"], 1),
         "bot_moves": server["bot_moves"], "commits": server["commits"],
@@ -328,8 +361,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         "clients_cpu_seconds": round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1),
         "create_seconds": round(got["create_seconds"], 2),
     }
+    pace = f"people moving after {args.think:g} s on average" if args.think > 0 else "people moving at once"
     print(f"mousehole serve under load: {args.tables} tables (2 scripted people, a bot {args.bot} at "
-          f"{args.bot_seconds:g} s a move, a spectator each), {report['seconds']} s on {report['machine']}")
+          f"{args.bot_seconds:g} s a move, a spectator each; {pace}), {report['seconds']} s on {report['machine']}")
     print(f"  moves: {report['moves']:,} ({report['moves_per_second']} a second; {report['bot_moves']:,} by bots; "
           f"{report['commits']:,} commits); games finished: {report['finished_games']}; errors: {report['errors']}")
     u = report["update_ms"]
