@@ -110,12 +110,14 @@ async def _post(s: aiohttp.ClientSession, url: str, spec: Dict[str, Any]) -> Dic
 
 
 async def _stream_moves(url: str, t: Dict[str, Any], rng: random.Random, kill: Any) -> int:
-    """Both seats move as fast as the server answers until ``kill()`` (called after a while)
-    ends the server: the highest ``seq`` any seat was told of."""
+    """Both seats move as fast as the server answers until ``kill()`` (a timer it starts)
+    ends the server: the highest ``seq`` any seat was told of. Where the stream stops first
+    (the game over, or a reply slower than the timeout on a loaded machine), the timer
+    still fires before this returns (the loop that runs it ends with this coroutine)."""
     told = 0
     async with aiohttp.ClientSession() as s:
         cs = [await Client.join(s, url, t["table"], x["token"]) for x in t["seats"]]
-        kill()
+        timer = kill()
         try:
             while True:
                 mover = next(c for c in cs if c.to_act)
@@ -125,7 +127,11 @@ async def _stream_moves(url: str, t: Dict[str, Any], rng: random.Random, kill: A
                     await c.reach(seq + 1, timeout=10)
                     told = max(told, c.state["seq"])
         except (AssertionError, aiohttp.ClientError, asyncio.TimeoutError, StopIteration):
-            return told
+            pass
+        loop = asyncio.get_running_loop()
+        while loop.time() < timer.when() + 0.1:
+            await asyncio.sleep(0.05)
+        return told
 
 
 async def _resume(url: str, t: Dict[str, Any], rng: random.Random, told: int) -> None:
@@ -146,8 +152,8 @@ def test_killed_while_moves_stream_in(tmp_path: Any) -> None:
             t = post_table(server.url, {"game": "kasimir", "seats": [{"name": "a"}, {"name": "b"}]})
             proc = server.proc
 
-            def kill(after: float = kill_after, proc: Any = proc) -> None:
-                asyncio.get_running_loop().call_later(after, proc.send_signal, signal.SIGKILL)
+            def kill(after: float = kill_after, proc: Any = proc) -> asyncio.TimerHandle:
+                return asyncio.get_running_loop().call_later(after, proc.send_signal, signal.SIGKILL)
             told = asyncio.run(_stream_moves(server.url, t, rng, kill))
             proc.wait(timeout=30)
             assert proc.returncode == -signal.SIGKILL
