@@ -8,7 +8,7 @@ Python 3.11, where cibuildwheel does not install, the wheel-matrix tests are des
 **System parts.** A few tests need a part of the system that the README's test command does
 not install (``PARTS``: Chromium for the replay page's browser tests, marker ``browser``; the
 cairo library for the PNG checks, marker ``png``). Where it is missing they are skipped, the
-reason (what to install) in the test summary; ``MOUSEHOLE_REQUIRE=browser,png`` (CI sets it,
+reason (what to install) in the test summary; ``MOUSEHOLE_REQUIRE=browser,png,postgres`` (CI sets it,
 ``.ci/run``) turns each such skip into a failure, so that CI never passes without them.
 
 **Ctrl-C.** The tests that interrupt a child process (marker ``sigint``) start it with
@@ -65,6 +65,14 @@ def _have_chromium() -> bool:
     return os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)
 
 
+def _have_postgres() -> bool:
+    """PostgreSQL's server programs, on PATH or where Debian puts them."""
+    import glob
+    import shutil
+
+    return all(shutil.which(name) or glob.glob(f"/usr/lib/postgresql/*/bin/{name}") for name in ("initdb", "pg_ctl"))
+
+
 def _have_cairo() -> bool:
     """CairoSVG (with Pillow) imports: cairocffi raises OSError where the system cairo
     library is missing."""
@@ -81,8 +89,9 @@ PARTS: Dict[str, Tuple[Callable[[], bool], str]] = {
     "browser": (_have_chromium, f"needs Chromium ({CHROMIUM}) and its driver ({CHROMEDRIVER}): "
                                 "apt-get install chromium chromium-driver (Debian)"),
     "png": (_have_cairo, "needs CairoSVG and the system cairo library: apt-get install libcairo2 (Debian)"),
+    "postgres": (_have_postgres, "needs PostgreSQL's initdb and pg_ctl: apt-get install postgresql (Debian)"),
 }
-#: the parts whose tests must run here (a missing part fails them): MOUSEHOLE_REQUIRE=browser,png
+#: the parts whose tests must run here (a missing part fails them): MOUSEHOLE_REQUIRE=browser,png,postgres
 REQUIRED = {p.strip() for p in os.environ.get("MOUSEHOLE_REQUIRE", "").split(",") if p.strip()}
 _available: Dict[str, bool] = {}
 

@@ -76,4 +76,4 @@ def test_a_required_part_fails_its_tests(part: str, tmp_path: Path) -> None:
 def test_an_unknown_part_is_refused(tmp_path: Path) -> None:
     out = _pytest(["-m", "browser", str(HERE / "test_replay.py")], tmp_path, "browser,chromium", {})
     assert out.returncode == 4, out.stdout + out.stderr
-    assert "MOUSEHOLE_REQUIRE names no system part: chromium (the parts: browser, png)" in out.stderr
+    assert "MOUSEHOLE_REQUIRE names no system part: chromium (the parts: browser, png, postgres)" in out.stderr

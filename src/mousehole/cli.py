@@ -1042,6 +1042,16 @@ def _bench_run(args: argparse.Namespace) -> int:
     return bench.run(args)
 
 
+def _serve_parser(sub: Any) -> argparse.ArgumentParser:  # (the serve extra: mousehole.serve)
+    from .serve import cli as serve_cli
+    return serve_cli.add_parser(sub)
+
+
+def _serve_run(args: argparse.Namespace) -> int:
+    from .serve import cli as serve_cli
+    return serve_cli.run(args)
+
+
 COMMANDS: Dict[str, Tuple[Callable[[Any], argparse.ArgumentParser], Callable[[argparse.Namespace], int]]] = {
     "simulate": (_add_simulate, _run_simulate),
     "show": (_add_show, _run_show),
@@ -1050,6 +1060,7 @@ COMMANDS: Dict[str, Tuple[Callable[[Any], argparse.ArgumentParser], Callable[[ar
     "replay": (_add_replay, _run_replay),
     "rules": (_add_rules, _run_rules),
     "bench": (_bench_parser, _bench_run),
+    "serve": (_serve_parser, _serve_run),
 }
 
 
