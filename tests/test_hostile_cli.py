@@ -351,6 +351,9 @@ def mostly(good: Any, bad: Any) -> Any:
 
 HOSTILE = st.one_of(INTS.map(str), JUNK)
 GAME = mostly(st.sampled_from(mousehole.game_names()), st.one_of(st.sampled_from(["all", "chess", "M", ""]), JUNK))
+#: hostile game counts, but for 2**53: the most games simulate and arena accept, a run that was
+#: asked for and would take years (the refusals at that bound: test_cli.py and the cases above)
+RUNNABLE = HOSTILE.filter(lambda v: v != str(2 ** 53))
 SPECS = mostly(st.sampled_from(["random,random", "random", "greedy,random", "mcts:4,random"]),
                st.sampled_from(["random,,random", "wizard", "mcts:-1", "mcts:x,random", ",", "random," * 7]))
 
@@ -375,7 +378,7 @@ def argv_lists(draw: Any, replay_files: Sequence[str]) -> List[str]:
         argv += draw(_option("--players", ["2", "3", "4"]))
         argv += draw(_option("--seed", ["0", "7", str(2 ** 64 - 1)]))
         if command == "simulate":
-            argv += ["--games", draw(mostly(st.sampled_from(["0", "1", "3"]), HOSTILE))]
+            argv += ["--games", draw(mostly(st.sampled_from(["0", "1", "3"]), RUNNABLE))]
             argv += draw(_option("--threads", ["1", "2"]))
         elif command == "show":
             argv += draw(_option("--moves", ["", "pass"], JUNK))
@@ -385,7 +388,7 @@ def argv_lists(draw: Any, replay_files: Sequence[str]) -> List[str]:
             argv += draw(_option("--bots", ["random", "greedy"], SPECS))
             argv += draw(_option("--name", ["ann", "Zoë"], JUNK))
         else:
-            argv += ["--bots", draw(SPECS), "--games", draw(mostly(st.sampled_from(["1", "2"]), HOSTILE))]
+            argv += ["--bots", draw(SPECS), "--games", draw(mostly(st.sampled_from(["1", "2"]), RUNNABLE))]
             argv += draw(_option("--workers", ["1"], st.sampled_from(["0", "257", "x", ""])))
     argv += draw(_option("--engine", ENGINES, JUNK))
     return argv
