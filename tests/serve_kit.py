@@ -25,6 +25,7 @@ import aiohttp
 import pytest
 
 from mousehole.serve.hub import Config
+from mousehole.serve.protocol import BURST, RATE
 from mousehole.serve.server import start
 
 from conftest import REQUIRED  # the system parts a run requires (CI: MOUSEHOLE_REQUIRE)
@@ -125,6 +126,10 @@ class Client:
         self.errors: List[Dict[str, Any]] = []
         self.events: List[Dict[str, Any]] = []
         self.closed = False
+        # moves are paced within the server's rate (a person's client never comes near it; a
+        # scripted one playing a whole game at once would be cut off as too fast)
+        self._tokens = float(BURST // 2)
+        self._refilled = time.monotonic()
 
     @classmethod
     async def join(cls, session: aiohttp.ClientSession, url: str, table: str, token: str,
@@ -186,6 +191,14 @@ class Client:
         await self.ws.send_str(msg if isinstance(msg, str) else json.dumps(msg))
 
     async def move(self, action: int, turn: Optional[int] = None) -> None:
+        """Send a move, waiting first if it would go beyond 90% of the server's rate."""
+        now = time.monotonic()
+        self._tokens = min(float(BURST // 2), self._tokens + (now - self._refilled) * RATE * 0.9)
+        self._refilled = now
+        if self._tokens < 1.0:
+            await asyncio.sleep((1.0 - self._tokens) / (RATE * 0.9))
+            self._tokens, self._refilled = 1.0, time.monotonic()
+        self._tokens -= 1.0
         await self.send({"type": "move", "turn": self.state["turn"] if turn is None else turn, "action": action})
 
     @property
