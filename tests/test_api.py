@@ -222,7 +222,9 @@ def test_help_shows_the_signatures_of_compiled_methods() -> None:
                 sig = inspect.signature(fn)
                 short = where.rsplit(".", 1)[-1]
                 page = pydoc.render_doc(fn, renderer=pydoc.plaintext)
-                assert f"{short}(...)" not in page and f"{short}{sig}" in page, (mod_name, where, page[:300])
+                # (pydoc of 3.13 and later writes a long signature one parameter a line)
+                flat_page, flat_sig = re.sub(r"\s+", "", page), re.sub(r"\s+", "", f"{short}{sig}")
+                assert f"{short}(...)" not in page and flat_sig in flat_page, (mod_name, where, page[:300])
                 seen += 1
     assert seen > 90
     state = mousehole.load("m", engine="compiled").new_state(seed=1)
