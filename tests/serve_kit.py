@@ -24,7 +24,7 @@ from typing import Any, AsyncIterator, Dict, Iterator, List, Optional, Tuple
 import aiohttp
 import pytest
 
-from mousehole.serve.hub import Config
+from mousehole.serve.hub import Config, _Bucket
 from mousehole.serve.protocol import BURST, RATE
 from mousehole.serve.server import start
 
@@ -128,8 +128,7 @@ class Client:
         self.closed = False
         # moves are paced within the server's rate (a person's client never comes near it; a
         # scripted one playing a whole game at once would be cut off as too fast)
-        self._tokens = float(BURST // 2)
-        self._refilled = time.monotonic()
+        self._pace = _Bucket(BURST // 2, 1.0 / (RATE * 0.9))
 
     @classmethod
     async def join(cls, session: aiohttp.ClientSession, url: str, table: str, token: str,
@@ -192,13 +191,8 @@ class Client:
 
     async def move(self, action: int, turn: Optional[int] = None) -> None:
         """Send a move, waiting first if it would go beyond 90% of the server's rate."""
-        now = time.monotonic()
-        self._tokens = min(float(BURST // 2), self._tokens + (now - self._refilled) * RATE * 0.9)
-        self._refilled = now
-        if self._tokens < 1.0:
-            await asyncio.sleep((1.0 - self._tokens) / (RATE * 0.9))
-            self._tokens, self._refilled = 1.0, time.monotonic()
-        self._tokens -= 1.0
+        while not self._pace.take():
+            await asyncio.sleep(self._pace.every)
         await self.send({"type": "move", "turn": self.state["turn"] if turn is None else turn, "action": action})
 
     @property
