@@ -226,7 +226,7 @@ def test_help_shows_the_signatures_of_compiled_methods() -> None:
                 flat_page, flat_sig = re.sub(r"\s+", "", page), re.sub(r"\s+", "", f"{short}{sig}")
                 assert f"{short}(...)" not in page and flat_sig in flat_page, (mod_name, where, page[:300])
                 seen += 1
-    assert seen > 90
+    assert seen > 60  # (the state methods are written once, on StateCore: 67 methods and functions when written)
     state = mousehole.load("m", engine="compiled").new_state(seed=1)
     assert str(inspect.signature(type(state).observation)) == "(self, /, player, out=None)"
     assert str(inspect.signature(state.apply_action)) == "(action)"

@@ -4,6 +4,7 @@
 from mousehole._rng cimport uint8_t, int8_t, uint16_t, int16_t, int32_t, int64_t, uint64_t, rng_t
 
 from mousehole._statecore cimport StateCore
+cimport numpy as cnp
 
 cdef enum:
     M_W = 8               # window side: the 6 x 6 square of M-7 plus a free cell each side
@@ -115,7 +116,15 @@ cdef class MCore(StateCore):   # game, seed: StateCore
     cdef Py_ssize_t log_cap
     cdef int64_t log_r, log_c     # the absolute cell of offset (0, 0) in the log
     cdef int _reserve(self, Py_ssize_t need) except -1
+    # StateCore's per-core methods (_statecore.pxd)
+    cdef bint _is_legal(self, int64_t a) noexcept
     cdef int _record(self, int a) except -1
+    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept
+    cdef int _copy_rest(self, StateCore src) except -1
+    cdef int _determinized(self, int p) except -1
+    cdef int _obs_shape(self, cnp.npy_intp* dims) noexcept
+    cdef void _scores(self, int64_t* out) noexcept
+    cdef int _winner_mask(self) noexcept
 
 
 # Leaf functions that other Cython code may cimport (the microbenchmarks of benchmarks/): they

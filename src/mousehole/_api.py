@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy as _copy
 import functools
+import importlib
 import marshal
 import operator
 import os
@@ -115,6 +116,31 @@ _S = TypeVar("_S", bound="StateAPI[Any]")
 # engine selection (msgpack style: decided once, at import)
 
 _PURE = os.environ.get("MOUSEHOLE_PUREPYTHON", "") not in ("", "0")
+
+
+def compiled_state_class(module: str, core: str, reference: type, game: str) -> Any:
+    """The public state class of a game's compiled engine, or None (``MOUSEHOLE_PUREPYTHON``,
+    or a build without extensions): ``Compiled<reference's name>``, the core class ``core``
+    of module ``mousehole.<module>`` with the game's reference class ``reference`` after it
+    (the core's compiled methods first, the shared API for the rest), adopted by the core
+    once (no GC tracking, fast method calls: ``StateCore._adopt_public_class``). ``game``:
+    the game's name for the docstring ("an M", "a Cheese Rescue")."""
+    if _PURE:
+        return None
+    try:
+        mod = importlib.import_module(f"mousehole.{module}")
+    except ImportError:  # pragma: no cover - a build without extensions
+        return None
+    base = getattr(mod, core)
+    name = "Compiled" + reference.__name__
+    cls = type(name, (base, reference), {
+        "__slots__": (),
+        "__doc__": f"{game} state on the compiled engine (same API as the reference).",
+        "__module__": reference.__module__,
+        "__qualname__": name,
+    })
+    base._adopt_public_class(cls)
+    return cls
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ._api import (
-    _PURE,
     TERMINAL,
     Game,
     IllegalMoveError,
@@ -46,6 +45,7 @@ from ._api import (
     Reading,
     StateAPI,
     check_action_type,
+    compiled_state_class,
     expect,
     int_list,
     int_param,
@@ -916,18 +916,4 @@ class ReferenceCheeseRescueState(CheeseRescueState):
 
 # ---- the compiled engine (cengine/mousehole/_cheese_rescue.pyx) ---------------------------
 
-_CompiledState: Any = None
-if not _PURE:
-    try:
-        from ._cheese_rescue import CheeseRescueCore
-    except ImportError:  # pragma: no cover - a build without extensions
-        pass
-    else:
-
-        class CompiledCheeseRescueState(CheeseRescueCore, CheeseRescueState):
-            """A Cheese Rescue state on the compiled engine (same API as the reference)."""
-
-            __slots__ = ()
-
-        CheeseRescueCore._adopt_public_class(CompiledCheeseRescueState)  # no GC tracking, fast method calls
-        _CompiledState = CompiledCheeseRescueState
+_CompiledState: Any = compiled_state_class("_cheese_rescue", "CheeseRescueCore", CheeseRescueState, "A Cheese Rescue")

@@ -67,7 +67,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ._api import (
-    _PURE,
     CHANCE,
     TERMINAL,
     Game,
@@ -78,6 +77,7 @@ from ._api import (
     StateAPI,
     check_action_type,
     check_seat,
+    compiled_state_class,
     expect,
     int_list,
     int_param,
@@ -1159,25 +1159,4 @@ class ReferenceKasimirState(KasimirState):
 
 # ---- the compiled engine (cengine/mousehole/_kasimir.pyx) -----------------------------------
 
-_CompiledState: Any = None
-if not _PURE:
-    try:
-        from ._kasimir import KasimirCore
-    except ImportError:  # pragma: no cover - a build without extensions
-        pass
-    else:
-
-        class CompiledKasimirState(KasimirCore, KasimirState):
-            """A Kater Kasimir state on the compiled engine (same API as the reference)."""
-
-            __slots__ = ()
-
-            def chance_outcomes(self) -> List[Tuple[int, float]]:
-                """KK-3: every face is equally likely; ``[(P + i, 1/len(die)), ...]``."""
-                if self.current_player != CHANCE:
-                    return []
-                g = self.game
-                return [(g.P + i, 1.0 / g.num_faces) for i in range(g.num_faces)]
-
-        KasimirCore._adopt_public_class(CompiledKasimirState)  # no GC tracking, fast method calls
-        _CompiledState = CompiledKasimirState
+_CompiledState: Any = compiled_state_class("_kasimir", "KasimirCore", KasimirState, "A Kater Kasimir")

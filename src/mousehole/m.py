@@ -61,7 +61,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ._api import (
-    _PURE,
     TERMINAL,
     Game,
     IllegalMoveError,
@@ -71,6 +70,7 @@ from ._api import (
     StateAPI,
     StateError,
     check_action_type,
+    compiled_state_class,
     expect,
     int_list,
     int_param,
@@ -1739,18 +1739,4 @@ class ReferenceMState(MState):
 
 # ---- the compiled engine (cengine/mousehole/_m.pyx) ----------------------------------------
 
-_CompiledState: Any = None
-if not _PURE:
-    try:
-        from ._m import MCore
-    except ImportError:  # pragma: no cover - a build without extensions
-        pass
-    else:
-
-        class CompiledMState(MCore, MState):
-            """An M state on the compiled engine (same API as the reference)."""
-
-            __slots__ = ()
-
-        MCore._adopt_public_class(CompiledMState)  # no GC tracking, fast method calls
-        _CompiledState = CompiledMState
+_CompiledState: Any = compiled_state_class("_m", "MCore", MState, "An M")

@@ -67,7 +67,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ._api import (
-    _PURE,
     TERMINAL,
     Game,
     IllegalMoveError,
@@ -77,6 +76,7 @@ from ._api import (
     StateAPI,
     StateError,
     check_action_type,
+    compiled_state_class,
     expect,
     int_list,
     int_param,
@@ -2116,18 +2116,6 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
 
 # ---- the compiled engine (cengine/mousehole/_maus_au_chocolat.pyx) ---------------------------
 
-_CompiledState: Any = None
-if not _PURE:
-    try:
-        from ._maus_au_chocolat import MausAuChocolatCore
-    except ImportError:  # pragma: no cover - a build without extensions
-        pass
-    else:
-
-        class CompiledMausAuChocolatState(MausAuChocolatCore, MausAuChocolatState):
-            """A Maus au Chocolat state on the compiled engine (same API as the reference)."""
-
-            __slots__ = ()
-
-        MausAuChocolatCore._adopt_public_class(CompiledMausAuChocolatState)  # no GC tracking, fast method calls
-        _CompiledState = CompiledMausAuChocolatState
+_CompiledState: Any = compiled_state_class(
+    "_maus_au_chocolat", "MausAuChocolatCore", MausAuChocolatState, "A Maus au Chocolat"
+)
