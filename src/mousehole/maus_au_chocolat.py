@@ -80,6 +80,7 @@ from ._api import (
     expect,
     int_list,
     int_param,
+    is_int,
     register,
 )
 from ._rng import Rng
@@ -534,10 +535,6 @@ def _kept_choice(kept_card: str) -> bool:
 # ---- the game ----------------------------------------------------------------------------
 
 
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 @register
 class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     """Maus au Chocolat. Parameters: ``players`` (2-6, default 4), ``max_turns`` (rounds,
@@ -788,7 +785,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             if (
                 not isinstance(c, (list, tuple))
                 or len(c) != 3
-                or not all(_is_int(x) for x in c)
+                or not all(is_int(x) for x in c)
                 or not 0 <= c[0] < NUM_COLOURS
                 or not 1 <= c[1] <= 12
                 or not 0 <= c[2] <= 20
@@ -873,7 +870,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     def move_to_action(self, move: Move) -> int:
         if isinstance(move, (MCBid, MCPick, MCDiscard, MCSwap)):
             c = move.card
-            if not _is_int(c) or not 0 <= c < NUM_CARDS:
+            if not is_int(c) or not 0 <= c < NUM_CARDS:
                 raise IllegalMoveError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {shorten(c)}")
             base = {MCBid: BID, MCPick: PICK, MCDiscard: DISCARD, MCSwap: SWAP}[type(move)]
             return base + c
@@ -881,7 +878,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             return DECLINE
         if isinstance(move, MCBidWithoutHenri):
             c = move.card
-            if not _is_int(c) or not 0 <= c < NUM_CARDS:
+            if not is_int(c) or not 0 <= c < NUM_CARDS:
                 raise IllegalMoveError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {shorten(c)}")
             if not self.henri_optional:
                 raise IllegalMoveError(f"MC-17: {move}: Henri's +2 always applies in this game "
@@ -933,7 +930,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         rnd = d["round"]
         last = min(self.max_turns, MAX_ROUNDS)
         # (each message is built only when it is raised: these run on every load)
-        if not (_is_int(rnd) and 1 <= rnd <= last):
+        if not (is_int(rnd) and 1 <= rnd <= last):
             raise StateError(f"'round' must be an int from 1 to {last} (max_turns), got {shorten(rnd)}")
         phase = d["phase"]
         if not (isinstance(phase, str) and phase in PHASES):
@@ -953,7 +950,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         int_list(d["row"], NUM_HELPERS - n, "'row'", 0, NUM_HELPERS - 1)
         int_list(d["order"], None, "'order'", 0, n - 1)
         for key in ("turn", "picks_left"):
-            if not _is_int(d[key]):
+            if not is_int(d[key]):
                 raise StateError(f"'{key}' must be an int, got {shorten(d[key])}")
         for key in ("etienne_used", "truncated"):
             if not isinstance(d[key], bool):
