@@ -525,7 +525,7 @@ def test_cheese_rescue_board_dots_only_the_cells_a_card_may_still_go_to(engine: 
     the fixed square, under play_area="centred_on_start"); other empty cells are blank, and
     every cell a card may go to now is a '.'."""
     game = mousehole.load("cheese_rescue", players=players, engine=engine)
-    G, N = game.G, game.N
+    G, N = game.grid_size, game.square_size
     for seed in range(2):
         s = game.new_state(seed=seed)
         for a in _walk(s, seed):
@@ -538,7 +538,7 @@ def test_cheese_rescue_board_dots_only_the_cells_a_card_may_still_go_to(engine: 
                 rows, cols = [r] + [x for x, _ in cards], [c] + [y for _, y in cards]
                 fits = max(rows) - min(rows) < N and max(cols) - min(cols) < N
                 assert (shown == ".") == fits, (seed, len(s.history), r, c, shown)
-            for cell in {int(x) % game.C for x in s.legal_actions()}:
+            for cell in {int(x) % game.num_cells for x in s.legal_actions()}:
                 assert grid[divmod(cell, G)] == "."
             if a is not None:
                 s.apply_action(a)

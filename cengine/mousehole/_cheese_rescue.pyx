@@ -935,10 +935,10 @@ cdef int fill_cfg(object game, void* v) except -1:
     cdef cr_cfg_t* cfg = <cr_cfg_t*>v
     cdef int i
     cfg.n = game.num_players
-    cfg.N = game.N
-    cfg.G = game.G
-    cfg.C = game.C
-    cfg.K = game.K
+    cfg.N = game.square_size
+    cfg.G = game.grid_size
+    cfg.C = game.num_cells
+    cfg.K = game.num_cheese_kinds
     cfg.kinds = game.num_kinds
     cfg.center = game.center
     cfg.cells = game.cells_to_fill
@@ -949,7 +949,7 @@ cdef int fill_cfg(object game, void* v) except -1:
     cfg.area_lo = game.area_lo  # CR-8, reading play_area
     cfg.area_hi = game.area_hi
     cfg.fixed_area = game.fixed_area
-    for i in range(game.K):
+    for i in range(game.num_cheese_kinds):
         cfg.cheese_value[i] = game.cheese_kind_values[i]
         cfg.cheese_count[i] = game.cheese_counts[i]
     for i in range(3):
@@ -1040,8 +1040,9 @@ cdef class CheeseRescueCore(StateCore):
         cr_derive(&st.s)  # the window, the kinds held, the seat to play
         return st
 
-    cdef bint _is_legal(self, int64_t a) noexcept:
-        """Card kind ``a // C`` on cell ``a % C``, if the rules allow it now (CR-7, CR-8)."""
+    cdef int _admit(self, int64_t a) except -1:
+        """1 for card kind ``a // C`` on cell ``a % C`` if the rules allow it now (CR-7, CR-8;
+        the struct keeps the history), else 0."""
         return 0 <= a < self.s.cfg.num_actions and cr_is_legal(&self.s, <int>a)
 
     cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept:

@@ -577,10 +577,10 @@ cdef int fill_cfg(object game, void* v) except -1:
     cdef kk_cfg_t* cfg = <kk_cfg_t*>v
     cdef int i
     cfg.n = game.num_players
-    cfg.L = game.L
+    cfg.L = game.track_length
     cfg.m = game.mice
-    cfg.D = game.D
-    cfg.P = game.P
+    cfg.D = game.max_distance
+    cfg.P = game.num_move_actions
     cfg.nfaces = game.num_faces
     cfg.clover = game.clover
     cfg.max_turns = game.max_turns if game.max_turns < 1000000000 else 1000000000
@@ -632,10 +632,6 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
 cdef class KasimirCore(StateCore):
     """Compiled Kater Kasimir state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.kasimir.CompiledKasimirState`` (this core + the shared API)."""
-
-    def __cinit__(self):
-        self.hist = NULL
-        self.cap = 0
 
     def __dealloc__(self):
         if self.hist != NULL:
@@ -718,25 +714,26 @@ cdef class KasimirCore(StateCore):
             memcpy(self.hist, o.hist, o.s.nhist * sizeof(uint16_t))
         return 0
 
-    cdef bint _is_legal(self, int64_t a) noexcept:
-        """A move (``start * D + distance - 1``, KK-6) or, at a chance node, a die face
-        (``P + i``, KK-5) that the rules allow now."""
+    cdef int _admit(self, int64_t a) except -1:
+        """1 for a move (``start * D + distance - 1``, KK-6) or, at a chance node, a die face
+        (``P + i``, KK-5) that the rules allow now, once it is in the history (the interface's
+        ``apply`` counts it in ``s.nhist``); else 0."""
         cdef int start, dist
         if self.s.seat == TERMINAL_SEAT or a < 0 or a >= self.s.cfg.num_actions:
-            return False
+            return 0
         if self.s.roll < 0:  # KK-5: a chance node: a die face
-            return a >= self.s.cfg.P
-        if a >= self.s.cfg.P:
-            return False
-        start = a // self.s.cfg.D
-        dist = a - start * self.s.cfg.D + 1
-        return kk_legal_start(&self.s, self.s.seat, start) and kk_legal_dist(&self.s, dist)
-
-    cdef int _record(self, int a) except -1:
-        """``a`` into the history (the interface's ``apply`` counts it in ``s.nhist``)."""
+            if a < self.s.cfg.P:
+                return 0
+        elif a >= self.s.cfg.P:
+            return 0
+        else:
+            start = a // self.s.cfg.D
+            dist = a - start * self.s.cfg.D + 1
+            if not (kk_legal_start(&self.s, self.s.seat, start) and kk_legal_dist(&self.s, dist)):
+                return 0
         self._reserve(self.s.nhist + 1)
         self.hist[self.s.nhist] = <uint16_t>a
-        return 0
+        return 1
 
     cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept:
         n[0] = self.s.nhist

@@ -95,7 +95,7 @@ ctypedef struct m_t:
 # One entry per action, in order: the int action (the state dict's "history") and its public
 # facts (its "log" entry [seat, card, row, col]): the card laid or taken, M_LOG_NONE for a
 # pass or a row choice, M_LOG_EXCHANGE for an exchange (a card went under the pile); the
-# absolute cell as an offset from (log_r, log_c) of the MCore. Offsets stay small: the
+# absolute cell as an offset from (log_r, log_c) of the MGameCore. Offsets stay small: the
 # window origin moves at most 1 cell per placement and 5 per take, and each of the <= 128
 # cards is laid once and taken once, so a game drifts less than 800 cells; loaded logs lie
 # within M_LOG_REACH cells of the table (checked by the dict validation).
@@ -110,15 +110,15 @@ cdef enum:
     M_LOG_EXCHANGE = -2
     M_LOG_REACH = 16384
 
-cdef class MCore(StateCore):   # game, seed: StateCore
+cdef class MGameCore(StateCore):   # game, seed: StateCore
     cdef m_t s
     cdef m_log_t* log             # s.n_hist entries (history and log), capacity log_cap
     cdef Py_ssize_t log_cap
     cdef int64_t log_r, log_c     # the absolute cell of offset (0, 0) in the log
     cdef int _reserve(self, Py_ssize_t need) except -1
-    # StateCore's per-core methods (_statecore.pxd)
-    cdef bint _is_legal(self, int64_t a) noexcept
     cdef int _record(self, int a) except -1
+    # StateCore's per-core methods (_statecore.pxd)
+    cdef int _admit(self, int64_t a) except -1
     cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept
     cdef int _copy_rest(self, StateCore src) except -1
     cdef int _determinized(self, int p) except -1

@@ -1319,7 +1319,7 @@ cdef int fill_cfg(object game, void* v) except -1:
     cdef int i
     cdef object x
     cfg.n = game.num_players
-    cfg.H = game.H
+    cfg.H = game.hand_size
     cfg.n_cards = game.n_cards
     cfg.in_play = game.in_play
     cfg.chips = game.start_chips
@@ -1882,7 +1882,7 @@ cdef inline int log_reserve(m_log_t** buf, Py_ssize_t* cap, Py_ssize_t need) exc
 
 
 @cython.no_gc  # it holds its game and seed, which hold no state: no cycle
-cdef class MCore(StateCore):
+cdef class MGameCore(StateCore):
     """Compiled M state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.m.CompiledMState`` (this core + the shared API)."""
 
@@ -1936,7 +1936,7 @@ cdef class MCore(StateCore):
     def _from_valid_dict(cls, game, dict d):
         """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
         only: the struct takes its values unchecked)."""
-        cdef MCore st = <MCore>state_new(<type>cls, game)
+        cdef MGameCore st = <MGameCore>state_new(<type>cls, game)
         cdef m_t* s = &st.s
         cdef int i, p, k
         load_cfg(&M_CFG, game, &s.cfg, sizeof(m_cfg_t))
@@ -2003,7 +2003,7 @@ cdef class MCore(StateCore):
 
     cdef int _copy_rest(self, StateCore src) except -1:
         """``clone``: the action array (the struct is copied)."""
-        cdef MCore o = <MCore>src
+        cdef MGameCore o = <MGameCore>src
         cdef Py_ssize_t n = o.s.n_hist
         self.log_r = o.log_r
         self.log_c = o.log_c
@@ -2027,9 +2027,12 @@ cdef class MCore(StateCore):
                 e.action = 0 if e.card >= 0 else <uint16_t>self.s.cfg.A_EXCH
         return 0
 
-    cdef bint _is_legal(self, int64_t a) noexcept:
-        """An action of docs/games/m.md that the rules allow now."""
-        return 0 <= a < self.s.cfg.num_actions and m_is_legal(&self.s, <int>a)
+    cdef int _admit(self, int64_t a) except -1:
+        """An action of docs/games/m.md that the rules allow now: recorded, 1; else 0."""
+        if a < 0 or a >= self.s.cfg.num_actions or not m_is_legal(&self.s, <int>a):
+            return 0
+        self._record(<int>a)
+        return 1
 
     cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept:
         n[0] = self.s.n_hist
@@ -2110,3 +2113,13 @@ cdef class MCore(StateCore):
         cdef m_cfg_t cfg
         load_cfg(&M_CFG, game, &cfg, sizeof(m_cfg_t))
         run_sim_chunk(sim_range, &cfg, cfg.n, seed, start, stop, scores, winners, lengths, truncated)
+
+
+def __getattr__(name):
+    """``MCore``, the old name of ``MGameCore`` (it read as the ``MC`` prefix of Maus au
+    Chocolat), kept until the next minor version: a ``DeprecationWarning``."""
+    if name == "MCore":
+        from mousehole._values import warn_deprecated
+        warn_deprecated("mousehole._m.MCore", "mousehole._m.MGameCore")
+        return MGameCore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -90,9 +90,9 @@ cdef class MausAuChocolatCore(StateCore):   # game, seed: StateCore
     cdef mc_t s
     cdef uint16_t* hist
     cdef Py_ssize_t hist_cap
-    # StateCore's per-core methods (_statecore.pxd)
-    cdef bint _is_legal(self, int64_t a) noexcept
     cdef int _record(self, int a) except -1
+    # StateCore's per-core methods (_statecore.pxd)
+    cdef int _admit(self, int64_t a) except -1
     cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept
     cdef int _copy_rest(self, StateCore src) except -1
     cdef int _determinized(self, int p) except -1

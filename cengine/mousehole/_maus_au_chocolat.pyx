@@ -2525,9 +2525,12 @@ cdef class MausAuChocolatCore(StateCore):
                     break
         return 0
 
-    cdef bint _is_legal(self, int64_t a) noexcept:
-        """An int action the rules allow now."""
-        return 0 <= a < num_actions(&self.s.cfg) and mc_is_legal(&self.s, <int>a)
+    cdef int _admit(self, int64_t a) except -1:
+        """An int action the rules allow now: recorded, 1; else 0."""
+        if a < 0 or a >= num_actions(&self.s.cfg) or not mc_is_legal(&self.s, <int>a):
+            return 0
+        self._record(<int>a)
+        return 1
 
     cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept:
         n[0] = self.s.nactions

@@ -11,7 +11,7 @@ cimport numpy as cnp
 
 from libc.stdint cimport uint16_t, int64_t
 from mousehole._rng cimport uint64_t
-from mousehole._cgame cimport mh_game_t
+from mousehole._cgame cimport mh_game_t, mh_dims_t
 from mousehole._boundary cimport new_instance
 
 
@@ -22,6 +22,7 @@ cdef class StateCore:
     # the game interface and this state's struct, bound once per object (``bound``)
     cdef const mh_game_t* _g
     cdef void* _s
+    cdef int _max_legal           # the interface's ``dims``' max_legal, read when bound
     # per core: the constants of ``game`` into the struct and the deal of ``seed`` (a new,
     # zero-filled object whose ``game`` and ``seed`` are set)
     cdef int _init(self, object game, uint64_t seed) except -1
@@ -29,10 +30,10 @@ cdef class StateCore:
     cdef const mh_game_t* _iface(self) noexcept
     cdef void* _struct(self) noexcept
     # per core, what the interface does not say (each has a default for a core without it):
-    # whether int ``a`` (any int64) is a legal action or chance outcome now (``apply_action``)
-    cdef bint _is_legal(self, int64_t a) noexcept
-    # ``a`` (legal, not applied yet) into the history kept outside the struct (default: none)
-    cdef int _record(self, int a) except -1
+    # ``apply_action``, before the interface's ``apply``: 0 when int ``a`` (any int64) is not
+    # a legal action or chance outcome now, else 1 once ``a`` is in the history kept outside
+    # the struct (if any)
+    cdef int _admit(self, int64_t a) except -1
     # the history: its actions at ``h[0], h[step], ...`` (``n[0]`` of them)
     cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept
     # ``clone``: what lies outside the struct, from ``src`` (the struct is copied already)
@@ -47,27 +48,26 @@ cdef class StateCore:
     cdef void _scores(self, int64_t* out) noexcept
     # ``winners``: bit p set when seat p won (read at the end only)
     cdef int _winner_mask(self) noexcept
-    # ``clone`` (for ``determinize`` too)
-    cdef StateCore _copy(self)
 
 
 cdef inline const mh_game_t* bound(StateCore st) except NULL:
-    """The game interface of ``st`` (its struct in ``st._s``), bound on first use: an object
-    made by ``new``, ``clone`` or ``state_new`` is bound at once, one made otherwise
-    (``cls.__new__(cls)``) here; TypeError for ``StateCore`` itself."""
+    """The game interface of ``st`` (its struct in ``st._s``, ``max_legal`` in
+    ``st._max_legal``), bound at the first use (``clone`` copies the binding); TypeError for
+    ``StateCore`` itself."""
+    cdef mh_dims_t d
     if st._g == NULL:
         st._s = st._struct()
         st._g = st._iface()
         if st._g == NULL:
             raise TypeError(f"{type(st).__name__} is not a game's compiled state class")
+        st._g.dims(st._s, &d)
+        st._max_legal = d.max_legal
     return st._g
 
 
 cdef inline StateCore state_new(type t, object game):
-    """A new zero-filled object of core class ``t`` (or its public class) of ``game``, bound
-    (its seed None)."""
+    """A new zero-filled object of core class ``t`` (or its public class) of ``game`` (its
+    seed None)."""
     cdef StateCore st = <StateCore>new_instance(t)
     st.game = game
-    st._s = st._struct()
-    st._g = st._iface()
-    return st
+    return st  # (bound at its first use: its struct's constants are not set yet)

@@ -3,7 +3,7 @@
 the Python-facing state methods, written once for every game over the C game interface
 (``mh_game_t``, _cgame.pxd), and the class-level glue. A core subclasses it, declares its
 struct after ``game`` and ``seed``, and defines ``_init``, ``_iface`` and ``_struct`` and
-what its interface does not say (``_is_legal``, its history, ``_scores``,
+what its interface does not say (``_admit``, its history, ``_scores``,
 ``_winner_mask``, ...: the cdef methods of the .pxd); its own ``_from_valid_dict`` (which
 ``_api.load_state_as`` finds on the core itself), ``_to_dict`` and its extra methods stay in
 the core."""
@@ -41,6 +41,22 @@ cdef extern from "numpy/arrayobject.h":
             cnp.npy_intp* dims, cnp.npy_intp* strides, void* data, int flags, PyObject* obj)
 
 
+cdef StateCore copy_of(StateCore self):
+    """``clone``: one struct copy (the library's copy: see mh_copy) and the core's
+    ``_copy_rest``."""
+    cdef const mh_game_t* g = bound(self)
+    cdef StateCore c = <StateCore>new_instance(type(self))
+    c.game = self.game
+    c.seed = self.seed
+    c._g = g
+    c._max_legal = self._max_legal
+    # (the same class: its struct at the same offset)
+    c._s = <char*><void*>c + (<char*>self._s - <char*><void*>self)
+    mh_copy(c._s, self._s, g.size)
+    c._copy_rest(self)
+    return c
+
+
 # It holds its game and seed, which hold no state (a game's cached ``_compiled_cfg`` is a
 # capsule of constants): no cycle goes through a state, so it is not traversed by the GC.
 @cython.no_gc
@@ -58,10 +74,7 @@ cdef class StateCore:
     cdef void* _struct(self) noexcept:
         return NULL
 
-    cdef bint _is_legal(self, int64_t a) noexcept:
-        return False
-
-    cdef int _record(self, int a) except -1:
+    cdef int _admit(self, int64_t a) except -1:
         return 0
 
     cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept:
@@ -142,23 +155,9 @@ cdef class StateCore:
         bound(self)
         return state_capsule(self._s)
 
-    cdef StateCore _copy(self):
-        """``clone``: one struct copy (the library's copy: see mh_copy) and the core's
-        ``_copy_rest``."""
-        cdef const mh_game_t* g = bound(self)
-        cdef StateCore c = <StateCore>new_instance(type(self))
-        c.game = self.game
-        c.seed = self.seed
-        c._g = g
-        # (the same class: its struct at the same offset)
-        c._s = <char*><void*>c + (<char*>self._s - <char*><void*>self)
-        mh_copy(c._s, self._s, g.size)
-        c._copy_rest(self)
-        return c
-
     def clone(self):
         """An independent copy (one struct copy and the action history)."""
-        return self._copy()
+        return copy_of(self)
 
     def determinize(self, player, seed):
         """A full state that seat ``player`` cannot tell apart from this one, what it cannot
@@ -170,7 +169,7 @@ cdef class StateCore:
         g.dims(self._s, &d)
         cdef int p = seat_arg(self.game, d.players, player)
         cdef uint64_t sd = seed_arg(seed)
-        cdef StateCore c = self._copy()
+        cdef StateCore c = copy_of(self)
         c.seed = None  # not the seed of new_state any more
         g.determinize(c._s, p, sd)
         c._determinized(p)
@@ -221,18 +220,16 @@ cdef class StateCore:
         cdef int32_t stack[LEGAL_STACK]
         cdef int32_t* buf = stack
         cdef double* prob
-        cdef mh_dims_t d
         cdef cnp.npy_intp n, i
         cdef cnp.ndarray arr
         cdef int64_t* out
-        g.dims(self._s, &d)
-        if d.max_legal > LEGAL_STACK:
-            buf = <int32_t*>malloc(d.max_legal * sizeof(int32_t))
+        if self._max_legal > LEGAL_STACK:
+            buf = <int32_t*>malloc(self._max_legal * sizeof(int32_t))
             if buf == NULL:
                 raise MemoryError()
         n = g.legal(self._s, buf)
         if n == 0 and g.current(self._s) == CHANCE_SEAT:
-            prob = <double*>malloc(d.max_legal * sizeof(double))
+            prob = <double*>malloc(self._max_legal * sizeof(double))
             if prob != NULL:
                 n = g.chance(self._s, buf, prob)
                 free(prob)
@@ -311,9 +308,8 @@ cdef class StateCore:
         (the state unchanged) if the rules do not allow it."""
         cdef const mh_game_t* g = bound(self)
         cdef int64_t a = action_int(action)
-        if not self._is_legal(a):
+        if not self._admit(a):
             raise self._illegal(action)
-        self._record(<int>a)
         g.apply(self._s, <int32_t>a)
 
     def scores(self):

@@ -10,13 +10,13 @@ from mousehole._statecore import StateCore
 # the C functions of the .pxd that other Cython code may cimport (Cython's export table)
 __pyx_capi__: Dict[str, Any]
 
-_S = TypeVar("_S", bound="MCore")
+_S = TypeVar("_S", bound="MGameCore")
 
 PHASES: Tuple[str, str, str, str]
 ENDS: Tuple[Optional[str], str, str, str, str]
 
 @disjoint_base
-class MCore(StateCore):
+class MGameCore(StateCore):
     @classmethod
     def _from_valid_dict(cls: type[_S], game: Any, d: Dict[str, Any]) -> _S: ...
     def _to_dict(self) -> Dict[str, Any]: ...
@@ -32,3 +32,5 @@ class MCore(StateCore):
         truncated: npt.NDArray[np.uint8],
     ) -> None: ...
 
+
+MCore = MGameCore  # deprecated (DeprecationWarning at run time): use MGameCore
