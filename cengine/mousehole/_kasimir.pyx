@@ -562,12 +562,14 @@ cdef void kk_canon(kk_t* s) noexcept nogil:
     cdef uint8_t tower[32]
     cdef int nid[KK_MAX_PLAYERS]
     cdef int sp, h, x, y, q, under
+    # the spaces that hold a mouse, ascending: a free top mouse, or a trap's caught mouse alone
+    cdef uint64_t bits = s.free[0] | s.free[1] | s.free[2] | s.free[3] | s.full
     memset(nb, KK_NONE, sizeof(nb))
     nid[0] = 0; nid[1] = 0; nid[2] = 0; nid[3] = 0
-    for sp in range(1, s.cfg.L + 1):
+    while bits:
+        sp = ctz64(bits)
+        bits &= bits - 1
         x = s.top[sp]
-        if x == KK_NONE:
-            continue
         h = 0
         while x != KK_NONE:  # top down
             tower[h] = <uint8_t>x
