@@ -281,27 +281,29 @@ EGGS_455 = [cid("eggs", 4, 4), cid("eggs", 5, 1), cid("eggs", 5, 2), cid("sugar"
 
 def test_mc23_unknown_kept_card_value_raises(engine: str) -> None:
     """MC-23: the reading must be one of its values."""
-    with pytest.raises(ParameterError, match="kept_card.*'highest_printed', 'player_chooses'"):
+    with pytest.raises(ParameterError, match="kept_card.*'player_chooses', 'highest_printed'"):
         load(engine, kept_card="lowest")
     with pytest.raises(ParameterError, match="kept_card"):
         load(engine, kept_card=1)
 
 
 def test_mc23_the_reading_keeps_the_action_space_and_observation(engine: str) -> None:
-    """MC-23: ``player_chooses`` adds no action id (the patterns already name every kept set)
-    and leaves the observation's shape as it is."""
-    default, chooser = load(engine, players=3), load(engine, players=3, kept_card="player_chooses")
-    assert default.params["kept_card"] == "highest_printed" and chooser.params["kept_card"] == "player_chooses"
-    assert default.num_actions == chooser.num_actions == 2085
-    assert default.observation_shape == chooser.observation_shape == (80 * 13 + 12 * 3 + 58,)
+    """MC-23: ``player_chooses`` (the default since issue 41) adds no action id to
+    ``highest_printed`` (the patterns already name every kept set) and leaves the
+    observation's shape as it is."""
+    chooser, old = load(engine, players=3), load(engine, players=3, kept_card="highest_printed")
+    assert chooser.params["kept_card"] == "player_chooses" and old.params["kept_card"] == "highest_printed"
+    assert chooser == load(engine, players=3, kept_card="player_chooses")
+    assert old.num_actions == chooser.num_actions == 2085
+    assert old.observation_shape == chooser.observation_shape == (80 * 13 + 12 * 3 + 58,)
 
 
 def test_mc12_mc23_mixed_set_keeps_one_card_of_the_players_choice(engine: str) -> None:
     """MC-12, MC-23: three 5s of different ingredients keep one card. ``highest_printed``:
     all print 5, so the lowest card id (slot 0); ``player_chooses``: any of the three."""
-    s = combine_position(load(engine, players=2), MIXED_FIVES, LILLY)
+    s = combine_position(load(engine, players=2, kept_card="highest_printed"), MIXED_FIVES, LILLY)
     assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,))]
-    s = combine_position(load(engine, players=2, kept_card="player_chooses"), MIXED_FIVES, LILLY)
+    s = combine_position(load(engine, players=2), MIXED_FIVES, LILLY)  # (the default: player_chooses)
     assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,)), MCCombine((0, 1, 2), (1,)),
                         MCCombine((0, 1, 2), (2,))]
     s.apply(MCCombine((0, 1, 2), (2,)))  # keep nuts5/3c; eggs5/1c and fruit5/2c are discarded
@@ -357,10 +359,10 @@ def test_mc21_mc23_amelie_four_of_a_kind(engine: str) -> None:
     lowest ids (all print 5): 4 three-card sets and one four-card set; ``player_chooses``: any
     one of three (4 x 3) and any two of four (6)."""
     fives = [cid("eggs", 5, 1), cid("fruit", 5, 2), cid("nuts", 5, 3), cid("chocolate", 5, 4), cid("sugar", 3, 1)]
-    s = combine_position(load(engine, players=2), fives, AMELIE)
+    s = combine_position(load(engine, players=2, kept_card="highest_printed"), fives, AMELIE)
     assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,)), MCCombine((0, 1, 3), (0,)),
                         MCCombine((0, 2, 3), (0,)), MCCombine((1, 2, 3), (1,)), MCCombine((0, 1, 2, 3), (0, 1))]
-    s = combine_position(load(engine, players=2, kept_card="player_chooses"), fives, AMELIE)
+    s = combine_position(load(engine, players=2), fives, AMELIE)  # (the default: player_chooses)
     got = moves(s)
     four = [m for m in got if isinstance(m, MCCombine) and len(m.slots) == 4]
     assert four == [MCCombine((0, 1, 2, 3), k) for k in [(0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3)]]
@@ -375,9 +377,9 @@ def test_mc22_mc23_claude_set_of_two_colours(engine: str) -> None:
     with the fruit counted as eggs, a one-colour set (keep two). ``highest_printed``: the
     lowest ids; ``player_chooses``: every one and every two of the three."""
     hand = [cid("eggs", 5, 1), cid("eggs", 5, 2), cid("fruit", 5, 2), cid("sugar", 3, 1)]
-    s = combine_position(load(engine, players=2), hand, CLAUDE)
+    s = combine_position(load(engine, players=2, kept_card="highest_printed"), hand, CLAUDE)
     assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,)), MCCombine((0, 1, 2), (0, 1))]
-    s = combine_position(load(engine, players=2, kept_card="player_chooses"), hand, CLAUDE)
+    s = combine_position(load(engine, players=2), hand, CLAUDE)  # (the default: player_chooses)
     assert moves(s) == [MCDecline()] + [MCCombine((0, 1, 2), k) for k in [(0,), (1,), (0, 1), (2,), (0, 2), (1, 2)]]
 
 
@@ -391,9 +393,9 @@ def test_mc23_runs_keep_what_the_text_names_under_both_readings(engine: str) -> 
 
 
 def test_mc23_state_dicts_carry_the_reading(engine: str) -> None:
-    """MC-23 in ``state_from_dict``: a state of a ``player_chooses`` game (after a choice the
-    default reading forbids) round-trips in its game and is refused by a default game (its
-    ``params`` differ)."""
+    """MC-23 in ``state_from_dict``: a state of a ``player_chooses`` game (after a choice
+    ``highest_printed`` forbids) round-trips in its game and is refused by a
+    ``highest_printed`` game (its ``params`` differ)."""
     g = load(engine, players=2, kept_card="player_chooses")
     s = combine_position(g, EGGS_455, MAURICE)
     s.apply(MCCombine((0, 1, 2), (0, 1)))
@@ -401,7 +403,7 @@ def test_mc23_state_dicts_carry_the_reading(engine: str) -> None:
     assert d["params"]["kept_card"] == "player_chooses"
     assert g.state_from_dict(d).to_dict() == d
     with pytest.raises(StateError, match="params"):
-        load(engine, players=2).state_from_dict(d)
+        load(engine, players=2, kept_card="highest_printed").state_from_dict(d)
 
 
 def test_mc23_views_and_determinization_hide_the_choice_as_any_combination(engine: str) -> None:
@@ -421,17 +423,17 @@ def test_mc23_views_and_determinization_hide_the_choice_as_any_combination(engin
 
 
 def test_mc23_whole_games_differ_and_engines_agree(engine: str) -> None:
-    """MC-23: seeded random games with ``player_chooses`` reach choices the default reading
-    does not have (legal lists of the same positions differ), and end."""
-    g = load(engine, players=3, kept_card="player_chooses")
-    d0 = load(engine, players=3)
+    """MC-23: seeded random games with ``player_chooses`` (the default) reach choices
+    ``highest_printed`` does not have (legal lists of the same positions differ), and end."""
+    g = load(engine, players=3)
+    d0 = load(engine, players=3, kept_card="highest_printed")
     rng = random.Random(7)
     s = g.new_state(seed=21)
     extra = 0
     while not s.is_terminal():
         legal = list(s.legal_actions())
         dd = s.to_dict()
-        if dd["phase"] == "combine":  # the same position in a default game
+        if dd["phase"] == "combine":  # the same position in a highest_printed game
             other = d0.state_from_dict(dict(dd, params=d0.params))
             base = set(int(a) for a in other.legal_actions())
             assert base <= set(legal)
@@ -700,8 +702,10 @@ def test_mc16_whole_games_swap_only_where_the_reading_allows(engine: str, value:
     """MC-16 over seeded random games (3 players) that prefer a swap in a discard phase:
     every swap offered lies in a phase of the reading, the histories load in their game, and
     the readings that allow it do swap at bids and between discards (``also_hand_limit``:
-    seat hands start at 8 cards so that discards come often)."""
-    g = load(engine, players=3, etienne_swap=value, hand_size=8)
+    seat hands start at 8 cards so that discards come often; ``kept_card="highest_printed"``,
+    whose fewer combination actions make a random seat decline often enough to reach 9
+    cards: under the default, random seats combine so often that no hand exceeds 8)."""
+    g = load(engine, players=3, etienne_swap=value, hand_size=8, kept_card="highest_printed")
     seen = set()
     for seed in range(12):
         s = g.new_state(seed=seed)

@@ -47,10 +47,10 @@ Engine model
 
 * **Readings** (parameters; ``MausAuChocolat.READINGS``): ``henri_bonus`` (MC-17,
   ``"always"`` or ``"optional"``: with ``"optional"`` Henri's holder may bid without the +2,
-  the actions ``2085 + c``); ``kept_card`` (MC-23, ``"highest_printed"`` or
-  ``"player_chooses"``: with ``"player_chooses"`` every choice of a set's kept cards is a
-  combination action of its own; no new action ids, the patterns already name every kept
-  set); ``etienne_swap`` (MC-16, when Etienne's holder may swap: ``"any_decision"``, every
+  the actions ``2085 + c``); ``kept_card`` (MC-23, ``"player_chooses"``, the default since
+  issue 41, or ``"highest_printed"``: with ``"player_chooses"`` every choice of a set's kept
+  cards is a combination action of its own; no new action ids, the patterns already name
+  every kept set); ``etienne_swap`` (MC-16, when Etienne's holder may swap: ``"any_decision"``, every
   decision but the hand-limit discards; ``"picks_and_combination"``, not at the bid;
   ``"also_hand_limit"``, also between the hand-limit discards; no new action ids);
   ``tie_break_moment`` (MC-25, MC-15, whose helpers break a tie at the end:
@@ -165,9 +165,10 @@ NUM_ACTIONS = COMBINE + len(PATTERNS)
 #: ``henri_bonus="optional"`` (MC-17) adds the actions ``BID_PLAIN + c``: Henri's holder bids
 #: card ``c`` without Henri's +2 (the action space grows to ``NUM_ACTIONS + 80``)
 BID_PLAIN = NUM_ACTIONS
-#: the values of the reading ``kept_card`` (MC-23), the default first: the engine keeps a
-#: set's cards of the highest printed value, or the player chooses which cards it keeps
-KEPT_CARD_VALUES = ("highest_printed", "player_chooses")
+#: the values of the reading ``kept_card`` (MC-23), the default first: the player chooses
+#: which of a set's cards it keeps (the default since issue 41), or the engine keeps a set's
+#: cards of the highest printed value (the default before)
+KEPT_CARD_VALUES = ("player_chooses", "highest_printed")
 #: the values of the reading ``etienne_swap`` (MC-16), the default first, and the phases in
 #: which Etienne's holder may swap under each: at every decision but the hand-limit
 #: discards; only at his picks and his combination step (not the simultaneous bid); at every
@@ -483,7 +484,7 @@ def _kept(mv: Sequence[int], pv: Sequence[int], one_colour: bool, k: int, lilly:
 
 
 def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: int, *,
-                         kept_card: str = "highest_printed") -> Set[Tuple[int, ...]]:
+                         kept_card: str = "player_chooses") -> Set[Tuple[int, ...]]:
     """Every kept set (relative indices) reachable by laying ``cards`` with ``helper``
     (``kept_card``: the reading of MC-23, ``"highest_printed"`` or ``"player_chooses"``)."""
     choose = _kept_choice(kept_card)
@@ -513,7 +514,7 @@ def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: i
 
 
 def combination_actions(hand: Sequence[int], table: List[List[int]], helper: int, *,
-                        kept_card: str = "highest_printed") -> List[int]:
+                        kept_card: str = "player_chooses") -> List[int]:
     """The combination actions legal for a hand (sorted by card id) held with ``helper``:
     every distinct (cards, kept cards) outcome once (MC-10, MC-11, MC-12, MC-18 .. MC-23).
     ``kept_card`` is the reading of MC-23 (``MausAuChocolat.READINGS``): with
@@ -558,11 +559,11 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
       coins more) or ``"optional"`` (the holder chooses with each bid, face down: the
       actions ``BID_PLAIN + c`` = 2085 + c, :class:`MCBidWithoutHenri`, bid card ``c``
       without the +2; ``num_actions`` becomes 2165).
-    * ``kept_card`` (MC-23, MC-12, MC-21): ``"highest_printed"`` (default: a set keeps its
-      cards of the highest printed candy value, the lowest card ids among equal ones) or
-      ``"player_chooses"`` (the player chooses which cards of a set to keep: every choice is
-      a combination action, ``num_actions`` stays 2085; runs keep the cards the text names
-      under both readings).
+    * ``kept_card`` (MC-23, MC-12, MC-21): ``"player_chooses"`` (default: the player chooses
+      which cards of a set to keep, „darf ... eine dieser Karten": every choice is a
+      combination action, ``num_actions`` stays 2085) or ``"highest_printed"`` (the default
+      before issue 41: a set keeps its cards of the highest printed candy value, the lowest
+      card ids among equal ones). Runs keep the cards the text names under both readings.
     * ``etienne_swap`` (MC-16): when Etienne's holder may swap (once per round):
       ``"any_decision"`` (default: before his bid, before each pick, before his combination
       step; not while discarding for the hand limit), ``"picks_and_combination"`` (only at
@@ -618,8 +619,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             param="kept_card",
             values=KEPT_CARD_VALUES,
             meaning=(
-                "A set keeps its cards of the highest printed candy value (equal ones: the lowest card id).",
                 "The player chooses which cards of a set to keep; every choice is its own combination action.",
+                "A set keeps its cards of the highest printed candy value (equal ones: the lowest card id).",
             ),
             rules=("MC-23", "MC-12", "MC-21"),
             source=("Bei einem Drilling, der aus verschiedenen Zutaten besteht, darf der Spieler eine dieser "
@@ -628,10 +629,12 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             translation=("With a set made of different ingredients the player may put one of these cards aside "
                          "face up as victory points. [...] With a set of one colour the player even keeps two "
                          "cards as victory points; the remaining one goes to the discard pile."),
-            why_default=("The engines have always kept the cards worth the most points, the choice a player "
-                         "scoring now would make; the text names no rule for the choice, so the player's free "
-                         "choice (which card goes to the discard pile, which printed value scores after "
-                         "Mathieu or Maurice) is the other reading."),
+            why_default=("'darf der Spieler eine dieser Karten' gives the choice to the player (the player "
+                         "may lay aside one of these cards), and where the text fixes the card it names it (a "
+                         "run keeps 'die niedrigste' or 'die höchste'); the set's sentences name none. Keeping "
+                         "the highest printed value (the default until issue 41, still 'highest_printed') is "
+                         "a choice the text does not make: it takes away which card goes to the discard pile "
+                         "and, after Mathieu or Maurice, which printed value scores."),
         ),
         Reading(
             param="etienne_swap",
@@ -685,7 +688,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         ),
     )
     DEFAULTS = {"players": 4, "max_turns": 200, "target": None, "hand_size": None, "cards": None,
-                "henri_bonus": "always", "kept_card": "highest_printed", "etienne_swap": "any_decision",
+                "henri_bonus": "always", "kept_card": "player_chooses", "etienne_swap": "any_decision",
                 "tie_break_moment": "before_passing"}
 
     cards: List[List[int]]
