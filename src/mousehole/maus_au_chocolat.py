@@ -365,6 +365,12 @@ def _names(cards: List[List[int]]) -> Dict[str, List[int]]:
 _DEFAULT_NAMES = _names(_DEFAULT_CARDS)
 
 
+def _number(tok: str) -> bool:
+    """Whether ``tok`` is a number in ASCII digits (``str.isdigit`` is true of "²" and "٣",
+    which ``int`` refuses or reads as 3)."""
+    return tok.isascii() and tok.isdigit()
+
+
 def _tokens(text: Any) -> List[str]:
     if not isinstance(text, str):
         raise TypeError(f"a move is written as a str, not {type(text).__name__}")
@@ -376,14 +382,14 @@ def _card_token(tok: str, cards: List[List[int]], names: Dict[str, List[int]],
                 among: Optional[Sequence[int]] = None) -> int:
     """The card id a token names: ``17``, ``fruit3/3c`` or ``fruit3/3c#17``; a bare name is
     looked up among ``among`` (a hand, the display) first, then in the whole table."""
-    if tok.isdigit():
+    if _number(tok):
         c = int(tok)
         if c >= NUM_CARDS:
             raise ValueError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {shorten(tok)}")
         return c
     name, _, ident = tok.partition("#")
     if ident:
-        if not ident.isdigit() or int(ident) >= NUM_CARDS or card_name(int(ident), cards) != name:
+        if not _number(ident) or int(ident) >= NUM_CARDS or card_name(int(ident), cards) != name:
             raise ValueError(f"{shorten(tok)} is not a card: after the name, '#' gives that card's id")
         return int(ident)
     ids = names.get(name)
@@ -422,11 +428,11 @@ def _parse_tokens(toks: List[str], text: str, cards: List[List[int]], names: Dic
             raise ValueError(f"a combination names its kept cards after 'keep': {shorten(text)}; {_NOTATION}")
         k = args.index("keep") if "keep" in args else args.index("keeps")
         laid, kept = args[:k], args[k + 1:]
-        if not all(t.isdigit() for t in laid + kept) or not laid or not kept:
+        if not all(_number(t) for t in laid + kept) or not laid or not kept:
             raise ValueError(f"without a state, a combination names hand slots ('combine 0,2,5 keep 5'), "
                              f"got {shorten(text)}; use state.parse_action for card names")
         return MCCombine(tuple(int(t) for t in laid), tuple(int(t) for t in kept))
-    if len(args) == 2 and args[1].startswith("(") and args[1].endswith(")") and args[0].isdigit():
+    if len(args) == 2 and args[1].startswith("(") and args[1].endswith(")") and _number(args[0]):
         # the str form 'bid 17 (fruit3/3c)': the name must be the card's
         c = _card_token(args[0], cards, names)
         given = args[1][1:-1]
@@ -1799,7 +1805,7 @@ class MausAuChocolatState(StateAPI[MCMove]):
         toks = _tokens(text)
         p = self.current_player
         if toks[:1] == ["seat"]:
-            if len(toks) < 2 or not toks[1].isdigit():
+            if len(toks) < 2 or not _number(toks[1]):
                 raise ValueError(f"{shorten(text)}: 'seat' is followed by the seat number; {_NOTATION}")
             if int(toks[1]) != p:
                 now = "the game is over" if p == TERMINAL else f"seat {p} is to move"
@@ -1814,7 +1820,7 @@ class MausAuChocolatState(StateAPI[MCMove]):
         verb = _VERBS.get(toks[0]) if toks else None
         args = toks[1:]
         mv: MCMove
-        if verb == "combine" and any(not t.isdigit() for t in args if t not in ("keep", "keeps")):
+        if verb == "combine" and any(not _number(t) for t in args if t not in ("keep", "keeps")):
             if "keep" not in args and "keeps" not in args:
                 raise ValueError(f"a combination names its kept cards after 'keep': {shorten(text)}; {_NOTATION}")
             k = args.index("keep") if "keep" in args else args.index("keeps")
