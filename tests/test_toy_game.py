@@ -29,10 +29,10 @@ HERE = Path(__file__).resolve().parent
 #: toy game). Not here: the suites that need a compiled core (differential, C interface,
 #: threads), those that hold a game to files of the package (records: record.schema.json;
 #: facts: the drawing module's name) and those whose checks the toy game does not meet yet
-#: (hostile input, outside values, validation, play, render, pettingzoo's max_cycles)
+#: (outside values, play, render, pettingzoo's max_cycles)
 SUITES = ["test_conformance.py", "test_api.py", "test_bots.py", "test_cli.py", "test_fuzz_state_dicts.py",
-          "test_information.py", "test_openspiel.py", "test_replay.py", "test_returns.py", "test_search.py",
-          "test_seeds.py", "test_vector.py", "test_views_replay.py"]
+          "test_hostile_states.py", "test_information.py", "test_openspiel.py", "test_replay.py", "test_returns.py",
+          "test_search.py", "test_seeds.py", "test_validation.py", "test_vector.py", "test_views_replay.py"]
 if sys.version_info < (3, 11):  # (open_spiel has wheels for 3.11 and later: tests/conftest.py)
     SUITES.remove("test_openspiel.py")
 

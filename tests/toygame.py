@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mousehole import _api
-from mousehole._api import TERMINAL, Game, Move, StateAPI, check_action_type, expect, int_list
+from mousehole._api import TERMINAL, Game, IllegalMoveError, Move, StateAPI, check_action_type, expect, int_list
 from mousehole._rng import Rng
 from mousehole.render._canvas import BaseDrawing, Canvas, footer, header
 
@@ -73,7 +73,7 @@ class Nim(Game["NimState", NimTake]):
     def action_to_move(self, action: SupportsIndex) -> NimTake:
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
-            raise ValueError(f"{self.name}: action {a} is outside 0..{self.num_actions - 1}")
+            raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
         return NimTake(a // TAKE, a % TAKE + 1)
 
     def move_to_action(self, move: NimTake) -> int:
@@ -129,7 +129,7 @@ class Nim(Game["NimState", NimTake]):
         if state.is_terminal():
             return f"{self.name}: the game is over (N-4, N-5): no move is legal"
         if not 0 <= a < self.num_actions:
-            return f"{self.name}: action {a} is outside 0..{self.num_actions - 1} (N-3)"
+            return f"{self.name}: action {a} is out of range: actions are 0..{self.num_actions - 1} (N-3)"
         move = self.action_to_move(a)
         return f"{self.name}: {move}: pile {move.pile} holds fewer than {move.count} counters (N-3)"
 
