@@ -59,8 +59,6 @@ class Profile:
     #: the parameters that make the game's chance events explicit chance nodes (empty: it
     #: has none, or always has them)
     explicit_chance: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-    #: the compiled core offers a fused random step (``mh_game_t.random_step``)
-    compiled_random_step: bool = False
     #: vector-environment steps enough for at least one whole game in some sub-environment
     episode_steps: int = 100
     #: the prefix of the game's rule ids (``M-12``: ``"M"``), which its texts cite
@@ -71,18 +69,17 @@ class Profile:
 #: game has an entry, ``tests/test_touch_points.py``; its fields default to ``Profile()``'s)
 PROFILES: Dict[str, Profile] = {
     "cheese_rescue": Profile(information_every=3, bots_every=5, short_max_turns=6, rotating_turns=True,
-                             compiled_random_step=True, episode_steps=40, rule_prefix="CR"),
+                             episode_steps=40, rule_prefix="CR"),
     "kasimir": Profile(
         extra_configs=({"players": 4, "explicit_chance": True}, {"players": 2, "explicit_chance": True}),
         perfect_information=True, openspiel_chance_off={"explicit_chance": False},
         information_every=5, bots_every=11, short_max_turns=8, rotating_turns=True,
         explicit_chance={"explicit_chance": True}, episode_steps=120, rule_prefix="KK"),
     "m": Profile(information_every=9, bots_every=23, slow_reference_games=True, slow_reference_search=True,
-                 short_max_turns=10, views_hide_moves=True, compiled_random_step=True, episode_steps=150,
-                 rule_prefix="M"),
+                 short_max_turns=10, views_hide_moves=True, episode_steps=150, rule_prefix="M"),
     "maus_au_chocolat": Profile(single_winner=True, simultaneous_choices=True, information_every=13, bots_every=29,
                                 slow_reference_games=True, short_max_turns=1, views_hide_moves=True,
-                                compiled_random_step=True, episode_steps=150, rule_prefix="MC"),
+                                episode_steps=150, rule_prefix="MC"),
 }
 
 #: every registered game's id, sorted (``mousehole.game_names()``): what a test that covers
