@@ -8,8 +8,8 @@ from typing import List
 import pytest
 
 import mousehole
-from mousehole.cheese_rescue import CRMove
 from mousehole._rng import Rng
+from mousehole.cheese_rescue import CRMove
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import mousehole
-from mousehole.cheese_rescue import CAT_CODE, CHEESE_CODE, DOG_CODE, EMPTY, MOUSE_CODE, START, CRMove
 from mousehole._rng import Rng
+from mousehole.cheese_rescue import CAT_CODE, CHEESE_CODE, DOG_CODE, EMPTY, MOUSE_CODE, START, CRMove
 
 DOG, CAT, MOUSE = DOG_CODE, CAT_CODE, MOUSE_CODE  # table codes, short
 
@@ -204,7 +204,8 @@ def test_cr7_adjacent_to_a_card_and_clockwise(engine: str) -> None:
     game = mousehole.load("cheese_rescue", players=4, engine=engine)
     s = game.new_state(seed=5)
     r0, c0 = game.square_size - 1, game.square_size - 1
-    assert sorted(s.legal_cells()) == sorted([at(game, r0 - 1, c0), at(game, r0 + 1, c0), at(game, r0, c0 - 1), at(game, r0, c0 + 1)])
+    assert sorted(s.legal_cells()) == sorted([at(game, r0 - 1, c0), at(game, r0 + 1, c0), at(game, r0, c0 - 1),
+                                              at(game, r0, c0 + 1)])
     with pytest.raises(mousehole.IllegalMoveError, match="CR-7"):
         s.apply(CRMove("cheese1", r0 - 2, c0))  # not adjacent
     with pytest.raises(mousehole.IllegalMoveError, match="CR-7"):
@@ -324,7 +325,7 @@ def test_cr11_game_ends_when_the_square_is_full(engine: str) -> None:
         s.apply_action(int(legal[rng.below(len(legal))]))
     assert len(s.history) == 48 and s.current_player == mousehole.TERMINAL
     per_seat = [0] * 4
-    for i, a in enumerate(s.history):
+    for i in range(len(s.history)):
         per_seat[i % 4] += 1
     assert per_seat == [12] * 4
     d = s.to_dict()
@@ -480,7 +481,8 @@ def test_cr15_observation_is_a_function_of_the_view(engine: str) -> None:
         other = s.determinize(p, 5)
         assert np.array_equal(other.observation(p), s.observation(p))
         assert other.to_dict(for_player=p) == s.to_dict(for_player=p)
-    differs = [q for q in range(3) if q != 0 and not np.array_equal(s.determinize(0, 9).observation(q), s.observation(q))]
+    differs = [q for q in range(3)
+               if q != 0 and not np.array_equal(s.determinize(0, 9).observation(q), s.observation(q))]
     assert differs, "another seat can tell the re-dealt state apart"
 
 

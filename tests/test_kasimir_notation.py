@@ -11,8 +11,8 @@ from typing import Any, Dict, List
 import pytest
 
 import mousehole
-from mousehole.kasimir import CLOVER, KKMove, KKRoll
 from mousehole._rng import Rng
+from mousehole.kasimir import CLOVER, KKMove, KKRoll
 
 CONFIGS: List[Dict[str, Any]] = [
     {"players": 4},

@@ -177,7 +177,7 @@ def test_chance_node_observation_and_mask(engine: str) -> None:
 def test_terminal_mask_is_empty(engine: str) -> None:
     game = mousehole.load("kasimir", engine=engine, players=2, max_turns=3)
     s = None
-    for s in random_states(game, 2):
+    for s in random_states(game, 2):  # noqa: B007  (s: the last state, after the loop)
         pass
     assert s is not None and s.is_terminal()
     buf = np.ones(game.num_actions, dtype=np.bool_)

@@ -10,8 +10,8 @@ import pytest
 
 import mousehole
 from mousehole import CHANCE, TERMINAL, IllegalMoveError, ParameterError
-from mousehole.kasimir import CLOVER, KKMove, KKRoll
 from mousehole._rng import Rng
+from mousehole.kasimir import CLOVER, KKMove, KKRoll
 
 CLOVER_FACE = 5  # index of the clover in the DEFAULT die [1, 2, 3, 4, 5, "clover"]
 

@@ -8,11 +8,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pytest
-from test_m_rules import Deck, place
 
 import mousehole
 from mousehole import ParameterError, StateError
 from mousehole.m import READINGS, MChooseRow, MPass
+from test_m_rules import Deck, place
 
 Cell = Tuple[int, int]
 N_CARDS = 90

@@ -10,17 +10,15 @@ import sys
 from typing import Any, Dict, List, Tuple
 
 import numpy as np
+import pyspiel  # noqa: E402  (the test extra installs open_spiel on Python >= 3.11)
 import pytest
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import mousehole
-from gamecases import profile
-from test_readings import small_params
-from mousehole import _api
-
-import pyspiel  # noqa: E402  (the test extra installs open_spiel on Python >= 3.11)
 import mousehole.openspiel as mo  # noqa: E402
-
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from gamecases import profile
+from mousehole import _api
+from test_readings import small_params
 
 GAMES = mousehole.game_names()
 NAMES = ["mousehole_" + g for g in GAMES]
@@ -361,7 +359,7 @@ def test_information_state_remembers_the_past(game_id: str) -> None:
     start = mh.new_state(4)
     walked = g.from_mousehole(start)
     rng = np.random.default_rng(4)
-    for st in _random_walk(walked, rng, 12):
+    for _ in _random_walk(walked, rng, 12):
         pass
     here = g.from_mousehole(walked.mousehole_state())
     assert here.mousehole_state() == walked.mousehole_state()
@@ -650,7 +648,7 @@ def test_clone_is_independent() -> None:
 def test_action_strings_are_the_notation(game_id: str) -> None:
     g = mo.load_game(game_id, rng_seed=0, players=2)
     rng = np.random.default_rng(2)
-    for i, st in enumerate(_random_walk(g.new_initial_state(), rng, 30)):
+    for st in _random_walk(g.new_initial_state(), rng, 30):
         if st.is_chance_node():
             continue
         engine = st.mousehole_state()

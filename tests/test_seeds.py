@@ -10,7 +10,7 @@ import json
 import pickle
 import subprocess
 import sys
-from typing import Any, Dict, List
+from typing import Any, List
 
 import numpy as np
 import pytest

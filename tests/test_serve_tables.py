@@ -96,6 +96,10 @@ def test_table_settings() -> None:
 CASES = [("cheese_rescue", 3), ("kasimir", 2), ("m", 3), ("maus_au_chocolat", 4), ("maus_au_chocolat", 2)]
 
 
+def test_the_cases_cover_every_game() -> None:
+    assert {game for game, _ in CASES} == set(mousehole.game_names())
+
+
 @pytest.mark.parametrize("game, players", CASES)
 def test_random_tables_end_and_record_the_game(game: str, players: int, engine: str) -> None:
     """Random seats and moves (any seat with a decision, Maus au Chocolat's bids in any order)
