@@ -96,7 +96,8 @@ def test_cr7_cr8_the_history_lays_each_card_on_a_legal_cell(engine: str) -> None
         """Only the table and the history (checked before the cards and the hands)."""
         e = copy.deepcopy(d)
         for kind, r, col in cells:
-            e["table"][r * G + col] = 2 + kind if kind < 3 else 5 + (len(e["history"]) % 2) * game.num_cheese_kinds + kind - 3
+            owner = len(e["history"]) % 2
+            e["table"][r * G + col] = 2 + kind if kind < 3 else 5 + owner * game.num_cheese_kinds + kind - 3
             e["history"].append(kind * C + r * G + col)
         return e
 

@@ -46,7 +46,8 @@ def test_describe_names_start_distance_and_landing(engine: str) -> None:
     assert s.describe(game.num_move_actions + 5) == "roll clover" and s.describe(KKRoll(2, 3)) == "roll 3"
     dup = mousehole.load("kasimir", engine=engine, die=[1, 1, 6, CLOVER], players=2)
     t = dup.new_state(seed=0)
-    assert [t.describe(dup.num_move_actions + i) for i in range(4)] == ["roll 1 #0", "roll 1 #1", "roll 6", "roll clover"]
+    assert [t.describe(dup.num_move_actions + i) for i in range(4)] == ["roll 1 #0", "roll 1 #1", "roll 6",
+                                                                         "roll clover"]
     assert dup.parse_move("roll 1") == KKRoll(0, 1)  # a repeated face without index: the first
     assert dup.parse_move("roll 1 #1") == KKRoll(1, 1)
 
