@@ -87,6 +87,12 @@ PROFILES: Dict[str, Profile] = {
 NAMES: List[str] = mousehole.game_names()
 
 
+#: the readings whose default changed after a recorded digest or diagram was taken (issue 41:
+#: Maus au Chocolat's ``kept_card`` was ``highest_printed``): a test that holds a game to
+#: such a record loads it with these, so the record keeps meaning what it says
+OLD_DEFAULTS: Dict[str, Dict[str, Any]] = {"maus_au_chocolat": {"kept_card": "highest_printed"}}
+
+
 def profile(name: str) -> Profile:
     """The test profile of game ``name`` (the defaults for a game that has none; every
     registered game has one, ``tests/test_touch_points.py``)."""

@@ -16,7 +16,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import mousehole
 import mousehole.openspiel as mo  # noqa: E402
-from gamecases import profile
+from gamecases import OLD_DEFAULTS, profile
 from mousehole import _api
 from test_readings import small_params
 
@@ -433,10 +433,11 @@ def test_seeded_deals_follow_rng_seed() -> None:
 def test_seeded_deals_unchanged() -> None:
     """The seeded deal streams are the ones dealt before initial states took their seeds on
     creation (issue 23): 6 games of each game at rng_seed=5, 40 actions each. The digest was
-    printed by this same loop run on commit 01cb012 (before the change), on both engines."""
+    printed by this same loop run on commit 01cb012 (before the change), on both engines,
+    under the readings of that time (``gamecases.OLD_DEFAULTS``)."""
     h = hashlib.sha256()
     for game_id in GAMES:
-        g = mo.load_game(game_id, players=2, rng_seed=5)
+        g = mo.load_game(game_id, players=2, rng_seed=5, **OLD_DEFAULTS.get(game_id, {}))
         for i in range(6):
             s = g.new_initial_state()
             for step in range(40):
