@@ -549,6 +549,34 @@ def test_one_integer_rule_read_four_ways() -> None:
         assert str(e.value) == why
 
 
+def test_every_count_seed_and_seat_of_the_api_reads_one_integer_rule(engine: str) -> None:
+    """Issue 40, item 5: the API's counts, seeds and seats (arena, VectorGame, the bots'
+    budgets, the environments) take what a seat argument takes (an int, a numpy integer,
+    anything with ``__index__``) and refuse a bool, numpy's too, with one message."""
+    from mousehole import arena, bots
+    from mousehole.vector import VectorGame
+
+    class Idx:
+        def __init__(self, v: int) -> None:
+            self.v = v
+
+        def __index__(self) -> int:
+            return self.v
+
+    game = mousehole.load("m", engine=engine, players=2)
+    vg = VectorGame(game, Idx(2), Idx(7), threads=np.int8(1))
+    assert vg.num_envs == 2
+    result = arena.play(game, ["random", "random"], Idx(2), seed=np.uint64(5), start=Idx(1))
+    assert len(result.outcomes) == 2
+    for bad in (True, np.bool_(False)):
+        with pytest.raises(TypeError, match="^num_envs must be an int, not bool$"):
+            VectorGame(game, bad, 7)
+        with pytest.raises(TypeError, match="^n_games must be an int, not bool$"):
+            arena.play(game, ["random", "random"], bad)
+        with pytest.raises(TypeError, match="^iterations must be an int, not bool$"):
+            bots.MCTSBot(iterations=bad)
+
+
 def test_the_command_lines_read_an_integer_alike() -> None:
     """``mousehole simulate`` (and play, show, arena, serve) and ``mousehole bench`` read a
     typed integer with one grammar: before issue 40 the first took ``1_000`` and ``1 000``
