@@ -186,6 +186,15 @@ def index_arg(x: Any, what: str, hint: str = "") -> int:
     return v if type(v) is int else int.__int__(v)  # (Python 3.9 gives an int subclass back as it is)
 
 
+def int_in(x: Any, what: str, lo: int, hi: int, hi_text: str = "") -> int:
+    """:func:`index_arg` of ``x`` within ``lo..hi``: else ``ValueError`` "``what`` must be
+    from ``lo`` to ``hi`` (or ``hi_text``), got ``x``"."""
+    v = index_arg(x, what)
+    if not lo <= v <= hi:
+        raise ValueError(f"{what} must be from {lo} to {hi_text or hi}, got {v}")
+    return v
+
+
 #: the longest integer a command line reads (a seed is at most 20 digits)
 MAX_INT_TEXT = 40
 

@@ -70,7 +70,7 @@ import numpy as np
 
 from ._api import CHANCE, TERMINAL, Game, ParameterError, StateAPI, available_engines, index_arg, load
 from ._rng import Rng, derive
-from ._values import shorten, word
+from ._values import int_in, shorten, word
 
 __all__ = [
     "Bot",
@@ -158,10 +158,7 @@ def _check_iterations(iterations: Any, time_limit: Any, what: str = "time_limit"
                              f"got {shorten(time_limit)}")
     if iterations is None:
         return (DEFAULT_ITERATIONS if limit is None else None), limit
-    n = index_arg(iterations, "iterations")
-    if not 1 <= n <= MAX_ITERATIONS:
-        raise ValueError(f"iterations must be from 1 to {MAX_ITERATIONS}, got {n}")
-    return n, limit
+    return int_in(iterations, "iterations", 1, MAX_ITERATIONS), limit
 
 
 def _check_budget(iterations: Any, time: Any, time_limit: Any) -> Tuple[Optional[int], Optional[float]]:
@@ -178,10 +175,7 @@ def _check_nodes(nodes: Any) -> int:
     """The node budget: :data:`DEFAULT_NODES` for None, else an int from 1 to :data:`MAX_NODES`."""
     if nodes is None:
         return DEFAULT_NODES
-    n = index_arg(nodes, "nodes (the node budget)")
-    if not 1 <= n <= MAX_NODES:
-        raise ValueError(f"nodes (the node budget) must be from 1 to {MAX_NODES}, got {n}")
-    return n
+    return int_in(nodes, "nodes (the node budget)", 1, MAX_NODES)
 
 
 def _check_c(c: Any) -> float:
@@ -995,9 +989,7 @@ class StrongBot(_SearchBot):
                  depth: Optional[int] = None, scale: Optional[float] = None, greedy: Optional[float] = None,
                  nodes: Optional[int] = None) -> None:
         super().__init__(seed, iterations, time, time_limit, nodes)
-        t = index_arg(threads, "threads")
-        if not 1 <= t <= MAX_THREADS:
-            raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {t}")
+        t = int_in(threads, "threads", 1, MAX_THREADS)
         self.threads = t
         self.c = None if c is None else _check_c(c)
         self.depth: Optional[int] = None
