@@ -382,7 +382,7 @@ def test_play_a_whole_game_against_bots(monkeypatch: Any, engine: str, name: str
     players = 2 if name != "m" else 3
     path = tmp_path / "game.json"
     argv = ["play", name, "--players", str(players), "--seat", "1", "--bots", "random" if name != "m" else "greedy,random",
-            "--seed", "4", "--engine", engine, "--record", str(path)]
+            "--seed", "4", "--engine", engine, "--record", str(path), "--watch"]
     status, out, typed = _play_in_process(monkeypatch, argv)
     assert status == 0, out
     lines = out.splitlines()
@@ -390,17 +390,19 @@ def test_play_a_whole_game_against_bots(monkeypatch: Any, engine: str, name: str
     assert lines[0] == f"{name}, {players} players, {engine} engine, seed 4; you are seat 1; {others}"
     assert lines[-1] == f"record written to {path}"
     # the moves the command printed are the record's moves (a bot's face-down bid in Maus au
-    # Chocolat excepted: MC-7), and the record replays to the end the command announced
+    # Chocolat excepted: MC-7), and the record replays to the end the command announced; a
+    # move's line names its seat once ("seat 1 (you): 12+5", "seat 1 (you) bids ...")
     rec = records.loads(path.read_text(encoding="utf-8"), engine=engine)
-    moves = re.findall(r"^(seat \d \((?:you|greedy|random)\)|chance): (.+)$", out, re.M)
+    moves = [(who, f"{who.split(' (')[0]} {rest}" if sep == " " else rest) for who, sep, rest in
+             re.findall(r"^(seat \d \((?:you|greedy|random)\)|chance)(: | )(.+)$", out[:out.index("game over")], re.M)]
     assert len(moves) == len(rec.actions), out
     mine = iter(t for t in typed if t != "help")
     state = rec.initial_state(engine=engine)
     for (who, text), a, move in zip(moves, rec.actions, rec.moves):
         if who != "chance":
             assert int(who.split()[1]) == state.current_player
-            if who.endswith("(you)"):
-                assert text == next(mine) == move
+            if who.endswith("(you)"):  # typed, or the only legal move, played for the person
+                assert text == (next(mine) if len(state.legal_actions()) > 1 else move) == move
         if who.endswith("(you)") or who == "chance":
             assert text == move
             assert state.parse_action(text) == a
@@ -411,8 +413,11 @@ def test_play_a_whole_game_against_bots(monkeypatch: Any, engine: str, name: str
         state.apply_action(a)
     assert state.is_terminal()
     verdict = "you won" if state.winners() == [1] else "you share the win" if 1 in state.winners() else "you lost"
-    assert lines[-2] == (f"game over after {len(state.history)} actions: scores {state.scores()}, "
-                         f"winners {state.winners()}; {verdict}")
+    assert lines[-2].endswith(f": {verdict}")
+    end = lines.index(f"game over after {len(state.history)} actions: {state.game.end_reason(state)}")
+    assert lines[end + 1] == f"scores: {type(state.game).SCORE}"
+    assert lines[end + 2:end + 2 + players] == [f"  seat {p} ({'you' if p == 1 else 'greedy' if p == 0 and name == 'm' else 'random'}): {b}"
+                                                for p, b in enumerate(state.game.score_breakdown(state))]
     assert out.count("seat 1, your move> ") == len(typed)
     # the help listings are the legal moves, in the game's notation
     assert re.search(r"your legal moves \(\d+\):\n  \S", out)
@@ -434,7 +439,7 @@ def test_play_reprompts_on_bad_input_and_quits(capsys: Any, monkeypatch: Any) ->
     assert status == 0 and err == ""
     assert out.count("seat 0, your move> ") == 4
     assert "not a move you can play now: not a Cheese Rescue move: 'teleport'" in out
-    assert re.search(r"not a move you can play now: CR-\d+: .*; type 'help' for the legal moves", out)
+    assert re.search(r"not a move you can play now: CR-\d+: .*; type 'moves' for the legal moves", out)
     # no --seed: a fresh secret one, named only once the game is left
     assert out.startswith("cheese_rescue, 2 players, ") and "a secret seed (printed at the end); you are seat 0" in out
     left, seed_line = out.rstrip().splitlines()[-2:]
@@ -577,8 +582,8 @@ def test_play_does_not_name_a_bots_face_down_bid(monkeypatch: Any) -> None:
     assert status == 0, out
     first_prompt = out.index("seat 2, your move> ")
     before = out[:first_prompt]
-    assert re.search(r"seat [01] \(random\): seat [01] bids face down", before)
-    assert not re.search(r"seat [01] \(random\): seat [01] bids (?!face down)", before)
+    assert re.search(r"seat [01] \(random\) bids face down", before)
+    assert not re.search(r"seat [01] \(random\) bids (?!face down)", before)
 
 
 @pytest.mark.parametrize("args, message", [

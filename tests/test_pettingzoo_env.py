@@ -496,8 +496,8 @@ def test_illegal_action_random_plays_a_legal_action(engine: str) -> None:
         env.step(env.game.num_actions)
     with pytest.raises(mousehole.IllegalMoveError):
         ref.step(bad)
-    with pytest.raises(ValueError, match="illegal_action"):
-        _make("m", {"players": 2}, engine, illegal_action="lose")
+    with pytest.raises(ValueError, match="illegal_action must be 'raise', 'lose' or 'random'"):
+        _make("m", {"players": 2}, engine, illegal_action="forfeit")
     with pytest.raises(ValueError, match="max_cycles"):
         _make("m", {"players": 2}, engine, max_cycles=0)
     with pytest.raises(TypeError, match="max_cycles"):
@@ -747,3 +747,103 @@ def test_readings_pass_pettingzoo_api_test(name: str, params: Dict[str, Any]) ->
         for text in DICT_OBS_WARNINGS:
             warnings.filterwarnings("ignore", message=text)
         api_test(env, num_cycles=1000)
+
+
+# -- illegal_action="lose" and render(mode): the checkers and wrappers of other trainers -------
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_illegal_action_lose_ends_the_episode(case: Tuple[str, Dict[str, Any]], engine: str) -> None:
+    """AEC, ``illegal_action="lose"``: an action outside the mask ends the episode (-1 for the
+    agent that chose it, 0 for every other agent, all terminated with an all-zero mask, the
+    chooser's info flagged) and leaves the game state as it was; each agent then steps None
+    and leaves. Legal actions play exactly as under the default; an int outside the action
+    space still raises."""
+    name, params = case
+    env = _make(name, params, engine, illegal_action="lose")
+    ref = _make(name, params, engine)
+    env.reset(seed=3)
+    ref.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(4):  # a few legal actions first: the same game as under "raise"
+        a = int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])))
+        env.step(a)
+        ref.step(a)
+    assert env.game_state.history == ref.game_state.history and env.rewards == ref.rewards
+    with pytest.raises(ValueError, match="outside the action space"):
+        env.step(env.game.num_actions)
+    agent = env.agent_selection
+    state = env.game_state
+    before = state.to_dict()
+    bad = int(np.flatnonzero(~state.legal_action_mask())[0])
+    env.step(bad)
+    assert state.to_dict() == before and not state.is_terminal()
+    assert env.rewards == {a: (-1.0 if a == agent else 0.0) for a in env.possible_agents}
+    assert env.infos == {a: ({"illegal_action": True} if a == agent else {}) for a in env.possible_agents}
+    assert all(env.terminations.values()) and not any(env.truncations.values())
+    assert not any(env.observe(a)["action_mask"].any() for a in env.possible_agents)
+    finals = {}
+    for a in env.agent_iter(len(env.possible_agents) + 1):
+        _, reward, term, trunc, _ = env.last()
+        assert term and not trunc
+        finals[a] = reward
+        env.step(None)
+    assert finals == {a: (-1.0 if a == agent else 0.0) for a in env.possible_agents}
+    assert env.agents == []
+    env.reset(seed=3)  # a new episode starts afresh
+    assert env.observe(env.agent_selection)["action_mask"].any() and not any(env.terminations.values())
+
+
+def test_parallel_illegal_action_lose_ends_the_episode(engine: str) -> None:
+    """Parallel, ``illegal_action="lose"``: nothing of the step is applied (not even the legal
+    bids); -1 for every agent whose action was outside its mask, 0 for the others, all
+    terminated with all-zero masks; then the game is over for the environment."""
+    penv = _mp().parallel_env("maus_au_chocolat", engine=engine, players=3, illegal_action="lose")
+    for offenders in (["player_2"], ["player_0", "player_1"]):
+        obs, _ = penv.reset(seed=4)
+        state = penv.game_state
+        assert penv.pending_agents == ["player_0", "player_1", "player_2"]  # a bid phase
+        before = state.to_dict()
+        actions = {a: int(np.flatnonzero(obs[a]["action_mask"] == (a not in offenders))[0]) for a in penv.agents}
+        obs, rewards, terms, truncs, infos = penv.step(actions)
+        assert state.to_dict() == before
+        assert rewards == {a: (-1.0 if a in offenders else 0.0) for a in penv.possible_agents}
+        assert all(terms.values()) and not any(truncs.values())
+        for a in penv.possible_agents:
+            assert infos[a].get("illegal_action", False) == (a in offenders)
+            assert infos[a]["acted"] is False and infos[a]["to_act"] is False
+            assert not obs[a]["action_mask"].any()
+        assert penv.agents == [] and penv.pending_agents == []
+        with pytest.raises(RuntimeError, match="reset"):
+            penv.step(actions)
+    lenient = _mp().parallel_env("cheese_rescue", engine=engine, players=2, illegal_action="lose")
+    strict = _mp().parallel_env("cheese_rescue", engine=engine, players=2)
+    rng = np.random.default_rng(0)
+    obs, _ = lenient.reset(seed=9)
+    strict.reset(seed=9)
+    while lenient.agents:  # with legal actions, "lose" plays exactly as the default
+        actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"])))
+                   for a, o in obs.items() if o["action_mask"].any()}
+        obs, rewards, terms, truncs, infos = lenient.step(actions)
+        assert strict.step(actions)[1:] == (rewards, terms, truncs, infos)
+    assert lenient.game_state.history == strict.game_state.history and lenient.game_state.is_terminal()
+
+
+def test_render_takes_a_mode_argument(engine: str) -> None:
+    """``render(mode)``: None is ``render()`` in ``render_mode`` (RLlib's PettingZoo wrappers
+    call ``render(self.render_mode)``, None), a mode draws once in that mode, anything else
+    raises ValueError naming the argument."""
+    from mousehole import render
+
+    for make in (_mp().env, _mp().parallel_env):
+        shown = make("kasimir", render_mode="ansi", engine=engine, players=2)
+        shown.reset(seed=1)
+        text = render.text(shown.game_state, for_player=0)
+        assert shown.render(None) == shown.render() == shown.render("ansi") == text
+        quiet = make("kasimir", engine=engine, players=2)
+        quiet.reset(seed=1)
+        assert quiet.render("ansi") == text
+        for bad in ("video", 1, ["ansi"]):
+            with pytest.raises(ValueError, match=r"render\(mode\)"):
+                quiet.render(bad)
+        with pytest.warns(UserWarning, match="render_mode"):
+            assert quiet.render(None) is None

@@ -166,64 +166,69 @@ def test_views_of_two_seats_differ_when_one_hides_something_from_the_other(name:
     assert compared > 0
 
 
-# The full diagrams of two seeded positions, as drawn before views were drawn: the full
-# diagram must not change (tests/test_cli.py, PettingZoo and Gymnasium's "ansi" mode show it).
+# The full diagrams of two seeded positions: the full diagram changes only on purpose
+# (tests/test_cli.py, PettingZoo and Gymnasium's "ansi" mode show it). Issue 39 added the
+# legend lines, Cheese Rescue's blank cells where no card may go any more (CR-8) and Maus au
+# Chocolat's order of play (MC-8, MC-10); nothing else changed since views were drawn.
 FULL = {
-    ("cheese_rescue", 2, 5, 9): (
+    ('cheese_rescue', 2, 5, 9): (
         "       1   2   3   4   5   6\n"
-        "   2   .   .   .   .   .   .\n"
         "   3   .   .  B2   C   .   .\n"
         "   4   .   M   C   S   .   .\n"
         "   5   .   M   .   C   D   .\n"
         "   6   .   .   .   .  A1   .\n"
         "   7   .   .   .   .  A2   .\n"
-        "   8   .   .   .   .   .   .\n"
         "turn 9, seat 1 to play; draw pile: 5 cards\n"
         "seat 0 (A): 1 dog, 1 cat, 2 mouse, 2 cheese1, 1 cheese2, 1 cheese3\n"
-        "seat 1 (B): 1 dog, 1 cat, 1 mouse, 3 cheese1, 1 cheese2, 1 cheese3"
+        "seat 1 (B): 1 dog, 1 cat, 1 mouse, 3 cheese1, 1 cheese2, 1 cheese3\n"
+        "legend: S the start card, D dog, C cat, M mouse; A1 a cheese card of seat 0 (A) worth 1 (A-B: seats 0-1); . an empty cell a card may still go to (CR-8)"
     ),
-    ("maus_au_chocolat", 3, 5, 31): (
+    ('maus_au_chocolat', 3, 5, 31): (
         "round 3, phase pick, seat 0 to play; draw pile 54, discard 7\n"
         "display: nuts4/8c sugar4/1c\n"
-        "helper row: Amélie Maurice Mathieu Claude\n"
+        "helper row: Amélie Maurice Mathieu Claude; Etienne used this round (MC-16)\n"
+        "pick order (MC-8): seats 1 (done), 0 (picking, 1 left), 2\n"
         "seat 0 [Henri] 5 VP: hand eggs7/3c fruit7/5c nuts6/7c chocolate3/4c; bid fruit6/2c\n"
         "seat 1 [Etienne] 4 VP: hand eggs5/3c eggs6/5c fruit7/3c nuts5/4c chocolate7/4c\n"
-        "seat 2 [Lilly] 5 VP: hand eggs5/1c eggs5/4c sugar7/4c; bid fruit3/4c"
+        "seat 2 [Lilly] 5 VP: hand eggs5/1c eggs5/4c sugar7/4c; bid fruit3/4c\n"
+        "legend: a card is ingredient, candy value and coins: eggs5/1c scores 5 kept as a victory point (MC-13) and bids 1 coin (MC-8); [Henri] the seat's helper (MC-2); the first to 30 VP ends the game with that round (MC-24)"
     ),
 }
 
 # Seat views of a seeded position in each game, as a person sees them in 'mousehole play'.
 VIEWS = {
-    ("cheese_rescue", 2, 5, 9, 1): (
+    ('cheese_rescue', 2, 5, 9, 1): (
         "seat 1 (B)'s view: the other seats' animals and the draw pile's cards are hidden (CR-15)\n"
         "       1   2   3   4   5   6\n"
-        "   2   .   .   .   .   .   .\n"
         "   3   .   .  B2   C   .   .\n"
         "   4   .   M   C   S   .   .\n"
         "   5   .   M   .   C   D   .\n"
         "   6   .   .   .   .  A1   .\n"
         "   7   .   .   .   .  A2   .\n"
-        "   8   .   .   .   .   .   .\n"
         "turn 9, seat 1 to play; draw pile: 5 cards\n"
         "seat 0 (A): 4 hidden animals, 2 cheese1, 1 cheese2, 1 cheese3\n"
-        "seat 1 (B): 1 dog, 1 cat, 1 mouse, 3 cheese1, 1 cheese2, 1 cheese3"
+        "seat 1 (B): 1 dog, 1 cat, 1 mouse, 3 cheese1, 1 cheese2, 1 cheese3\n"
+        "legend: S the start card, D dog, C cat, M mouse; A1 a cheese card of seat 0 (A) worth 1 (A-B: seats 0-1); . an empty cell a card may still go to (CR-8)"
     ),
-    ("maus_au_chocolat", 2, 5, 1, 1): (
+    ('maus_au_chocolat', 2, 5, 1, 1): (
         "seat 1's view: '?' is a card it cannot see (the other hands and face-down bids, MC-26)\n"
         "round 1, phase bid, seat 1 to play; draw pile 67, discard 0\n"
         "display: eggs5/4c fruit7/5c sugar7/3c\n"
         "helper row: Claude Lilly Etienne Amélie Maurice\n"
         "seat 0 [Mathieu] 0 VP: hand ? ? ? ?; bid ?\n"
-        "seat 1 [Henri] 0 VP: hand eggs5/2c fruit6/2c nuts4/8c nuts6/7c chocolate6/8c"
+        "seat 1 [Henri] 0 VP: hand eggs5/2c fruit6/2c nuts4/8c nuts6/7c chocolate6/8c\n"
+        "legend: a card is ingredient, candy value and coins: eggs5/1c scores 5 kept as a victory point (MC-13) and bids 1 coin (MC-8); [Henri] the seat's helper (MC-2); the first to 30 VP ends the game with that round (MC-24)"
     ),
-    ("maus_au_chocolat", 3, 5, 31, 2): (
+    ('maus_au_chocolat', 3, 5, 31, 2): (
         "seat 2's view: '?' is a card it cannot see (the other hands and face-down bids, MC-26)\n"
         "round 3, phase pick, seat 0 to play; draw pile 54, discard 7\n"
         "display: nuts4/8c sugar4/1c\n"
-        "helper row: Amélie Maurice Mathieu Claude\n"
+        "helper row: Amélie Maurice Mathieu Claude; Etienne used this round (MC-16)\n"
+        "pick order (MC-8): seats 1 (done), 0 (picking, 1 left), 2\n"
         "seat 0 [Henri] 5 VP: hand eggs7/3c fruit7/5c chocolate3/4c ?; bid fruit6/2c\n"
         "seat 1 [Etienne] 4 VP: hand eggs5/3c eggs6/5c fruit7/3c chocolate7/4c ?\n"
-        "seat 2 [Lilly] 5 VP: hand eggs5/1c eggs5/4c sugar7/4c; bid fruit3/4c"
+        "seat 2 [Lilly] 5 VP: hand eggs5/1c eggs5/4c sugar7/4c; bid fruit3/4c\n"
+        "legend: a card is ingredient, candy value and coins: eggs5/1c scores 5 kept as a victory point (MC-13) and bids 1 coin (MC-8); [Henri] the seat's helper (MC-2); the first to 30 VP ends the game with that round (MC-24)"
     ),
 }
 

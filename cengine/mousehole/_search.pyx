@@ -31,6 +31,17 @@ to it and stores the visit count, the availability count (ISMCTS) and the sum of
 of the seat that moved into it (the returns vector of ``returns``: +1 win, -1 loss, 0 when
 every seat wins; nothing is stored for chance outcomes).
 
+The node budget (``nodes``). The array's slots in use (``n_nodes``: the nodes, the room
+kept free in blocks of children and the blocks abandoned by a move) never pass the budget,
+except by the root's children, which are always made; the array itself never grows past
+the larger of the two (``reserve_nodes``), so the tree takes at most 32 bytes a node of the
+budget. Children that would pass it are not made (all of a node's new children or none):
+a node without children stays a leaf (the descent stops there and the play-out starts),
+an ISMCTS node chooses among the children it has that are legal in the iteration's
+determinization (none: it is a leaf for that iteration), and a chance outcome without a
+child ends the descent. So a full tree goes on searching, its statistics still growing,
+with no new node; the pure-Python search counts the slots alike and makes the same choices.
+
 One iteration: copy the root (ISMCTS: determinize it), then descend: at a chance node sample
 an outcome by the ``chance`` probabilities (one child per outcome); at a seat's node, if some
 child (legal here) was never visited pick one of those uniformly at random, else the child
@@ -134,6 +145,7 @@ cdef enum:
     SQRTLOG_TABLE = 65536   # sqrt(log(n)) is tabulated below this
     MAX_SEATS = 64
     MAX_ITERATIONS = 0x7FFFFFFF
+    MAX_NODES = 0x7FFFFFFF  # node indices are int32
 
 ctypedef struct node_t:
     double value       # sum of the returns of the seat that moved into this node
@@ -220,6 +232,7 @@ ctypedef struct search_t:
     int64_t n_nodes    # slots used in ``nodes`` (room kept in children blocks included)
     int64_t live       # nodes in the tree
     int64_t cap_nodes
+    int64_t max_nodes  # the node budget: ``n_nodes`` never passes it but for the root's children
     int32_t* buf       # legal actions or outcomes (max_legal)
     double* prob       # chance probabilities (max_legal)
     int32_t* compat    # ISMCTS: the child index of each listed action (max_legal)
@@ -246,9 +259,11 @@ ctypedef struct search_t:
 
 
 cdef int reserve_nodes(search_t* S, int64_t extra) noexcept nogil:
-    """Room for ``extra`` more nodes (doubling); -1 when memory or int32 indices run out."""
+    """Room for ``extra`` more nodes (doubling, but never past the node budget when the need
+    is within it); -1 when memory or int32 indices run out."""
     cdef int64_t need = S.n_nodes + extra
     cdef int64_t cap = S.cap_nodes
+    cdef int64_t most = S.max_nodes if S.max_nodes > need else need
     cdef node_t* p
     if need <= cap:
         return 0
@@ -256,8 +271,8 @@ cdef int reserve_nodes(search_t* S, int64_t extra) noexcept nogil:
         return -1
     while cap < need:
         cap *= 2
-    if cap > 0x7FFFFFFF:
-        cap = 0x7FFFFFFF
+    if cap > most:
+        cap = most
     p = <node_t*>PyMem_RawRealloc(S.nodes, <size_t>cap * sizeof(node_t))
     if p == NULL:
         return -1
@@ -276,11 +291,20 @@ cdef inline void init_node(node_t* nd, int32_t action) noexcept nogil:
     nd.cap = 0
 
 
+cdef inline bint over_budget(const search_t* S, int32_t node, int64_t extra) noexcept nogil:
+    """Whether ``extra`` more slots for the children of ``node`` would take the tree past its
+    node budget (the root's children are always made)."""
+    return node != 0 and S.n_nodes + extra > S.max_nodes
+
+
 cdef int expand_all(search_t* S, int32_t node, const int32_t* acts, int n) noexcept nogil:
-    """First expansion: one child per listed action (ascending)."""
+    """First expansion: one child per listed action (ascending). 1 (nothing made) when they
+    would take the tree past its node budget, -1 when memory runs out."""
     cdef int k
     cdef int32_t first
     cdef node_t* nd
+    if over_budget(S, node, n):
+        return 1
     if reserve_nodes(S, n) < 0:
         return -1
     first = <int32_t>S.n_nodes
@@ -295,9 +319,25 @@ cdef int expand_all(search_t* S, int32_t node, const int32_t* acts, int n) noexc
     return 0
 
 
+cdef int list_found(search_t* S, int32_t first, const int32_t* acts, int n, uint64_t tag) noexcept nogil:
+    """``merge`` at the node budget: ``S.compat`` lists the children the listed actions
+    already have (``S.mark``, stamped ``tag``), in list order; returns how many."""
+    cdef int k, found = 0
+    cdef uint64_t m
+    for k in range(n):
+        m = S.mark[acts[k]]
+        if (m ^ tag) >> 32 == 0:
+            S.compat[found] = first + <int32_t>(<uint32_t>m)
+            found += 1
+    return found
+
+
 cdef int merge(search_t* S, int32_t node, const int32_t* acts, int n) noexcept nogil:
     """Make every listed action (ascending) a child of ``node`` and write the index of each
-    one's child to ``S.compat``; children keep their order by action. -1: out of memory."""
+    one's child to ``S.compat``; children keep their order by action. Returns the number of
+    children listed in ``S.compat``: ``n``, or, when the new children would take the tree
+    past its node budget (none is made then), those of the listed actions that already
+    have one, in list order (0 for a node without children). -1: out of memory."""
     cdef node_t* nd = &S.nodes[node]
     cdef int32_t first = nd.first
     cdef int nch = nd.nchild
@@ -306,19 +346,20 @@ cdef int merge(search_t* S, int32_t node, const int32_t* acts, int n) noexcept n
     cdef uint64_t tag, m
     cdef node_t* ch
     if first < 0:
-        if expand_all(S, node, acts, n) < 0:
-            return -1
+        k = expand_all(S, node, acts, n)
+        if k != 0:
+            return -1 if k < 0 else 0
         first = S.nodes[node].first
         for k in range(n):
             S.compat[k] = first + k
-        return 0
+        return n
     ch = &S.nodes[first]
     if nch == n:  # the common case: the same actions as last time
         while k < n and ch[k].action == acts[k]:
             S.compat[k] = first + k
             k += 1
         if k == n:
-            return 0
+            return n
         k = 0
     # pass 1: the listed actions that have no child yet, through a table action -> child
     # (stamped per call, so that it never needs clearing)
@@ -336,12 +377,13 @@ cdef int merge(search_t* S, int32_t node, const int32_t* acts, int n) noexcept n
         else:
             missing += 1
     if missing == 0:
-        return 0
-    S.live += missing
+        return n
     total = nch + missing
     if total > nd.cap:
         # a larger block at the end of the array (the old one is abandoned)
         newcap = total + total // 2
+        if over_budget(S, node, newcap):
+            return list_found(S, first, acts, n, tag)
         if reserve_nodes(S, newcap) < 0:
             return -1
         nd = &S.nodes[node]
@@ -364,6 +406,7 @@ cdef int merge(search_t* S, int32_t node, const int32_t* acts, int n) noexcept n
                 S.nodes[nfirst + dst] = S.nodes[first + src]
             src -= 1
         dst -= 1
+    S.live += missing
     if nfirst != first:
         nd.cap = newcap
     nd.first = nfirst
@@ -376,7 +419,7 @@ cdef int merge(search_t* S, int32_t node, const int32_t* acts, int n) noexcept n
         while ch[i].action < a:
             i += 1
         S.compat[k] = nfirst + i
-    return 0
+    return n
 
 
 cdef int32_t find_child(const search_t* S, const node_t* nd, int32_t a) noexcept nogil:
@@ -541,22 +584,30 @@ cdef int iterate(search_t* S) noexcept nogil:
                 if merge(S, node, S.buf, n) < 0:
                     return -1
                 child = find_child(S, &S.nodes[node], S.buf[k])
+                if child < 0:  # the tree is at its node budget: play out from here
+                    break
         else:
             if ismcts:
                 if node == 0 and S.root_n >= 0:
                     child = select_root(S)
                 else:
                     n = g.legal(S.work, S.buf)
-                    if merge(S, node, S.buf, n) < 0:
+                    n = merge(S, node, S.buf, n)
+                    if n < 0:
                         return -1
                     if node == 0:  # the first iteration: the root's children are its legal actions
                         S.root_n = n
+                    if n == 0:  # at the node budget, no child legal here: play out from here
+                        break
                     child = select_child(S, node, S.compat, n, True)
             else:
                 if nd.first < 0:
                     n = g.legal(S.work, S.buf)
-                    if expand_all(S, node, S.buf, n) < 0:
+                    k = expand_all(S, node, S.buf, n)
+                    if k < 0:
                         return -1
+                    if k > 0:  # at the node budget: play out from here
+                        break
                 child = select_child(S, node, NULL, 0, False)
         g.apply(S.work, S.nodes[child].action)
         depth += 1
@@ -676,7 +727,7 @@ cdef class _Search:
     cdef search_t S
 
     cdef int open(self, object state, int mode, double c, uint64_t seed, int depth=-1, double scale=1.0,
-                  double greedy=0.0) except -1:
+                  double greedy=0.0, int64_t max_nodes=MAX_NODES) except -1:
         cdef search_t* S = &self.S
         cdef mh_dims_t d
         cdef const mh_game_t* g = game_of(state)
@@ -714,6 +765,7 @@ cdef class _Search:
         S.path_seat = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * S.path_cap)
         S.ret = <double*>PyMem_RawMalloc(sizeof(double) * d.players)
         S.cap_nodes = 1024
+        S.max_nodes = max_nodes
         S.nodes = <node_t*>PyMem_RawMalloc(sizeof(node_t) * S.cap_nodes)
         S.evaluate = NULL
         if mode == M_STRONG and depth >= 0:
@@ -774,7 +826,7 @@ cdef class _Search:
             r = run_batch(&self.S, count, deadline)
         if r < 0:
             raise MemoryError(f"search: out of memory after {self.S.done} iterations "
-                              f"({self.S.n_nodes} nodes)")
+                              f"({self.S.n_nodes} nodes): give the search a smaller node budget")
         return 0
 
     cdef tuple root_stats(self):
@@ -805,14 +857,18 @@ BATCH_SECONDS = 0.02
 
 
 def search(state, int mode, iterations, time_limit, seed, double c, int depth=-1, double scale=1.0,
-           double greedy=0.0):
+           double greedy=0.0, nodes=MAX_NODES):
     """Run one search from compiled ``state`` (a seat to move), with ``iterations`` (an int
     >= 1, or None) and/or ``time_limit`` (seconds, or None; at least one iteration runs).
 
     Returns ``(actions, visits, values, avail, iterations_done, nodes, tree_bytes)``: the
     root's children (ascending actions; ``values`` are sums of the mover's returns), the
     iterations run, the nodes in the tree and the bytes its array held. A search never runs
-    more than 2**31 - 1 iterations (the 32-bit visit counts). The arguments are checked by
+    more than 2**31 - 1 iterations (the 32-bit visit counts). ``nodes`` (1 to 2**31 - 1) is
+    the node budget: the tree's array never holds more than that many nodes (used slots,
+    room kept in blocks of children included; the root's children are always made), so
+    ``tree_bytes`` stays at most ``32 * max(nodes, 1 + root's children, 1024)``; at the budget
+    the iterations go on in the tree as it is (``iterate``). The arguments are checked by
     the caller (``mousehole.bots``). ``depth``, ``scale`` and ``greedy`` shape the play-outs
     of ``MODE_STRONG`` (ignored by the other modes)."""
     cdef _Search srch = _Search()
@@ -843,7 +899,9 @@ def search(state, int mode, iterations, time_limit, seed, double c, int depth=-1
         raise ValueError(f"search: scale must be a finite number > 0, got {scale!r}")
     if not (greedy >= 0.0 and greedy <= 1.0):
         raise ValueError(f"search: greedy must be from 0 to 1, got {greedy!r}")
-    srch.open(state, mode, c, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), depth, scale, greedy)
+    if isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= MAX_NODES:
+        raise ValueError(f"search: nodes must be an int from 1 to {MAX_NODES}, got {nodes!r}")
+    srch.open(state, mode, c, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), depth, scale, greedy, <int64_t>nodes)
     try:
         t0 = mh_now()
         if limit >= 0:

@@ -15,6 +15,7 @@ views, determinization, copy, pickle, equality) identically for both engines.
 from __future__ import annotations
 
 import copy as _copy
+import functools
 import marshal
 import operator
 import os
@@ -36,6 +37,7 @@ from typing import (
     Type,
     TypeVar,
     Union,
+    cast,
 )
 
 import numpy as np
@@ -69,6 +71,9 @@ __all__ = [
     "index_arg",
     "fresh_seed",
 ]
+
+#: :meth:`Game.end_reason` of a game the turn limit (``max_turns``) stopped
+TURN_LIMIT_REASON = "the turn limit (max_turns) stopped the game"
 
 #: ``current_player`` at a chance node (OpenSpiel's value).
 CHANCE = -1
@@ -207,6 +212,22 @@ def check_seat(game: "Game[Any, Any]", p: Any, what: str = "seat") -> int:
     return seat
 
 
+_ValueFn = TypeVar("_ValueFn", bound=Callable[..., float])
+
+
+def _seat_checked(fn: _ValueFn) -> _ValueFn:
+    """``fn(self, state, seat)`` (a game's :meth:`Game.greedy_value` or
+    :meth:`Game.search_value`) with ``seat`` checked by :func:`check_seat` first: a bool or a
+    seat outside ``0..n-1`` is refused by name, never read as another seat or an IndexError."""
+
+    @functools.wraps(fn)
+    def checked(self: "Game[Any, Any]", state: Any, seat: Any) -> float:
+        return fn(self, state, check_seat(self, seat))
+
+    checked.__dict__["_seat_checked"] = True
+    return cast(_ValueFn, checked)
+
+
 def is_int(x: Any) -> bool:
     """True for an int that is not a bool."""
     return isinstance(x, int) and not isinstance(x, bool)
@@ -342,6 +363,17 @@ class Game(Generic[StateT, MoveT]):
     :meth:`greedy_value` (none)
         ``GreedyBot``'s heuristic (:mod:`mousehole.bots`): how good a full state is for a
         seat.
+    :meth:`end_reason` (the turn limit, or ``"the game is over"``)
+        Why a finished game ended, in words with the rule id (``mousehole play``'s end
+        screen, the pictures' footers).
+    :meth:`score_breakdown` (each seat's score alone)
+        One line per seat showing how its score is made up, read from public facts only.
+    :meth:`settled` (never before the end)
+        Whether a seat's result can no longer change, read from that seat's view only
+        (``mousehole play`` stops asking and playing then).
+    :meth:`play_help` (``""``)
+        The game's rules in a few lines, in the project's words with their ids: what the
+        ``help`` command of ``mousehole play`` prints.
 
     ``docs/adding_a_game.md`` lists every place a new game touches.
     """
@@ -490,10 +522,20 @@ class Game(Generic[StateT, MoveT]):
         inside the state, from its own generator)."""
         return range(0)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("greedy_value", "search_value"):  # (a game's own: its seat checked first)
+            fn = cls.__dict__.get(name)
+            if callable(fn) and not getattr(fn, "_seat_checked", False):
+                setattr(cls, name, _seat_checked(fn))
+
     def greedy_value(self, state: StateT, seat: int) -> float:
         """``GreedyBot``'s heuristic (:func:`mousehole.bots.heuristic`): how good full state
         ``state`` (a determinization) is for ``seat``, higher is better. A game without one
-        raises ``NotImplementedError``."""
+        raises ``NotImplementedError``. ``seat`` is checked (``TypeError`` for a bool,
+        ``ValueError`` outside ``0..n-1``) in every game: a game's own ``greedy_value`` and
+        ``search_value`` are wrapped when its class is made (``__init_subclass__``; this
+        default's ``search_value`` asks the game's ``greedy_value``)."""
         raise NotImplementedError(f"{self.name} declares no greedy_value")
 
     def search_value(self, state: StateT, seat: int) -> float:
@@ -502,6 +544,78 @@ class Game(Generic[StateT, MoveT]):
         :meth:`greedy_value`; a game whose core evaluates otherwise overrides it beside its
         rules."""
         return self.greedy_value(state, seat)
+
+    def end_reason(self, state: StateT) -> str:
+        """Why the finished game ``state`` ended, in words with the rule id (for M, ``"no
+        card left in play fits the table any more (M-17)"``), or that the turn limit
+        (``max_turns``) stopped it. Everything it reads is public. Raises ``ValueError``
+        when the game is not over, ``TypeError`` for a state of another game."""
+        self._own(state, "end_reason")
+        if not state.is_terminal():
+            raise ValueError(f"{self.name}: end_reason: the game is not over")
+        return self._end_reason(state.to_dict())
+
+    def _end_reason(self, d: Dict[str, Any]) -> str:
+        """:meth:`end_reason` from a finished game's dict (whole or a view: what it reads is
+        public); the drawing modules read it too. A game overrides it, calling this one
+        for a truncated game."""
+        return TURN_LIMIT_REASON if d["truncated"] else "the game is over"
+
+    def score_breakdown(self, state: StateT) -> List[str]:
+        """One line per seat: how its score (``state.scores()``, as it stands now) is made
+        up, ending in ``= score``, with the rule ids (M: ``"2 chips (20) + blue 70 + pink 40 -
+        green 30 = 100 (M-20)"``). Everything it reads is public, so every seat may see it
+        (each game's scores are public). A game without a breakdown gives each score alone."""
+        self._own(state, "score_breakdown")
+        lines = self._score_breakdown(state.to_dict())
+        if lines is None:
+            return [f"score {s}" for s in state.scores()]
+        return lines
+
+    def _score_breakdown(self, d: Dict[str, Any]) -> Optional[List[str]]:
+        """:meth:`score_breakdown` from a state dict (reading only its public parts); None:
+        no breakdown."""
+        return None
+
+    def settled(self, state: StateT, seat: int) -> Optional[Tuple[bool, str]]:
+        """Whether the result of ``seat`` can no longer change, whatever anyone plays from
+        now on: ``None`` while it may; ``(True, why)`` when the seat is sure to be among the
+        winners, ``(False, why)`` when it cannot be any more, ``why`` saying so in words with
+        the rule ids. At the end of the game it is the result itself.
+
+        It reads nothing but the seat's view (``state.to_dict(for_player=seat)``), so it
+        tells the seat nothing it cannot see, and it is sound rather than complete: each game
+        declares it where the rules bound the scores still to come (``docs/api.md``,
+        Command line, says what it means per game), and says ``None`` where they do not.
+        Raises ``ValueError`` for a seat out of range."""
+        self._own(state, "settled")
+        p = check_seat(self, seat, "seat")
+        if state.is_terminal():
+            won = p in state.winners()
+            return won, "the game is over"
+        return self._settled(state.to_dict(for_player=p), p)
+
+    def _settled(self, view: Dict[str, Any], p: int) -> Optional[Tuple[bool, str]]:
+        """:meth:`settled` before the end, from seat ``p``'s view alone."""
+        return None
+
+    def play_help(self, state: StateT, seat: int) -> str:
+        """The game's rules in a few lines, in the project's own words with the rule ids, as
+        seat ``seat`` needs them now (what its moves look like, the rules that are easy to
+        miss, the order of play where it changes): what ``mousehole play`` prints for
+        ``help``. It reads nothing but the seat's view. ``""`` for a game that declares none."""
+        self._own(state, "play_help")
+        p = check_seat(self, seat, "seat")
+        return self._play_help(state.to_dict(for_player=p), p)
+
+    def _play_help(self, view: Dict[str, Any], p: int) -> str:
+        """:meth:`play_help` from seat ``p``'s view."""
+        return ""
+
+    def _own(self, state: Any, what: str) -> None:
+        """A ``TypeError`` unless ``state`` is a state of this game."""
+        if not isinstance(state, StateAPI) or state.game != self:
+            raise TypeError(f"{self.name}: {what} takes a state of this game, not {type(state).__name__}")
 
     @staticmethod
     def _lead(values: Sequence[float], seat: int) -> float:

@@ -21,7 +21,15 @@ state and on any state its seat cannot tell apart from it.
 Seeds. A bot built with ``seed`` draws the seed of its ``k``-th ``step`` (counted from the last
 ``reset()``) as ``derive(seed, k)`` (``docs/rng.md``); the same bot seed and the same
 sequence of states give the same moves, on either engine and on every machine (except with a
-``time_limit``, whose iteration count depends on the machine).
+``time_limit``, whose iteration count depends on the machine). A bot whose seat has one legal
+action plays it without a search; that step still counts (``RandomBot`` still draws), so the
+moves of a seeded game do not depend on it.
+
+Budgets. A search is bounded by iterations (at most :data:`MAX_ITERATIONS`) and/or time (at
+most :data:`MAX_SECONDS` a move) and always by a node budget (``nodes``, default
+:data:`DEFAULT_NODES`): there its tree stops growing and the search goes on in it. These
+caps are the same for the bot classes, :func:`search`, :func:`make_bot` and its specs and
+the command line (``docs/bots.md``).
 
 The search (``search``; ``MCTSBot``, ``ISMCTSBot``) runs in compiled code (``_search.pyx``,
 written once over the C-level game interface) whenever the compiled engine is available, also
@@ -42,6 +50,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import re
 import threading
 import time
 from typing import (  # (runtime_checkable: isinstance checks)
@@ -77,6 +86,10 @@ __all__ = [
     "heuristic",
     "DEFAULT_C",
     "DEFAULT_ITERATIONS",
+    "DEFAULT_NODES",
+    "MAX_ITERATIONS",
+    "MAX_SECONDS",
+    "MAX_NODES",
     "ALGORITHMS",
 ]
 
@@ -88,8 +101,17 @@ DEFAULT_ITERATIONS = 1000
 #: the algorithms of :func:`search` (``"open"`` sees hidden information: analysis and tests only)
 ALGORITHMS = ("mcts", "ismcts", "open")
 _MODES = {"open": 0, "mcts": 1, "ismcts": 2}
-#: the most iterations one search may be asked for
+# The bounds of a search's budget, the same wherever a budget enters (the bot classes,
+# search(), make_bot and its specs, the command line's --time and specs): defined here only.
+#: the most iterations one search may be asked for (the tree's visit counts are 32-bit)
 MAX_ITERATIONS = 2 ** 31 - 1
+#: the longest time one move's search may be given (seconds): a day
+MAX_SECONDS = 86400.0
+#: the node budget of a search when none is given: the tree stops growing at this many nodes
+#: (32 bytes each in the compiled search: 128 MB; about 200 bytes in the pure-Python one)
+DEFAULT_NODES = 4_000_000
+#: the largest node budget (the compiled tree indexes its nodes with 32-bit ints)
+MAX_NODES = 2 ** 31 - 1
 
 
 @runtime_checkable
@@ -132,8 +154,9 @@ def _check_iterations(iterations: Any, time_limit: Any, what: str = "time_limit"
     limit: Optional[float] = None
     if time_limit is not None:
         limit = _real(time_limit, f"{what} (seconds)")
-        if not (limit > 0.0 and math.isfinite(limit)):
-            raise ValueError(f"{what} must be a positive, finite number of seconds, got {time_limit!r}")
+        if not 0.0 < limit <= MAX_SECONDS:  # (False for a NaN)
+            raise ValueError(f"{what} must be a number of seconds above 0 and at most {MAX_SECONDS:g}, "
+                             f"got {time_limit!r}")
     if iterations is None:
         return (DEFAULT_ITERATIONS if limit is None else None), limit
     n = as_int(iterations)
@@ -152,6 +175,18 @@ def _check_budget(iterations: Any, time: Any, time_limit: Any) -> Tuple[Optional
     if time is not None:
         return _check_iterations(iterations, time, "time")
     return _check_iterations(iterations, time_limit, "time_limit")
+
+
+def _check_nodes(nodes: Any) -> int:
+    """The node budget: :data:`DEFAULT_NODES` for None, else an int from 1 to :data:`MAX_NODES`."""
+    if nodes is None:
+        return DEFAULT_NODES
+    n = as_int(nodes)
+    if n is None:
+        raise TypeError(f"nodes (the node budget) must be an int, not {type(nodes).__name__}")
+    if not 1 <= n <= MAX_NODES:
+        raise ValueError(f"nodes (the node budget) must be from 1 to {MAX_NODES}, got {n}")
+    return n
 
 
 def _check_c(c: Any) -> float:
@@ -195,7 +230,8 @@ class SearchResult:
     nodes: int
     #: ``"mcts"``, ``"ismcts"`` or ``"open"``
     algorithm: str
-    #: ``"compiled"`` (``_search.pyx``) or ``"python"`` (the pure-Python search)
+    #: ``"compiled"`` (``_search.pyx``) or ``"python"`` (the pure-Python search); ``"none"``
+    #: for a bot's move that needed no search (one legal action: no iterations, no nodes)
     engine: str
 
     def visit_counts(self) -> Dict[int, int]:
@@ -262,7 +298,7 @@ def _compiled_twin(state: StateAPI[Any]) -> Any:
 
 def search(state: StateAPI[Any], *, algorithm: str = "mcts", iterations: Optional[int] = None,
            time: Optional[float] = None, time_limit: Optional[float] = None, seed: int = 0,
-           c: float = DEFAULT_C, engine: Optional[str] = None) -> SearchResult:
+           c: float = DEFAULT_C, engine: Optional[str] = None, nodes: Optional[int] = None) -> SearchResult:
     """Search ``state`` (a seat to move) and return the chosen action with the root's
     statistics (``docs/bots.md``).
 
@@ -270,8 +306,10 @@ def search(state: StateAPI[Any], *, algorithm: str = "mcts", iterations: Optiona
     (single-observer information-set MCTS: a fresh determinization every iteration) or
     ``"open"`` (UCT on the state as it is, hidden information included: for analysis and
     tests, not a fair player). ``iterations`` and/or ``time`` (seconds; ``time_limit`` is
-    its alias) bound the search (``iterations`` defaults to :data:`DEFAULT_ITERATIONS` when
-    neither is given; with both, whichever runs out first). ``engine``: ``"compiled"``,
+    its alias, at most :data:`MAX_SECONDS`) bound the search (``iterations`` defaults to
+    :data:`DEFAULT_ITERATIONS` when neither is given; with both, whichever runs out first).
+    ``nodes`` is the node budget (default :data:`DEFAULT_NODES`): the tree stops growing
+    there and the search goes on in it (``docs/bots.md``). ``engine``: ``"compiled"``,
     ``"python"`` or None (compiled when available). The state is not changed: the search
     works on a copy taken first (see *Threads* in the module docstring)."""
     if isinstance(state, StateAPI):
@@ -279,16 +317,18 @@ def search(state: StateAPI[Any], *, algorithm: str = "mcts", iterations: Optiona
     n, limit = _check_budget(iterations, time, time_limit)
     if n is None and limit is None:  # pragma: no cover - _check_budget gives one of them
         raise ValueError("search: no budget")
-    return _search(state, algorithm=algorithm, iterations=n, time_limit=limit, seed=seed, c=c, engine=engine)
+    return _search(state, algorithm=algorithm, iterations=n, time_limit=limit, seed=seed, c=c, engine=engine,
+                   nodes=nodes)
 
 
 def _search(state: StateAPI[Any], *, algorithm: str, iterations: Optional[int], time_limit: Optional[float],
-            seed: int, c: float, engine: Optional[str]) -> SearchResult:
+            seed: int, c: float, engine: Optional[str], nodes: Optional[int]) -> SearchResult:
     """``search`` of a state no other thread can reach (a private copy)."""
     seat = _check_state(state, "search")
     if not isinstance(algorithm, str) or algorithm not in _MODES:
         raise ValueError(f"search: algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
     n, limit = _check_iterations(iterations, time_limit)
+    room = _check_nodes(nodes)
     s = _check_seed(seed)
     cc = _check_c(c)
     if engine not in (None, "compiled", "python"):
@@ -300,16 +340,17 @@ def _search(state: StateAPI[Any], *, algorithm: str, iterations: Optional[int], 
                          "(no compiled engine or search extension, or the game's interface is missing)")
     if target is not None:
         csearch = _compiled_search()
-        actions, visits, values, _avail, done, nodes, _bytes = csearch(target, _MODES[algorithm], n, limit, s, cc)
+        actions, visits, values, _avail, done, made, _bytes = csearch(target, _MODES[algorithm], n, limit, s, cc,
+                                                                      nodes=room)
         acts = tuple(actions.tolist())  # (numpy's tolist gives Python ints and floats)
         vis = tuple(visits.tolist())
         return SearchResult(_choose(acts, vis, legal), acts, vis, tuple(values.tolist()),
-                            int(done), int(nodes), algorithm, "compiled")
-    root, done, nodes = _py_search(state, seat, _MODES[algorithm], n, limit, s, cc)
+                            int(done), int(made), algorithm, "compiled")
+    root, done, made = _py_search(state, seat, _MODES[algorithm], n, limit, s, cc, max_nodes=room)
     kids = root.children or []
     acts = tuple(ch.action for ch in kids)
     vis = tuple(ch.visits for ch in kids)
-    return SearchResult(_choose(acts, vis, legal), acts, vis, tuple(ch.value for ch in kids), done, nodes,
+    return SearchResult(_choose(acts, vis, legal), acts, vis, tuple(ch.value for ch in kids), done, made,
                         algorithm, "python")
 
 
@@ -317,7 +358,7 @@ def _search(state: StateAPI[Any], *, algorithm: str, iterations: Optional[int], 
 
 
 class _Node:
-    __slots__ = ("value", "visits", "avail", "action", "children", "keys")
+    __slots__ = ("value", "visits", "avail", "action", "children", "keys", "cap")
 
     def __init__(self, action: int) -> None:
         self.value = 0.0
@@ -326,6 +367,27 @@ class _Node:
         self.action = action
         self.children: Optional[List[_Node]] = None
         self.keys: List[int] = []
+        self.cap = 0  # the slots of its block of children in _search.pyx's array
+
+
+class _Room:
+    """The node budget of a search, counted as ``_search.pyx`` fills its array: ``used``
+    slots (the root; a block of ``n`` slots per first expansion; a block of ``total + total //
+    2`` slots when an ISMCTS node's children outgrow their block) of at most ``limit``."""
+
+    __slots__ = ("used", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.used = 1
+        self.limit = limit
+
+    def take(self, slots: int, root: bool) -> bool:
+        """Take ``slots`` for the children of a node (the root's: always); False (nothing
+        taken) when they would pass the budget."""
+        if not root and self.used + slots > self.limit:
+            return False
+        self.used += slots
+        return True
 
 
 def _sqrtlog(n: int) -> float:
@@ -338,16 +400,27 @@ def _score(ch: _Node, k: float) -> float:
     return ch.value * (1.0 / n) + k * (1.0 / math.sqrt(n))
 
 
-def _merge(node: _Node, acts: Sequence[int]) -> Tuple[List[_Node], int]:
+def _merge(node: _Node, acts: Sequence[int], room: _Room, root: bool) -> Tuple[List[_Node], int]:
     """Every listed action (ascending) made a child of ``node``; returns the child of each
-    and the number of children created."""
+    and the number of children created. When the new children would pass the node budget
+    (``room``; ``root``: ``node`` is the root, whose children are always made) none is made
+    and the children returned are those the listed actions already have (``merge`` of
+    _search.pyx)."""
     if node.children is None:
+        if not room.take(len(acts), root):
+            return [], 0
         node.children = [_Node(a) for a in acts]
         node.keys = list(acts)
+        node.cap = len(acts)
         return list(node.children), len(acts)
     index = {a: i for i, a in enumerate(node.keys)}
     missing = [a for a in acts if a not in index]
     if missing:
+        total = len(node.keys) + len(missing)
+        if total > node.cap:  # a larger block of total + total // 2 slots
+            if not room.take(total + total // 2, root):
+                return [node.children[index[a]] for a in acts if a in index], 0
+            node.cap = total + total // 2
         merged = sorted([(ch.action, ch) for ch in node.children] + [(a, _Node(a)) for a in missing],
                         key=lambda t: t[0])
         node.children = [ch for _, ch in merged]
@@ -421,21 +494,34 @@ def _pick_outcome(outs: Sequence[Tuple[int, float]], u: float) -> int:
     return len(outs) - 1
 
 
-def _chance_child(node: _Node, work: StateAPI[Any], rs: Rng, mode: int) -> Tuple[_Node, int]:
+def _chance_child(node: _Node, work: StateAPI[Any], rs: Rng, mode: int, room: _Room) -> Tuple[Optional[_Node], int]:
     """At a chance node of the search: the child of an outcome drawn by its probability from
-    ``rs``, and the number of nodes made."""
+    ``rs`` (None when the node budget leaves it without one), and the number of nodes made."""
     outs = work.chance_outcomes()
     acts = [int(a) for a, _ in outs]
     made = 0
     if node.children is None or mode >= 2:
-        made += _merge(node, acts)[1]
+        made += _merge(node, acts, room, False)[1]
     k = _pick_outcome(outs, _unit(rs))
-    child = _find(node, acts[k])
+    child = _find(node, acts[k]) if node.children is not None else None
     if child is None:
-        made += _merge(node, acts)[1]
-        child = _find(node, acts[k])
-    assert child is not None
+        made += _merge(node, acts, room, False)[1]
+        child = _find(node, acts[k]) if node.children is not None else None
     return child, made
+
+
+def _seat_child(node: _Node, work: StateAPI[Any], mode: int, rs: Rng, c: float, room: _Room,
+                root: bool) -> Tuple[Optional[_Node], int]:
+    """At a seat's node of the search (not the ISMCTS root once listed): the child the
+    selection takes (None when the node budget leaves the node no child to take), and the
+    number of nodes made."""
+    if mode >= 2:  # ISMCTS: among the children legal in this determinization
+        compat, made = _merge(node, [int(a) for a in work.legal_actions()], room, root)
+        return (_select(node, compat, rs, c) if compat else None), made
+    made = 0
+    if node.children is None:
+        made = _merge(node, [int(a) for a in work.legal_actions()], room, root)[1]
+    return (_select(node, None, rs, c) if node.children is not None else None), made
 
 
 def _py_lead(state: StateAPI[Any], seat: int, value: Heuristic) -> float:
@@ -489,9 +575,11 @@ def _py_strong_playout(work: StateAPI[Any], policy: Rng, depth: int, scale: floa
 
 
 def _py_search(state: StateAPI[Any], seat: int, mode: int, iterations: Optional[int], time_limit: Optional[float],
-               seed: int, c: float, strong: Optional[Tuple[int, float, float]] = None) -> Tuple[_Node, int, int]:
+               seed: int, c: float, strong: Optional[Tuple[int, float, float]] = None,
+               max_nodes: int = MAX_NODES) -> Tuple[_Node, int, int]:
     """The pure-Python twin of ``_search.search``: ``(root, iterations_done, nodes)``.
-    ``strong``: ``(depth, scale, greedy)`` of the strong search (``mode`` 3, the ISMCTS tree)."""
+    ``strong``: ``(depth, scale, greedy)`` of the strong search (``mode`` 3, the ISMCTS tree);
+    ``max_nodes``: the node budget (:class:`_Room`)."""
     value = _strong_value(state.game) if strong is not None and strong[0] >= 0 else None
     det_base = derive(seed, 1)
     rs = Rng(derive(seed, 2))
@@ -499,6 +587,7 @@ def _py_search(state: StateAPI[Any], seat: int, mode: int, iterations: Optional[
     base = state.determinize(seat, det_base) if mode == 1 else state
     root = _Node(-1)
     root_compat: Optional[List[_Node]] = None
+    room = _Room(max_nodes)
     nodes = 1
     done = 0
     t0 = time.perf_counter()
@@ -510,22 +599,20 @@ def _py_search(state: StateAPI[Any], seat: int, mode: int, iterations: Optional[
             cur = work.current_player
             if cur == TERMINAL:
                 break
+            found: Optional[_Node]
             if cur == CHANCE:
-                child, made = _chance_child(node, work, rs, mode)
+                found, made = _chance_child(node, work, rs, mode, room)
                 nodes += made
-            elif mode >= 2:
-                if node is root and root_compat is not None:
-                    compat = root_compat  # the seat's own legal actions: listed once
-                else:
-                    compat, made = _merge(node, [int(a) for a in work.legal_actions()])
-                    nodes += made
-                    if node is root:
-                        root_compat = compat
-                child = _select(node, compat, rs, c)
+            elif mode >= 2 and node is root and root_compat is not None:
+                found = _select(node, root_compat, rs, c)  # the seat's own legal actions: listed once
             else:
-                if node.children is None:
-                    nodes += _merge(node, [int(a) for a in work.legal_actions()])[1]
-                child = _select(node, None, rs, c)
+                found, made = _seat_child(node, work, mode, rs, c, room, node is root)
+                nodes += made
+                if mode >= 2 and node is root:
+                    root_compat = list(root.children or ())
+            if found is None:  # the tree is at its node budget here: play out from this node
+                break
+            child = found
             work.apply_action(child.action)
             path.append((child, cur))
             node = child
@@ -565,11 +652,19 @@ def _remaining(budget: Optional[float], t0: float) -> Optional[float]:
     return max(_MIN_SEARCH, budget - (time.perf_counter() - t0))
 
 
-def _budget_text(iterations: Optional[int], seconds: Optional[float]) -> str:
+def _budget_text(iterations: Optional[int], seconds: Optional[float], nodes: int) -> str:
     parts = [] if iterations is None else [str(iterations)]
     if seconds is not None:
         parts.append(f"time={seconds}")
+    if nodes != DEFAULT_NODES:
+        parts.append(f"nodes={nodes}")
     return "".join(p + ", " for p in parts)
+
+
+def _forced(state: StateAPI[Any]) -> Optional[int]:
+    """The one legal action of the seat to move, or None when it has a choice."""
+    legal = state.legal_actions()
+    return int(legal[0]) if len(legal) == 1 else None
 
 
 class RandomBot:
@@ -582,6 +677,8 @@ class RandomBot:
     def step(self, state: StateAPI[Any]) -> int:
         _check_state(state, "RandomBot.step")
         legal = state.legal_actions()
+        # (one legal action: the draw below(1) still happens, so the stream is the same
+        # whether or not a move was forced)
         return int(legal[self._rng.below(len(legal))])
 
     def reset(self) -> None:
@@ -613,14 +710,20 @@ class _Seeded:
 
 
 class _SearchBot(_Seeded):
-    """A search bot: a budget per move (``iterations`` and/or ``time``, :func:`_check_budget`),
-    the root statistics of its last move in ``last_search``; ``step`` searches a private
-    copy of the state with :meth:`_search_move`."""
+    """A search bot: a budget per move (``iterations`` and/or ``time``, :func:`_check_budget`;
+    the node budget ``nodes``, :func:`_check_nodes`), the root statistics of its last move in
+    ``last_search``; ``step`` searches a private copy of the state with :meth:`_search_move`,
+    unless the seat has one legal action: that one is played at once, without a search (the
+    step still counts, so the next step's seed is the one it would have been)."""
+
+    #: the ``SearchResult.algorithm`` of its searches
+    algorithm = ""
 
     def __init__(self, seed: int, iterations: Optional[int], time: Optional[float],
-                 time_limit: Optional[float]) -> None:
+                 time_limit: Optional[float], nodes: Optional[int]) -> None:
         super().__init__(seed)
         self.iterations, self.time = _check_budget(iterations, time, time_limit)
+        self.nodes = _check_nodes(nodes)
         self.last_search: Optional[SearchResult] = None
 
     @property
@@ -633,6 +736,11 @@ class _SearchBot(_Seeded):
         if isinstance(state, StateAPI):
             state = state.clone()  # checked and searched alike, whatever other threads do
         seat = _check_state(state, f"{type(self).__name__}.step")
+        only = _forced(state)
+        if only is not None:
+            self._next_seed()
+            self.last_search = SearchResult(only, (only,), (0,), (0.0,), 0, 0, self.algorithm, "none")
+            return only
         res = self._search_move(state, seat, _remaining(self.time, t0))
         self.last_search = res
         return res.action
@@ -652,23 +760,27 @@ class MCTSBot(_SearchBot):
     re-dealt, the state's generator re-seeded: for a game without hidden cards, such as
     Kater Kasimir, only the hidden future, the dice, differs) and searches it as a game of
     perfect information. ``iterations`` (default 1000 when no time is given) and/or ``time``
-    (seconds per move, counted from the call of ``step``; ``time_limit`` is its alias) bound
-    the search; ``c`` is the exploration constant. The root statistics of the last move are
-    in ``last_search``."""
+    (seconds per move, at most :data:`MAX_SECONDS`, counted from the call of ``step``;
+    ``time_limit`` is its alias) bound the search; ``nodes`` is its node budget (default
+    :data:`DEFAULT_NODES`: the tree stops growing there, the search goes on in it); ``c`` is
+    the exploration constant. With one legal action the bot plays it without a search. The
+    root statistics of the last move are in ``last_search``."""
 
     algorithm = "mcts"
 
     def __init__(self, iterations: Optional[int] = None, *, time: Optional[float] = None,
-                 time_limit: Optional[float] = None, seed: int = 0, c: float = DEFAULT_C) -> None:
-        super().__init__(seed, iterations, time, time_limit)
+                 time_limit: Optional[float] = None, seed: int = 0, c: float = DEFAULT_C,
+                 nodes: Optional[int] = None) -> None:
+        super().__init__(seed, iterations, time, time_limit, nodes)
         self.c = _check_c(c)
 
     def _search_move(self, state: StateAPI[Any], seat: int, time_left: Optional[float]) -> SearchResult:
         return _search(state, algorithm=self.algorithm, iterations=self.iterations, time_limit=time_left,
-                       seed=self._next_seed(), c=self.c, engine=None)
+                       seed=self._next_seed(), c=self.c, engine=None, nodes=self.nodes)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({_budget_text(self.iterations, self.time)}seed={self.seed}, c={self.c})"
+        return (f"{type(self).__name__}({_budget_text(self.iterations, self.time, self.nodes)}seed={self.seed}, "
+                f"c={self.c})")
 
 
 class ISMCTSBot(MCTSBot):
@@ -700,7 +812,9 @@ class GreedyBot(_Seeded):
 
     At every move the bot draws one determinization of its seat's view, plays each legal
     action on a copy of it, and keeps the action whose result the game's heuristic rates
-    best for its seat (ties: drawn at random from its own generator)."""
+    best for its seat (ties: drawn at random from its own generator). With one legal action
+    it plays that one at once (no determinization; the step still counts, so the later
+    steps' seeds and moves are the same)."""
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -709,6 +823,10 @@ class GreedyBot(_Seeded):
     def step(self, state: StateAPI[Any]) -> int:
         seat = _check_state(state, "GreedyBot.step")
         value = heuristic(state.game)
+        only = _forced(state)
+        if only is not None:  # nothing to rate (the step counts: the next seed is unchanged)
+            self._next_seed()
+            return only
         world = state.determinize(seat, self._next_seed())
         best: List[int] = []
         best_v = -math.inf
@@ -779,20 +897,27 @@ DEFAULT_TUNING = StrongTuning(c=DEFAULT_C, depth=-1, scale=1.0, greedy=0.0)
 MAX_THREADS = 256
 
 
+def _shares(total: int, k: int) -> List[int]:
+    """``total`` split into ``k`` shares as even as can be (the first ones one larger)."""
+    return [total // k + (1 if t < total % k else 0) for t in range(k)]
+
+
 def _strong_search(state: StateAPI[Any], seat: int, tune: StrongTuning, iterations: Optional[int],
-                   limit: Optional[float], seed: int, threads: int, engine: Optional[str] = None) -> SearchResult:
+                   limit: Optional[float], seed: int, threads: int, engine: Optional[str] = None,
+                   nodes: int = DEFAULT_NODES) -> SearchResult:
     """The search of :meth:`StrongBot.step` on a private copy ``state``: ``threads`` root-parallel
     searches (thread ``t`` seeded ``derive(seed, t)``, or ``seed`` alone with one thread, each
-    with its share of ``iterations`` and the whole of ``limit``), their root statistics added.
-    ``engine``: as in :func:`search` (``"python"`` forces the pure-Python search)."""
+    with its share of ``iterations`` and of the node budget ``nodes`` (at least 1) and the
+    whole of ``limit``), their root statistics added. ``engine``: as in :func:`search`
+    (``"python"`` forces the pure-Python search)."""
     legal: List[int] = state.legal_actions().tolist()
     target = None if engine == "python" else _compiled_twin(state)
     k = threads
     if iterations is not None:
         k = max(1, min(k, iterations))
     seeds = [seed] if k == 1 else [derive(seed, t) for t in range(k)]
-    shares: List[Optional[int]] = ([None] * k if iterations is None else
-                                   [iterations // k + (1 if t < iterations % k else 0) for t in range(k)])
+    shares: List[Optional[int]] = [None] * k if iterations is None else list(_shares(iterations, k))
+    rooms = [max(1, r) for r in _shares(nodes, k)]
     out: List[Any] = [None] * k
     errors: List[BaseException] = []
     strong = (tune.depth, tune.scale, tune.greedy)
@@ -800,15 +925,16 @@ def _strong_search(state: StateAPI[Any], seat: int, tune: StrongTuning, iteratio
     def run(t: int) -> None:
         try:
             if target is not None:
-                a, v, w, _av, done, nodes, _b = _compiled_search()(
-                    target, 3, shares[t], limit, seeds[t], tune.c, tune.depth, tune.scale, tune.greedy)
-                out[t] = (a.tolist(), v.tolist(), w.tolist(), int(done), int(nodes))
+                a, v, w, _av, done, made, _b = _compiled_search()(
+                    target, 3, shares[t], limit, seeds[t], tune.c, tune.depth, tune.scale, tune.greedy,
+                    nodes=rooms[t])
+                out[t] = (a.tolist(), v.tolist(), w.tolist(), int(done), int(made))
             else:
-                root, done, nodes = _py_search(state if k == 1 else state.clone(), seat, 3, shares[t], limit,
-                                               seeds[t], tune.c, strong)
+                root, done, made = _py_search(state if k == 1 else state.clone(), seat, 3, shares[t], limit,
+                                              seeds[t], tune.c, strong, max_nodes=rooms[t])
                 kids = root.children or []
                 out[t] = ([ch.action for ch in kids], [ch.visits for ch in kids], [ch.value for ch in kids],
-                          done, nodes)
+                          done, made)
         except BaseException as e:  # re-raised in the calling thread
             errors.append(e)
 
@@ -825,12 +951,12 @@ def _strong_search(state: StateAPI[Any], seat: int, tune: StrongTuning, iteratio
     visits: Dict[int, int] = {}
     values: Dict[int, float] = {}
     done_all = nodes_all = 0
-    for acts, vis, vals, done, nodes in out:
+    for acts, vis, vals, done, made in out:
         for a, n, w in zip(acts, vis, vals):
             visits[a] = visits.get(a, 0) + n
             values[a] = values.get(a, 0.0) + w
         done_all += done
-        nodes_all += nodes
+        nodes_all += made
     acts_t = tuple(sorted(visits))
     vis_t = tuple(visits[a] for a in acts_t)
     return SearchResult(_choose(acts_t, vis_t, legal), acts_t, vis_t, tuple(values[a] for a in acts_t), done_all,
@@ -848,11 +974,14 @@ class StrongBot(_SearchBot):
     other dice (with ``explicit_chance=True`` they are chance nodes of the tree, sampled by
     their probabilities).
 
-    ``iterations`` (default 1000 when no time is given) and/or ``time`` (seconds per move,
-    counted from the call of ``step``; ``time_limit`` is its alias) bound each move.
-    ``threads`` runs that many searches at once (root parallelism: compiled searches run
-    without the GIL; thread ``t`` uses the seed ``derive(seed_of_the_step, t)`` and
-    ``iterations / threads`` iterations) and adds up their root statistics. ``c``, ``depth``,
+    ``iterations`` (default 1000 when no time is given) and/or ``time`` (seconds per move, at
+    most :data:`MAX_SECONDS`, counted from the call of ``step``; ``time_limit`` is its alias)
+    bound each move; ``nodes`` is the node budget (default :data:`DEFAULT_NODES`, shared
+    among the threads: the trees stop growing there and the search goes on in them). With
+    one legal action the bot plays it without a search. ``threads`` runs that many searches
+    at once (root parallelism: compiled searches run without the GIL; thread ``t`` uses the
+    seed ``derive(seed_of_the_step, t)``, ``iterations / threads`` iterations and ``nodes /
+    threads`` nodes) and adds up their root statistics. ``c``, ``depth``,
     ``scale`` and ``greedy`` override the game's constants (:data:`STRONG_TUNING`).
 
     A greedy play-out step draws its ties (actions rated alike) at random. Compiled games give
@@ -865,8 +994,9 @@ class StrongBot(_SearchBot):
 
     def __init__(self, iterations: Optional[int] = None, *, time: Optional[float] = None,
                  time_limit: Optional[float] = None, seed: int = 0, threads: int = 1, c: Optional[float] = None,
-                 depth: Optional[int] = None, scale: Optional[float] = None, greedy: Optional[float] = None) -> None:
-        super().__init__(seed, iterations, time, time_limit)
+                 depth: Optional[int] = None, scale: Optional[float] = None, greedy: Optional[float] = None,
+                 nodes: Optional[int] = None) -> None:
+        super().__init__(seed, iterations, time, time_limit, nodes)
         t = as_int(threads)
         if t is None:
             raise TypeError(f"threads must be an int, not {type(threads).__name__}")
@@ -907,77 +1037,144 @@ class StrongBot(_SearchBot):
 
     def _search_move(self, state: StateAPI[Any], seat: int, time_left: Optional[float]) -> SearchResult:
         return _strong_search(state, seat, self.tuning(state.game), self.iterations, time_left, self._next_seed(),
-                              self.threads)
+                              self.threads, nodes=self.nodes)
 
     def __repr__(self) -> str:
         extra = "".join(f", {k}={getattr(self, k)}" for k in ("c", "depth", "scale", "greedy")
                         if getattr(self, k) is not None)
-        return (f"StrongBot({_budget_text(self.iterations, self.time)}seed={self.seed}, threads={self.threads}"
-                f"{extra})")
+        return (f"StrongBot({_budget_text(self.iterations, self.time, self.nodes)}seed={self.seed}, "
+                f"threads={self.threads}{extra})")
 
 
 # --------------------------------------------------------------------------------------
 # specs
 
 
-SPECS = ("random", "greedy", "mcts[:ITERATIONS|:SECONDSs]", "ismcts[:ITERATIONS|:SECONDSs]",
-         "strong[:ITERATIONS|:SECONDSs]")
+SPECS = ("random", "greedy", "mcts[:ITERATIONS|:SECONDSs][:nodes=NODES]",
+         "ismcts[:ITERATIONS|:SECONDSs][:nodes=NODES]", "strong[:ITERATIONS|:SECONDSs][:nodes=NODES]")
 #: the spec names of the search bots (they take a budget)
 SEARCH_SPECS = ("mcts", "ismcts", "strong")
-#: the longest time per move a spec may ask for (seconds)
-MAX_SPEC_SECONDS = 86400.0
+#: the longest time per move a spec may ask for (seconds): :data:`MAX_SECONDS`, as everywhere
+MAX_SPEC_SECONDS = MAX_SECONDS
+#: a count in a spec (iterations, nodes): ASCII digits
+_COUNT = re.compile(r"[0-9]+")
+#: seconds in a spec: an ASCII decimal number, optionally with a lowercase exponent (``repr`` of a float)
+_SECONDS = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[-+]?[0-9]+)?")
+#: the longest spec quoted whole in an error message
+_SHOWN = 60
 
 
-def _spec_budget(spec: str, name: str, arg: str, allowed: str) -> Tuple[Optional[int], Optional[float]]:
-    """``(iterations, seconds)`` from the text after ``name:`` (``1000`` or ``0.1s``)."""
-    if arg.endswith("s"):
-        num = arg[:-1]
-        try:
-            seconds = float(num) if num and "_" not in num else math.nan
-        except ValueError:
-            seconds = math.nan
-        if not 0.0 < seconds <= MAX_SPEC_SECONDS:  # (False for a NaN)
-            raise ValueError(f"bad bot spec {spec!r}: the time after {name + ':'!r} must be a number of seconds "
-                             f"above 0 and at most {MAX_SPEC_SECONDS:g}, followed by 's', e.g. {name}:0.1s "
+@dataclasses.dataclass(frozen=True)
+class _Spec:
+    """A parsed bot spec (:func:`_parse_spec`)."""
+
+    name: str
+    iterations: Optional[int] = None
+    seconds: Optional[float] = None
+    nodes: Optional[int] = None
+
+
+def _parse_spec(spec: str) -> _Spec:
+    """``spec`` read by the one grammar of bot specs (``docs/bots.md``)::
+
+        spec   = "random" | "greedy" | search [":" budget] [":nodes=" count]
+        search = "mcts" | "ismcts" | "strong"
+        budget = count | seconds "s"            (iterations, or seconds per move)
+
+    with ``count`` ASCII digits and ``seconds`` an ASCII decimal number (``0.1``, ``.5``,
+    ``1e-05``), nothing else: no spaces, no capitals, no other digits. ``ValueError`` quoting
+    the spec (its first characters when it is long) and saying what is wrong."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a bot spec is a str such as 'mcts:1000', not {type(spec).__name__}")
+    shown = repr(spec) if len(spec) <= _SHOWN else repr(spec[:_SHOWN]) + f"... ({len(spec)} characters)"
+    allowed = ", ".join(repr(s) for s in SPECS)
+    if any(ch.isspace() for ch in spec):
+        raise ValueError(f"bad bot spec {shown}: a spec is written without spaces, e.g. 'mcts:1000' "
+                         f"(allowed: {allowed})")
+    if not spec.isascii():
+        raise ValueError(f"bad bot spec {shown}: a spec is written in ASCII: letters a-z, digits 0-9 and ':.=', "
+                         f"e.g. 'mcts:1000' (allowed: {allowed})")
+    name, *parts = spec.split(":")
+    if name not in ("random", "greedy") + SEARCH_SPECS:
+        hint = f" (specs are lowercase: {name.lower()!r})" if name.lower() in ("random", "greedy") + SEARCH_SPECS \
+            else ""
+        raise ValueError(f"unknown bot spec {shown}{hint}; allowed: {allowed}")
+    if name in ("random", "greedy"):
+        if parts:
+            raise ValueError(f"bad bot spec {shown}: {name!r} takes no parameter (allowed: {allowed})")
+        return _Spec(name)
+    out = _Spec(name)
+    if parts and parts[-1].startswith("nodes="):
+        count = parts.pop()[len("nodes="):]
+        if not _COUNT.fullmatch(count) or not 1 <= int(count) <= MAX_NODES:
+            raise ValueError(f"bad bot spec {shown}: the node budget after 'nodes=' must be an int from 1 to "
+                             f"{MAX_NODES} in digits 0-9, e.g. {name}:nodes=100000 (allowed: {allowed})")
+        out = dataclasses.replace(out, nodes=int(count))
+    if len(parts) > 1 or any(p.startswith("nodes=") for p in parts):
+        raise ValueError(f"bad bot spec {shown}: after {name!r} come at most a budget (':1000' iterations or "
+                         f"':0.5s' seconds) and then a node budget (':nodes=100000'), e.g. {name}:0.5s:nodes=100000 "
+                         f"(allowed: {allowed})")
+    if parts:
+        arg = parts[0]
+        if arg.endswith("s"):
+            num = arg[:-1]
+            seconds = float(num) if _SECONDS.fullmatch(num) else math.nan
+            if not 0.0 < seconds <= MAX_SECONDS:  # (False for a NaN)
+                raise ValueError(f"bad bot spec {shown}: the time after {name + ':'!r} must be a number of seconds "
+                                 f"above 0 and at most {MAX_SECONDS:g}, followed by 's', e.g. {name}:0.1s "
+                                 f"(allowed: {allowed})")
+            return dataclasses.replace(out, seconds=seconds)
+        if not _COUNT.fullmatch(arg) or not 1 <= int(arg) <= MAX_ITERATIONS:
+            raise ValueError(f"bad bot spec {shown}: the iterations after {name + ':'!r} must be an int "
+                             f"from 1 to {MAX_ITERATIONS} in digits 0-9, or a time such as {name}:0.1s "
                              f"(allowed: {allowed})")
-        return None, seconds
-    if not arg.isdigit() or not 1 <= int(arg) <= MAX_ITERATIONS:
-        raise ValueError(f"bad bot spec {spec!r}: the iterations after {name + ':'!r} must be an int "
-                         f"from 1 to {MAX_ITERATIONS}, or a time such as {name}:0.1s (allowed: {allowed})")
-    return int(arg), None
+        return dataclasses.replace(out, iterations=int(arg))
+    return out
 
 
 def spec_has_budget(spec: str) -> bool:
     """Whether a search bot's spec names its budget (``"mcts:500"``, ``"strong:0.1s"``); False
-    for ``"mcts"`` and for the bots without a search."""
-    name, sep, _ = spec.strip().lower().partition(":")
-    return name in SEARCH_SPECS and bool(sep)
+    for ``"mcts"``, ``"mcts:nodes=1000"``, the bots without a search and a bad spec."""
+    try:
+        parsed = _parse_spec(spec)
+    except (TypeError, ValueError):
+        return False
+    return parsed.iterations is not None or parsed.seconds is not None
+
+
+def spec_with_time(spec: str, seconds: float) -> str:
+    """``spec`` with ``seconds`` per move when it names a search bot without a budget
+    (``"mcts"`` becomes ``"mcts:0.5s"``, ``"strong:nodes=1000"`` ``"strong:0.5s:nodes=1000"``);
+    any other spec (a bad one too) as it is. ``seconds`` is checked as ``make_bot`` checks it."""
+    try:
+        parsed = _parse_spec(spec)
+    except (TypeError, ValueError):
+        return spec
+    if parsed.name not in SEARCH_SPECS or parsed.iterations is not None or parsed.seconds is not None:
+        return spec
+    _check_iterations(None, seconds, "time")
+    return f"{parsed.name}:{float(seconds)!r}s{spec[len(parsed.name):]}"
 
 
 def make_bot(spec: str, seed: int = 0, *, time: Optional[float] = None) -> Bot:
     """A bot from its spec: ``"random"``, ``"greedy"``, ``"mcts"``, ``"mcts:1000"`` (iterations
-    per move), ``"mcts:0.1s"`` (seconds per move), ``"ismcts"``, ``"ismcts:500"``,
-    ``"ismcts:0.05s"``, ``"strong"``, ``"strong:5000"``, ``"strong:0.1s"``. ``time``: the
-    seconds per move of a search bot whose spec gives no budget (without it such a bot runs
-    :data:`DEFAULT_ITERATIONS`). Raises ``ValueError`` naming the bad spec."""
-    if not isinstance(spec, str):
-        raise TypeError(f"a bot spec is a str such as 'mcts:1000', not {type(spec).__name__}")
-    text = spec.strip().lower()
-    name, sep, arg = text.partition(":")
-    allowed = ", ".join(repr(s) for s in SPECS)
-    if name in ("random", "greedy"):
-        if sep:
-            raise ValueError(f"bad bot spec {spec!r}: {name!r} takes no parameter (allowed: {allowed})")
-        return RandomBot(seed) if name == "random" else GreedyBot(seed)
-    if name in SEARCH_SPECS:
-        iterations: Optional[int] = None
-        seconds: Optional[float] = None
-        if sep:
-            iterations, seconds = _spec_budget(spec, name, arg, allowed)
-        elif time is not None:
-            seconds = time
-        if name == "strong":
-            return StrongBot(iterations, time=seconds, seed=seed)
-        cls = MCTSBot if name == "mcts" else ISMCTSBot
-        return cls(iterations, time=seconds, seed=seed)
-    raise ValueError(f"unknown bot spec {spec!r}; allowed: {allowed}")
+    per move), ``"mcts:0.1s"`` (seconds per move, at most :data:`MAX_SECONDS`), ``"ismcts"``,
+    ``"ismcts:500"``, ``"ismcts:0.05s"``, ``"strong"``, ``"strong:5000"``, ``"strong:0.1s"``,
+    each search bot optionally followed by its node budget, ``"mcts:1000:nodes=100000"``,
+    ``"strong:nodes=100000"`` (default :data:`DEFAULT_NODES`). ``time``: the seconds per move
+    of a search bot whose spec gives no budget (without it such a bot runs
+    :data:`DEFAULT_ITERATIONS`; at most :data:`MAX_SECONDS`, as everywhere). The grammar is
+    strict (:func:`_parse_spec`: lowercase ASCII, no spaces). Raises ``ValueError`` naming the
+    bad spec."""
+    parsed = _parse_spec(spec)
+    if parsed.name == "random":
+        return RandomBot(seed)
+    if parsed.name == "greedy":
+        return GreedyBot(seed)
+    seconds = parsed.seconds
+    if parsed.iterations is None and seconds is None and time is not None:
+        seconds = time
+    if parsed.name == "strong":
+        return StrongBot(parsed.iterations, time=seconds, seed=seed, nodes=parsed.nodes)
+    cls = MCTSBot if parsed.name == "mcts" else ISMCTSBot
+    return cls(parsed.iterations, time=seconds, seed=seed, nodes=parsed.nodes)

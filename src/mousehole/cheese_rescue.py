@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Dict, List, SupportsIndex, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, SupportsIndex, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -231,6 +231,128 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         scores = state.scores()
         counts = state.cheese_counts()  # type: ignore[attr-defined]  # (both engines define it)
         return self._lead([10.0 * s + k for s, k in zip(scores, counts)], seat)
+
+    def _end_reason(self, d: Dict[str, Any]) -> str:
+        if d["truncated"]:
+            return super()._end_reason(d)
+        return f"the {self.N} x {self.N} square is full (CR-11)"
+
+    def _cheese(self, code: int) -> Tuple[int, int]:
+        """The owner and the value of a cheese card's table code."""
+        owner, ck = divmod(code - CHEESE_CODE, self.K)
+        return owner, self.cheese_kind_values[ck]
+
+    def _score_breakdown(self, d: Dict[str, Any]) -> Optional[List[str]]:
+        """CR-12, CR-13 per seat: its cheese cards left after the removals, with their cells,
+        and those the mice eat."""
+        table, G = d["table"], self.G
+        after = final_table(self, table)
+        kept: List[List[str]] = [[] for _ in range(self.num_players)]
+        eaten: List[List[str]] = [[] for _ in range(self.num_players)]
+        total = [0] * self.num_players
+        for i, code in enumerate(table):
+            if code >= CHEESE_CODE:
+                owner, value = self._cheese(code)
+                where = f"{self._cell_text(code)}@{i // G},{i % G}"
+                if after[i] == code:
+                    kept[owner].append(where)
+                    total[owner] += value
+                else:
+                    eaten[owner].append(where)
+        lines = []
+        for q in range(self.num_players):
+            left = " + ".join(kept[q]) if kept[q] else "no cheese left"
+            gone = f"; eaten: {', '.join(eaten[q])}" if eaten[q] else ""
+            lines.append(f"{left} = {total[q]} ({len(kept[q])} cheese card{'' if len(kept[q]) == 1 else 's'} "
+                         f"left{gone}) (CR-12, CR-13)")
+        return lines
+
+    def _open_cells(self, table: List[int]) -> Set[int]:
+        """The empty cells a card may still go to, as far as the square goes (CR-8; with a
+        fixed square, ``play_area``, only those inside it): every card lies within one
+        N x N square, so a cell outside every square that holds the cards laid stays empty."""
+        G, N = self.G, self.N
+        occ = [i for i, c in enumerate(table) if c]
+        if not occ:
+            return {i for i in range(G * G) if self._in_area(i // G, i % G)}
+        top, bottom = min(i // G for i in occ), max(i // G for i in occ)
+        left, right = min(i % G for i in occ), max(i % G for i in occ)
+        out = set()
+        for i, c in enumerate(table):
+            r, col = divmod(i, G)
+            if (not c and max(bottom, r) - min(top, r) < N and max(right, col) - min(left, col) < N
+                    and self._in_area(r, col)):
+                out.add(i)
+        return out
+
+    def _settled(self, view: Dict[str, Any], p: int) -> Optional[Tuple[bool, str]]:
+        """CR-12 on what is sure: a card not yet laid may be any card, on any cell a card may
+        still go to (:meth:`_open_cells`), so a cat next to a dog is gone, a cat is sure to
+        stay when no dog and no open cell touches it, a mouse is gone next to a cat sure to
+        stay, and so on to the cheese. A seat's final score is then at least the cheese sure
+        to stay and at most the cheese not sure to go plus the best cheese still in its hand
+        (public, CR-15), one card for each turn it still has: seat ``p`` has lost once another
+        seat's least is more than ``p``'s most, and has won once its least is more than every
+        other seat's most (CR-13). Equal bounds are left open (the tie-break, the cheese cards
+        left, may decide)."""
+        table, G, n = view["table"], self.G, self.num_players
+        open_ = self._open_cells(table)
+        yes, maybe = 1, 2  # (0: sure to go)
+
+        def status(i: int, hunter: Dict[int, int], hunter_code: int) -> int:
+            near = _neighbours(i, G)
+            if any(table[j] == hunter_code and hunter.get(j, yes) == yes for j in near):
+                return 0
+            if any(j in open_ or (table[j] == hunter_code and hunter.get(j) == maybe) for j in near):
+                return maybe
+            return yes
+
+        dogs: Dict[int, int] = {}
+        cats = {i: status(i, dogs, DOG_CODE) for i, c in enumerate(table) if c == CAT_CODE}
+        mice = {i: status(i, cats, CAT_CODE) for i, c in enumerate(table) if c == MOUSE_CODE}
+        low, high = [0] * n, [0] * n
+        for i, code in enumerate(table):
+            if code >= CHEESE_CODE:
+                owner, value = self._cheese(code)
+                st = status(i, mice, MOUSE_CODE)
+                low[owner] += value if st == yes else 0
+                high[owner] += value if st else 0
+        placed, end = len(view["history"]), min(self.cells_to_fill, self.max_turns)
+        for q in range(n):  # the best cheese in its hand, one card a turn it still has (CR-7, CR-11)
+            turns = sum(1 for t in range(placed, end) if t % n == q)
+            held = sorted((v for k, v in zip(view["hands"][q][3:], self.cheese_kind_values) for _ in range(k)),
+                          reverse=True)
+            high[q] += sum(held[:turns])
+        for q in range(n):
+            if q != p and low[q] > high[p]:
+                return False, (f"seat {q} keeps at least {low[q]} points of cheese whatever is laid, more than "
+                               f"the {high[p]} seat {p} can still reach (CR-12, CR-13)")
+        if all(high[q] < low[p] for q in range(n) if q != p):
+            return True, (f"seat {p} keeps at least {low[p]} points of cheese whatever is laid, more than any "
+                          "other seat can still reach (CR-12, CR-13)")
+        return None
+
+    def _play_help(self, view: Dict[str, Any], p: int) -> str:
+        N = self.N
+        square = (f"the {N} x {N} square centred on the start card" if self.fixed_area
+                  else f"one {N} x {N} square, wherever the cards lie")
+        start = "the start card S" if self.uses_start else "the first card (laid anywhere)"
+        return "\n".join([
+            f"{self.title}: lay cards into a square; at the end dogs, cats and mice clear the table, and",
+            "your cheese that is left scores.",
+            f"- Your turn: lay one hand card on an empty cell next to a card on the table, {start}",
+            f"  included (CR-7); all cards must fit in {square}",
+            "  (CR-8: '.' marks the cells a card may still go to). Then you draw a card while the pile",
+            "  lasts (CR-9).",
+            "- The end: the square is full (CR-11). Then, in this order: every cat next to a dog goes,",
+            "  then every mouse next to a cat that is left, then every cheese next to a mouse that is",
+            "  left; dogs and the start card stay and remove nothing else (CR-12).",
+            "- Score: the values of your own cheese left on the table; a tie goes to more cheese cards",
+            "  left, then it is shared (CR-13).",
+            "- You see your own animals; of the others, their cheese and how many animals they hold (CR-15).",
+            "Moves: 'dog@3,4', 'cat@3,4', 'mouse@3,4', 'cheese2@3,4': the card, then row,column as the",
+            "board numbers them.",
+        ])
 
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
         n = self.num_players
@@ -523,11 +645,11 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         table = d["table"]
         seat = d.get("view")
         occupied = [i for i, c in enumerate(table) if c]
-        if occupied:
-            r0 = max(0, min(i // G for i in occupied) - 1)
-            r1 = min(G - 1, max(i // G for i in occupied) + 1)
-            c0 = max(0, min(i % G for i in occupied) - 1)
-            c1 = min(G - 1, max(i % G for i in occupied) + 1)
+        open_ = self._open_cells(table)
+        if occupied:  # the cards and the cells next to them a card may still go to (CR-7, CR-8)
+            near = {j for i in occupied for j in _neighbours(i, G)} & open_
+            r0, r1 = min(i // G for i in [*occupied, *near]), max(i // G for i in [*occupied, *near])
+            c0, c1 = min(i % G for i in [*occupied, *near]), max(i % G for i in [*occupied, *near])
         else:
             r0 = r1 = c0 = c1 = self.N - 1
         lines = [] if seat is None else [
@@ -535,7 +657,8 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             "hidden (CR-15)"]
         lines.append("    " + "".join(f"{c:>4}" for c in range(c0, c1 + 1)))
         for r in range(r0, r1 + 1):
-            lines.append(f"{r:>4}" + "".join(f"{self._cell_text(table[r * G + c]):>4}" for c in range(c0, c1 + 1)))
+            cells = [table[r * G + c] or (EMPTY if r * G + c in open_ else -1) for c in range(c0, c1 + 1)]
+            lines.append(f"{r:>4}" + "".join(f"{self._cell_text(code):>4}" for code in cells).rstrip())
         cur = _current(self, d)
         who = "game over" if cur == TERMINAL else f"seat {cur} to play"
         pile = len(d["pile"]) if seat is None else d["pile_size"]
@@ -547,9 +670,17 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
                 hidden = d["hand_sizes"][p] - sum(h[3:])
                 held[:0] = [f"{hidden} hidden animal{'s' if hidden != 1 else ''}"] if hidden else []
             lines.append(f"seat {p} ({'ABCD'[p]}): " + ", ".join(held))
+        last = "ABCD"[n - 1]
+        lines.append(("legend: S the start card, " if self.uses_start else "legend: ")
+                     + f"D dog, C cat, M mouse; A{self.cheese_kind_values[0]} a cheese card of seat 0 (A) worth "
+                     f"{self.cheese_kind_values[0]} (A-{last}: seats 0-{n - 1}); . an empty cell a card may still "
+                     "go to (CR-8)")
         return "\n".join(lines)
 
     def _cell_text(self, code: int) -> str:
+        """A table code as the board shows it; -1: an empty cell no card may go to any more."""
+        if code < 0:
+            return ""
         if code < CHEESE_CODE:
             return ".SDCM"[code]
         owner, ck = divmod(code - CHEESE_CODE, self.K)

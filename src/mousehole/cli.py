@@ -39,11 +39,14 @@ import os
 import secrets
 import sys
 import time
-from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
 
 from . import __version__, available_engines, default_engine, game_names, load
 from ._api import Game, MouseholeError, ParameterError
+from ._play import FORCED_CHOICES, FORCED_PAUSE, MAX_PAUSE
+from ._play import view_text as _view_text  # noqa: F401  (the name tests and older callers use)
 from ._simulate import MAX_GAMES, MAX_THREADS, SimulationSummary, simulate
+from .bots import MAX_SECONDS
 
 __all__ = ["main", "build_parser", "COMMANDS", "DEFAULT_GAMES", "MAX_SEED", "MAX_THREADS", "MAX_WORKERS",
            "MAX_FILE_BYTES", "MAX_MAX_BYTES", "MAX_NAME"]
@@ -532,8 +535,8 @@ def _bot_specs(text: str) -> List[str]:
 LEVELS = {"easy": "greedy", "medium": "ismcts", "hard": "strong"}
 #: ``play --level``'s seconds per move for its search bots when ``--time`` is not given
 LEVEL_SECONDS = 1.0
-#: the most seconds per move ``--time`` may ask for
-MAX_MOVE_SECONDS = 86400.0
+#: the most seconds per move ``--time`` may ask for: the bots' own cap (``bots.MAX_SECONDS``)
+MAX_MOVE_SECONDS = MAX_SECONDS
 
 
 def _seconds_arg(text: str) -> float:
@@ -552,11 +555,10 @@ def _seconds_arg(text: str) -> float:
 def _timed(specs: Sequence[str], seconds: Optional[float]) -> List[str]:
     """``--time``: every search bot given without a budget gets ``seconds`` per move
     (``mcts`` becomes ``mcts:0.5s``); the other specs stay as they are."""
-    from .bots import SEARCH_SPECS, spec_has_budget
+    from .bots import spec_with_time
     if seconds is None:
         return list(specs)
-    return [f"{s}:{seconds!r}s" if s.strip().lower() in SEARCH_SPECS and not spec_has_budget(s) else s
-            for s in specs]
+    return [spec_with_time(s, seconds) for s in specs]
 
 
 def _check_spec(spec: str, i: int) -> None:
@@ -572,13 +574,36 @@ def _check_spec(spec: str, i: int) -> None:
 # play
 
 
+def _real_text(text: str) -> float:
+    """``text`` as a number: a float of at most 40 characters without ``_``, else NaN."""
+    stripped = text.strip()
+    if len(stripped) > 40 or "_" in stripped:
+        return math.nan
+    try:
+        return float(stripped)
+    except ValueError:
+        return math.nan
+
+
+def _pause_arg(text: str) -> float:
+    """``--pause``: seconds, a number from 0 to :data:`mousehole._play.MAX_PAUSE`."""
+    v = _real_text(text)
+    if not 0.0 <= v <= MAX_PAUSE:  # (False for a NaN)
+        raise argparse.ArgumentTypeError(f"expected seconds, a number from 0 to {MAX_PAUSE:g}, "
+                                         f"got {_shown(repr(text), 60)}")
+    return v
+
+
 def _add_play(sub: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = sub.add_parser(
         "play", help="play a game against bots in the terminal",
         description="Play one game against bots: type your moves in the game's readable notation "
-                    "(as 'help' lists them), 'help' for the legal moves, 'quit' to leave. Before each of "
-                    "your moves the position is shown as your seat sees it (what the game hides from "
-                    "you stays hidden); the bots' moves are printed as they play.")
+                    "('moves' lists the legal ones), 'help' for the game's rules and your legal moves, "
+                    "'quit' to leave. Before each of your moves the position is shown as your seat sees it "
+                    "(what the game hides from you stays hidden), with a legend; the bots' moves are printed "
+                    "as they play. A move that is your only legal one is played for you (see --forced). Once "
+                    "your result can no longer change, the game stops and says why (see --watch). At the end "
+                    "it says why the game ended and how every seat's score is made up.")
     _add_game_options(p, allow_all=False)
     p.add_argument("--seat", type=_int_value, default=0, metavar="K",
                    help="your seat, from 0 to players - 1 (default: 0)")
@@ -593,6 +618,16 @@ def _add_play(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--time", type=_seconds_arg, default=None, metavar="SECONDS",
                    help="seconds per move of the search bots given without a budget (e.g. --bots mcts "
                         "--time 0.5) (default: their 1000 iterations)")
+    p.add_argument("--forced", choices=FORCED_CHOICES, default="play",
+                   help="a move that is your only legal one: 'play' plays it for you and shows it, pausing "
+                        "--pause seconds (Enter goes on at once); 'ask' asks you as for any move, and an empty "
+                        "line (Enter) plays it (default: play)")
+    p.add_argument("--pause", type=_pause_arg, default=FORCED_PAUSE, metavar="SECONDS",
+                   help=f"how long a move played for you stays on screen before the game goes on, from 0 to "
+                        f"{MAX_PAUSE:g}; only when standard input is a terminal (default: {FORCED_PAUSE:g})")
+    p.add_argument("--watch", action="store_true",
+                   help="play on to the end when your result can no longer change (default: the game stops "
+                        "there and says why, with the scores as they stand)")
     p.add_argument("--seed", type=_seed_arg, default=None, metavar="S",
                    help="seed of the deal, the dice and the bots, from 0 to 2**64-1 (default: a fresh secret "
                         "seed from the operating system, printed when the game ends and kept in the record)")
@@ -600,42 +635,8 @@ def _add_play(sub: Any) -> argparse.ArgumentParser:
                    help=f"your name in the game record, 1 to {MAX_NAME} characters (default: you)")
     p.add_argument("--record", metavar="FILE", default=None,
                    help="write the game record (mousehole.records JSON) to FILE at the end, "
-                        "finished or left (default: none)")
+                        "finished, stopped or left (default: none)")
     return p
-
-
-def _view_text(state: Any, seat: int) -> str:
-    """The position as ``seat`` sees it, made from its view ``state.to_dict(for_player=seat)``
-    only: the game's own picture when nothing but the generator is hidden from the seat or
-    when the game draws views; otherwise the view's fields, ``?`` standing for what is hidden."""
-    full = state.to_dict()
-    view = state.to_dict(for_player=seat)
-    if all(full[k] == view.get(k) for k in full if k not in ("view", "rng")):
-        return str(state)  # the picture never shows the generator: the seat sees all of it
-    try:
-        return str(state.game._render(view))
-    except (TypeError, KeyError, ValueError, IndexError, AttributeError):
-        pass
-    lines = [f"what seat {seat} sees ('?' is hidden from it):"]
-    for k, v in view.items():
-        if k in ("game", "params", "view", "rng", "history"):
-            continue
-        lines.append(f"  {k}: " + json.dumps(v).replace("null", "?"))
-    lines.append(f"  {len(view['history'])} actions played")
-    return "\n".join(lines)
-
-
-def _ask(prompt: str) -> Optional[str]:
-    """A line from stdin after ``prompt`` (None at the end of the input). When stdin is not
-    a terminal (piped moves), the line is echoed, so the output reads as a session would."""
-    sys.stdout.write(prompt)
-    sys.stdout.flush()
-    line = sys.stdin.readline()
-    if line == "":
-        return None
-    if not bool(getattr(sys.stdin, "isatty", lambda: False)()):
-        sys.stdout.write(line if line.endswith("\n") else line + "\n")
-    return line
 
 
 def _write_record(path: str, state: Any, seats: List[str]) -> None:
@@ -659,34 +660,8 @@ def _play_specs(bots: Sequence[str], n: int, seat: int) -> Dict[int, str]:
     return dict(zip([s for s in range(n) if s != seat], specs))
 
 
-def _person_move(state: Any, seat: int) -> Union[int, str]:
-    """Ask the person at ``seat`` until a line parses as a legal move: its action; or
-    ``"eof"`` (end of input) or ``"quit"`` when the person leaves."""
-    while True:
-        line = _ask(f"seat {seat}, your move> ")
-        if line is None:
-            print()
-            sys.stderr.write("end of input: the game is left unfinished\n")
-            return "eof"
-        text = line.strip()
-        if not text:
-            continue
-        if text.lower() in ("help", "?"):
-            legal = [state.describe(int(x)) for x in state.legal_actions()]
-            print(f"your legal moves ({len(legal)}):")
-            for m in legal:
-                print(f"  {m}")
-            continue
-        if text.lower() in ("quit", "exit"):
-            print("you left the game")
-            return "quit"
-        try:
-            return int(state.parse_action(text))
-        except (ValueError, NotImplementedError) as e:
-            print(f"not a move you can play now: {e}; type 'help' for the legal moves", flush=True)
-
-
 def _run_play(args: argparse.Namespace) -> int:
+    from ._play import PlayOptions, play
     from ._rng import Rng, derive
     from .arena import _build, _chance
     game = _load(args.game, args.players, args.engine, _params(args))
@@ -710,52 +685,25 @@ def _run_play(args: argparse.Namespace) -> int:
     secret = args.seed is None
     seed = _fresh_seed() if secret else int(args.seed)
     bots = {s: _build(spec_of[s], derive(seed, 2 + s)) for s in others}
-    chance = Rng(derive(seed, 1))
+    rolls = Rng(derive(seed, 1))
     state = game.new_state(seed=seed)
     seats = ", ".join(f"seat {s}: {spec_of[s]}" for s in others)
     dealt = "a secret seed (printed at the end)" if secret else f"seed {seed}"
     print(f"{args.game}, {n} players{_readings_text(game)}, {game.engine} engine, {dealt}; you are seat {seat}; "
           f"{seats}")
-    print("type your move in the game's notation, 'help' for the legal moves, 'quit' to leave", flush=True)
-
-    def reveal() -> None:
-        if secret:
-            print(f"the seed of this game was {seed}")
-    while not state.is_terminal():
-        if state.is_chance_node():
-            a = _chance(state, chance)
-            print(f"chance: {state.describe(a)}", flush=True)
-            state.apply_action(a)
-            continue
-        p = state.current_player
-        if p != seat:
-            a = int(bots[p].step(state))
-            # as the person's seat sees it: a bid laid face down (MC-7), an exchange of M
-            # (M-9) or the cards another hand holds (M-22, MC-26) stay unnamed
-            text = state.describe(a, for_player=seat)
-            state.apply_action(a)
-            print(f"seat {p} ({spec_of[p]}): {text}", flush=True)
-            continue
-        print()
-        print(_view_text(state, seat), flush=True)
-        move = _person_move(state, seat)
-        if isinstance(move, str):  # the person left: end of input (status 1) or quit
-            reveal()
-            if args.record is not None:
-                _write_record(args.record, state, names)
-            return 1 if move == "eof" else EXIT_OK
-        a = move
-        print(f"seat {seat} (you): {state.describe(a)}", flush=True)
-        state.apply_action(a)
-    print()
-    print(_view_text(state, seat))
-    scores, winners = state.scores(), state.winners()
-    verdict = ("you won" if winners == [seat] else "you share the win" if seat in winners else "you lost")
-    print(f"game over after {len(state.history)} actions: scores {scores}, winners {winners}; {verdict}")
-    reveal()
+    print("type your move in the game's notation; 'moves' lists your legal moves, 'help' explains the game, "
+          "'quit' leaves")
+    if args.forced == "play":
+        print("a move that is your only legal one is played for you (Enter skips the pause; --forced ask asks "
+              "you instead)", flush=True)
+    labels = ["you" if s == seat else spec_of[s] for s in range(n)]
+    options = PlayOptions(seat=seat, labels=labels, forced=args.forced, pause=args.pause, watch=args.watch)
+    outcome = play(state, bots, lambda st: _chance(st, rolls), options)
+    if secret:
+        print(f"the seed of this game was {seed}")
     if args.record is not None:
         _write_record(args.record, state, names)
-    return EXIT_OK
+    return 1 if outcome == "eof" else EXIT_OK
 
 
 # --------------------------------------------------------------------------------------

@@ -334,6 +334,89 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
                 value[owner] += 10.0 + space - (3.0 if i < len(stack) - 1 else 0.0)
         return self._lead(value[:n], seat)
 
+    def _mice_left(self, d: Dict[str, Any]) -> Tuple[List[int], List[int]]:
+        """Per seat, its mice caught in a trap (KK-9: the bottom mouse of a trap space) and
+        its mice still on the way (in the pantry or on the track, not caught, KK-12)."""
+        n = self.num_players
+        caught, way = [0] * n, list(d["pantry"][:n])
+        for space, stack in enumerate(d["track"], start=1):
+            for i, q in enumerate(stack):
+                if i == 0 and self.is_trap[space]:
+                    caught[q] += 1
+                else:
+                    way[q] += 1
+        return caught, way
+
+    def _end_reason(self, d: Dict[str, Any]) -> str:
+        if d["truncated"]:
+            return super()._end_reason(d)
+        return "no mouse is on the way any more: each one is home or caught in a trap (KK-12)"
+
+    def _tie_words(self) -> str:
+        return {0: "the seat whose first mouse got home first",
+                1: "the seat whose last mouse got home first",
+                2: "the seat that brought its last mouse home in the fewest rounds"}[self.tie]
+
+    def _score_breakdown(self, d: Dict[str, Any]) -> Optional[List[str]]:
+        """KK-13 per seat: its mice home (with what the tie-break compares), caught and on the way."""
+        caught, way = self._mice_left(d)
+        lines = []
+        for q, home in enumerate(d["home"]):
+            if self.tie == 2:
+                r = d["home_round"][q]
+                when = f", the last in round {r}" if r > 0 else ""
+            else:
+                i = d["last_home" if self.tie == 1 else "first_home"][q]
+                when = f", the {'last' if self.tie == 1 else 'first'} at action {i + 1}" if i >= 0 else ""
+            lines.append(f"{home} {'mouse' if home == 1 else 'mice'} home{when}; {caught[q]} caught, {way[q]} on "
+                         f"the way = {home} (KK-13)")
+        return lines
+
+    def _settled(self, view: Dict[str, Any], p: int) -> Optional[Tuple[bool, str]]:
+        """Mice home never leave it and a caught mouse never moves again (KK-9), so a seat
+        ends with at least its mice home and at most those plus its mice on the way: seat
+        ``p`` has lost once another seat already has more mice home than ``p`` can reach
+        (or, under ``elimination="out_of_game"``, once all of its mice are caught, KK-11),
+        and has won once it has more mice home than any other seat can reach (KK-13). Ties
+        are left open: the tie-break may still change."""
+        caught, way = self._mice_left(view)
+        home = view["home"]
+        best = home[p] + way[p]
+        if self.elim_out and caught[p] == self.mice:
+            return False, f"all of seat {p}'s mice are caught: it is out of the game (KK-11)"
+        for q in range(self.num_players):
+            if q != p and home[q] > best:
+                return False, (f"seat {q} has {home[q]} mice home, more than seat {p} can still get there "
+                               f"({home[p]} home, {way[p]} on the way) (KK-13)")
+        if all(home[q] + way[q] < home[p] for q in range(self.num_players) if q != p):
+            return True, (f"seat {p} has {home[p]} mice home, more than any other seat can still get there "
+                          "(KK-13)")
+        return None
+
+    def _play_help(self, view: Dict[str, Any], p: int) -> str:
+        clover = f"the clover: any distance from 1 to {self.clover}" if CLOVER in self.faces else ""
+        faces = ", ".join(str(f) for f in self.faces)
+        out = ("a seat whose mice are all caught is out of the game and cannot win" if self.elim_out
+               else "a seat whose mice are all caught only loses its turns")
+        return "\n".join([
+            f"{self.title}: bring your {self.mice} mice from the pantry along the track into the hole.",
+            f"- Your turn: the die is rolled for you (faces {faces}); move one of your free",
+            "  mice that many spaces on (KK-5)" + (f"; {clover}." if clover else "."),
+            "  You must move when you can, even into a trap; a seat without a free mouse skips its turn",
+            "  (KK-10).",
+            "- A mouse is free when it is not caught, not home, and no mouse stands on it; your pantry",
+            "  stack moves one mouse at a time (KK-6).",
+            "- A mouse that stops on other mice climbs on top and blocks them until it leaves (KK-8).",
+            "- A mouse that stops exactly on an empty trap is caught there for good; the trap is then",
+            "  full and mice stop on it safely (KK-9). Passing over a trap is safe, and the hole needs",
+            f"  no exact roll (KK-7). The traps: spaces {', '.join(map(str, self.traps))} (KK-1).",
+            f"- {out[0].upper()}{out[1:]} (KK-11).",
+            "- The end: no mouse is on the way any more (KK-12). Most mice home wins; a tie goes to",
+            f"  {self._tie_words()} (KK-13).",
+            "Moves: '12+5' (the mouse on space 12 moves 5), 'pantry+3', or as 'moves' lists them",
+            "('space 12 +5 -> space 17').",
+        ])
+
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
         L = _int_param(params["track_length"], "track_length (KK-1: number of spaces)", 1, MAX_TRACK)
         traps = params["traps"]
@@ -708,7 +791,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         lines = [
             "pantry " + " ".join(f"{'ABCD'[q]}:{d['pantry'][q]}" for q in range(n)),
             "       " + ruler.rstrip(),
-            "track  " + "".join(strip) + "  (. space, o empty trap, letter: top mouse, a-d: trapped alone)",
+            "track  " + "".join(strip),
         ]
         for i, st in enumerate(d["track"]):
             if st:
@@ -725,7 +808,11 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             who = f"seat {seat} ({'ABCD'[seat]}) to roll (chance node)"
         else:
             who = f"seat {seat} ({'ABCD'[seat]}) to move, rolled {self.faces[roll]}"
-        lines.append(f"{len(d['history'])} actions; {who}; towers bottom to top, [X] trapped")
+        lines.append(f"{len(d['history'])} actions; {who}")
+        big, small = f"A-{'ABCD'[n - 1]}", f"a-{'abcd'[n - 1]}"  # (2 to 4 seats)
+        lines.append(f"legend: {big} the mice of seats 0-{n - 1} (pantry, hole: how many are there); track: . a "
+                     f"space, o an empty trap, a letter the top mouse of a space, {small} a mouse caught alone in "
+                     "its trap; then each space with mice, its tower bottom to top (T a trap, [X] the caught mouse)")
         return "\n".join(lines)
 
     def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:

@@ -412,6 +412,55 @@ class M(Game["MState", MMove]):
         added, the others subtracted)."""
         return self._lead([float(s) for s in state.scores()], seat)
 
+    def _end_reason(self, d: Dict[str, Any]) -> str:
+        """Why the game ended (M-16, M-17, M-18, or the turn limit), from ``d["end"]``."""
+        stuck = "no card left in play" if self.stuck_with_pile else "no card in any hand"
+        reasons = {
+            "M-16": "the draw pile had run out, so that scoring was the last (M-16)",
+            "M-17": f"{stuck} fits the table any more (M-17)",
+            "M-18": "every seat passed in turn with the draw pile empty (M-18)",
+        }
+        return reasons.get(str(d["end"])) or super()._end_reason(d)
+
+    def _score_breakdown(self, d: Dict[str, Any]) -> Optional[List[str]]:
+        """M-20 per seat: its chips, then its colour totals, best first: the two best added,
+        the others taken away (colours it took nothing of left out)."""
+        lines = []
+        for chips, totals in zip(d["chips"], _colour_totals(self, d["taken"])):
+            ranked = sorted(((v, k) for k, v in enumerate(totals)), key=lambda x: -x[0])
+            parts = [f"{chips} chip{'' if chips == 1 else 's'} ({10 * chips})"]
+            parts += [f"{'+' if i < 2 else '-'} {self.colours[k]} {v}" for i, (v, k) in enumerate(ranked) if v]
+            lines.append(f"{' '.join(parts)} = {final_score(chips, totals)} (M-20)")
+        return lines
+
+    def _play_help(self, view: Dict[str, Any], p: int) -> str:
+        stuck = "no card in a hand or in the draw pile" if self.stuck_with_pile else "no card in any hand"
+        pass_cost = ("a pass costs you a chip if you have one" if self.pass_always_pays
+                     else "a plain pass is free; exchanging costs a chip")
+        return "\n".join([
+            f"{self.title}: lay cards that match their neighbours, earn chips, take cards in scorings.",
+            "Play goes up the seat numbers; the seat to your right is the one before you.",
+            "- Your turn: lay a hand card next to the table, or pass (M-6, M-9). The card must share its",
+            "  colour, its value or its symbol with every card it touches (a 0 has no symbol), and all",
+            f"  cards must fit in a {SQUARE} x {SQUARE} square (M-7).",
+            "- A card touching k cards earns k - 1 chips, paid by the seat to your right (by the next",
+            f"  ones when it runs out) (M-8). After laying, you draw back up to {self.H} cards (M-10).",
+            f"- Passing: {pass_cost}; paying, you may put one hand card under the",
+            "  draw pile and draw the top one ('exchange ...') (M-9).",
+            "- Scoring (M-12 to M-15): when the card you lay makes a line of 5 or 6 cards in a row and",
+            "  shares two of colour, value and symbol with a neighbour in that line, the line scores",
+            "  (both lines: you choose, 'row horizontal' or 'row vertical'). You take one of its cards,",
+            "  then the seat to your right, and so on round the table, while a card can be taken without",
+            "  emptying the line or splitting the table; you keep what you take, by colour.",
+            "- The end: after a scoring that began with the draw pile empty (M-16), when",
+            f"  {stuck} fits (M-17), or when every seat passes in turn with the",
+            "  pile empty (M-18).",
+            "- Score (M-20): 10 a chip, plus your two best colours, minus your other colours; cards in",
+            "  hand count nothing (M-19). The highest score wins; ties share (M-21).",
+            "Moves: 'place b30s@2,-1' (the board's short code, or 'place blue 30 square at 2,-1'), 'pass',",
+            "'exchange b30s', 'row vertical', 'take g20e@1,3'; row and column are the board's numbers.",
+        ])
+
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
         n = self.num_players
 
@@ -970,7 +1019,7 @@ class M(Game["MState", MMove]):
                 row.append(f"{txt:>{width}}")
             lines.append(f"{r0 + r:>4}" + "".join(row))
         cur = d["current"]
-        who = f"game over ({d['end']})" if d["phase"] == OVER else f"seat {cur} to {d['phase']}"
+        who = f"game over: {self._end_reason(d)}" if d["phase"] == OVER else f"seat {cur} to {d['phase']}"
         lines.append(f"action {len(d['history'])}, {who}; draw pile: {len(d['pile'])} cards")
         totals = _colour_totals(self, d["taken"])
         for p in range(self.num_players):

@@ -687,6 +687,92 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 for v, hand in zip(state.scores(), d["hands"])]
         return self._lead(vals, seat)
 
+    def _end_reason(self, d: Dict[str, Any]) -> str:
+        if d["truncated"]:
+            return super()._end_reason(d)
+        return f"a seat reached {self.target} victory points, so that round was the last (MC-24)"
+
+    def _score_breakdown(self, d: Dict[str, Any]) -> Optional[List[str]]:
+        """MC-13 per seat: the cards it kept, and its helper, whose rank breaks a tie (MC-25)."""
+        lines = []
+        for q, vp in enumerate(d["vp"]):
+            kept = " + ".join(self.card_name(c) for c in vp) or "no card kept"
+            h = d["helpers"][q]
+            lines.append(f"{kept} = {_score(vp, self.cards)} VP (MC-13); helper {HELPERS[h]}, rank "
+                         f"{NUM_HELPERS - h} (a tie goes to the higher rank, MC-25)")
+        return lines
+
+    def _settled(self, view: Dict[str, Any], p: int) -> Optional[Tuple[bool, str]]:
+        """Victory points never go down (MC-12). Once the round is known to be the last (at
+        its combination steps a seat has the target, MC-24, or it is the round ``max_turns``
+        ends), a seat whose combination step is over keeps its points, and one still to come
+        gains at most one combination (the most cards a pattern keeps, at the highest candy
+        value); the helpers, and so the tie-break, stay as they are until the game ends
+        (MC-15, MC-25). Seat ``p`` has lost once another seat is sure to rank above it, and
+        has won once it is sure to rank above every other seat."""
+        if view["phase"] not in ("combine", "discard"):
+            return None
+        n, vp = self.num_players, [_score(v, self.cards) for v in view["vp"]]
+        if max(vp) < self.target and view["round"] < min(self.max_turns, MAX_ROUNDS):
+            return None
+        order, turn = view["order"], view["turn"]
+        to_come = set(order[turn + (1 if view["phase"] == "discard" else 0):])
+        gain = max(len(keep) for _, keep in PATTERNS) * max(c[1] for c in self.cards)
+        rank = [-h for h in view["helpers"]]  # MC-25: the higher rank (the lower helper id) wins a tie
+        low = [(vp[q], rank[q]) for q in range(n)]
+        high = [(vp[q] + (gain if q in to_come else 0), rank[q]) for q in range(n)]
+        last = ("a seat has reached the target, so this round is the last (MC-24)" if max(vp) >= self.target
+                else "this round is the last (max_turns)")
+        for q in range(n):
+            if q != p and low[q] > high[p]:
+                return False, (f"{last}, and seat {q}'s {vp[q]} victory points rank above all seat {p} can still "
+                               f"reach ({high[p][0]}; ties by helper rank, MC-25)")
+        if all(high[q] < low[p] for q in range(n) if q != p):
+            return True, f"{last}, and no other seat can still reach seat {p}'s {vp[p]} victory points (MC-25)"
+        return None
+
+    def _play_help(self, view: Dict[str, Any], p: int) -> str:
+        henri = ("Henri: your bid counts 2 coins more, if you choose ('bid X' or 'bid X without Henri')"
+                 if self.henri_optional else "Henri: your bid card always counts 2 coins more")
+        when = {("bid", "pick", "combine"): "at your bid, a pick or your combination step",
+                ("pick", "combine"): "at a pick or your combination step",
+                ("bid", "pick", "combine", "discard"): "at your bid, a pick, your combination step or a "
+                                                       "hand-limit discard"}.get(tuple(self.etienne_phases),
+                                                                                 "at one of your decisions")
+        kept = ("you choose which of a set's cards to keep" if self.kept_choice
+                else "a set keeps its cards of the highest printed value")
+        lines = [
+            f"{self.title}: bid for cards, take them, lay runs and sets; kept cards are victory points (VP).",
+            "A round (MC-5 to MC-15):",
+            "- Bid: everyone lays one hand card face down, shown when all are in (MC-7). The most coins",
+            "  (the 'c' of a card: eggs5/1c bids 1) picks first; ties go to the higher helper (MC-8).",
+            "- Pick: in that order each seat takes two display cards, then its bid card goes into the",
+            "  display for the seats after it (MC-9).",
+            "- Combine: in helper order, highest rank first, each seat may lay one combination of three",
+            "  cards, a run (4-5-6) or a set (5-5-5) of candy values, keeping a card in hand, or decline",
+            "  (MC-10, MC-11). It keeps: a mixed run its lowest card, a run of one ingredient its highest,",
+            "  a mixed set one card, a set of one ingredient two; the rest is discarded (MC-12);",
+            f"  {kept} (MC-23).",
+            "  Over 8 cards in hand after that, discard down to 8 (MC-14).",
+            "- Then each helper passes one seat on (seat 0's to the helper row, whose first goes to seat 1)",
+            "  (MC-15).",
+            "Helpers, by rank; each power once a round (MC-16 to MC-22):",
+            "  7 Etienne: discard a hand card and draw the top card of the draw pile ('swap X'),",
+            f"    {when}.",
+            f"  6 {henri}.",
+            "  5 Mathieu: one card of your combination counts 1 lower.",
+            "  4 Maurice: one card of your combination counts 1 higher.",
+            "  3 Lilly: a mixed run keeps its highest card, like a run of one ingredient.",
+            "  2 Amélie: your combination may have four cards, and keeps one card more (the lowest left).",
+            "  1 Claude: one card of your combination counts as another ingredient.",
+            f"The end: after the round in which a seat reaches {self.target} VP; the most VP wins, a tie goes to",
+            "the higher helper (MC-24, MC-25).",
+            f"You hold {HELPERS[view['helpers'][p]]} (rank {NUM_HELPERS - view['helpers'][p]}) this round.",
+            "Moves: 'bid eggs5/1c', 'pick nuts7/6c', 'swap eggs5/1c', 'decline', 'discard sugar3/1c',",
+            "'combine eggs4/6c eggs5/4c eggs6/5c keep eggs6/5c', or as 'moves' lists them.",
+        ]
+        return "\n".join(lines)
+
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
         n = self.num_players
         cards = default_cards() if params["cards"] is None else params["cards"]
@@ -1189,8 +1275,15 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         lines += [
             f"round {d['round']}, phase {d['phase']}, {who}; draw pile {pile}, discard {len(d['discard'])}",
             "display: " + (" ".join(name(c) for c in d["display"]) or "-"),
-            "helper row: " + " ".join(HELPERS[h] for h in d["row"]),
+            "helper row: " + " ".join(HELPERS[h] for h in d["row"]) + ("; Etienne used this round (MC-16)"
+                                                                      if d["etienne_used"] else ""),
         ]
+        if d["phase"] in ("pick", "combine", "discard"):  # whose turn comes when (MC-8, MC-10)
+            now = {"pick": f"picking, {d['picks_left']} left", "combine": "now", "discard": "discarding"}[d["phase"]]
+            marks = [f"{q} (done)" if i < d["turn"] else f"{q} ({now})" if i == d["turn"] else str(q)
+                     for i, q in enumerate(d["order"])]
+            what = "pick order (MC-8)" if d["phase"] == "pick" else "combination order (MC-10)"
+            lines.append(f"{what}: seats " + ", ".join(marks))
         for q in range(n):
             bid = d["bids"][q]
             hand = d["hands"][q]
@@ -1209,6 +1302,9 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             lines.append(
                 f"seat {q} [{HELPERS[d['helpers'][q]]}] {_score(d['vp'][q], cards)} VP: hand " + " ".join(shown) + extra
             )
+        lines.append("legend: a card is ingredient, candy value and coins: eggs5/1c scores 5 kept as a victory "
+                     "point (MC-13) and bids 1 coin (MC-8); [Henri] the seat's helper (MC-2); the first to "
+                     f"{self.target} VP ends the game with that round (MC-24)")
         return "\n".join(lines)
 
     def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:

@@ -33,6 +33,12 @@ The AEC environment:
   ``s``; ``reset()`` draws the game's seed from that generator (so a seeded reset followed by
   unseeded ones is reproducible);
 * ``illegal_action="raise"`` (default) raises for an action the rules forbid now;
+  ``illegal_action="lose"`` (for checkers and trainers that step unmasked actions, such as
+  RLlib's environment check) ends the episode instead, as the Gymnasium environment's
+  ``"lose"`` and PettingZoo's own board games do: the agent that chose it gets reward -1,
+  every other agent 0, every agent ``terminations`` True and an all-zero mask, and
+  ``infos[agent]["illegal_action"] = True``; the game state is left as it was (not over by
+  its rules);
   ``illegal_action="random"`` (an explicit opt-in, for callers that sample without the mask)
   plays instead a uniformly random legal action drawn from the environment's generator and
   sets ``infos[agent]["illegal_action"] = True`` for that step;
@@ -48,16 +54,19 @@ after ``reset`` and every step, and by ``render()``, which returns None), ``"ans
 (``render()`` returns the text diagram) or ``"rgb_array"`` (``render()`` returns the picture
 of :func:`mousehole.render.svg` as an ``(H, W, 3)`` uint8 array; it needs the ``render``
 extra, ``pip install 'mousehole[render]'``, and raises an ``ImportError`` naming it when it is
-missing). ``render_view`` says whose view is drawn: ``"agent"`` (default) the seat whose
-decision is pending (see each class), an int ``p`` seat ``p``'s view, ``"full"`` the whole
-position with every hand. A seat's view is drawn from ``state.to_dict(for_player=p)`` alone
-(:func:`mousehole.render.text`, :func:`mousehole.render.rgb_array`), so it shows nothing that
-seat may not see.
+missing). ``render(mode)`` draws once in another of these modes; ``render(None)``, the call
+RLlib's PettingZoo wrappers make, is ``render()``. ``render_view`` says whose view is drawn:
+``"agent"`` (default) the seat whose decision is pending (see each class), an int ``p`` seat
+``p``'s view, ``"full"`` the whole position with every hand. A seat's view is drawn from
+``state.to_dict(for_player=p)`` alone (:func:`mousehole.render.text`,
+:func:`mousehole.render.rgb_array`), so it shows nothing that seat may not see.
 
 The environments pass PettingZoo's ``api_test``, ``seed_test``, ``render_test`` and
 ``parallel_api_test`` for every game, player count and engine, and ``max_cycles_test`` where
 the turn passes round the table (``tests/test_pettingzoo_env.py``; ``docs/environments.md``
-says why not elsewhere).
+says why not elsewhere); with ``illegal_action="lose"`` they pass RLlib's
+``check_multiagent_environments`` through RLlib's ``PettingZooEnv`` and ``ParallelPettingZooEnv``
+(``tests/test_clients_rllib.py``; :mod:`mousehole.rllib` is RLlib's own environment).
 """
 from __future__ import annotations
 
@@ -84,7 +93,7 @@ __all__ = ["MouseholeAECEnv", "MouseholeParallelEnv", "env", "parallel_env", "ag
 _AECEnv: Any = pettingzoo.AECEnv
 _ParallelEnv: Any = pettingzoo.ParallelEnv
 
-_ILLEGAL_MODES = ("raise", "random")
+_ILLEGAL_MODES = ("raise", "lose", "random")
 #: the render modes of both environments
 RENDER_MODES = ("human", "ansi", "rgb_array")
 RenderView = Union[str, int]
@@ -100,8 +109,8 @@ def env(game_id: str, render_mode: Optional[str] = None, *, engine: Optional[str
         render_view: RenderView = "agent", **params: Any) -> "MouseholeAECEnv":
     """A PettingZoo AEC environment playing ``mousehole.load(game_id, engine=engine,
     **params)``; ``render_mode`` is None, ``"human"``, ``"ansi"`` or ``"rgb_array"``;
-    ``max_cycles`` None (no limit) or a positive int; ``illegal_action`` ``"raise"`` or
-    ``"random"``; ``render_view`` ``"agent"``, a seat or ``"full"`` (see the module
+    ``max_cycles`` None (no limit) or a positive int; ``illegal_action`` ``"raise"``,
+    ``"lose"`` or ``"random"``; ``render_view`` ``"agent"``, a seat or ``"full"`` (see the module
     docstring)."""
     return MouseholeAECEnv(game_id, render_mode, engine=engine, max_cycles=max_cycles,
                            illegal_action=illegal_action, render_view=render_view, **params)
@@ -119,7 +128,7 @@ def parallel_env(game_id: str, render_mode: Optional[str] = None, *, engine: Opt
 
 def _check_options(max_cycles: Any, illegal_action: Any) -> Optional[int]:
     if illegal_action not in _ILLEGAL_MODES:
-        raise ValueError(f"illegal_action must be 'raise' or 'random', got {illegal_action!r}")
+        raise ValueError(f"illegal_action must be 'raise', 'lose' or 'random', got {illegal_action!r}")
     if max_cycles is None:
         return None
     c = as_int(max_cycles)
@@ -140,6 +149,18 @@ def _check_render(game: Game[Any, Any], render_mode: Any, render_view: Any) -> R
                              f"'full' (the whole position) or a seat, got {render_view!r}")
         return render_view
     return check_seat(game, render_view, "render_view")
+
+
+def _render_mode(render_mode: Optional[str], mode: Any) -> Optional[str]:
+    """The mode ``render(mode)`` draws in: ``mode`` when one is given, else the environment's
+    ``render_mode`` (RLlib's PettingZoo wrappers call ``render(self.render_mode)``, None
+    unless set on the wrapper)."""
+    if mode is None:
+        return render_mode
+    if not isinstance(mode, str) or mode not in RENDER_MODES:
+        raise ValueError(f"render(mode): mode must be None (the environment's render_mode), 'human', "
+                         f"'ansi' or 'rgb_array', got {mode!r}")
+    return mode
 
 
 def _draw(state: StateAPI[Any], render_mode: Optional[str], seat: Optional[int]) -> Any:
@@ -205,6 +226,8 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
         self.infos: Dict[str, Dict[str, Any]] = {}
         self._state: Optional[StateAPI[Any]] = None
         self._rng = np.random.default_rng()
+        #: the episode ended on an illegal action (``illegal_action="lose"``)
+        self._lost = False
 
     # -- spaces ------------------------------------------------------------------------
 
@@ -239,6 +262,7 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
         else:
             game_seed = int(self._rng.integers(0, 2**63))
         self._state = self.game.new_state(game_seed)
+        self._lost = False
         self._resolve_chance()
         self.cycles = 0
         self._acted = set()
@@ -257,10 +281,11 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
             self._select()
 
     def observe(self, agent: str) -> Dict[str, npt.NDArray[Any]]:
-        """``agent``'s observation and action mask (zeros unless it is to move)."""
+        """``agent``'s observation and action mask (zeros unless it is to move and the
+        episode goes on)."""
         p = self._seat[self._agent(agent)]
         state = self.game_state
-        if state.current_player == p:
+        if state.current_player == p and not self._lost:
             mask = state.legal_action_mask().view(np.int8)
         else:
             mask = np.zeros(self.game.num_actions, dtype=np.int8)
@@ -282,7 +307,10 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
         if not 0 <= a < self.game.num_actions:
             raise ValueError(f"action {a} is outside the action space 0..{self.game.num_actions - 1}")
         substituted = False
-        if self.illegal_action == "random" and not state.legal_action_mask()[a]:
+        if self.illegal_action != "raise" and not state.legal_action_mask()[a]:
+            if self.illegal_action == "lose":
+                self._lose({agent})
+                return
             legal = state.legal_actions()
             a = int(legal[int(self._rng.integers(len(legal)))])
             substituted = True
@@ -310,13 +338,27 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Any:
-        """The position drawn as ``render_mode`` says, from ``render_view``'s view (see the
-        module docstring); None (with a warning) without a render mode."""
+    def _lose(self, offenders: Set[str]) -> None:
+        """``illegal_action="lose"``: the episode ends, -1 for ``offenders`` and 0 for every
+        other agent, the game state unchanged (see the module docstring)."""
+        self._lost = True
+        for other in self.agents:
+            self.rewards[other] = -1.0 if other in offenders else 0.0
+            self.terminations[other] = True
+            self.infos[other] = {"illegal_action": True} if other in offenders else {}
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self, mode: Optional[str] = None) -> Any:
+        """The position drawn as ``mode`` (None: ``render_mode``) says, from
+        ``render_view``'s view (see the module docstring); None (with a warning) without a
+        render mode."""
         state = self.game_state
         view = self.render_view
         seat = None if view == "full" else (self._seat[self.agent_selection] if view == "agent" else int(view))
-        return _draw(state, self.render_mode, seat)
+        return _draw(state, _render_mode(self.render_mode, mode), seat)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -377,7 +419,10 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
     explicit opt-in for callers that sample without the mask: an action outside the mask is
     replaced by a uniformly random action of the mask, drawn from the environment's
     generator, and ``infos[agent]["illegal_action"] = True`` says so. Nothing is replaced
-    by default.
+    by default. ``illegal_action="lose"`` (for checkers and trainers that step unmasked
+    actions) applies nothing and ends the episode: -1 for every agent whose action was
+    outside its mask (``infos[agent]["illegal_action"] = True``), 0 for the others, every
+    agent terminated with an all-zero mask.
 
     The chosen bids are committed in seat order, as the game's sequential form needs (MC-27).
     When Etienne's holder chooses his swap (MC-16, "before bidding"), his bid is still to come:
@@ -449,6 +494,14 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
               ) -> Tuple[Dict[str, Any], Dict[str, Dict[str, Any]]]:
         """As :meth:`MouseholeAECEnv.reset`; returns every agent's observation and info."""
+        infos = self._start(seed, options)
+        obs = self._observations()
+        if self.render_mode == "human":
+            self.render()
+        return obs, infos
+
+    def _start(self, seed: Optional[int], options: Optional[Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
+        """The work of :meth:`reset` but the observations and the drawing; returns the infos."""
         self.aec_env.reset(seed=seed, options=options)
         self.steps = 0
         self._waiting = {}
@@ -456,48 +509,33 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
         state = self.game_state
         self.agents = [] if state.is_terminal() else list(self.possible_agents)
         self._pending = self._decisions()
-        infos = {a: {"to_act": self._seat(a) in self._pending} for a in self.possible_agents}
-        obs = self._observations()
-        if self.render_mode == "human":
-            self.render()
-        return obs, infos
+        return {a: {"to_act": self._seat(a) in self._pending} for a in self.possible_agents}
 
     def step(self, actions: Mapping[str, Any]) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool],
                                                         Dict[str, bool], Dict[str, Dict[str, Any]]]:
         """Apply the actions of the agents with a pending decision (see the class docstring)."""
-        aec = self.aec_env
+        rewards, terms, truncs, infos, ended = self._apply(actions)
+        obs = self._observations()
+        if ended:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rewards, terms, truncs, infos
+
+    def _apply(self, actions: Mapping[str, Any]) -> Tuple[Dict[str, float], Dict[str, bool], Dict[str, bool],
+                                                          Dict[str, Dict[str, Any]], bool]:
+        """The work of :meth:`step` but the observations: check and apply ``actions``, then
+        find the next pending decisions; returns the rewards, terminations, truncations and
+        infos of the live agents, and whether the episode ended (the caller then empties
+        ``agents``). ``mousehole.rllib`` steps through it, observing only the agents it asks."""
         if not self.agents:
             raise RuntimeError("the game is over: call reset()")
-        if not isinstance(actions, Mapping):
-            raise TypeError(f"step takes a dict of actions by agent, not {type(actions).__name__}")
-        unknown = [a for a in actions if a not in self.agents]
-        if unknown:
-            raise ValueError(f"actions for agents that are not live: {', '.join(map(str, unknown))}")
-        missing = [agent_name(p) for p in sorted(self._pending) if agent_name(p) not in actions]
-        if missing:
-            raise ValueError(f"step needs an action from every agent with a pending decision; "
-                             f"missing: {', '.join(missing)}")
-        infos: Dict[str, Dict[str, Any]] = {a: {"acted": False} for a in self.agents}
-        chosen: Dict[int, int] = {}
-        for p in sorted(self._pending):  # check everything before applying anything
-            agent, mask = agent_name(p), self._pending[p]
-            action = actions[agent]
-            a = as_int(action)
-            if a is None:
-                raise TypeError(f"{agent} has a pending decision: its action must be an int, "
-                                f"not {type(action).__name__}")
-            if not 0 <= a < self.game.num_actions:
-                raise ValueError(f"{agent}'s action {a} is outside the action space "
-                                 f"0..{self.game.num_actions - 1}")
-            if not mask[a]:
-                if self.illegal_action == "raise":
-                    raise self._illegal(p, a)
-                legal = np.flatnonzero(mask)
-                a = int(legal[int(aec._rng.integers(len(legal)))])
-                infos[agent]["illegal_action"] = True
-            chosen[p] = a
-        self._waiting.update(chosen)
+        chosen, infos = self._check_actions(actions)
         state = self.game_state
+        if any(info.get("illegal_action") for info in infos.values()) and self.illegal_action == "lose":
+            return self._lose(infos)
+        aec = self.aec_env
+        self._waiting.update(chosen)
         while not state.is_terminal() and state.current_player in self._waiting:
             p = state.current_player
             aec.step(self._waiting.pop(p))  # raises only if a mask was wrong (a bug)
@@ -519,16 +557,59 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
             self._pending = self._decisions()
         for name in self.agents:
             infos[name]["to_act"] = self._seat(name) in self._pending
-        obs = self._observations()
-        if over or cut:
-            self.agents = []
-        if self.render_mode == "human":
-            self.render()
-        return obs, rewards, terms, truncs, infos
+        return rewards, terms, truncs, infos, over or cut
 
-    def render(self) -> Any:
-        """The position drawn as ``render_mode`` says, from ``render_view``'s view (see the
-        class docstring); None (with a warning) without a render mode."""
+    def _check_actions(self, actions: Mapping[str, Any]) -> Tuple[Dict[int, int], Dict[str, Dict[str, Any]]]:
+        """Every pending agent's action, checked before anything is applied: the action of
+        each seat to apply (after ``"random"``'s replacement) and the step's infos (with
+        ``"illegal_action"`` where an action was outside its mask and not raised)."""
+        if not isinstance(actions, Mapping):
+            raise TypeError(f"step takes a dict of actions by agent, not {type(actions).__name__}")
+        unknown = [a for a in actions if a not in self.agents]
+        if unknown:
+            raise ValueError(f"actions for agents that are not live: {', '.join(map(str, unknown))}")
+        missing = [agent_name(p) for p in sorted(self._pending) if agent_name(p) not in actions]
+        if missing:
+            raise ValueError(f"step needs an action from every agent with a pending decision; "
+                             f"missing: {', '.join(missing)}")
+        infos: Dict[str, Dict[str, Any]] = {a: {"acted": False} for a in self.agents}
+        chosen: Dict[int, int] = {}
+        for p in sorted(self._pending):
+            agent, mask = agent_name(p), self._pending[p]
+            action = actions[agent]
+            a = as_int(action)
+            if a is None:
+                raise TypeError(f"{agent} has a pending decision: its action must be an int, "
+                                f"not {type(action).__name__}")
+            if not 0 <= a < self.game.num_actions:
+                raise ValueError(f"{agent}'s action {a} is outside the action space "
+                                 f"0..{self.game.num_actions - 1}")
+            if not mask[a]:
+                if self.illegal_action == "raise":
+                    raise self._illegal(p, a)
+                infos[agent]["illegal_action"] = True
+                if self.illegal_action == "random":
+                    legal = np.flatnonzero(mask)
+                    a = int(legal[int(self.aec_env._rng.integers(len(legal)))])
+            chosen[p] = a
+        return chosen, infos
+
+    def _lose(self, infos: Dict[str, Dict[str, Any]]) -> Tuple[Dict[str, float], Dict[str, bool], Dict[str, bool],
+                                                                Dict[str, Dict[str, Any]], bool]:
+        """``illegal_action="lose"``: nothing is applied; the episode ends with -1 for each
+        agent whose action was outside its mask and 0 for the others."""
+        self._pending = {}
+        self._waiting = {}
+        self.steps += 1
+        rewards = {a: -1.0 if infos[a].get("illegal_action") else 0.0 for a in self.agents}
+        for name in self.agents:
+            infos[name]["to_act"] = False
+        return rewards, dict.fromkeys(self.agents, True), dict.fromkeys(self.agents, False), infos, True
+
+    def render(self, mode: Optional[str] = None) -> Any:
+        """The position drawn as ``mode`` (None: ``render_mode``) says, from
+        ``render_view``'s view (see the class docstring); None (with a warning) without a
+        render mode."""
         state = self.game_state
         view = self.render_view
         if view == "full":
@@ -537,7 +618,7 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
             seat = min(self._pending) if self._pending else self._last_seat
         else:
             seat = int(view)
-        return _draw(state, self.render_mode, seat)
+        return _draw(state, _render_mode(self.render_mode, mode), seat)
 
     def close(self) -> None:
         """Nothing to release."""

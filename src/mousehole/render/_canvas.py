@@ -182,7 +182,9 @@ def footer(cv: Canvas, y: float, line: str, over: bool, legend: str) -> None:
     legend of the picture's marks."""
     cv.rect(0, y, cv.width, cv.height - y, fill="#dafbe1" if over else PANEL)
     cv.line(0, y, cv.width, y, stroke="#d0d7de")
-    cv.text(14, y + 21, line, size=14 if over else 13, bold=over, fill=INK)
+    size = 14.0 if over else 13.0
+    size = min(size, size * (cv.width - 28) / max(1.0, text_width(line, size, over)))  # a long line: smaller
+    cv.text(14, y + 21, line, size=round(size, 1), bold=over, fill=INK)
     cv.text(14, y + 41, legend, size=11, fill=MUTED)
 
 

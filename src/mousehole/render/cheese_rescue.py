@@ -114,7 +114,7 @@ class Drawing(BaseDrawing):
 
     def draw(self) -> Canvas:
         g, d, f, n, C = self.g, self.d, self.f, self.n, self.C
-        G, N = g.G, g.N
+        G = g.G
         table = d["table"]
         r0, c0, W = self.window()
         bx, by = 44, 64
@@ -126,8 +126,7 @@ class Drawing(BaseDrawing):
         cv = Canvas(panel_x + self.PANEL_W + 12, foot_y + 54)
         header(cv, g.title, f"{len(d['history'])} of {g.cells_to_fill} cards laid", d["view"], self.label)
         occ = [i for i, c in enumerate(table) if c]
-        top, bottom = min((i // G for i in occ), default=0), max((i // G for i in occ), default=0)
-        left, right = min((i % G for i in occ), default=0), max((i % G for i in occ), default=0)
+        open_ = g._open_cells(table)
         cv.rect(bx - 4, by - 4, board + 8, board + 8, fill="#f1ece2", stroke="#c9bfa9", rx=8)
         for i in range(W):
             cv.text(bx + i * C + C / 2, by - 10, str(c0 + i), size=11, fill=MUTED, anchor="middle")
@@ -148,12 +147,7 @@ class Drawing(BaseDrawing):
                         cv.line(x + 8, y + 8, x + C - 8, y + C - 8, stroke="#cf222e", sw=4, cap="round")
                         cv.line(x + C - 8, y + 8, x + 8, y + C - 8, stroke="#cf222e", sw=4, cap="round")
                     continue
-                rr, cc = r0 + r, c0 + c
-                # CR-8: a card may still go here as far as the square goes (a fixed square,
-                # play_area, rules out the rest)
-                inside = (max(bottom, rr) - min(top, rr) < N and max(right, cc) - min(left, cc) < N
-                          and g._in_area(rr, cc))
-                if inside or (not occ and g._in_area(rr, cc)):
+                if cell in open_:  # CR-8: a card may still go here as far as the square goes
                     cv.rect(x + 3, y + 3, C - 6, C - 6, fill="#fbf9f4", stroke="#d6ccb5", rx=5, dash="3 3")
                 else:
                     cv.rect(x + 3, y + 3, C - 6, C - 6, fill="#e4ddd0", rx=5)
@@ -182,8 +176,7 @@ class Drawing(BaseDrawing):
                   "cheese: the owner's colour and letter, and its value")
         if f.over:
             best = max(f.scores)
-            trunc = " (stopped at max_turns)" if f.truncated else ""
-            line = f"Game over{trunc}: {result_text(f.winners, n, self.label)} with {best} (CR-13)"
+            line = f"Game over, {g._end_reason(d)}: {result_text(f.winners, n, self.label)} with {best} (CR-13)"
         else:
             line = f"{self.label(f.current)} to play: lay a card next to one on the table (CR-7, CR-8)"
         footer(cv, foot_y, line, f.over, legend)

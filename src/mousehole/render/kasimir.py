@@ -109,13 +109,12 @@ class Drawing(BaseDrawing):
         legend = ("towers bottom to top (KK-8); gold: the mice that may move (KK-6); "
                   "black frame: caught in a trap (KK-9)")
         if f.over:
-            trunc = " (stopped at max_turns)" if f.truncated else ""
             homes = d["home"]
             best = max(homes)
             ws = f.winners
             tie = len([p for p in range(n) if homes[p] == best]) > 1 and len(ws) == 1 and best > 0
             why = ", first home" if tie else ""
-            line = (f"Game over{trunc}: {result_text(ws, n, self.label)} with {best} "
+            line = (f"Game over, {g._end_reason(d)}: {result_text(ws, n, self.label)} with {best} "
                     f"{'mouse' if best == 1 else 'mice'} home{why} (KK-13)")
         elif f.current == CHANCE:
             line = f"{self.label(d['seat'])} rolls the die (chance)"

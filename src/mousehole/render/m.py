@@ -8,6 +8,7 @@ import math
 from typing import Any, Dict, List, Optional
 
 from .._api import StateAPI
+from ..m import _colour_totals
 from ._canvas import INK, MUTED, BaseDrawing, Canvas, Facts, card_back, contrast, footer, header, result_text, seat_box
 
 M_COLOURS = {
@@ -156,10 +157,7 @@ class Drawing(BaseDrawing):
         cv.rect(lx, py + 30, 16, 16, stroke=INK, sw=2.5, rx=3)
         cv.text(lx + 22, py + 43, "last card laid", size=11, fill=MUTED)
         # the seats
-        totals = [[0] * len(g.colours) for _ in range(n)]
-        for p in range(n):
-            for c in d["taken"][p]:
-                totals[p][g.colour_of[c]] += g.value_of[c]
+        totals = _colour_totals(g, d["taken"])
         for p in range(n):
             self.seat_block(cv, panel_x, board_y - 6 + p * seat_h, seat_h - 8, p, totals[p])
         # what happens now, or the result
@@ -172,11 +170,9 @@ class Drawing(BaseDrawing):
         """The footer: what happens now, or the result."""
         d, f, n, seat = self.d, self.f, self.n, self.label
         if f.over:
-            reasons = {"M-16": "M-16, the last scoring", "M-17": "M-17, no card fits any more",
-                       "M-18": "M-18, everybody passed", "max_turns": "stopped at max_turns"}
-            why = reasons.get(str(d["end"]), str(d["end"]))
+            why = self.g._end_reason(d)
             best = max(f.scores) if f.scores else 0
-            return f"Game over ({why}): {result_text(f.winners, n, seat)} with {best} points (M-21)"
+            return f"Game over, {why}: {result_text(f.winners, n, seat)} with {best} points (M-21)"
         if d["phase"] == "choose":
             return f"{seat(f.current)} chooses which line to score (M-12)"
         if d["phase"] == "take":

@@ -105,9 +105,8 @@ class Drawing(BaseDrawing):
         legend = ("cards: candy value (big), coins (gold disc), ingredient; "
                   "VP = candy values of the cards kept (MC-13); first to 30 ends the game (MC-24)")
         if f.over:
-            trunc = " (stopped at max_turns)" if f.truncated else ""
             best = max(f.scores)
-            line = f"Game over{trunc}: {result_text(f.winners, n, self.label)} with {best} VP (MC-25)"
+            line = f"Game over, {g._end_reason(d)}: {result_text(f.winners, n, self.label)} with {best} VP (MC-25)"
         else:
             what = {"bid": "bids a card, face down (MC-7)", "pick": "takes a card from the display (MC-9)",
                     "combine": "lays a combination or declines (MC-10)",
