@@ -107,6 +107,19 @@ cdef extern from *:
 
 cdef extern from *:
     """
+    /* mousehole._m: a function that stays a call (GCC and clang's noinline; flatten does
+       not inline it) */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define M_NOINLINE_INT __attribute__((noinline)) int
+    #else
+    #define M_NOINLINE_INT int
+    #endif
+    """
+    ctypedef int noinline_int "M_NOINLINE_INT"
+
+
+cdef extern from *:
+    """
     /* mousehole._m: window rows and columns, byte lanes (constants, not variables: a variable
        would be loaded again after every store to a byte array, which may alias it) */
     #define M_ROW0 ((uint64_t)0xFFULL)
@@ -490,6 +503,12 @@ cdef inline uint64_t m_crowded(uint64_t o) noexcept nogil:
     return twice
 
 
+cdef noinline_int m_connected_call(uint64_t occ, int cell) noexcept nogil:
+    """m_connected_without as a call wherever it is used: inlined (flat_void), its loops would
+    take registers from the loop around it (simulate: 2% more instructions)."""
+    return m_connected_without(occ, cell)
+
+
 cdef inline uint64_t m_takeable(uint64_t occ, uint64_t row) noexcept nogil:
     """M-13: the cards of the scoring row ``row`` that may be taken now: none when at most one
     is left (a), else those whose removal keeps the table connected (b): at once for the cards
@@ -503,7 +522,7 @@ cdef inline uint64_t m_takeable(uint64_t occ, uint64_t row) noexcept nogil:
     while hard:
         b = ctz64(hard)
         hard &= hard - 1
-        out |= (<uint64_t>m_connected_without(occ, b)) << b
+        out |= (<uint64_t>m_connected_call(occ, b)) << b
     return out
 
 
@@ -636,12 +655,14 @@ cdef inline void m_finish(m_pos_t* x, int reason, bint rec) noexcept nogil:
         m_clear_masks(x)
 
 
-cdef inline void m_turn_start(m_pos_t* x, const m_cfg_t* c, int p, bint stuck, int H, bint rec) noexcept nogil:
+cdef inline void m_turn_start(m_pos_t* x, const m_cfg_t* c, int p, bint stuck, int H, bint rec,
+                              bint moved=1) noexcept nogil:
     """Seat p is to move, ``bad`` holds its cards against the table: its masks, and with
     ``stuck`` M-17: the game ends when no card in a hand or (stuck_cards 'pile', the default)
-    in the pile fits anywhere, the seat to move's tried first."""
+    in the pile fits anywhere, the seat to move's tried first. ``moved`` 0: the table did not
+    change since the last turn began (a pass), so its free cells are not empty."""
     x.current = p
-    if x.board.front == 0:
+    if moved and x.board.front == 0:
         m_finish(x, END_M17, rec)
     elif m_count(x, H) == 0 and stuck and not m_any_fits(x, c, p, H):
         m_finish(x, END_M17, rec)
@@ -677,7 +698,7 @@ cdef inline void m_pass(m_pos_t* x, const m_cfg_t* c, int p, int slot, int top, 
     x.chips[p] -= pay
     x.chips[right_seat(p, c.n)] += pay
     b = (x.pile_b - 1) & (M_MAX_CARDS - 1)
-    x.pile[b] = <uint8_t>(hand_card(h, slot) & -ex)
+    x.pile[b] = <uint8_t>(hand_card(h, slot) & (-ex if rec else 0xFF))  # (rec 0: a pass's is never read)
     x.pile_b = (x.pile_b - ex) & (M_MAX_CARDS - 1)
     x.hand[p] = h ^ ((h ^ hand_put_below(h, slot, top, tlt)) & (<uint64_t>0 - <uint64_t>ex))
     x.passes = (x.passes + 1) & -(x.pile_n == 0)
@@ -767,7 +788,7 @@ cdef inline int m_play(m_pos_t* x, const m_cfg_t* c, uint32_t r, rng_t* policy, 
         if x.passes >= c.n:  # M-18
             m_finish(x, END_M18, rec)
         else:
-            m_turn_start(x, c, nxt, (slot >= 0) & (c.stuck_pile == 0), H, rec)
+            m_turn_start(x, c, nxt, (slot >= 0) & (c.stuck_pile == 0), H, rec, rec)
         return M_PASSED
     # M-6: the card of the slot whose cells hold index r, on its (r - before)-th cell
     slot = 0
