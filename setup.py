@@ -45,7 +45,12 @@ DIRECTIVES = {
     "initializedcheck": DEBUG,
     "cdivision": not DEBUG,
     "nonecheck": DEBUG,
+    # signatures in help() and inspect.signature(): the "clinic" format writes them as
+    # CPython's own methods do ("name($self, /, ...)" then "--"), which CPython reads into
+    # __text_signature__ (the default "c" format's "Class.name(self, ...)" line is read by
+    # nothing). Docstrings only: the generated code is otherwise the same.
     "embedsignature": True,
+    "embedsignature.format": "clinic",
     "autotestdict": False,
     "auto_pickle": False,  # states pickle through StateAPI.__reduce__ (to_dict)
     "binding": False,
@@ -88,6 +93,13 @@ def extensions():
     return exts
 
 
+def directives_tag():
+    """A short digest of ``DIRECTIVES``: the generated C of each set has its own folder."""
+    import hashlib
+
+    return hashlib.sha256(repr(sorted(DIRECTIVES.items())).encode()).hexdigest()[:8]
+
+
 def translate(ext):
     """Cython's translation of one extension (skipped where its C file is up to date): the
     extension's sources become the generated C file. (``tools/platform_proof.sh`` calls it
@@ -100,8 +112,11 @@ def translate(ext):
         compiler_directives=DIRECTIVES,
         shared_utility_qualified_name=SHARED,
         quiet=True,
-        # per interpreter: the generated C depends on the numpy it was generated against
-        build_dir=f"build/cython-cp{sys.version_info[0]}{sys.version_info[1]}",
+        # per interpreter (the generated C depends on the numpy it was generated against) and
+        # per set of directives: cythonize's up-to-date check compares file times only, so
+        # a C file generated under other directives (MOUSEHOLE_DEBUG=1, a changed directive)
+        # would otherwise be compiled again as it is
+        build_dir=f"build/cython-cp{sys.version_info[0]}{sys.version_info[1]}-{directives_tag()}",
     )
     ext.sources = translated.sources
 

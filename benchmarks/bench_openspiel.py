@@ -5,7 +5,7 @@ per move of both searches.
     python benchmarks/bench_openspiel.py --game all --games 40 --json openspiel.json
     python benchmarks/bench_openspiel.py --quick               # smoke run
 
-Needs OpenSpiel (``pip install 'mousehole[openspiel]'``, Python 3.11+). Both sides run plain
+Needs OpenSpiel (the ``openspiel`` extra: ``pip install 'open_spiel>=2.0'``, Python 3.11+). Both sides run plain
 UCT with one uniformly random rollout per iteration, the same exploration constant ``c`` and
 the same number of iterations per move:
 
@@ -49,7 +49,9 @@ def _need_openspiel() -> Tuple[Any, Any, Any]:
         import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
         from open_spiel.python.algorithms import mcts  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError:
-        sys.exit("bench_openspiel needs OpenSpiel: pip install 'mousehole[openspiel]' (Python 3.11+)")
+        from mousehole._extras import install_hint
+
+        sys.exit(f"bench_openspiel needs OpenSpiel (Python 3.11+): {install_hint('openspiel')}")
     import mousehole.openspiel as mo
 
     mo.register()

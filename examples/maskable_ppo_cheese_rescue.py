@@ -1,6 +1,6 @@
 """MaskablePPO (sb3-contrib) learns 2-player Cheese Rescue against a uniformly random player.
 
-    pip install 'mousehole[gymnasium]' stable-baselines3 sb3-contrib matplotlib
+    pip install 'gymnasium>=1.0' stable-baselines3 sb3-contrib matplotlib
     python examples/maskable_ppo_cheese_rescue.py
 
 Trains seat 0 through Stable-Baselines3's make_vec_env, plays new games with the trained

@@ -117,11 +117,33 @@ def test_readme_tour_runs() -> None:
     assert more
     code = more.group(1)
     if mousehole.default_engine() == "python":  # small budgets for the reference engine
-        code = code.replace("iterations=1000", "iterations=2").replace("mcts:200", "mcts:2").replace(", 20, seed", ", 1, seed")
+        code = code.replace("iterations=1000", "iterations=2").replace("mcts:1000", "mcts:2").replace(", 20, seed", ", 1, seed")
     exec(compile(code, "README bots and more", "exec"), namespace)
     assert len(namespace["state"].history) == 1
     assert namespace["records"].loads(namespace["text"]).final_state() == namespace["state"]
     assert namespace["svg"].startswith("<svg") and namespace["vec"].num_envs == 1024
+    if mousehole.default_engine() == "compiled":  # the tournament as the README writes it
+        wins = [s.wins for s in namespace["result"].stats]
+        assert wins == sorted(wins, reverse=True), ("the README's tournament, strongest first, "
+                                                    f"does not finish in that order: {namespace['result'].bots} won {wins}")
+
+
+def test_readme_tournament_follows_the_ladder() -> None:
+    """The README's tournament lists its bots strongest first: the kinds in the order of the
+    ladder of ``docs/bots.md`` for the README's game (``test_readme_tour_runs`` checks that its
+    seeded run finishes in that order too)."""
+    text = open(README).read()
+    game = re.search(r'game = mousehole\.load\("(\w+)"', text)
+    specs = re.search(r"arena\.play\(game, \[([^]]*)\]", text)
+    assert game and specs
+    kinds = [s.strip().strip('"').split(":")[0] for s in specs.group(1).split(",")]
+    bots_md = open(os.path.join(os.path.dirname(README), "docs", "bots.md")).read()
+    table = re.search(r"\*\*The ladder\*\*(.*?)!\[rating ladder\]", bots_md, re.S)
+    assert table
+    ladder = re.findall(rf"^\| {game.group(1)} \| (\d) \| (\w+)[: ]", table.group(1), re.M)
+    assert len(ladder) == 5, ladder
+    rank = {kind: int(r) for r, kind in ladder}
+    assert [rank[k] for k in kinds] == sorted(rank[k] for k in kinds), (kinds, ladder)
 
 
 @pytest.mark.parametrize("module", ["mousehole", "mousehole._api", "mousehole._rng", "mousehole._simulate",
@@ -171,6 +193,44 @@ def test_apply_with_text_points_to_parse_action(name: str, engine: str) -> None:
 
 PROTOCOL = ("legal_actions", "apply_action", "is_terminal", "current_player", "scores", "winners",
             "truncated", "history", "clone", "legal_action_mask", "observation", "is_chance_node")
+
+
+COMPILED_MODULES = ("_m", "_maus_au_chocolat", "_cheese_rescue", "_kasimir", "_vector", "_search", "_cgame",
+                    "_statecore")
+
+
+@pytest.mark.compiled
+def test_help_shows_the_signatures_of_compiled_methods() -> None:
+    """``help()`` and ``inspect.signature`` read the signature of every method and function of
+    the compiled modules (Cython writes it in CPython's own docstring format, setup.py's
+    ``embedsignature.format``), not ``name(...)``; the docstring keeps its text, without the
+    signature line."""
+    import inspect
+    import pydoc
+
+    seen = 0
+    for mod_name in COMPILED_MODULES:
+        mod = importlib.import_module(f"mousehole.{mod_name}")
+        for name, obj in vars(mod).items():
+            found = []
+            if isinstance(obj, type) and obj.__module__ == mod.__name__:
+                found = [(f"{name}.{a}", getattr(obj, a)) for a, v in vars(obj).items()
+                         if type(v).__name__ in ("method_descriptor", "classmethod_descriptor")]
+            elif type(obj).__name__ == "builtin_function_or_method" and not name.startswith("__"):
+                found = [(name, obj)]
+            for where, fn in found:
+                sig = inspect.signature(fn)
+                short = where.rsplit(".", 1)[-1]
+                page = pydoc.render_doc(fn, renderer=pydoc.plaintext)
+                # (pydoc of 3.13 and later writes a long signature one parameter a line)
+                flat_page, flat_sig = re.sub(r"\s+", "", page), re.sub(r"\s+", "", f"{short}{sig}")
+                assert f"{short}(...)" not in page and flat_sig in flat_page, (mod_name, where, page[:300])
+                seen += 1
+    assert seen > 90
+    state = mousehole.load("m", engine="compiled").new_state(seed=1)
+    assert str(inspect.signature(type(state).observation)) == "(self, /, player, out=None)"
+    assert str(inspect.signature(state.apply_action)) == "(action)"
+    assert type(state).legal_actions.__doc__.startswith("The legal actions of the seat to move")
 
 
 @pytest.mark.compiled

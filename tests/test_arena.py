@@ -281,10 +281,12 @@ def test_ratings_without_openskill_name_the_extra(monkeypatch: Any) -> None:
     for module in ("openskill", "openskill.models"):
         monkeypatch.setitem(sys.modules, module, None)  # import -> ImportError
     result = play(_game("cheese_rescue", players=2), [SeededRandomBot, FirstBot], 3, seed=1)
-    with pytest.raises(ImportError, match=r"mousehole\[arena\]"):
+    from mousehole._extras import install_hint
+
+    with pytest.raises(ImportError, match=r"pip install 'openskill>=6' \(the 'arena' extra"):
         result.ratings
     table = str(result)
-    assert "mousehole[arena]" in table and "SeededRandomBot" in table
+    assert install_hint("arena") in table and "SeededRandomBot" in table
     assert result.to_dict()["ratings"] is None
 
 

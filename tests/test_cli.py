@@ -19,6 +19,7 @@ from typing import Any, List
 import pytest
 
 import mousehole
+from conftest import interruptible
 from mousehole import cli
 from mousehole._rng import Rng
 from mousehole._simulate import simulate
@@ -276,8 +277,8 @@ def test_progress_on_a_terminal(monkeypatch: Any, capsys: Any, with_rich: bool) 
 
 @pytest.mark.sigint
 def test_ctrl_c_exits_130_with_one_line() -> None:
-    child = subprocess.Popen([sys.executable, "-m", "mousehole", "simulate", "m", "--players", "6",
-                              "--games", "100000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = interruptible([sys.executable, "-m", "mousehole", "simulate", "m", "--players", "6",
+                           "--games", "100000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert child.stderr is not None
         first = child.stderr.readline()
@@ -516,9 +517,9 @@ def test_arena_on_worker_processes_gives_the_same_table(capsys: Any) -> None:
 def _arena_ctrl_c(env: Any = None) -> Any:
     """``mousehole arena`` on 2 worker processes, interrupted by SIGINT one second after its
     first line: its exit status, stdout, stderr and the seconds it took to exit."""
-    child = subprocess.Popen([sys.executable, "-m", "mousehole", "arena", "m", "--bots", "mcts:3000,mcts:3000",
-                              "--games", "100000", "--workers", "2"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    child = interruptible([sys.executable, "-m", "mousehole", "arena", "m", "--bots", "mcts:3000,mcts:3000",
+                           "--games", "100000", "--workers", "2"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         assert child.stderr is not None
         first = child.stderr.readline()

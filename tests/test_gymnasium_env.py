@@ -56,7 +56,8 @@ def test_missing_gymnasium_says_how_to_install() -> None:
         "try:\n    import mousehole.gymnasium\nexcept ImportError as e:\n    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "pip install 'mousehole[gymnasium]'" in out.stdout
+    assert "pip install 'gymnasium>=1.0' (the 'gymnasium' extra" in out.stdout
+    assert "pip install --no-build-isolation '.[gymnasium]'" in out.stdout
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -90,6 +91,69 @@ def test_check_env_render_modes(game: str, engine: str, capsys: Any) -> None:
     bad = [str(w.message) for w in caught if "render" in str(w.message).lower()]
     assert bad == []
     assert capsys.readouterr().out.strip()  # "human" printed the diagram
+
+
+#: run in a child Python before ``import mousehole.gymnasium``: the render extra missing
+#: (CairoSVG does not import), or the system cairo library missing (it does not load)
+_NO_CAIRO = {
+    "extra": "import sys; sys.modules['cairosvg'] = None\n",
+    "library": (
+        "import ctypes, ctypes.util\n"
+        "_cdll, _find = ctypes.CDLL, ctypes.util.find_library\n"
+        "def cdll(name, *a, **k):\n"
+        "    if 'cairo' in str(name):\n"
+        "        raise OSError(f'{name}: cannot open shared object file')\n"
+        "    return _cdll(name, *a, **k)\n"
+        "ctypes.CDLL = cdll\n"
+        "ctypes.util.find_library = lambda name: None if 'cairo' in name else _find(name)\n"
+    ),
+}
+_CHECK_WITHOUT_CAIRO = """
+import warnings
+import gymnasium
+from gymnasium.utils.env_checker import check_env
+import mousehole
+import mousehole.gymnasium as mg
+print(mg.MouseholeEnv.metadata["render_modes"])
+for env_id in sorted(mg.ENV_IDS):
+    for engine in mousehole.available_engines():
+        env = gymnasium.make(env_id, players=2, engine=engine)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check_env(env)  # with its render checks: each mode of metadata["render_modes"]
+        bad = [str(w.message) for w in caught if "render" in str(w.message).lower()]
+        assert bad == [], bad
+print("check_env passed")
+"""
+
+
+@pytest.mark.parametrize("missing", sorted(_NO_CAIRO))
+def test_check_env_without_cairo(missing: str) -> None:
+    """Without the render extra, or without the system cairo library, the environments do not
+    declare "rgb_array" (which they cannot draw) and Gymnasium's checker passes with its
+    render checks, on every game and engine."""
+    out = subprocess.run([sys.executable, "-c", _NO_CAIRO[missing] + _CHECK_WITHOUT_CAIRO],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()  # (the "human" mode prints its diagrams in between)
+    assert lines[0] == "['human', 'ansi']" and lines[-1] == "check_env passed"
+
+
+def test_declared_render_modes_match_what_draws() -> None:
+    """Here, whatever is installed: "rgb_array" is declared exactly when CairoSVG imports and
+    draws (the probe, which does not import it, agrees with the import)."""
+    from mousehole import render
+    from mousehole._extras import can_rasterize
+    from mousehole.gymnasium import AVAILABLE_RENDER_MODES, RENDER_MODES
+
+    try:
+        img = render.rgb_array(mousehole.load("m", players=2).new_state(1))
+        draws = img.ndim == 3
+    except ImportError:
+        draws = False
+    assert can_rasterize() is draws
+    assert MouseholeEnv.metadata["render_modes"] == list(AVAILABLE_RENDER_MODES)
+    assert AVAILABLE_RENDER_MODES == (RENDER_MODES if draws else ("human", "ansi"))
 
 
 def _masked_episode(env: MouseholeEnv, seed: int) -> List[Any]:
@@ -309,7 +373,7 @@ def test_rgb_array_without_the_render_extra(monkeypatch: Any) -> None:
     env = gymnasium.make("mousehole/Kasimir-v0", players=2, render_mode="rgb_array")
     obs, info = env.reset(seed=0)
     env.step(int(np.flatnonzero(info["action_mask"])[0]))
-    with pytest.raises(ImportError, match=r"mousehole\[render\]"):
+    with pytest.raises(ImportError, match=r"pip install 'cairosvg>=2\.7' 'pillow>=9'"):
         env.render()
 
 

@@ -599,8 +599,10 @@ def test_maus_au_chocolat_refuses_a_history_the_position_did_not_play(engine: st
     for rule, bad in cases.items():
         with pytest.raises(mousehole.StateError, match=rule):
             game.state_from_dict(dict(d, history=bad))
-    # a position set up directly (no history at all) is still accepted
-    assert game.state_from_dict(dict(d, history=[])).history == []
+    # issue 39: an empty history is a position set up directly, which is one of round 1; a
+    # round-3 position follows two rounds that its history holds
+    with pytest.raises(mousehole.StateError, match="follows 2 rounds that 'history' must hold"):
+        game.state_from_dict(dict(d, history=[]))
 
 
 def _drop_last_round(h: List[int]) -> List[int]:

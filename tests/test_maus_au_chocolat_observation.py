@@ -21,8 +21,8 @@ from mousehole.maus_au_chocolat import BID, DECLINE, NUM_ACTIONS, NUM_CARDS
 
 #: parameter sets: every player count; a target and a max_turns whose quotients are not
 #: exact in float32 (score / 7, round / 3, the latter also truncating games: phase "over");
-#: a small hand; a max_turns beyond 2**53 (round / max_turns is not a double quotient of
-#: two exact doubles there); a card table of its own (other candy values and coins).
+#: a small hand; the largest max_turns (mousehole._values.MAX_TURNS: round / max_turns is
+#: small, and never 0); a card table of its own (other candy values and coins).
 OWN_CARDS = [[c % 5, 1 + (7 * c) % 12, (3 * c) % 21] for c in range(NUM_CARDS)]
 CONFIGS: List[Dict[str, Any]] = [
     {"players": 2},
@@ -32,7 +32,7 @@ CONFIGS: List[Dict[str, Any]] = [
     {"players": 6},
     {"players": 3, "target": 7, "max_turns": 3},
     {"players": 4, "hand_size": 2, "target": 11},
-    {"players": 2, "max_turns": 2 ** 60 + 3},
+    {"players": 2, "max_turns": 10 ** 6},
     {"players": 4, "cards": OWN_CARDS, "target": 13},
 ]
 CONFIG_IDS = [
@@ -131,10 +131,14 @@ def test_compiled_observation_and_mask_in_hand_limit_discards(players: int) -> N
 
 
 @pytest.mark.differential
-def test_observation_beyond_exact_double_max_turns() -> None:
-    """round / max_turns with max_turns > 2**53 is Python's correctly rounded int quotient
-    (the last value of the observation), on both engines alike."""
-    m = 2 ** 60 + 3
+def test_observation_at_the_largest_max_turns() -> None:
+    """round / max_turns at the largest max_turns (10**6, the bound load shares with
+    records; issue 39: above it load refuses, so round / max_turns is always a quotient of
+    two exact doubles) is the last value of the observation, on both engines alike."""
+    m = 10 ** 6
+    for engine in ("compiled", "python"):
+        with pytest.raises(mousehole.ParameterError, match="max_turns must be an int from 1 to 1,000,000"):
+            mousehole.load("maus_au_chocolat", engine=engine, players=2, max_turns=2 ** 60 + 3)
     rounds = set()
     for engine in ("compiled", "python"):
         g = mousehole.load("maus_au_chocolat", engine=engine, players=2, max_turns=m)

@@ -432,7 +432,7 @@ def test_mc23_whole_games_differ_and_engines_agree(engine: str) -> None:
         legal = list(s.legal_actions())
         dd = s.to_dict()
         if dd["phase"] == "combine":  # the same position in a default game
-            other = d0.state_from_dict(dict(dd, params=d0.params, history=[]))
+            other = d0.state_from_dict(dict(dd, params=d0.params))
             base = set(int(a) for a in other.legal_actions())
             assert base <= set(legal)
             extra += len(set(legal) - base)

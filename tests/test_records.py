@@ -294,10 +294,15 @@ def test_control_characters_in_names_read_back_and_what_is_written_reads_back(en
         records.dumps(state, big=10 ** 30)
 
 
-def test_a_record_of_a_game_too_long_for_the_format_is_refused_when_written() -> None:
-    state = mousehole.load("kasimir", players=2, engine="python", max_turns=records.MAX_TURNS + 1).new_state(1)
-    with pytest.raises(RecordError, match=r"^params\.max_turns: must be from 1 to 1,000,000"):
-        records.dumps(state)
+def test_max_turns_has_one_bound_in_load_and_in_records() -> None:
+    """Issue 39: ``load`` refuses what a record cannot hold (it accepted max_turns above
+    records.MAX_TURNS, and a record of such a game failed only when written); at the bound,
+    a game records and reads back."""
+    with pytest.raises(mousehole.ParameterError, match=r"max_turns must be an int from 1 to 1,000,000, got 1000001"):
+        mousehole.load("kasimir", players=2, engine="python", max_turns=records.MAX_TURNS + 1)
+    state = mousehole.load("kasimir", players=2, engine="python", max_turns=records.MAX_TURNS).new_state(1)
+    state.apply_action(int(state.legal_actions()[0]))
+    assert records.loads(records.dumps(state)).final_state(engine="python") == state
 
 
 def test_the_schema_states_the_module_limits() -> None:

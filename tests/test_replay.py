@@ -1,19 +1,21 @@
 """Replays: the terminal replay and the self-contained HTML page, the page tested in a real
 headless Chromium (Debian's chromium and chromium-driver packages, driven by Selenium).
 
-The browser tests need /usr/bin/chromium and /usr/bin/chromedriver; CI installs them
-(.ci/run). Without them the browser tests fail with a message saying what to install
-(they are not skipped: a replay page that was never opened is not tested)."""
+The browser tests (marker ``browser``) need /usr/bin/chromium and /usr/bin/chromedriver
+(``MOUSEHOLE_CHROMIUM``, ``MOUSEHOLE_CHROMEDRIVER`` to point elsewhere). Without them they
+are skipped, the test summary saying what to install; CI installs them and sets
+``MOUSEHOLE_REQUIRE=browser`` (.ci/run), which makes them fail instead: a replay page that
+was never opened is not tested (conftest.py)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from typing import Any, Iterator
 
 import pytest
 
 import mousehole
+from conftest import CHROMEDRIVER, CHROMIUM, need
 from gamecases import random_walk
 from mousehole import records, replay
 
@@ -57,15 +59,9 @@ def test_html_page_is_self_contained(name: str, engine: str) -> None:
 
 # -- in a real browser -----------------------------------------------------------------------
 
-CHROMIUM = os.environ.get("MOUSEHOLE_CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("MOUSEHOLE_CHROMEDRIVER", "/usr/bin/chromedriver")
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        pytest.fail("the replay page's browser test needs Chromium: "
-                    "apt-get install chromium chromium-driver (Debian)")
+    need("browser")  # (the marker's check ran already; a test that takes the fixture unmarked too)
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 

@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 import mousehole
+from conftest import interruptible
 from gamecases import CASES, IDS, random_walk, scale
 from mousehole import CHANCE, TERMINAL, bots
 from mousehole._rng import Rng, derive
@@ -460,8 +461,8 @@ def test_ctrl_c_interrupts_a_search(algo: str) -> None:
     """The compiled iterations run without the GIL in batches of about 20 ms, and Ctrl-C is
     checked between batches (the Python search is interrupted like any Python loop): a search
     of 2**31 - 1 iterations stops at once (bound 2 s for a loaded machine)."""
-    child = subprocess.Popen([sys.executable, "-c", _CHILD, algo], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
+    child = interruptible([sys.executable, "-c", _CHILD, algo], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True)
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "started"

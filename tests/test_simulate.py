@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import mousehole
+from conftest import interruptible
 from mousehole import _simulate
 from mousehole._simulate import SimulationResult, SimulationSummary, play_random_game, simulate
 
@@ -232,8 +233,8 @@ def test_ctrl_c_raises_keyboardinterrupt_at_once(engine: str, threads: int, aggr
     """Ctrl-C during simulate(m 6 players, 10**8 games) raises KeyboardInterrupt within half
     a second on an idle machine; asserted with a 2 s bound so a loaded CI machine does not
     fail it (the latency is printed and recorded)."""
-    child = subprocess.Popen([sys.executable, "-c", _CHILD, engine, str(threads), "1" if aggregate else "0"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = interruptible([sys.executable, "-c", _CHILD, engine, str(threads), "1" if aggregate else "0"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "started"

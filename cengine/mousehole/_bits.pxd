@@ -107,6 +107,17 @@ cdef extern from *:
 
 cdef extern from *:
     """
+    #include <string.h>
+    /* mousehole: n zero bytes through the C library's memset, as mh_copy (a clear of a
+       constant size, a state's struct, is otherwise inlined as a 'rep stosq'). */
+    static void* (*volatile mh_memset_fn)(void*, int, size_t) = memset;
+    static CYTHON_INLINE void mh_zero(void* dst, size_t n) { mh_memset_fn(dst, 0, n); }
+    """
+    void mh_zero(void* dst, size_t n) noexcept nogil
+
+
+cdef extern from *:
+    """
     #include <wchar.h>
     /* mousehole: n copies of a float, by the C library's vector stores: memset when the
        float's bits are all 0 (+0.0), else, where wchar_t is 4 bytes (Linux, macOS), wmemset

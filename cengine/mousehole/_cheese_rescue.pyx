@@ -1,20 +1,56 @@
 # cython: language_level=3
 """Compiled Cheese Rescue engine (rules CR-1 .. CR-15).
 
-The state is one C struct (``cr_t`` in ``_cheese_rescue.pxd``); the table is kept both as
-cell codes and as 16-bit row bitboards, so that the legal cells of CR-7/CR-8 and the removal
-of CR-12 are a few shifts and masks per row. Every leaf function is ``noexcept nogil`` and
-allocates nothing. The pure-Python reference is ``mousehole/cheese_rescue.py``; both must
-give the same game, bit for bit, for the same seed and actions.
+The state is one C struct (``cr_t`` in ``_cheese_rescue.pxd``). Every leaf function is
+``noexcept nogil`` and allocates nothing. The pure-Python reference is
+``mousehole/cheese_rescue.py``; both must give the same game, bit for bit, for the same seed
+and actions. ``CR_GAME`` is this engine's C-level interface (``mh_game_t``, _cgame.pxd) for the
+generic search and batched stepping.
 
-``CR_GAME`` is this engine's C-level interface (``mh_game_t``, _cgame.pxd) for the generic
-search and batched stepping; ``cr_determinize`` is the compiled determinization (CR-15).
-A struct is byte-canonical: the pile slots past ``pile_n`` and the history slots past
-``placed`` are 0 on every path (new, play, from_dict, determinize), so equal states are
-equal bytes. ``front`` (the empty cells next to a card, CR-7) is kept with ``occ``, so a row's
-legal cells are one mask. The play-outs (``crw_game`` for simulate, ``cr_play_random`` for the
-C interface) choose on an 8 x 8 window of 64-bit boards and avoid branches that depend on the
-draws.
+Design: the table on an 8 x 8 window, each rule once
+------------------------------------------------------
+
+Every legal cell lies in the cards' bounding box or one row or column beyond it (CR-7), and
+the box is at most N x N (CR-8), with N <= 7 in every game the parameters allow (N = 8 gives 63
+or 64 cells, which no player count of CR-11 shares). So the table is kept on an 8 x 8 window
+that follows the box: one 64-bit word per board (``cr_window_t``: every card, dogs, cats, mice,
+cheese), bit 8 * i + j for window cell (i, j), grid cell (top + i, left + j). With a floating
+square the cards lie in window rows 1..bottom and columns 1..right; a card laid in row 0 or
+column 0 grows the box up or left, and the window moves one step (every board shifted by 8
+or 1), so rows and columns 0 stay empty and no shift wraps a card. A fixed square (reading
+play_area) lies in window rows and columns 1..N, and the window never moves. The legal cells
+of a position are one word; the cell codes (for the scores, the observation and the dicts)
+are kept in the reference's G x G grid, ``table``. The struct holds nothing else of the
+table: no row boards, no bounding box (the window is it).
+
+Each rule is one small inline block over plain values (words, a hand's bytes, counters):
+``cr_open_cells`` (CR-7, CR-8: the legal cells), ``cr_lay`` (CR-7: a card on the window,
+the window following the box), ``cr_take`` (CR-7: the card leaves the hand), ``cr_draw``
+(CR-9, and the deal's draws of CR-5), ``seat_after`` (CR-7: clockwise), ``cr_stack_animals``
+and ``cr_deal_cards`` (CR-4, CR-5), ``cr_start`` (CR-3, CR-6), ``cr_cheese_left`` (CR-12),
+``cr_count_cheese`` (CR-13), ``winner_mask_of`` (CR-13); ``cr_pick`` is simulate's action model
+(one draw below (kinds held) x (legal cells): the action of that rank in the sorted legal list).
+A turn, ``cr_turn``, is lay, take, draw and the next seat. Everything else is a sequence of
+these:
+
+- ``cr_run`` plays turns by simulate's policy. It copies the window and the policy's
+  generator into locals whose addresses do not escape once it is inlined, so that gcc keeps
+  them in registers (the hands, the pile and the table stay in memory: a turn reads or
+  writes a byte or two of each). ``cr_sim_game`` (one game of ``simulate``: the deal, then
+  ``cr_run`` to the end, then the scores), ``cr_random_step`` (``VectorGame``'s ``RANDOM``: one
+  turn of ``cr_run``, the history kept), ``cr_rollout`` and ``cr_playout`` (the search: to the
+  end with and without the history) are all ``cr_run``;
+- ``cr_apply`` (a given action) is ``cr_turn`` on the struct's window in place;
+- the legal list, mask and test, the observation, the scores and the determinization read
+  the window.
+
+What made the window's loop fast (docs/notes.md, "The yardstick" and the eighth sitting) is
+kept: few branches on the draws (the card's board chosen by index, a draw from an empty pile
+adds 0 to the hand instead of branching, the seat cycled in a register), the legal cells
+counted by a SWAR popcount whose byte prefix sums also find the rank-th cell, and the kinds
+held kept as a bit mask per seat. The struct is byte-canonical: the pile slots past
+``pile_n`` and the history slots past ``placed`` are 0 on every path (new, play, from_dict,
+determinize), so equal states are equal bytes.
 """
 
 cimport cython
@@ -28,7 +64,9 @@ from mousehole._rng cimport (
     uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t,
     rng_next, rng_below, rng_derive, rng_shuffle_u8,
 )
-from mousehole._bits cimport popcount16, ctz64, rel_seat, seat_after, mh_pc8, mh_copy, mh_fill_f32, MH_BIG_ENDIAN
+from mousehole._bits cimport (
+    popcount16, popcount64, ctz64, rel_seat, seat_after, mh_pc8, mh_copy, mh_zero, mh_fill_f32, MH_BIG_ENDIAN,
+)
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._boundary cimport (
     action_int, seat_arg, out_array, out_result, new_instance, seed_arg,
@@ -48,138 +86,10 @@ cdef extern from "numpy/arrayobject.h":
             cnp.npy_intp* dims, cnp.npy_intp* strides, void* data, int flags, PyObject* obj)
 
 
+# ---- tables ---------------------------------------------------------------------------------------
 
-# ---- leaf functions -------------------------------------------------------------------------
-
-# CR_SEAT[n][k] = k % n: the seat to play after k cards with n players (CR-7), read from a
-# table rather than divided (a division's latency heads the chain of a play-out step)
-cdef uint8_t CR_SEAT[CR_MAX_PLAYERS + 1][256]
-cdef int _sn, _sk
-for _sn in range(1, CR_MAX_PLAYERS + 1):
-    for _sk in range(256):
-        CR_SEAT[_sn][_sk] = <uint8_t>(_sk % _sn)
-
-
-cdef inline int cr_seat(const cr_t* s) noexcept nogil:
-    """The seat to play (CR-7: seat 0 starts, clockwise): ``placed % n``."""
-    return CR_SEAT[s.cfg.n][s.placed & 0xFF]
-
-
-cdef inline int cr_current(const cr_t* s) noexcept nogil:
-    if s.placed >= s.cfg.cells or s.truncated:  # CR-11
-        return TERMINAL_SEAT
-    return cr_seat(s)
-
-
-cdef inline void cr_front_add(cr_t* s, int r, uint16_t bit) noexcept nogil:
-    """Keep ``front`` (the empty cells next to a card, CR-7) after a card landed on ``bit``
-    of row ``r`` (already in ``occ``). A card in the last column also marks the column
-    past the grid, which no column mask lets through."""
-    s.front[r] = (s.front[r] | <uint16_t>(bit << 1) | <uint16_t>(bit >> 1)) & <uint16_t>~s.occ[r]
-    if r > 0:
-        s.front[r - 1] |= bit & <uint16_t>~s.occ[r - 1]
-    s.front[r + 1] |= bit & <uint16_t>~s.occ[r + 1]
-
-
-cdef inline void cr_put_rc(cr_t* s, int r, int c, int code) noexcept nogil:
-    """Put a card (table code) on the empty cell (r, c); keep bitboards and bounding box."""
-    cdef uint16_t bit = <uint16_t>(1 << c)
-    s.table[r * s.cfg.G + c] = <uint8_t>code
-    s.occ[r] |= bit
-    cr_front_add(s, r, bit)
-    # without branches (the kind laid is random in play-outs): an animal's board gets the bit
-    s.dog[r] |= bit & <uint16_t>(-<int>(code == 2))
-    s.cat[r] |= bit & <uint16_t>(-<int>(code == 3))
-    s.mouse[r] |= bit & <uint16_t>(-<int>(code == 4))
-    if r < s.rmin: s.rmin = r
-    if r > s.rmax: s.rmax = r
-    if c < s.cmin: s.cmin = c
-    if c > s.cmax: s.cmax = c
-
-
-cdef inline void cr_put(cr_t* s, int cell, int code) noexcept nogil:
-    cdef int r = cell // s.cfg.G
-    cr_put_rc(s, r, cell - r * s.cfg.G, code)
-
-
-cdef inline void cr_clear_board(cr_t* s) noexcept nogil:
-    memset(s.occ, 0, sizeof(s.occ))
-    memset(s.dog, 0, sizeof(s.dog))
-    memset(s.cat, 0, sizeof(s.cat))
-    memset(s.mouse, 0, sizeof(s.mouse))
-    memset(s.front, 0, sizeof(s.front))
-    memset(s.table, 0, sizeof(s.table))
-    s.rmin = 99
-    s.cmin = 99
-    s.rmax = -1
-    s.cmax = -1
-
-
-cdef void cr_init(cr_t* s, uint64_t seed) noexcept nogil:
-    """CR-3 .. CR-6: start card, shuffled pile, cheese sets and the initial draw."""
-    cdef int i, k, p, t
-    cdef int n = 0
-    s.rng = seed
-    cr_clear_board(s)
-    if s.cfg.uses_start:  # CR-3, CR-6
-        cr_put(s, s.cfg.center, 1)
-    for k in range(3):  # CR-4: what is left after the removal, dogs then cats then mice
-        for i in range(s.cfg.pile_count[k]):
-            s.pile[n] = <uint8_t>k
-            n += 1
-    s.pile_n = n
-    rng_shuffle_u8(&s.rng, s.pile, n)
-    memset(s.hands, 0, sizeof(s.hands))
-    for p in range(s.cfg.n):  # CR-5: the cheese set, then two cards, seat 0 first
-        for k in range(s.cfg.K):
-            s.hands[p][3 + k] = <uint8_t>s.cfg.cheese_count[k]
-        for t in range(s.cfg.initial_draw):
-            s.pile_n -= 1
-            s.hands[p][s.pile[s.pile_n]] += 1
-            s.pile[s.pile_n] = 0  # slots past pile_n stay 0 (structs compare byte for byte)
-    s.placed = 0
-    s.truncated = 0
-
-
-cdef inline int cr_legal_prefix(const cr_t* s, uint16_t* out, uint8_t* before, int* first,
-                                int* nrows) noexcept nogil:
-    """Row masks ``out[r]`` of the empty cells where a card may go (CR-7, CR-8), for the
-    ``nrows[0]`` rows from ``first[0]`` that can hold one (other rows are left as they are),
-    with ``before[i]`` the legal cells in the rows before row ``first + i`` (``before[0] = 0``,
-    ``before[nrows]`` the total, returned)."""
-    cdef int r, lo_r, hi_r, lo_c, hi_c, total = 0, i = 0
-    cdef uint16_t colmask, nb
-    before[0] = 0
-    if s.rmax < 0:  # no card yet (3 players): the first card goes on the centre cell
-        r = s.cfg.center // s.cfg.G
-        out[r] = <uint16_t>(1 << (s.cfg.center - r * s.cfg.G))
-        before[1] = 1
-        first[0] = r
-        nrows[0] = 1
-        return 1
-    # CR-8: rows and columns within N - 1 of every card; CR-7: rows next to a card
-    # (the play area, reading play_area: the grid when the square floats, else the fixed square)
-    lo_r = s.rmax - s.cfg.N + 1
-    if lo_r < s.rmin - 1: lo_r = s.rmin - 1
-    if lo_r < s.cfg.area_lo: lo_r = s.cfg.area_lo
-    hi_r = s.rmin + s.cfg.N - 1
-    if hi_r > s.rmax + 1: hi_r = s.rmax + 1
-    if hi_r > s.cfg.area_hi: hi_r = s.cfg.area_hi
-    lo_c = s.cmax - s.cfg.N + 1
-    if lo_c < s.cfg.area_lo: lo_c = s.cfg.area_lo
-    hi_c = s.cmin + s.cfg.N - 1
-    if hi_c > s.cfg.area_hi: hi_c = s.cfg.area_hi
-    colmask = <uint16_t>(((1 << (hi_c + 1)) - 1) & ~((1 << lo_c) - 1))
-    first[0] = lo_r
-    for r in range(lo_r, hi_r + 1):
-        nb = s.front[r] & colmask
-        out[r] = nb
-        total += popcount16(nb)
-        i += 1
-        before[i] = <uint8_t>total
-    nrows[0] = i
-    return total
-
+cdef enum:
+    CR_WINDOW_N = 7        # the largest square the window holds (every playable one)
 
 cdef uint8_t SELECT8[256][8]   # SELECT8[b][j]: position of the j-th set bit of byte b
 cdef int _b, _j, _c
@@ -190,150 +100,214 @@ for _b in range(256):
             SELECT8[_b][_j] = <uint8_t>_c
             _j += 1
 
+cdef uint32_t CR_RECIP[65]   # ceil(2**20 / n): idx // n == (idx * CR_RECIP[n]) >> 20 (exact for idx < 8n, n <= 64)
+for _c in range(1, 65):
+    CR_RECIP[_c] = <uint32_t>(((1 << 20) + _c - 1) // _c)
 
-cdef inline int select16(uint16_t bits, int j) noexcept nogil:
-    """The position of the j-th (0-based) set bit of ``bits`` (j < its popcount), without
-    branches."""
-    cdef int c0 = mh_pc8[bits & 0xFF]
-    cdef int high = j >= c0
-    cdef int byte = (bits >> 8) if high else (bits & 0xFF)
-    return SELECT8[byte][j - c0 * high] + 8 * high
+cdef uint8_t CR_BOARD[CR_MAX_KINDS]   # the window board of a kind: 0 dogs, 1 cats, 2 mice, 3 cheese
+for _c in range(CR_MAX_KINDS):
+    CR_BOARD[_c] = <uint8_t>(_c if _c < 3 else 3)
 
-
-cdef inline int cr_legal_cells(const cr_t* s, uint16_t* out) noexcept nogil:
-    """Row masks of the empty cells where a card may go (CR-7, CR-8), all 16 rows set;
-    returns their number."""
-    cdef uint8_t before[17]
-    cdef int first, nrows
-    memset(out, 0, 16 * sizeof(uint16_t))
-    return cr_legal_prefix(s, out, before, &first, &nrows)
-
-
-ctypedef fused cell_int:
-    int32_t
-    uint32_t
-
-
-cdef inline int cr_legal_list(const cr_t* s, cell_int* cells) noexcept nogil:
-    """The empty cells where a card may go (CR-7, CR-8), ascending, into ``cells`` (at most
-    N * N + 2N); returns their number."""
-    cdef int r, lo_r, hi_r, lo_c, hi_c, base, i = 0, G = s.cfg.G
-    cdef uint16_t colmask, nb
-    if s.rmax < 0:  # no card yet (3 players): the first card goes on the centre cell
-        cells[0] = s.cfg.center
-        return 1
-    lo_r = s.rmax - s.cfg.N + 1  # CR-8: rows and columns within N - 1 of every card
-    if lo_r < s.rmin - 1: lo_r = s.rmin - 1  # CR-7: rows next to a card
-    if lo_r < s.cfg.area_lo: lo_r = s.cfg.area_lo  # CR-8: inside the play area (reading play_area)
-    hi_r = s.rmin + s.cfg.N - 1
-    if hi_r > s.rmax + 1: hi_r = s.rmax + 1
-    if hi_r > s.cfg.area_hi: hi_r = s.cfg.area_hi
-    lo_c = s.cmax - s.cfg.N + 1
-    if lo_c < s.cfg.area_lo: lo_c = s.cfg.area_lo
-    hi_c = s.cmin + s.cfg.N - 1
-    if hi_c > s.cfg.area_hi: hi_c = s.cfg.area_hi
-    colmask = <uint16_t>(((1 << (hi_c + 1)) - 1) & ~((1 << lo_c) - 1))
-    for r in range(lo_r, hi_r + 1):
-        nb = s.front[r] & colmask
-        base = r * G
-        while nb:
-            cells[i] = base + ctz64(nb)
-            i += 1
-            nb &= nb - 1
-    return i
+# CR-8: CR_SQUARE[shape][bottom][0]: the window rows where a card may go when the cards' last
+# row is window row ``bottom``; CR_SQUARE[shape][right][1]: the same for columns. Shape N: a
+# floating N x N square (a box h < N high takes a card one row beyond it on each side, h = N
+# only inside it); shape 8 + N: the fixed N x N square in window rows and columns 1..N,
+# wherever the cards lie.
+cdef uint64_t CR_SQUARE[16][9][2]
+cdef int _n, _h, _i
+for _n in range(16):
+    for _h in range(9):
+        CR_SQUARE[_n][_h][0] = 0
+        CR_SQUARE[_n][_h][1] = 0
+        for _i in range(8):
+            if ((2 <= _n <= CR_WINDOW_N and _h >= 1
+                    and ((_h < _n and _i <= _h + 1) or (_h >= _n and 1 <= _i <= _h)))
+                    or (_n >= 8 and 1 <= _i <= _n - 8)):
+                CR_SQUARE[_n][_h][0] |= (<uint64_t>0xFF) << (8 * _i)
+                CR_SQUARE[_n][_h][1] |= (<uint64_t>0x0101010101010101ULL) << _i
 
 
-cdef inline bint cr_is_legal(const cr_t* s, int p, int kind, int cell) noexcept nogil:
-    """CR-7, CR-8 for one card and cell, without computing every legal cell."""
-    cdef int G = s.cfg.G
-    cdef int r = cell // G
-    cdef int c = cell - r * G
-    cdef uint16_t bit = <uint16_t>(1 << c)
-    if s.hands[p][kind] == 0 or (s.occ[r] & bit):
-        return False
-    if s.rmax < 0:
-        return cell == s.cfg.center
-    if not (s.front[r] & bit):  # CR-7: next to a card
-        return False
-    if r < s.cfg.area_lo or r > s.cfg.area_hi or c < s.cfg.area_lo or c > s.cfg.area_hi:
-        return False  # CR-8: outside the fixed square (reading play_area)
-    return (max(s.rmax, r) - min(s.rmin, r) < s.cfg.N) and (max(s.cmax, c) - min(s.cmin, c) < s.cfg.N)
+cdef inline int cr_div(int x, uint32_t recip) noexcept nogil:
+    """``x // d`` for 0 <= x < 2**20 / d (``recip = ceil(2**20 / d)``, cfg.div_C, div_G): the
+    action's kind, the cell's row and the window's top row (``cr_origin``) without a
+    division."""
+    return <int>((<uint32_t>x * recip) >> 20)
 
 
-cdef inline void cr_place_rc(cr_t* s, int p, int kind, int r, int c) noexcept nogil:
-    """Seat ``p`` (the seat to play) lays a ``kind`` card on (r, c) (CR-7), draws (CR-9);
-    the action is recorded. Legality already checked."""
-    cdef uint8_t k
-    cdef uint16_t bit = <uint16_t>(1 << c)
-    cdef int cheese = kind >= 3
-    s.hands[p][kind] -= 1
-    # the cell code of cr_put_rc: 2 + kind for an animal, 5 + p * K + (kind - 3) for a cheese
-    s.table[r * s.cfg.G + c] = <uint8_t>(2 + kind + cheese * p * s.cfg.K)
-    s.occ[r] |= bit
-    cr_front_add(s, r, bit)
-    # no branch on the kind (it is random in play-outs): an animal's board gets the bit
-    s.dog[r] |= bit & <uint16_t>(-<int>(kind == 0))
-    s.cat[r] |= bit & <uint16_t>(-<int>(kind == 1))
-    s.mouse[r] |= bit & <uint16_t>(-<int>(kind == 2))
-    s.rmin = min(s.rmin, r)
-    s.rmax = max(s.rmax, r)
-    s.cmin = min(s.cmin, c)
-    s.cmax = max(s.cmax, c)
-    if s.pile_n > 0:  # CR-9
-        s.pile_n -= 1
-        k = s.pile[s.pile_n]
-        s.pile[s.pile_n] = 0  # slots past pile_n stay 0 (structs compare byte for byte)
-        s.hands[p][k] += 1
-    s.hist[s.placed] = <uint16_t>(kind * s.cfg.C + r * s.cfg.G + c)
-    s.placed += 1
-    if s.placed >= s.cfg.max_turns and s.placed < s.cfg.cells:
-        s.truncated = 1
+cdef inline int cr_cell(int base, int pos, int G) noexcept nogil:
+    """The grid cell of window cell ``pos`` (the window's cell (0, 0) is grid cell ``base``)."""
+    return base + (pos >> 3) * G + (pos & 7)
 
 
-cdef inline void cr_place(cr_t* s, int kind, int cell) noexcept nogil:
-    """Lay the card (CR-7), draw (CR-9), record the action; legality already checked."""
-    cdef int r = cell // s.cfg.G
-    cr_place_rc(s, cr_seat(s), kind, r, cell - r * s.cfg.G)
+cdef inline void cr_origin(const cr_t* s, int* top, int* left) noexcept nogil:
+    """The grid row and column of window cell (0, 0), each -1 or more: ``win.base`` as
+    ``top * G + left``."""
+    top[0] = cr_div(s.win.base + 1 + s.cfg.G, s.cfg.div_G) - 1  # (base + 1 + G >= 0: no division)
+    left[0] = s.win.base - top[0] * s.cfg.G
 
 
-cdef inline void cr_adjacent(const uint16_t* src, uint16_t* dst) noexcept nogil:
-    """dst = the cells orthogonally adjacent to a card of src (rows 0..14)."""
-    cdef int r
-    for r in range(15):
-        dst[r] = <uint16_t>((src[r] << 1) | (src[r] >> 1) | src[r + 1] | (src[r - 1] if r > 0 else 0))
-    dst[15] = 0
+# ---- the rules: one inline block each -------------------------------------------------------------
+
+cdef inline uint64_t cr_near(uint64_t x) noexcept nogil:
+    """The window cells next to a card of ``x`` (cards lie in rows and columns 1..7: a shift
+    right never wraps into a card's row, a wrap of the shift left lands on an empty column 0)."""
+    return (x << 1) | (x >> 1) | (x << 8) | (x >> 8)
 
 
-cdef void cr_scores(const cr_t* s, int32_t* score, int32_t* count) noexcept nogil:
-    """CR-12 (three removal steps, each on the survivors of the previous) and CR-13."""
-    cdef uint16_t adj[16]
-    cdef uint16_t cats[16]
-    cdef uint16_t mice[16]
-    cdef uint16_t bits
-    cdef int r, c, code, owner, ck, p
+cdef inline uint64_t cr_square(const uint64_t* square, int bottom, int right) noexcept nogil:
+    """CR-8: the window cells where a card keeps every card inside the square (``square``:
+    the square's rows of CR_SQUARE)."""
+    return square[2 * bottom] & square[2 * right + 1]
+
+
+cdef inline uint64_t cr_open_cells(uint64_t occ, uint64_t square) noexcept nogil:
+    """CR-7, CR-8: the legal cells, the empty cells next to a card inside ``square``; on an
+    empty table (3 players) the centre, window cell (1, 1)."""
+    return (cr_near(occ) & ~occ & square) | (<uint64_t>(occ == 0) << 9)
+
+
+cdef inline int cr_pick(uint64_t legal, uint32_t held, rng_t* policy, int* kind) noexcept nogil:
+    """Simulate's action model: one uniform draw among (kinds held) x (legal cells), the action
+    of that rank in the sorted legal list (kind-major, cells ascending: the window's set bits
+    in ascending order are the grid's cells in row-major order). Returns the cell's window bit
+    and ``kind[0]``. The count of legal cells and the row of the rank-th one come from the
+    byte prefix sums of a SWAR popcount, without a loop."""
+    cdef uint64_t x, pre, d
+    cdef uint32_t nc, idx, j, t
+    cdef int sh
+    x = legal - ((legal >> 1) & <uint64_t>0x5555555555555555ULL)
+    x = (x & <uint64_t>0x3333333333333333ULL) + ((x >> 2) & <uint64_t>0x3333333333333333ULL)
+    x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
+    pre = x * <uint64_t>0x0101010101010101ULL  # byte i: the legal cells in window rows 0..i
+    nc = <uint32_t>(pre >> 56)
+    idx = rng_below(policy, <uint32_t>mh_pc8[held] * nc)
+    j = (idx * CR_RECIP[nc]) >> 20  # idx // nc: the j-th kind held
+    t = idx - j * nc                 # the t-th legal cell
+    kind[0] = SELECT8[held][j]
+    d = ((pre | <uint64_t>0x8080808080808080ULL) - (t + 1) * <uint64_t>0x0101010101010101ULL) \
+        & <uint64_t>0x8080808080808080ULL   # bit 7 of byte i: more than t legal cells in rows 0..i
+    sh = ctz64(d) - 7                        # 8 * (the window row of the t-th legal cell)
+    return sh + SELECT8[(legal >> sh) & 0xFF][t - <uint32_t>(((pre << 8) >> sh) & 0xFF)]
+
+
+cdef inline int cr_lay(cr_window_t* w, uint64_t* boards, int kind, int pos, int G) noexcept nogil:
+    """CR-7: a card of ``kind`` on the legal window cell ``pos``: the cards and the kind's
+    board take it, and the window follows the box (a card in row 0 or column 0 moves it one
+    step up or left, so that rows and columns 0 stay empty). Returns the card's grid cell.
+    No branch on the kind or the cell (both random in play-outs)."""
+    cdef int rr = pos >> 3, cc = pos & 7
+    cdef int up = rr == 0, left = cc == 0
+    cdef int sh = 8 * up + left
+    cdef uint64_t bit
+    w.bottom += up | (rr > w.bottom)
+    w.right += left | (cc > w.right)
+    w.base -= up * G + left
+    pos += sh
+    bit = <uint64_t>1 << pos
+    w.occ = (w.occ << sh) | bit
+    boards[0] <<= sh
+    boards[1] <<= sh
+    boards[2] <<= sh
+    boards[3] <<= sh
+    boards[CR_BOARD[kind]] |= bit
+    return cr_cell(w.base, pos, G)
+
+
+cdef inline uint32_t cr_take(uint8_t* hand, uint32_t held, int kind) noexcept nogil:
+    """CR-7: the card laid leaves the hand; the kinds held after it (``held``: before)."""
+    hand[kind] -= 1
+    return held ^ (<uint32_t>(hand[kind] == 0) << kind)
+
+
+cdef inline uint32_t cr_draw(uint8_t* hand, uint32_t held, uint8_t* pile, int32_t* pile_n) noexcept nogil:
+    """CR-9 (and the draws of the deal, CR-5), from a pile that is not empty: its top card,
+    ``pile[pile_n - 1]``, into the hand; the kinds held after it. The slot drawn is zeroed
+    (the struct is byte-canonical)."""
+    cdef int t = pile_n[0] - 1
+    cdef int card = pile[t]
+    pile[t] = 0
+    pile_n[0] = t
+    hand[card] += 1
+    return held | (<uint32_t>1 << card)
+
+
+cdef inline int cr_turn(cr_t* s, cr_window_t* w, int kind, int pos, bint draw) noexcept nogil:
+    """One turn of the seat to play, ``w.seat``: its card of ``kind`` on the legal window cell
+    ``pos`` (CR-7), then, with ``draw`` (CR-9: the pile is not empty), the draw; the next seat
+    (CR-7, clockwise). ``w``: the struct's window or a local copy of it. Returns the grid cell."""
+    cdef int p = w.seat
+    cdef int cell = cr_lay(w, s.boards, kind, pos, s.cfg.G)
+    cdef uint32_t held = cr_take(s.hands[p], s.held[p], kind)
+    s.table[cell] = s.cfg.code[p][kind]
+    if draw:
+        held = cr_draw(s.hands[p], held, s.pile, &w.pile_n)
+    s.held[p] = <uint8_t>held
+    w.seat = seat_after(p, 1, s.cfg.n)
+    return cell
+
+
+cdef inline int cr_stack_animals(uint8_t* pile, int dogs, int cats, int mice) noexcept nogil:
+    """Animals in their canonical order, dogs, then cats, then mice (CR-4's pile before the
+    shuffle; CR-15's hidden animals before theirs); their number."""
+    memset(pile, 0, <size_t>dogs)
+    memset(pile + dogs, 1, <size_t>cats)
+    memset(pile + dogs + cats, 2, <size_t>mice)
+    return dogs + cats + mice
+
+
+cdef inline void cr_deal_cards(cr_t* s, rng_t* rng) noexcept nogil:
+    """CR-4: the pile (its ``pile_size`` animals stacked, ``cr_stack_animals``) shuffled by
+    ``rng``; CR-5: each seat takes the cheese set and draws ``initial_draw`` cards, seat 0
+    first."""
+    cdef int p, t
+    cdef uint32_t hd
+    s.win.pile_n = s.cfg.pile_size
+    rng_shuffle_u8(rng, s.pile, s.win.pile_n)
+    for p in range(s.cfg.n):
+        memcpy(s.hands[p], s.cfg.hand0, CR_MAX_KINDS)
+        hd = s.cfg.held0
+        for t in range(s.cfg.initial_draw):
+            hd = cr_draw(s.hands[p], hd, s.pile, &s.win.pile_n)
+        s.held[p] = <uint8_t>hd
+
+
+cdef inline void cr_start(cr_t* s) noexcept nogil:
+    """CR-3, CR-6: the start card on the centre cell with 2 or 4 players (3 players: an empty
+    table, the first card goes on the centre, CR-7); the window over it; seat 0 to play (CR-7)."""
+    s.win.occ = s.cfg.start_bit
+    s.win.base = s.cfg.base0
+    s.win.bottom = s.cfg.bottom0
+    s.win.right = s.cfg.right0
+    s.win.seat = 0
+    s.boards[0] = 0
+    s.boards[1] = 0
+    s.boards[2] = 0
+    s.boards[3] = 0
+    s.table[s.cfg.center] = <uint8_t>s.cfg.uses_start  # (the start card's code is 1)
+
+
+cdef inline uint64_t cr_cheese_left(const uint64_t* boards) noexcept nogil:
+    """CR-12 on the window's dogs, cats, mice and cheese, each step on the survivors of the
+    one before: the cats no dog scares, the mice no such cat chases, and of them the cheese no
+    such mouse eats (the start card is on no board: it neither removes nor is removed)."""
+    cdef uint64_t x = boards[1] & ~cr_near(boards[0])
+    x = boards[2] & ~cr_near(x)
+    return boards[3] & ~cr_near(x)
+
+
+cdef inline void cr_scores(const cr_t* s, int32_t* score, int32_t* count) noexcept nogil:
+    """CR-13 on the table as it is now: each seat's score, the values of its own cheese cards
+    left after CR-12, and their number (the tie-break)."""
+    cdef uint64_t x = cr_cheese_left(s.boards)
+    cdef int p, cd
     for p in range(s.cfg.n):
         score[p] = 0
         count[p] = 0
-    cr_adjacent(s.dog, adj)
-    for r in range(16):
-        cats[r] = s.cat[r] & <uint16_t>~adj[r]  # CR-12.1
-    cr_adjacent(cats, adj)
-    for r in range(16):
-        mice[r] = s.mouse[r] & <uint16_t>~adj[r]  # CR-12.2
-    cr_adjacent(mice, adj)
-    for r in range(s.cfg.G):
-        # CR-12.3 on the cheese: the cards that are no animal (and not the start card, below)
-        bits = s.occ[r] & <uint16_t>~(s.dog[r] | s.cat[r] | s.mouse[r] | adj[r])
-        while bits:
-            c = ctz64(bits)
-            bits &= bits - 1
-            code = s.table[r * s.cfg.G + c] - 5
-            if code < 0:  # the start card (CR-3): no cheese
-                continue
-            owner = code // s.cfg.K
-            ck = code - owner * s.cfg.K
-            score[owner] += s.cfg.cheese_value[ck]
-            count[owner] += 1
+    while x:
+        cd = s.table[cr_cell(s.win.base, ctz64(x), s.cfg.G)]
+        x &= x - 1
+        score[s.cfg.owner[cd]] += s.cfg.value[cd]
+        count[s.cfg.owner[cd]] += 1
 
 
 cdef inline int winner_mask_of(int n, const int32_t* score, const int32_t* count) noexcept nogil:
@@ -349,6 +323,134 @@ cdef inline int winner_mask_of(int n, const int32_t* score, const int32_t* count
     return mask
 
 
+cdef inline void returns_of(int n, int mask, double* out) noexcept nogil:
+    """+1 for each winner of ``mask`` and -1 for each other seat; 0 for all when every seat
+    wins (the returns of StateAPI)."""
+    cdef int p
+    for p in range(n):
+        if mask == (1 << n) - 1:
+            out[p] = 0.0
+        else:
+            out[p] = 1.0 if (mask >> p) & 1 else -1.0
+
+
+# ---- play: the blocks in sequence ------------------------------------------------------------
+
+cdef inline int cr_random_turn(cr_t* s, cr_window_t* w, bint draw, rng_t* rng,
+                               const uint64_t* square) noexcept nogil:
+    """One turn of simulate's policy: ``cr_pick`` on the legal cells, then ``cr_turn``
+    (``square``: the game's rows of CR_SQUARE). Returns the action."""
+    cdef int kind, pos
+    pos = cr_pick(cr_open_cells(w.occ, cr_square(square, w.bottom, w.right)), s.held[w.seat], rng, &kind)
+    return kind * s.cfg.C + cr_turn(s, w, kind, pos, draw)
+
+
+cdef inline void cr_turns(cr_t* s, cr_window_t* w, int moves, bint draw, uint16_t* hist,
+                          rng_t* rng) noexcept nogil:
+    """``moves`` turns of simulate's policy, each with a draw or none (``draw``, a constant
+    where this is inlined); the actions into ``hist`` unless it is NULL."""
+    cdef const uint64_t* square = &CR_SQUARE[s.cfg.shape][0][0]
+    cdef int a
+    while moves > 0:
+        a = cr_random_turn(s, w, draw, rng, square)
+        if hist != NULL:
+            hist[0] = <uint16_t>a
+            hist += 1
+        moves -= 1
+
+
+cdef inline void cr_run(cr_t* s, int moves, uint16_t* hist, rng_t* policy) noexcept nogil:
+    """``moves`` turns of simulate's policy; the actions into ``hist`` unless it is NULL. A
+    turn draws while the pile lasts (CR-9): the first ``pile_n`` turns draw, the rest do not,
+    so the loop (``cr_turns``) runs twice, without a branch on the pile. The window, the
+    generator and the game's constants are held in locals (a store into the struct's bytes may
+    alias anything reached through a pointer), so that gcc keeps them in registers; the
+    boards, hands, pile and table stay in the struct."""
+    cdef cr_window_t w = s.win
+    cdef rng_t rng = policy[0]
+    cdef int drawing = min(moves, w.pile_n)
+    cr_turns(s, &w, drawing, True, hist, &rng)
+    cr_turns(s, &w, moves - drawing, False, hist + drawing if hist != NULL else NULL, &rng)
+    s.win = w
+    policy[0] = rng
+
+
+cdef inline void cr_sim_game(cr_t* s, const uint8_t* pile0, uint64_t seed, rng_t* policy,
+                             int32_t* score, int32_t* count) noexcept nogil:
+    """One game of ``simulate`` on the scratch struct ``s`` (its constants set, its pile
+    slot 0 zero): the deal of ``seed`` (the stacked pile copied from ``pile0``), ``cr_run`` to
+    the end (the square full, CR-11, or ``max_turns``) without the history, the scores and
+    cheese counts of CR-12, CR-13. The same game as ``cr_deal`` + ``cr_rollout`` + ``cr_scores``."""
+    cdef rng_t rng = seed
+    memcpy(s.pile, pile0, <size_t>s.cfg.pile_size)
+    cr_deal_cards(s, &rng)
+    cr_start(s)
+    cr_run(s, s.cfg.length, NULL, policy)
+    cr_scores(s, score, count)
+
+
+cdef inline void cr_clear(cr_t* s) noexcept nogil:
+    """Everything from ``placed`` to the end of the struct 0 (hands, table, pile, history)."""
+    mh_zero(<char*>&s.placed, sizeof(cr_t) - <size_t>(<char*>&s.placed - <char*>s))  # (see mh_zero)
+
+
+cdef void cr_deal(cr_t* s, uint64_t seed) noexcept nogil:
+    """A new game from ``seed`` (the constants already set): CR-3 .. CR-6."""
+    cr_clear(s)
+    s.rng = seed
+    cr_stack_animals(s.pile, s.cfg.pile_count[0], s.cfg.pile_count[1], s.cfg.pile_count[2])
+    cr_deal_cards(s, &s.rng)
+    cr_start(s)
+
+
+cdef inline int cr_current(const cr_t* s) noexcept nogil:
+    """The seat to play, or TERMINAL_SEAT once the square is full (CR-11) or max_turns cards
+    are laid."""
+    if s.placed >= s.cfg.length:
+        return TERMINAL_SEAT
+    return s.win.seat
+
+
+cdef inline void cr_count_turns(cr_t* s, int moves) noexcept nogil:
+    """``moves`` more cards laid (their actions recorded); ``truncated`` once max_turns ends
+    the game before the square is full."""
+    s.placed += moves
+    s.truncated = (s.placed >= s.cfg.length) & s.cfg.cut
+
+
+cdef inline void cr_apply(cr_t* s, int a) noexcept nogil:
+    """Lay card kind ``a // C`` on cell ``a % C`` (legal: checked by the caller) and draw."""
+    cdef int kind = cr_div(a, s.cfg.div_C)
+    cdef int cell = a - kind * s.cfg.C
+    cdef int r = cr_div(cell, s.cfg.div_G)
+    cdef int top, left
+    cr_origin(s, &top, &left)
+    cr_turn(s, &s.win, kind, 8 * (r - top) + cell - r * s.cfg.G - left, s.win.pile_n > 0)
+    s.hist[s.placed] = <uint16_t>a
+    cr_count_turns(s, 1)
+
+
+cdef inline void cr_play(cr_t* s, int moves, rng_t* policy) noexcept nogil:
+    """``moves`` actions of simulate's policy on the struct, the history kept."""
+    cr_run(s, moves, s.hist + s.placed, policy)
+    cr_count_turns(s, moves)
+
+
+cdef int cr_random_step(cr_t* s, rng_t* policy) noexcept nogil:
+    """One action of simulate's policy (a seat being to play); the seat to play after it.
+    (``cr_run`` for one turn, without its loops.)"""
+    cdef rng_t rng = policy[0]
+    s.hist[s.placed] = <uint16_t>cr_random_turn(s, &s.win, s.win.pile_n > 0, &rng, &CR_SQUARE[s.cfg.shape][0][0])
+    policy[0] = rng
+    cr_count_turns(s, 1)
+    return cr_current(s)
+
+
+cdef void cr_rollout(cr_t* s, rng_t* policy) noexcept nogil:
+    """Play simulate's policy to the end, the struct kept (its history too)."""
+    cr_play(s, s.cfg.length - s.placed, policy)
+
+
 cdef int cr_winner_mask(const cr_t* s) noexcept nogil:
     """CR-13 on the table as it is now (CR-12 removals included)."""
     cdef int32_t score[4]
@@ -357,462 +459,119 @@ cdef int cr_winner_mask(const cr_t* s) noexcept nogil:
     return winner_mask_of(s.cfg.n, score, count)
 
 
-cdef inline void cr_step_random_rows(cr_t* s, int p, rng_t* policy) noexcept nogil:
-    """One action of simulate's policy for seat ``p`` (the seat to play), on the row boards:
-    one draw ``idx`` below (kinds held) x (legal cells) picks the action of that rank in the
-    sorted legal list, kind ``idx // cells`` among the kinds held, cell ``idx % cells``."""
-    cdef uint16_t rows[16]
-    cdef uint8_t before[17]
-    cdef int32_t held[CR_MAX_KINDS]
-    cdef int kinds = s.cfg.kinds
-    cdef int nc, nk, k, j, idx, first, nrows, i
-    # (few data-dependent branches: the draws make them unpredictable)
-    nc = cr_legal_prefix(s, rows, before, &first, &nrows)
-    nk = 0
-    for k in range(kinds):  # the kinds held, ascending
-        held[nk] = k
-        nk += s.hands[p][k] != 0
-    idx = <int>rng_below(policy, <uint32_t>(nk * nc))
-    j = 0
-    for k in range(1, kinds):  # j = idx // nc: the kind is the j-th kind held
-        j += idx >= k * nc
-    idx -= j * nc
-    i = 0
-    for k in range(1, nrows):  # the row holding the idx-th legal cell
-        i += before[k] <= idx
-    cr_place_rc(s, p, held[j], first + i, select16(rows[first + i], idx - before[i]))
-
-
-cdef void cr_play_random_rows(cr_t* s, rng_t* policy) noexcept nogil:
-    """``cr_play_random`` on the row boards, for any square (the window holds up to 7 x 7)."""
-    cdef int n = s.cfg.n, cells = s.cfg.cells, p
-    if s.placed >= cells or s.truncated:
+cdef void cr_returns(const cr_t* s, double* out) noexcept nogil:
+    """As ``StateAPI.returns``: 0 before the end; +1 for each winner and -1 for each other
+    seat (CR-13), 0 for all when every seat wins."""
+    cdef int p
+    if cr_current(s) != TERMINAL_SEAT:
+        for p in range(s.cfg.n):
+            out[p] = 0.0
         return
-    p = cr_seat(s)
-    while True:
-        cr_step_random_rows(s, p, policy)
-        if s.placed >= cells or s.truncated:
-            return
-        p += 1
-        if p == n:
-            p = 0
+    returns_of(s.cfg.n, cr_winner_mask(s), out)
 
 
-# ---- the play-outs on an 8 x 8 window (squares up to 7 x 7) -----------------------------------
-#
-# Every legal cell lies in the cards' bounding box or one row / column beyond it (CR-7), and
-# the box is at most N x N (CR-8). So with N <= 7 the legal cells of a position fit in an 8 x 8
-# window whose row 0 and column 0 are the row above and the column left of the box: one 64-bit
-# word per board (bit 8 * i + j is window cell (i, j)), the cards in rows 1..h and columns
-# 1..w. A card laid in row 0 or column 0 grows the box, and the window moves one step up or
-# left (every board shifted by 8 or 1). The legal cells are then one word, counted by a SWAR
-# popcount whose byte prefix sums also find the rank-th legal cell without a loop; the kinds
-# held are one bit mask per seat. Same draws and same choices as ``cr_play_random_rows``:
-# the legal cells in row-major order are the window's set bits in ascending order.
-# ``crw_game`` plays simulate's games on the window alone (a cell code per laid card for the
-# scoring); ``cr_play_random`` (the C interface's rollout) chooses on the window and lays the
-# card with ``cr_place_rc``. (Every playable square is at most 7 x 7: N = 8 gives 63 or 64
-# cells, shared by no player count of CR-11; a larger square would use the row boards.)
-
-cdef enum:
-    CRW_MAX_N = 7
-
-ctypedef struct crw_cfg_t:
-    uint64_t rowm[9]      # rows where a card may go when the box is h rows high (CR-8), by h
-    uint64_t colm[9]      # the same for columns, by width w
-    int32_t n, deal, m, length, truncated, r0, c0, uses_start
-    uint32_t held0        # the kinds of the cheese set (CR-5)
-    uint8_t code[CR_MAX_PLAYERS][CR_MAX_KINDS]   # table code of (seat, kind)
-    uint8_t cls[CR_MAX_KINDS]                   # board of a kind: 0 dog, 1 cat, 2 mouse, 3 cheese
-    int32_t owner[32]     # seat and value of a cheese code
-    int32_t value[32]
-    uint8_t hand0[16]     # a hand after taking the cheese set
-    uint8_t pile0[CR_MAX_PILE + 1]   # 1..m: the animals in canonical order; 0: no card (8)
+cdef void cr_playout(cr_t* s, rng_t* policy, double* out) noexcept nogil:
+    """``cr_rollout`` then ``cr_returns``, with the same draws and the same result, without the
+    history (the struct is scratch afterwards)."""
+    cr_run(s, s.cfg.length - s.placed, NULL, policy)
+    returns_of(s.cfg.n, cr_winner_mask(s), out)
 
 
-cdef uint32_t CRW_RECIP[65]   # ceil(2**20 / n): idx // n == (idx * CRW_RECIP[n]) >> 20 (exact for idx < 8n, n <= 64)
-cdef uint32_t CRW_KBIT[16]    # 1 << k for a kind, 0 for the "no card" slot 8 (pile empty)
-for _c in range(1, 65):
-    CRW_RECIP[_c] = <uint32_t>(((1 << 20) + _c - 1) // _c)
-for _c in range(16):
-    CRW_KBIT[_c] = <uint32_t>((1 << _c) if _c < 8 else 0)
-
-cdef uint64_t CRW_ROWM[CRW_MAX_N + 1][9]   # [N][h]: the window rows where a card may go (CR-8)
-cdef uint64_t CRW_COLM[CRW_MAX_N + 1][9]   # [N][w]: the same for columns
-cdef int _n, _h, _i
-for _n in range(2, CRW_MAX_N + 1):
-    for _h in range(9):  # a box h < N high takes a card one row beyond it on each side
-        CRW_ROWM[_n][_h] = 0
-        CRW_COLM[_n][_h] = 0
-        for _i in range(8):
-            if _h >= 1 and ((_h < _n and _i <= _h + 1) or (_h >= _n and 1 <= _i <= _h)):
-                CRW_ROWM[_n][_h] |= (<uint64_t>0xFF) << (8 * _i)
-                CRW_COLM[_n][_h] |= (<uint64_t>0x0101010101010101ULL) << _i
+cdef void cr_evaluate(const cr_t* s, double* out) noexcept nogil:
+    """The strong search's evaluation, per seat the value of ``CheeseRescueGame.greedy_value``:
+    10 x its score if the game ended now (CR-12, CR-13) + its surviving cheese cards."""
+    cdef int32_t sc[4]
+    cdef int32_t cnt[4]
+    cdef int p
+    cr_scores(s, sc, cnt)
+    for p in range(s.cfg.n):
+        out[p] = 10.0 * sc[p] + cnt[p]
 
 
-cdef bint crw_setup(const cr_cfg_t* cfg, crw_cfg_t* k) noexcept nogil:
-    """The constants of the window play-out for ``cfg``; False when N > 7 or the square is
-    fixed (reading play_area: the window knows the floating square only)."""
-    cdef int kind, p, ck, t, N = cfg.N
-    if N > CRW_MAX_N or cfg.fixed_area:
-        return False
-    memset(k, 0, sizeof(crw_cfg_t))
-    memcpy(k.rowm, CRW_ROWM[N], sizeof(k.rowm))
-    memcpy(k.colm, CRW_COLM[N], sizeof(k.colm))
-    k.n = cfg.n
-    k.uses_start = cfg.uses_start
-    k.deal = cfg.initial_draw
-    k.r0 = cfg.center // cfg.G - 1  # the centre is window cell (1, 1) at the start
-    k.c0 = cfg.center - (k.r0 + 1) * cfg.G - 1
-    k.length = cfg.cells if cfg.cells <= cfg.max_turns else cfg.max_turns  # CR-11, max_turns
-    k.truncated = cfg.max_turns < cfg.cells
-    for p in range(cfg.n):
-        for kind in range(cfg.kinds):
-            k.code[p][kind] = <uint8_t>((2 + kind) if kind < 3 else (5 + p * cfg.K + kind - 3))
-    for kind in range(cfg.kinds):
-        k.cls[kind] = <uint8_t>(kind if kind < 3 else 3)
-    for p in range(cfg.n):
-        for ck in range(cfg.K):
-            k.owner[5 + p * cfg.K + ck] = p
-            k.value[5 + p * cfg.K + ck] = cfg.cheese_value[ck]
-    for ck in range(cfg.K):  # CR-5: the cheese set
-        k.hand0[3 + ck] = <uint8_t>cfg.cheese_count[ck]
-        k.held0 |= (<uint32_t>1) << (3 + ck)
-    k.pile0[0] = 8
-    k.m = 0
-    for kind in range(3):  # CR-4: dogs, then cats, then mice (as cr_init)
-        for t in range(cfg.pile_count[kind]):
-            k.m += 1
-            k.pile0[k.m] = <uint8_t>kind
-    return True
+# ---- the legal actions (the window's legal cells) ---------------------------------------------------
+
+cdef inline uint64_t cr_legal_word(const cr_t* s) noexcept nogil:
+    """The legal cells of the position, as window bits (CR-7, CR-8)."""
+    return cr_open_cells(s.win.occ, cr_square(&CR_SQUARE[s.cfg.shape][0][0], s.win.bottom, s.win.right))
 
 
-cdef inline uint64_t crw_adjacent(uint64_t x) noexcept nogil:
-    """The window cells next to a card of ``x`` (a card lies in rows and columns 1..7: a shift
-    right never wraps into a card's row, a wrap of the shift left lands on an empty column 0)."""
-    return (x << 1) | (x >> 1) | (x << 8) | (x >> 8)
+cdef inline int cr_legal_cells(const cr_t* s, uint16_t* rows) noexcept nogil:
+    """Row masks of the legal cells (CR-7, CR-8), all 16 rows set (bit c of ``rows[r]``: cell
+    (r, c)); returns their number."""
+    cdef uint64_t legal = cr_legal_word(s)
+    cdef uint32_t byte
+    cdef int i, top, left
+    cr_origin(s, &top, &left)
+    memset(rows, 0, 16 * sizeof(uint16_t))
+    for i in range(8):  # window row i is grid row top + i; window column 0 is grid column left >= -1
+        byte = <uint32_t>(legal >> (8 * i)) & 0xFF
+        if byte:
+            rows[top + i] = <uint16_t>((byte << (left + 1)) >> 1)
+    return popcount64(legal)
 
 
-cdef inline int crw_pick(uint64_t occ, uint64_t allowed, uint32_t held, rng_t* policy,
-                         int* kind) noexcept nogil:
-    """One uniform draw among (kinds held) x (legal cells), as ``cr_play_random_rows``: the
-    window bit of the cell, and ``kind[0]``. ``occ``: the cards (the centre is legal on an
-    empty table, CR-7); ``allowed``: the rows and columns the square allows (CR-8); ``held``:
-    bit k for each kind held."""
-    cdef uint64_t legal, x, pre, d
-    cdef uint32_t nc, idx, j, t
-    cdef int sh
-    legal = (crw_adjacent(occ) & ~occ & allowed) | (<uint64_t>(occ == 0) << 9)
-    x = legal - ((legal >> 1) & <uint64_t>0x5555555555555555ULL)
-    x = (x & <uint64_t>0x3333333333333333ULL) + ((x >> 2) & <uint64_t>0x3333333333333333ULL)
-    x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
-    pre = x * <uint64_t>0x0101010101010101ULL  # byte i: the legal cells in window rows 0..i
-    nc = <uint32_t>(pre >> 56)
-    idx = rng_below(policy, <uint32_t>mh_pc8[held] * nc)
-    j = (idx * CRW_RECIP[nc]) >> 20  # idx // nc: the j-th kind held
-    t = idx - j * nc                  # the t-th legal cell
-    kind[0] = SELECT8[held][j]
-    d = ((pre | <uint64_t>0x8080808080808080ULL) - (t + 1) * <uint64_t>0x0101010101010101ULL) \
-        & <uint64_t>0x8080808080808080ULL   # bit 7 of byte i: more than t legal cells in rows 0..i
-    sh = ctz64(d) - 7                        # 8 * (the window row of the t-th legal cell)
-    return sh + SELECT8[(legal >> sh) & 0xFF][t - <uint32_t>(((pre << 8) >> sh) & 0xFF)]
+ctypedef fused cell_int:
+    int32_t
+    uint32_t
 
 
-# Words read from the struct's bytes (memcpy) as on a little-endian machine, where byte k of
-# memory is bits 8k..8k+7 of the word. On a big-endian one (MH_BIG_ENDIAN, a constant the C
-# compiler folds) these reorder them; elsewhere they return their argument.
-
-cdef inline uint64_t cr_rows4(uint64_t v) noexcept nogil:
-    """Four uint16 rows read as one word, the first at bits 0-15."""
-    if MH_BIG_ENDIAN:
-        v = (v >> 32) | (v << 32)
-        v = ((v >> 16) & <uint64_t>0x0000FFFF0000FFFFULL) | ((v & <uint64_t>0x0000FFFF0000FFFFULL) << 16)
-    return v
-
-
-cdef inline uint64_t cr_bytes8(uint64_t v) noexcept nogil:
-    """Eight bytes read as one word, the first at bits 0-7 (the bytes of each 16-bit lane
-    swapped, then the lanes ordered)."""
-    if MH_BIG_ENDIAN:
-        v = ((v >> 8) & <uint64_t>0x00FF00FF00FF00FFULL) | ((v & <uint64_t>0x00FF00FF00FF00FFULL) << 8)
-    return cr_rows4(v)
+cdef inline int cr_legal_list(const cr_t* s, cell_int* cells) noexcept nogil:
+    """The legal cells (CR-7, CR-8), ascending, into ``cells`` (at most N * N + 2N); returns
+    their number."""
+    cdef uint64_t legal = cr_legal_word(s)
+    cdef int i = 0
+    while legal:
+        cells[i] = cr_cell(s.win.base, ctz64(legal), s.cfg.G)
+        legal &= legal - 1
+        i += 1
+    return i
 
 
-cdef inline uint64_t cr_window(const cr_t* s, int* ar, int* ac, int* h, int* w) noexcept nogil:
-    """The 8 x 8 window of ``crw_game`` over the table (a floating square of at most
-    ``CRW_MAX_N``): its occupancy, one byte a row, row 0 on the low byte; the table's cell of
-    window cell (0, 0) as ``(ar, ac)``; the cards' box in rows and columns 1..h, 1..w."""
-    cdef uint64_t occ, lo, hi
-    if s.rmax < 0:  # no card yet (3 players): the centre is window cell (1, 1)
-        ar[0] = s.cfg.center // s.cfg.G - 1
-        ac[0] = s.cfg.center - (ar[0] + 1) * s.cfg.G - 1
-        h[0] = 0
-        w[0] = 0
+cdef int cr_legal(const cr_t* s, int32_t* out) noexcept nogil:
+    """The legal actions, as ``legal_actions``: kind-major, cells ascending (sorted). The
+    legal cells are listed once; each kind held (CR-7) copies them with its offset, in a loop
+    the C compiler vectorizes."""
+    cdef int32_t cells[CR_MAX_CELLS]
+    cdef int p = cr_current(s)
+    cdef int32_t* o = out
+    cdef Py_ssize_t nc, i
+    cdef int32_t d
+    cdef uint32_t held
+    if p == TERMINAL_SEAT:
         return 0
-    ar[0] = s.rmin - 1  # the box in rows and columns 1..h, 1..w of the window
-    ac[0] = s.cmin - 1
-    h[0] = s.rmax - s.rmin + 1
-    w[0] = s.cmax - s.cmin + 1
-    # The h rows from rmin at once, four 16-bit rows a word (no loop on h, whose exit varies
-    # from step to step): shifted so that column cmin - 1 is bit 0 of each row (what
-    # a row's shift right brings down from the row above is columns left of cmin: none), cut
-    # to 8 bits a row, the four bytes packed, the rows past rmax masked off (the 8 rows read
-    # from rmin <= 12 lie inside the struct, the last ones past ``occ``). Window row 0 stays
-    # empty.
-    memcpy(&lo, (<const char*>s.occ) + 2 * s.rmin, 8)
-    memcpy(&hi, (<const char*>s.occ) + 2 * s.rmin + 8, 8)
-    lo = cr_rows4(lo)
-    hi = cr_rows4(hi)
-    lo = ((lo << 1) >> s.cmin) & <uint64_t>0x00FF00FF00FF00FFULL
-    hi = ((hi << 1) >> s.cmin) & <uint64_t>0x00FF00FF00FF00FFULL
-    lo = (lo | (lo >> 8)) & <uint64_t>0x0000FFFF0000FFFFULL
-    hi = (hi | (hi >> 8)) & <uint64_t>0x0000FFFF0000FFFFULL
-    occ = ((lo | (lo >> 16)) & <uint64_t>0xFFFFFFFFULL) | ((hi | (hi >> 16)) << 32)
-    return (occ & ((<uint64_t>1 << (8 * h[0])) - 1)) << 8
+    nc = cr_legal_list(s, cells)
+    held = s.held[p]
+    while held:
+        d = ctz64(held) * s.cfg.C
+        held &= held - 1
+        for i in range(nc):
+            o[i] = cells[i] + d
+        o += nc
+    return <int>(o - out)
 
 
-cdef void cr_play_random(cr_t* s, rng_t* policy) noexcept nogil:
-    """Play uniformly random legal actions to the end (the policy of mousehole.simulate):
-    one draw ``idx`` below (kinds held) x (legal cells) picks the action of that rank in the
-    sorted legal list, kind ``idx // cells`` among the kinds held, cell ``idx % cells``. The
-    choice is made on the window of ``crw_game`` (built from the row boards), the move by
-    ``cr_place_rc`` (the whole struct kept, history included)."""
-    cdef const uint64_t* rowm
-    cdef const uint64_t* colm
-    cdef uint64_t occ
-    cdef uint32_t hd
-    cdef int n = s.cfg.n, kinds = s.cfg.kinds, cells = s.cfg.cells
-    cdef int p, k, kind, pos, rr, cc, up, left, h, w, ar, ac
-    if s.placed >= cells or s.truncated:
-        return
-    if s.cfg.N > CRW_MAX_N or s.cfg.fixed_area:  # (the window knows the floating square only)
-        cr_play_random_rows(s, policy)
-        return
-    rowm = CRW_ROWM[s.cfg.N]
-    colm = CRW_COLM[s.cfg.N]
-    occ = cr_window(s, &ar, &ac, &h, &w)
-    p = cr_seat(s)
-    while True:
-        hd = 0
-        for k in range(kinds):  # the kinds held, as bits
-            hd |= (<uint32_t>(s.hands[p][k] != 0)) << k
-        pos = crw_pick(occ, rowm[h] & colm[w], hd, policy, &kind)
-        rr = pos >> 3
-        cc = pos & 7
-        cr_place_rc(s, p, kind, ar + rr, ac + cc)
-        if s.placed >= cells or s.truncated:
-            return
-        up = rr == 0  # the window follows the box (as in crw_game)
-        left = cc == 0
-        h += up | (rr > h)
-        w += left | (cc > w)
-        ar -= up
-        ac -= left
-        occ = (occ << (8 * up + left)) | (<uint64_t>1 << (pos + 8 * up + left))
-        p += 1
-        if p == n:
-            p = 0
+cdef int cr_num_legal(const cr_t* s) noexcept nogil:
+    """The number of legal actions: (kinds held) x (legal cells)."""
+    if cr_current(s) == TERMINAL_SEAT:
+        return 0
+    return mh_pc8[s.held[s.win.seat]] * popcount64(cr_legal_word(s))
 
 
-# A position on the window: what ``crw_run`` plays and ``crw_score`` scores.
-ctypedef struct crw_pos_t:
-    uint64_t occ                      # every card (the start card included)
-    uint64_t b[4]                     # dogs, cats, mice, cheese
-    int32_t ar, ac, h, w              # the grid cell of window (0, 0); the box is h x w
-    int32_t p, top                    # the seat to play; the cards left in ``pile``
-    uint32_t held[CR_MAX_PLAYERS]     # the kinds each seat holds, as bits
-    uint8_t hand[CR_MAX_PLAYERS][16]  # slot 8 takes the "no card" draws
-    uint8_t pile[CR_MAX_PILE + 1]     # 1..top, drawn from the top; slot 0 is "no card" (8)
-    uint8_t code[256]                 # the cell code of grid cell (r, c) at 16 * r + c
-
-
-cdef inline void crw_run(const crw_cfg_t* k, crw_pos_t* g, int moves, rng_t* policy) noexcept nogil:
-    """Play ``moves`` uniformly random actions (the draws of ``cr_play_random``, CR-7 .. CR-9)."""
-    cdef uint64_t bit
-    cdef uint32_t hd
-    cdef int n = k.n, p = g.p, top = g.top, card, kind, pos, rr, cc, up, left, sh, a
-    cdef int h = g.h, w = g.w, ar = g.ar, ac = g.ac
-    cdef uint64_t occ = g.occ
-    cdef uint64_t b[4]
-    b[0] = g.b[0]
-    b[1] = g.b[1]
-    b[2] = g.b[2]
-    b[3] = g.b[3]
-    for a in range(moves):
-        hd = g.held[p]
-        pos = crw_pick(occ, k.rowm[h] & k.colm[w], hd, policy, &kind)
-        rr = pos >> 3
-        cc = pos & 7
-        up = rr == 0
-        left = cc == 0
-        h += up | (rr > h)
-        w += left | (cc > w)
-        ar -= up
-        ac -= left
-        sh = 8 * up + left  # the window follows the box: row 0 and column 0 stay empty
-        pos += sh
-        bit = <uint64_t>1 << pos
-        occ = (occ << sh) | bit
-        b[0] <<= sh
-        b[1] <<= sh
-        b[2] <<= sh
-        b[3] <<= sh
-        b[k.cls[kind]] |= bit
-        g.code[(ar + (pos >> 3)) * 16 + ac + (pos & 7)] = k.code[p][kind]
-        g.hand[p][kind] -= 1
-        hd ^= <uint32_t>(g.hand[p][kind] == 0) << kind
-        card = g.pile[top]  # CR-9: draw, if any card is left (slot 0: none)
-        top -= top != 0
-        g.hand[p][card] += 1
-        g.held[p] = hd | CRW_KBIT[card]
-        p += 1
-        if p == n:
-            p = 0
-    g.occ = occ
-    g.b[0] = b[0]
-    g.b[1] = b[1]
-    g.b[2] = b[2]
-    g.b[3] = b[3]
-    g.h = h
-    g.w = w
-    g.ar = ar
-    g.ac = ac
-    g.p = p
-    g.top = top
-
-
-cdef inline void crw_score(const crw_cfg_t* k, const crw_pos_t* g, int32_t* score,
-                           int32_t* count) noexcept nogil:
-    """The scores and cheese counts of CR-12 / CR-13 on the window."""
-    cdef uint64_t x
-    cdef int p, pos, cd
-    for p in range(k.n):
-        score[p] = 0
-        count[p] = 0
-    x = g.b[1] & ~crw_adjacent(g.b[0])  # CR-12.1: the cats no dog scares
-    x = g.b[2] & ~crw_adjacent(x)       # CR-12.2: the mice no such cat chases
-    x = g.b[3] & ~crw_adjacent(x)       # CR-12.3: the cheese no such mouse eats
-    while x:  # CR-13
-        pos = ctz64(x)
-        x &= x - 1
-        cd = g.code[(g.ar + (pos >> 3)) * 16 + g.ac + (pos & 7)]
-        score[k.owner[cd]] += k.value[cd]
-        count[k.owner[cd]] += 1
-
-
-cdef void crw_game(const crw_cfg_t* k, uint64_t seed, rng_t* policy, int32_t* score,
-                   int32_t* count) noexcept nogil:
-    """One game of ``simulate`` from ``cr_init(seed)`` to the end (the square full, CR-11, or
-    ``max_turns``), ``policy`` drawing the actions as ``cr_play_random``; the scores and cheese
-    counts of CR-12/CR-13. The same game as ``cr_init`` + ``cr_play_random`` + ``cr_scores``
-    without the struct: no history, no row boards, no table but the codes of the cards laid."""
-    cdef rng_t rng = seed
-    cdef crw_pos_t g
-    cdef uint32_t hd
-    cdef int n = k.n, p, q, card
-    memcpy(g.pile, k.pile0, <size_t>(k.m + 1))
-    rng_shuffle_u8(&rng, g.pile + 1, k.m)  # CR-4 (the pile of cr_init, shifted by one slot)
-    g.top = k.m
-    for p in range(n):  # CR-5: the cheese set, then the initial draw, seat 0 first
-        memcpy(g.hand[p], k.hand0, 16)
-        hd = k.held0
-        for q in range(k.deal):
-            card = g.pile[g.top]
-            g.top -= 1
-            g.hand[p][card] += 1
-            hd |= (<uint32_t>1) << card
-        g.held[p] = hd
-    g.b[0] = 0
-    g.b[1] = 0
-    g.b[2] = 0
-    g.b[3] = 0
-    g.ar = k.r0
-    g.ac = k.c0
-    g.p = 0
-    if k.uses_start:  # CR-3, CR-6: the start card on the centre
-        g.occ = <uint64_t>1 << 9
-        g.h = 1
-        g.w = 1
-    else:  # 3 players: the first card goes on the centre (CR-7)
-        g.occ = 0
-        g.h = 0
-        g.w = 0
-    crw_run(k, &g, k.length, policy)
-    crw_score(k, &g, score, count)
-
-
-# ---- observation and action mask (written from the struct, no Python objects) ----------------
-
-cdef inline int cr_num_channels(const cr_cfg_t* cfg) noexcept nogil:
-    """4 table planes, n cheese planes, 3 own animals, n animal counts, n * K cheese counts,
-    1 pile size, n seat to play (the layout of ``CheeseRescue._observation``)."""
-    return 4 + cfg.n + 3 + cfg.n + cfg.n * cfg.K + 1 + cfg.n
-
-
-cdef inline void fill_plane(float* dst, int size, float v) noexcept nogil:
-    mh_fill_f32(dst, v, <size_t>size)
-
-
-cdef void cr_observation(const cr_t* s, int p, float* obs) noexcept nogil:
-    """Seat p's observation, seats relative to p (k = 0 is p, then clockwise); ``obs`` is
-    written whole (the buffer need not be zeroed: the planes that are mostly zero are cleared
-    first, every other plane is filled with its value, so that each float is written about
-    once). Bit for bit the reference ``CheeseRescue._observation``: a cheese plane holds
-    value / highest value, computed in double and rounded to float32, as numpy does."""
-    cdef int n = s.cfg.n, G = s.cfg.G, K = s.cfg.K
-    cdef int plane = G * G
-    cdef int r, cell, code, owner, ck, k, q, c, total, cur
-    cdef uint16_t bits
-    cdef double top = 0.0
-    cdef float scale[5]
-    # per cell code: where its 1 (or cheese value) goes and what it is, tabled first (a loop
-    # that does not depend on the position), so that the cards on the table are written
-    # without a branch on what they are (those branches mispredicted) and with no division
-    cdef int at[5 + CR_MAX_PLAYERS * 5]
-    cdef float val[5 + CR_MAX_PLAYERS * 5]
-    for ck in range(K):  # CR-2: cheese values, scaled by the highest one
-        if s.cfg.cheese_value[ck] > top:
-            top = s.cfg.cheese_value[ck]
-    for ck in range(K):
-        scale[ck] = <float>(<double>s.cfg.cheese_value[ck] / top)
-    for code in range(1, 5):  # start card, dogs, cats, mice: planes 0..3
-        at[code] = (code - 1) * plane
-        val[code] = 1.0
-    code = 5
-    for owner in range(n):  # cheese: plane 4 + the owner's seat relative to p
-        q = rel_seat(owner, p, n)
-        for ck in range(K):
-            at[code] = (4 + q) * plane
-            val[code] = scale[ck]
-            code += 1
-    memset(obs, 0, <size_t>((4 + n) * plane) * sizeof(float))
-    for r in range(G):  # planes 0..3 (start card, dogs, cats, mice) and 4..4+n-1 (cheese)
-        bits = s.occ[r]
-        while bits:
-            cell = r * G + ctz64(bits)
-            bits &= bits - 1
-            code = s.table[cell]
-            obs[at[code] + cell] = val[code]
-    c = 4 + n
-    for k in range(3):  # own dogs, cats, mice in hand (CR-15: public to p)
-        fill_plane(obs + (c + k) * plane, plane, <float>s.hands[p][k])
-    c += 3
-    for k in range(n):  # animals in each hand (a hand's size is public, CR-15)
-        q = seat_after(p, k, n)
-        total = s.hands[q][0] + s.hands[q][1] + s.hands[q][2]
-        fill_plane(obs + (c + k) * plane, plane, <float>total)
-    c += n
-    for k in range(n):  # cheese cards of each kind still in each hand
-        q = seat_after(p, k, n)
-        for ck in range(K):
-            fill_plane(obs + (c + k * K + ck) * plane, plane, <float>s.hands[q][3 + ck])
-    c += n * K
-    fill_plane(obs + c * plane, plane, <float>s.pile_n)  # cards in the draw pile (CR-9)
-    c += 1
-    memset(obs + c * plane, 0, <size_t>(n * plane) * sizeof(float))
-    cur = cr_current(s)
-    if cur != TERMINAL_SEAT:
-        fill_plane(obs + (c + rel_seat(cur, p, n)) * plane, plane, 1.0)
+cdef inline bint cr_is_legal(const cr_t* s, int a) noexcept nogil:
+    """Is ``a`` (0 <= a < num_actions) legal: the seat to play holds the kind, and the cell is
+    a legal cell (CR-7, CR-8), which lies on the window."""
+    cdef int kind = cr_div(a, s.cfg.div_C)
+    cdef int cell = a - kind * s.cfg.C
+    cdef int r = cr_div(cell, s.cfg.div_G)
+    cdef int top, left, rr, cc
+    cr_origin(s, &top, &left)
+    rr = r - top
+    cc = cell - r * s.cfg.G - left
+    if cr_current(s) == TERMINAL_SEAT or not ((s.held[s.win.seat] >> kind) & 1):
+        return False
+    if rr < 0 or rr > 7 or cc < 0 or cc > 7:
+        return False
+    return (cr_legal_word(s) >> (8 * rr + cc)) & 1
 
 
 cdef uint8_t SPREAD8[256][8]  # SPREAD8[b][j]: bit j of byte b, as a 0/1 byte
@@ -837,50 +596,185 @@ cdef void cr_legal_mask(const cr_t* s, uint8_t* mask) noexcept nogil:
         memcpy(block + r * G, SPREAD8[cells[r] & 0xFF], 8)
         memcpy(block + r * G + 8, SPREAD8[cells[r] >> 8], 8)
     for k in range(s.cfg.kinds):
-        if s.hands[p][k]:
+        if (s.held[p] >> k) & 1:
             memcpy(mask + k * C, block, <size_t>C)
 
 
-# ---- determinization (CR-15) ---------------------------------------------------------------------
+# ---- observation (written from the struct, no Python objects) ----------------------------------
+
+cdef inline int cr_num_channels(const cr_cfg_t* cfg) noexcept nogil:
+    """4 table planes, n cheese planes, 3 own animals, n animal counts, n * K cheese counts,
+    1 pile size, n seat to play (the layout of ``CheeseRescue._observation``)."""
+    return 4 + cfg.n + 3 + cfg.n + cfg.n * cfg.K + 1 + cfg.n
+
+
+cdef inline void fill_plane(float* dst, int size, float v) noexcept nogil:
+    mh_fill_f32(dst, v, <size_t>size)
+
+
+cdef void cr_observe(const cr_t* s, int p, float* obs) noexcept nogil:
+    """Seat p's observation, seats relative to p (k = 0 is p, then clockwise); ``obs`` is
+    written whole (the buffer need not be zeroed: the planes that are mostly zero are cleared
+    first, every other plane is filled with its value, so that each float is written about
+    once). Bit for bit the reference ``CheeseRescue._observation``: a cheese plane holds
+    value / highest value, computed in double and rounded to float32, as numpy does."""
+    cdef int n = s.cfg.n, G = s.cfg.G, K = s.cfg.K
+    cdef int plane = G * G
+    cdef int cell, code, owner, ck, k, q, c, total, cur, pos
+    cdef uint64_t bits
+    cdef double top = 0.0
+    cdef float scale[5]
+    # per cell code: where its 1 (or cheese value) goes and what it is, tabled first (a loop
+    # that does not depend on the position), so that the cards on the table are written
+    # without a branch on what they are (those branches mispredicted) and with no division
+    cdef int at[5 + CR_MAX_PLAYERS * 5]
+    cdef float val[5 + CR_MAX_PLAYERS * 5]
+    for ck in range(K):  # CR-2: cheese values, scaled by the highest one
+        if s.cfg.cheese_value[ck] > top:
+            top = s.cfg.cheese_value[ck]
+    for ck in range(K):
+        scale[ck] = <float>(<double>s.cfg.cheese_value[ck] / top)
+    for code in range(1, 5):  # start card, dogs, cats, mice: planes 0..3
+        at[code] = (code - 1) * plane
+        val[code] = 1.0
+    code = 5
+    for owner in range(n):  # cheese: plane 4 + the owner's seat relative to p
+        q = rel_seat(owner, p, n)
+        for ck in range(K):
+            at[code] = (4 + q) * plane
+            val[code] = scale[ck]
+            code += 1
+    memset(obs, 0, <size_t>((4 + n) * plane) * sizeof(float))
+    bits = s.win.occ  # planes 0..3 (start card, dogs, cats, mice) and 4..4+n-1 (cheese)
+    while bits:
+        pos = ctz64(bits)
+        bits &= bits - 1
+        cell = cr_cell(s.win.base, pos, G)
+        code = s.table[cell]
+        obs[at[code] + cell] = val[code]
+    c = 4 + n
+    for k in range(3):  # own dogs, cats, mice in hand (CR-15: public to p)
+        fill_plane(obs + (c + k) * plane, plane, <float>s.hands[p][k])
+    c += 3
+    for k in range(n):  # animals in each hand (a hand's size is public, CR-15)
+        q = seat_after(p, k, n)
+        total = s.hands[q][0] + s.hands[q][1] + s.hands[q][2]
+        fill_plane(obs + (c + k) * plane, plane, <float>total)
+    c += n
+    for k in range(n):  # cheese cards of each kind still in each hand
+        q = seat_after(p, k, n)
+        for ck in range(K):
+            fill_plane(obs + (c + k * K + ck) * plane, plane, <float>s.hands[q][3 + ck])
+    c += n * K
+    fill_plane(obs + c * plane, plane, <float>s.win.pile_n)  # cards in the draw pile (CR-9)
+    c += 1
+    memset(obs + c * plane, 0, <size_t>(n * plane) * sizeof(float))
+    cur = cr_current(s)
+    if cur != TERMINAL_SEAT:
+        fill_plane(obs + (c + rel_seat(cur, p, n)) * plane, plane, 1.0)
+
+
+# ---- a struct from its table (from_dict), and the determinization (CR-15) --------------------------
+
+# Words read from the struct's bytes (memcpy) as on a little-endian machine, where byte k of
+# memory is bits 8k..8k+7 of the word. On a big-endian one (MH_BIG_ENDIAN, a constant the C
+# compiler folds) this reorders them; elsewhere it returns its argument.
+
+cdef inline uint64_t cr_bytes8(uint64_t v) noexcept nogil:
+    """Eight bytes read as one word, the first at bits 0-7."""
+    if MH_BIG_ENDIAN:
+        v = ((v >> 8) & <uint64_t>0x00FF00FF00FF00FFULL) | ((v & <uint64_t>0x00FF00FF00FF00FFULL) << 8)
+        v = ((v >> 16) & <uint64_t>0x0000FFFF0000FFFFULL) | ((v & <uint64_t>0x0000FFFF0000FFFFULL) << 16)
+        v = (v >> 32) | (v << 32)
+    return v
+
+
+cdef inline uint8_t cr_kinds_held(const uint8_t* hand) noexcept nogil:
+    """The kinds a hand holds, as bits: its 8 counts read as one word, a high bit per count
+    that is not 0, gathered into a byte (no loop)."""
+    cdef uint64_t cnt
+    memcpy(&cnt, hand, 8)
+    cnt = cr_bytes8(cnt)
+    cnt = (cnt | ((cnt & <uint64_t>0x7F7F7F7F7F7F7F7FULL) + <uint64_t>0x7F7F7F7F7F7F7F7FULL)) \
+        & <uint64_t>0x8080808080808080ULL
+    return <uint8_t>(((cnt >> 7) * <uint64_t>0x0102040810204080ULL) >> 56)
+
+
+cdef inline void cr_put(cr_t* s, int cell, int code) noexcept nogil:
+    """A card (table code) on ``cell`` of the table; ``cr_derive`` then builds the window."""
+    s.table[cell] = <uint8_t>code
+
+
+cdef void cr_derive(cr_t* s) noexcept nogil:
+    """What the state keeps besides the table, hands, pile and history: the window over the
+    table's cards as play leaves it (a floating square's cards from window row and column 1,
+    a fixed square's in rows and columns 1..N), the boards, the kinds each seat holds and the
+    seat to play (CR-7: the cards laid so far, clockwise from seat 0)."""
+    cdef int G = s.cfg.G, cell, r, c, code, pos, top, left
+    cdef int rmin = 99, rmax = -1, cmin = 99, cmax = -1
+    cdef uint64_t bit
+    for cell in range(s.cfg.C):
+        if s.table[cell]:
+            r = cell // G
+            c = cell - r * G
+            rmin = min(rmin, r)
+            rmax = max(rmax, r)
+            cmin = min(cmin, c)
+            cmax = max(cmax, c)
+    s.win.base = s.cfg.base0
+    if rmax >= 0 and not s.cfg.fixed_area:
+        s.win.base = (rmin - 1) * G + cmin - 1
+    cr_origin(s, &top, &left)
+    s.win.bottom = rmax - top if rmax >= 0 else 0
+    s.win.right = cmax - left if rmax >= 0 else 0
+    s.win.occ = 0
+    memset(s.boards, 0, sizeof(s.boards))
+    for cell in range(s.cfg.C):
+        code = s.table[cell]
+        if code:
+            r = cell // G
+            bit = <uint64_t>1 << (8 * (r - top) + cell - r * G - left)
+            s.win.occ |= bit
+            if code >= 2:  # 2, 3, 4: an animal; 5 and up: a cheese (1: the start card, on no board)
+                s.boards[CR_BOARD[min(code - 2, 3)]] |= bit
+    s.win.seat = s.placed % s.cfg.n
+    for r in range(s.cfg.n):
+        s.held[r] = cr_kinds_held(s.hands[r])
+
 
 cdef void cr_determinize(cr_t* s, int p, uint64_t seed) noexcept nogil:
     """In place: the animals seat ``p`` cannot see (in the other hands and in the pile, CR-15)
     re-dealt from ``seed``, as ``CheeseRescue._determinize`` does from p's view: the hidden
-    animals (the game's animals minus those on the table and in p's hand) in ascending kind
-    order, shuffled, dealt from the end to the other seats in seat order (each gets as many
-    animals as it holds: hand sizes are public), the rest is the pile; then the new ``rng``
-    is the generator's next output. Everything read here is public to ``p``."""
+    animals (the game's animals minus those on the table and in p's hand) in their canonical
+    order (``cr_stack_animals``), shuffled, dealt from the end to the other seats in seat
+    order as draws (``cr_draw``; each gets as many animals as it holds: hand sizes are
+    public), the rest is the pile; then the new ``rng`` is the generator's next output.
+    Everything read here is public to ``p``."""
     cdef rng_t r = seed
-    cdef int hidden[3]
     cdef int n = s.cfg.n
-    cdef int k, q, i, h = 0, a, row
-    cdef uint8_t kind
-    for k in range(3):
-        hidden[k] = s.cfg.pile_count[k] - s.hands[p][k]
-    for row in range(s.rmin, s.rmax + 1):  # the animals on the table (public), in the box
-        hidden[0] -= popcount16(s.dog[row])
-        hidden[1] -= popcount16(s.cat[row])
-        hidden[2] -= popcount16(s.mouse[row])
-    # (no clearing of the pile: the hidden animals are at least the pile_n it held, and the
-    # slots past pile_n are 0; the slots dealt below are zeroed as they are dealt)
-    for k in range(3):  # canonical order: dogs, then cats, then mice
-        for i in range(hidden[k]):
-            s.pile[h] = <uint8_t>k
-            h += 1
+    cdef int q, i, a
+    cdef int32_t h
+    cdef uint32_t hd
+    cdef uint8_t* hand
+    # (the hidden animals are at least the pile_n the pile held, and the slots past pile_n
+    # are 0: the slots past the hidden ones stay 0; those dealt are zeroed as they are dealt)
+    h = cr_stack_animals(s.pile, s.cfg.pile_count[0] - s.hands[p][0] - popcount64(s.boards[0]),
+                         s.cfg.pile_count[1] - s.hands[p][1] - popcount64(s.boards[1]),
+                         s.cfg.pile_count[2] - s.hands[p][2] - popcount64(s.boards[2]))
     rng_shuffle_u8(&r, s.pile, h)
     for q in range(n):
         if q == p:
             continue
-        a = s.hands[q][0] + s.hands[q][1] + s.hands[q][2]
-        s.hands[q][0] = 0
-        s.hands[q][1] = 0
-        s.hands[q][2] = 0
+        hand = s.hands[q]
+        a = hand[0] + hand[1] + hand[2]
+        hand[0] = 0
+        hand[1] = 0
+        hand[2] = 0
+        hd = s.held[q] & ~(<uint32_t>7)  # (the animals go; the cheese stays)
         for i in range(a):
-            h -= 1
-            kind = s.pile[h]
-            s.pile[h] = 0
-            s.hands[q][kind] += 1
-    s.pile_n = h
+            hd = cr_draw(hand, hd, s.pile, &h)
+        s.held[q] = <uint8_t>hd
+    s.win.pile_n = h
     s.rng = rng_next(&r)
 
 
@@ -901,10 +795,7 @@ cdef void g_dims(const void* vs, mh_dims_t* d) noexcept nogil:
 
 
 cdef void g_reset(void* vs, uint64_t seed) noexcept nogil:
-    cdef cr_t* s = <cr_t*>vs
-    memset(s.pile, 0, sizeof(s.pile))  # the zero slots of a new state (past pile_n, placed)
-    memset(s.hist, 0, sizeof(s.hist))
-    cr_init(s, seed)
+    cr_deal(<cr_t*>vs, seed)
 
 
 cdef int g_current(const void* vs) noexcept nogil:
@@ -912,178 +803,35 @@ cdef int g_current(const void* vs) noexcept nogil:
 
 
 cdef int g_legal(const void* vs, int32_t* out) noexcept nogil:
-    """As ``legal_actions``: kind-major, cells ascending (sorted)."""
-    cdef const cr_t* s = <const cr_t*>vs
-    cdef int32_t cells[CR_MAX_CELLS]
-    cdef int base[CR_MAX_KINDS]
-    cdef int p = cr_current(s)
-    cdef int nc, k, i, n = 0
-    if p == TERMINAL_SEAT:
-        return 0
-    nc = cr_legal_list(s, cells)
-    # kind k's cells go from base[k] = nc x (the kinds held before k); a kind p does not hold
-    # gets the base of the next held kind (or the end, inside max_legal), which overwrites
-    # it in the same round of the cell loop: no branch on the hand, and the inner loop runs
-    # the game's constant number of kinds
-    for k in range(s.cfg.kinds):
-        base[k] = n
-        n += nc & -(s.hands[p][k] != 0)
-    for i in range(nc):
-        for k in range(s.cfg.kinds):
-            out[base[k] + i] = cells[i] + k * s.cfg.C
-    return n
+    return cr_legal(<const cr_t*>vs, out)
 
 
 cdef void g_apply(void* vs, int32_t a) noexcept nogil:
-    cdef cr_t* s = <cr_t*>vs
-    cdef int kind = a // s.cfg.C
-    cr_place(s, kind, a - kind * s.cfg.C)
+    cr_apply(<cr_t*>vs, a)
 
 
 cdef int g_chance(const void* vs, int32_t* out, double* prob) noexcept nogil:
     return 0  # no chance node: the pile is shuffled at setup (CR-4)
 
 
-cdef inline void returns_of(int n, int mask, double* out) noexcept nogil:
-    """+1 for each winner of ``mask`` and -1 for each other seat; 0 for all when every seat
-    wins (the returns of StateAPI)."""
-    cdef int p
-    for p in range(n):
-        if mask == (1 << n) - 1:
-            out[p] = 0.0
-        else:
-            out[p] = 1.0 if (mask >> p) & 1 else -1.0
-
-
 cdef void g_evaluate(const void* vs, double* out) noexcept nogil:
-    """The strong search's evaluation, per seat the value of ``CheeseRescueGame.greedy_value``:
-    10 x its score if the game ended now (CR-12, CR-13) + its surviving cheese cards."""
-    cdef const cr_t* s = <const cr_t*>vs
-    cdef int32_t sc[4]
-    cdef int32_t cnt[4]
-    cdef int p
-    cr_scores(s, sc, cnt)
-    for p in range(s.cfg.n):
-        out[p] = 10.0 * sc[p] + cnt[p]
+    cr_evaluate(<const cr_t*>vs, out)
 
 
 cdef void g_returns(const void* vs, double* out) noexcept nogil:
-    """As ``StateAPI.returns``: 0 before the end; +1 for each winner and -1 for each other
-    seat (CR-13), 0 for all when every seat wins."""
-    cdef const cr_t* s = <const cr_t*>vs
-    cdef int p, n = s.cfg.n
-    if cr_current(s) != TERMINAL_SEAT:
-        for p in range(n):
-            out[p] = 0.0
-        return
-    returns_of(n, cr_winner_mask(s), out)
+    cr_returns(<const cr_t*>vs, out)
 
 
 cdef void g_playout(void* vs, rng_t* policy, double* out) noexcept nogil:
-    """``cr_play_random`` then the returns (``g_returns``), with the same draws and the same
-    result, played on the window (``crw_run``) instead of the struct, which is left as it is
-    (on a square larger than 7 x 7, or a fixed square (reading play_area), the struct is
-    played: it is scratch to the caller)."""
-    cdef cr_t* s = <cr_t*>vs
-    cdef crw_cfg_t k
-    cdef crw_pos_t g
-    cdef int32_t score[4]
-    cdef int32_t count[4]
-    cdef int n = s.cfg.n, K = s.cfg.K, kinds = s.cfg.kinds, N = s.cfg.N, G = s.cfg.G
-    cdef int p, kind, ck, i, r, c, cd, length
-    cdef uint16_t bits
-    cdef uint64_t bit
-    if cr_current(s) == TERMINAL_SEAT or N > CRW_MAX_N or s.cfg.fixed_area:
-        cr_play_random(s, policy)
-        g_returns(s, out)
-        return
-    # the constants crw_run and crw_score read (crw_setup less what only crw_game uses)
-    memcpy(k.rowm, CRW_ROWM[N], sizeof(k.rowm))
-    memcpy(k.colm, CRW_COLM[N], sizeof(k.colm))
-    k.n = n
-    # (the tables' full sizes, not the game's kinds and seats: loops of a constant length
-    # are unrolled and never mispredict their end; the entries past them are not read)
-    for kind in range(CR_MAX_KINDS):
-        k.cls[kind] = <uint8_t>(kind if kind < 3 else 3)
-        for p in range(CR_MAX_PLAYERS):
-            k.code[p][kind] = <uint8_t>((2 + kind) if kind < 3 else (5 + p * K + kind - 3))
-    for p in range(n):
-        for ck in range(K):
-            k.owner[5 + p * K + ck] = p
-            k.value[5 + p * K + ck] = s.cfg.cheese_value[ck]
-    # the position: hands, pile (its top card last), and the table on the window
-    for p in range(CR_MAX_PLAYERS):  # (a hand is 0 past the game's kinds and seats)
-        g.held[p] = 0
-        for kind in range(CR_MAX_KINDS):
-            g.hand[p][kind] = s.hands[p][kind]
-            g.held[p] |= (<uint32_t>(s.hands[p][kind] != 0)) << kind
-        g.hand[p][8] = 0
-    g.pile[0] = 8
-    for i in range(s.pile_n):
-        g.pile[i + 1] = s.pile[i]
-    g.top = s.pile_n
-    g.p = cr_seat(s)
-    g.occ = 0
-    g.b[0] = 0
-    g.b[1] = 0
-    g.b[2] = 0
-    g.b[3] = 0
-    if s.rmax < 0:  # no card yet (3 players): the centre is window cell (1, 1)
-        g.ar = s.cfg.center // G - 1
-        g.ac = s.cfg.center - (g.ar + 1) * G - 1
-        g.h = 0
-        g.w = 0
-    else:  # the box in rows and columns 1..h, 1..w of the window
-        g.ar = s.rmin - 1
-        g.ac = s.cmin - 1
-        g.h = s.rmax - s.rmin + 1
-        g.w = s.cmax - s.cmin + 1
-        for r in range(s.rmin, s.rmax + 1):
-            bits = s.occ[r]
-            while bits:
-                c = ctz64(bits)
-                bits &= bits - 1
-                cd = s.table[r * G + c]
-                bit = (<uint64_t>1) << (8 * (r - g.ar) + c - g.ac)
-                g.occ |= bit
-                # 2, 3, 4: an animal; 5 and up: a cheese (1: the start card, on no board)
-                g.b[min(max(cd - 2, 0), 3)] |= bit & -(<uint64_t>(cd >= 2))
-                g.code[r * 16 + c] = <uint8_t>cd
-    length = s.cfg.cells if s.cfg.cells <= s.cfg.max_turns else s.cfg.max_turns  # CR-11
-    crw_run(&k, &g, length - s.placed, policy)
-    crw_score(&k, &g, score, count)
-    returns_of(n, winner_mask_of(n, score, count), out)
+    cr_playout(<cr_t*>vs, policy, out)
 
 
 cdef void g_rollout(void* vs, rng_t* policy) noexcept nogil:
-    cr_play_random(<cr_t*>vs, policy)
+    cr_rollout(<cr_t*>vs, policy)
 
 
 cdef int g_random_step(void* vs, rng_t* policy) noexcept nogil:
-    """One action of simulate's policy (``VectorGame``'s ``RANDOM``, the other seats of a
-    vector env), chosen as ``cr_play_random`` chooses its first one: on the 8 x 8 window
-    (``crw_pick``: one word of legal cells, no loop over the rows' legal cells), built from
-    the row boards, and laid by ``cr_place_rc``. The same draw and the same action as
-    ``cr_step_random_rows``, which serves the squares the window does not hold. Returns
-    the seat to move next (``current``)."""
-    cdef cr_t* s = <cr_t*>vs
-    cdef uint64_t occ, cnt
-    cdef uint32_t hd
-    cdef int p = cr_seat(s), kind, pos, ar, ac, h, w, N = s.cfg.N
-    if N > CRW_MAX_N or s.cfg.fixed_area:
-        cr_step_random_rows(s, p, policy)
-        return cr_current(s)
-    occ = cr_window(s, &ar, &ac, &h, &w)
-    # the kinds held, as bits: the hand's 8 counts as one word, a high bit per count that is
-    # not 0, gathered into a byte (no loop)
-    memcpy(&cnt, &s.hands[p][0], 8)
-    cnt = cr_bytes8(cnt)
-    cnt = (cnt | ((cnt & <uint64_t>0x7F7F7F7F7F7F7F7FULL) + <uint64_t>0x7F7F7F7F7F7F7F7FULL)) \
-        & <uint64_t>0x8080808080808080ULL
-    hd = <uint32_t>(((cnt >> 7) * <uint64_t>0x0102040810204080ULL) >> 56) & ((1u << s.cfg.kinds) - 1)
-    pos = crw_pick(occ, CRW_ROWM[N][h] & CRW_COLM[N][w], hd, policy, &kind)
-    cr_place_rc(s, p, kind, ar + (pos >> 3), ac + (pos & 7))
-    return cr_current(s)
+    return cr_random_step(<cr_t*>vs, policy)
 
 
 cdef void g_determinize(void* vs, int p, uint64_t seed) noexcept nogil:
@@ -1091,7 +839,7 @@ cdef void g_determinize(void* vs, int p, uint64_t seed) noexcept nogil:
 
 
 cdef void g_observe(const void* vs, int p, float* out) noexcept nogil:
-    cr_observation(<const cr_t*>vs, p, out)
+    cr_observe(<const cr_t*>vs, p, out)
 
 
 cdef void g_mask(const void* vs, uint8_t* out) noexcept nogil:
@@ -1145,6 +893,43 @@ cdef list int_list_of(const small_uint* a, Py_ssize_t n):
 
 # ---- configuration ----------------------------------------------------------------------------
 
+cdef void cr_cfg_derive(cr_cfg_t* cfg) noexcept nogil:
+    """The constants the blocks read, from the game's (``cr_cfg_t``'s second part)."""
+    cdef int p, kind, ck, r0, c0, top, left
+    cfg.length = cfg.cells if cfg.cells <= cfg.max_turns else cfg.max_turns  # CR-11, max_turns
+    cfg.cut = cfg.max_turns < cfg.cells
+    cfg.pile_size = cfg.pile_count[0] + cfg.pile_count[1] + cfg.pile_count[2]  # CR-4
+    cfg.shape = cfg.N + 8 * (cfg.fixed_area != 0)  # CR-8, reading play_area
+    r0 = cfg.center // cfg.G  # the centre (CR-3, CR-7)
+    c0 = cfg.center - r0 * cfg.G
+    if cfg.fixed_area:  # the fixed square in window rows and columns 1..N
+        top = cfg.area_lo - 1
+        left = cfg.area_lo - 1
+    else:  # the centre is window cell (1, 1)
+        top = r0 - 1
+        left = c0 - 1
+    cfg.base0 = top * cfg.G + left
+    cfg.bottom0 = (r0 - top) if cfg.uses_start else 0
+    cfg.right0 = (c0 - left) if cfg.uses_start else 0
+    cfg.start_bit = (<uint64_t>(cfg.uses_start != 0)) << (8 * (r0 - top) + c0 - left)
+    cfg.div_C = <uint32_t>(((1 << 20) + cfg.C - 1) // cfg.C)
+    cfg.div_G = <uint32_t>(((1 << 20) + cfg.G - 1) // cfg.G)
+    memset(cfg.hand0, 0, sizeof(cfg.hand0))
+    for ck in range(cfg.K):  # CR-5: the cheese set
+        cfg.hand0[3 + ck] = <uint8_t>cfg.cheese_count[ck]
+    cfg.held0 = cr_kinds_held(cfg.hand0)
+    memset(cfg.code, 0, sizeof(cfg.code))
+    memset(cfg.owner, 0, sizeof(cfg.owner))
+    memset(cfg.value, 0, sizeof(cfg.value))
+    for p in range(CR_MAX_PLAYERS):  # (every seat's row: the tables' full sizes)
+        for kind in range(CR_MAX_KINDS):  # table codes: 2 + kind for an animal, 5 + p * K + (kind - 3) for a cheese
+            cfg.code[p][kind] = <uint8_t>((2 + kind) if kind < 3 else (5 + p * cfg.K + kind - 3))
+    for p in range(cfg.n):
+        for ck in range(cfg.K):
+            cfg.owner[5 + p * cfg.K + ck] = <uint8_t>p
+            cfg.value[5 + p * cfg.K + ck] = <uint8_t>cfg.cheese_value[ck]
+
+
 cdef int fill_cfg(object game, void* v) except -1:
     """The constants of ``game`` into ``v`` (zero-filled; the cache of ``_boundary``)."""
     cdef cr_cfg_t* cfg = <cr_cfg_t*>v
@@ -1169,8 +954,13 @@ cdef int fill_cfg(object game, void* v) except -1:
         cfg.cheese_count[i] = game.cheese_counts[i]
     for i in range(3):
         cfg.pile_count[i] = game.pile_counts[i]
+    if not (2 <= cfg.N <= CR_WINDOW_N and cfg.cells <= CR_MAX_HIST
+            and cfg.pile_count[0] + cfg.pile_count[1] + cfg.pile_count[2] <= CR_MAX_PILE):
+        # (no game the parameters allow: CR-11 leaves no square above 7 x 7)
+        raise ValueError(f"cheese_rescue: the compiled engine holds squares up to {CR_WINDOW_N} x "
+                         f"{CR_WINDOW_N} and {CR_MAX_PILE} animals, not {cfg.N} x {cfg.N}")
+    cr_cfg_derive(cfg)
     return 0
-
 
 
 cdef cfg_cache_t CR_CFG
@@ -1181,40 +971,29 @@ CR_CFG.fill = fill_cfg
 
 cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                     const sim_out_t* out) noexcept nogil:
-    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``)."""
+    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``), each ``cr_sim_game`` on
+    one scratch struct; the pile stacked once (``cr_stack_animals``) and copied per game."""
     cdef const cr_cfg_t* cfg = <const cr_cfg_t*>v
     cdef cr_t s
-    cdef crw_cfg_t k
+    cdef uint8_t pile0[CR_MAX_PILE + 1]
     cdef rng_t policy
     cdef int32_t sc[4]
     cdef int32_t cnt[4]
     cdef int p, mask
     cdef Py_ssize_t i, r
-    if crw_setup(cfg, &k):  # the window play-out (every playable square)
-        for i in range(start, stop):
-            policy = rng_derive(seed, 2 * <uint64_t>i + 1)
-            crw_game(&k, rng_derive(seed, 2 * <uint64_t>i), &policy, sc, cnt)
-            mask = winner_mask_of(cfg.n, sc, cnt)  # (the game is over: square full or max_turns)
-            r = i - start
-            for p in range(cfg.n):
-                out.scores[r * out.sstride + p] = sc[p]
-                out.winners[r * out.wstride + p] = (mask >> p) & 1
-            out.lengths[r] = k.length
-            out.truncated[r] = <uint8_t>k.truncated
-        return
     s.cfg = cfg[0]
+    cr_clear(&s)
+    cr_stack_animals(pile0, cfg.pile_count[0], cfg.pile_count[1], cfg.pile_count[2])
     for i in range(start, stop):
-        cr_init(&s, rng_derive(seed, 2 * <uint64_t>i))
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
-        cr_play_random(&s, &policy)
-        cr_scores(&s, sc, cnt)
-        mask = winner_mask_of(cfg.n, sc, cnt) if cr_current(&s) == TERMINAL_SEAT else 0
+        cr_sim_game(&s, pile0, rng_derive(seed, 2 * <uint64_t>i), &policy, sc, cnt)
+        mask = winner_mask_of(cfg.n, sc, cnt)  # (the game is over: square full or max_turns)
         r = i - start
         for p in range(cfg.n):
             out.scores[r * out.sstride + p] = sc[p]
             out.winners[r * out.wstride + p] = (mask >> p) & 1
-        out.lengths[r] = s.placed
-        out.truncated[r] = <uint8_t>s.truncated
+        out.lengths[r] = cfg.length
+        out.truncated[r] = <uint8_t>cfg.cut
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -1227,7 +1006,7 @@ cdef class CheeseRescueCore(StateCore):
     cdef int _init(self, object game, uint64_t seed) except -1:
         """``new``: the constants of ``game`` and the deal of ``seed`` (StateCore)."""
         load_cfg(&CR_CFG, game, &self.s.cfg, sizeof(cr_cfg_t))
-        cr_init(&self.s, seed)  # (the slots past pile_n and placed stay 0 from the allocation)
+        cr_deal(&self.s, seed)
         return 0
 
     cdef const mh_game_t* _iface(self) noexcept:
@@ -1244,14 +1023,14 @@ cdef class CheeseRescueCore(StateCore):
         cdef int i, k, p
         st.game = game
         load_cfg(&CR_CFG, game, &st.s.cfg, sizeof(cr_cfg_t))
-        cr_clear_board(&st.s)
+        cr_clear(&st.s)
         for i, code in enumerate(d["table"]):
             if code:
                 cr_put(&st.s, i, code)
         for p, hand in enumerate(d["hands"]):
             for k in range(st.s.cfg.kinds):
                 st.s.hands[p][k] = hand[k]
-        st.s.pile_n = len(d["pile"])
+        st.s.win.pile_n = len(d["pile"])
         for i, k in enumerate(d["pile"]):
             st.s.pile[i] = k
         st.s.placed = len(d["history"])
@@ -1259,6 +1038,7 @@ cdef class CheeseRescueCore(StateCore):
             st.s.hist[i] = a
         st.s.rng = d["rng"]
         st.s.truncated = d["truncated"]
+        cr_derive(&st.s)  # the window, the kinds held, the seat to play
         return st
 
     def clone(self):
@@ -1379,21 +1159,15 @@ cdef class CheeseRescueCore(StateCore):
         dims[1] = self.s.cfg.G
         dims[2] = self.s.cfg.G
         arr = out_array(out, cnp.NPY_FLOAT32, 3, dims, False)  # (written whole)
-        cr_observation(&self.s, p, <float*>cnp.PyArray_DATA(arr))
+        cr_observe(&self.s, p, <float*>cnp.PyArray_DATA(arr))
         return out_result(out, arr)
 
     def apply_action(self, action):
         """Lay card kind ``action // C`` on cell ``action % C``; IllegalMoveError if not allowed."""
         cdef int64_t a = action_int(action)
-        cdef int p, kind, cell
-        p = cr_current(&self.s)
-        if p == TERMINAL_SEAT or a < 0 or a >= self.s.cfg.num_actions:
+        if a < 0 or a >= self.s.cfg.num_actions or not cr_is_legal(&self.s, <int>a):
             raise self._illegal(action)
-        kind = a // self.s.cfg.C
-        cell = a - kind * self.s.cfg.C
-        if not cr_is_legal(&self.s, p, kind, cell):
-            raise self._illegal(action)
-        cr_place(&self.s, kind, cell)
+        cr_apply(&self.s, <int>a)
 
     def scores(self):
         """CR-12/CR-13 applied to the table as it is now."""
@@ -1420,7 +1194,7 @@ cdef class CheeseRescueCore(StateCore):
         d = self.game._header()
         d["table"] = int_list_of(self.s.table, self.s.cfg.C)
         d["hands"] = [int_list_of(self.s.hands[p], self.s.cfg.kinds) for p in range(self.s.cfg.n)]
-        d["pile"] = int_list_of(self.s.pile, self.s.pile_n)
+        d["pile"] = int_list_of(self.s.pile, self.s.win.pile_n)
         d["rng"] = self.s.rng
         d["history"] = int_list_of(self.s.hist, self.s.placed)
         d["truncated"] = bool(self.s.truncated)

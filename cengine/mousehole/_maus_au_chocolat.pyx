@@ -10,9 +10,38 @@ two structs of one position are equal byte for byte, however they were reached.
 The combination search (MC-29) evaluates a 3- or 4-card subset of the hand with one table
 lookup (shape tables built at import from the rules); the number of combinations of a hand
 is counted without visiting subsets, from the numbers of cards of each value (``combo_count``),
-and only the chosen one is decoded (``combo_kth``). A random step (``mc_step_random``) picks
-the legal action at a uniform index of the ascending legal list without writing the list;
-``simulate`` plays each whole game in one function (``mc_sim_game``), the same draws.
+and only the chosen one is decoded (``combo_kth``).
+
+Each rule once. Every rule of play is one small inline block, written once and named for
+the rule: the deal (``deal_cards``, MC-3, MC-4), a draw (``draw_card``, ``reshuffle``,
+MC-6), a bid (``bid_card``, MC-7, MC-17), the reveal and pick order (``pick_order``, MC-8),
+a pick and the bid card after it (``pick_card``, ``bid_to_display``, ``picks_due``, MC-9),
+the combination order and a combination (``combine_order``, ``lay_combination``, MC-10 ..
+MC-13), the hand limit (``over_hand_limit``, ``discard_from_hand``, MC-14), Etienne's swap
+(``may_swap``, ``swap_seat``, ``swap_in``, ``etienne_swap``, MC-16), the end (``game_ends``,
+MC-24) and the next round (``next_round``, MC-15, MC-5). A block works on the struct's hands, pile,
+discard pile, scores and helpers through ``s``, and on the display through its sorted bytes
+and size passed by address (``dsp``, ``dn``). It takes a constant ``full``: with 1 it also
+keeps the position's description (``loc``, ``known``, ``pool``, the display's bit set:
+what views, observations, legality and determinization read, MC-26); with 0 the compiler
+drops those lines. ``simulate``'s action model (a uniform index into the ascending legal
+list, found without listing it) is four more blocks built on those: ``random_bid``,
+``random_pick``, ``random_combination``, ``random_discard``.
+
+Three sequences of blocks use them. ``mc_apply`` (a given action) and ``mc_random_step``
+(one random action; ``VectorGame``'s steps and the strong search's play-outs go through
+them) run a block with ``full`` = 1 on the struct, then the phase machine (``after_bid``,
+``after_pick``, ``after_combination``, ``after_discard``, ``next_combiner``). ``mc_play``
+plays to the end (``simulate``: ``mc_sim_game`` = ``deal_cards`` + ``mc_play``; the
+interface's ``rollout`` and ``playout``, the search's play-outs): the rest of the round by
+``mc_random_step``, then each round written out in order with ``full`` = 0 (bids, reveal,
+picks, combination steps with their hand-limit discards, the end, the rotation, the
+refill), no dispatch on the phase per action. What made ``simulate`` fast stays: the
+display's bytes and size, the policy's generator, the action count, the orders and the
+seats that may swap are locals of ``mc_play`` whose addresses go only to inline blocks, so
+the compiler keeps them in registers whatever the byte stores into the struct may alias;
+Etienne's and Henri's choices are arithmetic (``random_bid``); the count reads the hand's
+bytes (``combo_count``).
 
 The C-level game interface (``mh_game_t``, ``_cgame.pxd``) is ``MC_GAME``; its
 determinization (MC-26) is ``mc_determinize``. Every leaf function is ``noexcept nogil``. The
@@ -117,6 +146,18 @@ _build_tables()
 
 # ---- the combination search (MC-10 .. MC-12, MC-18 .. MC-23, MC-29) -------------------------
 
+cdef inline void lo_hi(const int* v, int k, int* lo, int* hi) noexcept nogil:
+    """The indices of the lowest and the highest of v[0 .. k - 1] (the first of equals)."""
+    cdef int j
+    lo[0] = 0
+    hi[0] = 0
+    for j in range(1, k):
+        if v[j] < v[lo[0]]:
+            lo[0] = j
+        if v[j] > v[hi[0]]:
+            hi[0] = j
+
+
 cdef inline uint32_t eval3(int m0, int m1, int m2, const int* top, bint mixed_ok, bint one_ok,
                            bint lilly, bint choose=0) noexcept nogil:
     """Kept sets (bit krel set) of three cards with modified values m0..m2; ``top`` lists
@@ -143,13 +184,7 @@ cdef inline uint32_t eval3(int m0, int m1, int m2, const int* top, bint mixed_ok
     m[0] = m0
     m[1] = m1
     m[2] = m2
-    lo = 0
-    hi = 0
-    for j in range(1, 3):
-        if m[j] < m[lo]:
-            lo = j
-        if m[j] > m[hi]:
-            hi = j
+    lo_hi(m, 3, &lo, &hi)
     if m[hi] - m[lo] != 2:
         return 0
     if mixed_ok:  # MC-12 (mixed run: the lowest), MC-20 (Lilly: the highest)
@@ -173,11 +208,7 @@ cdef inline uint32_t eval4(const int* v, const int* top, bint one, bint choose=0
         if one:
             return <uint32_t>1 << ((1 << top[0]) | (1 << top[1]) | (1 << top[2]))
         return <uint32_t>1 << ((1 << top[0]) | (1 << top[1]))
-    for j in range(1, 4):
-        if v[j] < v[lo]:
-            lo = j
-        if v[j] > v[hi]:
-            hi = j
+    lo_hi(v, 4, &lo, &hi)
     if v[hi] - v[lo] != 3:
         return 0
     if v[0] == v[1] or v[0] == v[2] or v[0] == v[3] or v[1] == v[2] or v[1] == v[3] or v[2] == v[3]:
@@ -440,11 +471,7 @@ cdef int combo_count_slow(const mc_t* s, int p, slots_t* t) noexcept nogil:
         t.ready = 1
         return combo_count_enum(s, p, t)
     if h == H_MATHIEU or h == H_MAURICE:
-        M[0] = 0
-        M[1] = 0
-        M[2] = 0
-        M[3] = 0
-        M[4] = 0
+        memset(M, 0, sizeof(M))
         for j in range(hn):
             c = hcard(s, p, j)
             v = s.cfg.candy[c] + 2
@@ -541,7 +568,7 @@ _build_cum_tables()
 
 cdef inline int kth_triple(int s0, int s1, int s2, uint32_t r, int k) noexcept nogil:
     """The pattern of the k-th (from 0, in the order of the set bits of ``r``) kept set of the
-    three slots s0 < s1 < s2 (combo_kth and simulate's mcsim_kth)."""
+    three slots s0 < s1 < s2 (combo_kth, combo_kth_walk)."""
     while k > 0:
         r &= r - 1
         k -= 1
@@ -549,7 +576,7 @@ cdef inline int kth_triple(int s0, int s1, int s2, uint32_t r, int k) noexcept n
 
 
 cdef inline const uint8_t* count_start(const mc_t* s, int p, slots_t* t) noexcept nogil:
-    """The start of combo_count and mcsim_count for seat ``p``'s hand of 4 or more cards:
+    """The start of combo_count for seat ``p``'s hand of 4 or more cards:
     ``t``'s fields for its helper and the table of cumulative counts (CUM_T) to read (for
     Claude, MC-22, the sets and runs of ``claude_count``); NULL where combo_count_slow counts
     instead (kept_card="player_chooses", MC-23)."""
@@ -635,6 +662,41 @@ cdef int claude_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
     return tot
 
 
+# CORR_T[mode][y]: what Mathieu's (mode 1, MC-18) and Maurice's (mode 2, MC-19) kept sets of
+# one colour change in CUM_T's figure for a slot, from the numbers (0 .. 3 each) of cards of
+# the slot's colour among the slots below it of values v - 2 .. v + 2, packed two bits each
+# into y (value v - 2 + i at bits 2i, 2i + 1); mode 0 (every other helper) changes nothing.
+# So combo_count has one loop and no branch on the helper.
+cdef int8_t CORR_T[3][1 << 10]
+
+
+cdef void _build_corr_table() noexcept nogil:
+    cdef int y, a, b, c, d, e
+    for y in range(1 << 10):
+        a = y & 3           # v - 2
+        b = (y >> 2) & 3    # v - 1
+        c = (y >> 4) & 3    # v
+        d = (y >> 6) & 3    # v + 1
+        e = (y >> 8) & 3    # v + 2
+        CORR_T[0][y] = 0
+        # Mathieu, one colour: v v v+1 has 2 kept sets (not 3), v v+2 v+2 2 (not 1)
+        CORR_T[1][y] = <int8_t>(- c * d - c2(b) + c2(e) + a * c)
+        # Maurice, one colour: v v v+2 has 1 (not 2), v v+1 v+1 has 3 (not 2)
+        CORR_T[2][y] = <int8_t>(- c * e - c2(a) + c2(d) + b * c)
+
+
+_build_corr_table()
+
+
+# INC_X[v], INC_M[v]: a card of candy value v in combo_count's counts by value (2-bit field
+# of v at bits 2v + 6 of X) and by colour (at bits 2v + 4 of M[colour])
+cdef uint64_t INC_X[16]
+cdef uint64_t INC_M[16]
+for _i in range(16):
+    INC_X[_i] = (<uint64_t>1) << (2 * _i + 6)
+    INC_M[_i] = (<uint64_t>1) << (2 * _i + 4)
+
+
 cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
     """The number of combination actions of seat p (MC-10 .. MC-23) and, in ``t.cum[j]``, the
     number of those whose highest slot is <= j, for ``combo_kth``.
@@ -646,20 +708,22 @@ cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
     v v+2 v+2 (1, 2 of one colour); Maurice (MC-19) v v v+2 (2, 1 of one colour), v v+1 v+1
     (2, 3 of one colour) and v v+2 v+3 (1); Amélie (MC-21) the four-card sets and runs (1).
     So the subsets whose highest slot is j are counted from the numbers of cards of each
-    value among the slots below j, and for Mathieu and Maurice of each value in j's colour:
-    no subset is visited. When no value has more than 3 cards in the hand, those numbers are
-    2-bit fields of one word and one ``CUM_T`` entry per slot gives them all; otherwise
-    ``combo_count_slow`` multiplies them out. Claude (MC-22), whose numbers depend on all
-    three colours, has its own count (``claude_count``); every helper with
-    kept_card="player_chooses" (MC-23), whose sets give more kept sets than counted here,
-    visits the subsets (``combo_count_enum``)."""
+    value among the slots below j (2-bit fields of one word, ``X``: one ``CUM_T`` entry per
+    slot) and, for Mathieu and Maurice, of each value in j's colour (``M``: one ``CORR_T``
+    entry): no subset is visited. Claude (MC-22), whose numbers depend on all three colours,
+    has its own count (``claude_count``); every helper with kept_card="player_chooses"
+    (MC-23), whose sets give more kept sets than counted here, and any hand with 4 cards of
+    one value (a 2-bit field overflows) are counted by ``combo_count_slow``."""
     cdef int hn = s.hand_n[p]
     cdef int h = s.helper[p]
-    cdef int j, c, v, x, over = 0, tot = 0
+    cdef int j, c, x, v, tot = 0
+    cdef int sh, col
     cdef uint64_t X = 0          # cards of value u among the slots below j, at bits 2u + 6
-    cdef uint64_t M[5]           # the same by colour (4-bit fields, value u at field u + 2)
+    cdef uint64_t M[5]           # the same by colour, at bits 2u + 4
     cdef uint64_t w
+    cdef const uint8_t* hb = <const uint8_t*>s.hand[p]
     cdef const uint8_t* T
+    cdef const int8_t* K
     if hn < 4:  # MC-11: three laid, one must stay
         return 0
     T = count_start(s, p, t)
@@ -667,42 +731,27 @@ cdef inline int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
         return combo_count_slow(s, p, t)
     if h == H_CLAUDE:  # MC-22
         return claude_count(s, p, t)
-    # a fourth card of one value would overflow its 2-bit field: seen when that card comes
-    # (its field, bits 6 and 7 of the window, already 3), and combo_count_slow counts instead
-    if not MODE_OF[h]:
-        for j in range(hn):
-            v = s.cfg.candy[hcard(s, p, j)]
-            x = <int>((X >> (v << 1)) & 0x3FFF)
-            over |= x & (x << 1)  # bit 7: the field of v is 3
-            tot += T[x]
-            t.cum[j] = tot
-            X += (<uint64_t>1) << ((v + 3) << 1)
-        if over & 0x80:
-            return combo_count_slow(s, p, t)
-        return tot
+    K = CORR_T[MODE_OF[h]]
     M[0] = 0
     M[1] = 0
     M[2] = 0
     M[3] = 0
     M[4] = 0
     for j in range(hn):
-        c = hcard(s, p, j)
-        v = s.cfg.candy[c]
-        w = M[s.cfg.colour[c]]
-        x = <int>((X >> (v << 1)) & 0x3FFF)
-        over |= x & (x << 1)
-        tot += T[x]
-        v += 2
-        if h == H_MATHIEU:  # one colour: v v v+1 has 2 kept sets (not 3), v v+2 v+2 2 (not 1)
-            tot += (- nib(w, v) * nib(w, v + 1) - c2(nib(w, v - 1))
-                    + c2(nib(w, v + 2)) + nib(w, v - 2) * nib(w, v))
-        else:  # Maurice, one colour: v v v+2 has 1 (not 2), v v+1 v+1 has 3 (not 2)
-            tot += (- nib(w, v) * nib(w, v + 2) - c2(nib(w, v - 2))
-                    + c2(nib(w, v + 1)) + nib(w, v - 1) * nib(w, v))
+        c = hb[j ^ (7 * MH_BIG_ENDIAN)]  # slot j's byte in memory (either byte order)
+        v = s.cfg.candy[c]  # (the card's attributes in locals: the store to t.cum may alias them)
+        col = s.cfg.colour[c]
+        sh = 2 * v
+        x = <int>((X >> sh) & 0x3FFF)
+        w = M[col]
+        tot += T[x] + K[(w >> sh) & 0x3FF]
         t.cum[j] = tot
-        X += (<uint64_t>1) << ((v + 1) << 1)
-        M[s.cfg.colour[c]] = w + ((<uint64_t>1) << (v << 2))
-    if over & 0x80:
+        X += INC_X[v]
+        M[col] = w + INC_M[v]
+    # a fourth card of one value overflowed its 2-bit field into the next iff the fields of
+    # X add up to less than hn (each carry takes 3 off): the check once here rather than on
+    # each card
+    if sum_fields2(X) != hn:
         return combo_count_slow(s, p, t)
     return tot
 
@@ -727,9 +776,9 @@ cdef inline bint four_may_hold(const slots_t* t, int s0, int s1, int s2) noexcep
     return (eq == 3) | ((eq == 0) & (hi - lo <= 3))
 
 
-cdef inline int combo_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogil:
-    """The pattern index of the k-th (from 0) combination that ``combo_count`` counted:
-    the block of subsets whose highest slot s2 holds it is visited in pattern order."""
+cdef inline int combo_kth_walk(const mc_t* s, int p, slots_t* t, int k) noexcept nogil:
+    """``combo_kth`` for every hand, Amélie's four-card subsets (MC-21) too: the block of
+    subsets whose highest slot s2 holds it is visited in pattern order."""
     cdef const uint16_t* R = W3R[t.helper]
     cdef const uint8_t* C = W3C[t.helper]
     cdef int s0, s1, s2 = 2, v, b, pc, i
@@ -761,6 +810,59 @@ cdef inline int combo_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogi
     return 0  # not reached: k < combo_count
 
 
+cdef uint8_t PAIR1[36]   # the q-th pair of slots s0 < s1 (s1 ascending, then s0): s1
+cdef uint8_t PAIR0[36]   # ... and s0; the pairs below slot s2 are the first s2(s2-1)/2
+for _i in range(1, 9):
+    for _j in range(_i):
+        PAIR1[(_i * (_i - 1)) // 2 + _j] = <uint8_t>_i
+        PAIR0[(_i * (_i - 1)) // 2 + _j] = <uint8_t>_j
+
+
+cdef inline int combo_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogil:
+    """The pattern index of the k-th (from 0) combination that ``combo_count`` counted (``t``
+    as it left it; ``t.cum`` past the hand may hold anything, it is masked). Where only
+    three-card subsets combine (every helper but Amélie with 5 cards or more, MC-21, whose
+    subsets ``combo_kth_walk`` visits), with few branches: the block of the highest slot s2
+    found by counting the blocks wholly below k, then the subsets of the block in pattern
+    order (middle slot, then lowest slot, ascending) in one loop over a table of slot pairs."""
+    cdef int hn = s.hand_n[p]
+    cdef int s0, s1, s2 = 2, j, q, i, pc
+    cdef uint8_t c1, c2
+    cdef const uint16_t* R
+    cdef const uint8_t* C
+    if t.amelie:
+        return combo_kth_walk(s, p, t, k)
+    for j in range(2, 9):
+        s2 += (j < hn) & (t.cum[j] <= k)
+    k -= t.cum[s2 - 1]
+    if not t.ready:  # (t.helper: set by count_start; the block reads the slots up to s2 only)
+        slots_below(s, p, t, s2 + 1)
+    R = W3R[t.helper]
+    C = W3C[t.helper]
+    c2 = t.col[s2]
+    for q in range((s2 * (s2 - 1)) >> 1):
+        s1 = PAIR1[q]
+        s0 = PAIR0[q]
+        c1 = t.col[s1]
+        i = (t.a1[s1] + t.a2[s2] - t.a0[s0] + ((c1 == c2) << 1)
+             + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2)))
+        pc = C[i]
+        if k < pc:
+            return kth_triple(s0, s1, s2, R[i], k)
+        k -= pc
+    return 0  # not reached: k < combo_count
+
+
+cdef inline int put_action(int16_t* out, uint8_t* mask, int cnt, int a) noexcept nogil:
+    """Action a as the cnt-th of a listing into ``out``, or marked in ``mask`` when ``out``
+    is NULL; returns cnt + 1."""
+    if out != NULL:
+        out[cnt] = <int16_t>a
+    else:
+        mask[a] = 1
+    return cnt + 1
+
+
 cdef inline int mc_combos_to(const mc_t* s, int p, int16_t* out, uint8_t* mask) noexcept nogil:
     """The combination actions of seat p's hand (MC-10 .. MC-23), ascending, each
     distinct (cards, kept cards) once, written to ``out`` or, when ``out`` is NULL, marked
@@ -768,7 +870,7 @@ cdef inline int mc_combos_to(const mc_t* s, int p, int16_t* out, uint8_t* mask) 
     subsets (by highest slot): empty blocks are skipped, and a block is left as soon as its
     last combination is out."""
     cdef int hn = s.hand_n[p]
-    cdef int s0, s1, s2, v, b, base, a, left, cnt = 0
+    cdef int s0, s1, s2, v, b, base, left, cnt = 0
     cdef uint32_t r
     cdef uint8_t c1, c2
     cdef const uint16_t* R
@@ -791,25 +893,16 @@ cdef inline int mc_combos_to(const mc_t* s, int p, int16_t* out, uint8_t* mask) 
                 if r:
                     base = MC_COMBINE + SUB_BASE[SUB_OF_MASK[(1 << s0) | (1 << s1) | (1 << s2)]]
                     while r:
-                        a = base + KREL_RANK[3][ctz32(r)]
+                        cnt = put_action(out, mask, cnt, base + KREL_RANK[3][ctz32(r)])
                         r &= r - 1
-                        if out != NULL:
-                            out[cnt] = <int16_t>a
-                        else:
-                            mask[a] = 1
-                        cnt += 1
                         left -= 1
                 if t.amelie:
                     for v in range(s0):
                         r = four(&t, v, s0, s1, s2)
                         while r:  # (several kept sets only with kept_card="player_chooses", MC-23)
-                            a = MC_COMBINE + pattern_of((1 << v) | (1 << s0) | (1 << s1) | (1 << s2), 4, r)
+                            cnt = put_action(out, mask, cnt, MC_COMBINE + pattern_of(
+                                (1 << v) | (1 << s0) | (1 << s1) | (1 << s2), 4, r))
                             r &= r - 1
-                            if out != NULL:
-                                out[cnt] = <int16_t>a
-                            else:
-                                mask[a] = 1
-                            cnt += 1
                             left -= 1
                 if left == 0:
                     break
@@ -823,23 +916,11 @@ cdef int mc_combos(const mc_t* s, int p, int16_t* out) noexcept nogil:
     return mc_combos_to(s, p, out, NULL)
 
 
-# ---- small state operations --------------------------------------------------------------------
+# ---- the struct's plain values: hands, display, the known flags ---------------------------------
 #
 # The struct is kept canonical: every slot past a length (hands, pile, helper row) is 0, and
 # so is the order outside the pick, combination and discard phases, as ``from_dict`` leaves
 # them; so two structs of the same position are equal byte for byte, however they got there.
-
-cdef inline int mc_current(const mc_t* s) noexcept nogil:
-    cdef int q
-    if s.phase == PH_OVER:
-        return TERMINAL_SEAT
-    if s.phase == PH_BID:  # MC-27: the next seat to commit
-        for q in range(s.cfg.n):
-            if s.bid[q] < 0:
-                return q
-    return s.order[s.turn]
-
-
 cdef inline int hcard(const mc_t* s, int p, int j) noexcept nogil:
     """The card in slot j of seat p's hand."""
     return <int>((s.hand[p][j >> 3] >> ((j & 7) << 3)) & 0xFF)
@@ -915,22 +996,6 @@ cdef inline int hand_slot(const mc_t* s, int p, int c) noexcept nogil:
     return k - (16 - s.hand_n[p]) if c > 0 else 0
 
 
-cdef inline void hand_add(mc_t* s, int p, int c) noexcept nogil:
-    """Insert card c into seat p's sorted hand (byte-parallel: the slots from c's place on
-    move up one byte)."""
-    words_insert(s.hand[p], hand_slot(s, p, c), c)
-    s.hand_n[p] += 1
-    s.loc[c] = <uint8_t>(LOC_HAND + p)
-
-
-cdef inline int hand_take(mc_t* s, int p, int j) noexcept nogil:
-    """Take the card in slot j out of seat p's hand (the slots above move down one byte) and
-    return it; its location, known flag and pool are the caller's."""
-    cdef int c = words_take(s.hand[p], j)
-    s.hand_n[p] -= 1
-    return c
-
-
 cdef inline bint is_known(const mc_t* s, int c) noexcept nogil:
     return (s.known[c >> 6] >> (c & 63)) & 1
 
@@ -943,165 +1008,583 @@ cdef inline void clear_known(mc_t* s, int c) noexcept nogil:
     s.known[c >> 6] &= ~((<uint64_t>1) << (c & 63))
 
 
-cdef inline void to_discard(mc_t* s, int c) noexcept nogil:
-    s.loc[c] = LOC_DISCARD
-    s.dis[c >> 6] |= (<uint64_t>1) << (c & 63)
-    s.discard_n += 1
+cdef inline void hand_add(mc_t* s, int p, int c) noexcept nogil:
+    """Card c into seat p's sorted hand of any size (loading a dict; in play ``hand_put``)."""
+    words_insert(s.hand[p], hand_slot(s, p, c), c)
+    s.hand_n[p] += 1
+    s.loc[c] = <uint8_t>(LOC_HAND + p)
 
 
-cdef inline int disp_rank(const mc_t* s, int c) noexcept nogil:
-    """The number of display cards below card c (byte-parallel compare on ``dsp``)."""
-    cdef uint64_t H = <uint64_t>0x8080808080808080ULL
-    cdef uint64_t x = s.dsp
-    # a byte's high bit is set where the byte (< 128) is >= c; a valid byte is below c
-    # where it is clear
-    cdef uint64_t lt = ~((x | H) - <uint64_t>c * <uint64_t>0x0101010101010101ULL) & H
-    lt &= ((<uint64_t>1) << (8 * s.disp_n)) - 1
-    return <int>(((lt >> 7) * <uint64_t>0x0101010101010101ULL) >> 56)
+cdef inline int display_rank(const mc_t* s, int c) noexcept nogil:
+    """The number of display cards below card c (the unused bytes are 0, below every c > 0)."""
+    return lt_bytes(s.dsp, c) - (8 - s.disp_n) if c > 0 else 0
 
 
 cdef inline void disp_add(mc_t* s, int c) noexcept nogil:
-    s.dsp = bytes_insert(s.dsp, 8 * disp_rank(s, c), <uint64_t>c)
-    s.disp[c >> 6] |= (<uint64_t>1) << (c & 63)
-    s.disp_n += 1
-    s.loc[c] = LOC_DISPLAY
-    s.pool[c] = 0
+    """Card c into the display (loading a dict)."""
+    display_put(s, &s.dsp, &s.disp_n, c, 1)
 
 
-cdef inline int disp_take(mc_t* s, int k) noexcept nogil:
-    """Take the k-th (from 0) display card in id order out of the display; returns it."""
-    cdef int c = <int>((s.dsp >> (8 * k)) & 0xFF)
-    s.dsp = bytes_drop(s.dsp, 8 * k)
-    s.disp[c >> 6] &= ~((<uint64_t>1) << (c & 63))
-    s.disp_n -= 1
+# ---- the rules, each written once -------------------------------------------------------------
+#
+# Every rule of play is one inline block below, over the struct's hands, pile, discard pile,
+# scores and helpers (``s``) and, for the display, over its sorted bytes and size passed by
+# address (``dsp``, ``dn``: the struct's own in the step functions, locals of ``mc_play``).
+# ``full`` is a constant at every call: 1 in the step functions (``mc_apply``,
+# ``mc_random_step``), which keep the position's description up to date too (``loc``,
+# ``known``, ``pool``, the display's bit set ``disp``: what views, observations, legality
+# and determinization read, MC-26), 0 in ``mc_play`` (``simulate``, the play-outs), which
+# keeps only what decides a later draw; the compiler drops the ``if full:`` lines there.
+
+cdef inline void hand_put(mc_t* s, int p, int hn, int c, bint full) noexcept nogil:
+    """Card c into seat p's hand of hn cards, at its rank. In play a card comes only into a
+    hand of at most 8 (MC-14 leaves at most 8 after a combination step, a bid takes one,
+    hand_size is at most 8, a swap takes one out before it draws: MC-16), so the rank is
+    counted in the low word: the cards below c + 1 less the unused bytes (0, below c + 1,
+    8 - hn of them)."""
+    words_insert(s.hand[p], lt_bytes(s.hand[p][0], c + 1) - (8 - hn), c)
+    s.hand_n[p] = <uint8_t>(hn + 1)
+    if full:
+        s.loc[c] = <uint8_t>(LOC_HAND + p)
+
+
+cdef inline int hand_take(mc_t* s, int p, int j) noexcept nogil:
+    """The card in slot j of seat p's hand, taken out (the slots above move down one byte);
+    its location, known flag and pool are the caller's."""
+    cdef int c = words_take(s.hand[p], j)
+    s.hand_n[p] -= 1
     return c
 
 
-cdef int mc_draw(mc_t* s) noexcept nogil:
-    """MC-6: the top card; an empty pile is replaced by the discards (in card id order)
-    shuffled, a new pool of unseen cards (MC-26); -1 when both are empty. The caller
-    places the card."""
+cdef inline void to_discard(mc_t* s, int c, bint full) noexcept nogil:
+    """A card face up on the discard pile (MC-12, MC-14, MC-16); seen by everyone (MC-26)."""
+    s.dis[c >> 6] |= (<uint64_t>1) << (c & 63)
+    s.discard_n += 1
+    if full:
+        s.loc[c] = LOC_DISCARD
+        clear_known(s, c)
+        s.pool[c] = 0
+
+
+cdef int reshuffle(mc_t* s, bint full) noexcept nogil:
+    """MC-6: the empty draw pile is replaced by the discards, in card id order, shuffled by
+    the game's generator; with ``full`` they are a new pool of unseen cards (MC-26). Returns
+    0 (nothing done) when there are no discards."""
     cdef int c, w
-    cdef uint64_t bits
     cdef int32_t pool = 0
-    if s.pile_n == 0:
-        if s.discard_n == 0:
-            return -1
+    cdef uint64_t bits
+    if s.discard_n == 0:
+        return 0
+    if full:
         for c in range(MC_CARDS):
             if s.pool[c] > pool:
                 pool = s.pool[c]
         pool += 1
-        for w in range(2):  # the discards in card id order
-            bits = s.dis[w]
-            while bits:
-                c = 64 * w + ctz64(bits)
-                bits &= bits - 1
-                s.pile[s.pile_n] = <uint8_t>c
-                s.pile_n += 1
+    for w in range(2):
+        bits = s.dis[w]
+        while bits:
+            c = 64 * w + ctz64(bits)
+            bits &= bits - 1
+            s.pile[s.pile_n] = <uint8_t>c
+            s.pile_n += 1
+            if full:
                 s.loc[c] = LOC_PILE
                 s.pool[c] = pool
-        s.dis[0] = 0
-        s.dis[1] = 0
-        s.discard_n = 0
-        rng_shuffle_u8(&s.rng, s.pile, s.pile_n)
+    s.dis[0] = 0
+    s.dis[1] = 0
+    s.discard_n = 0
+    rng_shuffle_u8(&s.rng, s.pile, s.pile_n)
+    return 1
+
+
+cdef inline int draw_card(mc_t* s, bint full) noexcept nogil:
+    """MC-6: the top card of the draw pile (refilled from the discards when empty), -1 when
+    both are empty; the caller places it."""
+    cdef int c
+    if s.pile_n == 0 and not reshuffle(s, full):
+        return -1
     s.pile_n -= 1
     c = s.pile[s.pile_n]
-    s.pile[s.pile_n] = 0
+    if full:
+        s.pile[s.pile_n] = 0
     return c
 
 
-cdef void mc_init(mc_t* s, uint64_t seed) noexcept nogil:
-    """``new_state(seed)`` into a struct whose constants (``cfg``) are set and whose other
-    bytes are all 0 (a new object; ``mc_reset`` for a used struct). MC-3: the deck is
-    shuffled, each seat gets ``hand_size`` cards from the top round the table, seat 0 first,
-    then n + 1 go face up; MC-4: the helpers are shuffled, seat q gets the q-th. The hands
-    and the display are gathered as bit sets and written out in card id order."""
-    cdef int i, r, q, c, j, w, top = MC_CARDS, n = s.cfg.n
-    cdef rng_t g = seed
-    cdef uint8_t deck[MC_CARDS]
-    cdef uint8_t helpers[MC_HELPERS]
-    cdef uint64_t sets[MC_MAX_PLAYERS + 1][2]   # each seat's hand, then the display
-    cdef uint64_t b
-    for i in range(MC_CARDS):  # MC-3
-        deck[i] = <uint8_t>i
-    rng_shuffle_u8(&g, deck, MC_CARDS)
-    memset(sets, 0, sizeof(sets))
-    for r in range(s.cfg.hand_size):
-        for q in range(n):
-            top -= 1
-            c = deck[top]
-            sets[q][c >> 6] |= (<uint64_t>1) << (c & 63)
-            s.loc[c] = <uint8_t>(LOC_HAND + q)
-    for i in range(n + 1):
-        top -= 1
-        c = deck[top]
-        sets[n][c >> 6] |= (<uint64_t>1) << (c & 63)
+cdef inline void display_put(mc_t* s, uint64_t* dsp, uint8_t* dn, int c, bint full) noexcept nogil:
+    """Card c face up into the display (MC-5, MC-9) at its rank among the sorted bytes (at
+    most 6 before: the cards below c + 1 less the unused bytes, 0, 8 - dn of them)."""
+    dsp[0] = bytes_insert(dsp[0], (lt_bytes(dsp[0], c + 1) - (8 - dn[0])) << 3, <uint64_t>c)
+    dn[0] += 1
+    if full:
+        s.disp[c >> 6] |= (<uint64_t>1) << (c & 63)
         s.loc[c] = LOC_DISPLAY
+        s.pool[c] = 0
+
+
+cdef inline int display_take(mc_t* s, uint64_t* dsp, uint8_t* dn, int k, bint full) noexcept nogil:
+    """The k-th (from 0) display card in id order, taken out of the display."""
+    cdef int c = <int>((dsp[0] >> (8 * k)) & 0xFF)
+    dsp[0] = bytes_drop(dsp[0], 8 * k)
+    dn[0] -= 1
+    if full:
+        s.disp[c >> 6] &= ~((<uint64_t>1) << (c & 63))
+    return c
+
+
+cdef uint8_t DECK[MC_CARDS]   # the card ids in order (the unshuffled deck)
+for _i in range(MC_CARDS):
+    DECK[_i] = <uint8_t>_i
+
+
+cdef inline void deal_cards(mc_t* s, uint64_t seed, bint full) noexcept nogil:
+    """A new game from ``seed`` into ``s`` (its ``cfg`` set). MC-3: the deck shuffled (it is
+    the pile, top last), each seat gets hand_size cards from the top round the table, seat 0
+    first, then n + 1 go face up; MC-4: the helpers shuffled, seat q gets the q-th, the rest
+    is the row. Hands and display are gathered as bit sets and written out in card id order
+    (at most 8 cards each). Every field that play reads is set, so a struct that played a
+    game deals the same game; with ``full`` the description too, on a struct that is 0
+    apart from its ``cfg`` (``mc_deal``)."""
+    cdef int n = s.cfg.n
+    cdef int i, j, k, q, x, c
+    cdef rng_t g = seed
+    cdef uint64_t sets[MC_MAX_PLAYERS + 1][2]   # each seat's hand, then the display
+    cdef uint64_t b, word
+    cdef uint8_t helpers[MC_HELPERS]
+    memcpy(s.pile, DECK, MC_CARDS)  # MC-3
+    rng_shuffle_u8(&g, s.pile, MC_CARDS)
+    memset(sets, 0, sizeof(sets))
+    j = MC_CARDS
+    for i in range(s.cfg.hand_size):
+        for q in range(n):
+            j -= 1
+            c = s.pile[j]
+            sets[q][c >> 6] |= (<uint64_t>1) << (c & 63)
+            if full:
+                s.loc[c] = <uint8_t>(LOC_HAND + q)
+    for i in range(n + 1):
+        j -= 1
+        c = s.pile[j]
+        sets[n][c >> 6] |= (<uint64_t>1) << (c & 63)
+        if full:
+            s.loc[c] = LOC_DISPLAY
+    s.pile_n = <uint8_t>j
+    if full:
+        memset(s.pile + j, 0, MC_CARDS - j)
+        s.disp[0] = sets[n][0]
+        s.disp[1] = sets[n][1]
     for q in range(n + 1):
-        j = 0
-        for w in range(2):
-            b = sets[q][w]
+        k = 0
+        word = 0
+        for x in range(2):
+            b = sets[q][x]
             while b:
-                c = 64 * w + ctz64(b)
+                word |= (<uint64_t>(64 * x + ctz64(b))) << (k << 3)
                 b &= b - 1
-                if q < n:
-                    s.hand[q][j >> 3] |= (<uint64_t>c) << ((j & 7) << 3)
-                else:
-                    s.dsp |= (<uint64_t>c) << (j << 3)
-                j += 1
+                k += 1
         if q < n:
-            s.hand_n[q] = j
-    s.disp[0] = sets[n][0]
-    s.disp[1] = sets[n][1]
-    s.disp_n = n + 1
-    memcpy(s.pile, deck, top)
-    s.pile_n = top
+            s.hand[q][0] = word
+            s.hand[q][1] = 0
+            s.hand_n[q] = <uint8_t>k
+            s.score[q] = 0
+            s.bid[q] = -1
+        else:
+            s.dsp = word
+            s.disp_n = <uint8_t>k
     for i in range(MC_HELPERS):  # MC-4
         helpers[i] = <uint8_t>i
     rng_shuffle_u8(&g, helpers, MC_HELPERS)
     s.rng = g
     for q in range(n):
         s.helper[q] = helpers[q]
-        s.bid[q] = -1
-    s.row_n = MC_HELPERS - n
+    s.row_n = <uint8_t>(MC_HELPERS - n)
     for i in range(s.row_n):
         s.row[i] = helpers[n + i]
+    s.dis[0] = 0
+    s.dis[1] = 0
+    s.discard_n = 0
     s.round = 1
+    s.nactions = 0
     s.phase = PH_BID
+    s.turn = 0
+    s.picks_left = 0
+    s.etienne_used = 0
+    s.henri_off = 0
+    s.truncated = 0
 
 
-cdef void mc_reset(mc_t* s, uint64_t seed) noexcept nogil:
-    """``new_state(seed)`` into any struct whose constants are set: everything after them
-    zeroed (as in a new object), then ``mc_init``."""
-    memset(<char*>s + sizeof(mc_cfg_t), 0, sizeof(mc_t) - sizeof(mc_cfg_t))
-    mc_init(s, seed)
+cdef inline int next_bidder(const mc_t* s) noexcept nogil:
+    """MC-27: in the bid phase, the first seat that has not bid yet (seats commit in seat
+    order, and the last bid reveals them all, so there is one)."""
+    cdef int q = 0
+    while s.bid[q] >= 0:
+        q += 1
+    return q
 
 
-cdef inline void order_by_helper(mc_t* s) noexcept nogil:
-    """MC-10: seats by helper rank, highest first (helper id ascending)."""
+cdef inline void bid_card(mc_t* s, int p, int j, int plain, bint full) noexcept nogil:
+    """MC-7: seat p lays the card in slot j face down (it keeps its known flag and pool until
+    the reveal); ``plain``: without Henri's +2 (MC-17, henri_bonus="optional")."""
+    cdef int c = hand_take(s, p, j)
+    s.bid[p] = <int8_t>c
+    s.henri_off |= <uint8_t>plain
+    if full:
+        s.loc[c] = <uint8_t>(LOC_BID + p)
+
+
+# HELPER_KEY[with_henri][h]: the part of a pick-order key (MC-8, MC-17) that the helper h gives:
+# 2 coins (times 16) for Henri unless his holder bid without him, then the helper rank
+cdef int16_t HELPER_KEY[2][8]
+for _i in range(2):
+    for _j in range(8):
+        HELPER_KEY[_i][_j] = 32 * (_i and _j == H_HENRI) + MC_HELPERS - _j
+
+
+cdef inline void pick_order(mc_t* s, uint8_t* order, bint full) noexcept nogil:
+    """MC-7: the bids revealed together (MC-26: face up from now on); MC-8, MC-17: the pick
+    order into ``order``, larger first: coins (+2 with Henri, unless his holder bid without
+    him), then helper rank. The keys differ (helper ranks do): a seat's place is the number
+    of larger keys, counted for every key at once: the keys (below 2**9) are the 10-bit
+    fields of one word ``w`` (bit 9 of each a guard), so that subtracting a key + 1 from
+    every field leaves the guard of exactly the larger ones set."""
+    cdef int n = s.cfg.n
+    cdef int q, c
+    cdef int with_henri = s.henri_off == 0
+    cdef uint64_t key[MC_MAX_PLAYERS]
+    cdef uint64_t w = 0, t
+    cdef uint64_t ones = <uint64_t>0x0004010040100401ULL     # 1 in each of six 10-bit fields
+    cdef uint64_t guards = <uint64_t>0x0802008020080200ULL   # bit 9 of each
+    for q in range(n):
+        c = s.bid[q]
+        key[q] = <uint64_t>(16 * s.cfg.coin[c] + HELPER_KEY[with_henri][s.helper[q]])
+        w |= key[q] << (10 * q)
+        if full:
+            clear_known(s, c)
+            s.pool[c] = 0
+    w |= guards
+    for q in range(n):
+        t = ((w - (key[q] + 1) * ones) & guards) >> 9  # bit 10 x: key[x] > key[q]
+        order[((t * ones) >> 50) & 7] = <uint8_t>q       # (their number, in field 5)
+    s.henri_off = 0  # (the order holds it now)
+
+
+cdef inline int picks_due(int dn) noexcept nogil:
+    """MC-9: a seat takes two display cards, fewer when fewer lie there."""
+    return 2 if dn >= 2 else dn
+
+
+cdef inline void pick_card(mc_t* s, uint64_t* dsp, uint8_t* dn, int p, int hn, int k,
+                           bint full) noexcept nogil:
+    """MC-9: seat p (hn cards) takes the k-th display card (id order) into its hand, seen by
+    everyone."""
+    cdef int c = display_take(s, dsp, dn, k, full)
+    hand_put(s, p, hn, c, full)
+    if full:
+        set_known(s, c)
+
+
+cdef inline void bid_to_display(mc_t* s, uint64_t* dsp, uint8_t* dn, int p, bint full) noexcept nogil:
+    """MC-9: after its picks seat p's bid card goes into the display, where the seats after
+    it may take it (the last one's stays for the next round)."""
+    display_put(s, dsp, dn, s.bid[p], full)
+    s.bid[p] = -1
+
+
+cdef inline void combine_order(const mc_t* s, uint8_t* order) noexcept nogil:
+    """MC-10: the seats by helper rank, highest first (helper id ascending), into ``order``:
+    the helpers differ, so a seat's place is the number of lower ids held."""
     cdef int q, n = s.cfg.n
     cdef uint32_t held = 0
     for q in range(n):
         held |= (<uint32_t>1) << s.helper[q]
-    for q in range(n):  # the helpers differ: a seat's place is the number of lower ids held
-        s.order[mh_pc8[held & (((<uint32_t>1) << s.helper[q]) - 1)]] = q
+    for q in range(n):
+        order[mh_pc8[held & (((<uint32_t>1) << s.helper[q]) - 1)]] = <uint8_t>q
+
+
+cdef inline void lay_combination(mc_t* s, int p, int i, bint full) noexcept nogil:
+    """MC-10, MC-12, MC-13: seat p lays pattern i: its kept cards score their printed candy
+    value, the others go to the discard pile, all face up (the laid slots are taken from the
+    highest down, so the lower ones keep their places)."""
+    cdef int j, q, c, kept, k = PAT_K[i]
+    cdef int hn = s.hand_n[p]
+    for j in range(k - 1, -1, -1):
+        q = PAT_SLOT[i][j]
+        c = words_take(s.hand[p], q)
+        kept = (PAT_KEEP[i] >> q) & 1
+        s.score[p] += kept * s.cfg.candy[c]  # MC-13
+        s.dis[c >> 6] |= (<uint64_t>(1 - kept)) << (c & 63)
+        s.discard_n += 1 - kept
+        if full:
+            clear_known(s, c)
+            s.pool[c] = 0
+            s.loc[c] = <uint8_t>(LOC_VP + p if kept else LOC_DISCARD)
+    s.hand_n[p] = <uint8_t>(hn - k)
+
+
+cdef inline bint over_hand_limit(const mc_t* s, int p) noexcept nogil:
+    """MC-14: seat p holds more than 8 cards after its combination step (it discards)."""
+    return s.hand_n[p] > MC_HAND_LIMIT
+
+
+cdef inline void discard_from_hand(mc_t* s, int p, int j, bint full) noexcept nogil:
+    """MC-14: seat p discards the card in slot j face up."""
+    to_discard(s, hand_take(s, p, j), full)
+
+
+cdef inline bint may_swap(const mc_t* s, int q) noexcept nogil:
+    """MC-16: seat q holds Etienne and has not swapped this round (once a round)."""
+    return (s.helper[q] == H_ETIENNE) & (s.etienne_used == 0)
+
+
+cdef inline int swap_seat(const mc_t* s, int q) noexcept nogil:
+    """Seat q if it may still swap this round (``may_swap``), else n (no seat). Etienne has
+    helper rank 0: when a seat holds him, it is the first of the combination order
+    (``combine_order``), so ``swap_seat(s, order[0])`` is the round's."""
+    return q if may_swap(s, q) else s.cfg.n
+
+
+cdef inline int swap_in(uint32_t at, int e, int ph, int n) noexcept nogil:
+    """MC-16 (the reading etienne_swap: ``at`` is ``cfg.etienne_at``): ``e`` (``swap_seat``)
+    if a swap is allowed in phase ph, else n (no seat)."""
+    return e if (at >> ph) & 1 else n
+
+
+cdef inline int swapper(const mc_t* s, int p, int ph) noexcept nogil:
+    """The seat among p and no one (n) that may swap in phase ph now (MC-16): the step
+    functions ask only for the seat to move."""
+    return swap_in(s.cfg.etienne_at, swap_seat(s, p), ph, s.cfg.n)
+
+
+cdef inline void etienne_swap(mc_t* s, int p, int j, bint full) noexcept nogil:
+    """MC-16: Etienne's holder discards the card in slot j face up and draws the top card
+    (MC-6: the discards hold a card, so one comes); once a round."""
+    cdef int hn = s.hand_n[p]
+    to_discard(s, words_take(s.hand[p], j), full)
+    hand_put(s, p, hn - 1, draw_card(s, full), full)
+    s.etienne_used = 1
+
+
+cdef inline bint game_ends(mc_t* s) noexcept nogil:
+    """MC-24: after the combination steps of a round, the game ends when a seat has
+    ``target`` points or more; else it is cut (``truncated``) after round ``max_turns``."""
+    cdef int q, best = 0
+    for q in range(s.cfg.n):
+        best = s.score[q] if s.score[q] > best else best
+    if best >= s.cfg.target:
+        return 1
+    if s.round >= s.cfg.max_turns:
+        s.truncated = 1
+        return 1
+    return 0
+
+
+cdef inline void next_round(mc_t* s, uint64_t* dsp, uint8_t* dn, bint full) noexcept nogil:
+    """MC-15: the helpers passed; a new round (Etienne may swap again, MC-16); MC-5, MC-6:
+    n cards from the pile into the display, one at a time (fewer when both piles run out)."""
+    cdef int i, c
+    rotate_helpers(s)
+    s.round += 1
+    s.etienne_used = 0
+    for i in range(s.cfg.n):
+        c = draw_card(s, full)
+        if c < 0:
+            break
+        display_put(s, dsp, dn, c, full)
+
+
+# ---- simulate's action model: one random action, from the blocks above -----------------------
+#
+# A random action is the legal action at a uniform index (``rng_below`` of their number) of
+# the ascending legal list (as ``mc_legal`` lists it), found without listing it. ``e`` is the
+# seat that may swap now (``swapper``). Each returns 1 when the action was Etienne's swap
+# (MC-16: the same seat acts again), else 0. The choice an index makes is computed without a
+# branch where it is a coin flip to the branch predictor.
+
+cdef inline bint random_bid(mc_t* s, rng_t* pol, int p, int e, bint full) noexcept nogil:
+    """Seat p's bid (MC-7): its cards, then its swaps (MC-16), then, for Henri's holder with
+    henri_bonus="optional", its bids without Henri (MC-17)."""
+    cdef int hn = s.hand_n[p]
+    cdef int sw = hn & -(p == e)
+    cdef int pl = hn & -(s.cfg.henri_optional & (s.helper[p] == H_HENRI))
+    cdef int k = <int>rng_below(pol, <uint32_t>(hn + sw + pl))
+    cdef int x
+    if k >= hn and k < hn + sw:
+        etienne_swap(s, p, k - hn, full)
+        return 1
+    x = k >= hn + sw  # a bid without Henri (MC-17)
+    bid_card(s, p, k - ((hn + sw) & -x), x, full)
+    return 0
+
+
+cdef inline bint random_pick(mc_t* s, rng_t* pol, uint64_t* dsp, uint8_t* dn, int p, int e,
+                             bint full) noexcept nogil:
+    """Seat p's pick (MC-9): the display cards, then its swaps (MC-16)."""
+    cdef int hn = s.hand_n[p]
+    cdef int sw = hn & -(p == e)
+    cdef int k = <int>rng_below(pol, <uint32_t>(dn[0] + sw))
+    if k < dn[0]:
+        pick_card(s, dsp, dn, p, hn, k, full)
+        return 0
+    etienne_swap(s, p, k - dn[0], full)
+    return 1
+
+
+cdef inline bint random_combination(mc_t* s, rng_t* pol, int p, int e, slots_t* t,
+                                    bint full) noexcept nogil:
+    """Seat p's combination step (MC-10): its swaps (MC-16), the decline, then the
+    combinations (counted, and only the chosen one decoded)."""
+    cdef int sw = s.hand_n[p] & -(p == e)
+    cdef int k = <int>rng_below(pol, <uint32_t>(sw + 1 + combo_count(s, p, t)))
+    if k < sw:
+        etienne_swap(s, p, k, full)
+        return 1
+    if k > sw:  # (the decline: k == sw)
+        lay_combination(s, p, combo_kth(s, p, t, k - sw - 1), full)
+    return 0
+
+
+cdef inline bint random_discard(mc_t* s, rng_t* pol, int p, int e, bint full) noexcept nogil:
+    """Seat p's hand-limit discard (MC-14): its cards, then its swaps (MC-16, with
+    etienne_swap="also_hand_limit")."""
+    cdef int hn = s.hand_n[p]
+    cdef int sw = hn & -(p == e)
+    cdef int k = <int>rng_below(pol, <uint32_t>(hn + sw))
+    if k < hn:
+        discard_from_hand(s, p, k, full)
+        return 0
+    etienne_swap(s, p, k - hn, full)
+    return 1
+
+
+# ---- the step functions: a given action (mc_apply) or a random one (mc_random_step) ------------
+#
+# The blocks with ``full`` set, and between actions the phase machine: whose turn it is and
+# what comes after an action (the same order as mc_play's round).
+
+cdef inline int mc_current(const mc_t* s) noexcept nogil:
+    """The seat to move (MC-27: in the bid phase the next seat to commit), or TERMINAL_SEAT."""
+    if s.phase == PH_OVER:
+        return TERMINAL_SEAT
+    if s.phase == PH_BID:
+        return next_bidder(s)
+    return s.order[s.turn]
+
+
+cdef inline bint swap_ok(const mc_t* s, int p) noexcept nogil:
+    """MC-16: seat p may swap now (``swapper`` of the phase)."""
+    return swapper(s, p, s.phase) == p
 
 
 cdef void start_pick_turn(mc_t* s) noexcept nogil:
-    cdef int q, c
+    """The picks of seat ``order[turn]`` (MC-9); a seat with nothing to take puts its bid
+    card straight in; after the last seat, the combination steps (MC-10)."""
     while s.turn < s.cfg.n:
-        s.picks_left = 2 if s.disp_n >= 2 else s.disp_n
+        s.picks_left = <uint8_t>picks_due(s.disp_n)
         if s.picks_left:
             return
-        q = s.order[s.turn]  # nothing to take: the bid goes straight in
-        c = s.bid[q]
-        disp_add(s, c)
-        s.bid[q] = -1
+        bid_to_display(s, &s.dsp, &s.disp_n, s.order[s.turn], 1)
         s.turn += 1
     s.picks_left = 0
     s.phase = PH_COMBINE
-    order_by_helper(s)
+    combine_order(s, s.order)
     s.turn = 0
+
+
+cdef inline void after_bid(mc_t* s, int p) noexcept nogil:
+    if p == s.cfg.n - 1:  # MC-27: seats commit in order, so the last bid is in
+        pick_order(s, s.order, 1)
+        s.phase = PH_PICK
+        s.turn = 0
+        start_pick_turn(s)
+
+
+cdef inline void after_pick(mc_t* s, int p) noexcept nogil:
+    s.picks_left -= 1
+    if s.picks_left == 0:
+        bid_to_display(s, &s.dsp, &s.disp_n, p, 1)
+        s.turn += 1
+        start_pick_turn(s)
+
+
+cdef void next_combiner(mc_t* s) noexcept nogil:
+    """The next seat's combination step (MC-10); after the last, the end (MC-24) or the next
+    round (MC-15, MC-5)."""
+    s.phase = PH_COMBINE
+    s.turn += 1
+    if s.turn < s.cfg.n:
+        return
+    s.turn = 0
+    memset(s.order, 0, sizeof(s.order))  # as from_dict leaves it in the bid phase and at the end
+    if game_ends(s):
+        s.phase = PH_OVER
+        return
+    next_round(s, &s.dsp, &s.disp_n, 1)
+    s.phase = PH_BID
+
+
+cdef inline void after_combination(mc_t* s, int p) noexcept nogil:
+    if over_hand_limit(s, p):  # MC-14
+        s.phase = PH_DISCARD
+    else:
+        next_combiner(s)
+
+
+cdef inline void after_discard(mc_t* s, int p) noexcept nogil:
+    if not over_hand_limit(s, p):
+        next_combiner(s)
+
+
+cdef void mc_apply(mc_t* s, int a) noexcept nogil:
+    """Apply a legal action."""
+    cdef int p = mc_current(s)
+    s.nactions += 1
+    if a < MC_PICK:  # MC-7
+        bid_card(s, p, hand_slot(s, p, a - MC_BID), 0, 1)
+        after_bid(s, p)
+    elif a < MC_DISCARD:  # MC-9
+        pick_card(s, &s.dsp, &s.disp_n, p, s.hand_n[p], display_rank(s, a - MC_PICK), 1)
+        after_pick(s, p)
+    elif a < MC_SWAP:  # MC-14
+        discard_from_hand(s, p, hand_slot(s, p, a - MC_DISCARD), 1)
+        after_discard(s, p)
+    elif a < MC_DECLINE:  # MC-16
+        etienne_swap(s, p, hand_slot(s, p, a - MC_SWAP), 1)
+    elif a == MC_DECLINE:  # MC-10
+        after_combination(s, p)
+    elif a < MC_BID_PLAIN:  # MC-10, MC-12
+        lay_combination(s, p, a - MC_COMBINE, 1)
+        after_combination(s, p)
+    else:  # MC-17: a bid without Henri
+        bid_card(s, p, hand_slot(s, p, a - MC_BID_PLAIN), 1, 1)
+        after_bid(s, p)
+
+
+cdef void combination_step(mc_t* s, rng_t* policy, int p) noexcept nogil:
+    """mc_random_step at seat p's combination step (apart: its scratch ``t`` is large)."""
+    cdef slots_t t
+    memset(t.cum, 0, sizeof(t.cum))  # (combo_kth reads past the hand, masked)
+    if not random_combination(s, policy, p, swapper(s, p, PH_COMBINE), &t, 1):
+        after_combination(s, p)
+
+
+cdef inline int mc_random_step(mc_t* s, rng_t* policy) noexcept nogil:
+    """One action of simulate's policy (the random blocks above, as ``mc_play`` draws it);
+    returns the seat to move after it."""
+    cdef int p, ph = s.phase
+    s.nactions += 1
+    if ph == PH_BID:
+        p = next_bidder(s)
+        if not random_bid(s, policy, p, swapper(s, p, PH_BID), 1):
+            after_bid(s, p)
+    else:
+        p = s.order[s.turn]
+        if ph == PH_PICK:
+            if not random_pick(s, policy, &s.dsp, &s.disp_n, p, swapper(s, p, PH_PICK), 1):
+                after_pick(s, p)
+        elif ph == PH_COMBINE:
+            combination_step(s, policy, p)
+        elif not random_discard(s, policy, p, swapper(s, p, PH_DISCARD), 1):  # MC-14
+            after_discard(s, p)
+    return mc_current(s)
 
 
 cdef inline void rotate_helpers(mc_t* s) noexcept nogil:
@@ -1119,216 +1602,140 @@ cdef inline void rotate_helpers(mc_t* s) noexcept nogil:
     s.helper[0] = old[n - 1]
 
 
-cdef void next_combiner(mc_t* s) noexcept nogil:
-    cdef int i, q, c, n = s.cfg.n, best = 0
-    s.phase = PH_COMBINE
-    s.turn += 1
-    if s.turn < n:
-        return
-    s.turn = 0
-    memset(s.order, 0, sizeof(s.order))  # as from_dict leaves it in the bid phase and at the end
-    for q in range(n):
-        if s.score[q] > best:
-            best = s.score[q]
-    if best >= s.cfg.target:  # MC-24
-        s.phase = PH_OVER
-        return
-    if s.round >= s.cfg.max_turns:  # max_turns (rounds)
-        s.phase = PH_OVER
-        s.truncated = 1
-        return
-    rotate_helpers(s)  # MC-15
-    s.round += 1
-    s.etienne_used = 0
-    if s.pile_n >= n:  # MC-5: n cards from the pile (one at a time, for the display order)
-        for i in range(n):
-            s.pile_n -= 1
-            disp_add(s, s.pile[s.pile_n])
-            s.pile[s.pile_n] = 0
-    else:
-        for i in range(n):  # MC-6: the pile runs out on the way
-            c = mc_draw(s)
-            if c < 0:
+cdef int g_random_step(void* v, rng_t* policy) noexcept nogil:
+    """``mc_random_step`` (its one out-of-line copy: the interface's and mc_play's)."""
+    return mc_random_step(<mc_t*>v, policy)
+
+
+# ---- simulate's loop: the play to the end, from the blocks above --------------------------------
+
+cdef inline void seat_picks(mc_t* s, rng_t* pol, uint64_t* dsp, uint8_t* dn, int p, int* ets,
+                            int* e, int32_t* nact) noexcept nogil:
+    """mc_play: seat p's picks (MC-9; Etienne's swaps among them, MC-16: ``ets`` is
+    ``swap_seat``, ``e`` the seat that may swap now), then its bid card into the display."""
+    cdef int i
+    for i in range(2):  # (picks_due: the display only shrinks, so a second pick iff a card is left)
+        if dn[0] == 0:
+            break
+        while random_pick(s, pol, dsp, dn, p, e[0], 0):
+            nact[0] += 1
+            ets[0] = swap_seat(s, p)
+            e[0] = swap_in(s.cfg.etienne_at, ets[0], PH_PICK, s.cfg.n)
+        nact[0] += 1
+    bid_to_display(s, dsp, dn, p, 0)
+
+
+cdef inline void seat_combination(mc_t* s, rng_t* pol, int p, int* ets, int* e, slots_t* t,
+                                  int32_t* nact) noexcept nogil:
+    """mc_play: seat p's combination step (MC-10), then its hand-limit discards (MC-14);
+    Etienne's swaps among them (MC-16; ``e``: the seat that may swap at the combination step,
+    the discards' is computed when needed)."""
+    cdef int ed
+    while random_combination(s, pol, p, e[0], t, 0):
+        nact[0] += 1
+        ets[0] = swap_seat(s, p)
+        e[0] = swap_in(s.cfg.etienne_at, ets[0], PH_COMBINE, s.cfg.n)
+    nact[0] += 1
+    if over_hand_limit(s, p):
+        ed = swap_in(s.cfg.etienne_at, ets[0], PH_DISCARD, s.cfg.n)
+        while True:
+            if random_discard(s, pol, p, ed, 0):
+                ets[0] = swap_seat(s, p)
+                ed = swap_in(s.cfg.etienne_at, ets[0], PH_DISCARD, s.cfg.n)
+                e[0] = swap_in(s.cfg.etienne_at, ets[0], PH_COMBINE, s.cfg.n)
+            nact[0] += 1
+            if not over_hand_limit(s, p):
                 break
-            disp_add(s, c)
-    s.phase = PH_BID
 
 
-# ---- the actions ----------------------------------------------------------------------------------
-# One function per kind of action, shared by ``mc_apply`` (an action id) and simulate's
-# ``mc_step_random`` (which knows the slot or card it chose): both paths change the struct
-# in exactly the same way.
-
-cdef inline void reveal_bids(mc_t* s) noexcept nogil:
-    """MC-7: all bids revealed at once; MC-8, MC-17: the pick order, larger first: coins
-    (+2 with Henri, unless his holder bid without him), then helper rank."""
+cdef void mc_play(mc_t* s, rng_t* policy) noexcept nogil:
+    """Play from the position in ``s`` to the end by simulate's action model: the game that
+    ``mc_random_step`` again and again would play, draw for draw. The rest of the round the
+    position is in is played by ``mc_random_step``; then each round is written out in order
+    (bids, reveal, picks, combination steps each with its hand-limit discards, the end, the
+    rotation and the refill) instead of one dispatch on the phase per action. The blocks run
+    without ``full`` there: only what decides a later draw is kept (the hands, the display's
+    bytes, the pile, the discard set, the scores, the helpers), not the position's
+    description (``loc``, ``known``, ``pool``, ``disp``), so the struct is scratch afterwards
+    apart from what the end reads (``phase``, ``score``, ``helper``, ``round``, ``nactions``,
+    ``truncated``). The display, the policy's generator, the action count, the order and the
+    seats that may swap are locals whose addresses go only to the inline blocks, so that the
+    compiler keeps them in registers."""
     cdef int n = s.cfg.n
-    cdef int q, c, r, x
-    cdef int key[MC_MAX_PLAYERS]
-    for q in range(n):
-        c = s.bid[q]
-        clear_known(s, c)
-        s.pool[c] = 0
-        key[q] = (s.cfg.coin[c] + 2 * (s.helper[q] == H_HENRI and not s.henri_off)) * 16 + (MC_HELPERS - s.helper[q])
-    for q in range(n):  # the keys differ (helper ranks do): a seat's place is the number of larger keys
-        r = 0
-        for x in range(n):
-            r += key[x] > key[q]
-        s.order[r] = q
-    s.henri_off = 0  # (the order holds it now)
-    s.phase = PH_PICK
-    s.turn = 0
-    start_pick_turn(s)
-
-
-cdef inline void do_bid(mc_t* s, int p, int j, int plain) noexcept nogil:
-    """MC-7: seat p lays the card in slot j face down (it keeps its known flag and pool);
-    ``plain``: without Henri's +2 (MC-17, henri_bonus="optional")."""
-    cdef int c = hand_take(s, p, j)
-    s.henri_off |= <uint8_t>plain
-    s.loc[c] = <uint8_t>(LOC_BID + p)
-    s.bid[p] = c
-    if p == s.cfg.n - 1:  # MC-27: seats commit in order, so the last bid is in
-        reveal_bids(s)
-
-
-cdef inline void do_swap(mc_t* s, int p, int j) noexcept nogil:
-    """MC-16: Etienne's holder discards the card in slot j face up and draws (MC-6)."""
-    cdef int c = hand_take(s, p, j)
-    s.etienne_used = 1
-    clear_known(s, c)
-    s.pool[c] = 0
-    to_discard(s, c)
-    hand_add(s, p, mc_draw(s))
-
-
-cdef inline void do_pick(mc_t* s, int p, int k) noexcept nogil:
-    """MC-9: seat p takes the k-th display card (seen by everyone); after its last pick its
-    bid card goes into the display."""
-    cdef int c = disp_take(s, k)
-    hand_add(s, p, c)
-    set_known(s, c)
-    s.picks_left -= 1
-    if s.picks_left == 0:
-        disp_add(s, s.bid[p])
-        s.bid[p] = -1
-        s.turn += 1
-        start_pick_turn(s)
-
-
-cdef inline void after_combination(mc_t* s, int p) noexcept nogil:
-    if s.hand_n[p] > MC_HAND_LIMIT:  # MC-14
-        s.phase = PH_DISCARD
-    else:
-        next_combiner(s)
-
-
-cdef inline void do_discard(mc_t* s, int p, int j) noexcept nogil:
-    """MC-14: seat p discards the card in slot j face up."""
-    cdef int c = hand_take(s, p, j)
-    clear_known(s, c)
-    s.pool[c] = 0
-    to_discard(s, c)
-    if s.hand_n[p] <= MC_HAND_LIMIT:
-        next_combiner(s)
-
-
-cdef inline void do_combine(mc_t* s, int p, int i) noexcept nogil:
-    """MC-10, MC-12, MC-13: seat p lays pattern i: its kept cards score, the others are
-    discarded, all face up (the laid slots are taken from the highest down, so the lower
-    ones keep their places)."""
-    cdef int j, c, kept, t
-    for t in range(PAT_K[i] - 1, -1, -1):
-        j = PAT_SLOT[i][t]
-        c = hand_take(s, p, j)
-        kept = (PAT_KEEP[i] >> j) & 1
-        clear_known(s, c)
-        s.pool[c] = 0
-        s.loc[c] = <uint8_t>(LOC_VP + p if kept else LOC_DISCARD)
-        s.score[p] += kept * s.cfg.candy[c]  # MC-13
-        s.dis[c >> 6] |= (<uint64_t>(1 - kept)) << (c & 63)
-        s.discard_n += 1 - kept
-    after_combination(s, p)
-
-
-cdef void mc_apply(mc_t* s, int a) noexcept nogil:
-    """Apply a legal action."""
-    cdef int p = mc_current(s)
-    s.nactions += 1
-    if a < MC_PICK:  # MC-7
-        do_bid(s, p, hand_slot(s, p, a - MC_BID), 0)
-    elif a < MC_DISCARD:  # MC-9
-        do_pick(s, p, disp_rank(s, a - MC_PICK))
-    elif a < MC_SWAP:  # MC-14
-        do_discard(s, p, hand_slot(s, p, a - MC_DISCARD))
-    elif a < MC_DECLINE:  # MC-16
-        do_swap(s, p, hand_slot(s, p, a - MC_SWAP))
-    elif a == MC_DECLINE:  # MC-10
-        after_combination(s, p)
-    elif a < MC_BID_PLAIN:  # MC-10, MC-12
-        do_combine(s, p, a - MC_COMBINE)
-    else:  # MC-17: a bid without Henri
-        do_bid(s, p, hand_slot(s, p, a - MC_BID_PLAIN), 1)
-
-
-cdef inline bint swap_ok(const mc_t* s, int p) noexcept nogil:
-    """MC-16: Etienne's holder may still swap this round, and may swap in this phase (the
-    reading etienne_swap: ``cfg.etienne_at``)."""
-    return s.helper[p] == H_ETIENNE and not s.etienne_used and (s.cfg.etienne_at >> s.phase) & 1
-
-
-cdef inline void mc_step_random(mc_t* s, rng_t* policy) noexcept nogil:
-    """One action of simulate's policy: the legal action at a uniform index (``rng_below``
-    of their number) of the ascending legal list, as ``mc_legal`` would list it, found
-    without listing it: bids, picks or discards first (card id order), then Etienne's swaps
-    (MC-16, in the phases of the reading etienne_swap), then, at a combination step, the
-    decline and the combinations (counted, and only the chosen one decoded); in the bid phase of henri_bonus="optional", Henri's
-    holder's bids without him last (MC-17)."""
-    cdef int p, hn, sw, k, pl
+    cdef uint32_t eat = s.cfg.etienne_at
+    cdef int p, i
+    cdef uint64_t dsp
+    cdef uint8_t dn
+    cdef int32_t nact
+    cdef rng_t pol
+    cdef uint8_t order[MC_MAX_PLAYERS]    # the pick order (MC-8)
+    cdef uint8_t corder[MC_MAX_PLAYERS]   # the combination order (MC-10)
+    cdef int ets                      # swap_seat (MC-16)
+    cdef int e                        # the seat that may swap in the phase (swap_in)
     cdef slots_t t
-    s.nactions += 1
-    if s.phase == PH_BID:
-        p = 0
-        while s.bid[p] >= 0:
-            p += 1
-        hn = s.hand_n[p]
-        sw = hn if swap_ok(s, p) else 0
-        pl = hn if s.cfg.henri_optional and s.helper[p] == H_HENRI else 0
-        k = <int>rng_below(policy, <uint32_t>(hn + sw + pl))
-        if k < hn:
-            do_bid(s, p, k, 0)
-        elif k < hn + sw:
-            do_swap(s, p, k - hn)
-        else:
-            do_bid(s, p, k - hn - sw, 1)
-    elif s.phase == PH_PICK:
-        p = s.order[s.turn]
-        sw = s.hand_n[p] if swap_ok(s, p) else 0
-        k = <int>rng_below(policy, <uint32_t>(s.disp_n + sw))
-        if k < s.disp_n:
-            do_pick(s, p, k)
-        else:
-            do_swap(s, p, k - s.disp_n)
-    elif s.phase == PH_COMBINE:
-        p = s.order[s.turn]
-        hn = s.hand_n[p]
-        sw = hn if swap_ok(s, p) else 0
-        k = <int>rng_below(policy, <uint32_t>(sw + 1 + combo_count(s, p, &t)))
-        if k < sw:
-            do_swap(s, p, k)
-        elif k == sw:
-            after_combination(s, p)
-        else:
-            do_combine(s, p, combo_kth(s, p, &t, k - sw - 1))
-    else:  # PH_DISCARD (MC-14), and Etienne's swaps with etienne_swap="also_hand_limit" (MC-16)
-        p = s.order[s.turn]
-        hn = s.hand_n[p]
-        sw = hn if swap_ok(s, p) else 0
-        k = <int>rng_below(policy, <uint32_t>(hn + sw))
-        if k < hn:
-            do_discard(s, p, k)
-        else:
-            do_swap(s, p, k - hn)
+    while s.phase != PH_OVER and (s.phase != PH_BID or s.bid[0] >= 0):  # (the round's rest)
+        g_random_step(s, policy)
+    if s.phase == PH_OVER:
+        return
+    dsp = s.dsp
+    dn = s.disp_n
+    nact = s.nactions
+    pol = policy[0]
+    memset(t.cum, 0, sizeof(t.cum))  # (combo_kth reads t.cum past the hand, masked)
+    while True:
+        combine_order(s, corder)  # MC-10 (the helpers are the round's)
+        ets = swap_seat(s, corder[0])
+        e = swap_in(eat, ets, PH_BID, n)
+        for p in range(n):  # MC-7, MC-27: the bids, seat 0 first
+            while random_bid(s, &pol, p, e, 0):
+                nact += 1
+                ets = swap_seat(s, p)
+                e = swap_in(s.cfg.etienne_at, ets, PH_BID, s.cfg.n)
+            nact += 1
+        pick_order(s, order, 0)  # MC-8
+        e = swap_in(eat, ets, PH_PICK, n)
+        for i in range(n):  # MC-9
+            seat_picks(s, &pol, &dsp, &dn, order[i], &ets, &e, &nact)
+        e = swap_in(eat, ets, PH_COMBINE, n)
+        for i in range(n):
+            seat_combination(s, &pol, corder[i], &ets, &e, &t, &nact)
+        if game_ends(s):  # MC-24, max_turns
+            break
+        next_round(s, &dsp, &dn, 0)  # MC-15, MC-5
+    s.phase = PH_OVER
+    s.nactions = nact
+    policy[0] = pol
+
+
+cdef int32_t mc_sim_game(mc_t* s, uint64_t deal, rng_t* policy) noexcept nogil:
+    """One game of ``simulate`` in ``s`` (its ``cfg`` set): the deal of ``deal`` (MC-3,
+    MC-4: ``mc_deal``'s game), then ``mc_play`` (the game of mc_deal and mc_rollout, bit for
+    bit). Returns the number of actions."""
+    deal_cards(s, deal, 0)
+    mc_play(s, policy)
+    return s.nactions
+
+
+cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
+                    const sim_out_t* out) noexcept nogil:
+    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``), each by ``mc_sim_game``."""
+    cdef const mc_cfg_t* cfg = <const mc_cfg_t*>v
+    cdef mc_t s
+    cdef rng_t policy
+    cdef int w, p
+    cdef Py_ssize_t i, r
+    memset(&s, 0, sizeof(s))
+    s.cfg = cfg[0]
+    for i in range(start, stop):
+        policy = rng_derive(seed, 2 * <uint64_t>i + 1)
+        mc_sim_game(&s, rng_derive(seed, 2 * <uint64_t>i), &policy)
+        w = mc_winner_mask(&s)
+        r = i - start
+        mc_scores(&s, out.scores + r * out.sstride)
+        for p in range(cfg.n):
+            out.winners[r * out.wstride + p] = <uint8_t>((w >> p) & 1)
+        out.lengths[r] = s.nactions
+        out.truncated[r] = <uint8_t>s.truncated
 
 
 cdef int mc_legal(const mc_t* s, int16_t* out) noexcept nogil:
@@ -1422,14 +1829,29 @@ cdef bint mc_is_legal(const mc_t* s, int a) noexcept nogil:
     return (r >> PAT_KREL[i]) & 1
 
 
-cdef void mc_winners(const mc_t* s, int* w) noexcept nogil:
-    """MC-25: most points; ties: the higher helper rank."""
+cdef void mc_scores(const mc_t* s, int64_t* out) noexcept nogil:
+    """MC-13: each seat's victory points (the printed candy values of its victory cards)."""
+    cdef int q
+    for q in range(s.cfg.n):
+        out[q] = s.score[q]
+
+
+cdef int mc_winner_mask(const mc_t* s) noexcept nogil:
+    """MC-25: the winner (bit q for seat q): most points; ties: the higher helper rank."""
     cdef int q, best = 0
     for q in range(1, s.cfg.n):
         if s.score[q] > s.score[best] or (s.score[q] == s.score[best] and s.helper[q] < s.helper[best]):
             best = q
-    for q in range(s.cfg.n):
-        w[q] = q == best
+    return 1 << best
+
+
+cdef void mc_returns(const mc_t* s, double* out) noexcept nogil:
+    """``StateAPI.returns``: +1 for the winners (MC-25), -1 for the others at the end; 0 for
+    every seat before the end (or if every seat won)."""
+    cdef int q, n = s.cfg.n
+    cdef int w = mc_winner_mask(s) if s.phase == PH_OVER else (1 << n) - 1
+    for q in range(n):
+        out[q] = 0.0 if w == (1 << n) - 1 else (1.0 if (w >> q) & 1 else -1.0)
 
 
 cdef int mc_legal_mask(const mc_t* s, uint8_t* mask) noexcept nogil:
@@ -1553,13 +1975,38 @@ cdef void mc_observe(const mc_t* s, int p, float* obs) noexcept nogil:
         obs[i + 2] = <float>(<double>s.round / s.cfg.max_turns_d)
 
 
-cdef void mc_play_random(mc_t* s, rng_t* policy) noexcept nogil:
-    """Uniformly random legal actions to the end (the policy of mousehole.simulate)."""
-    while s.phase != PH_OVER:
-        mc_step_random(s, policy)
+cdef void mc_deal(mc_t* s, uint64_t seed) noexcept nogil:
+    """``new_state(seed)`` into any struct whose constants (``cfg``) are set: everything after
+    them zeroed (as in a new object), then the deal (MC-3, MC-4)."""
+    memset(<char*>s + sizeof(mc_cfg_t), 0, sizeof(mc_t) - sizeof(mc_cfg_t))
+    deal_cards(s, seed, 1)
+
+
+cdef void mc_rollout(mc_t* s, rng_t* policy) noexcept nogil:
+    """Play to the end by simulate's policy (``mc_play``: the struct is scratch after, apart
+    from the end's figures)."""
+    mc_play(s, policy)
+
+
+cdef void mc_playout(mc_t* s, rng_t* policy, double* out) noexcept nogil:
+    """``mc_rollout``, then the returns into ``out``."""
+    mc_play(s, policy)
+    mc_returns(s, out)
 
 
 # ---- determinization (MC-26) ------------------------------------------------------------------
+
+cdef inline void known_or_unseen(const mc_t* s, int c, uint8_t* mine, int* m, int32_t* up,
+                                 int* nu) noexcept nogil:
+    """mc_determinize: another seat's card c stays its own (``mine``) when everyone saw it
+    enter the hand (known), else its pool goes to ``up`` (a card of that pool is dealt)."""
+    if is_known(s, c):
+        mine[m[0]] = <uint8_t>c
+        m[0] += 1
+    else:
+        up[nu[0]] = s.pool[c]
+        nu[0] += 1
+
 
 cdef void mc_determinize(mc_t* s, int p, uint64_t seed) noexcept nogil:
     """In place: the cards seat p cannot see are re-dealt from ``seed`` exactly as
@@ -1637,21 +2084,9 @@ cdef void mc_determinize(mc_t* s, int p, uint64_t seed) noexcept nogil:
         nu = 0  # the pools of q's unseen cards, and q's known cards
         m = 0
         for j in range(s.hand_n[q]):
-            c = hcard(s, q, j)
-            if is_known(s, c):
-                mine[m] = <uint8_t>c
-                m += 1
-            else:
-                up[nu] = s.pool[c]
-                nu += 1
+            known_or_unseen(s, hcard(s, q, j), mine, &m, up, &nu)
         if bidding and s.bid[q] >= 0:
-            c = s.bid[q]
-            if is_known(s, c):
-                mine[m] = <uint8_t>c
-                m += 1
-            else:
-                up[nu] = s.pool[c]
-                nu += 1
+            known_or_unseen(s, s.bid[q], mine, &m, up, &nu)
         for j in range(1, nu):  # ascending
             t = up[j]
             k = j - 1
@@ -1748,7 +2183,7 @@ cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
 
 cdef void g_reset(void* v, uint64_t seed) noexcept nogil:
     """``new_state(seed)``, whatever the struct held."""
-    mc_reset(<mc_t*>v, seed)
+    mc_deal(<mc_t*>v, seed)
 
 
 cdef int g_current(const void* v) noexcept nogil:
@@ -1772,42 +2207,34 @@ cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
     return 0  # no chance node: the draws come from the state's own generator (MC-6)
 
 
-cdef void g_evaluate(const void* v, double* out) noexcept nogil:
+cdef void mc_evaluate(const mc_t* s, double* out) noexcept nogil:
     """The strong search's evaluation, per seat: its victory points (MC-13) + 0.05 per candy
     point in its hand (``MausAuChocolatGame.greedy_value`` counts the hand of its own seat)."""
-    cdef const mc_t* s = <const mc_t*>v
     cdef int q, j
     cdef double candy
     for q in range(s.cfg.n):
         candy = 0.0
         for j in range(s.hand_n[q]):
-            candy += s.cfg.candy[(s.hand[q][j >> 3] >> (8 * (j & 7))) & 0xFF]
+            candy += s.cfg.candy[hcard(s, q, j)]
         out[q] = <double>s.score[q] + 0.05 * candy
 
 
+cdef void g_evaluate(const void* v, double* out) noexcept nogil:
+    mc_evaluate(<const mc_t*>v, out)
+
+
 cdef void g_returns(const void* v, double* out) noexcept nogil:
-    """``StateAPI.returns``: +1 for the winner (MC-25), -1 for the others at the end."""
-    cdef const mc_t* s = <const mc_t*>v
-    cdef int w[MC_MAX_PLAYERS]
-    cdef int q, k = 0, n = s.cfg.n
-    if s.phase != PH_OVER:
-        for q in range(n):
-            out[q] = 0.0
-        return
-    mc_winners(s, w)
-    for q in range(n):
-        k += w[q]
-    for q in range(n):
-        out[q] = 0.0 if k == n else (1.0 if w[q] else -1.0)
+    mc_returns(<const mc_t*>v, out)
 
 
 cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
-    mc_play_random(<mc_t*>v, policy)
+    mc_rollout(<mc_t*>v, policy)
 
 
-cdef int g_random_step(void* v, rng_t* policy) noexcept nogil:
-    mc_step_random(<mc_t*>v, policy)
-    return mc_current(<const mc_t*>v)
+cdef void g_playout(void* v, rng_t* policy, double* out) noexcept nogil:
+    mc_playout(<mc_t*>v, policy, out)
+
+
 
 
 cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
@@ -1842,6 +2269,7 @@ MC_GAME.apply = g_apply
 MC_GAME.chance = g_chance
 MC_GAME.returns = g_returns
 MC_GAME.rollout = g_rollout
+MC_GAME.playout = g_playout
 MC_GAME.random_step = g_random_step
 MC_GAME.determinize = g_determinize
 MC_GAME.observe = g_observe
@@ -1883,468 +2311,26 @@ MC_CFG.size = sizeof(mc_cfg_t)
 MC_CFG.fill = fill_cfg
 
 
-# ---- simulate's game loop ---------------------------------------------------------------------
-# ``simulate`` plays each game in one function (``mc_sim_game``) rather than through
-# ``mc_step_random``: the same actions drawn in the same order from the same generators (the
-# same game, bit for bit), but a round written out in order (bids, picks, combination steps
-# with their hand-limit discards, the rotation) instead of one dispatch on the phase per
-# action, the counters in locals, and only the parts of the struct that decide a later draw
-# kept up to date (the hands, the display as sorted bytes, the pile, the discard set, the
-# scores and the helpers; not ``loc``, ``known`` or ``pool``, which only describe the
-# position). The choice an action's index makes is computed without a branch where it is a
-# coin flip to the branch predictor (which bid, which seat may swap). The combinations are
-# counted by ``mcsim_count`` (combo_count with Mathieu's and Maurice's one-colour terms as a
-# table, no branch on the helper) and decoded by ``mcsim_kth`` (combo_kth with one loop over
-# the slot pairs of a block). It restates mc_init's deal, mc_draw, reveal_bids,
-# start_pick_turn, next_combiner and the do_* functions above, and the readings
-# (henri_bonus, etienne_swap; kept_card through combo_count_slow): a rule changed there must
-# change here too (tests/test_simulate.py plays simulate's games step by step,
-# tests/test_differential.py and tests/test_readings.py compare them with the reference,
-# every reading).
-
-cdef inline void mcsim_add(uint64_t* h, int hn, int c) noexcept nogil:
-    """hand_add on a hand's two words holding hn <= 8 cards: c goes to its rank, the cards
-    below c + 1 less the unused bytes (0, below c + 1, 8 - hn of them in ``lo``)."""
-    # a card comes in only to a hand of at most 8 (MC-14: 7 after the bid + 2 picks; a
-    # swap takes one out first), so ``hi`` is 0 here and the rank is counted in ``lo`` alone
-    words_insert(h, lt_bytes(h[0], c + 1) - (8 - hn), c)
-
-
-cdef int mcsim_reshuffle(mc_t* s) noexcept nogil:
-    """mc_draw's refill (MC-6) without the pools (MC-26): the discards in card id order
-    shuffled by the game's generator into the empty pile. Returns 0 when there are none."""
-    cdef int w, c
-    cdef uint64_t bits
-    if s.discard_n == 0:
-        return 0
-    for w in range(2):
-        bits = s.dis[w]
-        while bits:
-            c = 64 * w + ctz64(bits)
-            bits &= bits - 1
-            s.pile[s.pile_n] = <uint8_t>c
-            s.pile_n += 1
-    s.dis[0] = 0
-    s.dis[1] = 0
-    s.discard_n = 0
-    rng_shuffle_u8(&s.rng, s.pile, s.pile_n)
-    return 1
-
-
-cdef inline int mcsim_draw(mc_t* s) noexcept nogil:
-    """mc_draw (MC-6): the top card of the pile, -1 when the pile and the discards are
-    empty."""
-    if s.pile_n == 0 and not mcsim_reshuffle(s):
-        return -1
-    s.pile_n -= 1
-    return s.pile[s.pile_n]
-
-
-cdef uint8_t MCSIM_DECK[MC_CARDS]   # the card ids in order (the unshuffled deck)
-for _i in range(MC_CARDS):
-    MCSIM_DECK[_i] = <uint8_t>_i
-
-
-cdef inline void mcsim_discard(mc_t* s, int c) noexcept nogil:
-    """A card face up on the discard pile (MC-14, MC-16): its bit and the count."""
-    s.dis[c >> 6] |= (<uint64_t>1) << (c & 63)
-    s.discard_n += 1
-
-
-cdef inline void mcsim_swap(mc_t* s, int p, int j) noexcept nogil:
-    """do_swap (MC-16): the card of slot j discarded, the top card (MC-6) into the hand."""
-    cdef int c = words_take(s.hand[p], j)
-    mcsim_discard(s, c)
-    c = mcsim_draw(s)  # (the discards hold a card: never -1)
-    mcsim_add(s.hand[p], s.hand_n[p] - 1, c)
-
-
-cdef inline uint64_t mcsim_disp_add(uint64_t dsp, int dn, int c) noexcept nogil:
-    """disp_add on the display's sorted bytes (dn cards, at most 6 before the add): c goes
-    to its rank, the cards below c + 1 less the unused bytes (0, 8 - dn of them)."""
-    return bytes_insert(dsp, (lt_bytes(dsp, c + 1) - (8 - dn)) << 3, <uint64_t>c)
-
-
-cdef uint8_t MCSIM_PAIR1[36]   # the q-th pair of slots s0 < s1 (s1 ascending, then s0): s1
-cdef uint8_t MCSIM_PAIR0[36]   # ... and s0; the pairs below slot s2 are the first s2(s2-1)/2
-for _i in range(1, 9):
-    for _j in range(_i):
-        MCSIM_PAIR1[(_i * (_i - 1)) // 2 + _j] = <uint8_t>_i
-        MCSIM_PAIR0[(_i * (_i - 1)) // 2 + _j] = <uint8_t>_j
-
-
-cdef inline int mcsim_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogil:
-    """combo_kth, with fewer branches when only three-card subsets combine (every helper
-    but Amélie with 5 cards or more, MC-21, which combo_kth decodes): the block of the
-    highest slot s2 found by counting the blocks wholly below k, then the subsets of the
-    block in pattern order (middle slot, then lowest slot, ascending) in one loop over a
-    table of slot pairs."""
-    cdef int hn = s.hand_n[p]
-    cdef int s0, s1, s2 = 2, j, q, i, pc
-    cdef uint8_t c1, c2
-    cdef const uint16_t* R
-    cdef const uint8_t* C
-    if t.amelie:
-        return combo_kth(s, p, t, k)
-    for j in range(2, 9):  # (t.cum past the hand: left from before, masked)
-        s2 += (j < hn) & (t.cum[j] <= k)
-    k -= t.cum[s2 - 1]
-    if not t.ready:  # (t.helper: set by count_start; the block reads the slots up to s2 only)
-        slots_below(s, p, t, s2 + 1)
-    R = W3R[t.helper]
-    C = W3C[t.helper]
-    c2 = t.col[s2]
-    for q in range((s2 * (s2 - 1)) >> 1):
-        s1 = MCSIM_PAIR1[q]
-        s0 = MCSIM_PAIR0[q]
-        c1 = t.col[s1]
-        i = (t.a1[s1] + t.a2[s2] - t.a0[s0] + ((c1 == c2) << 1)
-             + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2)))
-        pc = C[i]
-        if k < pc:
-            return kth_triple(s0, s1, s2, R[i], k)
-        k -= pc
-    return 0  # not reached: k < combo_count
-
-
-# MCSIM_CORR[mode][y]: what Mathieu's (mode 1, MC-18) and Maurice's (mode 2, MC-19) kept
-# sets of one colour change in combo_count's CUM_T figure for a slot, from the numbers (0 ..
-# 3 each) of cards of the slot's colour among the slots below it of values v - 2 .. v + 2,
-# packed two bits each into y (value v - 2 + i at bits 2i, 2i + 1): the one-colour terms
-# of combo_count, as a table; mode 0 (every other helper) changes nothing.
-cdef int8_t MCSIM_CORR[3][1 << 10]
-
-
-cdef void _build_corr_table() noexcept nogil:
-    cdef int y, a, b, c, d, e
-    for y in range(1 << 10):
-        a = y & 3           # v - 2
-        b = (y >> 2) & 3    # v - 1
-        c = (y >> 4) & 3    # v
-        d = (y >> 6) & 3    # v + 1
-        e = (y >> 8) & 3    # v + 2
-        MCSIM_CORR[0][y] = 0
-        # Mathieu, one colour: v v v+1 has 2 kept sets (not 3), v v+2 v+2 2 (not 1)
-        MCSIM_CORR[1][y] = <int8_t>(- c * d - c2(b) + c2(e) + a * c)
-        # Maurice, one colour: v v v+2 has 1 (not 2), v v+1 v+1 has 3 (not 2)
-        MCSIM_CORR[2][y] = <int8_t>(- c * e - c2(a) + c2(d) + b * c)
-
-
-_build_corr_table()
-
-
-ctypedef struct mcsim_tab_t:
-    # per card id, from the game's cards: twice its candy value (the shift of its window of
-    # 2-bit counts), and the increments of its value's count in the words of mcsim_count
-    uint8_t sh[MC_CARDS]
-    uint64_t inc[MC_CARDS]     # at bits 2 (v + 3) (X: values v - 3 .. v + 3 at the shift)
-    uint64_t inc2[MC_CARDS]    # at bits 2 (v + 2) (by colour: values v - 2 .. v + 2)
-
-
-cdef void mcsim_fill_tab(const mc_cfg_t* c, mcsim_tab_t* tab) noexcept nogil:
-    cdef int i, v
-    for i in range(MC_CARDS):
-        v = c.candy[i]
-        tab.sh[i] = <uint8_t>(2 * v)
-        tab.inc[i] = (<uint64_t>1) << (2 * (v + 3))
-        tab.inc2[i] = (<uint64_t>1) << (2 * (v + 2))
-
-
-cdef inline int mcsim_count(const mc_t* s, int p, slots_t* t, const mcsim_tab_t* tab) noexcept nogil:
-    """combo_count (the same number and ``t``) with the one-colour terms of Mathieu and
-    Maurice as a table lookup (MCSIM_CORR): one loop for every helper but Claude, and, as in
-    combo_count, claude_count for Claude (MC-22), combo_count_slow for kept_card=
-    "player_chooses" (MC-23) and hands with 4 cards of one value."""
-    cdef int hn = s.hand_n[p]
-    cdef int h = s.helper[p]
-    cdef int j, c, x, tot = 0
-    cdef int sh, col
-    cdef uint64_t X = 0          # cards of value u among the slots below j, at bits 2u + 6
-    cdef uint64_t M[5]           # the same by colour, at bits 2u + 4
-    cdef uint64_t w
-    cdef const uint8_t* hb = <const uint8_t*>s.hand[p]
-    cdef const uint8_t* T
-    cdef const int8_t* K
-    if hn < 4:  # MC-11: three laid, one must stay
-        return 0
-    T = count_start(s, p, t)
-    if T == NULL:
-        return combo_count_slow(s, p, t)
-    if h == H_CLAUDE:  # MC-22
-        return claude_count(s, p, t)
-    K = MCSIM_CORR[MODE_OF[h]]
-    M[0] = 0
-    M[1] = 0
-    M[2] = 0
-    M[3] = 0
-    M[4] = 0
-    for j in range(hn):
-        c = hb[j ^ (7 * MH_BIG_ENDIAN)]  # slot j's byte in memory (either byte order)
-        sh = tab.sh[c]  # (the card's attributes in locals: the store to t.cum may alias them)
-        col = s.cfg.colour[c]
-        x = <int>((X >> sh) & 0x3FFF)
-        w = M[col]
-        tot += T[x] + K[(w >> sh) & 0x3FF]
-        t.cum[j] = tot
-        X += tab.inc[c]
-        M[col] = w + tab.inc2[c]
-    # a fourth card of one value overflowed its 2-bit field into the next (see combo_count)
-    # iff the fields of X add up to less than hn (each carry takes 3 off): the check once
-    # here rather than on each card
-    if sum_fields2(X) != hn:
-        return combo_count_slow(s, p, t)
-    return tot
-
-
-cdef int32_t mc_sim_game(mc_t* s, const mcsim_tab_t* tab, uint64_t deal, rng_t* policy) noexcept nogil:
-    """One game of ``simulate`` in ``s`` (its ``cfg`` set): mc_reset's deal from ``deal``
-    (MC-3, MC-4), then each action drawn from ``policy`` as mc_step_random draws it, to the
-    end (the game of mc_reset and mc_play_random, bit for bit). Returns the number of
-    actions; leaves the scores, the helpers, ``nactions`` and ``truncated`` in ``s`` (what
-    simulate reports), the rest of the struct not a consistent position."""
-    cdef int n = s.cfg.n
-    cdef int p, q, i, j, k, c, hn, sw, pl, plain, ets, cnt, r, x, best
-    cdef int dn = 0                   # the display's size
-    cdef int henri_opt = s.cfg.henri_optional
-    cdef uint32_t eat = s.cfg.etienne_at
-    cdef int eb, ep, ec, ed           # MC-16: the seat that may swap now (below)
-    cdef int32_t nact = 0, rnd = 1
-    cdef uint64_t dsp = 0             # the display, sorted bytes (as ``s.dsp``)
-    cdef rng_t pol = policy[0]        # (in a local: a register, whatever the stores to bytes)
-    cdef int bid[MC_MAX_PLAYERS]
-    cdef int key[MC_MAX_PLAYERS]
-    cdef int order[MC_MAX_PLAYERS]
-    cdef uint32_t held
-    cdef slots_t t
-    cdef rng_t g = deal
-    cdef uint64_t sets[MC_MAX_PLAYERS + 1][2]   # each seat's hand, then the display
-    cdef uint64_t b, word
-    cdef uint8_t helpers[MC_HELPERS]
-    memset(&t, 0, sizeof(t))  # (mcsim_kth reads t.cum past the hand, masked)
-    # ---- mc_init's deal. MC-3: the deck shuffled (it is the pile, top last), each seat
-    # gets hand_size cards from the top round the table, seat 0 first, then n + 1 go face
-    # up; MC-4: the helpers shuffled, seat q gets the q-th. Hands and display are gathered
-    # as bit sets and written out in card id order (at most 8 cards each).
-    memcpy(s.pile, MCSIM_DECK, MC_CARDS)
-    rng_shuffle_u8(&g, s.pile, MC_CARDS)
-    memset(sets, 0, sizeof(sets))
-    j = MC_CARDS
-    for i in range(s.cfg.hand_size):
-        for q in range(n):
-            j -= 1
-            c = s.pile[j]
-            sets[q][c >> 6] |= (<uint64_t>1) << (c & 63)
-    for i in range(n + 1):
-        j -= 1
-        c = s.pile[j]
-        sets[n][c >> 6] |= (<uint64_t>1) << (c & 63)
-    s.pile_n = <uint8_t>j
-    for q in range(n + 1):
-        k = 0
-        word = 0
-        for x in range(2):
-            b = sets[q][x]
-            while b:
-                word |= (<uint64_t>(64 * x + ctz64(b))) << (k << 3)
-                b &= b - 1
-                k += 1
-        if q < n:
-            s.hand[q][0] = word
-            s.hand[q][1] = 0
-            s.hand_n[q] = <uint8_t>k
-            s.score[q] = 0
-        else:
-            dsp = word
-            dn = k
-    for i in range(MC_HELPERS):  # MC-4
-        helpers[i] = <uint8_t>i
-    rng_shuffle_u8(&g, helpers, MC_HELPERS)
-    s.rng = g
-    for q in range(n):
-        s.helper[q] = helpers[q]
-    s.row_n = <uint8_t>(MC_HELPERS - n)
-    for i in range(s.row_n):
-        s.row[i] = helpers[n + i]
-    s.dis[0] = 0
-    s.dis[1] = 0
-    s.discard_n = 0
-    s.truncated = 0
-    while True:
-        # MC-16: the seat holding Etienne, in each phase where the reading etienne_swap lets
-        # him swap (eb: bids, ep: picks, ec: combination steps, ed: hand-limit discards),
-        # else n (no seat); all n once he has swapped this round
-        ets = n
-        for q in range(n):
-            ets = q if s.helper[q] == H_ETIENNE else ets
-        eb = ets if (eat >> PH_BID) & 1 else n
-        ep = ets if (eat >> PH_PICK) & 1 else n
-        ec = ets if (eat >> PH_COMBINE) & 1 else n
-        ed = ets if (eat >> PH_DISCARD) & 1 else n
-        # ---- MC-7, MC-27: the bids, seat 0 first; Etienne's holder may swap first (the
-        # reading etienne_swap: phase bit PH_BID); with henri_bonus="optional" Henri's
-        # holder's bids without him follow (MC-17)
-        plain = 0
-        for p in range(n):
-            while True:
-                hn = s.hand_n[p]
-                sw = hn & -(p == eb)
-                pl = hn & -(henri_opt & (s.helper[p] == H_HENRI))
-                k = <int>rng_below(&pol, <uint32_t>(hn + sw + pl))
-                nact += 1
-                if k >= hn and k < hn + sw:
-                    mcsim_swap(s, p, k - hn)
-                    eb = ep = ec = ed = n  # MC-16: once a round
-                    continue
-                x = k >= hn + sw  # a bid without Henri (MC-17)
-                plain |= x
-                bid[p] = words_take(s.hand[p], k - ((hn + sw) & -x))
-                s.hand_n[p] = <uint8_t>(hn - 1)
-                break
-        # MC-7, MC-8, MC-17: revealed together; the order by coins (+2 with Henri, unless
-        # his holder bid without him), then helper rank, larger first
-        for q in range(n):
-            key[q] = ((s.cfg.coin[bid[q]] + 2 * ((s.helper[q] == H_HENRI) & (plain == 0))) * 16
-                      + (MC_HELPERS - s.helper[q]))
-        for q in range(n):  # the keys differ: a seat's place is the number of larger keys
-            r = 0
-            for x in range(n):
-                r += key[x] > key[q]
-            order[r] = q
-        # ---- MC-9: two display cards each (fewer when fewer lie there), then the bid card
-        # goes into the display; Etienne's holder may swap (phase bit PH_PICK)
-        for i in range(n):
-            p = order[i]
-            for k in range(2):  # (the display only shrinks: a second pick iff a card is left)
-                if dn == 0:
-                    break
-                while True:
-                    hn = s.hand_n[p]
-                    sw = hn & -(p == ep)
-                    j = <int>rng_below(&pol, <uint32_t>(dn + sw))
-                    nact += 1
-                    if j < dn:
-                        break
-                    mcsim_swap(s, p, j - dn)
-                    eb = ep = ec = ed = n  # MC-16: once a round
-                c = <int>((dsp >> (8 * j)) & 0xFF)
-                dsp = bytes_drop(dsp, 8 * j)
-                dn -= 1
-                mcsim_add(s.hand[p], hn, c)
-                s.hand_n[p] = <uint8_t>(hn + 1)
-            dsp = mcsim_disp_add(dsp, dn, bid[p])
-            dn += 1
-        # ---- MC-10: the combination steps by helper rank (helper id ascending), each with
-        # its hand-limit discards (MC-14); Etienne's holder may swap (phase bits PH_COMBINE,
-        # PH_DISCARD)
-        held = 0
-        for q in range(n):
-            held |= (<uint32_t>1) << s.helper[q]
-        for q in range(n):
-            order[mh_pc8[held & (((<uint32_t>1) << s.helper[q]) - 1)]] = q
-        for i in range(n):
-            p = order[i]
-            while True:
-                hn = s.hand_n[p]
-                sw = hn & -(p == ec)
-                cnt = mcsim_count(s, p, &t, tab)
-                k = <int>rng_below(&pol, <uint32_t>(sw + 1 + cnt))
-                nact += 1
-                if k < sw:
-                    mcsim_swap(s, p, k)
-                    eb = ep = ec = ed = n  # MC-16: once a round
-                    continue
-                if k > sw:  # MC-10, MC-12, MC-13: lay the combination (the decline: k == sw)
-                    x = mcsim_kth(s, p, &t, k - sw - 1)
-                    for j in range(PAT_K[x] - 1, -1, -1):  # from the highest slot down
-                        q = PAT_SLOT[x][j]
-                        c = words_take(s.hand[p], q)
-                        r = (PAT_KEEP[x] >> q) & 1
-                        s.score[p] += r * s.cfg.candy[c]  # MC-13
-                        s.dis[c >> 6] |= (<uint64_t>(1 - r)) << (c & 63)
-                        s.discard_n += 1 - r
-                    s.hand_n[p] = <uint8_t>(hn - PAT_K[x])
-                break
-            while s.hand_n[p] > MC_HAND_LIMIT:  # MC-14
-                hn = s.hand_n[p]
-                sw = hn & -(p == ed)
-                k = <int>rng_below(&pol, <uint32_t>(hn + sw))
-                nact += 1
-                if k < hn:
-                    mcsim_discard(s, words_take(s.hand[p], k))
-                    s.hand_n[p] = <uint8_t>(hn - 1)
-                else:
-                    mcsim_swap(s, p, k - hn)
-                    eb = ep = ec = ed = n  # MC-16: once a round
-        # ---- MC-24: the end; max_turns (rounds)
-        best = 0
-        for q in range(n):
-            best = s.score[q] if s.score[q] > best else best
-        if best >= s.cfg.target:
-            break
-        if rnd >= s.cfg.max_turns:
-            s.truncated = 1
-            break
-        rotate_helpers(s)  # ---- MC-15
-        rnd += 1
-        # MC-5, MC-6: n cards from the pile into the display, one at a time
-        for i in range(n):
-            c = mcsim_draw(s)
-            if c < 0:
-                break
-            dsp = mcsim_disp_add(dsp, dn, c)
-            dn += 1
-    s.round = rnd
-    s.nactions = nact
-    policy[0] = pol
-    return nact
-
-
-cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-                    const sim_out_t* out) noexcept nogil:
-    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``), each by ``mc_sim_game``
-    (the game of mc_reset and mc_play_random)."""
-    cdef const mc_cfg_t* cfg = <const mc_cfg_t*>v
-    cdef mc_t s
-    cdef mcsim_tab_t tab
-    cdef rng_t policy
-    cdef int w[MC_MAX_PLAYERS]
-    cdef int p
-    cdef Py_ssize_t i, r
-    memset(&s, 0, sizeof(s))
-    s.cfg = cfg[0]
-    mcsim_fill_tab(cfg, &tab)
-    for i in range(start, stop):
-        policy = rng_derive(seed, 2 * <uint64_t>i + 1)
-        mc_sim_game(&s, &tab, rng_derive(seed, 2 * <uint64_t>i), &policy)
-        mc_winners(&s, w)
-        r = i - start
-        for p in range(cfg.n):
-            out.scores[r * out.sstride + p] = s.score[p]
-            out.winners[r * out.wstride + p] = <uint8_t>w[p]
-        out.lengths[r] = s.nactions
-        out.truncated[r] = <uint8_t>s.truncated
-
-
 # ---- self-checks of the compiled search (tests/test_maus_au_chocolat_cinterface.py) -------
 
 def _selfcheck_combos(MausAuChocolatCore st, uint64_t seed, long rounds):
-    """Check simulate's combination counting against the listing (``mc_combos_to``, the
-    shape tables) on ``rounds`` random hands of 4 .. 9 cards of ``st``'s game, every helper:
-    ``combo_count`` and ``mcsim_count`` must give the number of kept sets of every subset
-    (``combo_count_enum``, also block by block: the listing stops at the counted end of a
-    block), that is the listing's length, and ``combo_kth(k)`` its k-th action.
+    """Check the combination counting against the listing (``mc_combos_to``, the shape
+    tables) on ``rounds`` random hands of 4 .. 9 cards of ``st``'s game, every helper:
+    ``combo_count`` must give the number of kept sets of every subset (``combo_count_enum``,
+    also block by block: the listing stops at the counted end of a block), that is the
+    listing's length, and both decoders (``combo_kth`` and ``combo_kth_walk``) its k-th
+    action.
     Returns the number of hands checked; raises AssertionError on the first difference."""
     cdef mc_t s
     cdef slots_t t
     cdef slots_t te
-    cdef mcsim_tab_t tab
     cdef int16_t buf[MC_NUM_ACTIONS]
     cdef uint8_t deck[MC_CARDS]
     cdef rng_t r = seed
     cdef long i
     cdef int hn, h, j, n, k, cnt
     s = st.s
-    mcsim_fill_tab(&s.cfg, &tab)
+    memset(&t, 0, sizeof(t))  # (combo_kth reads t.cum past the hand, masked)
     for i in range(rounds):
         for j in range(MC_CARDS):
             deck[j] = <uint8_t>j
@@ -2358,13 +2344,10 @@ def _selfcheck_combos(MausAuChocolatCore st, uint64_t seed, long rounds):
         for h in range(MC_HELPERS):
             s.helper[0] = h
             n = mc_combos_to(&s, 0, buf, NULL)
-            for k in range(2):  # combo_count, then simulate's mcsim_count
-                cnt = combo_count(&s, 0, &t) if k == 0 else mcsim_count(&s, 0, &t, &tab)
-                if cnt != combo_count_enum(&s, 0, &te) or any(
-                        t.cum[j] != te.cum[j] for j in range(2, hn)):
-                    raise AssertionError(f"helper {h}, hand {[hcard(&s, 0, j) for j in range(hn)]}: "
-                                         f"{'mcsim_count' if k else 'combo_count'} {cnt}, "
-                                         f"subsets {combo_count_enum(&s, 0, &te)}")
+            cnt = combo_count(&s, 0, &t)
+            if cnt != combo_count_enum(&s, 0, &te) or any(t.cum[j] != te.cum[j] for j in range(2, hn)):
+                raise AssertionError(f"helper {h}, hand {[hcard(&s, 0, j) for j in range(hn)]}: "
+                                     f"combo_count {cnt}, subsets {combo_count_enum(&s, 0, &te)}")
             cnt = combo_count(&s, 0, &t)
             if cnt != n:
                 raise AssertionError(f"helper {h}, hand {[hcard(&s, 0, j) for j in range(hn)]}: "
@@ -2373,6 +2356,9 @@ def _selfcheck_combos(MausAuChocolatCore st, uint64_t seed, long rounds):
                 if MC_COMBINE + combo_kth(&s, 0, &t, k) != buf[k]:
                     raise AssertionError(f"helper {h}, hand {[hcard(&s, 0, j) for j in range(hn)]}: "
                                          f"combination {k} differs")
+                if MC_COMBINE + combo_kth_walk(&s, 0, &t, k) != buf[k]:
+                    raise AssertionError(f"helper {h}, hand {[hcard(&s, 0, j) for j in range(hn)]}: "
+                                         f"combination {k} differs (combo_kth_walk)")
     return rounds
 
 def _selfcheck_legal(MausAuChocolatCore st):
@@ -2431,7 +2417,7 @@ cdef class MausAuChocolatCore(StateCore):
     cdef int _init(self, object game, uint64_t seed) except -1:
         """``new``: the constants of ``game`` and the deal of ``seed`` (StateCore)."""
         load_cfg(&MC_CFG, game, &self.s.cfg, sizeof(mc_cfg_t))
-        mc_init(&self.s, seed)  # (the rest of the struct is 0 from the allocation)
+        deal_cards(&self.s, seed, 1)  # (mc_deal without the zeroing: the struct is 0 from the allocation)
         return 0
 
     cdef const mh_game_t* _iface(self) noexcept:
@@ -2634,11 +2620,11 @@ cdef class MausAuChocolatCore(StateCore):
 
     def winners(self):
         """The seats that won (several for a shared win), ascending; empty before the end."""
-        cdef int w[MC_MAX_PLAYERS]
+        cdef int w
         if self.s.phase != PH_OVER:
             return []
-        mc_winners(&self.s, w)
-        return [q for q in range(self.s.cfg.n) if w[q]]
+        w = mc_winner_mask(&self.s)
+        return [q for q in range(self.s.cfg.n) if (w >> q) & 1]
 
     def _to_dict(self):
         cdef mc_t* s = &self.s

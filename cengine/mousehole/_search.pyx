@@ -857,7 +857,7 @@ BATCH_SECONDS = 0.02
 
 
 def search(state, int mode, iterations, time_limit, seed, double c, int depth=-1, double scale=1.0,
-           double greedy=0.0, nodes=MAX_NODES):
+           double greedy=0.0, nodes=2147483647):  # MAX_NODES, a literal so that inspect.signature reads it
     """Run one search from compiled ``state`` (a seat to move), with ``iterations`` (an int
     >= 1, or None) and/or ``time_limit`` (seconds, or None; at least one iteration runs).
 

@@ -44,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._rng import Rng
+from ._values import MAX_TURNS, clip, exact, plain_value, shorten
 
 # Layers: this module imports no game module and no drawing (not even for typing). The game
 # modules build on it; ``mousehole._load`` (the typed ``load``) and the package's
@@ -153,11 +154,13 @@ class Reading:
         return self.values[0]
 
     def check(self, game: str, value: Any) -> str:
-        """``value`` if it is one of :attr:`values`, else a :class:`ParameterError` naming them."""
-        if not isinstance(value, str) or value not in self.values:
+        """``value`` (a ``str``, or a numpy str or str subclass: read as the exact ``str`` it
+        holds) if it is one of :attr:`values`, else a :class:`ParameterError` naming them."""
+        text = exact(value)
+        if type(text) is not str or text not in self.values:
             raise ParameterError(f"{game}: {self.param} must be one of {', '.join(map(repr, self.values))} "
-                                 f"({'/'.join(self.rules)}), got {value!r}")
-        return value
+                                 f"({'/'.join(self.rules)}), got {shorten(value)}")
+        return text
 
 
 def default_engine() -> str:
@@ -198,9 +201,10 @@ def index_arg(x: Any, what: str) -> int:
     if isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{what} must be an int, not bool")
     try:
-        return operator.index(x)
+        v = operator.index(x)
     except TypeError:
         raise TypeError(f"{what} must be an int, not {type(x).__name__}") from None
+    return v if type(v) is int else int.__int__(v)  # (Python 3.9 gives an int subclass back as it is)
 
 
 def check_seat(game: "Game[Any, Any]", p: Any, what: str = "seat") -> int:
@@ -208,7 +212,7 @@ def check_seat(game: "Game[Any, Any]", p: Any, what: str = "seat") -> int:
     (:func:`index_arg`: not a bool, not a float), ``ValueError`` outside ``0..n-1``."""
     seat = index_arg(p, what)
     if not 0 <= seat < game.num_players:
-        raise ValueError(f"{what} {seat} is out of range: this game has seats 0..{game.num_players - 1}")
+        raise ValueError(f"{what} {shorten(seat)} is out of range: this game has seats 0..{game.num_players - 1}")
     return seat
 
 
@@ -245,19 +249,34 @@ def as_int(x: Any) -> Optional[int]:
     return None
 
 
-def int_param(game: str, x: Any, what: str, lo: int, hi: Optional[int] = None) -> int:
+def int_param(game: str, x: Any, what: str, lo: int, hi: int) -> int:
     """Return parameter ``x`` (an int or a numpy integer, not a bool) as an int in
-    ``[lo, hi]`` or raise :class:`ParameterError`."""
+    ``[lo, hi]`` or raise :class:`ParameterError` (quoting ``x`` through
+    :func:`~mousehole._values.shorten`). Every integer parameter of every game is read
+    through it, with its documented range."""
     v = as_int(x)
-    if v is None or v < lo or (hi is not None and v > hi):
-        allowed = f"from {lo} to {hi}" if hi is not None else f">= {lo}"
-        raise ParameterError(f"{game}: {what} must be an int {allowed}, got {x!r}")
+    if v is None or v < lo or v > hi:
+        raise ParameterError(f"{game}: {what} must be an int from {lo} to {hi:,}, got {shorten(x)}")
     return v
+
+
+def param_values(game: str, params: Mapping[str, Any]) -> Dict[str, Any]:
+    """Every value of ``params`` as plain data (:func:`mousehole._values.plain_value`), or
+    the :class:`ParameterError` that names the parameter: the one rule every value from
+    outside goes through before a game reads it."""
+    def refuse(message: str) -> ParameterError:
+        return ParameterError(message)
+    return {k: plain_value(v, f"{game}: {k}", refuse) for k, v in params.items()}
 
 
 def copy_data(x: Any) -> Any:
     """A deep copy of plain data (dicts, lists and tuples of scalars), several times faster
-    than ``copy.deepcopy``; anything else falls back to ``copy.deepcopy``."""
+    than ``copy.deepcopy``. What is not exactly such data is copied as the plain data it
+    holds: a numpy scalar or a subclass of ``str``, ``int`` or ``float`` as the exact
+    built-in value (:func:`mousehole._values.exact`), a subclass of ``dict``, ``list`` or
+    ``tuple`` as the built-in container (read through the built-in type, never through the
+    subclass's methods); anything else falls back to ``copy.deepcopy``. So what a state
+    dict's checks see is what the engine builds from."""
     t = type(x)
     if t is dict:
         return {k: v if type(v) in _SCALARS else copy_data(v) for k, v in x.items()}
@@ -267,6 +286,15 @@ def copy_data(x: Any) -> Any:
         return tuple(v if type(v) in _SCALARS else copy_data(v) for v in x)
     if t in _SCALARS:
         return x
+    y = exact(x)  # a numpy scalar or a str/int/float subclass: the plain value it holds
+    if y is not x:
+        return y
+    if isinstance(x, dict):  # subclasses, read as the built-in type
+        return {k: copy_data(v) for k, v in dict.items(x)}
+    if isinstance(x, list):
+        return [copy_data(v) for v in list.__iter__(x)]
+    if isinstance(x, tuple):
+        return tuple(copy_data(v) for v in tuple.__iter__(x))
     return _copy.deepcopy(x)
 
 
@@ -422,18 +450,22 @@ class Game(Generic[StateT, MoveT]):
     """The turn limit that truncates a game (what it counts is the game's own; see its docs)."""
 
     def __init__(self, *, engine: Optional[str] = None, **params: Any) -> None:
+        if any(type(k) is not str for k in params):  # (str subclasses as names: the str they hold)
+            params = {exact(k): v for k, v in params.items()}
         unknown = sorted(set(params) - set(self.DEFAULTS))
         if unknown:
+            shown = ", ".join(shorten(k, 40)[1:-1] if k.isidentifier() else shorten(k, 40) for k in unknown[:5])
+            more = f" and {len(unknown) - 5:,} more" if len(unknown) > 5 else ""
             raise ParameterError(
-                f"{self.name}: unknown parameter(s) {', '.join(unknown)}; "
+                f"{self.name}: unknown parameter(s) {shown}{more}; "
                 f"allowed: {', '.join(sorted(self.DEFAULTS))}"
             )
         full = {k: _copy.deepcopy(v) for k, v in self.DEFAULTS.items()}
-        full.update(params)
+        full.update(param_values(self.name, params))
         self._explicit = sorted(params)
         players = full["players"]
         self.num_players = int_param(self.name, players, "players", self.min_players, self.max_players)
-        self.max_turns = int_param(self.name, full["max_turns"], "max_turns", 1)
+        self.max_turns = int_param(self.name, full["max_turns"], "max_turns", 1, MAX_TURNS)
         for r in self.READINGS:
             full[r.param] = r.check(self.name, full[r.param])
         configured = self._configure(full)
@@ -441,8 +473,9 @@ class Game(Generic[StateT, MoveT]):
         self._params = configured
         if engine is None:
             engine = default_engine()
-        if engine not in ("compiled", "python"):
-            raise ParameterError(f"engine must be 'compiled' or 'python', got {engine!r}")
+        engine = exact(engine)  # (a numpy str as the str it holds; a str subclass's own == unheard)
+        if type(engine) is not str or engine not in ("compiled", "python"):
+            raise ParameterError(f"engine must be 'compiled' or 'python', got {shorten(engine)}")
         if engine == "compiled":
             cls = self.compiled_state() if not _PURE else None
             if cls is None:
@@ -651,13 +684,13 @@ class Game(Generic[StateT, MoveT]):
                "describe_seen: the views must be one action apart (after's history one entry longer)")
         action = after["history"][-1]
         expect(action is None or (is_int(action) and 0 <= action < self.num_actions),
-               f"describe_seen: the last history entry of after is not an action: {action!r}")
+               f"describe_seen: the last history entry of after is not an action: {shorten(action)}")
         try:
             return self._describe_seen(dict(before), dict(after), action)  # (read, never changed)
         except StateError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise StateError(f"{self.name}: describe_seen: malformed view: {type(e).__name__}: {e}") from None
+            raise _malformed(self.name, "describe_seen: malformed view", e) from None
 
     # -- shared ----------------------------------------------------------------------------
 
@@ -701,29 +734,29 @@ class Game(Generic[StateT, MoveT]):
         except StateError:
             raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as e:
-            raise StateError(f"{self.name}: malformed state dict: {type(e).__name__}: {e}") from None
+            raise _malformed(self.name, "malformed state dict", e) from None
 
     def _check_header_fields(self, d: Any, *, view: bool) -> None:
         if not isinstance(d, dict):
             raise StateError(f"a state dict must be a dict, not {type(d).__name__}")
         for k in d:
-            if not isinstance(k, str):
-                raise StateError(f"{self.name}: state dict keys are strings; got key {k!r}")
+            if type(k) is not str:
+                raise StateError(f"{self.name}: state dict keys are strings; got key {shorten(k)}")
         missing = [k for k in ("game", "params", "view") if k not in d]
         if missing:
             raise StateError(f"a state dict needs the keys game, params and view; missing: {', '.join(missing)}")
         if d["game"] != self.name:
-            raise StateError(f"this dict is not a {self.name} state (game={d['game']!r})")
+            raise StateError(f"this dict is not a {self.name} state (game={shorten(d['game'])})")
         if d["params"] != self._params:
             raise StateError(f"{self.name}: the dict was made with other game parameters (key 'params')")
         if view:
             seat = as_int(d["view"])
             if seat is None or not 0 <= seat < self.num_players:
                 raise StateError(f"{self.name}: 'view' must be the seat 0..{self.num_players - 1} the view "
-                                 f"belongs to, got {d['view']!r}")
+                                 f"belongs to, got {shorten(d['view'])}")
         elif d["view"] is not None:
             raise StateError(
-                f"this is seat {d['view']!r}'s redacted view, not a full state; use "
+                f"this is seat {shorten(d['view'])}'s redacted view, not a full state; use "
                 "game.determinize_view(view, seed)"
             )
         if not view and self.STATE_KEYS:
@@ -738,7 +771,8 @@ class Game(Generic[StateT, MoveT]):
         if "rng" in d and not view:
             r = d["rng"]
             if not (type(r) is int and 0 <= r < 2**64):
-                raise StateError(f"{self.name}: 'rng' must be a 64-bit unsigned int (the generator state), got {r!r}")
+                raise StateError(f"{self.name}: 'rng' must be a 64-bit unsigned int (the generator state), "
+                                 f"got {shorten(r)}")
 
     def state_from_dict(self, d: Mapping[str, Any]) -> StateT:
         """Rebuild a state from ``state.to_dict()`` (exact round trip); checks everything.
@@ -752,18 +786,21 @@ class Game(Generic[StateT, MoveT]):
         """``state_from_dict``; ``owned``: ``d`` was built here and nobody else holds it, so
         the engine may take it without a defensive copy (otherwise the copy is made first,
         and what is checked is what is built: another thread may change ``d``). ``cls``:
-        the state class to build (its ``from_dict``), else the game's."""
+        the state class to build (its ``from_dict``), else the game's. The copy is made
+        before any check, as plain data (:func:`copy_data`): the header is checked on it too."""
+        if not owned and isinstance(d, dict):
+            try:
+                d = copy_data(d)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
+                raise _malformed(self.name, "malformed state dict", e) from None
         self._check_header(d, view=False)
         assert isinstance(d, dict)
         try:
-            if not owned:
-                d = copy_data(d)
-            assert isinstance(d, dict)
             self._validate_dict(d)
         except StateError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
-            raise StateError(f"{self.name}: malformed state dict: {type(e).__name__}: {e}") from None
+            raise _malformed(self.name, "malformed state dict", e) from None
         make = self._state_cls if cls is None else cls
         state = make._from_valid_dict(self, d)  # the engine's constructor, for a checked dict
         _check_playable(self, state)
@@ -786,13 +823,13 @@ class Game(Generic[StateT, MoveT]):
         except StateError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as e:
-            raise StateError(f"{self.name}: malformed view: {type(e).__name__}: {e}") from None
+            raise _malformed(self.name, "malformed view", e) from None
         full["view"] = None
         state = self._load(full, owned=True)  # ``full`` is our own copy of the view
         try:  # (a view holding other objects than plain data, e.g. numpy arrays, compares badly)
             same = bool(state.to_dict(for_player=p) == view)
         except (TypeError, ValueError) as e:
-            raise StateError(f"{self.name}: malformed view: {type(e).__name__}: {e}") from None
+            raise _malformed(self.name, "malformed view", e) from None
         if not same:
             raise StateError(f"{self.name}: the view is not consistent: no state of this game shows seat {p} "
                              "exactly this view")
@@ -901,8 +938,9 @@ def load(name: str, *, engine: Optional[str] = None, **params: Any) -> "Game[Any
     """
     if not isinstance(name, str):
         raise ParameterError(f"a game id is a str, not {type(name).__name__}; known games: {', '.join(game_names())}")
+    name = exact(name)
     if name not in _REGISTRY:
-        raise ParameterError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
+        raise ParameterError(f"unknown game {shorten(name)}; known games: {', '.join(game_names())}")
     return _REGISTRY[name](engine=engine, **params)
 
 
@@ -1181,6 +1219,12 @@ def _state_from_dict(game: "Game[Any, Any]", d: Dict[str, Any], seed: Optional[i
 # helpers for the game modules
 
 
+def _malformed(game: str, what: str, e: BaseException) -> StateError:
+    """The StateError for a dict or view that made a check raise ``e`` (its message cut to
+    one line of at most 200 characters)."""
+    return StateError(f"{game}: {what}: {type(e).__name__}: {clip(str(e), 200)}")
+
+
 def expect(cond: bool, msg: str) -> None:
     """Raise :class:`StateError` with ``msg`` unless ``cond`` (dict validation)."""
     if not cond:
@@ -1196,7 +1240,7 @@ def int_list(x: Any, n: Optional[int], what: str, lo: int = 0, hi: Optional[int]
     if all(type(v) is int for v in x) and (not x or (min(x) >= lo and (hi is None or max(x) <= hi))):
         return x  # type: ignore[no-any-return]
     for v in x:
-        expect(isinstance(v, int) and not isinstance(v, bool), f"{what} must hold ints, holds {v!r}")
-        expect(v >= lo and (hi is None or v <= hi), f"{what} holds {v}, outside {lo}..{hi}")
+        expect(type(v) is int, f"{what} must hold ints, holds {shorten(v)}")
+        expect(v >= lo and (hi is None or v <= hi), f"{what} holds {shorten(v)}, outside {lo}..{hi}")
     return x  # type: ignore[no-any-return]
 

@@ -41,8 +41,10 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from ._api import Game, IllegalMoveError, as_int, load
+from ._extras import install_hint
 from ._rng import Rng, derive
 from ._simulate import _wilson
+from ._values import shorten
 
 __all__ = ["play", "ArenaResult", "BotStats", "GameOutcome", "Rating", "BotEntry", "ProgressFn", "bot_name"]
 
@@ -185,8 +187,7 @@ def _ratings(names: Sequence[str], outcomes: Sequence[GameOutcome]) -> Tuple[Rat
     try:
         from openskill.models import PlackettLuce
     except ImportError:
-        raise ImportError(f"the ratings table needs the openskill package: pip install 'mousehole[{EXTRA}]' "
-                          f"(or pip install openskill)") from None
+        raise ImportError(f"the ratings table needs the openskill package: {install_hint(EXTRA)}") from None
     model = PlackettLuce()
     ratings = [model.rating(name=n) for n in names]
     for g in outcomes:  # in game order, so the ratings do not depend on how games were run
@@ -304,7 +305,7 @@ class ArenaResult:
             rows.append(line.rstrip())
         rows.append("  win rate: wins over decided games, 95% Wilson interval; mean score: 95% normal interval")
         if ratings is None:
-            rows.append(f"  ratings: not shown (install openskill: pip install 'mousehole[{EXTRA}]')")
+            rows.append(f"  ratings: not shown (install openskill: {install_hint(EXTRA)})")
         else:
             rows.append("  ratings: openskill Plackett-Luce (winners ranked first), ordinal = mu - 3 sigma")
         if times:
@@ -442,7 +443,7 @@ def play_game(game: Game[Any, Any], bots: Sequence[BotEntry], seed: int, k: int,
         if len(state.history) != before:
             raise RuntimeError(f"{who} changed the state it was given; a bot must only read it")
         if a is None:
-            raise TypeError(f"{who} returned {choice!r}, not an int action")
+            raise TypeError(f"{who} returned {shorten(choice)}, not an int action")
         try:
             state.apply_action(a)
         except IllegalMoveError as e:
@@ -655,7 +656,7 @@ def play(game: Union[Game[Any, Any], str], bots: Sequence[BotEntry], n_games: in
     else:
         c = as_int(chunk_size)
         if c is None or c < 1:
-            raise ValueError(f"chunk_size must be an int >= 1, got {chunk_size!r}")
+            raise ValueError(f"chunk_size must be an int >= 1, got {shorten(chunk_size)}")
         size = c
     if not (isinstance(progress, bool) or callable(progress)):
         raise TypeError(f"progress must be a bool or a callable progress(games_done, n_games), "

@@ -68,6 +68,18 @@ MAIN_PLAYERS = 4
 SIM_GAMES = {"cheese_rescue": 20000, "m": 6000, "maus_au_chocolat": 4000, "kasimir": 6000}
 QUICK_DIV = 20
 
+# The bounds of the options (docs/api.md, Bounds): each refused with one line, never run.
+#: ``--players`` names player counts from 1 to this (every game allows at most 6)
+MAX_PLAYERS = 16
+#: ``--sim-games`` is at most this (500 times the largest default: about a minute a round)
+MAX_SIM_GAMES = 10_000_000
+#: ``--rounds`` is at most this
+MAX_ROUNDS = 100
+#: ``--compare`` reads at most this many bytes of its file (a run's JSON is about 30 KB)
+MAX_COMPARE_BYTES = 16 * 2 ** 20
+#: the longest integer argument read, in characters
+_MAX_INT_TEXT = 40
+
 #: names that left this module: name -> (value, what to use instead). The performance goals
 #: are written in ``docs/benchmarks.md``; ``mousehole bench`` reports the figures alone.
 _DEPRECATED: Dict[str, Tuple[Any, str]] = {
@@ -97,6 +109,7 @@ def __getattr__(name: str) -> Any:
 
 def _games_arg(text: str) -> List[str]:
     from . import game_names
+    from ._values import shorten
     names = game_names()
     out: List[str] = []
     for part in text.split(","):
@@ -106,35 +119,57 @@ def _games_arg(text: str) -> List[str]:
         elif part in names:
             out.append(part)
         else:
-            raise argparse.ArgumentTypeError(f"unknown game {part!r}; choose from {', '.join(names)}, all")
+            raise argparse.ArgumentTypeError(f"unknown game {shorten(part, 40)}; choose from {', '.join(names)}, all")
     return out
+
+
+def _int_text(text: str, what: str) -> int:
+    """``text`` as an int (at most :data:`_MAX_INT_TEXT` characters, ASCII digits with an
+    optional sign), else the argparse error naming ``what`` and quoting a bounded prefix."""
+    from ._values import shorten
+    t = text.strip()
+    if len(t) > _MAX_INT_TEXT:
+        raise argparse.ArgumentTypeError(f"expected {what} of at most {_MAX_INT_TEXT} characters, "
+                                         f"got {len(t):,} characters")
+    if not (t.isascii() and t.lstrip("+-").isdigit() and len(t) - len(t.lstrip("+-")) <= 1):
+        raise argparse.ArgumentTypeError(f"expected {what}, got {shorten(text, 40)}")
+    return int(t)
 
 
 def _players_arg(text: str) -> List[int]:
+    """Player counts: ``4``, ``2,3``, ``2-6``, each from 1 to :data:`MAX_PLAYERS`."""
+    from ._values import shorten
+    what = "player counts such as 4, 2,3 or 2-6"
+    if len(text) > 200:
+        raise argparse.ArgumentTypeError(f"expected {what} (at most 200 characters), got {len(text):,} characters")
     out: List[int] = []
     for part in text.split(","):
-        part = part.strip()
-        try:
-            if "-" in part:
-                lo, hi = (int(x) for x in part.split("-", 1))
-                out.extend(range(lo, hi + 1))
-            else:
-                out.append(int(part))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected player counts such as 4, 2,3 or 2-6, got {text!r}") from None
-    if not out or any(n < 1 for n in out):
-        raise argparse.ArgumentTypeError(f"expected player counts of at least 1, got {text!r}")
+        lo_text, dash, hi_text = part.strip().partition("-")
+        lo = _int_text(lo_text, what) if lo_text.strip() else -1
+        hi = _int_text(hi_text, what) if dash else lo
+        if dash and not hi_text.strip():
+            raise argparse.ArgumentTypeError(f"expected {what}, got {shorten(text, 40)}")
+        for n in (lo, hi):
+            if not 1 <= n <= MAX_PLAYERS:
+                raise argparse.ArgumentTypeError(f"player counts are from 1 to {MAX_PLAYERS}, got {shorten(text, 40)}")
+        out.extend(range(lo, hi + 1))
+    if not out:
+        raise argparse.ArgumentTypeError(f"expected {what}, got {shorten(text, 40)}")
     return out
 
 
-def _positive(text: str) -> int:
-    try:
-        v = int(text.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
-    return v
+def _ranged(lo: int, hi: int) -> Callable[[str], int]:
+    """An integer option from ``lo`` to ``hi``."""
+    def check(text: str) -> int:
+        v = _int_text(text, "an integer")
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"must be from {lo} to {hi:,}, got {v:,}")
+        return v
+    return check
+
+
+_sim_games_arg = _ranged(1, MAX_SIM_GAMES)
+_rounds_arg = _ranged(1, MAX_ROUNDS)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -142,7 +177,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", nargs="+", type=_games_arg, default=None, metavar="GAME",
                         help="game ids, separated by spaces or commas, or 'all' (default: all)")
     parser.add_argument("--players", nargs="+", type=_players_arg, default=None, metavar="N",
-                        help="player counts, e.g. 4, '2 3', 2,3 or 2-6; counts a game does not allow are "
+                        help=f"player counts from 1 to {MAX_PLAYERS}, e.g. 4, '2 3', 2,3 or 2-6; counts a game "
+                             "does not allow are "
                              "skipped for it (default: every count each game allows for the C ratio and "
                              f"simulate; the per-call table at {MAIN_PLAYERS})")
     parser.add_argument("--quick", action="store_true", default=False,
@@ -151,20 +187,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also write every figure as JSON to FILE (default: none)")
     parser.add_argument("--compare", metavar="OLD.json", default=None,
                         help="also print the ratio of every figure to those of an earlier run's JSON "
-                             "(default: none)")
+                             f"(at most {MAX_COMPARE_BYTES // 2 ** 20} MiB) (default: none)")
     parser.add_argument("--no-c", dest="no_c", action="store_true", default=False,
                         help="skip the C loops (and so the C ratio) (default: off)")
     parser.add_argument("--no-threads", dest="no_threads", action="store_true", default=False,
                         help="skip the threads measurement (default: off)")
     parser.add_argument("--engine", choices=["compiled", "python"], default=None,
                         help="measure the calls and loops of one engine only (default: every engine available)")
-    parser.add_argument("--sim-games", dest="sim_games", type=_positive, default=None, metavar="N",
-                        help="games per simulate / C round (default: by game, "
+    parser.add_argument("--sim-games", dest="sim_games", type=_sim_games_arg, default=None, metavar="N",
+                        help=f"games per simulate / C round, 1 to {MAX_SIM_GAMES:,} (default: by game, "
                              + ", ".join(f"{k} {v:,}" for k, v in SIM_GAMES.items())
                              + f"; divided by {QUICK_DIV} with --quick)")
-    parser.add_argument("--rounds", type=_positive, default=None, metavar="R",
-                        help="rounds of the C ratio and the threads measurement, best of each (default: 5; "
-                             "2 with --quick)")
+    parser.add_argument("--rounds", type=_rounds_arg, default=None, metavar="R",
+                        help=f"rounds of the C ratio and the threads measurement, best of each, 1 to {MAX_ROUNDS} "
+                             "(default: 5; 2 with --quick)")
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -998,21 +1034,42 @@ def _usage(message: str) -> int:
     return EXIT_USAGE
 
 
+def _clip_path(path: str) -> str:
+    from ._values import clip
+    return clip(path, 80)
+
+
+def _read_compare(path: str) -> Any:
+    """The JSON of an earlier run read from ``path`` (at most :data:`MAX_COMPARE_BYTES`
+    bytes, nested at most ``_values.MAX_DEPTH`` deep, checked before parsing), or the
+    message that says why not."""
+    from ._values import read_json
+    shown = _clip_path(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_COMPARE_BYTES + 1)  # (never more: /dev/zero, an endless pipe)
+    except OSError as e:
+        return f"argument --compare: cannot read {shown}: {e.strerror or e}"
+    try:
+        loaded = read_json(data, max_bytes=MAX_COMPARE_BYTES, what="a benchmark run's JSON")
+    except ValueError as e:
+        return f"argument --compare: {shown}: {e}"
+    if not isinstance(loaded, dict) or not isinstance(loaded.get("games"), dict):
+        return f"argument --compare: {shown} is not the JSON of a benchmark run"
+    return loaded
+
+
 def run(args: argparse.Namespace, extra: Optional[Callable[[str, bool], Dict[str, Any]]] = None) -> int:
     """Run ``mousehole bench`` with parsed options; returns the exit status."""
     old: Optional[Dict[str, Any]] = None
     if args.json is not None:
         folder = os.path.dirname(os.path.abspath(args.json))
         if os.path.isdir(args.json) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            return _usage(f"argument --json: cannot write {args.json}")
+            return _usage(f"argument --json: cannot write {_clip_path(args.json)}")
     if args.compare is not None:
-        try:
-            with open(args.compare, encoding="utf-8") as fh:
-                loaded = json.load(fh)
-        except (OSError, ValueError) as e:
-            return _usage(f"argument --compare: cannot read {args.compare} as JSON ({e})")
-        if not isinstance(loaded, dict) or "games" not in loaded:
-            return _usage(f"argument --compare: {args.compare} is not the JSON of a benchmark run")
+        loaded = _read_compare(args.compare)
+        if isinstance(loaded, str):
+            return _usage(loaded)
         old = loaded
     try:
         _plan(args)

@@ -70,6 +70,7 @@ import numpy as np
 
 from ._api import CHANCE, TERMINAL, Game, ParameterError, StateAPI, as_int, available_engines, load
 from ._rng import Rng, derive
+from ._values import shorten, word
 
 __all__ = [
     "Bot",
@@ -156,7 +157,7 @@ def _check_iterations(iterations: Any, time_limit: Any, what: str = "time_limit"
         limit = _real(time_limit, f"{what} (seconds)")
         if not 0.0 < limit <= MAX_SECONDS:  # (False for a NaN)
             raise ValueError(f"{what} must be a number of seconds above 0 and at most {MAX_SECONDS:g}, "
-                             f"got {time_limit!r}")
+                             f"got {shorten(time_limit)}")
     if iterations is None:
         return (DEFAULT_ITERATIONS if limit is None else None), limit
     n = as_int(iterations)
@@ -192,7 +193,7 @@ def _check_nodes(nodes: Any) -> int:
 def _check_c(c: Any) -> float:
     v = _real(c, "c (the exploration constant)")
     if not (v >= 0.0 and math.isfinite(v)):
-        raise ValueError(f"c (the exploration constant) must be a finite number >= 0, got {c!r}")
+        raise ValueError(f"c (the exploration constant) must be a finite number >= 0, got {shorten(c)}")
     return v
 
 
@@ -325,14 +326,17 @@ def _search(state: StateAPI[Any], *, algorithm: str, iterations: Optional[int], 
             seed: int, c: float, engine: Optional[str], nodes: Optional[int]) -> SearchResult:
     """``search`` of a state no other thread can reach (a private copy)."""
     seat = _check_state(state, "search")
-    if not isinstance(algorithm, str) or algorithm not in _MODES:
-        raise ValueError(f"search: algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+    mode = word(algorithm, tuple(_MODES))  # (the exact str: docs/api.md, Bounds)
+    if mode is None:
+        raise ValueError(f"search: algorithm must be one of {', '.join(ALGORITHMS)}, got {shorten(algorithm)}")
     n, limit = _check_iterations(iterations, time_limit)
     room = _check_nodes(nodes)
     s = _check_seed(seed)
     cc = _check_c(c)
-    if engine not in (None, "compiled", "python"):
-        raise ValueError(f"search: engine must be 'compiled', 'python' or None, got {engine!r}")
+    if engine is not None:
+        given, engine = engine, word(engine, ("compiled", "python"))
+        if engine is None:
+            raise ValueError(f"search: engine must be 'compiled', 'python' or None, got {shorten(given)}")
     legal: List[int] = state.legal_actions().tolist()  # (an int64 array: Python ints)
     target = None if engine == "python" else _compiled_twin(state)
     if target is None and engine == "compiled":
@@ -340,18 +344,18 @@ def _search(state: StateAPI[Any], *, algorithm: str, iterations: Optional[int], 
                          "(no compiled engine or search extension, or the game's interface is missing)")
     if target is not None:
         csearch = _compiled_search()
-        actions, visits, values, _avail, done, made, _bytes = csearch(target, _MODES[algorithm], n, limit, s, cc,
+        actions, visits, values, _avail, done, made, _bytes = csearch(target, _MODES[mode], n, limit, s, cc,
                                                                       nodes=room)
         acts = tuple(actions.tolist())  # (numpy's tolist gives Python ints and floats)
         vis = tuple(visits.tolist())
         return SearchResult(_choose(acts, vis, legal), acts, vis, tuple(values.tolist()),
-                            int(done), int(made), algorithm, "compiled")
-    root, done, made = _py_search(state, seat, _MODES[algorithm], n, limit, s, cc, max_nodes=room)
+                            int(done), int(made), mode, "compiled")
+    root, done, made = _py_search(state, seat, _MODES[mode], n, limit, s, cc, max_nodes=room)
     kids = root.children or []
     acts = tuple(ch.action for ch in kids)
     vis = tuple(ch.visits for ch in kids)
     return SearchResult(_choose(acts, vis, legal), acts, vis, tuple(ch.value for ch in kids), done, made,
-                        algorithm, "python")
+                        mode, "python")
 
 
 # ---- the pure-Python search: the same algorithm and random numbers as _search.pyx -----------
@@ -1017,13 +1021,13 @@ class StrongBot(_SearchBot):
         if scale is not None:
             sc = _real(scale, "scale")
             if not (sc > 0.0 and math.isfinite(sc)):
-                raise ValueError(f"scale must be a positive, finite number, got {scale!r}")
+                raise ValueError(f"scale must be a positive, finite number, got {shorten(scale)}")
             self.scale = sc
         self.greedy: Optional[float] = None
         if greedy is not None:
             g = _real(greedy, "greedy (a probability)")
             if not 0.0 <= g <= 1.0:
-                raise ValueError(f"greedy (a probability) must be from 0 to 1, got {greedy!r}")
+                raise ValueError(f"greedy (a probability) must be from 0 to 1, got {shorten(greedy)}")
             self.greedy = g
 
     def tuning(self, game: Game[Any, Any]) -> StrongTuning:

@@ -53,6 +53,7 @@ from ._api import (
     register,
 )
 from ._rng import Rng
+from ._values import exact, shorten
 
 __all__ = ["CheeseRescue", "CRMove", "CheeseRescueState", "ReferenceCheeseRescueState", "DEFAULT", "READINGS",
            "parse_move"]
@@ -153,9 +154,10 @@ def parse_move(text: str) -> CRMove:
     """
     if not isinstance(text, str):
         raise TypeError(f"a Cheese Rescue move is read from a str, not {type(text).__name__}")
+    text = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
     m = re.fullmatch(r"\s*(dog|cat|mouse|cheese\d+)\s*@\s*(\d+)\s*,\s*(\d+)\s*", text)
     if not m:
-        raise ValueError(f"not a Cheese Rescue move: {text!r} (expected e.g. 'cat@6,7')")
+        raise ValueError(f"not a Cheese Rescue move: {shorten(text)} (expected e.g. 'cat@6,7')")
     return CRMove(m.group(1), int(m.group(2)), int(m.group(3)))
 
 
@@ -164,7 +166,7 @@ def parse_move(text: str) -> CRMove:
 
 def _counts(x: Any, what: str) -> Dict[str, int]:
     if not isinstance(x, dict) or set(x) != set(ANIMALS):
-        raise ParameterError(f"cheese_rescue: {what} must be a dict with keys dog, cat, mouse; got {x!r}")
+        raise ParameterError(f"cheese_rescue: {what} must be a dict with keys dog, cat, mouse; got {shorten(x)}")
     return {k: int_param("cheese_rescue", x[k], f"{what}[{k!r}]", 0, 80) for k in ANIMALS}
 
 
@@ -363,7 +365,8 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         cv = DEFAULT["cheese_values"] if params["cheese_values"] is None else params["cheese_values"]
         if (not isinstance(cv, (list, tuple)) or not cv or len(cv) > 30
                 or any(not is_int(v) or not 1 <= v <= 99 for v in cv)):
-            raise ParameterError(f"cheese_rescue: cheese_values must be a list of 1 to 30 ints 1..99, got {cv!r}")
+            raise ParameterError(f"cheese_rescue: cheese_values must be a list of 1 to 30 ints 1..99, "
+                                 f"got {shorten(cv)}")
         square = DEFAULT["square"][n] if params["square"] is None else params["square"]
         square = int_param("cheese_rescue", square, "square", 2, MAX_SQUARE)
         draw = DEFAULT["initial_draw"] if params["initial_draw"] is None else params["initial_draw"]
@@ -434,7 +437,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
     def action_to_move(self, action: SupportsIndex) -> CRMove:
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
-            raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
+            raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
         kind, cell = divmod(a, self.C)
         return CRMove(self.kind_name(kind), *divmod(cell, self.G))
 
@@ -443,7 +446,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             raise TypeError(f"cheese_rescue takes CRMove moves, not {type(move).__name__}")
         names = [self.kind_name(k) for k in range(self.num_kinds)]
         if move.card not in names:
-            raise IllegalMoveError(f"CR-1/CR-2: no card {move.card!r} in this game; cards: {', '.join(names)}")
+            raise IllegalMoveError(f"CR-1/CR-2: no card {shorten(move.card)} in this game; cards: {', '.join(names)}")
         if not (0 <= move.row < self.G and 0 <= move.col < self.G):
             raise IllegalMoveError(f"CR-8: cell ({move.row}, {move.col}) is off the {self.G} x {self.G} grid")
         return names.index(move.card) * self.C + move.row * self.G + move.col
@@ -454,6 +457,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         Raises ``ValueError`` naming the notation, or the card or cell this game lacks."""
         if not isinstance(text, str):
             raise ValueError(f"a Cheese Rescue move is written as text like 'cat@6,7', not {type(text).__name__}")
+        text = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
         move = parse_move(text)
         self.move_to_action(move)  # CR-1/CR-2: a card of this game; CR-8: a cell of the grid
         return move
@@ -481,7 +485,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             int_list(h, self.num_kinds, f"hands[{p}]", 0, 255)
         pile = int_list(d["pile"], None, "pile", 0, 2)
         history = int_list(d["history"], None, "history", 0, self.num_actions - 1)
-        expect(type(d["truncated"]) is bool, f"truncated must be a bool, not {d['truncated']!r}")
+        expect(type(d["truncated"]) is bool, f"truncated must be a bool, not {shorten(d['truncated'])}")
         placed = len(history)
         expect(placed <= self.cells_to_fill, f"CR-11: history has {placed} actions, but only "
                                              f"{self.cells_to_fill} cards are laid in a game")
@@ -691,7 +695,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         if state.is_terminal():
             return f"the game is over (CR-11); action {a} cannot be applied"
         if not 0 <= a < self.num_actions:
-            return f"action {a} is out of range 0..{self.num_actions - 1}"
+            return f"action {shorten(a)} is out of range 0..{self.num_actions - 1}"
         d = state._to_dict()
         p = _current(self, d)
         kind, cell = divmod(a, self.C)

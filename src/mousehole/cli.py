@@ -26,7 +26,7 @@ Every option has a documented range (:data:`MAX_SEED`, :data:`MAX_THREADS`,
 refused, not read without end. Text taken from a record or an argument is printed with
 its control characters escaped.
 
-``rich`` (the ``mousehole[cli]`` extra) draws the progress bar when it is installed and
+``rich`` (the ``cli`` extra: ``pip install 'rich>=13'``) draws the progress bar when it is installed and
 stderr is a terminal; it is imported only then.
 """
 from __future__ import annotations
@@ -43,9 +43,11 @@ from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tupl
 
 from . import __version__, available_engines, default_engine, game_names, load
 from ._api import Game, MouseholeError, ParameterError
+from ._extras import install_hint
 from ._play import FORCED_CHOICES, FORCED_PAUSE, MAX_PAUSE
 from ._play import view_text as _view_text  # noqa: F401  (the name tests and older callers use)
 from ._simulate import MAX_GAMES, MAX_THREADS, SimulationSummary, simulate
+from ._values import MAX_VALUE_DEPTH, clip, json_depth, shorten
 from .bots import MAX_SECONDS
 
 __all__ = ["main", "build_parser", "COMMANDS", "DEFAULT_GAMES", "MAX_SEED", "MAX_THREADS", "MAX_WORKERS",
@@ -200,6 +202,10 @@ def _param_arg(text: str) -> Tuple[str, Any]:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE (e.g. max_turns=50), got {_shown(repr(text), 60)}")
     if name in ("players", "engine"):
         raise argparse.ArgumentTypeError(f"{name} has its own option: use --{name}")
+    depth = json_depth(value)  # (before the parser, which recurses, sees it)
+    if depth > MAX_VALUE_DEPTH:
+        raise argparse.ArgumentTypeError(f"{name}: VALUE nests arrays and objects {depth} deep; a parameter "
+                                         f"value nests at most {MAX_VALUE_DEPTH} deep")
     try:
         return name, json.loads(value)
     except ValueError:
@@ -494,12 +500,12 @@ def _run_show(args: argparse.Namespace) -> int:
     played: List[str] = []
     for i, text in enumerate(moves, 1):
         if state.is_terminal():
-            raise UsageError(f"argument --moves: move {i} ({_shown(repr(text), 60)}): the game is already over")
+            raise UsageError(f"argument --moves: move {i} ({shorten(text)}): the game is already over")
         seat = state.current_player
         try:
             action = state.parse_action(text)
         except (ValueError, TypeError, NotImplementedError) as e:
-            raise UsageError(f"argument --moves: move {i} ({_shown(repr(text), 60)}): {e}") from None
+            raise UsageError(f"argument --moves: move {i} ({shorten(text)}): {clip(str(e), 300)}") from None
         state.apply_action(action)
         text = _escape(text)
         played.append(f"{i}. seat {seat}: {text}" if seat >= 0 else f"{i}. chance: {text}")
@@ -527,7 +533,8 @@ def _run_show(args: argparse.Namespace) -> int:
 def _bot_specs(text: str) -> List[str]:
     specs = [s.strip() for s in text.split(",")]
     if not text.strip() or any(not s for s in specs):
-        raise argparse.ArgumentTypeError(f"expected bot specs separated by commas (e.g. mcts:200,random), got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected bot specs separated by commas (e.g. mcts:200,random), got {shorten(text)}")
     return specs
 
 
@@ -567,7 +574,7 @@ def _check_spec(spec: str, i: int) -> None:
     try:
         _build(spec, 0)
     except (ValueError, TypeError, ImportError) as e:
-        raise UsageError(f"argument --bots: bot {i + 1} ({spec!r}): {e}") from None
+        raise UsageError(f"argument --bots: bot {i + 1} ({shorten(spec)}): {e}") from None
 
 
 # --------------------------------------------------------------------------------------
@@ -881,7 +888,7 @@ def _arena_executor(args: argparse.Namespace) -> Tuple[Any, Any, Any]:
         try:
             distributed: Any = importlib.import_module("distributed")
         except ImportError:
-            raise UsageError("argument --dask: needs dask[distributed] (pip install 'mousehole[dask]')") from None
+            raise UsageError(f"argument --dask: needs dask[distributed]: {install_hint('dask')}") from None
         try:
             client = distributed.Client(args.dask, timeout=10)
         except (OSError, TimeoutError, ValueError) as e:
@@ -1035,6 +1042,16 @@ def _bench_run(args: argparse.Namespace) -> int:
     return bench.run(args)
 
 
+def _serve_parser(sub: Any) -> argparse.ArgumentParser:  # (the serve extra: mousehole.serve)
+    from .serve import cli as serve_cli
+    return serve_cli.add_parser(sub)
+
+
+def _serve_run(args: argparse.Namespace) -> int:
+    from .serve import cli as serve_cli
+    return serve_cli.run(args)
+
+
 COMMANDS: Dict[str, Tuple[Callable[[Any], argparse.ArgumentParser], Callable[[argparse.Namespace], int]]] = {
     "simulate": (_add_simulate, _run_simulate),
     "show": (_add_show, _run_show),
@@ -1043,6 +1060,7 @@ COMMANDS: Dict[str, Tuple[Callable[[Any], argparse.ArgumentParser], Callable[[ar
     "replay": (_add_replay, _run_replay),
     "rules": (_add_rules, _run_rules),
     "bench": (_bench_parser, _bench_run),
+    "serve": (_serve_parser, _serve_run),
 }
 
 

@@ -27,9 +27,13 @@ is True when the game ended by its rules, ``truncated`` when ``max_turns`` stopp
 Rendering (``render_mode``): ``"ansi"`` returns the text diagram, ``"human"`` prints it
 (after ``reset`` and every ``step``, as Gymnasium's human mode does), ``"rgb_array"`` returns
 the picture of :func:`mousehole.render.svg` as an ``(H, W, 3)`` uint8 array (needs the
-``render`` extra: ``pip install 'mousehole[render]'``; without it ``render()`` raises an
-``ImportError`` naming the extra, while the environment itself still builds, so
-Stable-Baselines3's ``make_vec_env``, which asks for ``"rgb_array"``, works without it).
+``render`` extra, CairoSVG and Pillow, and the system cairo library: ``pip install
+'cairosvg>=2.7' 'pillow>=9'``). ``metadata["render_modes"]`` lists ``"rgb_array"`` only
+where it works (decided when this module is imported), so Gymnasium's ``check_env`` passes
+with or without it; an environment still builds in ``"rgb_array"`` mode without it (so
+Stable-Baselines3's ``make_vec_env``, which asks for that mode, works; Gymnasium warns that
+the mode is not listed), and ``render()`` then raises an ``ImportError`` saying what to
+install.
 What is drawn is the learner's view by default (``render_view="seat"``:
 :func:`mousehole.render.text` / :func:`~mousehole.render.rgb_array` with
 ``for_player=seat``, nothing the learner may not see); ``render_view="full"`` draws the
@@ -49,8 +53,8 @@ autoresets in the same step (``metadata["autoreset_mode"] == AutoresetMode.SAME_
 ``gymnasium.make_vec("mousehole/CheeseRescue-v0", num_envs=64, vectorization_mode="vector_entry_point")``
 makes one.
 
-``gymnasium`` is an optional dependency: ``pip install 'mousehole[gymnasium]'``
-(Python 3.10+). ``import mousehole`` never imports it.
+``gymnasium`` is an optional dependency, the ``gymnasium`` extra (Python 3.10+): ``pip install
+'gymnasium>=1.0'``. ``import mousehole`` never imports it.
 """
 from __future__ import annotations
 
@@ -59,26 +63,32 @@ from typing import Any, Dict, Optional, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
+from ._extras import can_rasterize, install_hint
+
 try:
     # (the ignores matter only where gymnasium is missing, e.g. a type check on Python 3.9)
     import gymnasium  # type: ignore[import-not-found, unused-ignore]
     from gymnasium import spaces  # type: ignore[import-not-found, unused-ignore]
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
-        "mousehole.gymnasium needs the gymnasium package: pip install 'mousehole[gymnasium]'"
+        f"mousehole.gymnasium needs the gymnasium package (Python 3.10 or later): {install_hint('gymnasium')}"
     ) from exc
 
 from ._api import _REGISTRY, CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, game_names, load
+from ._values import shorten, word
 
-__all__ = ["ENV_IDS", "RENDER_MODES", "RENDER_VIEWS", "MouseholeEnv", "MouseholeVectorEnv",
-           "RandomOpponent"]
+__all__ = ["ENV_IDS", "RENDER_MODES", "AVAILABLE_RENDER_MODES", "RENDER_VIEWS", "MouseholeEnv",
+           "MouseholeVectorEnv", "RandomOpponent"]
 
 #: Gymnasium id -> mousehole game id, for every game that declares one (``Game.ENV_ID``)
 ENV_IDS: Dict[str, str] = {_REGISTRY[g].ENV_ID: g for g in game_names() if _REGISTRY[g].ENV_ID}
 
 _ILLEGAL_MODES = ("raise", "lose")
-#: the render modes of :class:`MouseholeEnv`
+#: the render modes :class:`MouseholeEnv` accepts
 RENDER_MODES = ("human", "ansi", "rgb_array")
+#: the render modes it can draw here, its ``metadata["render_modes"]``: ``"rgb_array"`` only
+#: with the ``render`` extra and the system cairo library (``mousehole._extras.can_rasterize``)
+AVAILABLE_RENDER_MODES = tuple(m for m in RENDER_MODES if m != "rgb_array" or can_rasterize())
 #: what ``render()`` draws: the learner's view (``"seat"``) or the whole position (``"full"``)
 RENDER_VIEWS = ("seat", "full")
 
@@ -101,12 +111,13 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
     render_view="seat", engine=None, illegal_action="lose", **params)``: ``game_id`` is a
     name of :func:`mousehole.game_names`, ``params`` the game's keyword parameters
     (``players``, ``max_turns``, ...) and ``engine`` is forwarded to :func:`mousehole.load`.
-    ``render_mode`` is None or one of ``metadata["render_modes"]`` (``"human"``, ``"ansi"``,
-    ``"rgb_array"``); ``render_view`` is ``"seat"`` (the learner's view, the default) or
+    ``render_mode`` is None, ``"human"``, ``"ansi"`` or ``"rgb_array"``
+    (``metadata["render_modes"]`` lists the modes that can draw here: ``"rgb_array"`` needs
+    the ``render`` extra); ``render_view`` is ``"seat"`` (the learner's view, the default) or
     ``"full"`` (the whole position).
     """
 
-    metadata: Dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}
+    metadata: Dict[str, Any] = {"render_modes": list(AVAILABLE_RENDER_MODES), "render_fps": 4}
 
     def __init__(
         self,
@@ -129,17 +140,21 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
         if not 0 <= s < n:
             raise ValueError(f"seat must be in 0..{n - 1} for {n} players, got {s}")
         self.seat: int = s
-        if render_mode is not None and render_mode not in RENDER_MODES:
+        # (each option read as the exact str it holds: docs/api.md, Bounds)
+        mode = None if render_mode is None else word(render_mode, RENDER_MODES)
+        if render_mode is not None and mode is None:
             raise ValueError("render_mode must be None, 'human', 'ansi' or 'rgb_array', "
-                             f"got {render_mode!r}")
-        self.render_mode = render_mode
-        if render_view not in RENDER_VIEWS:
+                             f"got {shorten(render_mode)}")
+        self.render_mode = mode
+        view = word(render_view, RENDER_VIEWS)
+        if view is None:
             raise ValueError(f"render_view must be 'seat' (the learner's view) or 'full' "
-                             f"(the whole position), got {render_view!r}")
-        self.render_view: str = render_view
-        if illegal_action not in _ILLEGAL_MODES:
-            raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
-        self.illegal_action = illegal_action
+                             f"(the whole position), got {shorten(render_view)}")
+        self.render_view: str = view
+        illegal = word(illegal_action, _ILLEGAL_MODES)
+        if illegal is None:
+            raise ValueError(f"illegal_action must be 'raise' or 'lose', got {shorten(illegal_action)}")
+        self.illegal_action = illegal
         self._custom: Optional[Dict[int, Any]] = self._check_opponents(opponents)
         self.observation_space = spaces.Box(
             low=-np.inf, high=np.inf, shape=tuple(self.game.observation_shape), dtype=np.float32

@@ -85,6 +85,7 @@ from ._api import (
     register,
 )
 from ._rng import Rng
+from ._values import exact, shorten
 
 __all__ = ["Kasimir", "KasimirMove", "KKMove", "KKRoll", "KasimirState", "ReferenceKasimirState", "DEFAULT", "CLOVER",
            "parse_move"]
@@ -180,9 +181,9 @@ class KKMove(KasimirMove):
 
     @classmethod
     def from_str(cls, text: str) -> "KKMove":
-        m = re.fullmatch(r"\s*(\d+|pantry)\s*\+\s*(\d+)\s*", text)
+        m = re.fullmatch(r"\s*(\d{1,9}|pantry)\s*\+\s*(\d{1,9})\s*", text)  # (9 digits: far past any track)
         if not m:
-            raise ValueError(f"not a Kater Kasimir move: {text!r} (expected e.g. '12+5' or 'pantry+3')")
+            raise ValueError(f"not a Kater Kasimir move: {shorten(text)} (expected e.g. '12+5' or 'pantry+3')")
         start = 0 if m.group(1) == "pantry" else int(m.group(1))
         return cls(start, int(m.group(2)))
 
@@ -212,9 +213,9 @@ class KKRoll(KasimirMove):
 
     @classmethod
     def from_str(cls, text: str) -> "KKRoll":
-        m = re.fullmatch(r"\s*roll\s+(\d+|clover)\s*#\s*(\d+)\s*", text)
+        m = re.fullmatch(r"\s*roll\s+(\d{1,9}|clover)\s*#\s*(\d{1,9})\s*", text)
         if not m:
-            raise ValueError(f"not a Kater Kasimir roll: {text!r} (expected e.g. 'roll 3 #2')")
+            raise ValueError(f"not a Kater Kasimir roll: {shorten(text)} (expected e.g. 'roll 3 #2')")
         face: Union[int, str] = CLOVER if m.group(1) == CLOVER else int(m.group(1))
         return cls(int(m.group(2)), face)
 
@@ -233,16 +234,13 @@ def parse_move(text: str) -> KasimirMove:
     """
     if not isinstance(text, str):
         raise TypeError(f"a Kater Kasimir move is read from a str, not {type(text).__name__}")
+    text = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
     if text.strip().startswith("roll"):
         return KKRoll.from_str(text)
     return KKMove.from_str(text)
 
 
 # ---- the game ----------------------------------------------------------------------------
-
-
-def _int_param(x: Any, name: str, lo: int, hi: int) -> int:
-    return int_param("kasimir", x, name, lo, hi)
 
 
 @register
@@ -418,30 +416,30 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         ])
 
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
-        L = _int_param(params["track_length"], "track_length (KK-1: number of spaces)", 1, MAX_TRACK)
+        L = int_param("kasimir", params["track_length"], "track_length (KK-1: number of spaces)", 1, MAX_TRACK)
         traps = params["traps"]
         if not isinstance(traps, (list, tuple)):
-            raise ParameterError(f"kasimir: traps must be a list of space numbers 1..{L}, got {traps!r}")
+            raise ParameterError(f"kasimir: traps must be a list of space numbers 1..{L}, got {shorten(traps)}")
         for t in traps:
             if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= L:
                 raise ParameterError(
-                    f"kasimir: KK-1: trap {t!r} is not a space of the track (spaces are 1..{L})"
+                    f"kasimir: KK-1: traps holds {shorten(t)}, not a space of the track (spaces are 1..{L})"
                 )
         if len(set(traps)) != len(traps):
-            raise ParameterError(f"kasimir: KK-1: traps must not repeat a space, got {list(traps)}")
-        mice = _int_param(params["mice"], "mice (KK-2: mice per player)", 1, MAX_MICE)
+            raise ParameterError(f"kasimir: KK-1: traps must not repeat a space, got {shorten(list(traps))}")
+        mice = int_param("kasimir", params["mice"], "mice (KK-2: mice per player)", 1, MAX_MICE)
         die = params["die"]
         if not isinstance(die, (list, tuple)) or not 1 <= len(die) <= MAX_FACES:
-            raise ParameterError(f"kasimir: KK-3: die must be a list of 1 to {MAX_FACES} faces, got {die!r}")
+            raise ParameterError(f"kasimir: KK-3: die must be a list of 1 to {MAX_FACES} faces, got {shorten(die)}")
         for f in die:
             if f != CLOVER and (isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= MAX_STEP):
                 raise ParameterError(
-                    f"kasimir: KK-3: die face {f!r} must be an int from 1 to {MAX_STEP} or {CLOVER!r}"
+                    f"kasimir: KK-3: die face {shorten(f)} must be an int from 1 to {MAX_STEP} or {CLOVER!r}"
                 )
-        clover = _int_param(params["clover"], "clover (KK-5: the clover's largest distance)", 1, MAX_STEP)
+        clover = int_param("kasimir", params["clover"], "clover (KK-5: the clover's largest distance)", 1, MAX_STEP)
         ec = params["explicit_chance"]
         if not isinstance(ec, bool):
-            raise ParameterError(f"kasimir: explicit_chance must be a bool, got {ec!r}")
+            raise ParameterError(f"kasimir: explicit_chance must be a bool, got {shorten(ec)}")
         self.L = L
         self.home_pos = L + 1
         self.traps = sorted(traps)
@@ -493,7 +491,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     def action_to_move(self, action: SupportsIndex) -> Union[KKMove, KKRoll]:
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
-            raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
+            raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
         if a >= self.P:
             return KKRoll(a - self.P, self.faces[a - self.P])
         start, d = divmod(a, self.D)
@@ -503,7 +501,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         if isinstance(move, KKRoll):
             if not 0 <= move.index < self.num_faces or self.faces[move.index] != move.face:
                 raise IllegalMoveError(
-                    f"KK-3: the die has no face {move.face!r} at index {move.index}; faces: {self.faces}")
+                    f"KK-3: the die has no face {shorten(move.face)} at index {move.index}; faces: {self.faces}")
             return self.P + move.index
         if not isinstance(move, KKMove):
             raise TypeError(f"kasimir takes KKMove or KKRoll moves, not {type(move).__name__}")
@@ -557,22 +555,24 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         if not isinstance(text, str):
             raise ValueError(
                 f"a Kater Kasimir move is written as text like '12+5' or 'roll 3', not {type(text).__name__}")
-        where = r"(pantry|hole|\d+|(?:space|trap)\s+\d+)"
-        m = re.fullmatch(r"\s*roll\s+(\d+|clover)\s*(?:#\s*(\d+)\s*)?", text)
+        text = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
+        where = r"(pantry|hole|\d{1,9}|(?:space|trap)\s+\d{1,9})"
+        m = re.fullmatch(r"\s*roll\s+(\d{1,9}|clover)\s*(?:#\s*(\d{1,9})\s*)?", text)
         if m:
             face: Union[int, str] = CLOVER if m.group(1) == CLOVER else int(m.group(1))
             if m.group(2) is not None:
                 roll = KKRoll(int(m.group(2)), face)
                 if not (0 <= roll.index < self.num_faces and self.faces[roll.index] == face):
                     raise ValueError(
-                        f"KK-3: {text.strip()!r}: face #{roll.index} of the die {self.faces} is not {face!r}")
+                        f"KK-3: {shorten(text.strip())}: face #{roll.index} of the die {self.faces} is not "
+                        f"{shorten(face)}")
                 return roll
             if face not in self.faces:
-                raise ValueError(f"KK-3: {text.strip()!r}: the die {self.faces} has no face {face!r}")
+                raise ValueError(f"KK-3: {shorten(text.strip())}: the die {self.faces} has no face {shorten(face)}")
             return KKRoll(self.faces.index(face), face)  # a repeated face: its first index
-        m = re.fullmatch(rf"\s*{where}\s*\+\s*(\d+)\s*(?:->\s*{where}\s*)?", text)
+        m = re.fullmatch(rf"\s*{where}\s*\+\s*(\d{{1,9}})\s*(?:->\s*{where}\s*)?", text)
         if not m:
-            raise ValueError(f"not a Kater Kasimir move: {text!r} (expected e.g. '12+5', 'pantry+3', "
+            raise ValueError(f"not a Kater Kasimir move: {shorten(text)} (expected e.g. '12+5', 'pantry+3', "
                              "'space 12 +5 -> space 17', 'roll 3' or 'roll clover #5')")
         start = self._read_position(m.group(1), text)
         move = KKMove(start, int(m.group(2)))
@@ -581,7 +581,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             end = self._read_position(m.group(3), text)
             target = min(start + move.distance, self.home_pos)
             if end != target:
-                raise ValueError(f"KK-7: {text.strip()!r}: {move.distance} spaces from the "
+                raise ValueError(f"KK-7: {shorten(text.strip())}: {move.distance} spaces from the "
                                  f"{self.position_name(start)} lead to the {self.position_name(target)}, "
                                  f"not to the {self.position_name(end)}")
         return move
@@ -598,9 +598,9 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         if pos == 0 and not kind:
             return 0  # "0+3" (str of KKMove): the pantry
         if not 1 <= pos <= self.L:
-            raise ValueError(f"KK-1: {text.strip()!r}: {pos} is not a space of the track (1..{self.L})")
+            raise ValueError(f"KK-1: {shorten(text.strip())}: {pos} is not a space of the track (1..{self.L})")
         if kind == "trap" and not self.is_trap[pos]:
-            raise ValueError(f"KK-1: {text.strip()!r}: space {pos} is not a trap (traps: {self.traps})")
+            raise ValueError(f"KK-1: {shorten(text.strip())}: space {pos} is not a trap (traps: {self.traps})")
         return pos
 
     # -- engine-neutral parts ----------------------------------------------------------
@@ -625,12 +625,12 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             int_list(st, None, f"track[{i}] (space {i + 1})", 0, n - 1)
         history = int_list(d["history"], None, "history", 0, self.num_actions - 1)
         fh = int_list(d["first_home"], n, "first_home", -1, max(len(history) - 1, -1))
-        expect(type(d["truncated"]) is bool, f"truncated must be a bool, not {d['truncated']!r}")
+        expect(type(d["truncated"]) is bool, f"truncated must be a bool, not {shorten(d['truncated'])}")
         roll = d["roll"]
         expect(roll is None or (is_int(roll) and 0 <= roll < self.num_faces),
-               f"roll must be None or a face index 0..{self.num_faces - 1} of the die, not {roll!r}")
+               f"roll must be None or a face index 0..{self.num_faces - 1} of the die, not {shorten(roll)}")
         seat = d["seat"]
-        expect(is_int(seat), f"seat must be an int (a seat, or {TERMINAL} once the game is over), not {seat!r}")
+        expect(is_int(seat), f"seat must be an int (a seat, or {TERMINAL} once the game is over), not {shorten(seat)}")
         # -- KK-2: every mouse is somewhere
         count = [pantry[p] + home[p] for p in range(n)]
         for st in track:
@@ -684,7 +684,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             if self.explicit_chance:
                 shown = history[-1] - P if history and history[-1] >= P else None
                 expect(roll == shown, f"KK-5: with explicit chance the roll is the die face that history ends with "
-                                      f"({shown!r}: None when the seat has yet to roll), not {roll!r}")
+                                      f"({shown!r}: None when the seat has yet to roll), not {shorten(roll)}")
             else:
                 expect(roll is not None, "KK-5: without explicit chance the roll is always shown")
 
@@ -717,7 +717,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             rnd = d["round"]
             expect(type(rnd) is int and 1 <= rnd <= moves + 1 and moves <= n * rnd,
                    f"KK-13: round must be an int from 1 to the moves + 1 ({moves + 1}), with at most {n} moves "
-                   f"a round ({moves} moves so far), not {rnd!r}")
+                   f"a round ({moves} moves so far), not {shorten(rnd)}")
             hr = int_list(d["home_round"], n, "KK-13: home_round", 0, rnd)
             for p in range(n):
                 expect((hr[p] > 0) == (home[p] > 0),
@@ -820,7 +820,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         if state.is_terminal():
             return f"KK-12: the game is over; action {a} cannot be applied"
         if not 0 <= a < self.num_actions:
-            return f"action {a} is out of range 0..{self.num_actions - 1}"
+            return f"action {shorten(a)} is out of range 0..{self.num_actions - 1}"
         d = state._to_dict()
         p, roll = d["seat"], d["roll"]
         if roll is None:

@@ -78,6 +78,7 @@ from ._api import (
     register,
 )
 from ._rng import Rng
+from ._values import exact, shorten
 
 __all__ = ["M", "READINGS", "MMove", "ReferenceMState", "MPlace", "MPass", "MChooseRow", "MTake", "MState", "DEFAULT",
            "parse_move"]
@@ -92,6 +93,9 @@ MAX_COLOURS = 8
 MAX_SYMBOLS = 8
 MAX_VALUES = 8
 MAX_HAND = 8
+#: the longest colour or symbol name: a move names its card (``place blue 30 square #12 at
+#: 2,-1``), and a record holds moves of at most 200 characters (``records.MAX_TEXT``)
+MAX_NAME = 32
 
 DEFAULT_COLOURS = ["blue", "green", "pink", "yellow", "orange"]  # M-1
 DEFAULT_SYMBOLS = ["square", "triangle", "eight", "circle"]  # M-1 (the fourth is our choice)
@@ -264,6 +268,7 @@ def parse_move(text: str) -> MMove:
     """
     if not isinstance(text, str):
         raise TypeError(f"an M move is read from a str, not {type(text).__name__}")
+    text = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
     t = text.strip()
     m = re.fullmatch(r"place\s+(\d+)\s*@\s*(\d+)\s*,\s*(\d+)", t)
     if m:
@@ -277,7 +282,7 @@ def parse_move(text: str) -> MMove:
     m = re.fullmatch(r"take\s+(\d+)\s*,\s*(\d+)", t)
     if m:
         return MTake(int(m.group(1)), int(m.group(2)))
-    raise ValueError(f"not an M move: {text!r} (e.g. 'place 1@2,3', 'pass', 'pass exchange 0', "
+    raise ValueError(f"not an M move: {shorten(text)} (e.g. 'place 1@2,3', 'pass', 'pass exchange 0', "
                      "'row vertical', 'take 3,4')")
 
 
@@ -285,10 +290,11 @@ def parse_move(text: str) -> MMove:
 
 
 def _names(x: Any, what: str, most: int) -> List[str]:
-    if not isinstance(x, (list, tuple)) or not 1 <= len(x) <= most or any(
-        not isinstance(v, str) or not v for v in x
+    if not isinstance(x, list) or not 1 <= len(x) <= most or any(
+        type(v) is not str or not 1 <= len(v) <= MAX_NAME for v in x
     ) or len(set(x)) != len(x):
-        raise ParameterError(f"m: {what} must be a list of 1..{most} distinct non-empty strings, got {x!r}")
+        raise ParameterError(f"m: {what} must be a list of 1..{most} distinct strings of 1..{MAX_NAME} characters, "
+                             f"got {shorten(x)}")
     return list(x)
 
 
@@ -299,18 +305,19 @@ def _int(x: Any, what: str, lo: int, hi: int) -> int:
 def _cards_param(cards: Any, colours: List[str], symbols: List[str]) -> List[List[Any]]:
     """M-1: the ``cards`` parameter, a list of ``[colour, value, symbol]`` (symbol None for
     a value-0 card), as lists."""
-    if not isinstance(cards, (list, tuple)) or not 1 <= len(cards) <= MAX_CARDS:
+    if not isinstance(cards, list) or not 1 <= len(cards) <= MAX_CARDS:
         raise ParameterError(f"m: cards must be a list of 1..{MAX_CARDS} [colour, value, symbol] entries (M-1)")
     norm_cards: List[List[Any]] = []
     for i, c in enumerate(cards):
-        if not isinstance(c, (list, tuple)) or len(c) != 3:
-            raise ParameterError(f"m: cards[{i}] must be [colour, value, symbol], got {c!r} (M-1)")
+        if not isinstance(c, list) or len(c) != 3:
+            raise ParameterError(f"m: cards[{i}] must be [colour, value, symbol], got {shorten(c)} (M-1)")
         col, val, sym = c
-        if col not in colours:
-            raise ParameterError(f"m: cards[{i}] has colour {col!r}, not one of {colours} (M-1)")
+        if type(col) is not str or col not in colours:
+            raise ParameterError(f"m: cards[{i}] has colour {shorten(col)}, not one of {shorten(colours)} (M-1)")
         _int(val, f"cards[{i}] value", 0, 10**6)
-        if sym is not None and sym not in symbols:
-            raise ParameterError(f"m: cards[{i}] has symbol {sym!r}, not None or one of {symbols} (M-1)")
+        if sym is not None and (type(sym) is not str or sym not in symbols):
+            raise ParameterError(f"m: cards[{i}] has symbol {shorten(sym)}, not None or one of {shorten(symbols)} "
+                                 "(M-1)")
         if val == 0 and sym is not None:
             raise ParameterError(f"m: cards[{i}]: value-0 cards have no symbol (M-1)")
         norm_cards.append([col, val, sym])
@@ -319,12 +326,12 @@ def _cards_param(cards: Any, colours: List[str], symbols: List[str]) -> List[Lis
 
 def _layout_param(layout: Any) -> List[Tuple[int, int]]:
     """M-4: the ``start_layout`` parameter, distinct connected cells in a 6 x 6 square (M-7)."""
-    if not isinstance(layout, (list, tuple)) or not layout:
+    if not isinstance(layout, list) or not layout:
         raise ParameterError("m: start_layout must be a non-empty list of [row, col] cells (M-4)")
     cells: List[Tuple[int, int]] = []
     for x in layout:
-        if not isinstance(x, (list, tuple)) or len(x) != 2:
-            raise ParameterError(f"m: start_layout cell {x!r} must be [row, col] (M-4)")
+        if not isinstance(x, list) or len(x) != 2:
+            raise ParameterError(f"m: start_layout cell {shorten(x)} must be [row, col] (M-4)")
         cells.append((_int(x[0], "start_layout row", -1000, 1000), _int(x[1], "start_layout col", -1000, 1000)))
     if len(set(cells)) != len(cells):
         raise ParameterError("m: start_layout cells must be distinct (M-4)")
@@ -569,7 +576,7 @@ class M(Game["MState", MMove]):
     def action_to_move(self, action: SupportsIndex) -> MMove:
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
-            raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
+            raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
         if a < self.A_PASS:
             slot, cell = divmod(a, CELLS)
             return MPlace(slot, *divmod(cell, W))
@@ -589,7 +596,7 @@ class M(Game["MState", MMove]):
 
         def slot(s: int) -> int:
             if not (isinstance(s, int) and not isinstance(s, bool) and 0 <= s < self.H):
-                raise IllegalMoveError(f"M-5: hand slot {s!r} is not in 0..{self.H - 1}")
+                raise IllegalMoveError(f"M-5: hand slot {shorten(s)} is not in 0..{self.H - 1}")
             return s
 
         if isinstance(move, MPlace):
@@ -661,7 +668,7 @@ class M(Game["MState", MMove]):
         cells: Dict[Cell, int] = {}
         for e in table:
             if not isinstance(e, list) or len(e) != 3:
-                raise StateError(f"table entry {e!r} must be [row, col, card]")
+                raise StateError(f"table entry {shorten(e)} must be [row, col, card]")
             _ints(e[:2], 2, "table cell", -COORD, COORD)
             _ints(e[2:], 1, "table card", 0, self.n_cards - 1)
             if (e[0], e[1]) in cells:
@@ -678,16 +685,16 @@ class M(Game["MState", MMove]):
         n = self.num_players
         phase = d["phase"]
         expect(isinstance(phase, str) and phase in (PLAY, CHOOSE, TAKE, OVER),
-               f"phase must be one of play, choose, take, over; got {phase!r}")
+               f"phase must be one of play, choose, take, over; got {shorten(phase)}")
         cur = d["current"]
-        expect(is_int(cur), f"current must be an int seat (or -4 when the game is over), got {cur!r}")
+        expect(is_int(cur), f"current must be an int seat (or -4 when the game is over), got {shorten(cur)}")
         placer = d["placer"]
-        expect(is_int(placer) and -1 <= placer < n, f"placer must be -1 or a seat 0..{n - 1}, got {placer!r}")
+        expect(is_int(placer) and -1 <= placer < n, f"placer must be -1 or a seat 0..{n - 1}, got {shorten(placer)}")
         passes = d["passes"]
-        expect(is_int(passes) and 0 <= passes <= n, f"passes (M-18) must be an int 0..{n}, got {passes!r}")
+        expect(is_int(passes) and 0 <= passes <= n, f"passes (M-18) must be an int 0..{n}, got {shorten(passes)}")
         end = d["end"]
         expect(end is None or (isinstance(end, str) and end in END_REASONS),
-               f"end must be None or one of {', '.join(END_REASONS)}; got {end!r}")
+               f"end must be None or one of {', '.join(END_REASONS)}; got {shorten(end)}")
         expect(isinstance(d["truncated"], bool) and d["truncated"] == (end == "max_turns"),
                "truncated must be a bool, True exactly when end is 'max_turns'")
         last = d["last"]
@@ -698,7 +705,7 @@ class M(Game["MState", MMove]):
         expect(isinstance(row, list), "scoring_row must be a list of [row, col]")
         for rc in row:
             _ints(rc, 2, "scoring_row cell", -COORD, COORD)
-            expect((rc[0], rc[1]) in cells, f"M-13: scoring row cell {rc!r} holds no card")
+            expect((rc[0], rc[1]) in cells, f"M-13: scoring row cell {shorten(rc)} holds no card")
         expect(row == sorted(row) and len({(rc[0], rc[1]) for rc in row}) == len(row),
                "scoring_row must be sorted, without repeats")
 
@@ -711,7 +718,7 @@ class M(Game["MState", MMove]):
             expect(placer == -1, "placer must be -1 once the game is over")
         else:
             expect(0 <= cur < n, f"current must be a seat 0..{n - 1} while the game goes on, got {cur}")
-            expect(end is None, f"end must be None while the game goes on (phase {phase}), got {end!r}")
+            expect(end is None, f"end must be None while the game goes on (phase {phase}), got {shorten(end)}")
         if phase == PLAY:
             expect(placer == -1, "placer must be -1 in the play phase (no placement is being scored)")
         if phase in (CHOOSE, TAKE):
@@ -802,7 +809,8 @@ class M(Game["MState", MMove]):
         for i in range(len(hist)):
             a, e = hist[i], log[i]
             if not (type(e) is list and len(e) == 4 and all(type(v) is int and -COORD <= v <= COORD for v in e)):
-                expect(isinstance(e, list) and len(e) == 4, f"log[{i}] must be [seat, card, row, col], got {e!r}")
+                expect(isinstance(e, list) and len(e) == 4,
+                       f"log[{i}] must be [seat, card, row, col], got {shorten(e)}")
                 int_list(e, 4, f"log[{i}]", -COORD, COORD)
             seat, card, r, c = e
             kind = self._action_kind(a)
@@ -1070,7 +1078,7 @@ class M(Game["MState", MMove]):
         if d["phase"] == OVER:
             return f"the game is over ({d['end']}); action {a} cannot be applied"
         if not 0 <= a < self.num_actions:
-            return f"action {a} is out of range 0..{self.num_actions - 1}"
+            return f"action {shorten(a)} is out of range 0..{self.num_actions - 1}"
         p = d["current"]
         cells = {(e[0], e[1]): e[2] for e in d["table"]}
         r0, c0 = self._window(d)
@@ -1137,10 +1145,12 @@ def _phase_problem(d: Dict[str, Any], what: str) -> str:
     """Why ``what`` cannot be played in the phase of state dict ``d`` (not over)."""
     p = d["current"]
     if d["phase"] == CHOOSE:
-        return f"M-12: both lines qualify; seat {p} must first choose the scoring row ({what!r} is not a row choice)"
+        return (f"M-12: both lines qualify; seat {p} must first choose the scoring row ({shorten(what)} is not a "
+                "row choice)")
     if d["phase"] == TAKE:
-        return f"M-14: a scoring is under way; seat {p} must take a card of the scoring row ({what!r} is not a take)"
-    return f"M-11: seat {p} must place or pass; no scoring is under way ({what!r})"
+        return (f"M-14: a scoring is under way; seat {p} must take a card of the scoring row ({shorten(what)} is "
+                "not a take)")
+    return f"M-11: seat {p} must place or pass; no scoring is under way ({shorten(what)})"
 
 
 def _ints(x: Any, n: Optional[int], what: str, lo: int, hi: Optional[int] = None) -> List[int]:
@@ -1309,6 +1319,7 @@ class MState(StateAPI[MMove]):
         (naming the rule) for a move that is not legal here."""
         if not isinstance(text, str):
             raise TypeError(f"an M move is read from a str, not {type(text).__name__}")
+        text = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
         g = self.game
         t = g._expand_short(" ".join(text.split()).casefold())
         place = re.fullmatch(r"place (.+?) at (-?\d+) ?, ?(-?\d+)", t)
@@ -1321,14 +1332,14 @@ class MState(StateAPI[MMove]):
                 raise
             except ValueError:
                 raise ValueError(
-                    f"not an M move: {text!r} (e.g. 'place blue 30 square at 2,-1' or in the board's short "
+                    f"not an M move: {shorten(text)} (e.g. 'place blue 30 square at 2,-1' or in the board's short "
                     "codes 'b30s@2,-1', 'exchange pink 0', 'pass', 'row vertical', 'take green 20 eight at 1,3' "
                     "or 'take g20e@1,3', or the slot/window form 'place 1@2,3')"
                 ) from None
             return self._legal_or_raise(g.move_to_action(move))
         d = self._to_dict()
         if d["phase"] == OVER:
-            raise IllegalMoveError(f"the game is over ({d['end']}); {t!r} cannot be played")
+            raise IllegalMoveError(f"the game is over ({d['end']}); {shorten(t)} cannot be played")
         p = d["current"]
         r0, c0 = g._window(d)
         if take:
@@ -1377,7 +1388,8 @@ class MState(StateAPI[MMove]):
         name = (m.group(1) if m else text).casefold()
         ids = g._by_name.get(name)
         if not ids:
-            raise ValueError(f"not a card of this game: {text!r} (cards are named like 'blue 30 square' or 'pink 0')")
+            raise ValueError(f"not a card of this game: {shorten(text)} (cards are named like 'blue 30 square' or "
+                             "'pink 0')")
         if m:
             if int(m.group(2)) not in ids:
                 raise ValueError(f"card #{m.group(2)} is not a {name}")

@@ -75,12 +75,15 @@ from ._api import (
     ParameterError,
     Reading,
     StateAPI,
+    StateError,
     check_action_type,
     expect,
     int_list,
+    int_param,
     register,
 )
 from ._rng import Rng
+from ._values import exact, shorten
 
 __all__ = [
     "MausAuChocolat",
@@ -357,7 +360,8 @@ _DEFAULT_NAMES = _names(_DEFAULT_CARDS)
 def _tokens(text: Any) -> List[str]:
     if not isinstance(text, str):
         raise TypeError(f"a move is written as a str, not {type(text).__name__}")
-    return text.lower().replace(",", " ").split()
+    plain: str = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
+    return plain.lower().replace(",", " ").split()
 
 
 def _card_token(tok: str, cards: List[List[int]], names: Dict[str, List[int]],
@@ -367,16 +371,16 @@ def _card_token(tok: str, cards: List[List[int]], names: Dict[str, List[int]],
     if tok.isdigit():
         c = int(tok)
         if c >= NUM_CARDS:
-            raise ValueError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {tok!r}")
+            raise ValueError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {shorten(tok)}")
         return c
     name, _, ident = tok.partition("#")
     if ident:
         if not ident.isdigit() or int(ident) >= NUM_CARDS or card_name(int(ident), cards) != name:
-            raise ValueError(f"{tok!r} is not a card: after the name, '#' gives that card's id")
+            raise ValueError(f"{shorten(tok)} is not a card: after the name, '#' gives that card's id")
         return int(ident)
     ids = names.get(name)
     if not ids:
-        raise ValueError(f"{tok!r} is not a card name (written like 'fruit3/3c': ingredient, candy "
+        raise ValueError(f"{shorten(tok)} is not a card name (written like 'fruit3/3c': ingredient, candy "
                          f"value, coins); {_NOTATION}")
     if among is not None:
         here = [c for c in ids if c in among]
@@ -385,7 +389,7 @@ def _card_token(tok: str, cards: List[List[int]], names: Dict[str, List[int]],
         if here:
             ids = here
     if len(ids) > 1:
-        raise ValueError(f"{tok!r} names the cards {ids}: write {tok}#id")
+        raise ValueError(f"{shorten(tok)} names the cards {ids}: write {tok}#id")
     return ids[0]
 
 
@@ -394,7 +398,7 @@ def _parse_tokens(toks: List[str], text: str, cards: List[List[int]], names: Dic
     """The move of the stateless notation (``str(move)``, or a card move by name; a name is
     looked up among ``among`` first when given)."""
     if not toks or toks[0] not in _VERBS:
-        raise ValueError(f"not a Maus au Chocolat move: {text!r}; {_NOTATION}")
+        raise ValueError(f"not a Maus au Chocolat move: {shorten(text)}; {_NOTATION}")
     verb = _VERBS[toks[0]]
     args = toks[1:]
     kind: Any = _CARD_MOVES.get(verb)
@@ -403,33 +407,33 @@ def _parse_tokens(toks: List[str], text: str, cards: List[List[int]], names: Dic
         kind = MCBidWithoutHenri
     if verb == "decline":
         if args:
-            raise ValueError(f"'decline' takes nothing after it, got {text!r}")
+            raise ValueError(f"'decline' takes nothing after it, got {shorten(text)}")
         return MCDecline()
     if verb == "combine":
         if "keep" not in args and "keeps" not in args:
-            raise ValueError(f"a combination names its kept cards after 'keep': {text!r}; {_NOTATION}")
+            raise ValueError(f"a combination names its kept cards after 'keep': {shorten(text)}; {_NOTATION}")
         k = args.index("keep") if "keep" in args else args.index("keeps")
         laid, kept = args[:k], args[k + 1:]
         if not all(t.isdigit() for t in laid + kept) or not laid or not kept:
             raise ValueError(f"without a state, a combination names hand slots ('combine 0,2,5 keep 5'), "
-                             f"got {text!r}; use state.parse_action for card names")
+                             f"got {shorten(text)}; use state.parse_action for card names")
         return MCCombine(tuple(int(t) for t in laid), tuple(int(t) for t in kept))
     if len(args) == 2 and args[1].startswith("(") and args[1].endswith(")") and args[0].isdigit():
         # the str form 'bid 17 (fruit3/3c)': the name must be the card's
         c = _card_token(args[0], cards, names)
         given = args[1][1:-1]
         if given not in (card_name(c, cards), card_name(c, _DEFAULT_CARDS)):
-            raise ValueError(f"{text!r}: card {c} is {card_name(c, cards)}, not {given}")
+            raise ValueError(f"{shorten(text)}: card {c} is {card_name(c, cards)}, not {given}")
         return kind(c)  # type: ignore[no-any-return]
     if len(args) != 1:
-        raise ValueError(f"'{verb}' takes one card (an id or a name like 'fruit3/3c'), got {text!r}")
+        raise ValueError(f"'{verb}' takes one card (an id or a name like 'fruit3/3c'), got {shorten(text)}")
     return kind(_card_token(args[0], cards, names, among))  # type: ignore[no-any-return]
 
 
 def _parse(text: str, want: Optional[type] = None) -> MCMove:
     mv = _parse_tokens(_tokens(text), text, _DEFAULT_CARDS, _DEFAULT_NAMES)
     if want is not None and not isinstance(mv, want):
-        raise ValueError(f"{text!r} is a {type(mv).__name__}, not a {want.__name__}")
+        raise ValueError(f"{shorten(text)} is a {type(mv).__name__}, not a {want.__name__}")
     return mv
 
 
@@ -523,7 +527,7 @@ def _kept_choice(kept_card: str) -> bool:
     cards; ``ValueError`` for another value."""
     if kept_card not in KEPT_CARD_VALUES:
         raise ValueError(f"MC-23: kept_card must be one of {', '.join(map(repr, KEPT_CARD_VALUES))}, "
-                         f"got {kept_card!r}")
+                         f"got {shorten(kept_card)}")
     return kept_card == "player_chooses"
 
 
@@ -790,16 +794,14 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 or not 0 <= c[2] <= 20
             ):
                 raise ParameterError(
-                    f"maus_au_chocolat: cards[{i}] must be [ingredient 0..4, candy 1..12, coin 0..20], got {c!r} (MC-1)"
+                    f"maus_au_chocolat: cards[{i}] must be [ingredient 0..4, candy 1..12, coin 0..20], "
+                    f"got {shorten(c)} (MC-1)"
                 )
             out_cards.append([int(c[0]), int(c[1]), int(c[2])])
         target = DEFAULT["target"] if params["target"] is None else params["target"]
-        if not _is_int(target) or not 1 <= target <= 1000:
-            raise ParameterError(f"maus_au_chocolat: target must be an int from 1 to 1000, got {target!r} (MC-24)")
+        target = int_param("maus_au_chocolat", target, "target (MC-24)", 1, 1000)
         hs = DEFAULT["hand_size"] if params["hand_size"] is None else params["hand_size"]
-        if not _is_int(hs) or not 1 <= hs <= HAND_LIMIT:
-            raise ParameterError(
-                f"maus_au_chocolat: hand_size must be an int from 1 to {HAND_LIMIT}, got {hs!r} (MC-3)")
+        hs = int_param("maus_au_chocolat", hs, "hand_size (MC-3)", 1, HAND_LIMIT)
         if n * hs + n + 1 > NUM_CARDS:  # pragma: no cover - impossible with 6 players
             raise ParameterError("maus_au_chocolat: not enough cards to deal")
         self.cards = out_cards
@@ -858,7 +860,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     def action_to_move(self, action: SupportsIndex) -> MCMove:
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
-            raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
+            raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
         if a < DECLINE:
             return (MCBid, MCPick, MCDiscard, MCSwap)[a // NUM_CARDS](a % NUM_CARDS)
         if a == DECLINE:
@@ -872,7 +874,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if isinstance(move, (MCBid, MCPick, MCDiscard, MCSwap)):
             c = move.card
             if not _is_int(c) or not 0 <= c < NUM_CARDS:
-                raise IllegalMoveError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {c!r}")
+                raise IllegalMoveError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {shorten(c)}")
             base = {MCBid: BID, MCPick: PICK, MCDiscard: DISCARD, MCSwap: SWAP}[type(move)]
             return base + c
         if isinstance(move, MCDecline):
@@ -880,7 +882,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if isinstance(move, MCBidWithoutHenri):
             c = move.card
             if not _is_int(c) or not 0 <= c < NUM_CARDS:
-                raise IllegalMoveError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {c!r}")
+                raise IllegalMoveError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {shorten(c)}")
             if not self.henri_optional:
                 raise IllegalMoveError(f"MC-17: {move}: Henri's +2 always applies in this game "
                                        "(henri_bonus='always')")
@@ -922,6 +924,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             self._check_combine_phase(d, scores)
         self._check_game_end(d, scores)
         _check_history(d, d["history"], self.num_players, self.etienne_phases)  # the log against the position
+        _check_display_kept(d, d["history"])
 
     def _check_types(self, d: Dict[str, Any]) -> None:
         """The type and range of every key (a bool is not an int); MC-6: pools stay below
@@ -929,9 +932,12 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         n = self.num_players
         rnd = d["round"]
         last = min(self.max_turns, MAX_ROUNDS)
-        expect(_is_int(rnd) and 1 <= rnd <= last, f"'round' must be an int from 1 to {last} (max_turns), got {rnd!r}")
+        # (each message is built only when it is raised: these run on every load)
+        if not (_is_int(rnd) and 1 <= rnd <= last):
+            raise StateError(f"'round' must be an int from 1 to {last} (max_turns), got {shorten(rnd)}")
         phase = d["phase"]
-        expect(isinstance(phase, str) and phase in PHASES, f"'phase' must be one of {', '.join(PHASES)}, got {phase!r}")
+        if not (isinstance(phase, str) and phase in PHASES):
+            raise StateError(f"'phase' must be one of {', '.join(PHASES)}, got {shorten(phase)}")
         for key in ("pile", "display", "discard"):
             int_list(d[key], None, f"'{key}'", 0, NUM_CARDS - 1)
         for key in ("hands", "known", "vp"):
@@ -946,10 +952,12 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         int_list(d["helpers"], n, "'helpers'", 0, NUM_HELPERS - 1)
         int_list(d["row"], NUM_HELPERS - n, "'row'", 0, NUM_HELPERS - 1)
         int_list(d["order"], None, "'order'", 0, n - 1)
-        expect(_is_int(d["turn"]), f"'turn' must be an int, got {d['turn']!r}")
-        expect(_is_int(d["picks_left"]), f"'picks_left' must be an int, got {d['picks_left']!r}")
+        for key in ("turn", "picks_left"):
+            if not _is_int(d[key]):
+                raise StateError(f"'{key}' must be an int, got {shorten(d[key])}")
         for key in ("etienne_used", "truncated"):
-            expect(isinstance(d[key], bool), f"'{key}' must be True or False, got {d[key]!r}")
+            if not isinstance(d[key], bool):
+                raise StateError(f"'{key}' must be True or False, got {shorten(d[key])}")
         int_list(d["history"], None, "'history'", 0, self.num_actions - 1)
 
     def _check_cards(self, d: Dict[str, Any]) -> None:
@@ -1123,7 +1131,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         """MC-26 in words: the step between two views of seat ``before["view"]``."""
         p, n = before["view"], self.num_players
         phase = before["phase"]
-        expect(phase in PHASES[:4], f"MC-26: no move is made in phase {phase!r}")
+        expect(phase in PHASES[:4], f"MC-26: no move is made in phase {shorten(phase)}")
         mover = before["committed"].index(False) if phase == "bid" else before["order"][before["turn"]]
         if phase == "bid" and (action is None or _bid_card(action) >= 0) and mover != p:
             text = f"seat {mover} bids face down"  # MC-7: face down until all are in
@@ -1314,7 +1322,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if d["phase"] == "over":
             return f"MC-24: the game is over; action {a} cannot be applied"
         if not 0 <= a < self.num_actions:
-            return f"action {a} is out of range 0..{self.num_actions - 1}"
+            return f"action {shorten(a)} is out of range 0..{self.num_actions - 1}"
         p = _current(d, n)
         phase = d["phase"]
         c = a % NUM_CARDS
@@ -1429,8 +1437,9 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
                    swap_phases: Tuple[str, ...] = ETIENNE_SWAP_PHASES["any_decision"]) -> None:
     """``history`` (the actions since ``new_state``) against the position (StateError).
 
-    An empty history is a position set up directly (the position keys are authoritative).
-    Otherwise the history must read as the rounds that led here: each round is n bids in
+    An empty history is a position set up directly (the position keys are authoritative), in
+    round 1 only: a later round follows rounds that the history holds. Otherwise the history
+    must read as the rounds that led here: each round is n bids in
     seat order (MC-7, MC-27), then the picks (at most two per seat, each card once: MC-9),
     then one combination step or decline per seat (MC-10), each followed by its hand-limit
     discards (at most ``MAX_SLOTS - HAND_LIMIT``: MC-14), with at most one Etienne swap
@@ -1441,6 +1450,8 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
     round's progress: the committed bids, the bid cards still on the table, the seats that
     have combined, and the swap that ``etienne_used`` records."""
     if not history:
+        expect(d["round"] == 1, f"'history' is empty (a position set up directly), but a position of round "
+                                f"{d['round']} follows {d['round'] - 1} rounds that 'history' must hold")
         return
     phase, rnd = d["phase"], d["round"]
     done = 0  # complete rounds
@@ -1526,6 +1537,38 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
         expect(combined == turn + 1 and prev in ("combine", "discard"),
                f"MC-14: the discard phase follows seat {d['order'][turn]}'s combination step, the "
                f"{turn + 1}. of the round; 'history' holds {combined}")
+
+
+def _check_display_kept(d: Dict[str, Any], history: List[int]) -> None:
+    """MC-9, MC-5: the display keeps every card laid in it until a pick takes it. Each round
+    every seat lays its bid card in the display after its picks (the refill only adds cards,
+    and no other action takes one out), so every bid card of ``history`` that no later pick
+    took is in ``display`` now. ``history`` (already checked for its form) names every bid
+    and every pick: a history that is not this position's, such as another deal's, fails
+    here. What a view hides of ``history`` (this round's bids before the reveal, the
+    combinations) plays no part, so determinized states pass too."""
+    kept: Set[int] = set()  # the cards laid in the display by the rounds whose picks are over
+    bids: List[int] = []  # this round's bid cards, in seat order
+    picks: Set[int] = set()  # this round's picks
+    over = True  # this round's picks are over (its bid cards laid); True before the first
+    for a in history:  # (the kinds of _action_kind, compared inline: this runs on every load)
+        if a < PICK or a >= BID_PLAIN:  # a bid
+            if over:  # the first bid of a round
+                bids, picks, over = [], set(), False
+            bids.append(a - BID if a < PICK else a - BID_PLAIN)
+        elif a < DISCARD:
+            picks.add(a - PICK)
+        elif a >= DECLINE and not over:  # a combination step: the picks are over, every bid card laid
+            kept = (kept | set(bids)) - picks
+            over = True
+    phase = d["phase"]
+    if not over and phase == "pick":  # the seats that have picked laid their bid cards
+        kept = (kept | {bids[q] for q in d["order"][:d["turn"]]}) - picks
+    elif not over and phase in ("combine", "discard"):
+        kept = (kept | set(bids)) - picks
+    missing = sorted(kept - set(d["display"]))
+    expect(not missing, f"MC-9, MC-5: card {missing[0] if missing else 0} was laid in the display as a bid card "
+                        "in 'history' and no pick took it since, so it must be in 'display'")
 
 
 def _is_discard_swap(history: List[int], i: int, phase: str) -> bool:
@@ -1695,15 +1738,15 @@ class MausAuChocolatState(StateAPI[MCMove]):
         p = self.current_player
         if toks[:1] == ["seat"]:
             if len(toks) < 2 or not toks[1].isdigit():
-                raise ValueError(f"{text!r}: 'seat' is followed by the seat number; {_NOTATION}")
+                raise ValueError(f"{shorten(text)}: 'seat' is followed by the seat number; {_NOTATION}")
             if int(toks[1]) != p:
                 now = "the game is over" if p == TERMINAL else f"seat {p} is to move"
-                raise IllegalMoveError(f"{text!r} is a move of seat {toks[1]}, but {now}")
+                raise IllegalMoveError(f"{shorten(text)} is a move of seat {toks[1]}, but {now}")
             toks = toks[2:]
         toks = [t for t in toks if t != "(etienne)"]
         if p == TERMINAL:
             _parse_tokens(toks, text, g.cards, g._card_names())  # a ValueError for what is not a move
-            raise IllegalMoveError(f"MC-24: the game is over; {text!r} cannot be played")
+            raise IllegalMoveError(f"MC-24: the game is over; {shorten(text)} cannot be played")
         d = self._to_dict()
         hand = d["hands"][p]
         verb = _VERBS.get(toks[0]) if toks else None
@@ -1711,7 +1754,7 @@ class MausAuChocolatState(StateAPI[MCMove]):
         mv: MCMove
         if verb == "combine" and any(not t.isdigit() for t in args if t not in ("keep", "keeps")):
             if "keep" not in args and "keeps" not in args:
-                raise ValueError(f"a combination names its kept cards after 'keep': {text!r}; {_NOTATION}")
+                raise ValueError(f"a combination names its kept cards after 'keep': {shorten(text)}; {_NOTATION}")
             k = args.index("keep") if "keep" in args else args.index("keeps")
             names = g._card_names()
             laid = [_card_token(t, g.cards, names, hand) for t in args[:k]]
@@ -1720,7 +1763,7 @@ class MausAuChocolatState(StateAPI[MCMove]):
                 if c not in hand:
                     raise IllegalMoveError(f"MC-10: seat {p} does not hold {g.card_token(c)}")
             if len(set(laid)) != len(laid) or not set(kept) <= set(laid) or len(set(kept)) != len(kept):
-                raise IllegalMoveError(f"MC-12: {text!r}: the kept cards are some of the laid cards, each once")
+                raise IllegalMoveError(f"MC-12: {shorten(text)}: the kept cards are some of the laid cards, each once")
             mv = MCCombine(tuple(sorted(hand.index(c) for c in laid)), tuple(sorted(hand.index(c) for c in kept)))
         else:
             zone = d["display"] if verb == "pick" else hand
@@ -1751,7 +1794,7 @@ class MausAuChocolatState(StateAPI[MCMove]):
             if not xs or _bid_card(xs[-1]) < 0:
                 raise IllegalMoveError(f"MC-7: seat {q}'s entry must end with a bid action (0..79"
                                        + (f" or {BID_PLAIN}..{BID_PLAIN + NUM_CARDS - 1} without Henri"
-                                          if self.game.henri_optional else "") + f"), got {x!r}")
+                                          if self.game.henri_optional else "") + f"), got {shorten(x)}")
             seq += xs
         trial = self.clone()
         for a in seq:

@@ -1,4 +1,5 @@
-"""OpenSpiel games for every mousehole game (``pip install 'mousehole[openspiel]'``, Python 3.11+).
+"""OpenSpiel games for every mousehole game (the ``openspiel`` extra: ``pip install 'open_spiel>=2.0'``,
+Python 3.11+).
 
 >>> import pyspiel, mousehole.openspiel                      # doctest: +SKIP
 >>> mousehole.openspiel.register()                           # doctest: +SKIP
@@ -75,16 +76,17 @@ from ._api import (
     fresh_seed,
     game_names,
     load,
+    param_values,
 )
+from ._extras import install_hint
 from ._rng import derive
+from ._values import shorten
 
 __all__ = ["register", "game_name", "load_game", "parameter_specification", "game_type_info"]
 
 #: OpenSpiel names are ``mousehole_<game id>``
 PREFIX = "mousehole_"
 
-_INSTALL = ("mousehole.openspiel needs OpenSpiel (open_spiel 2.x, Python 3.11 or later): "
-            "pip install 'mousehole[openspiel]'")
 
 # The view keys that hold the history of the game (observation strings leave them out).
 _HISTORY_KEYS = ("history", "log")
@@ -99,14 +101,15 @@ def _pyspiel() -> Any:
     try:
         import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError as exc:
-        raise ImportError(_INSTALL) from exc
+        raise ImportError("mousehole.openspiel needs OpenSpiel (open_spiel 2.x, Python 3.11 or later): "
+                          f"{install_hint('openspiel')}") from exc
     return pyspiel
 
 
 def game_name(game_id: str) -> str:
     """The OpenSpiel name of mousehole game ``game_id``: ``mousehole_<game_id>``."""
-    if game_id not in game_names():
-        raise ParameterError(f"unknown game {game_id!r}; known games: {', '.join(game_names())}")
+    if not isinstance(game_id, str) or game_id not in game_names():
+        raise ParameterError(f"unknown game {shorten(game_id)}; known games: {', '.join(game_names())}")
     return PREFIX + game_id
 
 
@@ -171,14 +174,15 @@ def _split_params(game_id: str, params: Optional[Mapping[str, Any]]) -> Tuple[Di
     full.update(given)
     engine = full["engine"]
     if engine not in ("compiled", "python"):
-        raise ParameterError(f"{PREFIX}{game_id}: engine must be 'compiled' or 'python', got {engine!r}")
+        raise ParameterError(f"{PREFIX}{game_id}: engine must be 'compiled' or 'python', got {shorten(engine)}")
     if engine not in available_engines():
         raise ParameterError(f"{PREFIX}{game_id}: the {engine} engine is not available here "
                              f"(available: {', '.join(available_engines())})")
     seed = full["rng_seed"]
     if not _is_int(seed) or not OS_SEED <= seed <= MAX_RNG_SEED:
         raise ParameterError(f"{PREFIX}{game_id}: rng_seed must be -1 (a fresh seed from the operating "
-                             f"system for every deal) or a seed 0..{MAX_RNG_SEED}, got {seed!r}")
+                             f"system for every deal) or a seed 0..{MAX_RNG_SEED} (OpenSpiel's ints are 32-bit), "
+                             f"got {shorten(seed)}")
     defaults = _REGISTRY[game_id].DEFAULTS
     mh = {k: v for k, v in full.items()
           if k not in ("engine", "rng_seed") and not (defaults[k] is None and v == AUTO and _is_int(v))}
@@ -700,6 +704,14 @@ def load_game(game_id: str, **params: Any) -> Any:
 
     >>> game = mousehole.openspiel.load_game("m", players=3, engine="python")  # doctest: +SKIP
     """
+    name = game_name(game_id)
     pyspiel = _pyspiel()
     register()
-    return pyspiel.load_game(game_name(game_id), params)
+    # Every value checked in mousehole's terms first (ParameterError), as load checks it:
+    # numpy scalars as Python values, the names, engine and rng_seed, then the game's own
+    # ranges, all of them inside OpenSpiel's 32-bit ints. pybind11 would answer a value it
+    # cannot convert with a bare RuntimeError.
+    given = param_values(name, params)
+    full, mh = _split_params(game_id, given)
+    load(game_id, engine=full["engine"], **mh)
+    return pyspiel.load_game(name, given)

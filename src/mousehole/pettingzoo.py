@@ -1,4 +1,4 @@
-"""PettingZoo environments for every mousehole game (``pip install 'mousehole[pettingzoo]'``).
+"""PettingZoo environments for every mousehole game (``pip install 'pettingzoo>=1.25'``).
 
 >>> import mousehole.pettingzoo
 >>> env = mousehole.pettingzoo.env("cheese_rescue", players=2)   # doctest: +SKIP
@@ -53,7 +53,7 @@ Rendering (both environments): ``render_mode`` is None, ``"human"`` (the text di
 after ``reset`` and every step, and by ``render()``, which returns None), ``"ansi"``
 (``render()`` returns the text diagram) or ``"rgb_array"`` (``render()`` returns the picture
 of :func:`mousehole.render.svg` as an ``(H, W, 3)`` uint8 array; it needs the ``render``
-extra, ``pip install 'mousehole[render]'``, and raises an ``ImportError`` naming it when it is
+extra (``pip install 'cairosvg>=2.7' 'pillow>=9'``) and raises an ``ImportError`` naming it when it is
 missing). ``render(mode)`` draws once in another of these modes; ``render(None)``, the call
 RLlib's PettingZoo wrappers make, is ``render()``. ``render_view`` says whose view is drawn:
 ``"agent"`` (default) the seat whose decision is pending (see each class), an int ``p`` seat
@@ -75,17 +75,19 @@ from typing import Any, Dict, List, Mapping, Optional, Set, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
+from ._extras import install_hint
+
 try:
     import gymnasium  # type: ignore[import-untyped, import-not-found, unused-ignore]
     import pettingzoo  # type: ignore[import-untyped, import-not-found, unused-ignore]
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
     raise ImportError(
-        "mousehole.pettingzoo needs PettingZoo (Python 3.10 or later): "
-        "pip install 'mousehole[pettingzoo]'"
+        f"mousehole.pettingzoo needs PettingZoo (Python 3.10 or later): {install_hint('pettingzoo')}"
     ) from exc
 
 from . import render as _render
 from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, check_seat, load
+from ._values import exact, shorten, word
 
 __all__ = ["MouseholeAECEnv", "MouseholeParallelEnv", "env", "parallel_env", "agent_name",
            "RENDER_MODES"]
@@ -126,9 +128,24 @@ def parallel_env(game_id: str, render_mode: Optional[str] = None, *, engine: Opt
                                 illegal_action=illegal_action, render_view=render_view, **params)
 
 
+def _illegal_mode(illegal_action: Any) -> str:
+    """``illegal_action`` as the exact str it holds, one of ``_ILLEGAL_MODES``."""
+    mode = word(illegal_action, _ILLEGAL_MODES)
+    if mode is None:
+        raise ValueError(f"illegal_action must be 'raise', 'lose' or 'random', got {shorten(illegal_action)}")
+    return mode
+
+
+def _mode_option(render_mode: Any) -> Optional[str]:
+    """``render_mode`` as None or the exact str it holds, one of ``RENDER_MODES``."""
+    mode = None if render_mode is None else word(render_mode, RENDER_MODES)
+    if render_mode is not None and mode is None:
+        raise ValueError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {shorten(render_mode)}")
+    return mode
+
+
 def _check_options(max_cycles: Any, illegal_action: Any) -> Optional[int]:
-    if illegal_action not in _ILLEGAL_MODES:
-        raise ValueError(f"illegal_action must be 'raise', 'lose' or 'random', got {illegal_action!r}")
+    _illegal_mode(illegal_action)
     if max_cycles is None:
         return None
     c = as_int(max_cycles)
@@ -141,13 +158,13 @@ def _check_options(max_cycles: Any, illegal_action: Any) -> Optional[int]:
 
 def _check_render(game: Game[Any, Any], render_mode: Any, render_view: Any) -> RenderView:
     """Check ``render_mode`` and ``render_view``; return the view ("agent", "full" or a seat)."""
-    if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}")
+    _mode_option(render_mode)
     if isinstance(render_view, str):
-        if render_view not in ("agent", "full"):
+        view = word(render_view, ("agent", "full"))
+        if view is None:
             raise ValueError(f"render_view must be 'agent' (the seat whose decision is pending), "
-                             f"'full' (the whole position) or a seat, got {render_view!r}")
-        return render_view
+                             f"'full' (the whole position) or a seat, got {shorten(render_view)}")
+        return view
     return check_seat(game, render_view, "render_view")
 
 
@@ -157,10 +174,11 @@ def _render_mode(render_mode: Optional[str], mode: Any) -> Optional[str]:
     unless set on the wrapper)."""
     if mode is None:
         return render_mode
-    if not isinstance(mode, str) or mode not in RENDER_MODES:
+    chosen = word(mode, RENDER_MODES)
+    if chosen is None:
         raise ValueError(f"render(mode): mode must be None (the environment's render_mode), 'human', "
-                         f"'ansi' or 'rgb_array', got {mode!r}")
-    return mode
+                         f"'ansi' or 'rgb_array', got {shorten(mode)}")
+    return chosen
 
 
 def _draw(state: StateAPI[Any], render_mode: Optional[str], seat: Optional[int]) -> Any:
@@ -193,14 +211,14 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
                  **params: Any) -> None:
         super().__init__()
         self.max_cycles: Optional[int] = _check_options(max_cycles, illegal_action)
-        self.illegal_action: str = illegal_action
+        self.illegal_action: str = _illegal_mode(illegal_action)
         #: cycles completed in this game, and the seats that acted in the current one
         self.cycles = 0
         self._acted: Set[int] = set()
         self.game: Game[Any, Any] = load(game_id, engine=engine, **params)
         self.render_view: RenderView = _check_render(self.game, render_mode, render_view)
-        self.render_mode = render_mode
-        self.metadata = dict(self.metadata, name=f"mousehole_{game_id}_v0")
+        self.render_mode = _mode_option(render_mode)
+        self.metadata = dict(self.metadata, name=f"mousehole_{self.game.name}_v0")
         n = self.game.num_players
         self.possible_agents: List[str] = [agent_name(p) for p in range(n)]
         self.agents: List[str] = []
@@ -366,9 +384,10 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
     # -- helpers -----------------------------------------------------------------------
 
     def _agent(self, agent: Any) -> str:
-        if agent not in self._seat:
-            raise ValueError(f"unknown agent {agent!r}; agents are {', '.join(self.possible_agents)}")
-        return str(agent)
+        name = exact(agent)  # (a numpy str as the str it holds; a str subclass's own == unheard)
+        if type(name) is not str or name not in self._seat:
+            raise ValueError(f"unknown agent {shorten(agent)}; agents are {', '.join(self.possible_agents)}")
+        return str(name)
 
     def _resolve_chance(self) -> None:
         """Play chance nodes with the environment's generator, by their probabilities."""
@@ -447,12 +466,12 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
                  **params: Any) -> None:
         super().__init__()
         self._max_cycles = _check_options(max_cycles, illegal_action)
-        self.illegal_action: str = illegal_action
+        self.illegal_action: str = _illegal_mode(illegal_action)
         self.aec_env = MouseholeAECEnv(game_id, None, engine=engine, **params)
         self.game = self.aec_env.game
         self.render_view: RenderView = _check_render(self.game, render_mode, render_view)
-        self.render_mode = render_mode
-        self.metadata = dict(self.metadata, name=f"mousehole_{game_id}_v0")
+        self.render_mode = _mode_option(render_mode)
+        self.metadata = dict(self.metadata, name=f"mousehole_{self.game.name}_v0")
         self.possible_agents: List[str] = list(self.aec_env.possible_agents)
         self.agents: List[str] = []
         self.observation_spaces = self.aec_env.observation_spaces

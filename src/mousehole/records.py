@@ -47,15 +47,15 @@ they make reads back.
 from __future__ import annotations
 
 import datetime
-import itertools
 import json
-import math
 import re
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Dict, Iterator, List, NoReturn, Optional, Sequence, Tuple, Union
 
+from mousehole import _values
 from mousehole._api import _REGISTRY, Game, MouseholeError, StateAPI, available_engines, copy_data, game_names, load
+from mousehole._values import MAX_DEPTH, MAX_ITEMS, MAX_KEYS, MAX_NUMBER, MAX_STRING, MAX_TEXT, MAX_TURNS, MIN_NUMBER
 
 __all__ = ["FORMAT", "VERSION", "SCHEMA", "Record", "RecordError", "dumps", "loads", "record_of",
            "MAX_BYTES", "MAX_DEPTH", "MAX_ACTIONS", "MAX_ACTION", "MAX_SEATS", "MAX_TEXT", "MAX_STRING",
@@ -69,32 +69,20 @@ _KEYS = ("format", "version", "game", "params", "seed", "start", "seats", "actio
 _RESULT_KEYS = ("returns", "winners", "scores", "terminal", "truncated")
 
 # The limits of a record (record.schema.json states the same numbers; docs/records.md lists them).
+# Those a game's parameters share with mousehole.load come from mousehole._values (docs/api.md,
+# Bounds): MAX_DEPTH (the deepest nesting, the record object itself being depth 1), MAX_TEXT
+# (a seat name, a move or the date), MAX_STRING (any other string: params, start, meta),
+# MAX_ITEMS (an array of params, start and meta), MAX_KEYS (an object's keys), MAX_TURNS (the
+# largest params.max_turns) and the range of every number, MIN_NUMBER to MAX_NUMBER.
 #: the most bytes of a record's JSON text (UTF-8)
 MAX_BYTES = 16 * 2 ** 20
-#: the deepest nesting of arrays and objects (the record object itself is depth 1)
-MAX_DEPTH = 32
 #: the most actions (and moves) of a record
-MAX_ACTIONS = 100_000
+MAX_ACTIONS = MAX_ITEMS
 #: the largest action (the games' action spaces are far smaller; legality is the replay's)
 MAX_ACTION = 2 ** 31 - 1
 #: the most seats (and entries of ``result.returns``, ``winners``, ``scores``)
 MAX_SEATS = 16
-#: the most characters of a seat name, a move or the date
-MAX_TEXT = 200
-#: the most characters of any other string (object keys included) in params, start, meta
-MAX_STRING = 1_000
-#: the most items of an array in params, start and meta (a start's history is one)
-MAX_ITEMS = MAX_ACTIONS
-#: the most keys of an object in params, start and meta
-MAX_KEYS = 1_000
-#: the largest ``params.max_turns``
-MAX_TURNS = 1_000_000
-#: every number of a record lies in [MIN_NUMBER, MAX_NUMBER] (seeds and generator states
-#: are unsigned 64-bit, scores signed)
-MIN_NUMBER = -2 ** 63
-MAX_NUMBER = 2 ** 64 - 1
 _RANGE = "-2**63 to 2**64-1"
-_MAX_DIGITS = 20  # len(str(2**64 - 1)) and len(str(2**63))
 
 
 class RecordError(MouseholeError, ValueError):
@@ -210,11 +198,7 @@ def record_of(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
         actions = history
     if len(actions) > MAX_ACTIONS:
         raise RecordError(f"actions: too many ({len(actions):,}; a record holds at most {MAX_ACTIONS:,})")
-    if seats is None:
-        seats = [f"seat {p}" for p in range(n)]
-    seats = [str(s) for s in seats]
-    if len(seats) != n:
-        raise RecordError(f"seats: {len(seats)} names for {n} seats")
+    names = _seat_names(seats, n)
     moves: List[str] = []
     for a in actions:
         moves.append(begin.describe(a))
@@ -228,7 +212,7 @@ def record_of(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
     except (TypeError, ValueError, RecursionError) as e:
         raise RecordError(_clip(f"meta: not JSON data: {e}")) from None
     rec = Record(game=game.name, params=copy_data(game.params), seed=seed, start=start_dict,
-                 seats=tuple(seats), actions=tuple(actions), moves=tuple(moves),
+                 seats=tuple(names), actions=tuple(actions), moves=tuple(moves),
                  result=_result(state), date=date, meta=dict(meta))
     # What is written must read back: the schema's checks (and its limits) as loads makes
     # them, on the data as JSON gives it back (tuples as lists), then the size of the text.
@@ -237,6 +221,25 @@ def record_of(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
     if size > MAX_BYTES:
         _fail(f"too large: a record is at most {MAX_BYTES:,} bytes, this one would be {size:,}")
     return rec
+
+
+def _seat_names(seats: Any, n: int) -> List[str]:
+    """``seats`` (None: ``"seat 0"``, ...) as ``n`` seat names, each an exact ``str`` (a numpy
+    str or a str subclass is read as the str it holds; a bool, a number or a str given for
+    the whole list is refused, not turned into names)."""
+    if seats is None:
+        return [f"seat {p}" for p in range(n)]
+    if isinstance(seats, (str, bytes, bytearray)) or not isinstance(seats, (list, tuple)):
+        raise RecordError(_clip(f"seats: a list of {n} seat names (str), not {type(seats).__name__} "
+                                f"{_values.shorten(seats, 40)}"))
+    if len(seats) != n:
+        raise RecordError(f"seats: {len(seats)} names for {n} seats")
+    names = [_values.exact(s) for s in seats]
+    for p, name in enumerate(names):
+        if type(name) is not str:
+            raise RecordError(_clip(f"seats[{p}]: a seat name is a str, not {type(seats[p]).__name__} "
+                                    f"({_values.shorten(seats[p], 40)})"))
+    return names
 
 
 def dumps(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
@@ -252,25 +255,22 @@ def dumps(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
 
 def _clip(text: str, limit: int = 199) -> str:
     """``text`` on one line of at most ``limit`` characters (control characters escaped)."""
-    text = _escape(text)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-def _escape(text: str) -> str:
-    """``text`` with every character that is not printable (line breaks, escape, lone
-    surrogates, ...) written as a ``\\x..``/``\\u....`` escape."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return _values.clip(text, limit)
 
 
 def _show(x: Any, limit: int = 40) -> str:
-    """A short, one-line picture of a value for a message."""
-    if x is None or isinstance(x, (bool, dict, list)):
-        text = json.dumps(x, ensure_ascii=True, default=repr)
-    else:
-        text = repr(x)
-    return _clip(text, limit)
+    """A short, one-line picture of a value for a message (JSON's spelling of null, true,
+    false and of the arrays and objects a record holds; :func:`mousehole._values.shorten`
+    for anything else)."""
+    if x is None or isinstance(x, bool):
+        return json.dumps(x)
+    if isinstance(x, (dict, list)):
+        try:
+            text = json.dumps(x, ensure_ascii=True, default=repr)
+        except (ValueError, RecursionError):  # (a value no record holds: too deep, a cycle)
+            return _values.shorten(x, limit)
+        return _clip(text, limit)
+    return _values.shorten(x, limit)
 
 
 def _kind(x: Any) -> str:
@@ -297,88 +297,11 @@ def _fail(message: str) -> NoReturn:
 # stage 1: the text
 
 
-class _Refused(Exception):
-    """Raised from inside the JSON parser's hooks (turned into a RecordError)."""
-
-
-def _pairs(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
-    d = dict(pairs)
-    if len(d) != len(pairs):
-        seen: "set[str]" = set()
-        for k, _ in pairs:
-            if k in seen:
-                raise _Refused(f"duplicate key {_show(k)} in an object")
-            seen.add(k)
-    return d
-
-
-def _constant(name: str) -> NoReturn:
-    raise _Refused(f"{name} is not a JSON number")
-
-
-def _int(text: str) -> int:
-    if len(text) - text.startswith("-") > _MAX_DIGITS:
-        raise _Refused(f"integer with more than {_MAX_DIGITS} digits ({_show(text, 24)})")
-    return int(text)
-
-
-def _float(text: str) -> float:
-    x = float(text)
-    if not math.isfinite(x):
-        raise _Refused(f"number too large for a double ({_show(text, 24)})")
-    return x
-
-
-#: a JSON string; one that is not closed runs to the end of the text, so that a scan is
-#: linear (an unclosed string is a JSON error the parser then reports)
-_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.S)
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
-_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
-
-
-def _depth(text: str) -> int:
-    """The deepest nesting of arrays and objects in JSON ``text`` (outside strings), found
-    without recursion."""
-    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
-    if not brackets:
-        return 0
-    return max(itertools.accumulate(map(_STEP.__getitem__, brackets)))
-
-
 def _parse(data: Union[str, bytes, bytearray], *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH,
            what: str = "a record") -> Any:
-    """Stage 1: JSON ``data`` (text, or UTF-8 bytes) as Python data, or a RecordError."""
-    if isinstance(data, (bytes, bytearray)):
-        if len(data) > max_bytes:
-            _fail(f"too large: {what} is at most {max_bytes:,} bytes, got {len(data):,}")
-        try:
-            text = bytes(data).decode("utf-8")
-        except UnicodeDecodeError as e:
-            _fail(f"not UTF-8 text: byte 0x{data[e.start]:02x} at offset {e.start} ({e.reason})")
-    elif isinstance(data, str):
-        text = data
-        if len(text) > max_bytes:
-            _fail(f"too large: {what} is at most {max_bytes:,} bytes, got {len(text):,} characters")
-        try:
-            size = len(text.encode("utf-8"))
-        except UnicodeEncodeError as e:
-            _fail(f"not UTF-8 text: lone surrogate U+{ord(text[e.start]):04X} at character {e.start}")
-        if size > max_bytes:
-            _fail(f"too large: {what} is at most {max_bytes:,} bytes, got {size:,}")
-    else:
-        raise TypeError(f"a record is JSON text (str or UTF-8 bytes), not {type(data).__name__}")
-    depth = _depth(text)
-    if depth > max_depth:
-        _fail(f"nested too deeply: arrays and objects at most {max_depth} deep, got {depth}")
-    try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
-                          parse_constant=_constant)
-    except _Refused as e:
-        _fail(str(e))
-    except json.JSONDecodeError as e:
-        _fail(f"not JSON: {e.msg} (line {e.lineno}, column {e.colno})")
-    except (ValueError, RecursionError) as e:  # (never seen: the depth is checked above)
-        _fail(f"not JSON: {e}")
+    """Stage 1: JSON ``data`` (text, or UTF-8 bytes) as Python data, or a RecordError
+    (:func:`mousehole._values.read_json`, which ``mousehole bench --compare`` reads with too)."""
+    return _values.read_json(data, max_bytes=max_bytes, max_depth=max_depth, what=what, error=RecordError)
 
 
 # --------------------------------------------------------------------------------------

@@ -72,6 +72,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
+from ._extras import install_hint
+
 try:
     # (the ignores matter only where Ray is missing or untyped, e.g. a type check without the extra)
     import gymnasium  # type: ignore[import-untyped, import-not-found, unused-ignore]
@@ -86,10 +88,10 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "mousehole.rllib needs Ray RLlib and PettingZoo (Python 3.10 to 3.13) and torch: install a "
-        "torch build first (the CPU one on a machine without a GPU), then, from the checkout, "
-        "pip install --no-build-isolation '.[rllib]'") from exc
+        f"torch build first (the CPU one on a machine without a GPU), then {install_hint('rllib')}") from exc
 
 from ._api import Game, StateAPI
+from ._values import exact, shorten, word
 from .pettingzoo import MouseholeParallelEnv
 
 #: RLlib's classes, typed Any here whether or not a type checker sees Ray's own annotations
@@ -128,23 +130,26 @@ class MouseholeMultiAgentEnv(_MultiAgentEnv):  # type: ignore[misc]
         if not isinstance(config, Mapping):
             raise TypeError(f"env_config must be a dict, not {type(config).__name__}")
         params = dict(config)
-        game_id = params.pop("game", None)
-        if not isinstance(game_id, str):
+        given = params.pop("game", None)
+        game_id = exact(given)
+        if type(game_id) is not str:
             raise ValueError(f"env_config needs 'game', a game id string (one of mousehole.game_names()), "
-                             f"got {game_id!r}")
-        layout = params.pop("layout", "flat")
-        if not isinstance(layout, str) or layout not in LAYOUTS:
-            raise ValueError(f"env_config's 'layout' must be 'flat' or 'hwc', got {layout!r}")
-        illegal = params.pop("illegal_action", "lose")
-        if not isinstance(illegal, str) or illegal not in ILLEGAL_MODES:
-            raise ValueError(f"env_config's 'illegal_action' must be 'lose' or 'raise', got {illegal!r}")
+                             f"got {shorten(given)}")
+        given = params.pop("layout", "flat")
+        layout = word(given, LAYOUTS)
+        if layout is None:
+            raise ValueError(f"env_config's 'layout' must be 'flat' or 'hwc', got {shorten(given)}")
+        given = params.pop("illegal_action", "lose")
+        illegal = word(given, ILLEGAL_MODES)
+        if illegal is None:
+            raise ValueError(f"env_config's 'illegal_action' must be 'lose' or 'raise', got {shorten(given)}")
         self.layout: str = layout
         self.illegal_action: str = illegal
-        self.render_mode: Optional[str] = params.pop("render_mode", None)
         #: the PettingZoo parallel environment that plays the game
         self.par_env = MouseholeParallelEnv(
-            game_id, self.render_mode, engine=params.pop("engine", None), illegal_action=illegal,
+            game_id, params.pop("render_mode", None), engine=params.pop("engine", None), illegal_action=illegal,
             render_view=params.pop("render_view", "agent"), **params)
+        self.render_mode: Optional[str] = self.par_env.render_mode  # (as the environment checked it)
         self.game: Game[Any, Any] = self.par_env.game
         self.possible_agents: List[str] = list(self.par_env.possible_agents)
         self.agents: List[str] = list(self.possible_agents)

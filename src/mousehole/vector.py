@@ -71,6 +71,7 @@ import numpy.typing as npt
 
 from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, load
 from ._rng import MASK64, Rng, derive
+from ._values import shorten
 
 __all__ = ["VectorGame", "RANDOM", "StepResult"]
 
@@ -325,7 +326,7 @@ class VectorGame:
             for x in seats:
                 p = as_int(x)
                 if p is None:
-                    raise TypeError(f"seats: {x!r} is not an int")
+                    raise TypeError(f"seats: {shorten(x)} is not an int")
                 if not 0 <= p < players:
                     raise ValueError(f"seats: {p} is not a seat of a {players}-player game (0..{players - 1})")
                 picked.append(p)

@@ -47,12 +47,22 @@ from __future__ import annotations
 import importlib
 import math
 import numbers
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
+
+import numpy as np
 
 from .._api import Game, StateAPI, check_seat
+from .._values import shorten
 from ._canvas import Facts
 
-__all__ = ["svg", "text", "rgb_array"]
+__all__ = ["svg", "text", "rgb_array", "MIN_SIZE", "MAX_SIZE"]
+
+#: the smallest ``size`` (width in pixels) of :func:`svg` and :func:`rgb_array`
+MIN_SIZE = 16
+#: the largest ``size`` (width in pixels) of :func:`svg` and :func:`rgb_array`; a picture
+#: :func:`rgb_array` rasterizes is at most this many pixels high too (4,096 x 4,096 pixels
+#: are 48 MiB of RGB, 64 MiB in cairo)
+MAX_SIZE = 4096
 
 # the ``Drawing`` class of each drawing module imported so far, by module name
 _DRAWINGS: Dict[str, Any] = {}
@@ -76,13 +86,21 @@ def _drawing(game: Game[Any, Any]) -> Any:
 
 
 def _check_size(size: Any) -> Optional[float]:
+    """``size`` as a float from :data:`MIN_SIZE` to :data:`MAX_SIZE` (None: the picture's
+    own size); ``TypeError`` for what is not a real number (a bool, a str), ``ValueError``
+    outside the range (NaN, infinities, 1e-300, 2**64)."""
     if size is None:
         return None
-    if isinstance(size, bool) or not isinstance(size, numbers.Real):
-        raise TypeError(f"size must be a positive number of pixels (the picture's width), not {type(size).__name__}")
-    s = float(size)
-    if not math.isfinite(s) or s <= 0:
-        raise ValueError(f"size must be a positive number of pixels (the picture's width), got {size!r}")
+    if isinstance(size, (bool, np.bool_)) or not isinstance(size, numbers.Real):
+        raise TypeError(f"size must be a number of pixels (the picture's width) from {MIN_SIZE} to {MAX_SIZE:,}, "
+                        f"not {type(size).__name__}")
+    try:
+        s = float(size)
+    except (OverflowError, ValueError):  # (an int or a Fraction beyond any double)
+        s = math.inf
+    if not MIN_SIZE <= s <= MAX_SIZE:  # (NaN fails too)
+        raise ValueError(f"size must be a number of pixels (the picture's width) from {MIN_SIZE} to {MAX_SIZE:,}, "
+                         f"got {shorten(size)}")
     return s
 
 
@@ -91,10 +109,16 @@ def svg(state: StateAPI[Any], *, for_player: Optional[int] = None, size: Optiona
 
     ``for_player``: draw seat ``for_player``'s view (``state.to_dict(for_player=...)``):
     every card that seat may not see is drawn face down. ``size``: the width in pixels
-    (the height keeps the picture's proportions); by default the picture's own size.
+    (the height keeps the picture's proportions), from :data:`MIN_SIZE` to
+    :data:`MAX_SIZE`; by default the picture's own size.
     Raises ``TypeError`` for a state that is not a mousehole state or a ``size`` that is
-    not a number, ``ValueError`` for a seat out of range or a ``size`` that is not > 0.
+    not a number, ``ValueError`` for a seat out of range or a ``size`` outside its range.
     """
+    return _picture(state, for_player, size)[0]
+
+
+def _picture(state: StateAPI[Any], for_player: Optional[int], size: Optional[float]) -> Tuple[str, float, float]:
+    """:func:`svg`'s document, with its width and height in pixels."""
     if not isinstance(state, StateAPI):
         raise TypeError(f"svg() draws a mousehole state, not {type(state).__name__}")
     px = _check_size(size)
@@ -104,7 +128,8 @@ def svg(state: StateAPI[Any], *, for_player: Optional[int] = None, size: Optiona
     facts = Facts(state, d if seat is not None else None)
     cv = drawer(state, d, facts).draw()
     title = f"{state.game.title}: {'the whole position' if seat is None else f'the view of seat {seat}'}"
-    return str(cv.finish(title, px))
+    width = float(cv.width) if px is None else px
+    return str(cv.finish(title, px)), width, width * float(cv.height) / float(cv.width)
 
 
 def text(state: StateAPI[Any], *, for_player: Optional[int] = None) -> str:
@@ -130,20 +155,25 @@ def rgb_array(state: StateAPI[Any], *, for_player: Optional[int] = None,
               size: Optional[float] = None) -> Any:
     """The picture of :func:`svg` rasterized: a ``numpy.uint8`` array of shape
     ``(height, width, 3)`` (RGB, on white). Needs the ``render`` extra
-    (``pip install 'mousehole[render]'``: CairoSVG and Pillow, and the system cairo
-    library); raises ``ImportError`` naming the extra when they are missing."""
+    (CairoSVG and Pillow: ``pip install 'cairosvg>=2.7' 'pillow>=9'``) and the system cairo
+    library; raises ``ImportError`` saying what to install when they are missing. ``size`` as
+    for :func:`svg` (:data:`MIN_SIZE` to :data:`MAX_SIZE`); a picture that would be more than
+    :data:`MAX_SIZE` pixels high at that width is refused with ``ValueError`` before
+    anything is rasterized."""
     import io
-
-    import numpy as np
 
     try:
         import cairosvg  # type: ignore[import-untyped]
         from PIL import Image
     except (ImportError, OSError) as e:  # OSError: cairocffi without the cairo library
-        raise ImportError("mousehole.render.rgb_array needs the 'render' extra: "
-                          "pip install 'mousehole[render]' (CairoSVG, Pillow and the system "
-                          f"cairo library): {e}") from e
-    picture = svg(state, for_player=for_player, size=size)
+        from .._extras import install_hint
+
+        raise ImportError("mousehole.render.rgb_array needs CairoSVG, Pillow and the system cairo library: "
+                          f"{install_hint('render')}, and cairo (Debian: apt-get install libcairo2): {e}") from e
+    picture, width, height = _picture(state, for_player, size)
+    if round(height) > MAX_SIZE:
+        raise ValueError(f"rgb_array: the picture would be {round(width):,} x {round(height):,} pixels; at most "
+                         f"{MAX_SIZE:,} pixels high (give a smaller size)")
     png = cairosvg.svg2png(bytestring=picture.encode("ascii"), background_color="white")
     with Image.open(io.BytesIO(png)) as im:
         arr = np.asarray(im.convert("RGB"), dtype=np.uint8)
