@@ -66,6 +66,9 @@ def test_help_shows_every_option_with_its_default(capsys: Any, command: List[str
         assert all(name in out for name in ("simulate", "show", "play", "arena"))
     if command == ["arena"]:
         assert "number of players (default: the number of bots)" in flat
+    if command in (["play"], ["arena"]):  # every spec the parser takes, node budget included
+        from mousehole.bots import SPECS
+        assert all(spec in flat for spec in SPECS) and ":nodes=NODES" in flat
 
 
 def test_default_game_counts_suit_the_engine() -> None:

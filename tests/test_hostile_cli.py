@@ -193,6 +193,9 @@ BAD_ARGS: List[Tuple[List[Union[str, bytes]], str]] = [
     (["arena", "m", "--bots", "random,random", "--workers", "100000"], "argument --workers: must be from 1 to 256"),
     (["arena", "m", "--bots", "random,random", "--games", str(2 ** 60)], "argument --games: must be from 1 to 2**53"),
     (["arena", "m", "--bots", "random,random", "--seed", "1e3"], "argument --seed: expected an integer, got '1e3'"),
+    # int() reads the digits of every script; a count or a seed is written in ASCII digits
+    (["simulate", "m", "--games", "2", "--seed", "\u0663"], "argument --seed: expected an integer in ASCII digits"),
+    (["play", "m", "--seat", "\uff11"], "argument --seat: expected an integer in ASCII digits"),
 ]
 
 

@@ -610,3 +610,32 @@ def test_a_moves_line_names_its_seat_once(monkeypatch: Any) -> None:
     assert re.search(r"^seat [12] \(random\) bids face down", out, re.M)
     assert _play.move_line(1, "greedy", "pantry +2 -> space 2") == "seat 1 (greedy): pantry +2 -> space 2"
     assert _play.move_line(1, "greedy", "seat 12 bids x") == "seat 1 (greedy): seat 12 bids x"
+
+
+@pytest.mark.parametrize("engine", mousehole.available_engines())
+def test_kasimir_announces_every_skipped_turn(monkeypatch: Any, tmp_path: Any, engine: str) -> None:
+    """KK-10, KK-11: a seat without a free mouse skips its turn, and the terminal says so,
+    once per skipped turn and in order; each announced seat had no free mouse when it was
+    passed over (read from the record, independently of ``Game.skipped_seats``)."""
+    announced: List[str] = []
+    expected: List[str] = []
+    for seed in range(4):
+        out, _, _, _ = _play_kasimir(monkeypatch, tmp_path, engine, 4, seed)
+        announced += re.findall(r"^seat (\d) \(\w+\) cannot move and skips the turn$", out, re.M)
+        from mousehole import records
+        rec = records.loads((tmp_path / "game.json").read_text(encoding="utf-8"), engine=engine)
+        state = rec.initial_state(engine=engine)
+        mover: Optional[int] = None
+        for a in rec.actions:
+            if mover is not None and not state.is_chance_node():
+                q = (mover + 1) % 4
+                while q != state.current_player:  # clockwise from the mover to the seat due
+                    assert state.free_starts(q) == [], (seed, q)
+                    expected.append(str(q))
+                    q = (q + 1) % 4
+                mover = None
+            if not state.is_chance_node():
+                mover = state.current_player
+            state.apply_action(a)
+    assert expected, "no game of these seeds skipped a turn: the test would check nothing"
+    assert announced == expected

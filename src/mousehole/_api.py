@@ -632,6 +632,13 @@ class Game(Generic[StateT, MoveT]):
         """:meth:`settled` before the end, from seat ``p``'s view alone."""
         return None
 
+    def skipped_seats(self, mover: int, seat: int) -> Tuple[int, ...]:
+        """The seats whose turns passed without a move between a move of ``mover`` and the
+        next turn, ``seat``'s, in the order they were skipped: what ``mousehole play``
+        announces. The default is none (in M, Cheese Rescue and Maus au Chocolat every seat
+        that is due acts); Kater Kasimir skips a seat without a free mouse (KK-10, KK-11)."""
+        return ()
+
     def play_help(self, state: StateT, seat: int) -> str:
         """The game's rules in a few lines, in the project's own words with the rule ids, as
         seat ``seat`` needs them now (what its moves look like, the rules that are easy to

@@ -258,7 +258,12 @@ def play(state: Any, bots: Dict[int, Any], chance: Callable[[Any], int], opts: P
     chance node. Returns one of :data:`OUTCOMES`. The state is left where the game stopped."""
     game, seat = state.game, opts.seat
     told = False
+    mover: Optional[int] = None  # the seat of the latest move, until the next turn is known
     while not state.is_terminal():
+        if mover is not None and not state.is_chance_node():
+            for q in game.skipped_seats(mover, state.current_player):
+                print(f"seat {q} ({opts.labels[q]}) cannot move and skips the turn", flush=True)
+            mover = None
         settled = game.settled(state, seat)
         if settled is not None and not opts.watch:
             _settled_screen(state, opts, *settled)
@@ -279,9 +284,11 @@ def play(state: Any, bots: Dict[int, Any], chance: Callable[[Any], int], opts: P
             text = state.describe(a, for_player=seat)
             state.apply_action(a)
             print(move_line(p, opts.labels[p], text), flush=True)
+            mover = p
             continue
         left = _person_turn(state, opts)
         if left is not None:
             return left
+        mover = seat
     _end_screen(state, opts)
     return "over"

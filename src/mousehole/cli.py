@@ -48,7 +48,7 @@ from ._play import FORCED_CHOICES, FORCED_PAUSE, MAX_PAUSE
 from ._play import view_text as _view_text  # noqa: F401  (the name tests and older callers use)
 from ._simulate import MAX_GAMES, MAX_THREADS, SimulationSummary, simulate
 from ._values import MAX_VALUE_DEPTH, clip, json_depth, shorten
-from .bots import MAX_SECONDS
+from .bots import MAX_SECONDS, SPECS
 
 __all__ = ["main", "build_parser", "COMMANDS", "DEFAULT_GAMES", "MAX_SEED", "MAX_THREADS", "MAX_WORKERS",
            "MAX_FILE_BYTES", "MAX_MAX_BYTES", "MAX_NAME"]
@@ -107,6 +107,8 @@ def _shown(text: str, limit: int = 80) -> str:
 
 def _int_value(text: str) -> int:
     stripped = text.strip()
+    if not stripped.isascii():  # int() would read other scripts' digits ("\u0663" is 3)
+        raise argparse.ArgumentTypeError(f"expected an integer in ASCII digits, got {_shown(repr(text), 60)}")
     if len(stripped) > _MAX_INT_TEXT:
         raise argparse.ArgumentTypeError(f"expected an integer of at most {_MAX_INT_TEXT} characters, "
                                          f"got {len(stripped):,} characters")
@@ -136,6 +138,8 @@ _seed_arg = _ranged(0, MAX_SEED, "2**64-1")
 _threads_arg = _ranged(1, MAX_THREADS)
 _workers_arg = _ranged(1, MAX_WORKERS)
 _max_bytes_arg = _ranged(1, MAX_MAX_BYTES, "2**30")
+#: the bot specs, as --help shows them (mousehole.bots.SPECS: one list for both commands)
+_SPECS_TEXT = ", ".join(SPECS)
 
 
 def _name_arg(text: str) -> str:
@@ -615,9 +619,8 @@ def _add_play(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--seat", type=_int_value, default=0, metavar="K",
                    help="your seat, from 0 to players - 1 (default: 0)")
     p.add_argument("--bots", type=_bot_specs, default=None, metavar="SPEC,...",
-                   help="the bots of the other seats in seat order, separated by commas: random, greedy, "
-                        "mcts[:ITERATIONS|:SECONDSs], ismcts[...], strong[...] (e.g. strong:1s); a single "
-                        "spec plays every other seat (default: random)")
+                   help=f"the bots of the other seats in seat order, separated by commas: {_SPECS_TEXT} "
+                        "(e.g. strong:1s); a single spec plays every other seat (default: random)")
     p.add_argument("--level", choices=sorted(LEVELS), default=None,
                    help="play every other seat at a difficulty instead of --bots: easy (greedy), medium "
                         f"(ismcts), hard (strong, the strongest bot), {LEVEL_SECONDS:g} s a move unless --time "
@@ -832,9 +835,9 @@ def _add_arena(sub: Any) -> argparse.ArgumentParser:
     players = next(a for a in p._actions if a.dest == "players")
     players.help = "number of players (default: the number of bots)"
     p.add_argument("--bots", type=_bot_specs, required=True, metavar="SPEC,SPEC,...",
-                   help="one bot per seat of the rotation, separated by commas: random, greedy, "
-                        "mcts[:ITERATIONS|:SECONDSs], ismcts[...], strong[...] (e.g. mcts:0.1s); their number "
-                        "is the player count unless --players says it (default: none, required)")
+                   help=f"one bot per seat of the rotation, separated by commas: {_SPECS_TEXT} "
+                        "(e.g. mcts:0.1s); their number is the player count unless --players says it "
+                        "(default: none, required)")
     p.add_argument("--time", type=_seconds_arg, default=None, metavar="SECONDS",
                    help="seconds per move of the search bots given without a budget (mcts becomes "
                         "mcts:SECONDSs); the table shows the time every bot used (default: their 1000 "

@@ -527,6 +527,19 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             return "hole"
         return f"trap {pos}" if self.is_trap[pos] else f"space {pos}"
 
+    def skipped_seats(self, mover: int, seat: int) -> Tuple[int, ...]:
+        """KK-10, KK-11: the turn goes clockwise, one seat a move; the seats passed over
+        between ``mover``'s move and ``seat``'s turn had no free mouse (all of them when
+        ``seat`` is ``mover`` again).
+
+        >>> import mousehole
+        >>> mousehole.load("kasimir", players=4).skipped_seats(3, 2)
+        (0, 1)
+        """
+        n = self.num_players
+        gap = (seat - mover) % n or n
+        return tuple((mover + k) % n for k in range(1, gap))
+
     def describe_move(self, move: KasimirMove) -> str:
         """The readable text of ``move``: where the mouse starts, how far it goes and where it
         ends (``"space 12 +5 -> space 17"``, ``"pantry +3 -> trap 3"``,

@@ -76,7 +76,9 @@ class Config:
     create_every: float = 10.0
     #: origins allowed to open WebSockets besides the server's own (``https://example.org``)
     allow_origins: Tuple[str, ...] = ()
-    #: worker processes that draw the pictures (0: draw them on the event loop)
+    #: worker processes that draw the pictures (0: draw them on the event loop). An embedding
+    #: program starts no processes unless it asks; ``mousehole serve`` asks for
+    #: ``serve.cli.PICTURE_WORKERS`` (2), since a picture is the server's largest cost
     picture_workers: int = 0
     #: a bot lease lapses this many seconds after twice the bot's time (PostgreSQL: then
     #: another process may run the table's bots)
