@@ -201,7 +201,8 @@ def test_maus_au_chocolat_c_combinations_equal_the_reference(tmp_path: Any) -> N
             pool = list(range(80))
         hand = sorted(rnd.sample(pool, min(size, len(pool))))
         outcomes = set()
-        for a in mc.combination_actions(hand, table, helper):
+        # (the C loop plays kept_card="highest_printed": bench.C_LOOP_PARAMS)
+        for a in mc.combination_actions(hand, table, helper, kept_card="highest_printed"):
             slots, keep = mc.PATTERNS[a - mc.COMBINE]
             outcomes.add(",".join(str(hand[i]) for i in slots) + ":" + ",".join(str(hand[i]) for i in keep))
         lines.append(" ".join(map(str, [helper] + hand)))

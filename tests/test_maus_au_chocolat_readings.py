@@ -281,27 +281,29 @@ EGGS_455 = [cid("eggs", 4, 4), cid("eggs", 5, 1), cid("eggs", 5, 2), cid("sugar"
 
 def test_mc23_unknown_kept_card_value_raises(engine: str) -> None:
     """MC-23: the reading must be one of its values."""
-    with pytest.raises(ParameterError, match="kept_card.*'highest_printed', 'player_chooses'"):
+    with pytest.raises(ParameterError, match="kept_card.*'player_chooses', 'highest_printed'"):
         load(engine, kept_card="lowest")
     with pytest.raises(ParameterError, match="kept_card"):
         load(engine, kept_card=1)
 
 
 def test_mc23_the_reading_keeps_the_action_space_and_observation(engine: str) -> None:
-    """MC-23: ``player_chooses`` adds no action id (the patterns already name every kept set)
-    and leaves the observation's shape as it is."""
-    default, chooser = load(engine, players=3), load(engine, players=3, kept_card="player_chooses")
-    assert default.params["kept_card"] == "highest_printed" and chooser.params["kept_card"] == "player_chooses"
-    assert default.num_actions == chooser.num_actions == 2085
-    assert default.observation_shape == chooser.observation_shape == (80 * 13 + 12 * 3 + 58,)
+    """MC-23: ``player_chooses`` (the default since issue 41) adds no action id to
+    ``highest_printed`` (the patterns already name every kept set) and leaves the
+    observation's shape as it is."""
+    chooser, old = load(engine, players=3), load(engine, players=3, kept_card="highest_printed")
+    assert chooser.params["kept_card"] == "player_chooses" and old.params["kept_card"] == "highest_printed"
+    assert chooser == load(engine, players=3, kept_card="player_chooses")
+    assert old.num_actions == chooser.num_actions == 2085
+    assert old.observation_shape == chooser.observation_shape == (80 * 13 + 12 * 3 + 58,)
 
 
 def test_mc12_mc23_mixed_set_keeps_one_card_of_the_players_choice(engine: str) -> None:
     """MC-12, MC-23: three 5s of different ingredients keep one card. ``highest_printed``:
     all print 5, so the lowest card id (slot 0); ``player_chooses``: any of the three."""
-    s = combine_position(load(engine, players=2), MIXED_FIVES, LILLY)
+    s = combine_position(load(engine, players=2, kept_card="highest_printed"), MIXED_FIVES, LILLY)
     assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,))]
-    s = combine_position(load(engine, players=2, kept_card="player_chooses"), MIXED_FIVES, LILLY)
+    s = combine_position(load(engine, players=2), MIXED_FIVES, LILLY)  # (the default: player_chooses)
     assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,)), MCCombine((0, 1, 2), (1,)),
                         MCCombine((0, 1, 2), (2,))]
     s.apply(MCCombine((0, 1, 2), (2,)))  # keep nuts5/3c; eggs5/1c and fruit5/2c are discarded
@@ -357,10 +359,10 @@ def test_mc21_mc23_amelie_four_of_a_kind(engine: str) -> None:
     lowest ids (all print 5): 4 three-card sets and one four-card set; ``player_chooses``: any
     one of three (4 x 3) and any two of four (6)."""
     fives = [cid("eggs", 5, 1), cid("fruit", 5, 2), cid("nuts", 5, 3), cid("chocolate", 5, 4), cid("sugar", 3, 1)]
-    s = combine_position(load(engine, players=2), fives, AMELIE)
+    s = combine_position(load(engine, players=2, kept_card="highest_printed"), fives, AMELIE)
     assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,)), MCCombine((0, 1, 3), (0,)),
                         MCCombine((0, 2, 3), (0,)), MCCombine((1, 2, 3), (1,)), MCCombine((0, 1, 2, 3), (0, 1))]
-    s = combine_position(load(engine, players=2, kept_card="player_chooses"), fives, AMELIE)
+    s = combine_position(load(engine, players=2), fives, AMELIE)  # (the default: player_chooses)
     got = moves(s)
     four = [m for m in got if isinstance(m, MCCombine) and len(m.slots) == 4]
     assert four == [MCCombine((0, 1, 2, 3), k) for k in [(0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3)]]
@@ -375,9 +377,9 @@ def test_mc22_mc23_claude_set_of_two_colours(engine: str) -> None:
     with the fruit counted as eggs, a one-colour set (keep two). ``highest_printed``: the
     lowest ids; ``player_chooses``: every one and every two of the three."""
     hand = [cid("eggs", 5, 1), cid("eggs", 5, 2), cid("fruit", 5, 2), cid("sugar", 3, 1)]
-    s = combine_position(load(engine, players=2), hand, CLAUDE)
+    s = combine_position(load(engine, players=2, kept_card="highest_printed"), hand, CLAUDE)
     assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,)), MCCombine((0, 1, 2), (0, 1))]
-    s = combine_position(load(engine, players=2, kept_card="player_chooses"), hand, CLAUDE)
+    s = combine_position(load(engine, players=2), hand, CLAUDE)  # (the default: player_chooses)
     assert moves(s) == [MCDecline()] + [MCCombine((0, 1, 2), k) for k in [(0,), (1,), (0, 1), (2,), (0, 2), (1, 2)]]
 
 
@@ -391,9 +393,9 @@ def test_mc23_runs_keep_what_the_text_names_under_both_readings(engine: str) -> 
 
 
 def test_mc23_state_dicts_carry_the_reading(engine: str) -> None:
-    """MC-23 in ``state_from_dict``: a state of a ``player_chooses`` game (after a choice the
-    default reading forbids) round-trips in its game and is refused by a default game (its
-    ``params`` differ)."""
+    """MC-23 in ``state_from_dict``: a state of a ``player_chooses`` game (after a choice
+    ``highest_printed`` forbids) round-trips in its game and is refused by a
+    ``highest_printed`` game (its ``params`` differ)."""
     g = load(engine, players=2, kept_card="player_chooses")
     s = combine_position(g, EGGS_455, MAURICE)
     s.apply(MCCombine((0, 1, 2), (0, 1)))
@@ -401,7 +403,7 @@ def test_mc23_state_dicts_carry_the_reading(engine: str) -> None:
     assert d["params"]["kept_card"] == "player_chooses"
     assert g.state_from_dict(d).to_dict() == d
     with pytest.raises(StateError, match="params"):
-        load(engine, players=2).state_from_dict(d)
+        load(engine, players=2, kept_card="highest_printed").state_from_dict(d)
 
 
 def test_mc23_views_and_determinization_hide_the_choice_as_any_combination(engine: str) -> None:
@@ -421,17 +423,17 @@ def test_mc23_views_and_determinization_hide_the_choice_as_any_combination(engin
 
 
 def test_mc23_whole_games_differ_and_engines_agree(engine: str) -> None:
-    """MC-23: seeded random games with ``player_chooses`` reach choices the default reading
-    does not have (legal lists of the same positions differ), and end."""
-    g = load(engine, players=3, kept_card="player_chooses")
-    d0 = load(engine, players=3)
+    """MC-23: seeded random games with ``player_chooses`` (the default) reach choices
+    ``highest_printed`` does not have (legal lists of the same positions differ), and end."""
+    g = load(engine, players=3)
+    d0 = load(engine, players=3, kept_card="highest_printed")
     rng = random.Random(7)
     s = g.new_state(seed=21)
     extra = 0
     while not s.is_terminal():
         legal = list(s.legal_actions())
         dd = s.to_dict()
-        if dd["phase"] == "combine":  # the same position in a default game
+        if dd["phase"] == "combine":  # the same position in a highest_printed game
             other = d0.state_from_dict(dict(dd, params=d0.params))
             base = set(int(a) for a in other.legal_actions())
             assert base <= set(legal)
@@ -700,8 +702,10 @@ def test_mc16_whole_games_swap_only_where_the_reading_allows(engine: str, value:
     """MC-16 over seeded random games (3 players) that prefer a swap in a discard phase:
     every swap offered lies in a phase of the reading, the histories load in their game, and
     the readings that allow it do swap at bids and between discards (``also_hand_limit``:
-    seat hands start at 8 cards so that discards come often)."""
-    g = load(engine, players=3, etienne_swap=value, hand_size=8)
+    seat hands start at 8 cards so that discards come often; ``kept_card="highest_printed"``,
+    whose fewer combination actions make a random seat decline often enough to reach 9
+    cards: under the default, random seats combine so often that no hand exceeds 8)."""
+    g = load(engine, players=3, etienne_swap=value, hand_size=8, kept_card="highest_printed")
     seen = set()
     for seed in range(12):
         s = g.new_state(seed=seed)
@@ -749,3 +753,148 @@ def test_mc16_compiled_random_step_and_legality_test_between_the_discards() -> N
             assert seat == want.current_player
             assert step.same_struct(CGame(want)), seed
         assert kinds == ({False, True} if value == "also_hand_limit" else {False})
+
+
+# ---- tie_break_moment ------------------------------------------------------------------------
+
+T_VALUES = ["before_passing", "after_passing"]
+FIVES = {ing: [cid(ing, 5, coin) for coin in range(1, 9) if any(
+    c[0] == ING[ing] and c[1] == 5 and c[2] == coin for c in CARDS)] for ing in ING}
+
+
+def tie_position(game: Any, helpers: List[int], vp: List[List[int]], sets: Dict[int, List[int]]) -> Any:
+    """The first round's combination phase, the first seat in helper order to play; seat q
+    holds ``vp[q]`` as victory points and, if ``q`` is in ``sets``, the three cards
+    ``sets[q]`` and one more, else four other cards; the helpers ``helpers``, the row the
+    others in id order (its leftmost is the lowest id not held)."""
+    n = len(helpers)
+    used = set(sum(vp, [])) | set(sum(sets.values(), []))
+    free = [c for c in range(80) if c not in used and CARDS[c][1] != 5]
+    hands = []
+    for q in range(n):
+        hands.append(sorted(sets[q] + [free.pop()]) if q in sets else sorted(free.pop() for _ in range(4)))
+    rest = [c for c in range(80) if c not in used and c not in sum(hands, [])]
+    order = sorted(range(n), key=lambda q: helpers[q])  # MC-10: helper rank order
+    d: Dict[str, Any] = game.new_state(0).to_dict()
+    d.update(round=1, phase="combine", pile=rest[1:], display=[rest[0]], discard=[],
+             hands=hands, known=[[] for _ in range(n)], pools=[0] * 80, bids=[-1] * n,
+             vp=[sorted(v) for v in vp], helpers=list(helpers), row=[h for h in range(7) if h not in helpers],
+             order=order, turn=0, picks_left=0, etienne_used=False, rng=5, history=[], truncated=False)
+    return game.state_from_dict(d)
+
+
+def play_to_the_end(s: Any, sets: Dict[int, List[int]]) -> Any:
+    """Each seat of ``sets`` lays those three cards (the first legal combination that keeps
+    one of them and nothing else: a mixed set keeps one card, MC-12); every other seat
+    declines."""
+    while not s.is_terminal():
+        p = s.current_player
+        chosen = MCDecline()
+        if p in sets:
+            hand = s.to_dict()["hands"][p]
+            for mv in moves(s):
+                if isinstance(mv, MCCombine) and sorted(hand[i] for i in mv.slots) == sorted(sets[p]):
+                    chosen = mv
+                    break
+            else:
+                raise AssertionError(f"seat {p} cannot lay {sets[p]}")
+        s.apply(chosen)
+    return s
+
+
+def test_mc25_unknown_tie_break_moment_value_raises(engine: str) -> None:
+    """MC-25: the reading must be one of its values."""
+    with pytest.raises(ParameterError, match="tie_break_moment.*'before_passing', 'after_passing'"):
+        load(engine, tie_break_moment="during")
+    with pytest.raises(ParameterError, match="tie_break_moment"):
+        load(engine, tie_break_moment=0)
+
+
+def test_mc25_the_reading_keeps_the_action_space_and_observation(engine: str) -> None:
+    """MC-25: ``after_passing`` changes no move: the same action space and observation."""
+    default, after = load(engine, players=3), load(engine, players=3, tie_break_moment="after_passing")
+    assert default.params["tie_break_moment"] == "before_passing"
+    assert after.params["tie_break_moment"] == "after_passing"
+    assert default.num_actions == after.num_actions == 2085
+    assert default.observation_shape == after.observation_shape
+
+
+# 3 seats: seat 0 Etienne (rank 7), seat 1 Henri (6), seat 2 Mathieu (5); the row Maurice,
+# Lilly, Amélie, Claude. Seats 0 and 2 hold 25 (five 5s each) and lay a mixed set of 5s,
+# which keeps one 5 (MC-12): a tie at 30. Before the pass seat 0's Etienne wins the tie;
+# after it seat 0 would hold seat 2's Mathieu (5), seat 1 the row's Maurice (4) and seat 2
+# seat 1's Henri (6): seat 2 wins.
+# 2 seats: seat 0 Henri, seat 1 Etienne, tied at 30 the same way: before the pass seat 1
+# wins; after it seat 0 would hold Etienne and seat 1 the row's leftmost, Mathieu: seat 0.
+VP_A = FIVES["eggs"] + FIVES["fruit"][:1]
+VP_B = FIVES["nuts"] + FIVES["chocolate"][:1]
+SET_A = FIVES["fruit"][1:3] + FIVES["sugar"][:1]
+SET_B = FIVES["chocolate"][1:3] + FIVES["sugar"][1:2]
+TIES = [
+    ([0, 1, 2], [VP_A, [], VP_B], {0: SET_A, 2: SET_B}, {"before_passing": [0], "after_passing": [2]}),
+    ([1, 0], [VP_A, VP_B], {0: SET_A, 1: SET_B}, {"before_passing": [1], "after_passing": [0]}),
+]
+
+
+@pytest.mark.parametrize("value", T_VALUES)
+@pytest.mark.parametrize("case", [0, 1], ids=["3-players", "2-players"])
+def test_mc25_mc15_a_tie_goes_by_the_helpers_of_the_reading(engine: str, value: str, case: int) -> None:
+    """MC-24, MC-25, MC-15: a round ends with two seats tied at 30; the winner is the seat
+    with the higher helper held in that round (``before_passing``) or after that round's
+    pass (``after_passing``). The helpers themselves are not passed after the last round."""
+    helpers, vp, sets, want = TIES[case]
+    g = load(engine, players=len(helpers), tie_break_moment=value)
+    s = play_to_the_end(tie_position(g, helpers, vp, sets), sets)
+    assert s.scores()[0] == 30 and s.scores()[-1] == 30 and not s.truncated
+    assert s.to_dict()["helpers"] == helpers
+    assert s.winners() == want[value]
+    assert list(s.returns()) == [1.0 if q in want[value] else -1.0 for q in range(len(helpers))]
+
+
+def test_mc25_without_a_tie_the_reading_changes_nothing(engine: str) -> None:
+    """MC-25: when seat 2 declines, seat 0 wins with 30 against 25 under both readings (the
+    tie-break only breaks ties)."""
+    helpers, vp, sets, _ = TIES[0]
+    for value in T_VALUES:
+        s = tie_position(load(engine, players=3, tie_break_moment=value), helpers, vp, sets)
+        s = play_to_the_end(s, {0: sets[0]})
+        assert s.scores() == [30, 0, 25] and s.winners() == [0]
+
+
+def test_mc25_the_score_breakdown_names_the_tie_helper(engine: str) -> None:
+    """MC-25 in ``describe``'s end: the helper shown per seat is the one that breaks a tie
+    under the reading."""
+    helpers, vp, sets, _ = TIES[0]
+    for value, shown in (("before_passing", "helper Etienne"), ("after_passing", "helper after the pass Mathieu")):
+        g = load(engine, players=3, tie_break_moment=value)
+        s = play_to_the_end(tie_position(g, helpers, vp, sets), sets)
+        lines = g._score_breakdown(s.to_dict())
+        assert lines is not None and shown in lines[0]
+
+
+def test_mc25_whole_games_play_alike_and_only_the_winners_differ(engine: str) -> None:
+    """MC-25: seeded random games under both readings make the same moves and scores; the
+    winners differ exactly in the games that end in a tie of the top score whose two helper
+    orders disagree."""
+    differed = 0
+    for seed in range(40):
+        ends = []
+        for value in T_VALUES:
+            g = load(engine, players=2, tie_break_moment=value, target=8)
+            s = g.new_state(seed=seed)
+            r = random.Random(seed)
+            while not s.is_terminal():
+                legal = list(s.legal_actions())
+                s.apply_action(r.choice(legal))
+            ends.append((s.to_dict(), s.winners()))
+        (d0, w0), (d1, w1) = ends
+        assert {k: v for k, v in d0.items() if k != "params"} == {k: v for k, v in d1.items() if k != "params"}
+        sc = [sum(CARDS[c][1] for c in v) for v in d0["vp"]]
+        if sc[0] != sc[1]:
+            assert w0 == w1
+        else:
+            passed = [d0["helpers"][1], d0["row"][0]]
+            assert w0 == [min(range(2), key=lambda q: d0["helpers"][q])]
+            assert w1 == [min(range(2), key=lambda q: passed[q])]
+            differed += w0 != w1
+    assert differed > 0

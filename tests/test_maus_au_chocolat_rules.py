@@ -1,6 +1,7 @@
 """Maus au Chocolat: one test (at least) per rule id MC-1 .. MC-30, on both engines."""
 from __future__ import annotations
 
+import itertools
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set
 
 import numpy as np
@@ -371,17 +372,18 @@ def test_mc11_combination_refused_when_it_would_empty_the_hand(engine: str) -> N
     ],
 )
 def test_mc12_scoring_table(engine: str, row: str, cards: List[Any], kept: Any) -> None:
-    """MC-12: every row of the table (with a helper that changes nothing: Henri)."""
+    """MC-12: every row of the table (with a helper that changes nothing: Henri). A run keeps
+    the card the table names; a set keeps ``kept`` cards of the player's choice (the default
+    reading of ``kept_card``, MC-23: every choice is legal)."""
     g = load(engine, players=2)
     ids = [cid(c[0], c[1], None, c[2] if len(c) > 2 else 0) for c in cards]
     s = arrange(g, {0: ids + [cid("sugar", 3)]}, helpers=[HENRI, ETIENNE], seat=0)
     outs = outcomes(s, ids)
-    assert len(outs) == 1, row
-    keep = next(iter(outs))
     if isinstance(kept, int):
-        assert len(keep) == kept
+        assert outs == {frozenset(k) for k in itertools.combinations(ids, kept)}, row
     else:
-        assert keep == {cid(c[0], c[1]) for c in kept}
+        assert outs == {frozenset(cid(c[0], c[1]) for c in kept)}, row
+    keep = min(outs, key=sorted)
     combine(s, ids, sorted(keep))
     d = s.to_dict()
     assert d["vp"][0] == sorted(keep)
@@ -539,18 +541,18 @@ def test_mc20_lilly_keeps_the_highest_of_a_mixed_run(engine: str) -> None:
     ],
 )
 def test_mc21_amelie_examples(engine: str, cards: List[Any], kept: Any) -> None:
-    """MC-21: Amélie's four-card combinations keep one more card: the lowest still there."""
+    """MC-21: Amélie's four-card combinations keep one more card: the lowest still there (a
+    run); among four equal values the player chooses (the default of ``kept_card``, MC-23)."""
     g = load(engine, players=2)
     ids = [cid(c[0], c[1], None, c[2] if len(c) > 2 else 0) for c in cards]
     hand = ids + [cid("chocolate", 3)]
     s = arrange(g, {0: hand}, helpers=[AMELIE, ETIENNE], seat=0)
     outs = outcomes(s, ids)
-    assert len(outs) == 1
-    keep = next(iter(outs))
     if isinstance(kept, int):
-        assert len(keep) == kept
+        assert outs == {frozenset(k) for k in itertools.combinations(ids, kept)}
     else:
-        assert keep == {cid(c[0], c[1]) for c in kept}
+        assert outs == {frozenset(cid(c[0], c[1]) for c in kept)}
+    keep = min(outs, key=sorted)
     combine(s, ids, sorted(keep))
     assert s.to_dict()["vp"][0] == sorted(keep)
     # without Amélie four cards are not a combination
@@ -579,10 +581,12 @@ def test_mc22_claude_changes_one_colour(engine: str) -> None:
 
 
 def test_mc23_modified_values_decide_printed_values_score(engine: str) -> None:
-    """MC-23: Mathieu makes 5-5-6 a mixed set of 5s (lower the 6: the kept card is the
-    highest printed, the 6, and it scores its printed 6) or the run 4-5-6 (lower a 5: the
-    lowest, the lowered 5, is kept)."""
-    g = load(engine, players=2)
+    """MC-23 under ``kept_card="highest_printed"`` (the engine keeps a set's highest printed
+    cards; the default, the player's choice, is in test_maus_au_chocolat_readings.py):
+    Mathieu makes 5-5-6 a mixed set of 5s (lower the 6: the kept card is the highest
+    printed, the 6, and it scores its printed 6) or the run 4-5-6 (lower a 5: the lowest, the
+    lowered 5, is kept)."""
+    g = load(engine, players=2, kept_card="highest_printed")
     cards = [cid("eggs", 5), cid("fruit", 5), cid("nuts", 6)]
     s = arrange(g, {0: cards + [cid("sugar", 3)]}, helpers=[MATHIEU, ETIENNE], seat=0)
     assert outcomes(s, cards) == {frozenset([cid("nuts", 6)]), frozenset([cid("eggs", 5)]),
@@ -818,7 +822,7 @@ def test_mc30_sets_allowed_as_in_the_german_text(engine: str) -> None:
     g = load(engine, players=2)
     triple = [cid("eggs", 6), cid("fruit", 6), cid("sugar", 6)]
     s = arrange(g, {0: triple + [cid("sugar", 3)]}, helpers=[HENRI, ETIENNE], seat=0)
-    assert len(outcomes(s, triple)) == 1
+    assert outcomes(s, triple) == {frozenset([c]) for c in triple}  # (the player's choice: MC-23)
 
 
 # ---- moves, encoding, errors -------------------------------------------------------------

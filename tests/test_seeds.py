@@ -121,12 +121,15 @@ def test_explicit_seeds_deal_what_they_dealt_before(engine: str) -> None:
     actions each chosen by a fixed rule from the legal actions: their histories, final legal
     actions and scores hash to the digest that this same loop printed on commit 01cb012 (before
     ``new_state`` drew OS seeds), identical on the compiled and the reference engine. A change
-    to any seeded deal, draw or rule on these games changes it."""
+    to any seeded deal, draw or rule on these games changes it. Maus au Chocolat plays
+    ``kept_card="highest_printed"``, its default until issue 41 (the reading the digest was
+    taken under; the default's own seeded games are in tools/behaviour_hash.py's lines)."""
     h = hashlib.sha256()
     for name in GAMES:
         cls = type(mousehole.load(name, engine="python"))
         for players in sorted({cls.min_players, cls.max_players}):
-            game = mousehole.load(name, players=players, engine=engine)
+            old_default = {"kept_card": "highest_printed"} if name == "maus_au_chocolat" else {}
+            game = mousehole.load(name, players=players, engine=engine, **old_default)
             for seed in SEEDS:
                 s = game.new_state(seed=seed)
                 for step in range(60):

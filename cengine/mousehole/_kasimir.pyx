@@ -32,15 +32,52 @@ import numpy as np
 cnp.import_array()
 
 
-# ---- leaf functions -------------------------------------------------------------------------
+# ---- the rules: one inline block each ----------------------------------------------------------
+# Each rule is written once, here, as an inline block over the struct (its towers, its boards of
+# free mice, its counters). The state's step (``kk_apply``), ``simulate``'s action
+# (``kk_random_step``), the play to the end (``kk_rollout``, ``kk_playout``), one game of
+# ``simulate`` (``kk_sim_game``) and the C interface (``g_*``) are sequences of these blocks.
 
 cdef inline uint64_t bit(int s) noexcept nogil:
     return (<uint64_t>1) << s
 
 
+cdef inline uint64_t kk_starts(const kk_t* s, int p) noexcept nogil:
+    """KK-4, KK-6: the starts of seat p's free mice as bits: bit s for its free top mouse on
+    space s, bit 0 for its pantry stack while that holds a mouse."""
+    return s.free[p] | (<uint64_t>(s.pantry[p] != 0))
+
+
+cdef inline int kk_num_starts(const kk_t* s, int p) noexcept nogil:
+    """KK-6: how many free mice seat p may move (``kk_starts``' bits)."""
+    return (s.pantry[p] != 0) + popcount64(s.free[p])
+
+
+cdef inline int kk_nth_start(const kk_t* s, int p, int idx) noexcept nogil:
+    """KK-6: the idx-th start of seat p in ascending order (0 = the pantry first)."""
+    cdef uint64_t bits = s.free[p]
+    if s.pantry[p]:
+        if idx == 0:
+            return 0
+        idx -= 1
+    while idx > 0:
+        bits &= bits - 1
+        idx -= 1
+    return ctz64(bits)
+
+
 cdef inline bint kk_can_move(const kk_t* s, int p) noexcept nogil:
     """KK-6, KK-10, KK-11: seat p has a free mouse (pantry stack or a free top mouse)."""
     return s.pantry[p] != 0 or s.free[p] != 0
+
+
+cdef inline bint kk_dist_allowed(const kk_t* s, int dist) noexcept nogil:
+    """KK-3, KK-5: the roll shown allows moving ``dist`` spaces: its number, or with the clover
+    any distance from 1 to ``clover``."""
+    cdef int step = s.cfg.face_step[s.roll]
+    if step:
+        return dist == step
+    return 1 <= dist <= s.cfg.clover
 
 
 cdef inline void kk_roll(kk_t* s) noexcept nogil:
@@ -51,81 +88,82 @@ cdef inline void kk_roll(kk_t* s) noexcept nogil:
         s.roll = <int32_t>rng_below(&s.rng, <uint32_t>s.cfg.nfaces)
 
 
-cdef void kk_init(kk_t* s, uint64_t seed) noexcept nogil:
-    """KK-2, KK-4: every mouse in its pantry stack; seat 0 starts and rolls."""
-    cdef int p
-    s.rng = seed
-    memset(s.top, KK_NONE, sizeof(s.top))
-    memset(s.below, KK_NONE, sizeof(s.below))
-    for p in range(KK_MAX_PLAYERS):
-        s.free[p] = 0
-        s.pantry[p] = <uint8_t>(s.cfg.m if p < s.cfg.n else 0)
-        s.home[p] = 0
-        s.first_home[p] = -1
-        s.last_home[p] = -1
-        s.home_round[p] = 0
-    s.round = 1
-    s.full = 0
-    s.seat = 0
-    s.moves = 0
-    s.nhist = 0
-    s.on_way = s.cfg.n * s.cfg.m
-    s.truncated = 0
-    kk_roll(s)
+cdef inline void kk_show_face(kk_t* s, int face) noexcept nogil:
+    """KK-5, explicit chance: the die rolled at a chance node shows ``face``."""
+    s.roll = <int32_t>face
 
 
-cdef inline bint kk_legal_start(const kk_t* s, int p, int start) noexcept nogil:
-    if start == 0:
-        return s.pantry[p] != 0
-    return (s.free[p] >> start) & 1
+cdef inline int kk_leave_pantry(kk_t* s, int p) noexcept nogil:
+    """KK-6: the top mouse of seat p's pantry stack leaves it; its id."""
+    cdef int x = p * KK_MAX_MICE + (s.cfg.m - s.pantry[p])
+    s.pantry[p] -= 1
+    return x
 
 
-cdef inline bint kk_legal_dist(const kk_t* s, int dist) noexcept nogil:
-    cdef int step = s.cfg.face_step[s.roll]
-    if step:
-        return dist == step
-    return 1 <= dist <= s.cfg.clover
+cdef inline int kk_lift(kk_t* s, int p, int start) noexcept nogil:
+    """KK-6: only the top mouse (seat p's) leaves space ``start``; its id. The mouse under it
+    becomes free unless it is the mouse caught at the bottom of a trap (KK-9)."""
+    cdef uint64_t b = bit(start)
+    cdef int x = s.top[start]
+    cdef int y = s.below[x]
+    s.top[start] = <uint8_t>y
+    s.free[p] &= ~b
+    if y != KK_NONE and not (s.below[y] == KK_NONE and (s.full & b)):
+        s.free[y >> 3] |= b
+    return x
 
 
-cdef inline void kk_move(kk_t* s, int p, int start, int dist) noexcept nogil:
-    """KK-6 .. KK-9: move the free mouse on ``start`` (legality already checked)."""
-    cdef int x, y, z, t
-    cdef uint64_t b
-    if start == 0:  # KK-6: the top mouse of the own pantry stack
-        x = p * KK_MAX_MICE + (s.cfg.m - s.pantry[p])
-        s.pantry[p] -= 1
-    else:  # KK-6: only the top mouse moves; the one under it may become free
-        b = bit(start)
-        x = s.top[start]
-        y = s.below[x]
-        s.top[start] = <uint8_t>y
-        s.free[p] &= ~b
-        if y != KK_NONE and not (s.below[y] == KK_NONE and (s.full & b)):  # not the trapped one
-            s.free[y >> 3] |= b
-    t = start + dist  # KK-7: every space counts; traps on the way are harmless
-    if t > s.cfg.L:  # KK-7: the hole, no exact roll needed
-        s.home[p] += 1
-        s.on_way -= 1
-        if s.first_home[p] < 0:  # KK-13: the tie-break order
-            s.first_home[p] = s.nhist - 1
-        if s.cfg.tie == 1:  # KK-13, tie_break="first_finished": the latest mouse home
-            s.last_home[p] = s.nhist - 1
-        elif s.cfg.tie == 2:  # KK-13, tie_break="fewest_turns": its round
-            s.home_round[p] = s.round
-        return
-    b = bit(t)
-    if (s.cfg.trapmask & b) and not (s.full & b):  # KK-9: caught, alone at the bottom, for good
-        s.full |= b
-        s.top[t] = <uint8_t>x
-        s.below[x] = KK_NONE
-        s.on_way -= 1
-        return
-    z = s.top[t]  # KK-8: on top of whatever is there (a full trap included)
+cdef inline void kk_reach_hole(kk_t* s, int p) noexcept nogil:
+    """KK-7: past the last space a mouse of seat p is in the hole (no exact roll needed), no
+    longer on the way (KK-12); KK-13: the tie-break keys of the reading."""
+    s.home[p] += 1
+    s.on_way -= 1
+    if s.first_home[p] < 0:  # KK-13: the tie-break order
+        s.first_home[p] = s.nhist - 1
+    if s.cfg.tie == 1:  # KK-13, tie_break="first_finished": the latest mouse home
+        s.last_home[p] = s.nhist - 1
+    elif s.cfg.tie == 2:  # KK-13, tie_break="fewest_turns": its round
+        s.home_round[p] = s.round
+
+
+cdef inline void kk_catch(kk_t* s, int x, int t, uint64_t b) noexcept nogil:
+    """KK-9: mouse x ends on the empty trap space t (``b``: its bit): caught, alone at the
+    bottom, for good; no longer on the way (KK-12)."""
+    s.full |= b
+    s.top[t] = <uint8_t>x
+    s.below[x] = KK_NONE
+    s.on_way -= 1
+
+
+cdef inline void kk_climb(kk_t* s, int p, int x, int t, uint64_t b) noexcept nogil:
+    """KK-8: mouse x of seat p on top of whatever stands on space t (``b``: its bit; a full trap
+    included); the mouse under it is no longer free."""
+    cdef int z = s.top[t]
     if z != KK_NONE:
         s.free[z >> 3] &= ~b
     s.below[x] = <uint8_t>z
     s.top[t] = <uint8_t>x
     s.free[p] |= b
+
+
+cdef inline void kk_move(kk_t* s, int p, int start, int dist) noexcept nogil:
+    """KK-6 .. KK-9: seat p's free mouse on ``start`` moves ``dist`` spaces (legality already
+    checked)."""
+    cdef int x, t
+    cdef uint64_t b
+    if start == 0:
+        x = kk_leave_pantry(s, p)
+    else:
+        x = kk_lift(s, p, start)
+    t = start + dist  # KK-7: every space counts; traps on the way are harmless
+    if t > s.cfg.L:
+        kk_reach_hole(s, p)
+        return
+    b = bit(t)
+    if (s.cfg.trapmask & b) and not (s.full & b):
+        kk_catch(s, x, t, b)
+        return
+    kk_climb(s, p, x, t, b)
 
 
 cdef inline void kk_next_turn(kk_t* s, int p) noexcept nogil:
@@ -156,46 +194,29 @@ cdef inline void kk_next_turn(kk_t* s, int p) noexcept nogil:
 
 
 cdef inline void kk_play(kk_t* s, int start, int dist) noexcept nogil:
-    """Apply a legal move of the seat to move (the history entry is already counted)."""
+    """A legal move of the seat to move (the history entry is already counted), then the next
+    turn."""
     cdef int p = s.seat
     s.moves += 1
     kk_move(s, p, start, dist)
     kk_next_turn(s, p)
 
 
-cdef inline int kk_nth_start(const kk_t* s, int p, int idx) noexcept nogil:
-    """The idx-th start of seat p in ascending order (0 = the pantry first)."""
-    cdef uint64_t bits = s.free[p]
-    if s.pantry[p]:
-        if idx == 0:
-            return 0
-        idx -= 1
-    while idx > 0:
-        bits &= bits - 1
-        idx -= 1
-    return ctz64(bits)
-
-
-cdef void kk_play_random(kk_t* s, rng_t* policy) noexcept nogil:
-    """Uniformly random legal actions to the end (the policy of mousehole.simulate); with
-    explicit chance the chance nodes are legal_actions() like any other, picked by the policy."""
-    cdef int p, k, idx, step, c
-    while s.seat != TERMINAL_SEAT:
-        if s.roll < 0:
-            s.roll = <int32_t>rng_below(policy, <uint32_t>s.cfg.nfaces)
-            s.nhist += 1
-            continue
-        p = s.seat
-        k = (s.pantry[p] != 0) + popcount64(s.free[p])
-        step = s.cfg.face_step[s.roll]
-        s.nhist += 1
-        if step:
-            idx = <int>rng_below(policy, <uint32_t>k)
-            kk_play(s, kk_nth_start(s, p, idx), step)
-        else:
-            c = s.cfg.clover
-            idx = <int>rng_below(policy, <uint32_t>(k * c))
-            kk_play(s, kk_nth_start(s, p, idx // c), idx % c + 1)
+cdef inline void kk_random_move(kk_t* s, rng_t* policy) noexcept nogil:
+    """``simulate``'s action model at a seat's turn: one uniform draw among the legal moves
+    (``kk_legal``'s list: the starts ascending, each with the distances the roll allows),
+    played without listing them (the history entry is already counted)."""
+    cdef int p = s.seat
+    cdef int k = kk_num_starts(s, p)
+    cdef int step = s.cfg.face_step[s.roll]
+    cdef int idx, c
+    if step:
+        idx = <int>rng_below(policy, <uint32_t>k)
+        kk_play(s, kk_nth_start(s, p, idx), step)
+    else:  # the clover (KK-3): any distance from 1 to clover
+        c = s.cfg.clover
+        idx = <int>rng_below(policy, <uint32_t>(k * c))
+        kk_play(s, kk_nth_start(s, p, idx // c), idx % c + 1)
 
 
 cdef inline int kk_tie_key(const kk_t* s, int p) noexcept nogil:
@@ -224,6 +245,78 @@ cdef bint kk_eliminated(const kk_t* s, int p) noexcept nogil:
     return k == s.cfg.m
 
 
+# ---- the state: the blocks in sequence ----------------------------------------------------------
+
+cdef void kk_deal(kk_t* s, uint64_t seed) noexcept nogil:
+    """KK-2, KK-4: every mouse in its pantry stack; seat 0 starts and rolls (the constants
+    already set)."""
+    cdef int p
+    s.rng = seed
+    memset(s.top, KK_NONE, sizeof(s.top))
+    memset(s.below, KK_NONE, sizeof(s.below))
+    for p in range(KK_MAX_PLAYERS):
+        s.free[p] = 0
+        s.pantry[p] = <uint8_t>(s.cfg.m if p < s.cfg.n else 0)
+        s.home[p] = 0
+        s.first_home[p] = -1
+        s.last_home[p] = -1
+        s.home_round[p] = 0
+    s.round = 1
+    s.full = 0
+    s.seat = 0
+    s.moves = 0
+    s.nhist = 0
+    s.on_way = s.cfg.n * s.cfg.m
+    s.truncated = 0
+    kk_roll(s)
+
+
+cdef inline int kk_current(const kk_t* s) noexcept nogil:
+    """The seat to move, CHANCE_SEAT at a chance node (explicit chance), TERMINAL_SEAT at the
+    end."""
+    if s.seat == TERMINAL_SEAT:
+        return TERMINAL_SEAT
+    return CHANCE_SEAT if s.roll < 0 else s.seat
+
+
+cdef inline void kk_apply(kk_t* s, int a) noexcept nogil:
+    """Apply the legal action ``a`` (checked by the caller): at a chance node the die face
+    ``a - P``, else the move ``start * D + distance - 1``. The history's entry is the
+    caller's; its count is kept here."""
+    cdef int start
+    s.nhist += 1
+    if s.roll < 0:
+        kk_show_face(s, a - s.cfg.P)
+        return
+    start = a // s.cfg.D
+    kk_play(s, start, a - start * s.cfg.D + 1)
+
+
+cdef inline int kk_random_step(kk_t* s, rng_t* policy) noexcept nogil:
+    """One action of ``simulate``'s policy, the game not over: a uniform draw among the legal
+    actions (at a chance node, among the die's faces: KK-3); the same action and draw as
+    ``kk_apply(legal[below(n)])``. Returns the seat to move after it (``kk_current``)."""
+    s.nhist += 1
+    if s.roll < 0:
+        kk_show_face(s, <int>rng_below(policy, <uint32_t>s.cfg.nfaces))
+    else:
+        kk_random_move(s, policy)
+    return kk_current(s)
+
+
+cdef void kk_rollout(kk_t* s, rng_t* policy) noexcept nogil:
+    """Play ``simulate``'s policy to the end (chance nodes, if any, resolved by it too)."""
+    while s.seat != TERMINAL_SEAT:
+        kk_random_step(s, policy)
+
+
+cdef inline void kk_scores(const kk_t* s, int64_t* out) noexcept nogil:
+    """KK-13: the mice in the hole per seat."""
+    cdef int p
+    for p in range(s.cfg.n):
+        out[p] = s.home[p]
+
+
 cdef int kk_winner_mask(const kk_t* s) noexcept nogil:
     """KK-13: most mice home; tie-break the smallest key (``kk_tie_key``), equal keys share;
     tied seats with none home share, eliminated ones excepted under
@@ -247,7 +340,123 @@ cdef int kk_winner_mask(const kk_t* s) noexcept nogil:
     return mask
 
 
-cdef void kk_mask(const kk_t* s, uint8_t* out) noexcept nogil:
+cdef inline void kk_returns(const kk_t* s, double* out) noexcept nogil:
+    """``KasimirState.returns``: +1 each winner, -1 each other seat at the end (KK-13); 0 for
+    all before the end, when every seat wins and when nobody does (KK-11,
+    ``elimination="out_of_game"``: every seat eliminated)."""
+    cdef int p, n = s.cfg.n
+    cdef int mask = 0
+    if s.seat == TERMINAL_SEAT:
+        mask = kk_winner_mask(s)
+    if mask == 0 or mask == (1 << n) - 1:
+        for p in range(n):
+            out[p] = 0.0
+        return
+    for p in range(n):
+        out[p] = 1.0 if (mask >> p) & 1 else -1.0
+
+
+cdef inline void kk_playout(kk_t* s, rng_t* policy, double* out) noexcept nogil:
+    """``kk_rollout`` then ``kk_returns``."""
+    kk_rollout(s, policy)
+    kk_returns(s, out)
+
+
+cdef inline int kk_sim_game(kk_t* s, uint64_t seed, rng_t* policy) noexcept nogil:
+    """One game of ``simulate`` on ``s`` (its constants set): the deal of ``seed``, ``policy``'s
+    play to the end; the winners' mask."""
+    kk_deal(s, seed)
+    kk_rollout(s, policy)
+    return kk_winner_mask(s)
+
+
+cdef inline void kk_evaluate(const kk_t* s, double* out) noexcept nogil:
+    """The strong search's evaluation, per seat the value of ``KasimirGame.greedy_value``: 100
+    per mouse home; 10 per mouse in the pantry; for a mouse on the track 10 + its space, 3
+    less when another mouse stands on it (KK-8); nothing for the caught bottom mouse of a
+    trap space (KK-9)."""
+    cdef int p, sp
+    cdef bint top
+    cdef uint8_t mouse, nxt
+    for p in range(s.cfg.n):
+        out[p] = 100.0 * s.home[p] + 10.0 * s.pantry[p]
+    for sp in range(1, s.cfg.L + 1):
+        mouse = s.top[sp]
+        top = True
+        while mouse != KK_NONE:
+            nxt = s.below[mouse]
+            if not (nxt == KK_NONE and (s.cfg.trapmask >> sp) & 1):
+                out[mouse >> 3] += 10.0 + sp - (0.0 if top else 3.0)
+            top = False
+            mouse = nxt
+
+
+# ---- the legal actions ---------------------------------------------------------------------------
+
+ctypedef fused act_t:
+    int32_t
+    int64_t
+
+
+cdef inline int kk_legal(const kk_t* s, act_t* out) noexcept nogil:
+    """The legal actions, ascending, into out; returns their number: the die faces at a
+    chance node (KK-5), else each free mouse's start (KK-6, pantry first) with each distance
+    the roll allows; none at the end."""
+    cdef int p = s.seat
+    cdef int j = 0, i, step, d, start, c, D = s.cfg.D
+    cdef uint64_t bits
+    if p == TERMINAL_SEAT:
+        return 0
+    if s.roll < 0:
+        for i in range(s.cfg.nfaces):
+            out[i] = <act_t>(s.cfg.P + i)
+        return s.cfg.nfaces
+    step = s.cfg.face_step[s.roll]
+    bits = kk_starts(s, p)
+    if step:
+        step -= 1
+        while bits:
+            out[j] = <act_t>(ctz64(bits) * D + step)
+            j += 1
+            bits &= bits - 1
+        return j
+    c = s.cfg.clover
+    while bits:
+        start = ctz64(bits) * D
+        bits &= bits - 1
+        for d in range(c):
+            out[j] = <act_t>(start + d)
+            j += 1
+    return j
+
+
+cdef inline int kk_num_legal(const kk_t* s) noexcept nogil:
+    """The number of legal actions (``kk_legal``'s length)."""
+    cdef int p = s.seat
+    cdef int k
+    if p == TERMINAL_SEAT:
+        return 0
+    if s.roll < 0:
+        return s.cfg.nfaces
+    k = kk_num_starts(s, p)
+    return k if s.cfg.face_step[s.roll] else k * s.cfg.clover
+
+
+cdef inline bint kk_is_legal(const kk_t* s, int64_t a) noexcept nogil:
+    """Is ``a`` (any int) a legal action: at a chance node a die face ``P + i`` (KK-5), else a
+    move ``start * D + distance - 1`` of a free mouse (KK-6) by a distance the roll allows."""
+    cdef int start
+    if s.seat == TERMINAL_SEAT or a < 0 or a >= s.cfg.num_actions:
+        return False
+    if s.roll < 0:
+        return a >= s.cfg.P
+    if a >= s.cfg.P:
+        return False
+    start = <int>(a // s.cfg.D)
+    return ((kk_starts(s, s.seat) >> start) & 1) != 0 and kk_dist_allowed(s, <int>a - start * s.cfg.D + 1)
+
+
+cdef void kk_legal_mask(const kk_t* s, uint8_t* out) noexcept nogil:
     """Set out[a] = 1 for every legal action a (out zeroed by the caller): the die faces at a
     chance node (KK-5), else each free mouse (KK-6) with each distance the roll allows."""
     cdef int p = s.seat
@@ -260,7 +469,7 @@ cdef void kk_mask(const kk_t* s, uint8_t* out) noexcept nogil:
             out[s.cfg.P + i] = 1
         return
     step = s.cfg.face_step[s.roll]
-    bits = s.free[p] | (<uint64_t>(s.pantry[p] != 0))  # bit 0: the pantry stack
+    bits = kk_starts(s, p)
     while bits:
         start = ctz64(bits)
         bits &= bits - 1
@@ -270,6 +479,8 @@ cdef void kk_mask(const kk_t* s, uint8_t* out) noexcept nogil:
             for d in range(s.cfg.clover):
                 out[start * D + d] = 1
 
+
+# ---- observation, determinization ---------------------------------------------------------------
 
 cdef void kk_observe(const kk_t* s, int p, float* o) noexcept nogil:
     """Seat p's observation, the layout of ``Kasimir._observation`` (docs/games/kasimir.md,
@@ -335,57 +546,6 @@ cdef void kk_observe(const kk_t* s, int p, float* o) noexcept nogil:
         F[k] = <float>(1.0 / (1 + r))
 
 
-# ---- the C-level game interface (mh_game_t, _cgame.pxd)  ------------------------------------
-
-ctypedef fused act_t:
-    int32_t
-    int64_t
-
-
-cdef inline int kk_legal(const kk_t* s, act_t* out) noexcept nogil:
-    """The legal actions, ascending, into out; returns their number: the die faces at a
-    chance node (KK-5), else each free mouse's start (KK-6, pantry first) with each distance
-    the roll allows; none at the end."""
-    cdef int p = s.seat
-    cdef int j = 0, i, step, d, start, c, D = s.cfg.D
-    cdef uint64_t bits
-    if p == TERMINAL_SEAT:
-        return 0
-    if s.roll < 0:
-        for i in range(s.cfg.nfaces):
-            out[i] = <act_t>(s.cfg.P + i)
-        return s.cfg.nfaces
-    step = s.cfg.face_step[s.roll]
-    bits = s.free[p] | (<uint64_t>(s.pantry[p] != 0))  # bit 0: the pantry stack
-    if step:
-        step -= 1
-        while bits:
-            out[j] = <act_t>(ctz64(bits) * D + step)
-            j += 1
-            bits &= bits - 1
-        return j
-    c = s.cfg.clover
-    while bits:
-        start = ctz64(bits) * D
-        bits &= bits - 1
-        for d in range(c):
-            out[j] = <act_t>(start + d)
-            j += 1
-    return j
-
-
-cdef inline int kk_count(const kk_t* s) noexcept nogil:
-    """The number of legal actions (kk_legal's length)."""
-    cdef int p = s.seat
-    cdef int k
-    if p == TERMINAL_SEAT:
-        return 0
-    if s.roll < 0:
-        return s.cfg.nfaces
-    k = (s.pantry[p] != 0) + popcount64(s.free[p])
-    return k if s.cfg.face_step[s.roll] else k * s.cfg.clover
-
-
 cdef inline int kk_obs_size(const kk_cfg_t* cfg) noexcept nogil:
     """Floats in one observation (``Kasimir.observation_shape[0]``)."""
     cdef int n = cfg.n, L = cfg.L
@@ -402,12 +562,14 @@ cdef void kk_canon(kk_t* s) noexcept nogil:
     cdef uint8_t tower[32]
     cdef int nid[KK_MAX_PLAYERS]
     cdef int sp, h, x, y, q, under
+    # the spaces that hold a mouse, ascending: a free top mouse, or a trap's caught mouse alone
+    cdef uint64_t bits = s.free[0] | s.free[1] | s.free[2] | s.free[3] | s.full
     memset(nb, KK_NONE, sizeof(nb))
     nid[0] = 0; nid[1] = 0; nid[2] = 0; nid[3] = 0
-    for sp in range(1, s.cfg.L + 1):
+    while bits:
+        sp = ctz64(bits)
+        bits &= bits - 1
         x = s.top[sp]
-        if x == KK_NONE:
-            continue
         h = 0
         while x != KK_NONE:  # top down
             tower[h] = <uint8_t>x
@@ -434,6 +596,8 @@ cdef inline void kk_determinize(kk_t* s, uint64_t seed) noexcept nogil:
     s.rng = rng_derive(seed, 0)
 
 
+# ---- the C-level game interface (mh_game_t, _cgame.pxd)  ------------------------------------
+
 cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
     cdef const kk_t* s = <const kk_t*>v
     d.players = s.cfg.n
@@ -448,14 +612,11 @@ cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
 
 
 cdef void g_reset(void* v, uint64_t seed) noexcept nogil:
-    kk_init(<kk_t*>v, seed)
+    kk_deal(<kk_t*>v, seed)
 
 
 cdef int g_current(const void* v) noexcept nogil:
-    cdef const kk_t* s = <const kk_t*>v
-    if s.seat == TERMINAL_SEAT:
-        return TERMINAL_SEAT
-    return CHANCE_SEAT if s.roll < 0 else s.seat
+    return kk_current(<const kk_t*>v)
 
 
 cdef int g_legal(const void* v, int32_t* out) noexcept nogil:
@@ -467,14 +628,7 @@ cdef int g_legal(const void* v, int32_t* out) noexcept nogil:
 
 cdef void g_apply(void* v, int32_t a) noexcept nogil:
     """``apply_action`` without the checks and without the history (kept by the Python object)."""
-    cdef kk_t* s = <kk_t*>v
-    cdef int start
-    s.nhist += 1
-    if s.roll < 0:  # KK-5: the die shows face a - P
-        s.roll = a - s.cfg.P
-        return
-    start = a // s.cfg.D
-    kk_play(s, start, a - start * s.cfg.D + 1)
+    kk_apply(<kk_t*>v, a)
 
 
 cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
@@ -490,46 +644,23 @@ cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
 
 
 cdef void g_returns(const void* v, double* out) noexcept nogil:
-    """``KasimirState.returns``: +1 each winner, -1 each other seat at the end (KK-13); 0 for
-    all before the end, when every seat wins and when nobody does (KK-11,
-    ``elimination="out_of_game"``: every seat eliminated)."""
-    cdef const kk_t* s = <const kk_t*>v
-    cdef int p, n = s.cfg.n
-    cdef int mask = 0
-    if s.seat == TERMINAL_SEAT:
-        mask = kk_winner_mask(s)
-    if mask == 0 or mask == (1 << n) - 1:
-        for p in range(n):
-            out[p] = 0.0
-        return
-    for p in range(n):
-        out[p] = 1.0 if (mask >> p) & 1 else -1.0
+    kk_returns(<const kk_t*>v, out)
 
 
 cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
-    kk_play_random(<kk_t*>v, policy)
+    kk_rollout(<kk_t*>v, policy)
+
+
+cdef void g_playout(void* v, rng_t* policy, double* out) noexcept nogil:
+    kk_playout(<kk_t*>v, policy, out)
+
+
+cdef int g_random_step(void* v, rng_t* policy) noexcept nogil:
+    return kk_random_step(<kk_t*>v, policy)
 
 
 cdef void g_evaluate(const void* v, double* out) noexcept nogil:
-    """The strong search's evaluation, per seat the value of ``KasimirGame.greedy_value``: 100
-    per mouse home; 10 per mouse in the pantry; for a mouse on the track 10 + its space, 3
-    less when another mouse stands on it (KK-8); nothing for the caught bottom mouse of a
-    trap space (KK-9)."""
-    cdef const kk_t* s = <const kk_t*>v
-    cdef int p, sp
-    cdef bint top
-    cdef uint8_t mouse, nxt
-    for p in range(s.cfg.n):
-        out[p] = 100.0 * s.home[p] + 10.0 * s.pantry[p]
-    for sp in range(1, s.cfg.L + 1):
-        mouse = s.top[sp]
-        top = True
-        while mouse != KK_NONE:
-            nxt = s.below[mouse]
-            if not (nxt == KK_NONE and (s.cfg.trapmask >> sp) & 1):
-                out[mouse >> 3] += 10.0 + sp - (0.0 if top else 3.0)
-            top = False
-            mouse = nxt
+    kk_evaluate(<const kk_t*>v, out)
 
 
 cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
@@ -545,7 +676,7 @@ cdef void g_observe(const void* v, int p, float* out) noexcept nogil:
 cdef void g_mask(const void* v, uint8_t* out) noexcept nogil:
     cdef const kk_t* s = <const kk_t*>v
     memset(out, 0, <size_t>s.cfg.num_actions)
-    kk_mask(s, out)
+    kk_legal_mask(s, out)
 
 
 cdef mh_game_t KK_GAME
@@ -563,6 +694,8 @@ KK_GAME.apply = g_apply
 KK_GAME.chance = g_chance
 KK_GAME.returns = g_returns
 KK_GAME.rollout = g_rollout
+KK_GAME.random_step = g_random_step
+KK_GAME.playout = g_playout
 KK_GAME.determinize = g_determinize
 KK_GAME.observe = g_observe
 KK_GAME.mask = g_mask
@@ -595,7 +728,6 @@ cdef int fill_cfg(object game, void* v) except -1:
     return 0
 
 
-
 cdef cfg_cache_t KK_CFG
 KK_CFG.name = b"mousehole._kasimir.cfg"
 KK_CFG.size = sizeof(kk_cfg_t)
@@ -604,7 +736,8 @@ KK_CFG.fill = fill_cfg
 
 cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                     const sim_out_t* out) noexcept nogil:
-    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``)."""
+    """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``): game ``i`` is
+    ``kk_sim_game`` of ``derive(seed, 2i)`` with the policy ``derive(seed, 2i + 1)``."""
     cdef const kk_cfg_t* cfg = <const kk_cfg_t*>v
     cdef kk_t s
     cdef rng_t policy
@@ -612,13 +745,11 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
     cdef Py_ssize_t i, r
     s.cfg = cfg[0]
     for i in range(start, stop):
-        kk_init(&s, rng_derive(seed, 2 * <uint64_t>i))
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
-        kk_play_random(&s, &policy)
-        mask = kk_winner_mask(&s)
+        mask = kk_sim_game(&s, rng_derive(seed, 2 * <uint64_t>i), &policy)
         r = i - start
+        kk_scores(&s, out.scores + r * out.sstride)
         for p in range(cfg.n):
-            out.scores[r * out.sstride + p] = s.home[p]
             out.winners[r * out.wstride + p] = (mask >> p) & 1
         out.lengths[r] = s.nhist
         out.truncated[r] = <uint8_t>s.truncated
@@ -647,7 +778,7 @@ cdef class KasimirCore(StateCore):
     cdef int _init(self, object game, uint64_t seed) except -1:
         """``new``: the constants of ``game`` and the deal of ``seed`` (StateCore)."""
         load_cfg(&KK_CFG, game, &self.s.cfg, sizeof(kk_cfg_t))
-        kk_init(&self.s, seed)
+        kk_deal(&self.s, seed)
         return 0
 
     cdef const mh_game_t* _iface(self) noexcept:
@@ -666,7 +797,7 @@ cdef class KasimirCore(StateCore):
         cdef uint64_t b
         load_cfg(&KK_CFG, game, &st.s.cfg, sizeof(kk_cfg_t))
         st.game = game
-        kk_init(&st.s, 0)
+        kk_deal(&st.s, 0)
         st.s.on_way = 0
         for p in range(st.s.cfg.n):
             st.s.pantry[p] = d["pantry"][p]
@@ -770,7 +901,7 @@ cdef class KasimirCore(StateCore):
         return kk_legal(&self.s, out)
 
     cdef int _count(self) noexcept:
-        return kk_count(&self.s)
+        return kk_num_legal(&self.s)
 
     def determinize(self, player, seed):
         """A full state that seat ``player`` cannot tell apart from this one (KK-14: only the
@@ -801,10 +932,10 @@ cdef class KasimirCore(StateCore):
     def legal_action_mask(self, out=None):
         """Boolean mask of length ``game.num_actions``, True at the legal actions; written
         into ``out`` (a writable C-contiguous bool array of that length) when given, else
-        into a new array. Written from the struct (``kk_mask``), no intermediate array."""
+        into a new array. Written from the struct (``kk_legal_mask``), no intermediate array."""
         cdef cnp.npy_intp dim = self.s.cfg.num_actions
         cdef cnp.ndarray arr = out_array(out, cnp.NPY_BOOL, 1, &dim)
-        kk_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
+        kk_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
         return out_result(out, arr)
 
     def observation(self, player, out=None):
@@ -824,27 +955,11 @@ cdef class KasimirCore(StateCore):
         """Apply a move (``start * D + distance - 1``) or, at a chance node, a die face
         (``P + i``); IllegalMoveError if the rules do not allow it (state unchanged)."""
         cdef int64_t a = action_int(action)
-        cdef int start, dist
-        if self.s.seat == TERMINAL_SEAT or a < 0 or a >= self.s.cfg.num_actions:
-            raise self._illegal(action)
-        if self.s.roll < 0:  # KK-5: a chance node: a die face
-            if a < self.s.cfg.P:
-                raise self._illegal(action)
-            self._reserve(self.s.nhist + 1)
-            self.hist[self.s.nhist] = <uint16_t>a
-            self.s.nhist += 1
-            self.s.roll = <int32_t>(a - self.s.cfg.P)
-            return
-        if a >= self.s.cfg.P:
-            raise self._illegal(action)
-        start = a // self.s.cfg.D
-        dist = a - start * self.s.cfg.D + 1
-        if not (kk_legal_start(&self.s, self.s.seat, start) and kk_legal_dist(&self.s, dist)):
+        if not kk_is_legal(&self.s, a):
             raise self._illegal(action)
         self._reserve(self.s.nhist + 1)
         self.hist[self.s.nhist] = <uint16_t>a
-        self.s.nhist += 1
-        kk_play(&self.s, start, dist)
+        kk_apply(&self.s, <int>a)
 
     def scores(self):
         """KK-13: mice in the hole per seat."""

@@ -52,6 +52,8 @@ ctypedef struct mc_cfg_t:
                                 #    chooses a set's kept cards (the second bank of shape tables)
     uint8_t etienne_at          # the reading etienne_swap (MC-16): bit ph set when Etienne's
                                 #    holder may swap in phase ph (default: bid, pick, combine)
+    uint8_t tie_after_pass      # the reading tie_break_moment="after_passing" (MC-25): a tie
+                                #    at the end goes by the helpers after MC-15's pass
 
 # A state. The fields are ordered so that no padding lies between them (structs are compared
 # byte for byte; the 3 bytes at the end are zeroed with the rest); small fields are narrow,

@@ -1836,11 +1836,23 @@ cdef void mc_scores(const mc_t* s, int64_t* out) noexcept nogil:
         out[q] = s.score[q]
 
 
+cdef inline int tie_helper(const mc_t* s, int q) noexcept nogil:
+    """MC-25: the helper whose rank breaks seat ``q``'s tie: the one it holds, or with
+    tie_break_moment="after_passing" the one MC-15's pass would give it (seat 0: seat n-1's,
+    seat 1: the row's leftmost, seat q: seat q-1's; see rotate_helpers)."""
+    if not s.cfg.tie_after_pass:
+        return s.helper[q]
+    if q == 0:
+        return s.helper[s.cfg.n - 1]
+    return s.row[0] if q == 1 else s.helper[q - 1]
+
+
 cdef int mc_winner_mask(const mc_t* s) noexcept nogil:
-    """MC-25: the winner (bit q for seat q): most points; ties: the higher helper rank."""
+    """MC-25: the winner (bit q for seat q): most points; ties: the higher helper rank (of the
+    helpers of the reading tie_break_moment: tie_helper)."""
     cdef int q, best = 0
     for q in range(1, s.cfg.n):
-        if s.score[q] > s.score[best] or (s.score[q] == s.score[best] and s.helper[q] < s.helper[best]):
+        if s.score[q] > s.score[best] or (s.score[q] == s.score[best] and tie_helper(s, q) < tie_helper(s, best)):
             best = q
     return 1 << best
 
@@ -2291,6 +2303,7 @@ cdef int fill_cfg(object game, void* v) except -1:
     cfg.henri_optional = game.henri_optional  # MC-17
     cfg.kept_choice = game.kept_choice  # MC-23
     cfg.etienne_at = game.etienne_phase_mask  # MC-16 (etienne_swap): the phases of a swap
+    cfg.tie_after_pass = game.tie_after_pass  # MC-25 (tie_break_moment)
     if num_actions(cfg) != game.num_actions:  # pragma: no cover - layout guard
         raise AssertionError(f"action space: {game.num_actions} != {num_actions(cfg)}")
     # round / max_turns in the observation: a double division is Python's int / int exactly

@@ -531,17 +531,21 @@ def _run(game: Game[Any, Any], entries: Tuple[BotEntry, ...], names: Tuple[str, 
     outcomes: List[Optional[GameOutcome]] = [None] * n
     recs: Optional[List[Optional[Dict[str, Any]]]] = [None] * n if records else None
     done = 0
+
+    def finished_chunk(lo: int, hi: int, out: List[GameOutcome], rr: Optional[List[Dict[str, Any]]]) -> None:
+        nonlocal done
+        outcomes[lo:hi] = out
+        if recs is not None and rr is not None:
+            recs[lo:hi] = rr
+        done += hi - lo
+        if report is not None:
+            report(done, n)
+
     if report is not None:
         report(0, n)
     if executor is None:
         for lo, hi in _chunks(n, chunk_size):
-            out, rr = _play_chunk(game, entries, names, seed, start + lo, start + hi, records)
-            outcomes[lo:hi] = out
-            if recs is not None and rr is not None:
-                recs[lo:hi] = rr
-            done += hi - lo
-            if report is not None:
-                report(done, n)
+            finished_chunk(lo, hi, *_play_chunk(game, entries, names, seed, start + lo, start + hi, records))
     else:
         futures: Dict[Any, Tuple[int, int]] = {}
         todo = _chunks(n, chunk_size)[::-1]
@@ -555,14 +559,7 @@ def _run(game: Game[Any, Any], entries: Tuple[BotEntry, ...], names: Tuple[str, 
                     pending.add(f)
                 finished, pending = cf.wait(pending, timeout=_POLL, return_when=cf.FIRST_COMPLETED)
                 for f in finished:
-                    lo, hi = futures[f]
-                    out, rr = f.result()
-                    outcomes[lo:hi] = out
-                    if recs is not None and rr is not None:
-                        recs[lo:hi] = rr
-                    done += hi - lo
-                    if report is not None:
-                        report(done, n)
+                    finished_chunk(*futures[f], *f.result())
         except BaseException:  # Ctrl-C or a failed game: drop the games not started yet
             for f in futures:
                 f.cancel()

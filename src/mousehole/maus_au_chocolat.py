@@ -47,12 +47,15 @@ Engine model
 
 * **Readings** (parameters; ``MausAuChocolat.READINGS``): ``henri_bonus`` (MC-17,
   ``"always"`` or ``"optional"``: with ``"optional"`` Henri's holder may bid without the +2,
-  the actions ``2085 + c``); ``kept_card`` (MC-23, ``"highest_printed"`` or
-  ``"player_chooses"``: with ``"player_chooses"`` every choice of a set's kept cards is a
-  combination action of its own; no new action ids, the patterns already name every kept
-  set); ``etienne_swap`` (MC-16, when Etienne's holder may swap: ``"any_decision"``, every
+  the actions ``2085 + c``); ``kept_card`` (MC-23, ``"player_chooses"``, the default since
+  issue 41, or ``"highest_printed"``: with ``"player_chooses"`` every choice of a set's kept
+  cards is a combination action of its own; no new action ids, the patterns already name
+  every kept set); ``etienne_swap`` (MC-16, when Etienne's holder may swap: ``"any_decision"``, every
   decision but the hand-limit discards; ``"picks_and_combination"``, not at the bid;
-  ``"also_hand_limit"``, also between the hand-limit discards; no new action ids).
+  ``"also_hand_limit"``, also between the hand-limit discards; no new action ids);
+  ``tie_break_moment`` (MC-25, MC-15, whose helpers break a tie at the end:
+  ``"before_passing"``, those held in the last round; ``"after_passing"``, those the seats
+  would hold after the end-of-round pass; it changes only the winners).
 
 Choices where the text is silent are listed in ``docs/games/maus_au_chocolat.md``.
 """
@@ -162,13 +165,18 @@ NUM_ACTIONS = COMBINE + len(PATTERNS)
 #: ``henri_bonus="optional"`` (MC-17) adds the actions ``BID_PLAIN + c``: Henri's holder bids
 #: card ``c`` without Henri's +2 (the action space grows to ``NUM_ACTIONS + 80``)
 BID_PLAIN = NUM_ACTIONS
-#: the values of the reading ``kept_card`` (MC-23), the default first: the engine keeps a
-#: set's cards of the highest printed value, or the player chooses which cards it keeps
-KEPT_CARD_VALUES = ("highest_printed", "player_chooses")
+#: the values of the reading ``kept_card`` (MC-23), the default first: the player chooses
+#: which of a set's cards it keeps (the default since issue 41), or the engine keeps a set's
+#: cards of the highest printed value (the default before)
+KEPT_CARD_VALUES = ("player_chooses", "highest_printed")
 #: the values of the reading ``etienne_swap`` (MC-16), the default first, and the phases in
 #: which Etienne's holder may swap under each: at every decision but the hand-limit
 #: discards; only at his picks and his combination step (not the simultaneous bid); at every
 #: decision including the hand-limit discards after his combination step
+#: the values of the reading ``tie_break_moment`` (MC-25, MC-15), the default first: a tie at
+#: the end goes to the higher helper held in the last round, or to the higher helper each seat
+#: holds once the helpers of that round are passed on
+TIE_BREAK_MOMENT_VALUES = ("before_passing", "after_passing")
 ETIENNE_SWAP_PHASES: Dict[str, Tuple[str, ...]] = {
     "any_decision": ("bid", "pick", "combine"),
     "picks_and_combination": ("pick", "combine"),
@@ -476,7 +484,7 @@ def _kept(mv: Sequence[int], pv: Sequence[int], one_colour: bool, k: int, lilly:
 
 
 def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: int, *,
-                         kept_card: str = "highest_printed") -> Set[Tuple[int, ...]]:
+                         kept_card: str = "player_chooses") -> Set[Tuple[int, ...]]:
     """Every kept set (relative indices) reachable by laying ``cards`` with ``helper``
     (``kept_card``: the reading of MC-23, ``"highest_printed"`` or ``"player_chooses"``)."""
     choose = _kept_choice(kept_card)
@@ -506,7 +514,7 @@ def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: i
 
 
 def combination_actions(hand: Sequence[int], table: List[List[int]], helper: int, *,
-                        kept_card: str = "highest_printed") -> List[int]:
+                        kept_card: str = "player_chooses") -> List[int]:
     """The combination actions legal for a hand (sorted by card id) held with ``helper``:
     every distinct (cards, kept cards) outcome once (MC-10, MC-11, MC-12, MC-18 .. MC-23).
     ``kept_card`` is the reading of MC-23 (``MausAuChocolat.READINGS``): with
@@ -551,16 +559,20 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
       coins more) or ``"optional"`` (the holder chooses with each bid, face down: the
       actions ``BID_PLAIN + c`` = 2085 + c, :class:`MCBidWithoutHenri`, bid card ``c``
       without the +2; ``num_actions`` becomes 2165).
-    * ``kept_card`` (MC-23, MC-12, MC-21): ``"highest_printed"`` (default: a set keeps its
-      cards of the highest printed candy value, the lowest card ids among equal ones) or
-      ``"player_chooses"`` (the player chooses which cards of a set to keep: every choice is
-      a combination action, ``num_actions`` stays 2085; runs keep the cards the text names
-      under both readings).
+    * ``kept_card`` (MC-23, MC-12, MC-21): ``"player_chooses"`` (default: the player chooses
+      which cards of a set to keep, „darf ... eine dieser Karten": every choice is a
+      combination action, ``num_actions`` stays 2085) or ``"highest_printed"`` (the default
+      before issue 41: a set keeps its cards of the highest printed candy value, the lowest
+      card ids among equal ones). Runs keep the cards the text names under both readings.
     * ``etienne_swap`` (MC-16): when Etienne's holder may swap (once per round):
       ``"any_decision"`` (default: before his bid, before each pick, before his combination
       step; not while discarding for the hand limit), ``"picks_and_combination"`` (only at
       his picks and his combination step, not at the simultaneous bid) or
       ``"also_hand_limit"`` (also between his hand-limit discards, MC-14). No new action ids.
+    * ``tie_break_moment`` (MC-25, MC-15): whose helpers break a tie at the end:
+      ``"before_passing"`` (default: the helpers held in the last round) or
+      ``"after_passing"`` (the helpers each seat would hold after that round's pass). Only
+      the winners change.
 
     >>> g = MausAuChocolat(players=4, engine="python")
     >>> g.num_actions
@@ -607,8 +619,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             param="kept_card",
             values=KEPT_CARD_VALUES,
             meaning=(
-                "A set keeps its cards of the highest printed candy value (equal ones: the lowest card id).",
                 "The player chooses which cards of a set to keep; every choice is its own combination action.",
+                "A set keeps its cards of the highest printed candy value (equal ones: the lowest card id).",
             ),
             rules=("MC-23", "MC-12", "MC-21"),
             source=("Bei einem Drilling, der aus verschiedenen Zutaten besteht, darf der Spieler eine dieser "
@@ -617,10 +629,12 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             translation=("With a set made of different ingredients the player may put one of these cards aside "
                          "face up as victory points. [...] With a set of one colour the player even keeps two "
                          "cards as victory points; the remaining one goes to the discard pile."),
-            why_default=("The engines have always kept the cards worth the most points, the choice a player "
-                         "scoring now would make; the text names no rule for the choice, so the player's free "
-                         "choice (which card goes to the discard pile, which printed value scores after "
-                         "Mathieu or Maurice) is the other reading."),
+            why_default=("'darf der Spieler eine dieser Karten' gives the choice to the player (the player "
+                         "may lay aside one of these cards), and where the text fixes the card it names it (a "
+                         "run keeps 'die niedrigste' or 'die höchste'); the set's sentences name none. Keeping "
+                         "the highest printed value (the default until issue 41, still 'highest_printed') is "
+                         "a choice the text does not make: it takes away which card goes to the discard pile "
+                         "and, after Mathieu or Maurice, which printed value scores."),
         ),
         Reading(
             param="etienne_swap",
@@ -645,9 +659,37 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                          "read as a forced clean-up („muss er die überzähligen abwerfen“), not a decision of "
                          "his turn."),
         ),
+        Reading(
+            param="tie_break_moment",
+            values=TIE_BREAK_MOMENT_VALUES,
+            meaning=(
+                "A tie at the end goes to the seat holding the higher-ranked helper in the last round, "
+                "before the helpers are passed on.",
+                "A tie at the end goes to the seat that would hold the higher-ranked helper once the last "
+                "round's helpers are passed on (each seat's left neighbour's helper; seat 1 the row's "
+                "leftmost).",
+            ),
+            rules=("MC-25", "MC-15", "MC-24"),
+            source=("Danach gibt jeder Spieler seine Helferkarte an den linken Nachbarn weiter. [...] Das "
+                    "Spiel endet, wenn ein Spieler Zutatenkarten mit 30 oder mehr Siegpunkten offen vor sich "
+                    "ausgelegt hat. Die Runde wird zu Ende gespielt. Es gewinnt der Spieler, der dann die "
+                    "meisten Siegpunkte hat. Bei einem Gleichstand gewinnt der Spieler, der zu diesem "
+                    "Zeitpunkt die Helferkarte mit der höheren Zahl vorweisen kann."),
+            translation=("Then every player passes his helper card to his left neighbour. [...] The game "
+                         "ends when a player has laid out ingredient cards worth 30 or more victory points "
+                         "in front of him. The round is played to its end. The player who then has the most "
+                         "victory points wins. In a tie the player who at that moment can show the helper "
+                         "card with the higher number wins."),
+            why_default=("'Zu diesem Zeitpunkt' (at that moment) is the moment of 'dann' (then), when the "
+                         "points are counted; the pass („Danach gibt jeder Spieler ...“) hands the helpers "
+                         "on for the next round, which never comes, so the helpers are those of the round "
+                         "just played. Counting the pass as the last act of the round played 'zu Ende' (to "
+                         "its end) is the other reading."),
+        ),
     )
     DEFAULTS = {"players": 4, "max_turns": 200, "target": None, "hand_size": None, "cards": None,
-                "henri_bonus": "always", "kept_card": "highest_printed", "etienne_swap": "any_decision"}
+                "henri_bonus": "always", "kept_card": "player_chooses", "etienne_swap": "any_decision",
+                "tie_break_moment": "before_passing"}
 
     cards: List[List[int]]
     _names: Dict[str, List[int]]
@@ -661,6 +703,9 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     etienne_phases: Tuple[str, ...]
     #: the same as a bit set of phase indices (``PHASES``), for the compiled engine
     etienne_phase_mask: int
+    #: MC-25: a tie at the end goes by the helpers after the last pass (``tie_break_moment=
+    #: "after_passing"``)
+    tie_after_pass: bool
 
     # -- facts other modules read (listed in the Game docstring) ---------------------------
 
@@ -697,12 +742,15 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         return f"a seat reached {self.target} victory points, so that round was the last (MC-24)"
 
     def _score_breakdown(self, d: Dict[str, Any]) -> Optional[List[str]]:
-        """MC-13 per seat: the cards it kept, and its helper, whose rank breaks a tie (MC-25)."""
+        """MC-13 per seat: the cards it kept, and the helper whose rank breaks a tie (MC-25; the
+        one it holds, or after the pass with ``tie_break_moment="after_passing"``)."""
         lines = []
+        tie = _tie_helpers(d["helpers"], d["row"], self.tie_after_pass)
+        when = " after the pass" if self.tie_after_pass else ""
         for q, vp in enumerate(d["vp"]):
             kept = " + ".join(self.card_name(c) for c in vp) or "no card kept"
-            h = d["helpers"][q]
-            lines.append(f"{kept} = {_score(vp, self.cards)} VP (MC-13); helper {HELPERS[h]}, rank "
+            h = tie[q]
+            lines.append(f"{kept} = {_score(vp, self.cards)} VP (MC-13); helper{when} {HELPERS[h]}, rank "
                          f"{NUM_HELPERS - h} (a tie goes to the higher rank, MC-25)")
         return lines
 
@@ -722,7 +770,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         order, turn = view["order"], view["turn"]
         to_come = set(order[turn + (1 if view["phase"] == "discard" else 0):])
         gain = max(len(keep) for _, keep in PATTERNS) * max(c[1] for c in self.cards)
-        rank = [-h for h in view["helpers"]]  # MC-25: the higher rank (the lower helper id) wins a tie
+        # MC-25: the higher rank (the lower helper id) wins a tie (the helpers of tie_break_moment)
+        rank = [-h for h in _tie_helpers(view["helpers"], view["row"], self.tie_after_pass)]
         low = [(vp[q], rank[q]) for q in range(n)]
         high = [(vp[q] + (gain if q in to_come else 0), rank[q]) for q in range(n)]
         last = ("a seat has reached the target, so this round is the last (MC-24)" if max(vp) >= self.target
@@ -812,6 +861,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         self.kept_choice = params["kept_card"] == "player_chooses"  # MC-23 (validated by Game)
         self.etienne_phases = ETIENNE_SWAP_PHASES[params["etienne_swap"]]  # MC-16 (validated by Game)
         self.etienne_phase_mask = sum(1 << PHASES.index(ph) for ph in self.etienne_phases)
+        self.tie_after_pass = params["tie_break_moment"] == "after_passing"  # MC-25 (validated by Game)
         self.num_actions = NUM_ACTIONS + (NUM_CARDS if self.henri_optional else 0)
         # observation layout (docs): 4 card planes, 3 card planes per seat, then scalars
         self.obs_card_planes = 4 + 3 * n
@@ -1656,8 +1706,20 @@ def _helpers_in_round(d: Dict[str, Any], r: int) -> List[int]:
     return helpers
 
 
+def _tie_helpers(helpers: Sequence[int], row: Sequence[int], after_pass: bool) -> List[int]:
+    """MC-25: the helper whose rank breaks a tie for each seat: the one held now, or with
+    ``after_pass`` (``tie_break_moment="after_passing"``) the one the seat would hold after
+    MC-15's pass: the helper of the seat on its right (seat 0 takes seat n-1's), seat 1 the
+    row's leftmost."""
+    if not after_pass:
+        return list(helpers)
+    n = len(helpers)
+    return [helpers[n - 1], row[0]] + [helpers[q - 1] for q in range(2, n)]
+
+
 def _winners(vp: Sequence[Sequence[int]], helpers: Sequence[int], cards: List[List[int]]) -> List[int]:
-    """MC-25: most victory points; tie-break: higher helper rank held now."""
+    """MC-25: most victory points; tie-break: the higher rank of ``helpers`` (the helpers of
+    the reading ``tie_break_moment``: :func:`_tie_helpers`)."""
     key = [(_score(vp[q], cards), -helpers[q]) for q in range(len(vp))]
     best = max(key)
     return [q for q in range(len(vp)) if key[q] == best]
@@ -1927,7 +1989,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
     def winners(self) -> List[int]:
         if not self.is_terminal():
             return []
-        return _winners(self.vp, self.helpers, self.game.cards)
+        return _winners(self.vp, _tie_helpers(self.helpers, self.row, self.game.tie_after_pass), self.game.cards)
 
     def legal_actions(self) -> npt.NDArray[np.int64]:
         return np.array(self._legal(), dtype=np.int64)
