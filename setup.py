@@ -29,9 +29,12 @@ JOBS = int(os.environ.get("MOUSEHOLE_BUILD_JOBS") or os.cpu_count() or 1)
 # _cgame.pxd (the game interface), _boundary.pxd (the Python boundary), _pyalloc.pxd (the
 # CPython allocator and GC tricks; MOUSEHOLE_NO_FAST_ALLOC=1 at run time switches them off).
 # _statecore: the cores' compiled base class (game, seed and the class-level glue).
-# In the order of the build: the longest to compile first, so that the last job to finish
-# is a short one.
-MODULES = ["_m", "_maus_au_chocolat", "_cheese_rescue", "_kasimir", "_vector", "_search", "_cgame", "_statecore"]
+# Every .pyx of cengine/mousehole/ (a new game's core is picked up, not listed), in the order
+# of the build: the longest to compile first (the largest source), so that the last job to
+# finish is a short one.
+_CENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cengine", "mousehole")
+_SOURCES = [f for f in os.listdir(_CENGINE) if f.endswith(".pyx")] if os.path.isdir(_CENGINE) else []
+MODULES = [f[:-4] for f in sorted(_SOURCES, key=lambda f: (-os.path.getsize(os.path.join(_CENGINE, f)), f))]
 # MOUSEHOLE_MODULES=_m,_kasimir builds only those (for development).
 if os.environ.get("MOUSEHOLE_MODULES"):
     MODULES = os.environ["MOUSEHOLE_MODULES"].split(",")

@@ -11,7 +11,7 @@ from libc.string cimport memcpy
 
 from mousehole._bits cimport ctz64
 from mousehole._cgame cimport mh_game_t, mh_dims_t, game_of, state_of
-from mousehole._m cimport MCore, m_t, m_connected_without
+from mousehole._m cimport MGameCore, m_t, m_connected_without
 from mousehole._maus_au_chocolat cimport MausAuChocolatCore, mc_t, mc_combos, MC_NUM_ACTIONS
 
 
@@ -39,7 +39,7 @@ def legal_generation(state, long reps):
     return total
 
 
-def m_connectivity(MCore st, long reps):
+def m_connectivity(MGameCore st, long reps):
     """The M-13(b) test for every card of ``st``'s table, ``reps`` times; returns (number of
     tests, number that stayed connected)."""
     cdef uint64_t occ = st.s.pos.board.occ  # (read with the GIL)

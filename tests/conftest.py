@@ -28,6 +28,14 @@ import pytest
 
 import mousehole
 
+#: ``MOUSEHOLE_TEST_TOY_GAME=1``: register the test suite's toy game (``tests/toygame.py``)
+#: before any test module reads the registry, so that every generic suite covers it too
+#: (``tests/test_toy_game.py`` runs them so, on the reference engine)
+TOY_GAME = os.environ.get("MOUSEHOLE_TEST_TOY_GAME", "") not in ("", "0")
+if TOY_GAME:
+    import toygame
+
+    toygame.register()
 ENGINES = mousehole.available_engines()
 #: tests of the optional environments, whose packages (gymnasium, pettingzoo) need Python 3.10+
 NEEDS_310 = {"test_gymnasium_env.py", "test_pettingzoo_env.py", "test_pettingzoo_training.py",

@@ -50,24 +50,52 @@ class Profile:
     slow_reference_search: bool = False
     #: a max_turns that ends games after a few steps (test_vector's short games)
     short_max_turns: int = 8
+    #: some moves are hidden from the other seats' views (M-22, MC-7: test_facts checks that
+    #: such moves are described without their notation)
+    views_hide_moves: bool = False
+    #: the turn passes round the table one action per turn, at least for the first cycles
+    #: (PettingZoo's max_cycles_test, which counts actions per agent, applies)
+    rotating_turns: bool = False
+    #: the parameters that make the game's chance events explicit chance nodes (empty: it
+    #: has none, or always has them)
+    explicit_chance: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    #: vector-environment steps enough for at least one whole game in some sub-environment
+    episode_steps: int = 100
+    #: the prefix of the game's rule ids (``M-12``: ``"M"``), which its texts cite
+    rule_prefix: str = ""
 
 
-#: the profiles of the four games (a game without one gets ``Profile()``)
+#: every game's profile, by game id: the one table of per-game test values (every registered
+#: game has an entry, ``tests/test_touch_points.py``; its fields default to ``Profile()``'s)
 PROFILES: Dict[str, Profile] = {
-    "cheese_rescue": Profile(information_every=3, bots_every=5, short_max_turns=6),
+    "cheese_rescue": Profile(information_every=3, bots_every=5, short_max_turns=6, rotating_turns=True,
+                             episode_steps=40, rule_prefix="CR"),
     "kasimir": Profile(
         extra_configs=({"players": 4, "explicit_chance": True}, {"players": 2, "explicit_chance": True}),
         perfect_information=True, openspiel_chance_off={"explicit_chance": False},
-        information_every=5, bots_every=11, short_max_turns=8),
+        information_every=5, bots_every=11, short_max_turns=8, rotating_turns=True,
+        explicit_chance={"explicit_chance": True}, episode_steps=120, rule_prefix="KK"),
     "m": Profile(information_every=9, bots_every=23, slow_reference_games=True, slow_reference_search=True,
-                 short_max_turns=10),
+                 short_max_turns=10, views_hide_moves=True, episode_steps=150, rule_prefix="M"),
     "maus_au_chocolat": Profile(single_winner=True, simultaneous_choices=True, information_every=13, bots_every=29,
-                                slow_reference_games=True, short_max_turns=1),
+                                slow_reference_games=True, short_max_turns=1, views_hide_moves=True,
+                                episode_steps=150, rule_prefix="MC"),
 }
+
+#: every registered game's id, sorted (``mousehole.game_names()``): what a test that covers
+#: "every game" iterates, never a list of the ids written out
+NAMES: List[str] = mousehole.game_names()
+
+
+#: the readings whose default changed after a recorded digest or diagram was taken (issue 41:
+#: Maus au Chocolat's ``kept_card`` was ``highest_printed``): a test that holds a game to
+#: such a record loads it with these, so the record keeps meaning what it says
+OLD_DEFAULTS: Dict[str, Dict[str, Any]] = {"maus_au_chocolat": {"kept_card": "highest_printed"}}
 
 
 def profile(name: str) -> Profile:
-    """The test profile of game ``name`` (the defaults for a game that has none)."""
+    """The test profile of game ``name`` (the defaults for a game that has none; every
+    registered game has one, ``tests/test_touch_points.py``)."""
     return PROFILES.get(name, Profile())
 
 

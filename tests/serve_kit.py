@@ -24,11 +24,10 @@ from typing import Any, AsyncIterator, Dict, Iterator, List, Optional, Tuple
 import aiohttp
 import pytest
 
+from conftest import REQUIRED  # the system parts a run requires (CI: MOUSEHOLE_REQUIRE)
 from mousehole.serve.hub import Config, _Bucket
 from mousehole.serve.protocol import BURST, RATE
 from mousehole.serve.server import start
-
-from conftest import REQUIRED  # the system parts a run requires (CI: MOUSEHOLE_REQUIRE)
 
 
 def need(part: str, present: bool, reason: str) -> None:

@@ -18,13 +18,12 @@ import threading
 import time
 from typing import Any, Dict, Iterator, List
 
-import numpy as np
 import jsonschema
+import numpy as np
 import pytest
 
 import mousehole
-from mousehole import records
-from mousehole import arena, cli
+from mousehole import arena, cli, records
 from mousehole._rng import Rng, derive
 from mousehole._simulate import simulate
 from mousehole.arena import ArenaResult, play
@@ -284,7 +283,7 @@ def test_ratings_without_openskill_name_the_extra(monkeypatch: Any) -> None:
     from mousehole._extras import install_hint
 
     with pytest.raises(ImportError, match=r"pip install 'openskill>=6' \(the 'arena' extra"):
-        result.ratings
+        _ = result.ratings
     table = str(result)
     assert install_hint("arena") in table and "SeededRandomBot" in table
     assert result.to_dict()["ratings"] is None

@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 BENCH = RESULTS / "2026-11-26-amd-epyc-2core.json"   # a run of benchmarks/run.py (no C ratio)
 STRENGTH = RESULTS / "strength-2026-11-26.json"
-GAMES = ["cheese_rescue", "kasimir", "m", "maus_au_chocolat"]
+#: the games that run measured (every game of its day)
+GAMES = sorted(json.loads(BENCH.read_text(encoding="utf-8"))["games"])
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 

@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, List, Tuple
 import pytest
 
 import mousehole
-from gamecases import CASES, IDS, profile, random_walk, scale
+from gamecases import CASES, IDS, NAMES, profile, random_walk, scale
 from mousehole import CHANCE, bots
 from mousehole._rng import Rng, derive
 from mousehole.bots import Bot, GreedyBot, ISMCTSBot, MCTSBot, RandomBot, StrongBot, make_bot
@@ -546,7 +546,7 @@ def test_strong_bot_is_deterministic_with_iterations_and_threads(engine: str) ->
 
 
 @pytest.mark.compiled
-@pytest.mark.parametrize("name", ["cheese_rescue", "kasimir", "m", "maus_au_chocolat"])
+@pytest.mark.parametrize("name", NAMES)
 def test_strong_search_in_python_equals_the_compiled_one(name: str) -> None:
     """The pure-Python strong search (the fallback) is the same algorithm with the same
     random numbers: its statistics equal the compiled search's, with each game's own
@@ -609,7 +609,7 @@ def test_search_tuning_overrides_a_constant_per_player_count() -> None:
 
 
 @pytest.mark.compiled
-@pytest.mark.parametrize("name", ["cheese_rescue", "kasimir", "m", "maus_au_chocolat"])
+@pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("players", [2, 4])
 def test_strong_search_with_greedy_play_outs_in_python_equals_the_compiled_one(name: str, players: int) -> None:
     """With greedy play-out steps (ties drawn at random from the play-out's generator) and

@@ -164,7 +164,7 @@ def test_max_legal_bounds_the_legal_cells(players: int) -> None:
     sides while that side is shorter than N: at most N * N + 2N cells, which ``dims`` uses."""
     game = mousehole.load("cheese_rescue", players=players, engine="compiled")
     d = _cgame(game.new_state(0)).dims()
-    bound = min(game.N * game.N + 2 * game.N, game.C)
+    bound = min(game.square_size * game.square_size + 2 * game.square_size, game.num_cells)
     assert d["max_legal"] == game.num_kinds * bound
     most = 0
     for seed in range(20):

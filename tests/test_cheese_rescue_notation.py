@@ -8,8 +8,8 @@ from typing import List
 import pytest
 
 import mousehole
-from mousehole.cheese_rescue import CRMove
 from mousehole._rng import Rng
+from mousehole.cheese_rescue import CRMove
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -73,7 +73,7 @@ def test_parse_action_refuses_a_move_that_is_not_legal_now(engine: str) -> None:
     game = mousehole.load("cheese_rescue", players=2, engine=engine)
     s = game.new_state(seed=8)
     before = s.to_dict()
-    c = game.N - 1
+    c = game.square_size - 1
     with pytest.raises(mousehole.IllegalMoveError, match="CR-7"):
         s.parse_action(f"cheese1@{c - 2},{c}")  # not next to a card
     missing = [k for k in range(3) if before["hands"][0][k] == 0][0]

@@ -152,7 +152,7 @@ def test_observation_layout(engine: str, players: int) -> None:
     planes, cheese of each relative seat scaled by the highest value (CR-2), own animals,
     animal and cheese counts per hand (public, CR-15), pile size (CR-9), seat to play."""
     g = mousehole.load("cheese_rescue", players=players, engine=engine)
-    n, G, K = g.num_players, g.G, g.K
+    n, G, K = g.num_players, g.grid_size, g.num_cheese_kinds
     top = max(g.cheese_kind_values)
     for seed in range(scale(2)):
         for s in _walk(g, 500 + seed):

@@ -28,7 +28,7 @@ CHEESE1 = 3  # the card kind of the value-1 cheese (every seat holds three at th
 def lay_cheese1(game: Any, state: Any, cells: List[Tuple[int, int]]) -> None:
     """Each seat in turn lays a value-1 cheese on the next of ``cells`` (CR-7)."""
     for r, c in cells:
-        state.apply_action(CHEESE1 * game.C + r * game.G + c)
+        state.apply_action(CHEESE1 * game.num_cells + r * game.grid_size + c)
 
 
 def test_the_readings_are_declared() -> None:
@@ -67,9 +67,9 @@ def test_cr8_two_players_centred_square_stops_two_cells_from_the_start(engine: s
         lay_cheese1(game, st, [(4, 5), (4, 6)])
         cells[area] = list(st.legal_cells())
         legal = st.legal_actions()
-        assert [a - CHEESE1 * game.C for a in legal if a // game.C == CHEESE1] == cells[area]
+        assert [a - CHEESE1 * game.num_cells for a in legal if a // game.num_cells == CHEESE1] == cells[area]
         hand = st.to_dict()["hands"][0]
-        assert legal.tolist() == [k * game.C + x for k in range(game.num_kinds) if hand[k] for x in cells[area]]
+        assert legal.tolist() == [k * game.num_cells + x for k in range(game.num_kinds) if hand[k] for x in cells[area]]
         assert np.flatnonzero(st.legal_action_mask()).tolist() == legal.tolist()
     # (3,4) (3,5) (3,6) (4,3) (4,7) (5,4) (5,5) (5,6)
     assert cells["floating"] == [31, 32, 33, 39, 43, 49, 50, 51]
@@ -136,7 +136,7 @@ def test_cr11_centred_games_fill_exactly_the_centred_square(engine: str, players
     """CR-8, CR-11: with the square centred on the start card, seeded random games end with
     every cell of rows and columns lo..hi filled and no card elsewhere."""
     game = mousehole.load("cheese_rescue", players=players, play_area="centred_on_start", engine=engine)
-    want = sorted(r * game.G + c for r in range(lo, hi + 1) for c in range(lo, hi + 1))
+    want = sorted(r * game.grid_size + c for r in range(lo, hi + 1) for c in range(lo, hi + 1))
     for seed in range(3):
         rng = random.Random(seed)
         st = game.new_state(seed=seed)

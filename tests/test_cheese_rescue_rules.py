@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import mousehole
-from mousehole.cheese_rescue import CAT_CODE, CHEESE_CODE, DOG_CODE, EMPTY, MOUSE_CODE, START, CRMove
 from mousehole._rng import Rng
+from mousehole.cheese_rescue import CAT_CODE, CHEESE_CODE, DOG_CODE, EMPTY, MOUSE_CODE, START, CRMove
 
 DOG, CAT, MOUSE = DOG_CODE, CAT_CODE, MOUSE_CODE  # table codes, short
 
@@ -26,7 +26,7 @@ def crafted(game: Any, cells: Dict[Tuple[int, int], int]) -> Any:
     one, each seat in turn laying its own cheeses, CR-7/CR-8), found by a small search; the
     hands have the sizes the deal and the draws give them (CR-5, CR-9), holding their cheeses
     and the first of the remaining animals; the other animals are in the pile."""
-    G, n, K, C = game.G, game.num_players, game.K, game.C
+    G, n, K, C = game.grid_size, game.num_players, game.num_cheese_kinds, game.num_cells
     todo = {r * G + c: code for (r, c), code in cells.items()}
     after_deal = sum(game.pile_counts) - n * game.initial_draw
 
@@ -97,7 +97,7 @@ def crafted(game: Any, cells: Dict[Tuple[int, int], int]) -> Any:
 
 
 def at(game: Any, r: int, c: int) -> int:
-    return r * game.G + c
+    return r * game.grid_size + c
 
 
 # ---- components ---------------------------------------------------------------------------
@@ -139,10 +139,10 @@ def test_table_codes_are_the_documented_ones(engine: str) -> None:
         s = game.new_state(seed=seed)
         while not s.is_terminal():
             p, a = s.current_player, int(s.legal_actions()[(seed * 7 + len(s.history)) % len(s.legal_actions())])
-            kind, cell = divmod(a, game.C)
+            kind, cell = divmod(a, game.num_cells)
             s.apply_action(a)
             code = s.to_dict()["table"][cell]
-            want = DOG_CODE + kind if kind < 3 else CHEESE_CODE + p * game.K + kind - 3
+            want = DOG_CODE + kind if kind < 3 else CHEESE_CODE + p * game.num_cheese_kinds + kind - 3
             assert code == want, (kind, p, code)
             seen.add(min(kind, 3))
     assert seen == {0, 1, 2, 3}, "every kind of card was laid at least once"
@@ -183,14 +183,14 @@ def test_cr5_deal_from_the_top_seat_zero_first(engine: str) -> None:
 def test_cr6_play_area_size(players: int, size: int, engine: str) -> None:
     """CR-6: the play area is 5x5, 6x6 or 7x7; a full game fills exactly that square."""
     game = mousehole.load("cheese_rescue", players=players, engine=engine)
-    assert game.N == size
+    assert game.square_size == size
     st = mousehole.simulate(game, 1, seed=4)
     from mousehole._simulate import play_random_game
 
     final = play_random_game(game, 4, 0).to_dict()["table"]
     occupied = [i for i, c in enumerate(final) if c]
-    rows = {i // game.G for i in occupied}
-    cols = {i % game.G for i in occupied}
+    rows = {i // game.grid_size for i in occupied}
+    cols = {i % game.grid_size for i in occupied}
     assert len(occupied) == size * size and len(rows) == size and len(cols) == size
     assert st.lengths[0] == size * size - (1 if players != 3 else 0)
 
@@ -203,8 +203,9 @@ def test_cr7_adjacent_to_a_card_and_clockwise(engine: str) -> None:
     play passes clockwise."""
     game = mousehole.load("cheese_rescue", players=4, engine=engine)
     s = game.new_state(seed=5)
-    r0, c0 = game.N - 1, game.N - 1
-    assert sorted(s.legal_cells()) == sorted([at(game, r0 - 1, c0), at(game, r0 + 1, c0), at(game, r0, c0 - 1), at(game, r0, c0 + 1)])
+    r0, c0 = game.square_size - 1, game.square_size - 1
+    assert sorted(s.legal_cells()) == sorted([at(game, r0 - 1, c0), at(game, r0 + 1, c0), at(game, r0, c0 - 1),
+                                              at(game, r0, c0 + 1)])
     with pytest.raises(mousehole.IllegalMoveError, match="CR-7"):
         s.apply(CRMove("cheese1", r0 - 2, c0))  # not adjacent
     with pytest.raises(mousehole.IllegalMoveError, match="CR-7"):
@@ -225,8 +226,8 @@ def test_cr7_cards_only_from_the_hand(engine: str) -> None:
     assert missing, "seat 0 holds two animals, so at least one kind is missing"
     cell = s.legal_cells()[0]
     with pytest.raises(mousehole.IllegalMoveError, match="CR-7: seat 0 holds no"):
-        s.apply_action(missing[0] * game.C + cell)
-    kinds = {int(a) // game.C for a in s.legal_actions()}
+        s.apply_action(missing[0] * game.num_cells + cell)
+    kinds = {int(a) // game.num_cells for a in s.legal_actions()}
     assert kinds == {k for k in range(6) if hand[k]}
 
 
@@ -244,7 +245,7 @@ def test_cr7_three_players_first_card_anywhere(engine: str) -> None:
 def test_cr8_floating_square(engine: str) -> None:
     """CR-8: all cards must fit in an N x N square that floats with the cards."""
     game = mousehole.load("cheese_rescue", players=2, engine=engine)  # 5 x 5
-    c = game.N - 1  # start card at (4, 4)
+    c = game.square_size - 1  # start card at (4, 4)
     # a row of five cards: the start card and four to its right
     s = crafted(game, {(c, c + 1): DOG, (c, c + 2): CAT, (c, c + 3): MOUSE, (c, c + 4): DOG})
     legal = set(s.legal_cells())
@@ -285,7 +286,7 @@ def test_cr9_draw_after_placing(engine: str) -> None:
         s.apply_action(a)
         after = s.to_dict()
         hand = list(before["hands"][p])
-        hand[a // game.C] -= 1
+        hand[a // game.num_cells] -= 1
         if before["pile"]:
             hand[before["pile"][-1]] += 1
             assert after["pile"] == before["pile"][:-1]
@@ -324,7 +325,7 @@ def test_cr11_game_ends_when_the_square_is_full(engine: str) -> None:
         s.apply_action(int(legal[rng.below(len(legal))]))
     assert len(s.history) == 48 and s.current_player == mousehole.TERMINAL
     per_seat = [0] * 4
-    for i, a in enumerate(s.history):
+    for i in range(len(s.history)):
         per_seat[i % 4] += 1
     assert per_seat == [12] * 4
     d = s.to_dict()
@@ -341,7 +342,7 @@ def test_cr12_three_removal_steps(engine: str) -> None:
     """CR-12: cats next to a dog go; then mice next to a *remaining* cat; then cheese next to a
     *remaining* mouse. Dogs stay; the start card neither removes nor is removed."""
     game = mousehole.load("cheese_rescue", players=2, engine=engine)
-    c = game.N - 1  # start card at (4, 4); 5x5 window rows 4..8, cols 2..6 used below
+    c = game.square_size - 1  # start card at (4, 4); 5x5 window rows 4..8, cols 2..6 used below
     cells = {
         # chain 1: dog scares cat, so the mouse beside that cat survives and eats the cheese
         (c + 1, c): DOG, (c + 1, c + 1): CAT, (c + 1, c + 2): MOUSE, (c + 2, c + 2): cheese(0, 3),
@@ -366,7 +367,7 @@ def test_cr12_three_removal_steps(engine: str) -> None:
 def test_cr12_removal_is_sequential_not_simultaneous(engine: str) -> None:
     """CR-12: each step looks only at the cards that survived the previous steps."""
     game = mousehole.load("cheese_rescue", players=2, engine=engine)
-    c = game.N - 1
+    c = game.square_size - 1
     # dog - cat - mouse - cheese in a column: the cat goes (step 1), so the mouse stays
     # (step 2), so the cheese goes (step 3). A simultaneous reading would keep the cheese.
     s = crafted(game, {(c + 1, c): DOG, (c + 2, c): CAT, (c + 3, c): MOUSE, (c + 4, c): cheese(1, 3)})
@@ -398,7 +399,7 @@ def test_cr13_score_tie_break_and_shared_win(engine: str) -> None:
         else:
             assert s.returns()[w[0]] == 1.0 and sum(s.returns()) == 0.0
     assert outcomes, "random games hit score ties"
-    c = game.N - 1
+    c = game.square_size - 1
     # crafted: equal values 3 = 3, seat 1 has more cheese cards (1+2 vs 3); seat 0 also lays
     # a dog, so that seat 1 can lay its second cheese in turn
     cells = {(c, c + 1): cheese(0, 3), (c, c - 1): cheese(1, 1), (c + 1, c - 1): cheese(1, 2), (c - 1, c): DOG}
@@ -412,7 +413,7 @@ def test_cr13_winners_of_a_full_crafted_table(engine: str) -> None:
     plenty = {"dog": 20, "cat": 20, "mouse": 20}
     none = {"dog": 0, "cat": 0, "mouse": 0}
     game = mousehole.load("cheese_rescue", players=2, engine=engine, animals=plenty, removal=none)
-    N, c = game.N, game.N - 1
+    N, c = game.square_size, game.square_size - 1
     # Fill the 5x5 square rows c..c+4, cols c-2..c+2 (start card at (c, c)).
     cells: Dict[Tuple[int, int], int] = {}
     layout = [
@@ -480,7 +481,8 @@ def test_cr15_observation_is_a_function_of_the_view(engine: str) -> None:
         other = s.determinize(p, 5)
         assert np.array_equal(other.observation(p), s.observation(p))
         assert other.to_dict(for_player=p) == s.to_dict(for_player=p)
-    differs = [q for q in range(3) if q != 0 and not np.array_equal(s.determinize(0, 9).observation(q), s.observation(q))]
+    differs = [q for q in range(3)
+               if q != 0 and not np.array_equal(s.determinize(0, 9).observation(q), s.observation(q))]
     assert differs, "another seat can tell the re-dealt state apart"
 
 

@@ -45,8 +45,8 @@ def swap_two_history_entries(d: Dict[str, Any]) -> None:
 
 def change_a_laid_kind(d: Dict[str, Any], game: Any) -> None:
     """history[0] says another animal than the table shows on its cell."""
-    kind, cell = divmod(d["history"][0], game.C)
-    d["history"][0] = ((kind + 1) % 3) * game.C + cell
+    kind, cell = divmod(d["history"][0], game.num_cells)
+    d["history"][0] = ((kind + 1) % 3) * game.num_cells + cell
 
 
 CHANGES: List[Any] = [
@@ -88,7 +88,7 @@ def test_cr7_cr8_the_history_lays_each_card_on_a_legal_cell(engine: str) -> None
     """CR-7: each card next to a card laid before it, the 3-player first card on the centre;
     CR-8: inside the square; CR-7/CR-13: each seat lays its own cheese in turn."""
     game = mousehole.load("cheese_rescue", players=2, engine=engine)  # 5 x 5, start at (4, 4)
-    G, C, c = game.G, game.C, game.N - 1
+    G, C, c = game.grid_size, game.num_cells, game.square_size - 1
     d = game.new_state(seed=0).to_dict()
     DOG = 0
 
@@ -96,7 +96,8 @@ def test_cr7_cr8_the_history_lays_each_card_on_a_legal_cell(engine: str) -> None
         """Only the table and the history (checked before the cards and the hands)."""
         e = copy.deepcopy(d)
         for kind, r, col in cells:
-            e["table"][r * G + col] = 2 + kind if kind < 3 else 5 + (len(e["history"]) % 2) * game.K + kind - 3
+            owner = len(e["history"]) % 2
+            e["table"][r * G + col] = 2 + kind if kind < 3 else 5 + owner * game.num_cheese_kinds + kind - 3
             e["history"].append(kind * C + r * G + col)
         return e
 
@@ -110,7 +111,7 @@ def test_cr7_cr8_the_history_lays_each_card_on_a_legal_cell(engine: str) -> None
         game.state_from_dict(e)
     # seat 1's cheese laid at seat 0's turn
     e = laid([(DOG, c, c + 1)])
-    e["table"][(c + 1) * G + c] = 5 + 1 * game.K + 0
+    e["table"][(c + 1) * G + c] = 5 + 1 * game.num_cheese_kinds + 0
     e["history"].append(3 * C + (c + 1) * G + c)
     e["history"][0], e["history"][1] = e["history"][1], e["history"][0]
     with pytest.raises(mousehole.StateError, match="CR-10: history\\[0\\] \\(seat 0: cheese1"):
@@ -131,16 +132,16 @@ def test_cr5_an_animal_is_laid_only_once_it_was_drawn(engine: str) -> None:
     game = mousehole.load("cheese_rescue", players=2, initial_draw=0, engine=engine)
     d = game.new_state(seed=1).to_dict()
     assert all(h[:3] == [0, 0, 0] for h in d["hands"])
-    cell = game.center - game.G
+    cell = game.center - game.grid_size
     d["table"][cell] = 2
-    d["history"] = [0 * game.C + cell]
+    d["history"] = [0 * game.num_cells + cell]
     d["pile"].remove(0)  # the dog on the table came from somewhere
     with pytest.raises(mousehole.StateError, match="CR-7: history\\[0\\]: seat 0 lays its animal number 1 but has "
                                                    "drawn only 0"):
         game.state_from_dict(d)
     s = game.new_state(seed=1)
     s.apply_action(int(s.legal_actions()[0]))  # a cheese: the only cards seat 0 holds
-    assert s.history[0] // game.C >= 3
+    assert s.history[0] // game.num_cells >= 3
     assert game.state_from_dict(s.to_dict()) == s
 
 

@@ -385,7 +385,8 @@ def test_play_a_whole_game_against_bots(monkeypatch: Any, engine: str, name: str
     from mousehole import records
     players = 2 if name != "m" else 3
     path = tmp_path / "game.json"
-    argv = ["play", name, "--players", str(players), "--seat", "1", "--bots", "random" if name != "m" else "greedy,random",
+    argv = ["play", name, "--players", str(players), "--seat", "1",
+            "--bots", "random" if name != "m" else "greedy,random",
             "--seed", "4", "--engine", engine, "--record", str(path), "--watch"]
     status, out, typed = _play_in_process(monkeypatch, argv)
     assert status == 0, out
@@ -421,7 +422,8 @@ def test_play_a_whole_game_against_bots(monkeypatch: Any, engine: str, name: str
     assert lines[-2].endswith(f": {verdict}")
     end = lines.index(f"game over after {len(state.history)} actions: {state.game.end_reason(state)}")
     assert lines[end + 1] == f"scores: {type(state.game).SCORE}"
-    assert lines[end + 2:end + 2 + players] == [f"  seat {p} ({'you' if p == 1 else 'greedy' if p == 0 and name == 'm' else 'random'}): {b}"
+    kind = ["you" if p == 1 else "greedy" if p == 0 and name == "m" else "random" for p in range(players)]
+    assert lines[end + 2:end + 2 + players] == [f"  seat {p} ({kind[p]}): {b}"
                                                 for p, b in enumerate(state.game.score_breakdown(state))]
     assert out.count("seat 1, your move> ") == len(typed)
     # the help listings are the legal moves, in the game's notation

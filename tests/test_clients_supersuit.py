@@ -23,9 +23,10 @@ ss = pytest.importorskip("supersuit", reason="SuperSuit is not installed (the cl
 pytest.importorskip("stable_baselines3", reason="Stable-Baselines3 is not installed")
 pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed")
 
-import mousehole.pettingzoo as mp  # noqa: E402
 from pettingzoo.utils import BaseParallelWrapper  # noqa: E402
 from stable_baselines3.common.vec_env import VecEnvWrapper  # noqa: E402
+
+import mousehole.pettingzoo as mp  # noqa: E402
 
 #: the configurations the issue measured (Cheese Rescue at 4 players, Kater Kasimir at 2, M at
 #: 3, Maus au Chocolat at 2), and others for the learner

@@ -6,10 +6,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import mousehole
+from mousehole import _api
+
 ROOT = Path(__file__).resolve().parents[1]
 REF = ROOT / "docs" / "reference"
+#: the package's game modules (every registered game of the package has its page)
+GAME_MODULES = [m for m in (_api._REGISTRY[n].__module__ for n in mousehole.game_names()) if m.startswith("mousehole.")]
 #: the modules a user imports (the command line is documented in docs/api.md)
-MODULES = ["mousehole", "mousehole.cheese_rescue", "mousehole.m", "mousehole.kasimir", "mousehole.maus_au_chocolat",
+MODULES = ["mousehole", *GAME_MODULES,
            "mousehole.bots", "mousehole.arena", "mousehole.vector", "mousehole.gymnasium", "mousehole.pettingzoo",
            "mousehole.rllib", "mousehole.openspiel", "mousehole.render", "mousehole.records", "mousehole.replay"]
 

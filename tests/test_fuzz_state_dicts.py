@@ -26,7 +26,6 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 import pytest
-
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import mousehole
+from gamecases import profile
 from test_readings import small_params
 
 if sys.version_info >= (3, 10):  # below, conftest deselects every test of this file
@@ -479,6 +480,7 @@ def test_vector_env_follows_the_reference_loop(game: str, params: Dict[str, Any]
     rewards are the learner's returns, final observations and episode statistics match."""
     from gymnasium.vector.utils import batch_space
     from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
     from test_vector import RefEnv
 
     n, seat, seed = 3, params["players"] - 1, 17
@@ -492,7 +494,7 @@ def test_vector_env_follows_the_reference_loop(game: str, params: Dict[str, Any]
     envs.action_space.seed(seed)
     lengths = np.zeros(n, dtype=np.int64)
     finished = 0
-    for t in range(scale_steps(game)):
+    for _ in range(scale_steps(game)):
         assert envs.observation_space.contains(obs)
         for i, r in enumerate(refs):
             assert r.state.current_player == seat
@@ -520,7 +522,7 @@ def test_vector_env_follows_the_reference_loop(game: str, params: Dict[str, Any]
 
 def scale_steps(game: str) -> int:
     """Steps enough for at least one whole game in some sub-environment."""
-    return {"cheese_rescue": 40, "kasimir": 120, "m": 150, "maus_au_chocolat": 150}[game]
+    return profile(game).episode_steps
 
 
 def test_vector_env_same_seed_same_run(engine: str) -> None:

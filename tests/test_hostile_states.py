@@ -42,7 +42,6 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import pytest
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -326,7 +325,7 @@ def _make_out(kind: str, dtype: str, shape: Tuple[int, ...], layout: str) -> Tup
     size = int(np.prod(shape)) if shape else 1
     if layout == "unaligned":
         buf = np.full(size * dt.itemsize + 1 + 16, 0xAB, np.uint8)
-        arr = buf[1 + 8: 1 + 8 + size * dt.itemsize].view(dt) if dt != object else np.empty(size, dt)
+        arr = buf[1 + 8: 1 + 8 + size * dt.itemsize].view(dt) if dt.kind != "O" else np.empty(size, dt)
         return arr.reshape(shape), buf
     if layout == "strided" and shape:
         host = np.ones(shape[:-1] + (shape[-1] * 2,), dt)
@@ -378,8 +377,8 @@ def child_out_arrays(name: str, engine: str, examples: int) -> None:
 
     def shape_of(which: str, exact: Tuple[int, ...]) -> Tuple[int, ...]:
         size = int(np.prod(exact))
-        return {"exact": exact, "flat": (size,) if len(exact) > 1 else (1, size), "longer": exact[:-1] + (exact[-1] + 1,),
-                "scalar": (), "empty": (0,), "extra-axis": (1,) + exact}[which]
+        return {"exact": exact, "flat": (size,) if len(exact) > 1 else (1, size),
+                "longer": exact[:-1] + (exact[-1] + 1,), "scalar": (), "empty": (0,), "extra-axis": (1,) + exact}[which]
 
     @bounded(examples)
     @given(st.integers(0, len(states) - 1), st.integers(0, game.num_players - 1), st.booleans(),

@@ -232,7 +232,7 @@ def test_max_legal_bounds_the_actions_and_outcomes(params: Dict[str, Any], reach
     most ``D`` distances each; KK-3: one chance outcome per face."""
     game = mousehole.load("kasimir", engine="compiled", **params)
     bound = cgame(game.new_state(0)).dims()["max_legal"]
-    assert bound == max(game.mice * game.D, game.num_faces)
+    assert bound == max(game.mice * game.max_distance, game.num_faces)
     most = 0
     for seed in range(6):
         for state in states(game, seed, every=1):

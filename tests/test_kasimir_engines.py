@@ -35,7 +35,7 @@ def test_kk5_explicit_faces_reproduce_the_implicit_game(engine: str, players: in
         while not si.is_terminal():
             assert se.current_player == CHANCE
             assert se.to_dict()["seat"] == si.current_player
-            se.apply_action(ge.P + si.to_dict()["roll"])
+            se.apply_action(ge.num_move_actions + si.to_dict()["roll"])
             assert position(se.to_dict()) == position(si.to_dict())
             legal = si.legal_actions()
             assert np.array_equal(legal, se.legal_actions())
@@ -45,7 +45,7 @@ def test_kk5_explicit_faces_reproduce_the_implicit_game(engine: str, players: in
         assert se.is_terminal()
         assert position(se.to_dict()) == position(si.to_dict())
         assert se.scores() == si.scores() and se.winners() == si.winners()
-        assert [a for a in se.history if a < ge.P] == si.history
+        assert [a for a in se.history if a < ge.num_move_actions] == si.history
 
 
 def test_kk3_implicit_rolls_are_one_below_per_turn(engine: str) -> None:
@@ -69,17 +69,17 @@ def test_kk5_chance_node_interface(engine: str) -> None:
     s = g.new_state(3)
     assert s.is_chance_node() and s.current_player == CHANCE
     assert s.legal_actions().tolist() == [a for a, _ in s.chance_outcomes()]
-    assert s.legal_moves()[5] == g.action_to_move(g.P + 5)
+    assert s.legal_moves()[5] == g.action_to_move(g.num_move_actions + 5)
     before = s.to_dict()
     with pytest.raises(IllegalMoveError, match="KK-5"):
         s.apply_action(0)
     assert s.to_dict() == before
     assert "to roll" in str(s)
-    s.apply_action(g.P + 2)  # roll 3
+    s.apply_action(g.num_move_actions + 2)  # roll 3
     assert s.current_player == 0 and s.chance_outcomes() == []
     assert s.legal_actions().tolist() == [2]
     with pytest.raises(IllegalMoveError, match="KK-5"):
-        s.apply_action(g.P + 1)
+        s.apply_action(g.num_move_actions + 1)
     # the generator is never used with explicit chance (determinize re-seeds it anyway)
     assert s.to_dict()["rng"] == 3
 
@@ -127,7 +127,7 @@ def test_kk5_simulate_with_explicit_chance_picks_faces_by_policy(engine: str) ->
         assert r.lengths[i] == len(st.history)
         assert r.scores[i].tolist() == st.scores()
         assert sorted(np.flatnonzero(r.winners[i]).tolist()) == st.winners()
-        moves = [a for a in st.history if a < g.P]
+        moves = [a for a in st.history if a < g.num_move_actions]
         assert len(st.history) == 2 * len(moves)  # one roll per move, no roll for a skip
 
 
@@ -141,7 +141,7 @@ def test_kk12_max_turns_truncates_on_moves(engine: str) -> None:
         while not s.is_terminal():
             legal = s.legal_actions()
             s.apply_action(int(legal[rng.below(len(legal))]))
-        moves: List[int] = [a for a in s.history if a < g.P]
+        moves: List[int] = [a for a in s.history if a < g.num_move_actions]
         assert len(moves) == 12 and s.truncated and s.current_player == TERMINAL
         assert s.winners() != []
         r = mousehole.simulate(g, 20, seed=3)

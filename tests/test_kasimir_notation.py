@@ -11,8 +11,8 @@ from typing import Any, Dict, List
 import pytest
 
 import mousehole
-from mousehole.kasimir import CLOVER, KKMove, KKRoll
 from mousehole._rng import Rng
+from mousehole.kasimir import CLOVER, KKMove, KKRoll
 
 CONFIGS: List[Dict[str, Any]] = [
     {"players": 4},
@@ -43,10 +43,11 @@ def test_describe_names_start_distance_and_landing(engine: str) -> None:
     assert s.describe(KKMove(12, 5)) == "trap 12 +5 -> space 17"
     assert s.describe(KKMove(38, 5)) == "space 38 +5 -> hole"
     assert s.describe(KKMove(40, 1)) == "space 40 +1 -> hole"
-    assert s.describe(game.P + 5) == "roll clover" and s.describe(KKRoll(2, 3)) == "roll 3"
+    assert s.describe(game.num_move_actions + 5) == "roll clover" and s.describe(KKRoll(2, 3)) == "roll 3"
     dup = mousehole.load("kasimir", engine=engine, die=[1, 1, 6, CLOVER], players=2)
     t = dup.new_state(seed=0)
-    assert [t.describe(dup.P + i) for i in range(4)] == ["roll 1 #0", "roll 1 #1", "roll 6", "roll clover"]
+    assert [t.describe(dup.num_move_actions + i) for i in range(4)] == ["roll 1 #0", "roll 1 #1", "roll 6",
+                                                                         "roll clover"]
     assert dup.parse_move("roll 1") == KKRoll(0, 1)  # a repeated face without index: the first
     assert dup.parse_move("roll 1 #1") == KKRoll(1, 1)
 
@@ -130,7 +131,7 @@ def test_parse_action_refuses_what_is_not_legal_now(engine: str) -> None:
     with pytest.raises(mousehole.IllegalMoveError, match="KK-6: there is no mouse on space 5"):
         s.parse_action("space 5 +2 -> space 7")
     assert s.parse_action("pantry +2 -> space 2") == game.move_to_action(KKMove(0, 2))
-    assert s.to_dict()["history"] == before["history"] + [game.P + 1]
+    assert s.to_dict()["history"] == before["history"] + [game.num_move_actions + 1]
 
 
 def test_module_parse_move_reads_every_str_and_refuses_non_text(engine: str) -> None:

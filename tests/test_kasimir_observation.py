@@ -53,7 +53,7 @@ def test_observation_and_mask_equal_the_reference(engine: str, params: Dict[str,
 
 def sections(game: Any, obs: np.ndarray) -> Dict[str, np.ndarray]:
     """The documented sections A .. F of an observation."""
-    n, L, H, F = game.num_players, game.L, game.stack_levels, game.num_faces
+    n, L, H, F = game.num_players, game.track_length, game.stack_levels, game.num_faces
     sizes = [("A", n * (L + 2)), ("B", L * H * n), ("C", 2 * L), ("D", F), ("E", n + 1), ("F", n)]
     out, c = {}, 0
     for name, k in sizes:
@@ -72,7 +72,7 @@ def test_observation_follows_the_rules(engine: str, params: Dict[str, Any]) -> N
     end (KK-5); the tie-break section holds 1 / (1 + rank) in the order of the first mouse
     home (KK-13); rotating the seats rotates every section."""
     game = mousehole.load("kasimir", engine=engine, **params)
-    n, L, H, m = game.num_players, game.L, game.stack_levels, game.mice
+    n, L, H, m = game.num_players, game.track_length, game.stack_levels, game.mice
     for s in random_states(game, 11):
         d = s.to_dict()
         for p in range(n):
@@ -163,11 +163,11 @@ def test_chance_node_observation_and_mask(engine: str) -> None:
     s = game.new_state(4)
     assert s.is_chance_node()
     mask = s.legal_action_mask()
-    assert np.flatnonzero(mask).tolist() == list(range(game.P, game.P + game.num_faces))
+    assert np.flatnonzero(mask).tolist() == list(range(game.num_move_actions, game.num_move_actions + game.num_faces))
     for p in range(3):
         sec = sections(game, s.observation(p))
         assert not sec["D"].any() and sec["E"][3] == 1.0 and sec["E"][(0 - p) % 3] == 1.0
-    s.apply_action(game.P + 5)  # the clover
+    s.apply_action(game.num_move_actions + 5)  # the clover
     assert not s.is_chance_node()
     assert np.flatnonzero(s.legal_action_mask()).tolist() == list(range(0, 5))  # pantry + 1 .. 5
     sec = sections(game, s.observation(1))
@@ -177,7 +177,7 @@ def test_chance_node_observation_and_mask(engine: str) -> None:
 def test_terminal_mask_is_empty(engine: str) -> None:
     game = mousehole.load("kasimir", engine=engine, players=2, max_turns=3)
     s = None
-    for s in random_states(game, 2):
+    for s in random_states(game, 2):  # noqa: B007  (s: the last state, after the loop)
         pass
     assert s is not None and s.is_terminal()
     buf = np.ones(game.num_actions, dtype=np.bool_)

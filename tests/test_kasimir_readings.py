@@ -39,13 +39,13 @@ def build(game: Any, track: Dict[int, List[int]], pantry: List[int], home: List[
     the game's ``tie_break`` reading are added: ``last_home``, or ``round`` and
     ``home_round``."""
     ec = game.explicit_chance
-    history = [game.P, 0] * moves + [game.P + roll] if ec else [0] * moves
+    history = [game.num_move_actions, 0] * moves + [game.num_move_actions + roll] if ec else [0] * moves
 
     def index(k: int) -> int:
         return -1 if k < 0 else (2 * k + 1 if ec else k)
 
     d = game.new_state(0).to_dict()
-    d.update(pantry=pantry, track=[list(track.get(s, [])) for s in range(1, game.L + 1)], home=home,
+    d.update(pantry=pantry, track=[list(track.get(s, [])) for s in range(1, game.track_length + 1)], home=home,
              first_home=[index(k) for k in first_home], seat=seat, roll=roll, rng=5, history=history,
              truncated=False)
     tb = game.params["tie_break"]
@@ -196,14 +196,14 @@ def test_kk13_fewest_turns_counts_skipped_turns(engine: str, explicit: bool) -> 
               rnd=4)
     s.apply(KKMove(40, 1))  # seat 2's mouse home, in round 4
     if explicit:
-        s.apply_action(g.P + 0)  # seat 1 rolls a 1
+        s.apply_action(g.num_move_actions + 0)  # seat 1 rolls a 1
     d = s.to_dict()
     assert d["home_round"] == [0, 0, 4] and d["home"] == [0, 0, 1]
     assert d["seat"] == 1 and d["round"] == 5  # seat 0 skipped (eliminated): its turn in round 5 counted
     assert s.legal_actions().tolist() == [1]  # KKMove(1, 1): D = 1
     s.apply(KKMove(1, 1))  # space 2: plain
     if explicit:
-        s.apply_action(g.P + 0)
+        s.apply_action(g.num_move_actions + 0)
     d = s.to_dict()
     assert d["seat"] == 1 and d["round"] == 6  # seat 2 (all home or trapped) and seat 0 skipped
 

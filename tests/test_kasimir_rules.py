@@ -10,8 +10,8 @@ import pytest
 
 import mousehole
 from mousehole import CHANCE, TERMINAL, IllegalMoveError, ParameterError
-from mousehole.kasimir import CLOVER, KKMove, KKRoll
 from mousehole._rng import Rng
+from mousehole.kasimir import CLOVER, KKMove, KKRoll
 
 CLOVER_FACE = 5  # index of the clover in the DEFAULT die [1, 2, 3, 4, 5, "clover"]
 
@@ -40,11 +40,11 @@ def make(
     # face before each move and, when the roll is shown, the face that shows it
     history = [0] * hist_len
     if game.explicit_chance:
-        history = [game.P, 0] * hist_len + ([game.P + roll] if roll is not None else [])
+        history = [game.num_move_actions, 0] * hist_len + ([game.num_move_actions + roll] if roll is not None else [])
     d = game.new_state(0).to_dict()
     d.update(
         pantry=list(pantry),
-        track=[list(track.get(s, [])) for s in range(1, game.L + 1)],
+        track=[list(track.get(s, [])) for s in range(1, game.track_length + 1)],
         home=list(home),
         first_home=list(fh),
         seat=seat,
@@ -74,7 +74,7 @@ def act(state: Any, start: int, dist: int) -> None:
 def test_kk1_default_track_and_traps(engine: str) -> None:
     """KK-1: 40 spaces, traps on 3, 6, .., 39; 0 is the pantry and 41 the hole."""
     g = load(engine)
-    assert g.L == 40 and g.home_pos == 41
+    assert g.track_length == 40 and g.home_pos == 41
     assert g.traps == [3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39]
     s = g.new_state(0)
     assert len(s.to_dict()["track"]) == 40
@@ -153,18 +153,18 @@ def test_kk3_die_faces_and_probabilities(engine: str) -> None:
     s = g.new_state(0)
     assert s.current_player == CHANCE
     outs = s.chance_outcomes()
-    assert [a for a, _ in outs] == list(range(g.P, g.P + 6))
+    assert [a for a, _ in outs] == list(range(g.num_move_actions, g.num_move_actions + 6))
     assert all(p == pytest.approx(1 / 6) for _, p in outs)
     assert sum(p for _, p in outs) == pytest.approx(1.0)
     assert [s.describe(a) for a, _ in outs] == ["roll 1", "roll 2", "roll 3", "roll 4", "roll 5", "roll clover"]
-    assert str(g.action_to_move(g.P + 5)) == "roll clover #5"
+    assert str(g.action_to_move(g.num_move_actions + 5)) == "roll clover #5"
     # implicit: the first roll is Rng(seed).below(6)
     for seed in range(30):
         d = load(engine).new_state(seed).to_dict()
         assert d["roll"] == Rng(seed).below(6)
     # a custom die: [2, 2, 6] - duplicate faces are separate chance actions
     g2 = load(engine, die=[2, 2, 6])
-    assert g2.D == 6 and g2.num_faces == 3
+    assert g2.max_distance == 6 and g2.num_faces == 3
     s2 = g2.new_state(4)
     roll = s2.to_dict()["roll"]
     step = [2, 2, 6][roll]
@@ -436,13 +436,13 @@ def test_kk14_everything_public_only_rng_hidden(engine: str) -> None:
 def test_action_encoding_round_trip(engine: str) -> None:
     """Action = start * D + distance - 1; chance faces at P + i (docs/games/kasimir.md)."""
     g = load(engine)
-    assert g.D == 5 and g.P == 205 and g.num_actions == 211
+    assert g.max_distance == 5 and g.num_move_actions == 205 and g.num_actions == 211
     for a in range(g.num_actions):
         m = g.action_to_move(a)
         assert g.move_to_action(m) == a
         assert eval(repr(m), {"KKMove": KKMove, "KKRoll": KKRoll}) == m
     assert g.move_to_action(KKMove(12, 3)) == 62
-    assert g.action_to_move(g.P + 5) == KKRoll(5, CLOVER)
+    assert g.action_to_move(g.num_move_actions + 5) == KKRoll(5, CLOVER)
     assert KKMove.from_str(str(KKMove(33, 4))) == KKMove(33, 4)
     with pytest.raises(IllegalMoveError, match="KK-1"):
         g.move_to_action(KKMove(41, 1))
@@ -454,7 +454,7 @@ def test_illegal_input_leaves_state_unchanged(engine: str) -> None:
     g = load(engine)
     s = make(g, {8: [1, 0]}, [3, 3, 4, 4], roll=face(2))
     before = s.to_dict()
-    for bad in [-1, g.num_actions, 8 * 5 + 2, 5 * 5 + 1, 0 * 5 + 2, g.P]:
+    for bad in [-1, g.num_actions, 8 * 5 + 2, 5 * 5 + 1, 0 * 5 + 2, g.num_move_actions]:
         with pytest.raises(IllegalMoveError):
             s.apply_action(bad)
         assert s.to_dict() == before
@@ -542,7 +542,7 @@ def test_history_distances_follow_the_die(engine: str) -> None:
     s = g.new_state(1)
     s.apply_action(int(s.legal_actions()[0]))
     d = s.to_dict()
-    assert d["history"][0] % g.D + 1 in (2, 4)
+    assert d["history"][0] % g.max_distance + 1 in (2, 4)
     d["history"][0] = 0  # pantry + 1: no face shows 1
     with pytest.raises(mousehole.StateError, match="KK-3: history\\[0\\] moves 1 spaces"):
         g.state_from_dict(d)
@@ -565,11 +565,11 @@ def test_explicit_chance_history_and_roll_agree(engine: str) -> None:
     a game ends with a move (KK-12)."""
     g = load(engine, players=2, explicit_chance=True)
     s = g.new_state(6)
-    s.apply_action(g.P + 2)  # roll 3
+    s.apply_action(g.num_move_actions + 2)  # roll 3
     s.apply_action(int(s.legal_actions()[0]))  # seat 0 moves 3
-    s.apply_action(g.P + 5)  # seat 1 rolls the clover
+    s.apply_action(g.num_move_actions + 5)  # seat 1 rolls the clover
     d = s.to_dict()
-    assert d["roll"] == 5 and d["history"][-1] == g.P + 5
+    assert d["roll"] == 5 and d["history"][-1] == g.num_move_actions + 5
     g.state_from_dict(d)
     bad = []
     e = copy.deepcopy(d)
@@ -582,7 +582,7 @@ def test_explicit_chance_history_and_roll_agree(engine: str) -> None:
     e["history"] = [d["history"][1], d["history"][0], d["history"][2]]  # the move before its roll
     bad.append((e, "KK-5: history\\[0\\] = .*every turn is a die face"))
     e = copy.deepcopy(d)
-    e["history"][0] = g.P + 0  # the die showed 1, the move went 3
+    e["history"][0] = g.num_move_actions + 0  # the die showed 1, the move went 3
     bad.append((e, "KK-5: history\\[1\\] moves 3 spaces after the die showed 1"))
     for e, rule in bad:
         with pytest.raises(mousehole.StateError, match=rule):
@@ -594,8 +594,8 @@ def test_explicit_chance_history_and_roll_agree(engine: str) -> None:
         legal = f.legal_actions()
         f.apply_action(int(legal[rng.below(len(legal))]))
     e = f.to_dict()
-    assert e["history"][-1] < g.P
+    assert e["history"][-1] < g.num_move_actions
     g.state_from_dict(e)
-    e["history"].append(g.P)
+    e["history"].append(g.num_move_actions)
     with pytest.raises(mousehole.StateError, match="KK-12: a game ends with a move"):
         g.state_from_dict(e)

@@ -289,7 +289,7 @@ def test_max_legal_bounds_the_legal_actions(players: int) -> None:
     the legal actions of every phase, and is below the action space."""
     game = mousehole.load("m", players=players, engine="compiled")
     d = _cgame(game.new_state(0)).dims()
-    assert d["max_legal"] == 65 * game.H + 1 < game.num_actions
+    assert d["max_legal"] == 65 * game.hand_size + 1 < game.num_actions
     most = 0
     for seed in range(scale(10)):
         for state in _states(game, seed):

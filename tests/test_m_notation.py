@@ -11,8 +11,8 @@ import pytest
 
 import mousehole
 from mousehole import IllegalMoveError
-from mousehole.m import MChooseRow, MPass, MPlace, MTake, parse_move
 from mousehole._rng import Rng, derive
+from mousehole.m import MChooseRow, MPass, MPlace, MTake, parse_move
 from test_m_rules import Deck, _row_of_four, build, origin, place, take
 
 READABLE = re.compile(
@@ -162,7 +162,8 @@ def test_bad_text_and_illegal_moves_are_refused(engine: str) -> None:
         s.parse_action("place blue 20 triangle at 40,-30")  # far off the window
     with pytest.raises(IllegalMoveError, match="M-9: seat 0 has no chip"):
         s.parse_action("exchange blue 20 triangle")
-    with pytest.raises(IllegalMoveError, match="M-11: seat 0 must place or pass; no scoring is under way .'take at 0,0'"):
+    with pytest.raises(IllegalMoveError,
+                       match="M-11: seat 0 must place or pass; no scoring is under way .'take at 0,0'"):
         s.parse_action("take at 0,0")
     with pytest.raises(IllegalMoveError, match="M-11: seat 0 must place or pass"):
         s.parse_action("row vertical")

@@ -87,7 +87,7 @@ def test_rare_positions_equal_the_reference(players: int) -> None:
 
 def sections(game: Any, obs: np.ndarray) -> Dict[str, np.ndarray]:
     """The documented sections of an observation, each (channels, 8, 8)."""
-    n, H, F, nc = game.num_players, game.H, game.card_planes, len(game.colours)
+    n, H, F, nc = game.num_players, game.hand_size, game.card_planes, len(game.colours)
     sizes = [("occ", 1), ("attr", F), ("srow", 1), ("runs", 2), ("last", 1), ("hand", H * F),
              ("seats", n * (2 + nc)), ("pile", 2), ("phase", 3), ("turn", n)]
     out, c = {}, 0
@@ -142,8 +142,8 @@ def check_layout(game: Any, d: Dict[str, Any], p: int, obs: np.ndarray) -> None:
         assert not sec["last"].any()
     else:
         assert np.array_equal(sec["last"][0], plane([(d["last"][0] - r0, d["last"][1] - c0)]))
-    hand = sec["hand"].reshape(game.H, F, W, W)
-    for slot in range(game.H):  # M-22: the own hand, as constant planes
+    hand = sec["hand"].reshape(game.hand_size, F, W, W)
+    for slot in range(game.hand_size):  # M-22: the own hand, as constant planes
         want = np.zeros((F, W, W), dtype=np.float32)
         if slot < len(d["hands"][p]):
             want[attributes(game, d["hands"][p][slot])] = 1.0

@@ -8,11 +8,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pytest
-from test_m_rules import Deck, place
 
 import mousehole
 from mousehole import ParameterError, StateError
 from mousehole.m import READINGS, MChooseRow, MPass
+from test_m_rules import Deck, place
 
 Cell = Tuple[int, int]
 N_CARDS = 90
@@ -117,7 +117,7 @@ def test_m9_plain_pass(engine: str, pass_cost: str, chips_after: List[int]) -> N
     assert d["hands"] == [sorted([b20, p30]), [p40]] and d["pile"] == [g30, y0]
     assert d["current"] == 1 and d["passes"] == 0
     obs = s.observation(0)  # the chips planes follow (seat 0, then seat 1)
-    ch = 1 + g.card_planes + 4 + g.H * g.card_planes
+    ch = 1 + g.card_planes + 4 + g.hand_size * g.card_planes
     assert obs[ch, 0, 0] == np.float32(chips_after[0] / 10.0)
     assert obs[ch + 2 + len(g.colours), 0, 0] == np.float32(chips_after[1] / 10.0)
 
@@ -288,7 +288,7 @@ def test_m10_draw_after_the_scoring(engine: str) -> None:
     s, other, last = _scoring_position(engine, "after_scoring")
     d = s.to_dict()
     assert d["phase"] == "take" and d["hands"] == [[], [other]] and d["pile"] == [last]
-    assert s.observation(1)[1 + s.game.card_planes + 4 + s.game.H * s.game.card_planes + 2 + 5 + 1, 0, 0] == 0.0
+    assert s.observation(1)[1 + s.game.card_planes + 4 + s.game.hand_size * s.game.card_planes + 2 + 5 + 1, 0, 0] == 0.0
     while s.to_dict()["phase"] == "take":
         s.apply_action(int(s.legal_actions()[0]))
     d = s.to_dict()
@@ -304,7 +304,7 @@ def test_m16_draw_before_the_scoring_makes_it_the_last(engine: str) -> None:
     assert d["phase"] == "take" and d["hands"] == [[last], [other]] and d["pile"] == []
     # seat 1 sees seat 0's hand size (1) in its observation; the pile is empty
     g = s.game
-    seat_block = 1 + g.card_planes + 4 + g.H * g.card_planes
+    seat_block = 1 + g.card_planes + 4 + g.hand_size * g.card_planes
     obs = s.observation(1)
     assert obs[seat_block + 2 + 5 + 1, 0, 0] == 1.0  # seat 0 (to the left of seat 1): hand size
     assert obs[seat_block + 2 * (2 + 5), 0, 0] == 0.0  # pile size

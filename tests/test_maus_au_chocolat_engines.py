@@ -10,7 +10,7 @@ import pytest
 import mousehole
 from gamecases import scale
 from mousehole._rng import Rng, derive
-from mousehole.maus_au_chocolat import BID, PICK, SWAP, DECLINE, combination_actions, default_cards
+from mousehole.maus_au_chocolat import BID, DECLINE, PICK, SWAP, combination_actions, default_cards
 
 pytestmark = pytest.mark.differential
 

@@ -61,13 +61,15 @@ def test_card_moves_by_name() -> None:
 @pytest.mark.parametrize("text", [
     "", "bid", "bid 17 18", "bid 80", "bid -1", "bid fruit9/3c", "pick fruit3/3c#18", "bid 17 (eggs3/1c)",
     "decline now", "combine 0,1,2", "combine eggs3/1c keep eggs3/1c", "seat", "play 3", "17",
+    # digits of other scripts: str.isdigit() is true of them, int() refuses "²" and reads "٣" as 3
+    "combine \u00b2 keep 1", "bid \u0663", "bid 17 (\u00b2)", "pick fruit3/3c#\u00b2", "combine 0 keep \u0661",
 ])
 def test_bad_text_raises_value_error_naming_the_notation(text: str) -> None:
     g = load("python")
     with pytest.raises(ValueError) as e:
         g.parse_move(text)
     assert not isinstance(e.value, IllegalMoveError)
-    assert str(e.value)
+    assert str(e.value) and "invalid literal" not in str(e.value)
     with pytest.raises(TypeError):
         g.parse_move(17)  # type: ignore[arg-type]
 
@@ -147,6 +149,10 @@ def test_parse_action_refuses_what_is_not_legal_here(engine: str) -> None:
         s.parse_action("seat x bids 3")
     with pytest.raises(ValueError):
         s.parse_action("hello")
+    with pytest.raises(ValueError, match="'seat' is followed by the seat number"):
+        s.parse_action("seat \u0660 bids 3")  # an Arabic-Indic zero is not seat 0
+    with pytest.raises(ValueError, match="not a card name"):
+        s.parse_action(f"combine \u00b2 {g.card_name(d['hands'][0][0])} keep \u00b2")
     with pytest.raises(IllegalMoveError):
         s.parse_action(f"combine {g.card_name(d['hands'][0][0])} {g.card_name(other)} {g.card_name(d['hands'][0][1])} "
                        f"keep {g.card_name(other)}")

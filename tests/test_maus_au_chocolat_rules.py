@@ -449,8 +449,9 @@ def test_mc16_etienne_swaps_once_per_round_at_any_decision(engine: str) -> None:
         s = g.new_state(seed=21)
         d = s.to_dict()
         if d["helpers"][0] != ETIENNE:
-            d["row"] = [h for h in range(7) if h not in (ETIENNE, d["helpers"][1] if d["helpers"][1] != ETIENNE else HENRI)]
-            d["helpers"] = [ETIENNE, d["helpers"][1] if d["helpers"][1] != ETIENNE else HENRI]
+            other = d["helpers"][1] if d["helpers"][1] != ETIENNE else HENRI
+            d["row"] = [h for h in range(7) if h not in (ETIENNE, other)]
+            d["helpers"] = [ETIENNE, other]
             s = g.state_from_dict(d)
         while s.to_dict()["phase"] != step or s.current_player != 0:
             legal = [a for a in s.legal_actions() if not SWAP <= a < DECLINE]
@@ -640,7 +641,8 @@ def test_mc25_tie_break_by_helper_rank(engine: str) -> None:
     vp1 = [cid("eggs", 7, None, i) for i in range(3)] + [cid("fruit", 7, None, 0)]  # 28
     vp2 = [cid("nuts", 7, None, i) for i in range(3)] + [cid("chocolate", 7, None, 0)]  # 28
     # seats 1 and 2 each lay a mixed run 3-4-5 and keep the 3: both reach 31
-    lay = {1: [cid("fruit", 3), cid("sugar", 4), cid("nuts", 5)], 2: [cid("chocolate", 3), cid("eggs", 4), cid("fruit", 5)]}
+    lay = {1: [cid("fruit", 3), cid("sugar", 4), cid("nuts", 5)],
+           2: [cid("chocolate", 3), cid("eggs", 4), cid("fruit", 5)]}
     hands = {1: lay[1] + [cid("sugar", 6)], 2: lay[2] + [cid("eggs", 6)]}
 
     def play_out(s: Any) -> None:

@@ -15,7 +15,7 @@ import pytest
 import mousehole
 from mousehole import StateError
 from mousehole._rng import Rng
-from mousehole.maus_au_chocolat import ETIENNE, DECLINE
+from mousehole.maus_au_chocolat import DECLINE, ETIENNE
 
 Dict_ = Dict[str, Any]
 

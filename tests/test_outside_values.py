@@ -666,15 +666,15 @@ def test_the_environments_read_their_options_as_exact_str(engine: str) -> None:
     aec.reset(seed=1)
     assert aec.observe(np.str_("player_0")) is not None
     for bad in (AlwaysEqual("zzz"), "x" * 10 ** 6):
-        for make in (lambda: MouseholeEnv("kasimir", engine=engine, render_mode=bad),
-                     lambda: MouseholeEnv("kasimir", engine=engine, render_view=bad),
-                     lambda: MouseholeEnv("kasimir", engine=engine, illegal_action=bad),
-                     lambda: pettingzoo.env("kasimir", engine=engine, render_mode=bad),
-                     lambda: pettingzoo.parallel_env("kasimir", engine=engine, illegal_action=bad),
-                     lambda: pettingzoo.env("kasimir", engine=engine, render_view=bad),
-                     lambda: aec.observe(bad)):
+        for make in (lambda v: MouseholeEnv("kasimir", engine=engine, render_mode=v),
+                     lambda v: MouseholeEnv("kasimir", engine=engine, render_view=v),
+                     lambda v: MouseholeEnv("kasimir", engine=engine, illegal_action=v),
+                     lambda v: pettingzoo.env("kasimir", engine=engine, render_mode=v),
+                     lambda v: pettingzoo.parallel_env("kasimir", engine=engine, illegal_action=v),
+                     lambda v: pettingzoo.env("kasimir", engine=engine, render_view=v),
+                     lambda v: aec.observe(v)):
             with pytest.raises(ValueError) as info:
-                make()
+                make(bad)
             text = str(info.value)
             assert len(text) <= LONGEST and ("'zzz'" in text or "xxx...'" in text), text[:500]
 

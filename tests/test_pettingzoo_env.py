@@ -14,9 +14,8 @@ import pytest
 
 import mousehole
 from conftest import need
-from gamecases import CASES, IDS, profile
+from gamecases import CASES, IDS, NAMES, profile
 from test_readings import small_params
-
 
 
 def _mp() -> Any:
@@ -181,7 +180,7 @@ def _play_live(env: Any, seed: int) -> None:
         env.step(int(rng.choice(legal)))
 
 
-@pytest.mark.parametrize("name", ["cheese_rescue", "kasimir", "m", "maus_au_chocolat"])
+@pytest.mark.parametrize("name", NAMES)
 def test_seeding_gives_identical_episodes(name: str, engine: str) -> None:
     e1, e2 = _mp().env(name, engine=engine), _mp().env(name, engine=engine)
     e1.reset(seed=11)
@@ -364,7 +363,7 @@ def test_rgb_array_without_the_render_extra_names_it() -> None:
     assert "pip install 'cairosvg>=2.7' 'pillow>=9' (the 'render' extra" in out.stdout
 
 
-@pytest.mark.parametrize("name", ["cheese_rescue", "kasimir", "m", "maus_au_chocolat"])
+@pytest.mark.parametrize("name", NAMES)
 def test_pettingzoo_render_test(name: str, engine: str) -> None:
     """PettingZoo's render_test, called as its own code calls it (``env_fn(render_mode=...)``
     for "human" and then each of ``metadata["render_modes"]``), on the AEC environment and on
@@ -384,8 +383,8 @@ def test_pettingzoo_render_test(name: str, engine: str) -> None:
 
 #: the configurations where the turn passes round the table one action per turn for at least
 #: the first cycles (so PettingZoo's max_cycles_test, which counts actions per agent, applies)
-ROTATING = [c for c in CASES if c[0] in ("cheese_rescue", "kasimir")]
-ROT_IDS = [i for c, i in zip(CASES, IDS) if c[0] in ("cheese_rescue", "kasimir")]
+ROTATING = [c for c in CASES if profile(c[0]).rotating_turns]
+ROT_IDS = [i for c, i in zip(CASES, IDS) if profile(c[0]).rotating_turns]
 
 
 def _module(name: str, params: Dict[str, Any], engine: str) -> Any:

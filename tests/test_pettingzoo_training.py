@@ -8,13 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "pettingzoo_training.py"
 
 
 def test_pettingzoo_training_example_runs(tmp_path: Path) -> None:
-    import pettingzoo  # noqa: F401  (the test extra installs it on Python >= 3.10)
     import matplotlib  # noqa: F401
+    import pettingzoo  # noqa: F401  (the test extra installs it on Python >= 3.10)
     fig = tmp_path / "curve.png"
     out = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--figure", str(fig)],
                          capture_output=True, text=True, timeout=300)
@@ -30,8 +29,8 @@ def test_pettingzoo_training_example_runs(tmp_path: Path) -> None:
 def test_learner_reward_is_the_game_result() -> None:
     """The reward the example reads from ``env.last()`` when the game is over is the
     learner's return of the game (what REINFORCE is trained on), on either seat."""
-    import pettingzoo  # noqa: F401  (the test extra installs it on Python >= 3.10)
     import numpy as np
+    import pettingzoo  # noqa: F401  (the test extra installs it on Python >= 3.10)
 
     sys.path.insert(0, str(SCRIPT.parent))
     try:

@@ -30,10 +30,10 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 
 import mousehole
-from gamecases import scale
-from test_cli import run
+from gamecases import profile, scale
 from mousehole import _play, cli
 from mousehole._rng import Rng, derive
+from test_cli import run
 
 GAMES = mousehole.game_names()
 
@@ -251,6 +251,10 @@ SETTLED_CASES = [("kasimir", {}, 3), ("kasimir", {"elimination": "out_of_game"},
                  ("maus_au_chocolat", {"target": 12}, 3), ("m", {}, 2)]
 
 
+def test_the_settled_cases_cover_every_game() -> None:
+    assert {name for name, _, _ in SETTLED_CASES} == set(GAMES)
+
+
 def _finish(state: Any, seed: int) -> Any:
     """A copy of ``state`` played to the end with uniformly random moves."""
     s = state.clone()
@@ -413,6 +417,7 @@ def test_the_pictures_show_the_same_end_reason(engine: str, name: str) -> None:
     """The replay's pictures and the terminal name the end with the same words (one source,
     ``Game.end_reason``)."""
     import html
+
     from mousehole.render import svg
     end = _random_end(name, 2, engine, 4)
     words = html.escape(end.game.end_reason(end), quote=False).encode("ascii", "xmlcharrefreplace").decode()
@@ -429,7 +434,7 @@ def test_score_breakdowns_add_up_and_are_public(engine: str, name: str) -> None:
             if step % 9 == 0 or s.is_terminal():
                 lines = game.score_breakdown(s)
                 assert len(lines) == 3
-                for p, (line, score) in enumerate(zip(lines, s.scores())):
+                for line, score in zip(lines, s.scores()):
                     assert re.search(rf" = {score}( VP)? \(", line), line
                     if name == "m":  # M-20: chips x 10, the colours' totals, added or taken away
                         assert _m_sum(line) == score, line
@@ -525,7 +530,7 @@ def test_cheese_rescue_board_dots_only_the_cells_a_card_may_still_go_to(engine: 
     the fixed square, under play_area="centred_on_start"); other empty cells are blank, and
     every cell a card may go to now is a '.'."""
     game = mousehole.load("cheese_rescue", players=players, engine=engine)
-    G, N = game.G, game.N
+    G, N = game.grid_size, game.square_size
     for seed in range(2):
         s = game.new_state(seed=seed)
         for a in _walk(s, seed):
@@ -538,7 +543,7 @@ def test_cheese_rescue_board_dots_only_the_cells_a_card_may_still_go_to(engine: 
                 rows, cols = [r] + [x for x, _ in cards], [c] + [y for _, y in cards]
                 fits = max(rows) - min(rows) < N and max(cols) - min(cols) < N
                 assert (shown == ".") == fits, (seed, len(s.history), r, c, shown)
-            for cell in {int(x) % game.C for x in s.legal_actions()}:
+            for cell in {int(x) % game.num_cells for x in s.legal_actions()}:
                 assert grid[divmod(cell, G)] == "."
             if a is not None:
                 s.apply_action(a)
@@ -575,7 +580,7 @@ def test_help_explains_the_game(capsys: Any, monkeypatch: Any, name: str) -> Non
     game = mousehole.load(name, players=2)
     state = game.new_state(seed=7)  # (seat 0 moves first in every game)
     rules = game.play_help(state, 0)
-    prefix = {"m": "M", "cheese_rescue": "CR", "kasimir": "KK", "maus_au_chocolat": "MC"}[name]
+    prefix = profile(name).rule_prefix
     assert rules.startswith(game.title) and len(re.findall(rf"\({prefix}-\d+", rules)) >= 5
     assert max(len(line) for line in rules.splitlines()) <= 100
     legal = "\n".join([f"your legal moves ({len(state.legal_actions())}):"]

@@ -161,7 +161,8 @@ def _bad(text: Any, engine: str = "python") -> str:
     (lambda d: d.update(actions=[1.0] + d["actions"][1:]), "actions[0]: must be an integer, got a number (1.0)"),
     (lambda d: d.update(actions=[True] + d["actions"][1:]), "actions[0]: must be an integer, got a boolean"),
     (lambda d: d.update(actions=d["actions"][:-1] + [-1]), "actions[23]: must be from 0 to 2**31-1, got -1"),
-    (lambda d: d.update(actions=[0] * 100_001, moves=["x"] * 100_001), "actions: too many items (100,001, at most 100,000)"),
+    (lambda d: d.update(actions=[0] * 100_001, moves=["x"] * 100_001),
+     "actions: too many items (100,001, at most 100,000)"),
     (lambda d: d.update(seats=["x" * 201, "b"]), "seats[0]: string too long (201 characters, at most 200)"),
     (lambda d: d.update(seed=2 ** 64), "seed: must be from 0 to 2**64-1, got 18446744073709551616"),
     (lambda d: d.update(seed=1.0), "seed: must be an integer, got a number"),
@@ -182,8 +183,9 @@ def test_what_the_schema_does_not_allow_is_refused(edit: Any, start: str) -> Non
 
 
 @pytest.mark.parametrize("edit, start", [
-    (lambda d: d["params"].update(engine="python"), "params: unknown parameter 'engine' of cheese_rescue; allowed: "
-                                                    "animals, cheese_values, initial_draw, max_turns, play_area, players, "),
+    (lambda d: d["params"].update(engine="python"),
+     "params: unknown parameter 'engine' of cheese_rescue; allowed: "
+     "animals, cheese_values, initial_draw, max_turns, play_area, players, "),
     (lambda d: d["params"].update(square=1), "params: cheese_rescue: square must be"),
     (lambda d: d["params"].update(players=5), "params: cheese_rescue: players must be an int from 2 to 4, got 5"),
     (lambda d: d.update(actions=d["actions"][:-1] + [2 ** 31 - 1]), "move 24 ("),

@@ -229,7 +229,7 @@ def test_m_scoring_row_and_last_card(engine: str) -> None:
 def cr12_removed(game: Any, table: List[int]) -> int:
     """CR-12 written again: cats next to dogs, then mice next to cats left, then cheese next
     to mice left."""
-    G = game.G
+    G = game.grid_size
     t = list(table)
     gone = 0
 

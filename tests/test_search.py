@@ -189,7 +189,8 @@ def test_ismcts_availability_and_root_legality(name: str, engine: str) -> None:
         for k in range(8 if engine == "compiled" else 2):
             assert state.determinize(seat, k).legal_actions().tolist() == legal
         if engine == "compiled":
-            from mousehole._search import MODE_ISMCTS, search as csearch
+            from mousehole._search import MODE_ISMCTS
+            from mousehole._search import search as csearch
             actions, visits, _values, avail, done, _nodes, tree_bytes = csearch(state, MODE_ISMCTS, iters, None, g, 1.0)
             assert tree_bytes > 0
         else:
@@ -485,14 +486,15 @@ def test_ctrl_c_interrupts_a_search(algo: str) -> None:
 
 @pytest.mark.compiled
 def test_compiled_strong_mode_checks_its_play_out_arguments() -> None:
-    from mousehole._search import MODE_STRONG, has_evaluate, search as csearch
+    from mousehole._search import MODE_STRONG, has_evaluate
+    from mousehole._search import search as csearch
     state = mousehole.load("kasimir", engine="compiled", players=2).new_state(1)
     assert has_evaluate(state)
     out = csearch(state, MODE_STRONG, 50, None, 1, 1.0, 4, 30.0, 0.5)
     assert out[4] == 50 and int(out[1].sum()) == 50
-    for depth, scale, greedy, words in ((4, 0.0, 0.0, "scale"), (4, float("inf"), 0.0, "scale"),
-                                        (4, 1.0, 1.5, "greedy"), (4, 1.0, float("nan"), "greedy")):
+    for depth, weight, greedy, words in ((4, 0.0, 0.0, "scale"), (4, float("inf"), 0.0, "scale"),
+                                         (4, 1.0, 1.5, "greedy"), (4, 1.0, float("nan"), "greedy")):
         with pytest.raises(ValueError, match=words):
-            csearch(state, MODE_STRONG, 10, None, 1, 1.0, depth, scale, greedy)
+            csearch(state, MODE_STRONG, 10, None, 1, 1.0, depth, weight, greedy)
     with pytest.raises(ValueError, match="unknown mode"):
         csearch(state, 4, 10, None, 1, 1.0)

@@ -10,13 +10,13 @@ import json
 import pickle
 import subprocess
 import sys
-from typing import Any, Dict, List
+from typing import Any, List
 
 import numpy as np
 import pytest
 
 import mousehole
-from gamecases import profile
+from gamecases import OLD_DEFAULTS, profile
 from mousehole import _api, records
 
 GAMES = mousehole.game_names()
@@ -128,8 +128,7 @@ def test_explicit_seeds_deal_what_they_dealt_before(engine: str) -> None:
     for name in GAMES:
         cls = type(mousehole.load(name, engine="python"))
         for players in sorted({cls.min_players, cls.max_players}):
-            old_default = {"kept_card": "highest_printed"} if name == "maus_au_chocolat" else {}
-            game = mousehole.load(name, players=players, engine=engine, **old_default)
+            game = mousehole.load(name, players=players, engine=engine, **OLD_DEFAULTS.get(name, {}))
             for seed in SEEDS:
                 s = game.new_state(seed=seed)
                 for step in range(60):

@@ -14,11 +14,11 @@ from typing import Any, Dict, List
 
 import aiohttp
 import pytest
-from serve_kit import Client, create, play_out, served
 
 import mousehole
 from mousehole import records
 from mousehole.serve.storage import Store
+from serve_kit import Client, create, play_out, served
 
 pytestmark = pytest.mark.serve
 

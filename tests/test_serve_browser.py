@@ -14,10 +14,10 @@ import time
 from typing import Any, Iterator, List
 
 import pytest
-from conftest import CHROMEDRIVER, CHROMIUM
-from serve_kit import ServerProcess, need, post_table
 
 import mousehole
+from conftest import CHROMEDRIVER, CHROMIUM
+from serve_kit import ServerProcess, need, post_table
 
 pytestmark = [pytest.mark.serve, pytest.mark.browser]
 

@@ -13,11 +13,12 @@ from typing import Any, Dict, List, Optional, Set
 
 import aiohttp
 import pytest
-from serve_kit import Client, create, served
 
+import mousehole
 from mousehole.render import svg
 from mousehole.serve import protocol, views
 from mousehole.serve.tables import Refused
+from serve_kit import Client, create, served
 
 pytestmark = pytest.mark.serve
 
@@ -364,7 +365,15 @@ def _check_frame(table: Any, audience: Optional[int], frame: str, r: int, deep: 
         assert body["legal"] == []
 
 
-@pytest.mark.parametrize("game, players", [("m", 2), ("maus_au_chocolat", 3), ("cheese_rescue", 2), ("kasimir", 2)])
+#: a game of each title (Maus au Chocolat at 3: its bids are face down until all are in)
+NO_SECRET = [("m", 2), ("maus_au_chocolat", 3), ("cheese_rescue", 2), ("kasimir", 2)]
+
+
+def test_the_no_secret_cases_cover_every_game() -> None:
+    assert {game for game, _ in NO_SECRET} == set(mousehole.game_names())
+
+
+@pytest.mark.parametrize("game, players", NO_SECRET)
 def test_no_secret_leaves_the_server(game: str, players: int, tmp_path: Any) -> None:
     """Every seat and a spectator keep every frame they receive through a whole game; after
     each move, when all have the new state, each one's latest frame is checked: no seed, no

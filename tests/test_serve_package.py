@@ -33,6 +33,7 @@ def test_the_pages_are_in_the_package() -> None:
 
 def test_the_installed_server_answers(tmp_path: Any) -> None:
     import aiohttp
+
     from serve_kit import served
 
     async def main() -> None:

@@ -20,9 +20,9 @@ from typing import Any, Dict, Iterator, List
 
 import aiohttp
 import pytest
-from serve_kit import Client, ServerProcess, play_out, post_table, postgres_cluster
 
 from mousehole import records
+from serve_kit import Client, ServerProcess, play_out, post_table, postgres_cluster
 
 pytestmark = [pytest.mark.serve, pytest.mark.postgres]
 

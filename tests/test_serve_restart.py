@@ -15,9 +15,9 @@ from typing import Any, Dict, List
 
 import aiohttp
 import pytest
-from serve_kit import Client, ServerProcess, play_out, post_table
 
 from mousehole import records
+from serve_kit import Client, ServerProcess, play_out, post_table
 
 pytestmark = [pytest.mark.serve,
               pytest.mark.skipif(sys.platform == "win32",

@@ -53,6 +53,10 @@ BAD_SPECS = [
     ({"game": "m", "seats": [{"name": "a"}, {"bot": "mcts:5s"}], "seconds": 1}, "at most the table's 1 seconds"),
     ({"game": "m", "seats": [{"name": "a"}, {"bot": f"mcts:{MAX_BOT_ITERATIONS + 1}"}]}, "iterations a move"),
     ({"game": "m", "seats": [{"name": "a"}, {"bot": "x" * 41}]}, "at most 40 characters"),
+    # a search bot's bad budget is refused, not replaced by the table's time
+    ({"game": "m", "seats": [{"name": "a"}, {"bot": "mcts:\u00b2"}]}, "a spec is written in ASCII"),
+    ({"game": "m", "seats": [{"name": "a"}, {"bot": "ismcts:lots"}]}, "bad bot spec"),
+    ({"game": "m", "seats": [{"name": "a"}, {"bot": "strong:nodes=0"}]}, "nodes"),
     ({"game": "m", "seats": [{"bot": "easy"}, {"bot": "hard"}]}, "at least one person"),
     ({"game": "m", "seats": [{"name": "a"}, {"name": "b", "role": "x"}]}, "a seat is"),
     ({"game": "m", "seats": [{"name": "a"}, {"name": "b"}], "seconds": 0}, "seconds (the bots' time"),
@@ -83,11 +87,17 @@ def test_table_settings() -> None:
     assert [s.bot for s in spec.seats] == [None, "strong:0.5s", "mcts:200", "ismcts:0.25s", LEVELS["easy"]]
     assert TableSpec.from_json(json.loads(json.dumps(spec.to_json()))) == spec
     assert bot_spec("medium", 2.0) == "ismcts:2.0s"
+    # a node budget without a time gets the table's time and keeps its nodes
+    assert bot_spec("mcts:nodes=5000", 0.5) == "mcts:0.5s:nodes=5000"
 
 
 # -- play ------------------------------------------------------------------------------
 
 CASES = [("cheese_rescue", 3), ("kasimir", 2), ("m", 3), ("maus_au_chocolat", 4), ("maus_au_chocolat", 2)]
+
+
+def test_the_cases_cover_every_game() -> None:
+    assert {game for game, _ in CASES} == set(mousehole.game_names())
 
 
 @pytest.mark.parametrize("game, players", CASES)

@@ -25,6 +25,7 @@ from conftest import interruptible
 from mousehole import _simulate
 from mousehole._simulate import SimulationResult, SimulationSummary, play_random_game, simulate
 
+
 def _cases(engine: str) -> List[Tuple[Any, int]]:
     """(game, games per run): every game, and M with 6 players; fewer games on the
     reference engine, which plays a game of M in about 0.2 s."""
@@ -113,7 +114,7 @@ def test_progress_is_monotone_from_the_calling_thread_and_ends_at_n(engine: str,
         for aggregate in (False, True):
             calls: List[Tuple[int, int]] = []
 
-            def progress(done: int, total: int) -> None:
+            def progress(done: int, total: int, calls: List[Tuple[int, int]] = calls) -> None:
                 assert threading.get_ident() == me
                 calls.append((done, total))
             simulate(game, n, seed=1, threads=threads, progress=progress, aggregate=aggregate)

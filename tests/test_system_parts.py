@@ -43,7 +43,8 @@ def _pytest(args: List[str], tmp_path: Path, require: Optional[str], env_more: D
 
 CASES = {
     "browser": (["-m", "browser", str(HERE / "test_replay.py")], {"MOUSEHOLE_CHROMIUM": "/nonexistent/chromium"},
-                4, r"needs Chromium \(/nonexistent/chromium\) and its driver .*apt-get install chromium chromium-driver"),
+                4, r"needs Chromium \(/nonexistent/chromium\) and its driver "
+                   r".*apt-get install chromium chromium-driver"),
     "png": (["-m", "png", str(HERE / "test_render.py")], {"PYTHONPATH": "{site}"},
             4, r"needs CairoSVG and the system cairo library: apt-get install libcairo2"),
 }

@@ -22,14 +22,16 @@ import numpy as np
 import pytest
 
 import mousehole
+from gamecases import NAMES, profile
+from mousehole import _api
 from mousehole.vector import RANDOM, VectorGame
 
 HAMMER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "threadhammer.py")
 #: the most a child may take (hammer about 1-2 s, then the replays; a loaded CI machine)
 TIMEOUT = 120
-#: one game of each title for the compiled-state tests (3 players; Kater Kasimir's rolls as chance nodes)
-STATE_GAMES = [("m", {"players": 3}), ("cheese_rescue", {"players": 3}),
-               ("kasimir", {"players": 3, "explicit_chance": True}), ("maus_au_chocolat", {"players": 3})]
+#: one game of each title for the compiled-state tests (3 players where the game allows them;
+#: chance events as chance nodes where a parameter makes them so, as Kater Kasimir's rolls)
+STATE_GAMES = [(g, {"players": min(3, _api._REGISTRY[g].max_players), **profile(g).explicit_chance}) for g in NAMES]
 
 
 def hammer(scenario: str, **opts: Any) -> Dict[str, Any]:

@@ -20,12 +20,13 @@ import re
 import shutil
 import subprocess
 import sys
+import typing
 from typing import Any, Dict, List, Set, Tuple
 
 import pytest
 
 import mousehole
-from mousehole import _api
+from mousehole import Game, _api
 
 pytestmark = pytest.mark.typing
 
@@ -183,11 +184,23 @@ def test_basedpyright_reports_exactly_the_mistakes(pyright_cases: Dict[str, List
     assert not [d for d in pyright_cases[BAD] if d[1] == "warning"]
 
 
+def public_state_types() -> Dict[str, str]:
+    """Every registered game's public State type, fully qualified, by game id: the first
+    argument of its ``Game[State, Move]`` base (``class M(Game["MState", MMove])``)."""
+    out = {}
+    for name in mousehole.game_names():
+        cls = _api._REGISTRY[name]
+        base = next(b for b in getattr(cls, "__orig_bases__", ()) if typing.get_origin(b) is Game)
+        arg = typing.get_args(base)[0]
+        arg = arg.__forward_arg__ if isinstance(arg, typing.ForwardRef) else arg.__qualname__
+        out[name] = f"{cls.__module__}.{arg}"
+    return out
+
+
 def test_reveal_type_names_the_state_types(mypy_cases: Dict[str, List[Tuple[int, str, str]]],
                                            pyright_cases: Dict[str, List[Tuple[int, str, str]]]) -> None:
     reveals = {line: words[0] for line, words in _expected("reveal").items()}
-    states = {"mousehole.m.MState", "mousehole.cheese_rescue.CheeseRescueState", "mousehole.kasimir.KasimirState",
-              "mousehole.maus_au_chocolat.MausAuChocolatState"}
+    states = set(public_state_types().values())  # every registered game's (its load overload types it)
     assert states <= set(reveals.values())
     by_mypy = {line: re.sub(r'^Revealed type is "(.*)"$', r"\1", text)
                for line, sev, text in mypy_cases[BAD] if sev == "note"}

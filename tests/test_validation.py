@@ -97,7 +97,8 @@ def test_a_seat_is_an_int_never_a_bool_or_a_float(name: str, engine: str, method
             call(state, bad)
     n = state.game.num_players
     for bad in (-1, n, n + 100, 2**64, -(2**64), np.int64(-1), np.uint64(2**63), Index(n)):
-        with pytest.raises(ValueError, match=f"{what} {operator.index(bad)} is out of range: this game has seats 0..{n - 1}"):
+        with pytest.raises(ValueError,
+                           match=f"{what} {operator.index(bad)} is out of range: this game has seats 0..{n - 1}"):
             call(state, bad)
     for good in ONES:
         assert _same(call(state, good), one), (method, type(good).__name__)
@@ -309,7 +310,7 @@ def test_vector_game_arguments(engine: str) -> None:
     for bad in (0, -1, 2**64):
         with pytest.raises(ValueError, match="num_envs must be in"):
             VectorGame(game, bad, 1)
-    for bad, tname in NOT_INTEGERS[:8]:
+    for bad, _tname in NOT_INTEGERS[:8]:
         with pytest.raises(TypeError, match="seats"):
             VectorGame(game, 2, 1, seats=[0, bad])
     with pytest.raises(ValueError, match="seats"):

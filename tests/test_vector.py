@@ -20,7 +20,6 @@ from mousehole._api import CHANCE
 from mousehole._rng import Rng, derive
 from mousehole.vector import RANDOM, VectorGame, _chance_pick
 
-
 # --------------------------------------------------------------------------------------
 # the reference: ordinary states, the seeds and draws of the docstring, written out again
 
@@ -283,7 +282,7 @@ def test_observe_false_changes_nothing_but_the_observations(engine: str) -> None
     a.reset()
     b.reset()
     stale = b.observations.copy()
-    for t in range(30):
+    for _ in range(30):
         acts = np.full(4, RANDOM)
         ra = a.step(acts)
         rb = b.step(acts, observe=False)

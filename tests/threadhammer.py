@@ -340,7 +340,7 @@ def states(opts: Dict[str, Any]) -> Dict[str, Any]:
         ref = _replay(game, seed, h)
         assert ref.to_dict() == st.to_dict(), f"seed {seed}: the state differs from a replay of its history"
         assert _replay(py_game, seed, h).to_dict() == st.to_dict(), f"seed {seed}: the reference engine disagrees"
-    for seed, c, d in clones:  # a dict read while the others applied: one whole position
+    for seed, _c, d in clones:  # a dict read while the others applied: one whole position
         assert d == _replay(game, seed, d["history"]).to_dict(), f"seed {seed}: a torn state dict"
     return counts
 
@@ -398,7 +398,16 @@ def search(opts: Dict[str, Any]) -> Dict[str, Any]:
             time.sleep(0.002)
 
     run_threads([searcher(1), searcher(2), player])
-    history = [int(a) for a in st.history]
+    _check_searches(game, seed, [int(a) for a in st.history], results, bot_results, opts["iterations"])
+    assert bot._calls == counts["bot_steps"], (bot._calls, counts["bot_steps"])
+    return counts
+
+
+def _check_searches(game: Any, seed: int, history: List[int], results: List[Tuple[int, int, str, int, Any]],
+                    bot_results: List[Tuple[int, int, int]], iterations: int) -> None:
+    """Every search run by :func:`search`'s threads equals a single-threaded search of a
+    position the state went through meanwhile; every bot move was legal in one of them."""
+    from mousehole import bots
     prefixes: Dict[int, Any] = {}
 
     def at(p: int) -> Any:
@@ -411,7 +420,7 @@ def search(opts: Dict[str, Any]) -> Dict[str, Any]:
             pos = at(p)
             if pos.is_terminal() or pos.current_player == CHANCE:
                 continue
-            one = bots.search(pos, algorithm=alg, iterations=opts["iterations"], seed=s)
+            one = bots.search(pos, algorithm=alg, iterations=iterations, seed=s)
             if one == res:
                 ok = True
                 break
@@ -419,8 +428,6 @@ def search(opts: Dict[str, Any]) -> Dict[str, Any]:
     for lo, hi, a in bot_results:
         assert any(not at(p).is_terminal() and a in at(p).legal_actions().tolist()
                    for p in range(lo, hi + 1)), f"the bot chose {a}, legal in none of moves {lo}..{hi}"
-    assert bot._calls == counts["bot_steps"], (bot._calls, counts["bot_steps"])
-    return counts
 
 
 SCENARIOS = {"writer": writer, "steppers": steppers, "states": states, "search": search}

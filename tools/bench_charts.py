@@ -45,13 +45,15 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
+import mousehole  # noqa: E402
+from mousehole import _api  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 OUT = ROOT / "docs" / "figures" / "bench"
 
-#: the game ids in the order the charts show them, and their names
-GAME_NAMES = {"cheese_rescue": "Cheese Rescue", "kasimir": "Kater Kasimir", "m": "M",
-              "maus_au_chocolat": "Maus au Chocolat"}
+#: the game ids in the order the charts show them (the registry's), and their titles
+GAME_NAMES = {name: _api._REGISTRY[name].title for name in mousehole.game_names()}
 #: the per-call figures, in the order of the charts (those a run lacks are left out)
 CALLS = [
     ("clone_ns", "clone()"),

@@ -21,8 +21,10 @@ session adds ``and not typing``), e.g. ``--markers "not differential"`` for a qu
 which halves the wall time on a machine with two or more cores; their output is printed
 one after the other when both are done.
 
-tests/test_wheel_matrix.py is left out: it checks the build configuration of the
-source tree with cibuildwheel, not the installed package. A run that collects no
+The tests of the source tree, not of the installed package, are left out
+(``SOURCE_ONLY_TESTS``): test_wheel_matrix.py (the build configuration, with
+cibuildwheel), test_lint.py (ruff over the sources) and test_touch_points.py (every
+game's files in the checkout). A run that collects no
 test at all fails. Standard library only; runs on Python >= 3.9 and on Windows.
 """
 from __future__ import annotations
@@ -38,7 +40,7 @@ from pathlib import Path
 from typing import IO, Dict, List, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCE_ONLY_TESTS = ["test_wheel_matrix.py", "test_lint.py"]
+SOURCE_ONLY_TESTS = ["test_wheel_matrix.py", "test_lint.py", "test_touch_points.py"]
 
 PROBE = """
 import os, sys

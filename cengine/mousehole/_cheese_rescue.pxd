@@ -1,9 +1,10 @@
 # cython: language_level=3
 """Layout of the compiled Cheese Rescue engine (rules CR-1 .. CR-15)."""
 
-from mousehole._rng cimport uint8_t, uint16_t, int32_t, uint32_t, uint64_t, rng_t
+from mousehole._rng cimport int64_t, uint8_t, uint16_t, int32_t, uint32_t, uint64_t, rng_t
 
 from mousehole._statecore cimport StateCore
+cimport numpy as cnp
 
 cdef enum:
     CR_MAX_G = 15          # grid side G = 2N - 1, N <= 8
@@ -71,3 +72,9 @@ ctypedef struct cr_t:
 
 cdef class CheeseRescueCore(StateCore):   # game, seed: StateCore
     cdef cr_t s
+    # StateCore's per-core methods (_statecore.pxd)
+    cdef int _admit(self, int64_t a) except -1
+    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept
+    cdef int _obs_shape(self, cnp.npy_intp* dims) noexcept
+    cdef void _scores(self, int64_t* out) noexcept
+    cdef int _winner_mask(self) noexcept

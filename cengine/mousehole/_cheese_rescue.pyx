@@ -73,7 +73,7 @@ from mousehole._boundary cimport (
     cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
 )
 from mousehole._pyalloc cimport adopt_public_class
-from mousehole._statecore cimport StateCore
+from mousehole._statecore cimport StateCore, state_new
 
 import numpy as np
 
@@ -935,10 +935,10 @@ cdef int fill_cfg(object game, void* v) except -1:
     cdef cr_cfg_t* cfg = <cr_cfg_t*>v
     cdef int i
     cfg.n = game.num_players
-    cfg.N = game.N
-    cfg.G = game.G
-    cfg.C = game.C
-    cfg.K = game.K
+    cfg.N = game.square_size
+    cfg.G = game.grid_size
+    cfg.C = game.num_cells
+    cfg.K = game.num_cheese_kinds
     cfg.kinds = game.num_kinds
     cfg.center = game.center
     cfg.cells = game.cells_to_fill
@@ -949,7 +949,7 @@ cdef int fill_cfg(object game, void* v) except -1:
     cfg.area_lo = game.area_lo  # CR-8, reading play_area
     cfg.area_hi = game.area_hi
     cfg.fixed_area = game.fixed_area
-    for i in range(game.K):
+    for i in range(game.num_cheese_kinds):
         cfg.cheese_value[i] = game.cheese_kind_values[i]
         cfg.cheese_count[i] = game.cheese_counts[i]
     for i in range(3):
@@ -1019,9 +1019,8 @@ cdef class CheeseRescueCore(StateCore):
     def _from_valid_dict(cls, game, dict d):
         """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
         only: the struct takes its values unchecked)."""
-        cdef CheeseRescueCore st = <CheeseRescueCore>new_instance(<type>cls)
+        cdef CheeseRescueCore st = <CheeseRescueCore>state_new(<type>cls, game)
         cdef int i, k, p
-        st.game = game
         load_cfg(&CR_CFG, game, &st.s.cfg, sizeof(cr_cfg_t))
         cr_clear(&st.s)
         for i, code in enumerate(d["table"]):
@@ -1041,58 +1040,33 @@ cdef class CheeseRescueCore(StateCore):
         cr_derive(&st.s)  # the window, the kinds held, the seat to play
         return st
 
-    def clone(self):
-        """An independent copy (one struct copy)."""
-        cdef CheeseRescueCore c = <CheeseRescueCore>new_instance(type(self))
-        c.game = self.game
-        c.seed = self.seed
-        mh_copy(&c.s, &self.s, sizeof(cr_t))  # (the library's copy: see mh_copy)
-        return c
+    cdef int _admit(self, int64_t a) except -1:
+        """1 for card kind ``a // C`` on cell ``a % C`` if the rules allow it now (CR-7, CR-8;
+        the struct keeps the history), else 0."""
+        return 0 <= a < self.s.cfg.num_actions and cr_is_legal(&self.s, <int>a)
 
-    @classmethod
-    def _adopt_public_class(cls, type sub):
-        """Once, for the public state class ``sub`` (this core + the shared API, no new
-        fields): its instances skip GC tracking and call this core's methods the fast way
-        (``adopt_public_class`` in _pyalloc.pxd)."""
-        adopt_public_class(sub, cls)
+    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept:
+        n[0] = self.s.placed
+        step[0] = 1
+        return self.s.hist
 
-    def determinize(self, player, seed):
-        """``StateAPI.determinize`` in compiled code: a copy in which what seat ``player``
-        cannot see (CR-15) is re-dealt from ``seed``; equal to
-        ``game.determinize_view(self.to_dict(for_player=player), seed)``."""
-        cdef int p = seat_arg(self.game, self.s.cfg.n, player)
-        cdef uint64_t sd = seed_arg(seed)
-        cdef CheeseRescueCore c
-        c = <CheeseRescueCore>new_instance(type(self))
-        c.game = self.game
-        c.s = self.s
-        cr_determinize(&c.s, p, sd)
-        return c
+    cdef int _obs_shape(self, cnp.npy_intp* dims) noexcept:
+        dims[0] = cr_num_channels(&self.s.cfg)
+        dims[1] = self.s.cfg.G
+        dims[2] = self.s.cfg.G
+        return 3
 
+    cdef void _scores(self, int64_t* out) noexcept:
+        """CR-12/CR-13 applied to the table as it is now."""
+        cdef int32_t sc[4]
+        cdef int32_t cnt[4]
+        cdef int p
+        cr_scores(&self.s, sc, cnt)
+        for p in range(self.s.cfg.n):
+            out[p] = sc[p]
 
-    @property
-    def current_player(self):
-        """The seat to move, ``mousehole.CHANCE`` at a chance node, ``mousehole.TERMINAL``
-        once the game is over."""
-        return cr_current(&self.s)
-
-    def is_terminal(self):
-        """True once the game is over (by its rules or by ``max_turns``)."""
-        return cr_current(&self.s) == TERMINAL_SEAT
-
-    def is_chance_node(self):
-        """Always False: Cheese Rescue has no chance node (the pile is shuffled at setup, CR-4)."""
-        return False
-
-    @property
-    def truncated(self):
-        """True when the game ended by ``max_turns`` rather than by its rules."""
-        return bool(self.s.truncated)
-
-    @property
-    def history(self):
-        """The actions applied since ``new_state``, oldest first (a new list)."""
-        return int_list_of(self.s.hist, self.s.placed)
+    cdef int _winner_mask(self) noexcept:
+        return cr_winner_mask(&self.s)
 
     def legal_cells(self):
         """Empty cells where a card may go now (CR-7, CR-8), ascending."""
@@ -1110,84 +1084,11 @@ cdef class CheeseRescueCore(StateCore):
                 bits &= bits - 1
         return out
 
-    def legal_actions(self):
-        """The legal actions, ascending: each kind held (CR-7) at each legal cell (CR-7, CR-8),
-        kind-major (``kind * C + cell``)."""
-        cdef uint32_t cells[CR_MAX_CELLS]
-        cdef int32_t held[CR_MAX_KINDS]
-        cdef const cr_t* s = &self.s
-        cdef int p = cr_current(s)
-        cdef int nc, nk = 0, k, i
-        cdef int64_t d
-        cdef cnp.npy_intp dim = 0
-        cdef cnp.ndarray arr
-        cdef int64_t* out
-        if p == TERMINAL_SEAT:
-            return cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT64, 0)
-        nc = cr_legal_list(s, cells)
-        for k in range(s.cfg.kinds):  # (no branch: the hands vary)
-            held[nk] = k
-            nk += s.hands[p][k] != 0
-        dim = nk * nc  # (nk > 0: a seat to play always holds a card, CR-11)
-        Py_INCREF(INT64_DESCR)  # (stolen by PyArray_NewFromDescr)
-        arr = np_new_from_descr(<PyTypeObject*>NDARRAY_TYPE, INT64_DESCR, 1, &dim, NULL, NULL, 0, NULL)
-        out = <int64_t*>cnp.PyArray_DATA(arr)
-        for k in range(nk):  # kind-major, cells ascending: sorted
-            d = <int64_t>held[k] * s.cfg.C
-            for i in range(nc):
-                out[i] = cells[i] + d
-            out += nc
-        return arr
-
-    def legal_action_mask(self, out=None):
-        """Boolean mask of length ``game.num_actions``, True at the legal actions (CR-7,
-        CR-8), written straight from the struct; into ``out`` (a writable C-contiguous bool
-        array of that length) when given."""
-        cdef cnp.npy_intp dim = self.s.cfg.num_actions
-        cdef cnp.ndarray arr = out_array(out, cnp.NPY_BOOL, 1, &dim)
-        cr_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
-        return out_result(out, arr)
-
-    def observation(self, player, out=None):
-        """Seat ``player``'s observation tensor (``game.observation_shape``, float32),
-        written straight from the struct; into ``out`` (a writable C-contiguous float32
-        array of that shape) when given. Same values, bit for bit, as the reference."""
-        cdef int p = seat_arg(self.game, self.s.cfg.n, player)
-        cdef cnp.npy_intp dims[3]
-        cdef cnp.ndarray arr
-        dims[0] = cr_num_channels(&self.s.cfg)
-        dims[1] = self.s.cfg.G
-        dims[2] = self.s.cfg.G
-        arr = out_array(out, cnp.NPY_FLOAT32, 3, dims, False)  # (written whole)
-        cr_observe(&self.s, p, <float*>cnp.PyArray_DATA(arr))
-        return out_result(out, arr)
-
-    def apply_action(self, action):
-        """Lay card kind ``action // C`` on cell ``action % C``; IllegalMoveError if not allowed."""
-        cdef int64_t a = action_int(action)
-        if a < 0 or a >= self.s.cfg.num_actions or not cr_is_legal(&self.s, <int>a):
-            raise self._illegal(action)
-        cr_apply(&self.s, <int>a)
-
-    def scores(self):
-        """CR-12/CR-13 applied to the table as it is now."""
-        cdef int32_t sc[4]
-        cdef int32_t cnt[4]
-        cr_scores(&self.s, sc, cnt)
-        return [sc[p] for p in range(self.s.cfg.n)]
-
     def cheese_counts(self):
         cdef int32_t sc[4]
         cdef int32_t cnt[4]
         cr_scores(&self.s, sc, cnt)
         return [cnt[p] for p in range(self.s.cfg.n)]
-
-    def winners(self):
-        """The seats that won (several for a shared win), ascending; empty before the end."""
-        if cr_current(&self.s) != TERMINAL_SEAT:
-            return []
-        cdef int mask = cr_winner_mask(&self.s)
-        return [p for p in range(self.s.cfg.n) if (mask >> p) & 1]
 
     def _to_dict(self):
         cdef int p

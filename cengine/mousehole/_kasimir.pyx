@@ -25,7 +25,7 @@ from mousehole._boundary cimport (
     cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
 )
 from mousehole._pyalloc cimport adopt_public_class
-from mousehole._statecore cimport StateCore
+from mousehole._statecore cimport StateCore, state_new
 
 import numpy as np
 
@@ -710,10 +710,10 @@ cdef int fill_cfg(object game, void* v) except -1:
     cdef kk_cfg_t* cfg = <kk_cfg_t*>v
     cdef int i
     cfg.n = game.num_players
-    cfg.L = game.L
+    cfg.L = game.track_length
     cfg.m = game.mice
-    cfg.D = game.D
-    cfg.P = game.P
+    cfg.D = game.max_distance
+    cfg.P = game.num_move_actions
     cfg.nfaces = game.num_faces
     cfg.clover = game.clover
     cfg.max_turns = game.max_turns if game.max_turns < 1000000000 else 1000000000
@@ -764,10 +764,6 @@ cdef class KasimirCore(StateCore):
     """Compiled Kater Kasimir state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.kasimir.CompiledKasimirState`` (this core + the shared API)."""
 
-    def __cinit__(self):
-        self.hist = NULL
-        self.cap = 0
-
     def __dealloc__(self):
         if self.hist != NULL:
             free(self.hist)
@@ -791,12 +787,11 @@ cdef class KasimirCore(StateCore):
     def _from_valid_dict(cls, game, dict d):
         """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
         only: the struct takes its values unchecked)."""
-        cdef KasimirCore st = <KasimirCore>new_instance(cls)
+        cdef KasimirCore st = <KasimirCore>state_new(cls, game)
         cdef int p, s, x, below, k
         cdef int nid[KK_MAX_PLAYERS]
         cdef uint64_t b
         load_cfg(&KK_CFG, game, &st.s.cfg, sizeof(kk_cfg_t))
-        st.game = game
         kk_deal(&st.s, 0)
         st.s.on_way = 0
         for p in range(st.s.cfg.n):
@@ -842,43 +837,37 @@ cdef class KasimirCore(StateCore):
         st.s.truncated = 1 if d["truncated"] else 0
         return st
 
-    def clone(self):
-        """An independent copy (one struct copy and the history buffer)."""
-        cdef KasimirCore c = <KasimirCore>new_instance(type(self))
-        c.game = self.game
-        c.seed = self.seed
-        mh_copy(&c.s, &self.s, sizeof(kk_t))  # (the library's copy: see mh_copy)
-        if self.s.nhist:
-            c._reserve(self.s.nhist)
-            memcpy(c.hist, self.hist, self.s.nhist * sizeof(uint16_t))
-        return c
+    cdef int _copy_rest(self, StateCore src) except -1:
+        """``clone``: the history buffer (the struct is copied)."""
+        cdef KasimirCore o = <KasimirCore>src
+        if o.s.nhist:
+            self._reserve(o.s.nhist)
+            memcpy(self.hist, o.hist, o.s.nhist * sizeof(uint16_t))
+        return 0
 
+    cdef int _admit(self, int64_t a) except -1:
+        """1 for a move (``start * D + distance - 1``, KK-6) or, at a chance node, a die face
+        (``P + i``, KK-5) that the rules allow now (``kk_is_legal``), once it is in the
+        history (the interface's ``apply`` counts it in ``s.nhist``); else 0."""
+        if not kk_is_legal(&self.s, a):
+            return 0
+        self._reserve(self.s.nhist + 1)
+        self.hist[self.s.nhist] = <uint16_t>a
+        return 1
 
-    @property
-    def current_player(self):
-        """The seat to move, ``mousehole.CHANCE`` at a chance node, ``mousehole.TERMINAL``
-        once the game is over."""
-        if self.s.seat == TERMINAL_SEAT:
-            return TERMINAL_SEAT
-        return CHANCE_SEAT if self.s.roll < 0 else self.s.seat
+    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept:
+        n[0] = self.s.nhist
+        step[0] = 1
+        return self.hist
 
-    def is_terminal(self):
-        """True once the game is over (by its rules or by ``max_turns``)."""
-        return self.s.seat == TERMINAL_SEAT
+    cdef void _scores(self, int64_t* out) noexcept:
+        """KK-13: mice in the hole per seat."""
+        cdef int p
+        for p in range(self.s.cfg.n):
+            out[p] = self.s.home[p]
 
-    def is_chance_node(self):
-        """KK-5: the seat to move has yet to roll (explicit chance only)."""
-        return self.s.roll < 0 and self.s.seat != TERMINAL_SEAT
-
-    @property
-    def truncated(self):
-        """True when the game ended by ``max_turns`` rather than by its rules."""
-        return bool(self.s.truncated)
-
-    @property
-    def history(self):
-        """The actions applied since ``new_state``, oldest first (a new list)."""
-        return [self.hist[i] for i in range(self.s.nhist)]
+    cdef int _winner_mask(self) noexcept:
+        return kk_winner_mask(&self.s)
 
     def free_starts(self, p):
         """KK-6: start spaces of seat p's free mice, ascending (0 = the pantry stack);
@@ -895,82 +884,6 @@ cdef class KasimirCore(StateCore):
     def on_the_way(self):
         """Mice neither home nor trapped (KK-12)."""
         return self.s.on_way
-
-    cdef int _fill(self, int64_t* out) noexcept:
-        """Write the legal actions (ascending) to out; return their number."""
-        return kk_legal(&self.s, out)
-
-    cdef int _count(self) noexcept:
-        return kk_num_legal(&self.s)
-
-    def determinize(self, player, seed):
-        """A full state that seat ``player`` cannot tell apart from this one (KK-14: only the
-        generator of the future rolls is hidden, and it is drawn anew from ``seed``): exactly
-        ``game.determinize_view(state.to_dict(for_player=player), seed)``, computed in C."""
-        cdef int p = seat_arg(self.game, self.s.cfg.n, player)
-        cdef uint64_t sd = seed_arg(seed)
-        cdef KasimirCore c = <KasimirCore>self.clone()
-        c.seed = None
-        kk_determinize(&c.s, sd)
-        return c
-
-    @classmethod
-    def _adopt_public_class(cls, type sub):
-        """Once, for the public state class ``sub`` (this core + the shared API, no new
-        fields): its instances skip GC tracking and call this core's methods the fast way
-        (``adopt_public_class`` in _pyalloc.pxd)."""
-        adopt_public_class(sub, cls)
-
-    def legal_actions(self):
-        """The legal actions of the seat to move: a new sorted numpy ``int64`` array (the
-        outcomes at a chance node; empty once the game is over)."""
-        cdef cnp.npy_intp dim = self._count()
-        cdef cnp.ndarray arr = cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT64, 0)
-        self._fill(<int64_t*>cnp.PyArray_DATA(arr))
-        return arr
-
-    def legal_action_mask(self, out=None):
-        """Boolean mask of length ``game.num_actions``, True at the legal actions; written
-        into ``out`` (a writable C-contiguous bool array of that length) when given, else
-        into a new array. Written from the struct (``kk_legal_mask``), no intermediate array."""
-        cdef cnp.npy_intp dim = self.s.cfg.num_actions
-        cdef cnp.ndarray arr = out_array(out, cnp.NPY_BOOL, 1, &dim)
-        kk_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
-        return out_result(out, arr)
-
-    def observation(self, player, out=None):
-        """Seat ``player``'s observation (float32, shape ``game.observation_shape``; layout in
-        ``docs/games/kasimir.md``), written from the struct (``kk_observe``) into ``out`` (a
-        writable C-contiguous float32 array of that shape) when given, else into a new
-        array. Equal, bit for bit, to the reference engine's."""
-        cdef int p = seat_arg(self.game, self.s.cfg.n, player)
-        cdef int L = self.s.cfg.L, n = self.s.cfg.n
-        cdef cnp.npy_intp dim = (n * (L + 2) + L * n * self.s.cfg.m * n + 2 * L
-                                 + self.s.cfg.nfaces + 2 * n + 1)
-        cdef cnp.ndarray arr = out_array(out, cnp.NPY_FLOAT32, 1, &dim)
-        kk_observe(&self.s, p, <float*>cnp.PyArray_DATA(arr))
-        return out_result(out, arr)
-
-    def apply_action(self, action):
-        """Apply a move (``start * D + distance - 1``) or, at a chance node, a die face
-        (``P + i``); IllegalMoveError if the rules do not allow it (state unchanged)."""
-        cdef int64_t a = action_int(action)
-        if not kk_is_legal(&self.s, a):
-            raise self._illegal(action)
-        self._reserve(self.s.nhist + 1)
-        self.hist[self.s.nhist] = <uint16_t>a
-        kk_apply(&self.s, <int>a)
-
-    def scores(self):
-        """KK-13: mice in the hole per seat."""
-        return [self.s.home[p] for p in range(self.s.cfg.n)]
-
-    def winners(self):
-        """The seats that won (several for a shared win), ascending; empty before the end."""
-        if self.s.seat != TERMINAL_SEAT:
-            return []
-        cdef int mask = kk_winner_mask(&self.s)
-        return [p for p in range(self.s.cfg.n) if (mask >> p) & 1]
 
     def _to_dict(self):
         cdef int p, sp, x

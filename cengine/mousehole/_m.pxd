@@ -4,6 +4,7 @@
 from mousehole._rng cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, int64_t, uint64_t, rng_t
 
 from mousehole._statecore cimport StateCore
+cimport numpy as cnp
 
 cdef enum:
     M_W = 8               # window side: the 6 x 6 square of M-7 plus a free cell each side
@@ -121,7 +122,7 @@ ctypedef struct m_t:
 # One entry per action, in order: the int action (the state dict's "history") and its public
 # facts (its "log" entry [seat, card, row, col]): the card laid or taken, M_LOG_NONE for a
 # pass or a row choice, M_LOG_EXCHANGE for an exchange (a card went under the pile); the
-# absolute cell as an offset from (log_r, log_c) of the MCore. Offsets stay small: the
+# absolute cell as an offset from (log_r, log_c) of the MGameCore. Offsets stay small: the
 # window origin moves at most 1 cell per placement and 5 per take, and each of the <= 128
 # cards is laid once and taken once, so a game drifts less than 800 cells; loaded logs lie
 # within M_LOG_REACH cells of the table (checked by the dict validation).
@@ -136,13 +137,21 @@ cdef enum:
     M_LOG_EXCHANGE = -2
     M_LOG_REACH = 16384
 
-cdef class MCore(StateCore):   # game, seed: StateCore
+cdef class MGameCore(StateCore):   # game, seed: StateCore
     cdef m_t s
-    cdef m_log_t* log             # s.n_hist entries (history and log), capacity log_cap
+    cdef m_log_t* log             # s.pos.n_hist entries (history and log), capacity log_cap
     cdef Py_ssize_t log_cap
     cdef int64_t log_r, log_c     # the absolute cell of offset (0, 0) in the log
     cdef int _reserve(self, Py_ssize_t need) except -1
     cdef int _record(self, int a) except -1
+    # StateCore's per-core methods (_statecore.pxd)
+    cdef int _admit(self, int64_t a) except -1
+    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept
+    cdef int _copy_rest(self, StateCore src) except -1
+    cdef int _determinized(self, int p) except -1
+    cdef int _obs_shape(self, cnp.npy_intp* dims) noexcept
+    cdef void _scores(self, int64_t* out) noexcept
+    cdef int _winner_mask(self) noexcept
 
 
 # Leaf functions that other Cython code may cimport (the microbenchmarks of benchmarks/): they

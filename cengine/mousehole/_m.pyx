@@ -80,7 +80,7 @@ from mousehole._boundary cimport (
     cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
 )
 from mousehole._pyalloc cimport adopt_public_class
-from mousehole._statecore cimport StateCore
+from mousehole._statecore cimport StateCore, state_new
 
 import numpy as np
 
@@ -1618,7 +1618,7 @@ cdef int fill_cfg(object game, void* v) except -1:
     cdef int i, sym
     cdef object x
     cfg.n = game.num_players
-    cfg.H = game.H
+    cfg.H = game.hand_size
     cfg.n_cards = game.n_cards
     cfg.in_play = game.in_play
     cfg.chips = game.start_chips
@@ -1705,7 +1705,7 @@ cdef inline int log_reserve(m_log_t** buf, Py_ssize_t* cap, Py_ssize_t need) exc
 
 
 @cython.no_gc  # it holds its game and seed, which hold no state: no cycle
-cdef class MCore(StateCore):
+cdef class MGameCore(StateCore):
     """Compiled M state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.m.CompiledMState`` (this core + the shared API)."""
 
@@ -1760,13 +1760,12 @@ cdef class MCore(StateCore):
     def _from_valid_dict(cls, game, dict d):
         """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
         only: the struct takes its values unchecked)."""
-        cdef MCore st = <MCore>new_instance(<type>cls)
+        cdef MGameCore st = <MGameCore>state_new(<type>cls, game)
         cdef m_t* s = &st.s
         cdef m_pos_t* x = &s.pos
         cdef m_board_t* b = &x.board
         cdef const m_cfg_t* c = &s.cfg
         cdef int i, p, k, card
-        st.game = game
         load_cfg(&M_CFG, game, &s.cfg, sizeof(m_cfg_t))
         m_board_clear(b)
         m_board_origin(b, min(e[0] for e in d["table"]) - 1, min(e[1] for e in d["table"]) - 1)
@@ -1830,126 +1829,57 @@ cdef class MCore(StateCore):
         x.n_hist = len(history)
         return st
 
-    def clone(self):
-        """An independent copy (one struct copy and the action array)."""
-        cdef MCore c = <MCore>new_instance(type(self))
-        cdef Py_ssize_t n = self.s.pos.n_hist
-        c.game = self.game
-        c.seed = self.seed
-        mh_copy(&c.s, &self.s, sizeof(m_t))  # (the library's copy: see mh_copy)
-        c.log_r = self.log_r
-        c.log_c = self.log_c
+    cdef int _copy_rest(self, StateCore src) except -1:
+        """``clone``: the action array (the struct is copied)."""
+        cdef MGameCore o = <MGameCore>src
+        cdef Py_ssize_t n = o.s.pos.n_hist
+        self.log_r = o.log_r
+        self.log_c = o.log_c
         if n:
-            c.log = <m_log_t*>malloc((n + 16) * sizeof(m_log_t))
-            if c.log == NULL:
+            self.log = <m_log_t*>malloc((n + 16) * sizeof(m_log_t))
+            if self.log == NULL:
                 raise MemoryError()
-            c.log_cap = n + 16
-            memcpy(c.log, self.log, n * sizeof(m_log_t))
-        return c
+            self.log_cap = n + 16
+            memcpy(self.log, o.log, n * sizeof(m_log_t))
+        return 0
 
-    @classmethod
-    def _adopt_public_class(cls, type sub):
-        """Once, for the public state class ``sub`` (this core + the shared API, no new
-        fields): its instances skip GC tracking and call this core's methods the fast way
-        (``adopt_public_class`` in _pyalloc.pxd)."""
-        adopt_public_class(sub, cls)
-
-    def determinize(self, player, seed):
-        """``game.determinize_view(self.to_dict(for_player=player), seed)``, computed in
-        compiled code: a copy whose hidden cards (M-22) are dealt again by ``m_determinize``,
-        and whose history names another seat's placements and exchanges canonically (slot 0
-        and the exchange of slot 0: the view hides their slot)."""
-        cdef int p = seat_arg(self.game, self.s.cfg.n, player)
-        cdef uint64_t sd
-        cdef MCore c
+    cdef int _determinized(self, int p) except -1:
+        """``determinize`` (the hidden cards, M-22, dealt again by ``m_determinize``): the
+        history names another seat's placements and exchanges canonically (slot 0 and the
+        exchange of slot 0: the view hides their slot)."""
         cdef m_log_t* e
         cdef Py_ssize_t i
-        sd = seed_arg(seed)
-        c = self.clone()
-        c.seed = None
-        m_determinize(&c.s, p, sd)
-        for i in range(c.s.pos.n_hist):
-            e = &c.log[i]
-            if e.seat != p and e.action < c.s.cfg.A_ROW and e.action != c.s.cfg.A_PASS:
-                e.action = 0 if e.card >= 0 else <uint16_t>c.s.cfg.A_EXCH
-        return c
+        for i in range(self.s.pos.n_hist):
+            e = &self.log[i]
+            if e.seat != p and e.action < self.s.cfg.A_ROW and e.action != self.s.cfg.A_PASS:
+                e.action = 0 if e.card >= 0 else <uint16_t>self.s.cfg.A_EXCH
+        return 0
 
+    cdef int _admit(self, int64_t a) except -1:
+        """An action of docs/games/m.md that the rules allow now: recorded, 1; else 0."""
+        if a < 0 or a >= self.s.cfg.num_actions or not m_is_legal(&self.s, <int>a):
+            return 0
+        self._record(<int>a)
+        return 1
 
-    @property
-    def current_player(self):
-        """The seat to move, ``mousehole.CHANCE`` at a chance node, ``mousehole.TERMINAL``
-        once the game is over."""
-        return m_current(&self.s)
+    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept:
+        n[0] = self.s.pos.n_hist
+        step[0] = sizeof(m_log_t) // sizeof(uint16_t)  # (the action is the entry's first field)
+        return <const uint16_t*>self.log
 
-    def is_terminal(self):
-        """True once the game is over (by its rules or by ``max_turns``)."""
-        return self.s.pos.phase == PH_OVER
-
-    def is_chance_node(self):
-        """Always False: every random event of M happens at setup (M-3 .. M-5)."""
-        return False
-
-    @property
-    def truncated(self):
-        """True when the game ended by ``max_turns`` rather than by its rules."""
-        return self.s.pos.end == END_MAX_TURNS
-
-    @property
-    def history(self):
-        """The actions applied since ``new_state``, oldest first (a new list)."""
-        return [self.log[i].action for i in range(self.s.pos.n_hist)]
-
-    def legal_actions(self):
-        """The legal actions of the seat to move: a new sorted numpy ``int64`` array (the
-        outcomes at a chance node; empty once the game is over)."""
-        cdef cnp.npy_intp dim = m_num_legal(&self.s)
-        cdef cnp.ndarray arr = cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT64, 0)
-        m_legal(&self.s, <int64_t*>cnp.PyArray_DATA(arr))  # straight into the array
-        return arr
-
-    def legal_action_mask(self, out=None):
-        """Boolean mask of length ``game.num_actions``, True at the legal actions, written
-        straight from the struct; into ``out`` (a writable C-contiguous bool array of that
-        length) when given, else into a new array."""
-        cdef cnp.npy_intp dim = self.s.cfg.num_actions
-        cdef cnp.ndarray arr = out_array(out, cnp.NPY_BOOL, 1, &dim)
-        m_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
-        return out_result(out, arr)
-
-    def observation(self, player, out=None):
-        """Seat ``player``'s observation (float32, ``game.observation_shape``), written
-        straight from the struct, the same bit for bit as the reference engine's; into
-        ``out`` (a writable C-contiguous float32 array of that shape) when given."""
-        cdef int p = seat_arg(self.game, self.s.cfg.n, player)
-        cdef cnp.npy_intp dims[3]
-        cdef cnp.ndarray arr
+    cdef int _obs_shape(self, cnp.npy_intp* dims) noexcept:
         dims[0] = self.s.cfg.channels
         dims[1] = M_W
         dims[2] = M_W
-        arr = out_array(out, cnp.NPY_FLOAT32, 3, dims)
-        m_observe(&self.s, p, <float*>cnp.PyArray_DATA(arr))
-        return out_result(out, arr)
+        return 3
 
-    def apply_action(self, action):
-        """Apply an int action (docs/games/m.md); IllegalMoveError if not allowed."""
-        cdef int64_t a = action_int(action)
-        if a < 0 or a >= self.s.cfg.num_actions or not m_is_legal(&self.s, <int>a):
-            raise self._illegal(action)
-        self._record(<int>a)
-        m_apply(&self.s, <int>a)
-
-    def scores(self):
+    cdef void _scores(self, int64_t* out) noexcept:
         """M-20, defined at any time (hand cards never count, M-19)."""
-        cdef int64_t sc[M_MAX_PLAYERS]
-        m_scores(&self.s, sc)
-        return [sc[p] for p in range(self.s.cfg.n)]
+        m_scores(&self.s, out)
 
-    def winners(self):
+    cdef int _winner_mask(self) noexcept:
         """M-21: the highest score wins; ties are shared."""
-        if self.s.pos.phase != PH_OVER:
-            return []
-        cdef int mask = m_winner_mask(&self.s)
-        return [p for p in range(self.s.cfg.n) if (mask >> p) & 1]
+        return m_winner_mask(&self.s)
 
     def _to_dict(self):
         cdef m_t* s = &self.s
@@ -2013,3 +1943,13 @@ cdef class MCore(StateCore):
         cdef m_cfg_t cfg
         load_cfg(&M_CFG, game, &cfg, sizeof(m_cfg_t))
         run_sim_chunk(sim_range, &cfg, cfg.n, seed, start, stop, scores, winners, lengths, truncated)
+
+
+def __getattr__(name):
+    """``MCore``, the old name of ``MGameCore`` (it read as the ``MC`` prefix of Maus au
+    Chocolat), kept until the next minor version: a ``DeprecationWarning``."""
+    if name == "MCore":
+        from mousehole._values import warn_deprecated
+        warn_deprecated("mousehole._m.MCore", "mousehole._m.MGameCore")
+        return MGameCore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,9 +1,10 @@
 # cython: language_level=3
 """Layout of the compiled Maus au Chocolat engine (rules MC-1 .. MC-30)."""
 
-from mousehole._rng cimport uint8_t, int8_t, uint16_t, int16_t, int32_t, uint64_t, rng_t
+from mousehole._rng cimport int64_t, uint8_t, int8_t, uint16_t, int16_t, int32_t, uint64_t, rng_t
 
 from mousehole._statecore cimport StateCore
+cimport numpy as cnp
 
 cdef enum:
     MC_CARDS = 80
@@ -92,6 +93,14 @@ cdef class MausAuChocolatCore(StateCore):   # game, seed: StateCore
     cdef uint16_t* hist
     cdef Py_ssize_t hist_cap
     cdef int _record(self, int a) except -1
+    # StateCore's per-core methods (_statecore.pxd)
+    cdef int _admit(self, int64_t a) except -1
+    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept
+    cdef int _copy_rest(self, StateCore src) except -1
+    cdef int _determinized(self, int p) except -1
+    cdef int _observed(self, float* obs, Py_ssize_t n) except -1
+    cdef void _scores(self, int64_t* out) noexcept
+    cdef int _winner_mask(self) noexcept
 
 
 # Leaf functions that other Cython code may cimport (the microbenchmarks of benchmarks/): they

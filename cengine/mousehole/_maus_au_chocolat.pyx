@@ -65,7 +65,7 @@ from mousehole._boundary cimport (
     cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
 )
 from mousehole._pyalloc cimport adopt_public_class
-from mousehole._statecore cimport StateCore
+from mousehole._statecore cimport StateCore, state_new
 
 import numpy as np
 
@@ -2443,10 +2443,9 @@ cdef class MausAuChocolatCore(StateCore):
     def _from_valid_dict(cls, game, dict d):
         """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
         only: the struct takes its values unchecked)."""
-        cdef MausAuChocolatCore st = <MausAuChocolatCore>new_instance(<type>cls)
+        cdef MausAuChocolatCore st = <MausAuChocolatCore>state_new(<type>cls, game)
         cdef mc_t* s = &st.s
         cdef int i, q, c
-        st.game = game
         load_cfg(&MC_CFG, game, &s.cfg, sizeof(mc_cfg_t))
         n = s.cfg.n
         memset(s.known, 0, sizeof(s.known))
@@ -2502,47 +2501,26 @@ cdef class MausAuChocolatCore(StateCore):
                     s.henri_off = _henri_bid_plain(d["history"], q)
         return st
 
-    def clone(self):
-        """An independent copy (one struct copy and the history buffer)."""
-        cdef MausAuChocolatCore c = <MausAuChocolatCore>new_instance(type(self))
-        c.game = self.game
-        c.seed = self.seed
-        mh_copy(&c.s, &self.s, sizeof(mc_t))  # (the library's copy: see mh_copy)
-        if self.s.nactions:
-            c.hist = <uint16_t*>malloc(self.hist_cap * sizeof(uint16_t))
-            if c.hist == NULL:
+    cdef int _copy_rest(self, StateCore src) except -1:
+        """``clone``: the history buffer (the struct is copied)."""
+        cdef MausAuChocolatCore o = <MausAuChocolatCore>src
+        if o.s.nactions:
+            self.hist = <uint16_t*>malloc(o.hist_cap * sizeof(uint16_t))
+            if self.hist == NULL:
                 raise MemoryError()
-            memcpy(c.hist, self.hist, self.s.nactions * sizeof(uint16_t))
-            c.hist_cap = self.hist_cap
-        return c
+            memcpy(self.hist, o.hist, o.s.nactions * sizeof(uint16_t))
+            self.hist_cap = o.hist_cap
+        return 0
 
-
-    @classmethod
-    def _adopt_public_class(cls, type sub):
-        """Once, for the public state class ``sub`` (this core + the shared API, no new
-        fields): its instances skip GC tracking and call this core's methods the fast way
-        (``adopt_public_class`` in _pyalloc.pxd)."""
-        adopt_public_class(sub, cls)
-
-    def determinize(self, player, seed):
-        """A full state that seat ``player`` cannot tell apart from this one (MC-26): exactly
-        ``game.determinize_view(state.to_dict(for_player=player), seed)``, computed in C
-        (``mc_determinize``). The history is the view's, completed as the Python
-        determinization completes it: this round's hidden bids become the bids drawn,
-        every combination (hidden in a view) the first pattern."""
-        cdef int p = seat_arg(self.game, self.s.cfg.n, player)
-        cdef uint64_t sd
-        cdef MausAuChocolatCore c
-        cdef mc_t* s
+    cdef int _determinized(self, int p) except -1:
+        """``determinize`` (MC-26, ``mc_determinize``): the history is the view's, completed
+        as the Python determinization completes it: this round's hidden bids become the bids
+        drawn, every combination (hidden in a view) the first pattern."""
+        cdef mc_t* s = &self.s
         cdef int i, k, q, a
-        sd = seed_arg(seed)
-        c = <MausAuChocolatCore>self.clone()
-        c.seed = None  # not the seed of new_state any more
-        s = &c.s
-        mc_determinize(s, p, sd)
         for i in range(s.nactions):
-            if MC_COMBINE <= c.hist[i] < MC_BID_PLAIN:
-                c.hist[i] = MC_COMBINE
+            if MC_COMBINE <= self.hist[i] < MC_BID_PLAIN:
+                self.hist[i] = MC_COMBINE
         if s.phase == PH_BID:  # MC-27: this round's bids, seat 0's first, end the history
             k = 0
             for q in range(s.cfg.n):
@@ -2551,93 +2529,42 @@ cdef class MausAuChocolatCore(StateCore):
             i = s.nactions
             while k > 0 and i > 0:
                 i -= 1
-                a = c.hist[i]
+                a = self.hist[i]
                 if a < MC_PICK or a >= MC_BID_PLAIN:
                     k -= 1
-                    c.hist[i] = <uint16_t>((MC_BID_PLAIN if s.helper[k] == H_HENRI and s.henri_off else MC_BID)
-                                           + s.bid[k])
+                    self.hist[i] = <uint16_t>((MC_BID_PLAIN if s.helper[k] == H_HENRI and s.henri_off else MC_BID)
+                                              + s.bid[k])
                 elif not (MC_SWAP <= a < MC_DECLINE):
                     break
-        return c
+        return 0
 
-    @property
-    def current_player(self):
-        """The seat to move, ``mousehole.CHANCE`` at a chance node, ``mousehole.TERMINAL``
-        once the game is over."""
-        return mc_current(&self.s)
-
-    def is_terminal(self):
-        """True once the game is over (by its rules or by ``max_turns``)."""
-        return self.s.phase == PH_OVER
-
-    def is_chance_node(self):
-        """Always False: the draws come from the state's own generator (MC-3, MC-6)."""
-        return False
-
-    @property
-    def truncated(self):
-        """True when the game ended by ``max_turns`` rather than by its rules."""
-        return bool(self.s.truncated)
-
-    @property
-    def history(self):
-        """The actions applied since ``new_state``, oldest first (a new list)."""
-        return [self.hist[i] for i in range(self.s.nactions)]
-
-    def legal_actions(self):
-        """The legal actions of the seat to move: a new sorted numpy ``int64`` array (the
-        outcomes at a chance node; empty once the game is over)."""
-        cdef int16_t buf[MC_NUM_ACTIONS]
-        cdef cnp.npy_intp dim = mc_legal(&self.s, buf)
-        cdef cnp.ndarray arr = cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT64, 0)
-        cdef int64_t* out = <int64_t*>cnp.PyArray_DATA(arr)
-        cdef int i
-        for i in range(dim):
-            out[i] = buf[i]
-        return arr
-
-    def legal_action_mask(self, out=None):
-        """Boolean mask of length ``game.num_actions``, True at the legal actions, written
-        straight from the state; into ``out`` (a writable C-contiguous bool array of that
-        length) when given."""
-        cdef cnp.npy_intp dim = num_actions(&self.s.cfg)
-        cdef cnp.ndarray arr = out_array(out, cnp.NPY_BOOL, 1, &dim)
-        mc_legal_mask(&self.s, <uint8_t*>cnp.PyArray_DATA(arr))
-        return out_result(out, arr)
-
-    def observation(self, player, out=None):
-        """Seat ``player``'s observation tensor, of shape ``game.observation_shape``,
-        written straight from the state (bit-identical to the reference engine's); into
-        ``out`` (a writable C-contiguous float32 array of that shape) when given."""
-        cdef mc_t* s = &self.s
-        cdef int p = seat_arg(self.game, s.cfg.n, player)
-        cdef cnp.npy_intp dim = obs_size(&s.cfg)
-        cdef cnp.ndarray arr = out_array(out, cnp.NPY_FLOAT32, 1, &dim)
-        cdef float* obs = <float*>cnp.PyArray_DATA(arr)
-        mc_observe(s, p, obs)
-        if s.cfg.max_turns_d < 0.0:  # max_turns > 2**53: Python's exact int / int
-            obs[dim - 1] = <float>(s.round / self.game.max_turns)
-        return out_result(out, arr)
-
-    def apply_action(self, action):
-        """Apply an int action; IllegalMoveError (state unchanged) if the rules forbid it."""
-        cdef int64_t a = action_int(action)
+    cdef int _admit(self, int64_t a) except -1:
+        """An int action the rules allow now: recorded, 1; else 0."""
         if a < 0 or a >= num_actions(&self.s.cfg) or not mc_is_legal(&self.s, <int>a):
-            raise self._illegal(action)
+            return 0
         self._record(<int>a)
-        mc_apply(&self.s, <int>a)
+        return 1
 
-    def scores(self):
+    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept:
+        n[0] = self.s.nactions
+        step[0] = 1
+        return self.hist
+
+    cdef int _observed(self, float* obs, Py_ssize_t n) except -1:
+        """max_turns > 2**53: the last entry is Python's exact int / int (the interface's
+        ``observe`` divides by the nearest double)."""
+        if self.s.cfg.max_turns_d < 0.0:
+            obs[n - 1] = <float>(self.s.round / self.game.max_turns)
+        return 0
+
+    cdef void _scores(self, int64_t* out) noexcept:
         """MC-13: the printed candy values of each seat's victory cards."""
-        return [self.s.score[q] for q in range(self.s.cfg.n)]
+        cdef int q
+        for q in range(self.s.cfg.n):
+            out[q] = self.s.score[q]
 
-    def winners(self):
-        """The seats that won (several for a shared win), ascending; empty before the end."""
-        cdef int w
-        if self.s.phase != PH_OVER:
-            return []
-        w = mc_winner_mask(&self.s)
-        return [q for q in range(self.s.cfg.n) if (w >> q) & 1]
+    cdef int _winner_mask(self) noexcept:
+        return mc_winner_mask(&self.s)
 
     def _to_dict(self):
         cdef mc_t* s = &self.s

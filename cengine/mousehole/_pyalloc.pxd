@@ -31,15 +31,17 @@ cdef extern from *:
        3. Its instances come from a small pool of freed ones (a free list, as CPython keeps
           for floats and tuples): a state is allocated and freed once per clone, and the
           allocator's general path for objects over 512 bytes (the M state is 1.6 KB) costs
-          more than the copy itself. One pool per module, for the first class it adopts; not
+          more than the copy itself. One pool per class, for the first eight classes a module adopts (StateCore adopts
+          every game's); not
           with a free-threaded interpreter (the pool relies on the GIL). Relies on: tp_alloc
           and tp_free of a heap type being called for every instance (PyType_GenericNew,
           subtype_dealloc), with PyObject_Init doing what PyType_GenericAlloc does for a
           non-GC, fixed-size object once it is zero-filled. */
     #define MH_POOL_CAP 64
-    static PyTypeObject* mh_pool_type = NULL;
-    static int mh_pool_n = 0;
-    static void* mh_pool_items[MH_POOL_CAP];
+    #define MH_POOL_TYPES 8
+    typedef struct { PyTypeObject* type; int n; void* items[MH_POOL_CAP]; } mh_pool_t;
+    static mh_pool_t mh_pools[MH_POOL_TYPES];
+    static int mh_pools_n = 0;
     static int mh_fast_alloc = -1;  /* -1: not read yet; then 0 or 1 for this module */
 
     /* 1 unless MOUSEHOLE_NO_FAST_ALLOC is set to something other than "" or "0"; read once. */
@@ -51,12 +53,21 @@ cdef extern from *:
         return mh_fast_alloc;
     }
 
+    static int mh_pool_last = 0;  /* the pool of the last lookup, tried first */
+    static CYTHON_INLINE mh_pool_t* mh_pool_of(PyTypeObject* t) {
+        int i;
+        if (mh_pools[mh_pool_last].type == t) return &mh_pools[mh_pool_last];
+        for (i = 0; i < mh_pools_n; i++)
+            if (mh_pools[i].type == t) { mh_pool_last = i; return &mh_pools[i]; }
+        return NULL;
+    }
     static PyObject* mh_pool_alloc(PyTypeObject* t, Py_ssize_t nitems) {
         size_t size = (size_t)t->tp_basicsize;
+        mh_pool_t* pool = mh_pool_of(t);
         void* o;
         (void)nitems;  /* fixed-size objects only (checked at adoption) */
-        if (mh_pool_n > 0) {
-            o = mh_pool_items[--mh_pool_n];
+        if (pool != NULL && pool->n > 0) {
+            o = pool->items[--pool->n];
         } else {
             o = PyObject_Malloc(size);
             if (o == NULL) return PyErr_NoMemory();
@@ -64,10 +75,10 @@ cdef extern from *:
         memset(o, 0, size);  /* what PyType_GenericAlloc gives: every field zero */
         return PyObject_Init((PyObject*)o, t);  /* (takes a reference to the heap type) */
     }
-
     static void mh_pool_free(void* o) {
-        if (mh_pool_n < MH_POOL_CAP && Py_TYPE((PyObject*)o) == mh_pool_type) {
-            mh_pool_items[mh_pool_n++] = o;
+        mh_pool_t* pool = mh_pool_of(Py_TYPE((PyObject*)o));
+        if (pool != NULL && pool->n < MH_POOL_CAP) {
+            pool->items[pool->n++] = o;
         } else {
             PyObject_Free(o);
         }
@@ -115,9 +126,11 @@ cdef extern from *:
             sub->tp_clear = NULL;
         }
     #ifndef Py_GIL_DISABLED
-        if (mh_pool_type == NULL && sub->tp_itemsize == 0 && sub->tp_alloc == PyType_GenericAlloc
+        if (mh_pools_n < MH_POOL_TYPES && sub->tp_itemsize == 0 && sub->tp_alloc == PyType_GenericAlloc
                 && sub->tp_free == PyObject_Free) {
-            mh_pool_type = sub;
+            mh_pools[mh_pools_n].type = sub;
+            mh_pools[mh_pools_n].n = 0;
+            mh_pools_n++;
             Py_INCREF(sub);  /* the pool's objects are of this class: keep it */
             sub->tp_alloc = mh_pool_alloc;
             sub->tp_free = mh_pool_free;

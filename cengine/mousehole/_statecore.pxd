@@ -1,22 +1,73 @@
 # cython: language_level=3
 """The compiled base class of the four cores' states (``_statecore.pyx``): the game and seed
-of a state, and the class-level glue written once (``new``, ``game.new_state``,
-``from_dict``, unpickling's seed, the C-level interface's capsules). A core gives its own
-construction and its own game interface through the cdef methods below."""
+of a state, the class-level glue (``new``, ``game.new_state``, ``from_dict``, unpickling's
+seed, the C-level interface's capsules) and the Python-facing state methods, written once
+over the C game interface (``mh_game_t``, _cgame.pxd). A core gives its construction, its
+game interface and what lies outside its struct (its history) through the cdef methods
+below; ``state_new`` is how a core's ``_from_valid_dict`` makes its object."""
 
 cimport cython
+cimport numpy as cnp
 
+from libc.stdint cimport uint16_t, int64_t
 from mousehole._rng cimport uint64_t
-from mousehole._cgame cimport mh_game_t
+from mousehole._cgame cimport mh_game_t, mh_dims_t
+from mousehole._boundary cimport new_instance
 
 
 @cython.no_gc  # (as in _statecore.pyx; declared here too, so the cores' classes are not GC types)
 cdef class StateCore:
     cdef readonly object game
     cdef readonly object seed     # the seed of new_state; None for a loaded or determinized state
+    # the game interface and this state's struct, bound once per object (``bound``)
+    cdef const mh_game_t* _g
+    cdef void* _s
+    cdef int _max_legal           # the interface's ``dims``' max_legal, read when bound
     # per core: the constants of ``game`` into the struct and the deal of ``seed`` (a new,
     # zero-filled object whose ``game`` and ``seed`` are set)
     cdef int _init(self, object game, uint64_t seed) except -1
     # per core: its game interface (``_c_game``) and its struct's address (``_c_state``)
     cdef const mh_game_t* _iface(self) noexcept
     cdef void* _struct(self) noexcept
+    # per core, what the interface does not say (each has a default for a core without it):
+    # ``apply_action``, before the interface's ``apply``: 0 when int ``a`` (any int64) is not
+    # a legal action or chance outcome now, else 1 once ``a`` is in the history kept outside
+    # the struct (if any)
+    cdef int _admit(self, int64_t a) except -1
+    # the history: its actions at ``h[0], h[step], ...`` (``n[0]`` of them)
+    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept
+    # ``clone``: what lies outside the struct, from ``src`` (the struct is copied already)
+    cdef int _copy_rest(self, StateCore src) except -1
+    # ``determinize``: the history as seat ``p``'s view completes it (the struct is re-dealt)
+    cdef int _determinized(self, int p) except -1
+    # ``observation``: its shape into ``dims``, returns its number of dimensions (at most 3)
+    cdef int _obs_shape(self, cnp.npy_intp* dims) noexcept
+    # ``observation``: after the interface's ``observe`` (``n`` floats at ``obs``)
+    cdef int _observed(self, float* obs, Py_ssize_t n) except -1
+    # ``scores``: each seat's score into ``out`` (``players`` entries)
+    cdef void _scores(self, int64_t* out) noexcept
+    # ``winners``: bit p set when seat p won (read at the end only)
+    cdef int _winner_mask(self) noexcept
+
+
+cdef inline const mh_game_t* bound(StateCore st) except NULL:
+    """The game interface of ``st`` (its struct in ``st._s``, ``max_legal`` in
+    ``st._max_legal``), bound at the first use (``clone`` copies the binding); TypeError for
+    ``StateCore`` itself."""
+    cdef mh_dims_t d
+    if st._g == NULL:
+        st._s = st._struct()
+        st._g = st._iface()
+        if st._g == NULL:
+            raise TypeError(f"{type(st).__name__} is not a game's compiled state class")
+        st._g.dims(st._s, &d)
+        st._max_legal = d.max_legal
+    return st._g
+
+
+cdef inline StateCore state_new(type t, object game):
+    """A new zero-filled object of core class ``t`` (or its public class) of ``game`` (its
+    seed None)."""
+    cdef StateCore st = <StateCore>new_instance(t)
+    st.game = game
+    return st  # (bound at its first use: its struct's constants are not set yet)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy as _copy
 import functools
+import importlib
 import marshal
 import operator
 import os
@@ -63,6 +64,7 @@ __all__ = [
     "Move",
     "Reading",
     "register",
+    "unregister",
     "load",
     "game_names",
     "available_engines",
@@ -115,6 +117,31 @@ _S = TypeVar("_S", bound="StateAPI[Any]")
 # engine selection (msgpack style: decided once, at import)
 
 _PURE = os.environ.get("MOUSEHOLE_PUREPYTHON", "") not in ("", "0")
+
+
+def compiled_state_class(module: str, core: str, reference: type, game: str) -> Any:
+    """The public state class of a game's compiled engine, or None (``MOUSEHOLE_PUREPYTHON``,
+    or a build without extensions): ``Compiled<reference's name>``, the core class ``core``
+    of module ``mousehole.<module>`` with the game's reference class ``reference`` after it
+    (the core's compiled methods first, the shared API for the rest), adopted by the core
+    once (no GC tracking, fast method calls: ``StateCore._adopt_public_class``). ``game``:
+    the game's name for the docstring ("an M", "a Cheese Rescue")."""
+    if _PURE:
+        return None
+    try:
+        mod = importlib.import_module(f"mousehole.{module}")
+    except ImportError:  # pragma: no cover - a build without extensions
+        return None
+    base = getattr(mod, core)
+    name = "Compiled" + reference.__name__
+    cls = type(name, (base, reference), {
+        "__slots__": (),
+        "__doc__": f"{game} state on the compiled engine (same API as the reference).",
+        "__module__": reference.__module__,
+        "__qualname__": name,
+    })
+    base._adopt_public_class(cls)
+    return cls
 
 
 @dataclass(frozen=True)
@@ -923,9 +950,39 @@ _G = TypeVar("_G", bound="Type[Game[Any, Any]]")
 
 
 def register(cls: _G) -> _G:
-    """Class decorator: make a Game subclass loadable by its ``name``."""
-    _REGISTRY[cls.name] = cls
+    """Class decorator: make a Game subclass loadable by its ``name`` (each game module
+    decorates its Game class; ``docs/adding_a_game.md``). A game defined elsewhere (a test's
+    toy game, a game of your own) may be registered with it too, and removed again with
+    :func:`unregister`. Raises ``ValueError`` when ``cls`` is not a Game subclass with a
+    non-empty ``name``, or when that id already belongs to another class.
+
+    >>> from mousehole import _api
+    >>> class Solitaire(_api.Game):
+    ...     name = "doc_solitaire"
+    >>> _api.register(Solitaire) is Solitaire and "doc_solitaire" in _api.game_names()
+    True
+    >>> _api.unregister("doc_solitaire") is Solitaire, "doc_solitaire" in _api.game_names()
+    (True, False)
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise ValueError(f"register takes a Game subclass, not {shorten(cls)}")
+    name = cls.name
+    if type(name) is not str or not name:
+        raise ValueError(f"{cls.__name__}: a registered game needs a non-empty str id (its class attribute name)")
+    known = _REGISTRY.get(name)
+    if known is not None and known is not cls:
+        raise ValueError(f"the game id {name!r} is taken by {known.__module__}.{known.__qualname__}")
+    _REGISTRY[name] = cls
     return cls
+
+
+def unregister(name: str) -> "Type[Game[Any, Any]]":
+    """Remove game ``name`` from the registry (what :func:`register` added) and return its
+    class: :func:`load` and :func:`game_names` no longer know it. Raises
+    :class:`ParameterError` for an id that is not registered."""
+    if not isinstance(name, str) or name not in _REGISTRY:
+        raise ParameterError(f"unknown game {shorten(name)}; known games: {', '.join(game_names())}")
+    return _REGISTRY.pop(name)
 
 
 def game_names() -> List[str]:

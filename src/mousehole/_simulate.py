@@ -34,7 +34,6 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import math
-import operator
 import threading
 import time
 from typing import Any, Callable, Dict, List, Literal, Optional, Sequence, Tuple, Union, overload
@@ -42,7 +41,7 @@ from typing import Any, Callable, Dict, List, Literal, Optional, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from ._api import Game
+from ._api import Game, index_arg
 from ._rng import Rng, derive
 
 __all__ = ["simulate", "SimulationResult", "SimulationSummary", "play_random_game", "MAX_BATCH", "MAX_GAMES",
@@ -531,15 +530,6 @@ def _on_executor(executor: Any, game: Game[Any, Any], seed: int, n: int, threads
 # the entry point
 
 
-def _int_arg(x: Any, what: str) -> int:
-    if isinstance(x, (bool, np.bool_)):
-        raise TypeError(f"{what} must be an int, not bool")
-    try:
-        return operator.index(x)
-    except TypeError:
-        raise TypeError(f"{what} must be an int, not {type(x).__name__}") from None
-
-
 @overload
 def simulate(game: Game[Any, Any], n_games: int, seed: int = ..., *, threads: int = ...,
              progress: Optional[ProgressFn] = ..., aggregate: Literal[False] = ...,
@@ -600,13 +590,13 @@ def simulate(game: Game[Any, Any], n_games: int, seed: int = 0, *, threads: int 
     """
     if not isinstance(game, Game):
         raise TypeError(f"simulate needs a Game from mousehole.load, not {type(game).__name__}")
-    n = _int_arg(n_games, "n_games")
+    n = index_arg(n_games, "n_games")
     if not 0 <= n <= MAX_GAMES:
         raise ValueError(f"n_games must be from 0 to 2**53, got {n}")
-    t = _int_arg(threads, "threads")
+    t = index_arg(threads, "threads")
     if not 1 <= t <= MAX_THREADS:
         raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {t}")
-    s = _int_arg(seed, "seed") & 0xFFFFFFFFFFFFFFFF
+    s = index_arg(seed, "seed") & 0xFFFFFFFFFFFFFFFF
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable progress(games_done, n_games) or None, "
                         f"not {type(progress).__name__}")

@@ -25,13 +25,14 @@ import json
 import math
 import re
 import reprlib
+import warnings
 from typing import Any, Callable, Dict, List, NoReturn, Optional, Tuple, Union
 
 import numpy as np
 
 __all__ = ["MAX_TURNS", "MAX_DEPTH", "MAX_VALUE_DEPTH", "MAX_STRING", "MAX_ITEMS", "MAX_KEYS", "MAX_TEXT",
            "MIN_NUMBER", "MAX_NUMBER", "SHOWN", "shorten", "clip", "escape", "exact", "word", "plain_value",
-           "json_depth", "read_json"]
+           "json_depth", "read_json", "DeprecatedAlias", "warn_deprecated"]
 
 # --------------------------------------------------------------------------------------
 # the bounds (docs/api.md, Bounds; records.py and record.schema.json state the same numbers)
@@ -376,3 +377,37 @@ def read_json(data: Union[str, bytes, bytearray], *, max_bytes: int, max_depth: 
         fail(f"not JSON: {e.msg} (line {e.lineno}, column {e.colno})")
     except (ValueError, RecursionError) as e:  # (never seen: the depth is checked above)
         fail(f"not JSON: {e}")
+
+
+# --------------------------------------------------------------------------------------
+# old names kept for one minor version (docs/changelog.md says which, and until when)
+
+
+def warn_deprecated(old: str, new: str, stacklevel: int = 3) -> None:
+    """The ``DeprecationWarning`` of an old name: ``old`` is deprecated, use ``new``."""
+    warnings.warn(f"{old} is deprecated and will be removed in the next minor version: use {new}",
+                  DeprecationWarning, stacklevel=stacklevel)
+
+
+class DeprecatedAlias:
+    """A class attribute that is an old name of attribute ``new``: reading it on an instance
+    warns (:func:`warn_deprecated`) and gives ``new``'s value. On the class itself it is this
+    descriptor (what ``help()`` shows)."""
+
+    def __init__(self, new: str) -> None:
+        self.new = new
+        self.old = new
+        self.owner = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.old = name
+        self.owner = owner.__name__
+
+    def __get__(self, obj: Any, objtype: Optional[type] = None) -> Any:
+        if obj is None:
+            return self
+        warn_deprecated(f"{self.owner}.{self.old}", f"{self.owner}.{self.new}")
+        return getattr(obj, self.new)
+
+    def __repr__(self) -> str:
+        return f"DeprecatedAlias({self.new!r})"

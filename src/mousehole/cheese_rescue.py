@@ -37,7 +37,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ._api import (
-    _PURE,
     TERMINAL,
     Game,
     IllegalMoveError,
@@ -46,6 +45,7 @@ from ._api import (
     Reading,
     StateAPI,
     check_action_type,
+    compiled_state_class,
     expect,
     int_list,
     int_param,
@@ -53,7 +53,7 @@ from ._api import (
     register,
 )
 from ._rng import Rng
-from ._values import exact, shorten
+from ._values import DeprecatedAlias, exact, shorten
 
 __all__ = ["CheeseRescue", "CRMove", "CheeseRescueState", "ReferenceCheeseRescueState", "DEFAULT", "READINGS",
            "parse_move"]
@@ -206,11 +206,17 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         "play_area": READINGS[0].default,
     }
 
+    # old names, kept until the next minor version (DeprecationWarning)
+    N = DeprecatedAlias("square_size")
+    G = DeprecatedAlias("grid_size")
+    C = DeprecatedAlias("num_cells")
+    K = DeprecatedAlias("num_cheese_kinds")
+
     # derived constants, set by _configure
-    N: int
-    G: int
-    C: int
-    K: int
+    square_size: int  # the side of the largest square the cards may fill (CR-8)
+    grid_size: int  # the side of the grid the table lies on (2 * square_size - 1)
+    num_cells: int  # cells of the grid (grid_size ** 2)
+    num_cheese_kinds: int  # kinds of cheese card
     center: int
     uses_start: bool
     cheese_kind_values: List[int]
@@ -237,17 +243,17 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
     def _end_reason(self, d: Dict[str, Any]) -> str:
         if d["truncated"]:
             return super()._end_reason(d)
-        return f"the {self.N} x {self.N} square is full (CR-11)"
+        return f"the {self.square_size} x {self.square_size} square is full (CR-11)"
 
     def _cheese(self, code: int) -> Tuple[int, int]:
         """The owner and the value of a cheese card's table code."""
-        owner, ck = divmod(code - CHEESE_CODE, self.K)
+        owner, ck = divmod(code - CHEESE_CODE, self.num_cheese_kinds)
         return owner, self.cheese_kind_values[ck]
 
     def _score_breakdown(self, d: Dict[str, Any]) -> Optional[List[str]]:
         """CR-12, CR-13 per seat: its cheese cards left after the removals, with their cells,
         and those the mice eat."""
-        table, G = d["table"], self.G
+        table, G = d["table"], self.grid_size
         after = final_table(self, table)
         kept: List[List[str]] = [[] for _ in range(self.num_players)]
         eaten: List[List[str]] = [[] for _ in range(self.num_players)]
@@ -273,7 +279,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         """The empty cells a card may still go to, as far as the square goes (CR-8; with a
         fixed square, ``play_area``, only those inside it): every card lies within one
         N x N square, so a cell outside every square that holds the cards laid stays empty."""
-        G, N = self.G, self.N
+        G, N = self.grid_size, self.square_size
         occ = [i for i, c in enumerate(table) if c]
         if not occ:
             return {i for i in range(G * G) if self._in_area(i // G, i % G)}
@@ -297,7 +303,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         seat's least is more than ``p``'s most, and has won once its least is more than every
         other seat's most (CR-13). Equal bounds are left open (the tie-break, the cheese cards
         left, may decide)."""
-        table, G, n = view["table"], self.G, self.num_players
+        table, G, n = view["table"], self.grid_size, self.num_players
         open_ = self._open_cells(table)
         yes, maybe = 1, 2  # (0: sure to go)
 
@@ -335,7 +341,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         return None
 
     def _play_help(self, view: Dict[str, Any], p: int) -> str:
-        N = self.N
+        N = self.square_size
         square = (f"the {N} x {N} square centred on the start card" if self.fixed_area
                   else f"one {N} x {N} square, wherever the cards lie")
         start = "the start card S" if self.uses_start else "the first card (laid anywhere)"
@@ -397,20 +403,20 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         half = (square - 1) // 2 if self.fixed_area else square - 1
         self.area_lo = (square - 1) - half
         self.area_hi = (square - 1) + half
-        self.N = square
-        self.G = 2 * square - 1
-        self.C = self.G * self.G
-        self.K = len(kinds)
-        self.center = (square - 1) * self.G + (square - 1)
+        self.square_size = square
+        self.grid_size = 2 * square - 1
+        self.num_cells = self.grid_size * self.grid_size
+        self.num_cheese_kinds = len(kinds)
+        self.center = (square - 1) * self.grid_size + (square - 1)
         self.cheese_kind_values = kinds
         self.cheese_counts = [cv.count(v) for v in kinds]
         self.pile_counts = pile
         self.initial_draw = draw
         self.cells_to_fill = cells
-        self.num_kinds = 3 + self.K
-        self.num_actions = self.num_kinds * self.C
-        self.num_channels = 4 + n + 3 + n + n * self.K + 1 + n
-        self.observation_shape = (self.num_channels, self.G, self.G)
+        self.num_kinds = 3 + self.num_cheese_kinds
+        self.num_actions = self.num_kinds * self.num_cells
+        self.num_channels = 4 + n + 3 + n + n * self.num_cheese_kinds + 1 + n
+        self.observation_shape = (self.num_channels, self.grid_size, self.grid_size)
         return {
             "players": n,
             "max_turns": self.max_turns,
@@ -438,8 +444,8 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
             raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
-        kind, cell = divmod(a, self.C)
-        return CRMove(self.kind_name(kind), *divmod(cell, self.G))
+        kind, cell = divmod(a, self.num_cells)
+        return CRMove(self.kind_name(kind), *divmod(cell, self.grid_size))
 
     def move_to_action(self, move: Move) -> int:
         if not isinstance(move, CRMove):
@@ -447,9 +453,10 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         names = [self.kind_name(k) for k in range(self.num_kinds)]
         if move.card not in names:
             raise IllegalMoveError(f"CR-1/CR-2: no card {shorten(move.card)} in this game; cards: {', '.join(names)}")
-        if not (0 <= move.row < self.G and 0 <= move.col < self.G):
-            raise IllegalMoveError(f"CR-8: cell ({move.row}, {move.col}) is off the {self.G} x {self.G} grid")
-        return names.index(move.card) * self.C + move.row * self.G + move.col
+        if not (0 <= move.row < self.grid_size and 0 <= move.col < self.grid_size):
+            side = self.grid_size
+            raise IllegalMoveError(f"CR-8: cell ({move.row}, {move.col}) is off the {side} x {side} grid")
+        return names.index(move.card) * self.num_cells + move.row * self.grid_size + move.col
 
     def parse_move(self, text: str) -> CRMove:
         """Read a move in the notation of ``str(move)``: ``card@row,col`` with an absolute
@@ -465,7 +472,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
     # -- engine-neutral parts ----------------------------------------------------------
 
     def _cheese_code(self, owner: int, ck: int) -> int:
-        return CHEESE_CODE + owner * self.K + ck
+        return CHEESE_CODE + owner * self.num_cheese_kinds + ck
 
     def _in_area(self, r: int, c: int) -> bool:
         """CR-8 with ``play_area='centred_on_start'``: the cell lies in the fixed square (always
@@ -476,7 +483,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         """Accept exactly the states a game can reach: the history lays, in turn and each
         time on a legal cell, exactly the cards on the table; every card is somewhere; every
         hand and the pile have the sizes the deal and the draws give them."""
-        n, G, K, C = self.num_players, self.G, self.K, self.C
+        n, G, K, C = self.num_players, self.grid_size, self.num_cheese_kinds, self.num_cells
         # -- types and ranges (a bool is not an int)
         table = int_list(d["table"], C, "table", 0, CHEESE_CODE - 1 + n * K)
         hands = d["hands"]
@@ -500,7 +507,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         laid = [EMPTY] * C
         if self.uses_start:
             laid[self.center] = START
-        box = [self.N - 1] * 4 if self.uses_start else []  # rmin, rmax, cmin, cmax
+        box = [self.square_size - 1] * 4 if self.uses_start else []  # rmin, rmax, cmin, cmax
         for i, a in enumerate(history):
             q = i % n
             kind, cell = divmod(a, C)
@@ -512,9 +519,10 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
                 expect(any(laid[x] != EMPTY for x in _neighbours(cell, G)),
                        f"CR-7: {where} is not next to a card laid before it")
                 box = [min(box[0], r), max(box[1], r), min(box[2], c), max(box[3], c)]
-                expect(box[1] - box[0] < self.N and box[3] - box[2] < self.N,
-                       f"CR-8: {where} leaves the {self.N} x {self.N} square")
-                expect(self._in_area(r, c), f"CR-8: {where} leaves the {self.N} x {self.N} square centred on "
+                expect(box[1] - box[0] < self.square_size and box[3] - box[2] < self.square_size,
+                       f"CR-8: {where} leaves the {self.square_size} x {self.square_size} square")
+                expect(self._in_area(r, c), f"CR-8: {where} leaves the {self.square_size} x {self.square_size} square "
+                                            "centred on "
                                             "the start card (play_area='centred_on_start')")
             else:
                 expect(cell == self.center, f"CR-7: {where}: the first card lies on the centre cell "
@@ -576,7 +584,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         # p's hand (all public to p). They are listed in a canonical (sorted) order, shuffled
         # with rng, dealt to the other hands by their public sizes, and the rest is the pile.
         n = self.num_players
-        table = int_list(view["table"], self.C, "table", 0, CHEESE_CODE - 1 + n * self.K)
+        table = int_list(view["table"], self.num_cells, "table", 0, CHEESE_CODE - 1 + n * self.num_cheese_kinds)
         hands = view["hands"]
         expect(isinstance(hands, list) and len(hands) == n, f"hands must be a list of {n} hands")
         own = int_list(hands[p], self.num_kinds, f"hands[{p}]", 0, 255)
@@ -589,7 +597,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             if q != p:
                 expect(isinstance(hands[q], list) and len(hands[q]) == self.num_kinds,
                        f"hands[{q}] must be a list of {self.num_kinds} entries")
-                cheese = int_list(hands[q][3:], self.K, f"hands[{q}] (cheese)", 0, 255)
+                cheese = int_list(hands[q][3:], self.num_cheese_kinds, f"hands[{q}] (cheese)", 0, 255)
                 animals[q] = sizes[q] - sum(cheese)
                 expect(animals[q] >= 0, f"CR-15: hand_sizes[{q}] is smaller than seat {q}'s cheese in hand")
         expect(sum(animals) + pile_size == sum(hidden),
@@ -609,7 +617,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         return view
 
     def _observation(self, d: Dict[str, Any], p: int) -> npt.NDArray[np.float32]:
-        n, G, K = self.num_players, self.G, self.K
+        n, G, K = self.num_players, self.grid_size, self.num_cheese_kinds
         obs = np.zeros(self.observation_shape, dtype=np.float32)
         table = np.asarray(d["table"]).reshape(G, G)
         obs[0] = table == START
@@ -645,7 +653,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         (``state.to_dict(for_player=p)``, CR-15): the view draws the same table, the pile
         by its size and, for every other seat, its cheese cards and the number of animals it
         holds (which animals is hidden from ``p``), under a first line naming the seat."""
-        G, n = self.G, self.num_players
+        G, n = self.grid_size, self.num_players
         table = d["table"]
         seat = d.get("view")
         occupied = [i for i, c in enumerate(table) if c]
@@ -655,7 +663,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             r0, r1 = min(i // G for i in [*occupied, *near]), max(i // G for i in [*occupied, *near])
             c0, c1 = min(i % G for i in [*occupied, *near]), max(i % G for i in [*occupied, *near])
         else:
-            r0 = r1 = c0 = c1 = self.N - 1
+            r0 = r1 = c0 = c1 = self.square_size - 1
         lines = [] if seat is None else [
             f"seat {seat} ({'ABCD'[seat]})'s view: the other seats' animals and the draw pile's cards are "
             "hidden (CR-15)"]
@@ -687,7 +695,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             return ""
         if code < CHEESE_CODE:
             return ".SDCM"[code]
-        owner, ck = divmod(code - CHEESE_CODE, self.K)
+        owner, ck = divmod(code - CHEESE_CODE, self.num_cheese_kinds)
         return f"{'ABCD'[owner]}{self.cheese_kind_values[ck]}"
 
     def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
@@ -698,20 +706,22 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             return f"action {shorten(a)} is out of range 0..{self.num_actions - 1}"
         d = state._to_dict()
         p = _current(self, d)
-        kind, cell = divmod(a, self.C)
-        r, c = divmod(cell, self.G)
+        kind, cell = divmod(a, self.num_cells)
+        r, c = divmod(cell, self.grid_size)
         if d["hands"][p][kind] == 0:
             return f"CR-7: seat {p} holds no {self.kind_name(kind)} card"
         if d["table"][cell] != EMPTY:
             return f"CR-7: cell ({r}, {c}) is already occupied"
         if not any(d["table"]):
-            return f"CR-7: the first card goes on the centre cell ({self.N - 1}, {self.N - 1}) (docs: 3-player start)"
-        if not any(d["table"][x] for x in _neighbours(cell, self.G)):
+            mid = self.square_size - 1
+            return f"CR-7: the first card goes on the centre cell ({mid}, {mid}) (docs: 3-player start)"
+        if not any(d["table"][x] for x in _neighbours(cell, self.grid_size)):
             return f"CR-7: cell ({r}, {c}) is not adjacent to a card on the table"
         if not self._in_area(r, c):
-            return (f"CR-8: cell ({r}, {c}) is outside the {self.N} x {self.N} square centred on the start card "
+            return (f"CR-8: cell ({r}, {c}) is outside the {self.square_size} x {self.square_size} square centred on "
+                    "the start card "
                     f"(play_area='centred_on_start')")
-        return f"CR-8: a card at ({r}, {c}) would not fit in the {self.N} x {self.N} square"
+        return f"CR-8: a card at ({r}, {c}) would not fit in the {self.square_size} x {self.square_size} square"
 
 
 # ---- helpers (engine-neutral) -------------------------------------------------------------
@@ -742,7 +752,7 @@ def final_table(game: CheeseRescue, table: List[int]) -> List[int]:
     """The table after the three removal steps of CR-12 (removed cells become EMPTY).
 
     Each step looks only at the cards that survived the steps before it."""
-    G = game.G
+    G = game.grid_size
     t = list(table)
 
     def remove(victim: Any, hunter: int) -> None:
@@ -791,7 +801,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
         s = ReferenceCheeseRescueState.__new__(ReferenceCheeseRescueState)
         s.game = game
         s.rng = Rng(seed)
-        s.table = [EMPTY] * game.C
+        s.table = [EMPTY] * game.num_cells
         if game.uses_start:  # CR-3, CR-6: the start card lies on the table
             s.table[game.center] = START
         s.pile = [k for k in range(3) for _ in range(game.pile_counts[k])]  # CR-4
@@ -848,16 +858,16 @@ class ReferenceCheeseRescueState(CheeseRescueState):
         if not occupied:  # CR-7: with 3 players the first card goes anywhere: the centre
             return [g.center]
         cells = []
-        for i in range(g.C):
+        for i in range(g.num_cells):
             if self.table[i] != EMPTY:
                 continue
-            if not any(self.table[j] != EMPTY for j in _neighbours(i, g.G)):  # CR-7
+            if not any(self.table[j] != EMPTY for j in _neighbours(i, g.grid_size)):  # CR-7
                 continue
-            if g.fixed_area and not g._in_area(i // g.G, i % g.G):  # CR-8, play_area='centred_on_start'
+            if g.fixed_area and not g._in_area(i // g.grid_size, i % g.grid_size):  # CR-8, play_area='centred_on_start'
                 continue
-            rows = [x // g.G for x in occupied + [i]]
-            cols = [x % g.G for x in occupied + [i]]
-            if max(rows) - min(rows) < g.N and max(cols) - min(cols) < g.N:  # CR-8
+            rows = [x // g.grid_size for x in occupied + [i]]
+            cols = [x % g.grid_size for x in occupied + [i]]
+            if max(rows) - min(rows) < g.square_size and max(cols) - min(cols) < g.square_size:  # CR-8
                 cells.append(i)
         return cells
 
@@ -866,7 +876,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
             return np.zeros(0, dtype=np.int64)
         hand = self.hands[self.current_player]
         cells = self.legal_cells()
-        acts = [k * self.game.C + c for k in range(self.game.num_kinds) if hand[k] for c in cells]
+        acts = [k * self.game.num_cells + c for k in range(self.game.num_kinds) if hand[k] for c in cells]
         return np.array(acts, dtype=np.int64)
 
     def apply_action(self, action: SupportsIndex) -> None:
@@ -874,7 +884,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
         if self.is_terminal() or not 0 <= a < self.game.num_actions:
             raise self._illegal(a)
         p = self.current_player
-        kind, cell = divmod(a, self.game.C)
+        kind, cell = divmod(a, self.game.num_cells)
         if self.hands[p][kind] == 0 or cell not in self.legal_cells():
             raise self._illegal(a)
         self.hands[p][kind] -= 1
@@ -892,7 +902,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
         out = [0] * g.num_players
         for code in final_table(g, self.table):
             if code >= CHEESE_CODE:
-                owner, ck = divmod(code - CHEESE_CODE, g.K)
+                owner, ck = divmod(code - CHEESE_CODE, g.num_cheese_kinds)
                 out[owner] += g.cheese_kind_values[ck]
         return out
 
@@ -902,7 +912,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
         out = [0] * g.num_players
         for code in final_table(g, self.table):
             if code >= CHEESE_CODE:
-                out[(code - CHEESE_CODE) // g.K] += 1
+                out[(code - CHEESE_CODE) // g.num_cheese_kinds] += 1
         return out
 
     def winners(self) -> List[int]:
@@ -916,18 +926,4 @@ class ReferenceCheeseRescueState(CheeseRescueState):
 
 # ---- the compiled engine (cengine/mousehole/_cheese_rescue.pyx) ---------------------------
 
-_CompiledState: Any = None
-if not _PURE:
-    try:
-        from ._cheese_rescue import CheeseRescueCore
-    except ImportError:  # pragma: no cover - a build without extensions
-        pass
-    else:
-
-        class CompiledCheeseRescueState(CheeseRescueCore, CheeseRescueState):
-            """A Cheese Rescue state on the compiled engine (same API as the reference)."""
-
-            __slots__ = ()
-
-        CheeseRescueCore._adopt_public_class(CompiledCheeseRescueState)  # no GC tracking, fast method calls
-        _CompiledState = CompiledCheeseRescueState
+_CompiledState: Any = compiled_state_class("_cheese_rescue", "CheeseRescueCore", CheeseRescueState, "A Cheese Rescue")

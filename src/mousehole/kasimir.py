@@ -67,7 +67,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ._api import (
-    _PURE,
     CHANCE,
     TERMINAL,
     Game,
@@ -78,6 +77,7 @@ from ._api import (
     StateAPI,
     check_action_type,
     check_seat,
+    compiled_state_class,
     expect,
     int_list,
     int_param,
@@ -85,7 +85,7 @@ from ._api import (
     register,
 )
 from ._rng import Rng
-from ._values import exact, shorten
+from ._values import DeprecatedAlias, exact, shorten
 
 __all__ = ["Kasimir", "KasimirMove", "KKMove", "KKRoll", "KasimirState", "ReferenceKasimirState", "DEFAULT", "CLOVER",
            "parse_move"]
@@ -284,8 +284,13 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     }
     READINGS = READINGS
 
+    # old names, kept until the next minor version (DeprecationWarning)
+    L = DeprecatedAlias("track_length")
+    D = DeprecatedAlias("max_distance")
+    P = DeprecatedAlias("num_move_actions")
+
     # derived constants, set by _configure
-    L: int
+    track_length: int  # spaces of the track
     home_pos: int
     traps: List[int]
     is_trap: List[bool]
@@ -293,8 +298,8 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     faces: List[Union[int, str]]
     face_steps: List[int]  # 0 for the clover, else the distance
     clover: int
-    D: int
-    P: int
+    max_distance: int  # the longest move (a step of the die or the clover's reach)
+    num_move_actions: int  # move actions: the die faces' actions start here (P + i)
     num_faces: int
     explicit_chance: bool
     tie_break: str  # the KK-13 reading
@@ -440,7 +445,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         ec = params["explicit_chance"]
         if not isinstance(ec, bool):
             raise ParameterError(f"kasimir: explicit_chance must be a bool, got {shorten(ec)}")
-        self.L = L
+        self.track_length = L
         self.home_pos = L + 1
         self.traps = sorted(traps)
         self.is_trap = [False] * (L + 2)
@@ -450,10 +455,10 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         self.faces = list(die)
         self.face_steps = [0 if f == CLOVER else int(f) for f in die]
         self.clover = clover
-        self.D = max([s for s in self.face_steps if s] + ([clover] if CLOVER in die else []))
-        self.P = (L + 1) * self.D
+        self.max_distance = max([s for s in self.face_steps if s] + ([clover] if CLOVER in die else []))
+        self.num_move_actions = (L + 1) * self.max_distance
         self.num_faces = len(die)
-        self.num_actions = self.P + self.num_faces
+        self.num_actions = self.num_move_actions + self.num_faces
         self.explicit_chance = ec
         self.tie_break = params["tie_break"]  # checked by Game.__init__ (READINGS)
         self.tie = TIE_CODES[self.tie_break]
@@ -492,9 +497,9 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         a = check_action_type(action)
         if not 0 <= a < self.num_actions:
             raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
-        if a >= self.P:
-            return KKRoll(a - self.P, self.faces[a - self.P])
-        start, d = divmod(a, self.D)
+        if a >= self.num_move_actions:
+            return KKRoll(a - self.num_move_actions, self.faces[a - self.num_move_actions])
+        start, d = divmod(a, self.max_distance)
         return KKMove(start, d + 1)
 
     def move_to_action(self, move: Move) -> int:
@@ -502,14 +507,15 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             if not 0 <= move.index < self.num_faces or self.faces[move.index] != move.face:
                 raise IllegalMoveError(
                     f"KK-3: the die has no face {shorten(move.face)} at index {move.index}; faces: {self.faces}")
-            return self.P + move.index
+            return self.num_move_actions + move.index
         if not isinstance(move, KKMove):
             raise TypeError(f"kasimir takes KKMove or KKRoll moves, not {type(move).__name__}")
-        if not 0 <= move.start <= self.L:
-            raise IllegalMoveError(f"KK-1: a move starts in the pantry (0) or on a space 1..{self.L}, not {move.start}")
-        if not 1 <= move.distance <= self.D:
-            raise IllegalMoveError(f"KK-5: a move goes 1..{self.D} spaces, not {move.distance}")
-        return move.start * self.D + move.distance - 1
+        if not 0 <= move.start <= self.track_length:
+            raise IllegalMoveError(f"KK-1: a move starts in the pantry (0) or on a space 1..{self.track_length}, "
+                                   f"not {move.start}")
+        if not 1 <= move.distance <= self.max_distance:
+            raise IllegalMoveError(f"KK-5: a move goes 1..{self.max_distance} spaces, not {move.distance}")
+        return move.start * self.max_distance + move.distance - 1
 
     def roll_distances(self, face_index: int) -> List[int]:
         """The distances face ``face_index`` allows (KK-5): its number, or 1..clover."""
@@ -523,7 +529,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         beyond, KK-7)."""
         if pos <= 0:
             return "pantry"
-        if pos > self.L:
+        if pos > self.track_length:
             return "hole"
         return f"trap {pos}" if self.is_trap[pos] else f"space {pos}"
 
@@ -610,8 +616,9 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         pos = int(num)
         if pos == 0 and not kind:
             return 0  # "0+3" (str of KKMove): the pantry
-        if not 1 <= pos <= self.L:
-            raise ValueError(f"KK-1: {shorten(text.strip())}: {pos} is not a space of the track (1..{self.L})")
+        if not 1 <= pos <= self.track_length:
+            raise ValueError(f"KK-1: {shorten(text.strip())}: {pos} is not a space of the track "
+                             f"(1..{self.track_length})")
         if kind == "trap" and not self.is_trap[pos]:
             raise ValueError(f"KK-1: {shorten(text.strip())}: space {pos} is not a trap (traps: {self.traps})")
         return pos
@@ -628,7 +635,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         before each move; each distance one the die allows: KK-3, KK-5), the tie-break record
         (KK-13), ``max_turns`` and the turn: the end exactly when no mouse is on the way
         (KK-12), otherwise a seat with a free mouse (KK-10) and the roll it has been shown."""
-        n, L, m, P = self.num_players, self.L, self.mice, self.P
+        n, L, m, P = self.num_players, self.track_length, self.mice, self.num_move_actions
         # -- types and ranges
         pantry = int_list(d["pantry"], n, "pantry", 0, m)
         home = int_list(d["home"], n, "home", 0, m)
@@ -660,13 +667,14 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
                                                  "a die face (an action >= P) followed by a move")
                 if a < P:
                     face = history[i - 1] - P
-                    expect(a % self.D + 1 in self.roll_distances(face),
-                           f"KK-5: history[{i}] moves {a % self.D + 1} spaces after the die showed "
+                    expect(a % self.max_distance + 1 in self.roll_distances(face),
+                           f"KK-5: history[{i}] moves {a % self.max_distance + 1} spaces after the die showed "
                            f"{self.faces[face]!r}")
             else:
                 expect(a < P, f"KK-5: history[{i}] = {a} is a die face, but without explicit chance the "
                               "state rolls itself and history holds moves only")
-                expect(a % self.D + 1 in any_face, f"KK-3: history[{i}] moves {a % self.D + 1} spaces, "
+                step = a % self.max_distance + 1
+                expect(step in any_face, f"KK-3: history[{i}] moves {step} spaces, "
                                                    f"which no face of the die {self.faces} allows")
         moves = sum(1 for a in history if a < P)
         expect(moves <= self.max_turns, f"history holds {moves} moves, more than max_turns={self.max_turns}")
@@ -709,7 +717,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         later one for more, never one move for two seats; ``round`` (``fewest_turns``) from 1
         to the moves + 1 with at most ``players`` moves a round, ``home_round`` set (``> 0``)
         exactly for the seats with a mouse home and at most ``round``."""
-        n, P = self.num_players, self.P
+        n, P = self.num_players, self.num_move_actions
         if self.tie == 1:  # tie_break="first_finished": the move of each seat's latest mouse home
             lh = int_list(d["last_home"], n, "KK-13: last_home", -1, max(len(history) - 1, -1))
             for p in range(n):
@@ -747,7 +755,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         return view
 
     def _observation(self, d: Dict[str, Any], p: int) -> npt.NDArray[np.float32]:
-        n, L, H = self.num_players, self.L, self.stack_levels
+        n, L, H = self.num_players, self.track_length, self.stack_levels
         obs = np.zeros(self.observation_shape, dtype=np.float32)
         c = 0
         rel = [(p + k) % n for k in range(n)]
@@ -790,7 +798,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         return obs
 
     def _render(self, d: Dict[str, Any]) -> str:
-        n, L = self.num_players, self.L
+        n, L = self.num_players, self.track_length
         strip = []
         for i, st in enumerate(d["track"]):
             trap = self.is_trap[i + 1]
@@ -837,13 +845,13 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         d = state._to_dict()
         p, roll = d["seat"], d["roll"]
         if roll is None:
-            if a < self.P:
+            if a < self.num_move_actions:
                 return (f"KK-5: seat {p} must roll first: this is a chance node, apply a die face "
-                        f"{self.P}..{self.num_actions - 1}")
+                        f"{self.num_move_actions}..{self.num_actions - 1}")
             return f"KK-3: action {a} is not a face of the die"  # pragma: no cover - every face is legal
-        if a >= self.P:
+        if a >= self.num_move_actions:
             return f"KK-5: the die already shows {self.faces[roll]}; seat {p} must move a mouse"
-        start, dist = divmod(a, self.D)
+        start, dist = divmod(a, self.max_distance)
         dist += 1
         if start == 0:
             if d["pantry"][p] == 0:
@@ -981,7 +989,7 @@ class ReferenceKasimirState(KasimirState):
         s.game = game
         s.rng = Rng(seed)
         s.pantry = [game.mice] * game.num_players  # KK-2, KK-4: every mouse in its pantry stack
-        s.track = [[] for _ in range(game.L)]
+        s.track = [[] for _ in range(game.track_length)]
         s.home = [0] * game.num_players
         s.first_home = [-1] * game.num_players
         s.last_home = [-1] * game.num_players
@@ -1069,7 +1077,7 @@ class ReferenceKasimirState(KasimirState):
         if self.current_player != CHANCE:
             return []
         g = self.game
-        return [(g.P + i, 1.0 / g.num_faces) for i in range(g.num_faces)]
+        return [(g.num_move_actions + i, 1.0 / g.num_faces) for i in range(g.num_faces)]
 
     def legal_actions(self) -> npt.NDArray[np.int64]:
         g = self.game
@@ -1077,10 +1085,11 @@ class ReferenceKasimirState(KasimirState):
         if cp == TERMINAL:
             return np.zeros(0, dtype=np.int64)
         if cp == CHANCE:
-            return np.arange(g.P, g.P + g.num_faces, dtype=np.int64)
+            return np.arange(g.num_move_actions, g.num_move_actions + g.num_faces, dtype=np.int64)
         assert self.roll is not None
         dists = g.roll_distances(self.roll)  # KK-5
-        acts = [s * g.D + d - 1 for s in _free_starts(g, self.pantry, self.track, cp) for d in dists]  # KK-6, KK-10
+        acts = [s * g.max_distance + d - 1
+                for s in _free_starts(g, self.pantry, self.track, cp) for d in dists]  # KK-6, KK-10
         return np.array(acts, dtype=np.int64)
 
     def apply_action(self, action: SupportsIndex) -> None:
@@ -1090,15 +1099,15 @@ class ReferenceKasimirState(KasimirState):
         if cp == TERMINAL or not 0 <= a < g.num_actions:
             raise self._illegal(a)
         if cp == CHANCE:
-            if a < g.P:
+            if a < g.num_move_actions:
                 raise self._illegal(a)
-            self.roll = a - g.P  # KK-5: the die shows this face
+            self.roll = a - g.num_move_actions  # KK-5: the die shows this face
             self.history.append(a)
             return
-        if a >= g.P:
+        if a >= g.num_move_actions:
             raise self._illegal(a)
         assert self.roll is not None
-        start, dist = divmod(a, g.D)
+        start, dist = divmod(a, g.max_distance)
         dist += 1
         if start not in _free_starts(g, self.pantry, self.track, cp) or dist not in g.roll_distances(self.roll):
             raise self._illegal(a)
@@ -1133,7 +1142,7 @@ class ReferenceKasimirState(KasimirState):
         if self.on_the_way() == 0:  # KK-12: every mouse is home or trapped
             self.seat = TERMINAL
             return
-        if sum(1 for x in self.history if x < g.P) >= g.max_turns:
+        if sum(1 for x in self.history if x < g.num_move_actions) >= g.max_turns:
             self.truncated = True
             self.seat = TERMINAL
             return
@@ -1172,25 +1181,4 @@ class ReferenceKasimirState(KasimirState):
 
 # ---- the compiled engine (cengine/mousehole/_kasimir.pyx) -----------------------------------
 
-_CompiledState: Any = None
-if not _PURE:
-    try:
-        from ._kasimir import KasimirCore
-    except ImportError:  # pragma: no cover - a build without extensions
-        pass
-    else:
-
-        class CompiledKasimirState(KasimirCore, KasimirState):
-            """A Kater Kasimir state on the compiled engine (same API as the reference)."""
-
-            __slots__ = ()
-
-            def chance_outcomes(self) -> List[Tuple[int, float]]:
-                """KK-3: every face is equally likely; ``[(P + i, 1/len(die)), ...]``."""
-                if self.current_player != CHANCE:
-                    return []
-                g = self.game
-                return [(g.P + i, 1.0 / g.num_faces) for i in range(g.num_faces)]
-
-        KasimirCore._adopt_public_class(CompiledKasimirState)  # no GC tracking, fast method calls
-        _CompiledState = CompiledKasimirState
+_CompiledState: Any = compiled_state_class("_kasimir", "KasimirCore", KasimirState, "A Kater Kasimir")

@@ -61,7 +61,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ._api import (
-    _PURE,
     TERMINAL,
     Game,
     IllegalMoveError,
@@ -71,6 +70,7 @@ from ._api import (
     StateAPI,
     StateError,
     check_action_type,
+    compiled_state_class,
     expect,
     int_list,
     int_param,
@@ -78,7 +78,7 @@ from ._api import (
     register,
 )
 from ._rng import Rng
-from ._values import exact, shorten
+from ._values import DeprecatedAlias, exact, shorten
 
 __all__ = ["M", "READINGS", "MMove", "ReferenceMState", "MPlace", "MPass", "MChooseRow", "MTake", "MState", "DEFAULT",
            "parse_move"]
@@ -390,8 +390,11 @@ class M(Game["MState", MMove]):
         **{r.param: r.default for r in READINGS},
     }
 
+    # old names, kept until the next minor version (DeprecationWarning)
+    H = DeprecatedAlias("hand_size")
+
     # derived constants, set by _configure
-    H: int
+    hand_size: int  # cards a hand holds (M-4)
     n_cards: int
     in_play: int
     start_chips: int
@@ -451,7 +454,7 @@ class M(Game["MState", MMove]):
             "  colour, its value or its symbol with every card it touches (a 0 has no symbol), and all",
             f"  cards must fit in a {SQUARE} x {SQUARE} square (M-7).",
             "- A card touching k cards earns k - 1 chips, paid by the seat to your right (by the next",
-            f"  ones when it runs out) (M-8). After laying, you draw back up to {self.H} cards (M-10).",
+            f"  ones when it runs out) (M-8). After laying, you draw back up to {self.hand_size} cards (M-10).",
             f"- Passing: {pass_cost}; paying, you may put one hand card under the",
             "  draw pile and draw the top one ('exchange ...') (M-9).",
             "- Scoring (M-12 to M-15): when the card you lay makes a line of 5 or 6 cards in a row and",
@@ -490,7 +493,7 @@ class M(Game["MState", MMove]):
                 f"m: {in_play} cards in play cannot lay the start ({len(cells)}) and deal {hand} to {n} players "
                 "(M-3..M-5)"
             )
-        self.H = hand
+        self.hand_size = hand
         self.pass_always_pays = params["pass_cost"] == "every_pass"  # M-9
         self.stuck_with_pile = params["stuck_cards"] == "hands_and_pile"  # M-17
         self.draw_after_scoring = params["draw_timing"] == "after_scoring"  # M-10, M-16
@@ -595,8 +598,8 @@ class M(Game["MState", MMove]):
             return r * W + c
 
         def slot(s: int) -> int:
-            if not (isinstance(s, int) and not isinstance(s, bool) and 0 <= s < self.H):
-                raise IllegalMoveError(f"M-5: hand slot {shorten(s)} is not in 0..{self.H - 1}")
+            if not (isinstance(s, int) and not isinstance(s, bool) and 0 <= s < self.hand_size):
+                raise IllegalMoveError(f"M-5: hand slot {shorten(s)} is not in 0..{self.hand_size - 1}")
             return s
 
         if isinstance(move, MPlace):
@@ -643,7 +646,7 @@ class M(Game["MState", MMove]):
         expect(isinstance(hands, list) and len(hands) == n, f"hands must be a list of {n} hands")
         for p, h in enumerate(hands):
             _ints(h, None, f"hands[{p}]", 0, N - 1)
-            expect(len(h) <= self.H, f"M-5: hands[{p}] holds more than {self.H} cards")
+            expect(len(h) <= self.hand_size, f"M-5: hands[{p}] holds more than {self.hand_size} cards")
             expect(h == sorted(h), f"hands[{p}] must be sorted")
         pile = _ints(d["pile"], None, "pile", 0, N - 1)
         _ints(d["pile_putter"], len(pile), "pile_putter", -1, n - 1)
@@ -996,7 +999,7 @@ class M(Game["MState", MMove]):
         ch += 1
         for s, card in enumerate(d["hands"][p]):
             self._card_planes(obs, ch + s * self.card_planes, card, slice(None))
-        ch += self.H * self.card_planes
+        ch += self.hand_size * self.card_planes
         totals = _colour_totals(self, d["taken"])
         for k in range(n):
             q = (p + k) % n
@@ -1469,7 +1472,7 @@ class ReferenceMState(MState):
             s.table[cell] = s._pop()
         s.hands = [[] for _ in range(game.num_players)]
         for p in range(game.num_players):  # M-5: seat 0 draws first
-            for _ in range(game.H):
+            for _ in range(game.hand_size):
                 s.hands[p].append(s._pop())
             s.hands[p].sort()
         s.chips = [game.start_chips] * game.num_players  # M-2, M-5
@@ -1647,7 +1650,7 @@ class ReferenceMState(MState):
             self.chips[p] += pay
             need -= pay
         if not self.game.draw_after_scoring:  # M-10 (draw_timing): the draw comes first
-            while len(self.hands[p]) < self.game.H and self.pile:
+            while len(self.hands[p]) < self.game.hand_size and self.pile:
                 self.hands[p].append(self._pop())
             self.hands[p].sort()
         # M-12: which lines qualify
@@ -1706,7 +1709,7 @@ class ReferenceMState(MState):
 
     def _end_turn(self) -> None:
         p = self.placer
-        while len(self.hands[p]) < self.game.H and self.pile:  # M-10
+        while len(self.hands[p]) < self.game.hand_size and self.pile:  # M-10
             self.hands[p].append(self._pop())
         self.hands[p].sort()
         self.phase = PLAY
@@ -1739,18 +1742,4 @@ class ReferenceMState(MState):
 
 # ---- the compiled engine (cengine/mousehole/_m.pyx) ----------------------------------------
 
-_CompiledState: Any = None
-if not _PURE:
-    try:
-        from ._m import MCore
-    except ImportError:  # pragma: no cover - a build without extensions
-        pass
-    else:
-
-        class CompiledMState(MCore, MState):
-            """An M state on the compiled engine (same API as the reference)."""
-
-            __slots__ = ()
-
-        MCore._adopt_public_class(CompiledMState)  # no GC tracking, fast method calls
-        _CompiledState = CompiledMState
+_CompiledState: Any = compiled_state_class("_m", "MGameCore", MState, "An M")

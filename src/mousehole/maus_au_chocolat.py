@@ -70,7 +70,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ._api import (
-    _PURE,
     TERMINAL,
     Game,
     IllegalMoveError,
@@ -80,9 +79,11 @@ from ._api import (
     StateAPI,
     StateError,
     check_action_type,
+    compiled_state_class,
     expect,
     int_list,
     int_param,
+    is_int,
     register,
 )
 from ._rng import Rng
@@ -365,6 +366,12 @@ def _names(cards: List[List[int]]) -> Dict[str, List[int]]:
 _DEFAULT_NAMES = _names(_DEFAULT_CARDS)
 
 
+def _number(tok: str) -> bool:
+    """Whether ``tok`` is a number in ASCII digits (``str.isdigit`` is true of "²" and "٣",
+    which ``int`` refuses or reads as 3)."""
+    return tok.isascii() and tok.isdigit()
+
+
 def _tokens(text: Any) -> List[str]:
     if not isinstance(text, str):
         raise TypeError(f"a move is written as a str, not {type(text).__name__}")
@@ -376,14 +383,14 @@ def _card_token(tok: str, cards: List[List[int]], names: Dict[str, List[int]],
                 among: Optional[Sequence[int]] = None) -> int:
     """The card id a token names: ``17``, ``fruit3/3c`` or ``fruit3/3c#17``; a bare name is
     looked up among ``among`` (a hand, the display) first, then in the whole table."""
-    if tok.isdigit():
+    if _number(tok):
         c = int(tok)
         if c >= NUM_CARDS:
             raise ValueError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {shorten(tok)}")
         return c
     name, _, ident = tok.partition("#")
     if ident:
-        if not ident.isdigit() or int(ident) >= NUM_CARDS or card_name(int(ident), cards) != name:
+        if not _number(ident) or int(ident) >= NUM_CARDS or card_name(int(ident), cards) != name:
             raise ValueError(f"{shorten(tok)} is not a card: after the name, '#' gives that card's id")
         return int(ident)
     ids = names.get(name)
@@ -422,11 +429,11 @@ def _parse_tokens(toks: List[str], text: str, cards: List[List[int]], names: Dic
             raise ValueError(f"a combination names its kept cards after 'keep': {shorten(text)}; {_NOTATION}")
         k = args.index("keep") if "keep" in args else args.index("keeps")
         laid, kept = args[:k], args[k + 1:]
-        if not all(t.isdigit() for t in laid + kept) or not laid or not kept:
+        if not all(_number(t) for t in laid + kept) or not laid or not kept:
             raise ValueError(f"without a state, a combination names hand slots ('combine 0,2,5 keep 5'), "
                              f"got {shorten(text)}; use state.parse_action for card names")
         return MCCombine(tuple(int(t) for t in laid), tuple(int(t) for t in kept))
-    if len(args) == 2 and args[1].startswith("(") and args[1].endswith(")") and args[0].isdigit():
+    if len(args) == 2 and args[1].startswith("(") and args[1].endswith(")") and _number(args[0]):
         # the str form 'bid 17 (fruit3/3c)': the name must be the card's
         c = _card_token(args[0], cards, names)
         given = args[1][1:-1]
@@ -540,10 +547,6 @@ def _kept_choice(kept_card: str) -> bool:
 
 
 # ---- the game ----------------------------------------------------------------------------
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 @register
@@ -837,7 +840,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             if (
                 not isinstance(c, (list, tuple))
                 or len(c) != 3
-                or not all(_is_int(x) for x in c)
+                or not all(is_int(x) for x in c)
                 or not 0 <= c[0] < NUM_COLOURS
                 or not 1 <= c[1] <= 12
                 or not 0 <= c[2] <= 20
@@ -923,7 +926,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     def move_to_action(self, move: Move) -> int:
         if isinstance(move, (MCBid, MCPick, MCDiscard, MCSwap)):
             c = move.card
-            if not _is_int(c) or not 0 <= c < NUM_CARDS:
+            if not is_int(c) or not 0 <= c < NUM_CARDS:
                 raise IllegalMoveError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {shorten(c)}")
             base = {MCBid: BID, MCPick: PICK, MCDiscard: DISCARD, MCSwap: SWAP}[type(move)]
             return base + c
@@ -931,7 +934,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             return DECLINE
         if isinstance(move, MCBidWithoutHenri):
             c = move.card
-            if not _is_int(c) or not 0 <= c < NUM_CARDS:
+            if not is_int(c) or not 0 <= c < NUM_CARDS:
                 raise IllegalMoveError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {shorten(c)}")
             if not self.henri_optional:
                 raise IllegalMoveError(f"MC-17: {move}: Henri's +2 always applies in this game "
@@ -983,7 +986,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         rnd = d["round"]
         last = min(self.max_turns, MAX_ROUNDS)
         # (each message is built only when it is raised: these run on every load)
-        if not (_is_int(rnd) and 1 <= rnd <= last):
+        if not (is_int(rnd) and 1 <= rnd <= last):
             raise StateError(f"'round' must be an int from 1 to {last} (max_turns), got {shorten(rnd)}")
         phase = d["phase"]
         if not (isinstance(phase, str) and phase in PHASES):
@@ -1003,7 +1006,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         int_list(d["row"], NUM_HELPERS - n, "'row'", 0, NUM_HELPERS - 1)
         int_list(d["order"], None, "'order'", 0, n - 1)
         for key in ("turn", "picks_left"):
-            if not _is_int(d[key]):
+            if not is_int(d[key]):
                 raise StateError(f"'{key}' must be an int, got {shorten(d[key])}")
         for key in ("etienne_used", "truncated"):
             if not isinstance(d[key], bool):
@@ -1799,7 +1802,7 @@ class MausAuChocolatState(StateAPI[MCMove]):
         toks = _tokens(text)
         p = self.current_player
         if toks[:1] == ["seat"]:
-            if len(toks) < 2 or not toks[1].isdigit():
+            if len(toks) < 2 or not _number(toks[1]):
                 raise ValueError(f"{shorten(text)}: 'seat' is followed by the seat number; {_NOTATION}")
             if int(toks[1]) != p:
                 now = "the game is over" if p == TERMINAL else f"seat {p} is to move"
@@ -1814,7 +1817,7 @@ class MausAuChocolatState(StateAPI[MCMove]):
         verb = _VERBS.get(toks[0]) if toks else None
         args = toks[1:]
         mv: MCMove
-        if verb == "combine" and any(not t.isdigit() for t in args if t not in ("keep", "keeps")):
+        if verb == "combine" and any(not _number(t) for t in args if t not in ("keep", "keeps")):
             if "keep" not in args and "keeps" not in args:
                 raise ValueError(f"a combination names its kept cards after 'keep': {shorten(text)}; {_NOTATION}")
             k = args.index("keep") if "keep" in args else args.index("keeps")
@@ -2178,18 +2181,6 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
 
 # ---- the compiled engine (cengine/mousehole/_maus_au_chocolat.pyx) ---------------------------
 
-_CompiledState: Any = None
-if not _PURE:
-    try:
-        from ._maus_au_chocolat import MausAuChocolatCore
-    except ImportError:  # pragma: no cover - a build without extensions
-        pass
-    else:
-
-        class CompiledMausAuChocolatState(MausAuChocolatCore, MausAuChocolatState):
-            """A Maus au Chocolat state on the compiled engine (same API as the reference)."""
-
-            __slots__ = ()
-
-        MausAuChocolatCore._adopt_public_class(CompiledMausAuChocolatState)  # no GC tracking, fast method calls
-        _CompiledState = CompiledMausAuChocolatState
+_CompiledState: Any = compiled_state_class(
+    "_maus_au_chocolat", "MausAuChocolatCore", MausAuChocolatState, "A Maus au Chocolat"
+)

@@ -75,6 +75,7 @@ from ._api import (
     default_engine,
     fresh_seed,
     game_names,
+    is_int,
     load,
     param_values,
 )
@@ -146,7 +147,7 @@ def parameter_specification(game_id: str) -> Dict[str, Any]:
     for k, v in cls.DEFAULTS.items():
         if isinstance(v, (bool, int, float, str)):
             spec[k] = v
-        elif v is None and all(_is_int(r[k]) for r in resolved):
+        elif v is None and all(is_int(r[k]) for r in resolved):
             spec[k] = AUTO
     spec.update(cls.OPENSPIEL_DEFAULTS)  # e.g. Kater Kasimir's explicit chance
     spec["engine"] = default_engine()
@@ -156,10 +157,6 @@ def parameter_specification(game_id: str) -> Dict[str, Any]:
 
 
 _SPECS: Dict[str, Dict[str, Any]] = {}
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _split_params(game_id: str, params: Optional[Mapping[str, Any]]) -> Tuple[Dict[str, Any], Dict[str, Any]]:
@@ -179,13 +176,13 @@ def _split_params(game_id: str, params: Optional[Mapping[str, Any]]) -> Tuple[Di
         raise ParameterError(f"{PREFIX}{game_id}: the {engine} engine is not available here "
                              f"(available: {', '.join(available_engines())})")
     seed = full["rng_seed"]
-    if not _is_int(seed) or not OS_SEED <= seed <= MAX_RNG_SEED:
+    if not is_int(seed) or not OS_SEED <= seed <= MAX_RNG_SEED:
         raise ParameterError(f"{PREFIX}{game_id}: rng_seed must be -1 (a fresh seed from the operating "
                              f"system for every deal) or a seed 0..{MAX_RNG_SEED} (OpenSpiel's ints are 32-bit), "
                              f"got {shorten(seed)}")
     defaults = _REGISTRY[game_id].DEFAULTS
     mh = {k: v for k, v in full.items()
-          if k not in ("engine", "rng_seed") and not (defaults[k] is None and v == AUTO and _is_int(v))}
+          if k not in ("engine", "rng_seed") and not (defaults[k] is None and v == AUTO and is_int(v))}
     return full, mh
 
 

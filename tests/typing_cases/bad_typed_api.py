@@ -13,7 +13,7 @@ from mousehole.cheese_rescue import CRMove
 
 state = mousehole.load("m").new_state()
 reveal_type(state)  # reveal: mousehole.m.MState
-reveal_type(mousehole.load("cheese_rescue", players=2).new_state(seed=1))  # reveal: mousehole.cheese_rescue.CheeseRescueState
+reveal_type(mousehole.load("cheese_rescue").new_state(seed=1))  # reveal: mousehole.cheese_rescue.CheeseRescueState
 reveal_type(mousehole.load("kasimir").new_state())  # reveal: mousehole.kasimir.KasimirState
 reveal_type(mousehole.load("maus_au_chocolat").new_state())  # reveal: mousehole.maus_au_chocolat.MausAuChocolatState
 reveal_type(state.legal_moves())  # reveal: list[mousehole.m.MMove]

@@ -89,15 +89,15 @@ class Drawing(BaseDrawing):
         elif 2 <= code <= 4:
             self.animal(cv, x, y, s, code - 2)
         else:
-            owner, ck = divmod(code - 5, self.g.K)
+            owner, ck = divmod(code - 5, self.g.num_cheese_kinds)
             self.cheese(cv, x, y, s, owner, self.g.cheese_kind_values[ck])
 
     def window(self) -> Tuple[int, int, int]:
         """The drawn part of the grid: a square of N + 2 cells (the floating square of CR-8
         and a free cell on each side) around the cards, inside the grid."""
         table = self.d["table"]
-        G: int = self.g.G
-        N: int = self.g.N
+        G: int = self.g.grid_size
+        N: int = self.g.square_size
         W = min(G, N + 2)
         occ = [i for i, c in enumerate(table) if c]
         if not occ:
@@ -114,7 +114,7 @@ class Drawing(BaseDrawing):
 
     def draw(self) -> Canvas:
         g, d, f, n, C = self.g, self.d, self.f, self.n, self.C
-        G = g.G
+        G = g.grid_size
         table = d["table"]
         r0, c0, W = self.window()
         bx, by = 44, 64
@@ -214,8 +214,8 @@ class Drawing(BaseDrawing):
             ax = hx + 150
         cv.text(hx, hy + s + 18, "cheese in hand", size=10, fill=MUTED)
         cx = hx + 84
-        step = min(48.0, (w - 104 - 45) / max(1, g.K - 1))
-        for k in range(g.K):
+        step = min(48.0, (w - 104 - 45) / max(1, g.num_cheese_kinds - 1))
+        for k in range(g.num_cheese_kinds):
             self.cheese(cv, cx, hy + s + 5, 20, p, g.cheese_kind_values[k])
             cv.text(cx + 23, hy + s + 20, f"x{hand[3 + k]}", size=11, bold=True)
             cx += step

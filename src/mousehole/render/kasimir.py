@@ -42,7 +42,7 @@ class Drawing(BaseDrawing):
 
     def draw(self) -> Canvas:
         g, d, f, n = self.g, self.d, self.f, self.n
-        L, CW, CH, GAP = g.L, self.CW, self.CH, self.GAP
+        L, CW, CH, GAP = g.track_length, self.CW, self.CH, self.GAP
         rows = (L + self.PER_ROW - 1) // self.PER_ROW
         side = 118
         x0, y0 = side + 14, 64
@@ -54,7 +54,7 @@ class Drawing(BaseDrawing):
         body_h = max(track_h, die_y - y0 + 164)
         foot_y = y0 + body_h + 20
         cv = Canvas(x0 + track_w + side + 14, foot_y + 54)
-        moves = sum(1 for a in d["history"] if a is None or a < g.P)
+        moves = sum(1 for a in d["history"] if a is None or a < g.num_move_actions)
         header(cv, g.title, f"{moves} moves", d["view"], self.label)
         mover = d["seat"] if not f.over and f.current != CHANCE else -1  # whose free mice are marked
         # the path through the spaces, behind them

@@ -479,7 +479,8 @@ class Hub:
         table_id, seat, expires, mac = parts
         body = f"{table_id}.{seat}.{expires}"
         good = hmac.new(self._secret, body.encode(), hashlib.sha256).hexdigest()[:32]
-        if not hmac.compare_digest(good, mac) or not seat.isdigit() or not expires.isdigit():
+        digits = (seat + expires).isascii() and seat.isdigit() and expires.isdigit()
+        if not hmac.compare_digest(good, mac) or not digits:
             return None
         if int(expires) < time.time():
             return None

@@ -68,13 +68,15 @@ def bot_spec(text: Any, seconds: float) -> str:
     bots of ``mousehole play --level``) or a spec (``random``, ``greedy``, ``mcts``,
     ``ismcts:500``, ``strong:0.5s``, ...). A search bot without a budget thinks ``seconds``
     a move; one with a budget may ask for at most ``seconds`` or :data:`MAX_BOT_ITERATIONS`."""
-    from ..bots import SEARCH_SPECS, make_bot, spec_has_budget
+    from ..bots import SEARCH_SPECS, make_bot, spec_has_budget, spec_with_time
     if not isinstance(text, str) or not 1 <= len(text) <= 40:
         raise Refused("bad-table", "a bot is a level (easy, medium, hard) or a bot spec of at most 40 characters")
     spec = LEVELS.get(text.strip().lower(), text.strip().lower())
     name, _, arg = spec.partition(":")
     if name in SEARCH_SPECS and not spec_has_budget(spec):
-        spec = f"{name}:{seconds!r}s"
+        # the table's time; a node budget is kept, and a bad spec stays as it is for make_bot
+        # to refuse below (never replaced by a good one)
+        spec = spec_with_time(spec, seconds)
     elif name in SEARCH_SPECS and arg.endswith("s"):
         try:
             asked = float(arg[:-1])
@@ -82,7 +84,7 @@ def bot_spec(text: Any, seconds: float) -> str:
             asked = math.nan
         if not asked <= seconds:  # (a NaN is refused too, by make_bot below)
             raise Refused("bad-table", f"bot {text!r}: at most the table's {seconds:g} seconds a move")
-    elif name in SEARCH_SPECS and arg.isdigit() and int(arg) > MAX_BOT_ITERATIONS:
+    elif name in SEARCH_SPECS and arg.isascii() and arg.isdigit() and int(arg) > MAX_BOT_ITERATIONS:
         raise Refused("bad-table", f"bot {text!r}: at most {MAX_BOT_ITERATIONS:,} iterations a move")
     try:
         make_bot(spec, 0)
