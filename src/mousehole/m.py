@@ -133,6 +133,14 @@ LOG_REACH = 2**14
 MAX_DRAWS = 1000  #: determinization: draws tried before giving up on M-17 (see _determinize)
 END_REASONS = ("M-16", "M-17", "M-18", "max_turns")
 
+#: M-9's sentence (and its translation), which two readings rest on: pass_cost and chipless_exchange
+_PASSING = ("Wie geen kaart kan of wil aanleggen, mag ook passen. Voor zover hij nog fiches heeft, moet hij dan "
+            "één fiche aan zijn rechter buurman betalen, maar hij mag daarvoor echter één van zijn handkaarten "
+            "onder de trekstapel schuiven en een nieuwe kaart pakken.")
+_PASSING_EN = ("Whoever cannot or will not lay a card may also pass. As far as he still has chips, he must then "
+               "pay one chip to his right neighbour, but in return he may slide one of his hand cards under the "
+               "draw pile and take a new card.")
+
 #: The open readings of the rule text (docs/games/m.md, "Readings"); each is a parameter.
 READINGS: Tuple[Reading, ...] = (
     Reading(
@@ -144,12 +152,8 @@ READINGS: Tuple[Reading, ...] = (
             "exchange)",
         ),
         rules=("M-9",),
-        source="Wie geen kaart kan of wil aanleggen, mag ook passen. Voor zover hij nog fiches heeft, moet hij "
-               "dan één fiche aan zijn rechter buurman betalen, maar hij mag daarvoor echter één van zijn "
-               "handkaarten onder de trekstapel schuiven en een nieuwe kaart pakken.",
-        translation="Whoever cannot or will not lay a card may also pass. As far as he still has chips, he must "
-                    "then pay one chip to his right neighbour, but in return he may slide one of his hand cards "
-                    "under the draw pile and take a new card.",
+        source=_PASSING,
+        translation=_PASSING_EN,
         why_default="'moet hij dan ... betalen' makes the chip the price of every pass; the exchange is what "
                     "the chip buys ('daarvoor'), an option, not the condition of paying.",
     ),
@@ -216,12 +220,8 @@ READINGS: Tuple[Reading, ...] = (
             "chips pays as pass_cost says)",
         ),
         rules=("M-9",),
-        source="Wie geen kaart kan of wil aanleggen, mag ook passen. Voor zover hij nog fiches heeft, moet hij "
-               "dan één fiche aan zijn rechter buurman betalen, maar hij mag daarvoor echter één van zijn "
-               "handkaarten onder de trekstapel schuiven en een nieuwe kaart pakken.",
-        translation="Whoever cannot or will not lay a card may also pass. As far as he still has chips, he must "
-                    "then pay one chip to his right neighbour, but in return he may slide one of his hand cards "
-                    "under the draw pile and take a new card.",
+        source=_PASSING,
+        translation=_PASSING_EN,
         why_default="'daarvoor' (in return, for it) ties the exchange to the chip paid: who pays nothing gets "
                     "nothing in return. 'free' reads 'voor zover hij nog fiches heeft' as limiting only the "
                     "payment ('moet hij ... betalen') and 'maar hij mag' as a permission of every passing "
