@@ -76,10 +76,10 @@ def test_readings_are_declared_with_their_defaults(engine: str) -> None:
     g = load(engine)
     assert [(r.param, r.values) for r in type(g).READINGS] == [
         ("tie_break", ("first_home", "first_finished", "fewest_turns")),
-        ("elimination", ("skip_turns", "out_of_game")),
+        ("elimination", ("out_of_game", "skip_turns")),
         ("all_eliminated", ("as_elimination", "last_out_wins")),
     ]
-    assert g.params["tie_break"] == "first_home" and g.params["elimination"] == "skip_turns"
+    assert g.params["tie_break"] == "first_home" and g.params["elimination"] == "out_of_game"  # since issue 41
     assert g.params["all_eliminated"] == "as_elimination"
     assert [r.rules for r in type(g).READINGS] == [("KK-13",), ("KK-11", "KK-13"), ("KK-11", "KK-13")]
     # default dictionaries carry none of the readings' extra keys
@@ -468,9 +468,10 @@ def test_the_readings_reach_simulate_and_the_winners_differ() -> None:
 
     base4 = winners(4)
     assert (winners(4, tie_break="fewest_turns") != base4).any()
-    base2 = winners(2)
-    out2 = winners(2, elimination="out_of_game")
-    shared = base2.sum(axis=1) == 2  # everybody eliminated, a shared result by default
+    base2 = winners(2, elimination="skip_turns")
+    out2 = winners(2)  # elimination="out_of_game", the default since issue 41
+    shared = base2.sum(axis=1) == 2  # everybody eliminated, a shared result under skip_turns
     assert shared.any() and (out2[shared] == 0).all() and (out2[~shared] == base2[~shared]).all()
-    last2 = winners(2, all_eliminated="last_out_wins")  # everybody eliminated: one winner, the last one out
+    # everybody eliminated: one winner, the last one out
+    last2 = winners(2, elimination="skip_turns", all_eliminated="last_out_wins")
     assert (last2[shared].sum(axis=1) == 1).all() and (last2[~shared] == base2[~shared]).all()

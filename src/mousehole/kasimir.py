@@ -49,9 +49,10 @@ Readings (``Kasimir.READINGS``, keyword parameters of ``mousehole.load``; the do
   mouse home in the fewest turns, counted as rounds of the table with skipped turns included;
   equal counts share; the state dict gains ``round``, the current round from 1, and
   ``home_round``, per seat the round of its latest mouse home, ``0``: none).
-* ``elimination`` (KK-11, KK-13): ``"skip_turns"`` (default: a seat whose mice are all
-  trapped only loses its turns, and tied seats with no mouse home share the result) or
-  ``"out_of_game"`` (such a seat never wins; when every seat is eliminated nobody wins).
+* ``elimination`` (KK-11, KK-13): ``"out_of_game"`` (default since issue 41: a seat whose
+  mice are all trapped is out of the game and never wins; when every seat is eliminated nobody
+  wins) or ``"skip_turns"`` (the default before: such a seat only loses its turns, and tied
+  seats with no mouse home share the result).
 * ``all_eliminated`` (KK-11, KK-13): ``"as_elimination"`` (default: when every seat is
   eliminated, nobody home, the result is what ``elimination`` says) or ``"last_out_wins"``
   (the seat whose last mouse was caught last wins alone; the state dict gains ``out_at``, per
@@ -127,20 +128,23 @@ READINGS: Tuple[Reading, ...] = (
     ),
     Reading(
         param="elimination",
-        values=("skip_turns", "out_of_game"),
+        values=("out_of_game", "skip_turns"),
         meaning=(
-            "A seat whose mice are all trapped only loses its turns; at the end it counts 0 mice home like "
-            "anyone else, so when nobody got a mouse home the tied seats share the result.",
             "A seat whose mice are all trapped is out of the game and never wins; when every seat is "
             "eliminated nobody wins.",
+            "A seat whose mice are all trapped only loses its turns; at the end it counts 0 mice home like "
+            "anyone else, so when nobody got a mouse home the tied seats share the result.",
         ),
         rules=("KK-11", "KK-13"),
         source="Sind alle vier Mäuse von dir in Fallen gefangen, scheidest du ganz aus dem Spiel aus. "
                "(French: Si toutes tes souris sont tombées dans des pièges, tu es éliminé de la partie.)",
         translation="If all four of your mice are caught in traps, you drop out of the game entirely. "
                     "(French: If all your mice have fallen into traps, you are eliminated from the game.)",
-        why_default="The scoring sentence (most mice in the hole wins) names no exception for eliminated "
-                    "players, and it is the reading the engines followed before this parameter.",
+        why_default="The sentence is explicit: 'scheidest du ganz aus dem Spiel aus' (you drop out of the game "
+                    "entirely; French: 'tu es éliminé de la partie'), and a player out of the game does not "
+                    "win it; where a player only loses turns the text says 'aussetzen' instead. The scoring "
+                    "sentence's silence about eliminated players is the only argument for skip_turns, the "
+                    "default until issue 41.",
     ),
     Reading(
         param="all_eliminated",
@@ -276,7 +280,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     ``explicit_chance`` (stop at die rolls), the DEFAULT table entries ``track_length``,
     ``traps``, ``mice``, ``die``, ``clover``, and the readings (:data:`READINGS`):
     ``tie_break`` (KK-13: ``"first_home"``, ``"first_finished"`` or ``"fewest_turns"``),
-    ``elimination`` (KK-11: ``"skip_turns"`` or ``"out_of_game"``) and ``all_eliminated``
+    ``elimination`` (KK-11: ``"out_of_game"`` or ``"skip_turns"``) and ``all_eliminated``
     (KK-11, KK-13: ``"as_elimination"`` or ``"last_out_wins"``).
 
     >>> g = Kasimir(players=4, engine="python")
