@@ -313,20 +313,22 @@ def three_out_position(engine: str, elimination: str, all_eliminated: str, expli
                  rnd=14, out_at=[12, -1, 25])
 
 
-@pytest.mark.parametrize("elimination, all_eliminated, winners", [
-    ("skip_turns", "as_elimination", [0, 1, 2]),  # three seats tied at 0 mice home: they share
-    ("out_of_game", "as_elimination", []),  # all out: nobody wins
-    ("skip_turns", "last_out_wins", [1]),  # seat 1 out last (move 40), seat 2 (25) and seat 0 (12) before
-    ("out_of_game", "last_out_wins", [1]),
+@pytest.mark.parametrize("elimination, all_eliminated, winners, returns", [
+    ("skip_turns", "as_elimination", [0, 1, 2], [0.0, 0.0, 0.0]),  # three seats tied at 0 mice home: they share
+    ("out_of_game", "as_elimination", [], [-1.0, -1.0, -1.0]),  # all out: nobody wins, every seat has lost
+    # seat 1 out last (move 40), seat 2 (move 25) and seat 0 (move 12) before it
+    ("skip_turns", "last_out_wins", [1], [-1.0, 1.0, -1.0]),
+    ("out_of_game", "last_out_wins", [1], [-1.0, 1.0, -1.0]),
 ])
 def test_kk11_all_eliminated_three_players(engine: str, explicit: bool, elimination: str, all_eliminated: str,
-                                           winners: List[int]) -> None:
+                                           winners: List[int], returns: List[float]) -> None:
     s = three_out_position(engine, elimination, all_eliminated, explicit)
     assert s.legal_actions().tolist() == [35 * 5 + 0]
-    assert s.winners() == []
+    assert s.winners() == [] and s.returns() == [0.0, 0.0, 0.0]
     s.apply(KKMove(35, 1))
     assert s.is_terminal() and not s.truncated and s.to_dict()["track"][35] == [1]  # KK-9: caught on 36
     assert s.winners() == winners
+    assert s.returns() == returns
     if all_eliminated == "last_out_wins":
         assert s.to_dict()["out_at"] == ([25, 81, 51] if explicit else [12, 40, 25])
 
@@ -434,7 +436,9 @@ def test_c_interface_returns_rollout_and_determinize_follow_the_reading(params: 
     for explicit in (False, True):
         ends = [tie_position("compiled", params["tie_break"], explicit),
                 all_trapped_position("compiled", params["elimination"], explicit, params["tie_break"],
-                                     params.get("all_eliminated", "as_elimination"))]
+                                     params.get("all_eliminated", "as_elimination")),
+                three_out_position("compiled", params["elimination"], params.get("all_eliminated", "as_elimination"),
+                                   explicit)]
         for s in ends:
             s.apply(s.legal_moves()[0])
             assert CGame(s).returns() == s.returns()

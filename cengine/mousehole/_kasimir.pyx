@@ -359,13 +359,17 @@ cdef int kk_winner_mask(const kk_t* s) noexcept nogil:
 
 cdef inline void kk_returns(const kk_t* s, double* out) noexcept nogil:
     """``KasimirState.returns``: +1 each winner, -1 each other seat at the end (KK-13); 0 for
-    all before the end, when every seat wins and when nobody does (KK-11,
-    ``elimination="out_of_game"``: every seat eliminated)."""
+    all before the end and when every seat wins. When nobody wins (KK-11,
+    ``elimination="out_of_game"``: every seat eliminated) -1 for every seat with 3 or 4
+    players, 0 for both with 2 (zero-sum)."""
     cdef int p, n = s.cfg.n
-    cdef int mask = 0
-    if s.seat == TERMINAL_SEAT:
-        mask = kk_winner_mask(s)
-    if mask == 0 or mask == (1 << n) - 1:
+    cdef int mask
+    if s.seat != TERMINAL_SEAT:
+        for p in range(n):
+            out[p] = 0.0
+        return
+    mask = kk_winner_mask(s)
+    if mask == (1 << n) - 1 or (mask == 0 and n == 2):
         for p in range(n):
             out[p] = 0.0
         return

@@ -1007,11 +1007,12 @@ class KasimirState(StateAPI[KasimirMove]):
 
     def returns(self) -> List[float]:
         """+1 for each winner and -1 for each other seat at the end (KK-13); 0 for all before
-        the end, when every seat wins, and when nobody wins (``elimination="out_of_game"``
-        with every seat eliminated, KK-11: all seats end alike, as when all share), so that
-        two seats always sum to 0."""
-        if self.game.elim_out and self.is_terminal() and not self.winners():
-            return [0.0] * self.game.num_players
+        the end and when every seat wins. When nobody wins (``elimination="out_of_game"``,
+        every seat eliminated, KK-11) every seat has lost: -1 each with 3 or 4 players, but 0
+        each with 2, whose returns sum to 0 (zero-sum: two seats that lose alike end even)."""
+        n = self.game.num_players
+        if n == 2 and self.is_terminal() and not self.winners():
+            return [0.0, 0.0]
         return super().returns()
 
     def describe(self, action: Union[KasimirMove, SupportsIndex], *, for_player: Optional[SupportsIndex] = None) -> str:
