@@ -394,6 +394,36 @@ def test_m17_no_chip_leaves_the_pile_out_of_reach(engine: str, chips: int, over:
         assert [int(a) for a in s.legal_actions()] == [s.game.A_PASS, s.game.A_EXCH]
 
 
+@pytest.mark.parametrize("chipless_exchange, over", [("forbidden", True), ("free", False)])
+def test_m17_no_chip_free_exchange_keeps_the_pile_in_reach(engine: str, chipless_exchange: str, over: bool) -> None:
+    """M-17 with ``chips=0``: under ``chipless_exchange="free"`` a seat without chips may
+    exchange (M-9), so the green 20 circle left in the pile can still reach a hand and the
+    game goes on (seat 1: pass or exchange its card); under ``"forbidden"`` M-17 ends it."""
+    c = _stuck_cards(Deck())
+    nofit = c["nofit"]
+    pile = [c["later"]] + nofit[1:5]
+    g = load(engine, chips=0, chipless_exchange=chipless_exchange)
+    s = g.state_from_dict(position(g, {(0, 0): c["base"]}, [[c["fit"]], [nofit[0]]], pile, chips=[0, 0]))
+    assert s.game.pile_in_reach == (not over)
+    s.apply_action(place(s, c["fit"], 0, 1))
+    assert s.to_dict()["pile"] == [c["later"]] and s.is_terminal() == over
+    if over:
+        assert s.to_dict()["end"] == "M-17"
+    else:
+        assert s.current_player == 1 and [int(a) for a in s.legal_actions()] == [g.A_PASS, g.A_EXCH]
+        s.apply(MPass(0))  # seat 1 draws the green 20 circle, for free
+        d = s.to_dict()
+        assert d["hands"][1] == [c["later"]] and d["chips"] == [0, 0] and not s.is_terminal()
+        assert [int(a) for a in s.legal_actions()] == [g.A_PASS] + [g.A_EXCH + i for i in range(4)]  # seat 0
+    hands = [[nofit[0]], [nofit[1]]]  # validation: only a pile card fits
+    d = position(g, {(0, 0): c["base"]}, hands, [c["fit"]], chips=[0, 0])
+    if over:
+        with pytest.raises(StateError, match="M-17"):
+            g.state_from_dict(d)
+    else:
+        assert not g.state_from_dict(d).is_terminal()
+
+
 def test_m17_no_chip_validation(engine: str) -> None:
     """``state_from_dict`` with ``chips=0``: only a pile card fits, so the play phase is no
     position of the game (M-17 has ended it), and an M-17 end with that card in the pile is."""

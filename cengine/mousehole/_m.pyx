@@ -1652,7 +1652,7 @@ cdef int fill_cfg(object game, void* v) except -1:
     # fitting nobody lays (so nobody draws, M-10), and an exchange (M-9) needs a chip; chips
     # never leave the game (M-2, M-8, M-9), so with 0 chips each the pile never counts and
     # every game ends by M-17 rather than by max_turns (docs/games/m.md, "Readings")
-    cfg.stuck_pile = game.stuck_with_pile and cfg.chips > 0
+    cfg.stuck_pile = game.pile_in_reach  # stuck_cards, chips > 0 or chipless_exchange 'free' (M-17)
     cfg.draw_late = game.draw_after_scoring
     cfg.short_skip = game.skip_short_payer  # M-8 (short_payer)
     cfg.free_exch = game.free_exchange  # M-9 (chipless_exchange)

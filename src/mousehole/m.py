@@ -171,7 +171,7 @@ READINGS: Tuple[Reading, ...] = (
                     "lay it later; only when no card in play fits can nobody ever lay a card again. With no "
                     "hand card fitting nobody lays, so nobody draws, and an exchange needs a chip: with "
                     "chips=0 no pile card can reach a hand, and M-17 looks at the hands only under either "
-                    "value.",
+                    "value (unless chipless_exchange='free').",
     ),
     Reading(
         param="draw_timing",
@@ -562,11 +562,12 @@ class M(Game["MState", MMove]):
         # card is drawn (M-10); a pile card reaches a hand then only by an exchange (M-9),
         # which needs a chip. Chips pass between players and never leave the game (M-2, M-8,
         # M-9): with chips=0 nobody ever holds one, no pile card can reach a hand and M-17
-        # looks at the hands only, whatever stuck_cards says (docs/games/m.md, "Readings")
-        self.pile_in_reach = self.stuck_with_pile and chips > 0
+        # looks at the hands only, whatever stuck_cards says (docs/games/m.md, "Readings");
+        # unless chipless_exchange='free', where a seat without chips exchanges too
+        self.free_exchange = params["chipless_exchange"] == "free"  # M-9
+        self.pile_in_reach = self.stuck_with_pile and (chips > 0 or self.free_exchange)
         self.draw_after_scoring = params["draw_timing"] == "after_scoring"  # M-10, M-16
         self.skip_short_payer = params["short_payer"] == "skipped"  # M-8
-        self.free_exchange = params["chipless_exchange"] == "free"  # M-9
         self.n_cards = len(norm_cards)
         self.in_play = in_play
         self.start_chips = chips
@@ -1649,10 +1650,11 @@ class ReferenceMState(MState):
     def any_placement(self) -> bool:
         """M-17: can any card still in play (hands, and the pile unless stuck_cards='hands')
         be laid anywhere? The pile counts only while a seat holds a chip: a pile card reaches
-        a hand without a placement only by an exchange, which costs a chip (M-9)."""
+        a hand without a placement only by an exchange, which costs a chip (M-9), or under
+        chipless_exchange='free' always (a seat without chips exchanges too)."""
         r0, c0 = self._window()
         free = [(r0 + r, c0 + c) for r in range(W) for c in range(W) if (r0 + r, c0 + c) not in self.table]
-        reach = self.game.stuck_with_pile and any(self.chips)
+        reach = self.game.stuck_with_pile and (self.game.free_exchange or any(self.chips))
         for card in [c for h in self.hands for c in h] + (self.pile if reach else []):
             if any(self.can_place(card, x) for x in free):
                 return True
