@@ -898,3 +898,144 @@ def test_mc25_whole_games_play_alike_and_only_the_winners_differ(engine: str) ->
             assert w1 == [min(range(2), key=lambda q: passed[q])]
             differed += w0 != w1
     assert differed > 0
+
+
+# ---- changed_value ---------------------------------------------------------------------------
+#
+# Seat 0 holds Mathieu and eggs3/1c, eggs3/2c, eggs4/4c (slots 0, 1, 2, one colour) and
+# sugar7/2c (slot 3). Lowering a 3 to 2 makes the one-colour run 2-3-4, which keeps its
+# highest card, the 4 (slot 2); lowering the 4 makes the one-colour set 3-3-3, which keeps two
+# cards. Under "printed_range" a 3 cannot be lowered (no card prints a 2): the run is gone.
+# Maurice's mirror: eggs6/5c, eggs7/2c, eggs7/3c (slots 0, 1, 2) and sugar3/1c: raising a 7 to
+# 8 makes the run 6-7-8 keeping that 7 (slot 1 or 2); raising the 6 the set 7-7-7.
+C_VALUES = ["unbounded", "printed_range"]
+MATHIEU_334 = [cid("eggs", 3, 1), cid("eggs", 3, 2), cid("eggs", 4, 4), cid("sugar", 7, 2)]
+MAURICE_677 = [cid("eggs", 6, 5), cid("eggs", 7, 2), cid("eggs", 7, 3), cid("sugar", 3, 1)]
+SET_KEEPS = [MCCombine((0, 1, 2), (0, 1)), MCCombine((0, 1, 2), (0, 2)), MCCombine((0, 1, 2), (1, 2))]
+CHANGED = {  # (helper, kept_card) -> the legal moves under each reading, in action order
+    (MATHIEU, "player_chooses"): {
+        "unbounded": [MCDecline(), SET_KEEPS[0], MCCombine((0, 1, 2), (2,))] + SET_KEEPS[1:],
+        "printed_range": [MCDecline()] + SET_KEEPS},
+    (MATHIEU, "highest_printed"): {
+        "unbounded": [MCDecline(), MCCombine((0, 1, 2), (2,)), MCCombine((0, 1, 2), (0, 2))],
+        "printed_range": [MCDecline(), MCCombine((0, 1, 2), (0, 2))]},
+    (MAURICE, "player_chooses"): {
+        "unbounded": [MCDecline(), MCCombine((0, 1, 2), (1,)), SET_KEEPS[0], MCCombine((0, 1, 2), (2,))]
+        + SET_KEEPS[1:],
+        "printed_range": [MCDecline()] + SET_KEEPS},
+    (MAURICE, "highest_printed"): {
+        "unbounded": [MCDecline(), MCCombine((0, 1, 2), (1,)), MCCombine((0, 1, 2), (2,)),
+                      MCCombine((0, 1, 2), (1, 2))],
+        "printed_range": [MCDecline(), MCCombine((0, 1, 2), (1, 2))]},
+}
+
+
+def changed_position(game: Any, helper: int) -> Any:
+    return combine_position(game, MATHIEU_334 if helper == MATHIEU else MAURICE_677, helper)
+
+
+def test_mc18_unknown_changed_value_raises(engine: str) -> None:
+    """MC-18, MC-19: the reading must be one of its values."""
+    with pytest.raises(ParameterError, match="changed_value.*'unbounded', 'printed_range'"):
+        load(engine, changed_value="clamped")
+    with pytest.raises(ParameterError, match="changed_value"):
+        load(engine, changed_value=None)
+
+
+def test_mc18_the_reading_keeps_the_action_space_and_observation(engine: str) -> None:
+    """MC-18, MC-19: ``printed_range`` only removes combinations: the same action space and
+    observation; the default is ``unbounded``."""
+    default, bounded = load(engine, players=3), load(engine, players=3, changed_value="printed_range")
+    assert default.params["changed_value"] == "unbounded"
+    assert bounded.params["changed_value"] == "printed_range"
+    assert default.num_actions == bounded.num_actions == 2085
+    assert default.observation_shape == bounded.observation_shape
+
+
+@pytest.mark.parametrize("value", C_VALUES)
+@pytest.mark.parametrize("kept_card", ["player_chooses", "highest_printed"])
+@pytest.mark.parametrize("helper", [MATHIEU, MAURICE], ids=["mathieu", "maurice"])
+def test_mc18_mc19_a_change_past_the_printed_values(engine: str, helper: int, kept_card: str, value: str) -> None:
+    """MC-18 (Mathieu: 3-3-4 of one colour) and MC-19 (Maurice: 6-7-7): the run through a 2
+    (or an 8) is a legal combination keeping the 4 (or the raised 7) under ``unbounded``, and
+    is not under ``printed_range``; the sets every reading allows stay (MC-12, MC-23)."""
+    g = load(engine, players=2, kept_card=kept_card, changed_value=value)
+    s = changed_position(g, helper)
+    assert s.current_player == 0
+    assert moves(s) == CHANGED[(helper, kept_card)][value]
+    if value == "printed_range":
+        with pytest.raises(IllegalMoveError):
+            s.apply(MCCombine((0, 1, 2), (2,)))
+
+
+@pytest.mark.parametrize("value", C_VALUES)
+def test_mc18_mc13_the_run_through_a_two_scores_the_printed_four(engine: str, value: str) -> None:
+    """MC-18, MC-13: under ``unbounded`` Mathieu's run 2-3-4 keeps eggs4/4c (4 points: the
+    printed value) and discards both 3s; ``printed_range`` refuses it, and the set 3-3-3
+    (the 4 lowered) keeping the 4 and a 3 is legal under both (7 points)."""
+    g = load(engine, players=2, changed_value=value)
+    s = changed_position(g, MATHIEU)
+    if value == "unbounded":
+        s.apply(MCCombine((0, 1, 2), (2,)))
+        d = s.to_dict()
+        assert d["vp"][0] == [MATHIEU_334[2]] and s.scores()[0] == 4
+        assert sorted(d["discard"]) == MATHIEU_334[:2] and d["hands"][0] == [MATHIEU_334[3]]
+    else:
+        assert MCCombine((0, 1, 2), (2,)) not in moves(s)
+    s = changed_position(g, MATHIEU)
+    s.apply(MCCombine((0, 1, 2), (0, 2)))
+    assert s.scores()[0] == 7 and s.to_dict()["vp"][0] == [MATHIEU_334[0], MATHIEU_334[2]]
+
+
+def test_mc18_the_range_is_the_game_tables(engine: str) -> None:
+    """MC-18, MC-19, MC-1 with a card table of candy values 4..6 only: under
+    ``printed_range`` Mathieu cannot lower a 4 (4-4-5 of one colour: no run 3-4-5, only the
+    set), Maurice cannot raise a 6 (5-6-6: no run 5-6-7); under ``unbounded`` both runs are
+    legal."""
+    table = [[i // 16, 4 + (i % 16) % 3, 1] for i in range(80)]  # ids 0, 3: candy 4; 1: 5; 2, 5: 6
+    # Mathieu: eggs 4, 5, 4 (slots 0..2) and fruit4: the run 3-4-5 keeps the 5 (slot 1).
+    # Maurice: eggs 5, 6, 6 and fruit4: the run 5-6-7 keeps the raised 6 (slot 1 or 2).
+    for helper, hand, runs in ((MATHIEU, [0, 1, 3, 16], {MCCombine((0, 1, 2), (1,))}),
+                               (MAURICE, [1, 2, 5, 16], {MCCombine((0, 1, 2), (1,)), MCCombine((0, 1, 2), (2,))})):
+        legal = {}
+        for value in C_VALUES:
+            g = load(engine, players=2, cards=table, changed_value=value)
+            legal[value] = moves(combine_position(g, hand, helper))
+        assert set(legal["unbounded"]) - set(legal["printed_range"]) == runs
+        assert set(legal["printed_range"]) < set(legal["unbounded"])
+
+
+def test_mc18_reference_search_rejects_an_unknown_reading() -> None:
+    """MC-18, MC-19: the reference's ``combination_actions`` names the reading's values."""
+    from mousehole.maus_au_chocolat import combination_actions
+    with pytest.raises(ValueError, match="MC-18/MC-19: changed_value"):
+        combination_actions(MATHIEU_334, CARDS, MATHIEU, changed_value="clamp")
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize("kept_card", ["player_chooses", "highest_printed"])
+def test_mc18_compiled_count_decoding_and_legality_test_use_the_reading(kept_card: str) -> None:
+    """MC-18, MC-19, MC-29 on the compiled core with ``printed_range``: simulate's count and
+    decoding agree with the listing (random hands, every helper), the listing equals the
+    reference's ``combination_actions`` for Mathieu's and Maurice's hands, and
+    ``apply_action``'s legality test accepts exactly the listed actions in seeded games."""
+    from mousehole._maus_au_chocolat import _selfcheck_combos, _selfcheck_legal
+    from mousehole.maus_au_chocolat import combination_actions
+    g = mousehole.load("maus_au_chocolat", engine="compiled", players=2, kept_card=kept_card,
+                       changed_value="printed_range")
+    assert _selfcheck_combos(g.new_state(0), 41, 1500) == 1500
+    rng = random.Random(7)
+    differ = 0
+    for _ in range(300):
+        helper = rng.choice([MATHIEU, MAURICE])
+        hand = sorted(rng.sample(range(80), rng.randint(4, 9)))
+        s = combine_position(g, hand, helper)
+        want = combination_actions(hand, g.cards, helper, kept_card=kept_card, changed_value="printed_range")
+        assert s.combination_actions(0) == want
+        differ += want != combination_actions(hand, g.cards, helper, kept_card=kept_card)
+    assert differ > 0
+    for seed in range(3):
+        s = g.new_state(seed=seed)
+        while not s.is_terminal():
+            assert _selfcheck_legal(s) == len(s.legal_actions())
+            s.apply_action(rng.choice(list(s.legal_actions())))

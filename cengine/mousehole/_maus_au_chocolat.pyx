@@ -236,6 +236,34 @@ cdef inline void order_top(const int* pv, int k, int* top) noexcept nogil:
         top[j + 1] = t
 
 
+cdef inline uint32_t kept3(const int* v, const int* c, int h, bint kc, int changeable) noexcept nogil:
+    """The kept sets (bit krel set) of three cards of printed candy values ``v`` and colours
+    ``c`` laid with helper ``h`` (MC-10, MC-12, MC-18 .. MC-23; ``kc``: kept_card=
+    "player_chooses"): Mathieu or Maurice may change one card among the bits of
+    ``changeable`` (every card, 7, but under changed_value="printed_range": ``in_range3``)."""
+    cdef int d = -1 if h == H_MATHIEU else (1 if h == H_MAURICE else 0)
+    cdef int top[3]
+    cdef bint one = c[0] == c[1] and c[1] == c[2]
+    cdef bint one_ok, mixed_ok
+    cdef uint32_t res
+    if h == H_CLAUDE:  # MC-22: one card may count as another colour
+        one_ok = c[0] == c[1] or c[1] == c[2] or c[0] == c[2]
+        mixed_ok = True
+    else:
+        one_ok = one
+        mixed_ok = not one
+    order_top(v, 3, top)
+    res = eval3(v[0], v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
+    if d != 0:  # MC-18 / MC-19
+        if changeable & 1:
+            res |= eval3(v[0] + d, v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
+        if changeable & 2:
+            res |= eval3(v[0], v[1] + d, v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
+        if changeable & 4:
+            res |= eval3(v[0], v[1], v[2] + d, top, mixed_ok, one_ok, h == H_LILLY, kc)
+    return res
+
+
 cdef uint8_t DEBRUIJN32[32]
 
 
@@ -266,16 +294,13 @@ cdef uint16_t T4[2][7 * 7 * 7 * 2]
 
 
 cdef void _build_shape_tables() noexcept nogil:
-    cdef int h, hk, kc, dv1, dv2, dv3, cp, d, j
+    cdef int h, hk, kc, dv1, dv2, dv3, cp, j
     cdef int v[4]
     cdef int c[3]
     cdef int top[4]
-    cdef bint one, one_ok, mixed_ok
-    cdef uint32_t res
     for hk in range(14):  # the helper, + 7 in the bank of kept_card="player_chooses" (MC-23)
         h = hk % 7
         kc = hk >= 7
-        d = -1 if h == H_MATHIEU else (1 if h == H_MAURICE else 0)
         for dv1 in range(-3, 4):
             for dv2 in range(-3, 4):
                 for cp in range(8):
@@ -288,20 +313,7 @@ cdef void _build_shape_tables() noexcept nogil:
                     v[0] = 6
                     v[1] = 6 + dv1
                     v[2] = 6 + dv2
-                    one = c[0] == c[1] and c[1] == c[2]
-                    if h == H_CLAUDE:  # MC-22: one card may count as another colour
-                        one_ok = c[0] == c[1] or c[1] == c[2] or c[0] == c[2]
-                        mixed_ok = True
-                    else:
-                        one_ok = one
-                        mixed_ok = not one
-                    order_top(v, 3, top)
-                    res = eval3(v[0], v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
-                    if d != 0:  # MC-18 / MC-19
-                        res |= eval3(v[0] + d, v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
-                        res |= eval3(v[0], v[1] + d, v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
-                        res |= eval3(v[0], v[1], v[2] + d, top, mixed_ok, one_ok, h == H_LILLY, kc)
-                    T3[((hk * 7 + dv1 + 3) * 7 + dv2 + 3) * 8 + cp] = <uint16_t>res
+                    T3[((hk * 7 + dv1 + 3) * 7 + dv2 + 3) * 8 + cp] = <uint16_t>kept3(v, c, h, kc, 7)
     for dv1 in range(-3, 4):
         for dv2 in range(-3, 4):
             for dv3 in range(-3, 4):
@@ -375,6 +387,8 @@ ctypedef struct slots_t:
     int32_t amelie             # MC-21: four-card subsets too (Amélie, at least 5 cards)
     int32_t ready              # the slot arrays above are filled
     int32_t kc                 # the bank of T4: kept_card="player_chooses" (MC-23)
+    int32_t bound              # MC-18/MC-19 under changed_value="printed_range": the kept sets
+                               #    of the tables pass through in_range3 (Mathieu's, Maurice's)
 
 
 cdef inline void slots_below(const mc_t* s, int p, slots_t* t, int m) noexcept nogil:
@@ -390,11 +404,45 @@ cdef inline void slots_below(const mc_t* s, int p, slots_t* t, int m) noexcept n
         t.col[j] = s.cfg.colour[c]
 
 
+cdef inline bint change_bounded(const mc_t* s, int h) noexcept nogil:
+    """Whether helper h's change of a card (MC-18 Mathieu, MC-19 Maurice) has a bound: the
+    reading changed_value="printed_range" (the tables, built on differences, know none)."""
+    return (h == H_MATHIEU and s.cfg.change_lo > 0) | (h == H_MAURICE and s.cfg.change_hi < 13)
+
+
+cdef inline uint32_t in_range3(const mc_cfg_t* cfg, int h, int v0, int v1, int v2, int c0, int c1,
+                               int c2, uint32_t r) noexcept nogil:
+    """MC-18, MC-19 under changed_value="printed_range": the kept sets ``r`` (the shape
+    tables') of three cards (printed values v0..v2, colours c0..c2, in slot order) laid with
+    Mathieu or Maurice, without those only a change past the printed values gives: a card of
+    the lowest value is not lowered, one of the highest not raised."""
+    cdef int v[3]
+    cdef int c[3]
+    cdef int lim = cfg.change_lo if h == H_MATHIEU else cfg.change_hi
+    cdef int changeable = (v0 != lim) | ((v1 != lim) << 1) | ((v2 != lim) << 2)
+    if changeable == 7:
+        return r
+    v[0] = v0
+    v[1] = v1
+    v[2] = v2
+    c[0] = c0
+    c[1] = c1
+    c[2] = c2
+    return kept3(v, c, h, cfg.kept_choice, changeable)
+
+
+cdef inline uint32_t slots_in_range(const mc_t* s, const slots_t* t, int s0, int s1, int s2,
+                                    uint32_t r) noexcept nogil:
+    """``in_range3`` for the slots s0 < s1 < s2 of ``t``'s hand."""
+    return in_range3(&s.cfg, t.helper % 7, t.pv[s0], t.pv[s1], t.pv[s2], t.col[s0], t.col[s1], t.col[s2], r)
+
+
 cdef inline void combo_slots(const mc_t* s, int p, slots_t* t) noexcept nogil:
     cdef int hn = s.hand_n[p]
     t.n = hn
     t.helper = s.helper[p]
     t.amelie = t.helper == H_AMELIE and hn >= 5
+    t.bound = change_bounded(s, t.helper)  # MC-18/MC-19 (changed_value)
     t.kc = s.cfg.kept_choice  # MC-23: the second bank of shape tables
     t.helper += 7 * t.kc
     slots_below(s, p, t, hn)
@@ -421,18 +469,24 @@ cdef inline int combo_count_enum(const mc_t* s, int p, slots_t* t) noexcept nogi
     """``combo_count`` by visiting every subset (every helper's with kept_card=
     "player_chooses", MC-23; Claude's, MC-22, for a hand with 4 cards of one value)."""
     cdef int hn = s.hand_n[p]
-    cdef int s0, s1, s2, v, b, tot = 0
+    cdef int s0, s1, s2, v, b, i, tot = 0
     cdef const uint8_t* C
     cdef uint8_t c1, c2
+    cdef bint bound
     combo_slots(s, p, t)
     C = W3C[t.helper]  # (the row combo_slots chose)
+    bound = t.bound
     for s2 in range(2, hn):
         c2 = t.col[s2]
         for s1 in range(1, s2):
             c1 = t.col[s1]
             b = t.a1[s1] + t.a2[s2] + ((c1 == c2) << 1)
             for s0 in range(s1):
-                tot += C[b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))]
+                i = b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))
+                if bound and C[i]:  # MC-18/MC-19 (changed_value="printed_range")
+                    tot += popcount16(<uint16_t>slots_in_range(s, t, s0, s1, s2, W3R[t.helper][i]))
+                else:
+                    tot += C[i]
                 if t.amelie:
                     for v in range(s0):
                         tot += popcount16(<uint16_t>four(t, v, s0, s1, s2))
@@ -463,11 +517,13 @@ cdef int combo_count_slow(const mc_t* s, int p, slots_t* t) noexcept nogil:
     cdef uint64_t mw
     t.helper = h
     t.amelie = h == H_AMELIE and hn >= 5
+    t.bound = 0
     t.ready = 0
     t.cum[1] = 0
     if hn < 4:  # MC-11: three laid, one must stay
         return 0
-    if h == H_CLAUDE or s.cfg.kept_choice:  # (MC-23: the counts below are the default bank's)
+    # (MC-23: the counts below are the default bank's; MC-18/MC-19: they know no bound)
+    if h == H_CLAUDE or s.cfg.kept_choice or change_bounded(s, h):
         t.ready = 1
         return combo_count_enum(s, p, t)
     if h == H_MATHIEU or h == H_MAURICE:
@@ -579,12 +635,14 @@ cdef inline const uint8_t* count_start(const mc_t* s, int p, slots_t* t) noexcep
     """The start of combo_count for seat ``p``'s hand of 4 or more cards:
     ``t``'s fields for its helper and the table of cumulative counts (CUM_T) to read (for
     Claude, MC-22, the sets and runs of ``claude_count``); NULL where combo_count_slow counts
-    instead (kept_card="player_chooses", MC-23)."""
+    instead (kept_card="player_chooses", MC-23; changed_value="printed_range" with Mathieu or
+    Maurice, MC-18/MC-19)."""
     cdef int h = s.helper[p]
-    if s.cfg.kept_choice:
+    if s.cfg.kept_choice or change_bounded(s, h):
         return NULL
     t.helper = h
     t.amelie = h == H_AMELIE and s.hand_n[p] >= 5
+    t.bound = 0
     t.ready = 0
     t.cum[1] = 0
     return CUM_T[MODE_OF[h] + 3 * t.amelie]
@@ -796,8 +854,12 @@ cdef inline int combo_kth_walk(const mc_t* s, int p, slots_t* t, int k) noexcept
         for s0 in range(s1):
             i = b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))
             pc = C[i]
+            r = R[i]
+            if t.bound and pc:  # MC-18/MC-19 (changed_value="printed_range")
+                r = slots_in_range(s, t, s0, s1, s2, r)
+                pc = popcount16(<uint16_t>r)
             if k < pc:
-                return kth_triple(s0, s1, s2, R[i], k)
+                return kth_triple(s0, s1, s2, r, k)
             k -= pc
             if t.amelie and four_may_hold(t, s0, s1, s2):
                 for v in range(s0):
@@ -830,7 +892,7 @@ cdef inline int combo_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogi
     cdef uint8_t c1, c2
     cdef const uint16_t* R
     cdef const uint8_t* C
-    if t.amelie:
+    if t.amelie or t.bound:  # (MC-18/MC-19 under changed_value="printed_range": in_range3)
         return combo_kth_walk(s, p, t, k)
     for j in range(2, 9):
         s2 += (j < hn) & (t.cum[j] <= k)
@@ -890,6 +952,8 @@ cdef inline int mc_combos_to(const mc_t* s, int p, int16_t* out, uint8_t* mask) 
             b = t.a1[s1] + t.a2[s2] + ((c1 == c2) << 1)
             for s0 in range(s1):
                 r = R[b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))]
+                if r and t.bound:  # MC-18/MC-19 (changed_value="printed_range")
+                    r = slots_in_range(s, &t, s0, s1, s2, r)
                 if r:
                     base = MC_COMBINE + SUB_BASE[SUB_OF_MASK[(1 << s0) | (1 << s1) | (1 << s2)]]
                     while r:
@@ -1814,6 +1878,9 @@ cdef bint mc_is_legal(const mc_t* s, int a) noexcept nogil:
                    + ((s.cfg.colour[c0] == s.cfg.colour[c1])
                       | ((s.cfg.colour[c1] == s.cfg.colour[c2_]) << 1)
                       | ((s.cfg.colour[c0] == s.cfg.colour[c2_]) << 2))]
+        if r and change_bounded(s, h):  # MC-18/MC-19 (changed_value="printed_range")
+            r = in_range3(&s.cfg, h, s.cfg.candy[c0], s.cfg.candy[c1], s.cfg.candy[c2_],
+                          s.cfg.colour[c0], s.cfg.colour[c1], s.cfg.colour[c2_], r)
     else:
         if h != H_AMELIE or hn < 5:  # MC-21
             return 0
@@ -2304,6 +2371,8 @@ cdef int fill_cfg(object game, void* v) except -1:
     cfg.kept_choice = game.kept_choice  # MC-23
     cfg.etienne_at = game.etienne_phase_mask  # MC-16 (etienne_swap): the phases of a swap
     cfg.tie_after_pass = game.tie_after_pass  # MC-25 (tie_break_moment)
+    cfg.change_lo = game.change_lo  # MC-18, MC-19 (changed_value)
+    cfg.change_hi = game.change_hi
     if num_actions(cfg) != game.num_actions:  # pragma: no cover - layout guard
         raise AssertionError(f"action space: {game.num_actions} != {num_actions(cfg)}")
     # round / max_turns in the observation: a double division is Python's int / int exactly

@@ -55,7 +55,9 @@ Engine model
   ``"also_hand_limit"``, also between the hand-limit discards; no new action ids);
   ``tie_break_moment`` (MC-25, MC-15, whose helpers break a tie at the end:
   ``"before_passing"``, those held in the last round; ``"after_passing"``, those the seats
-  would hold after the end-of-round pass; it changes only the winners).
+  would hold after the end-of-round pass; it changes only the winners); ``changed_value``
+  (MC-18, MC-19: ``"unbounded"``, a value changed by Mathieu or Maurice may leave the printed
+  values 3..7; ``"printed_range"``, it must stay within them; no new action ids).
 
 Choices where the text is silent are listed in ``docs/games/maus_au_chocolat.md``.
 """
@@ -184,6 +186,11 @@ ETIENNE_SWAP_PHASES: Dict[str, Tuple[str, ...]] = {
     "also_hand_limit": ("bid", "pick", "combine", "discard"),
 }
 ETIENNE_SWAP_VALUES = tuple(ETIENNE_SWAP_PHASES)
+#: the values of the reading ``changed_value`` (MC-18, MC-19), the default first: a candy value
+#: changed by Mathieu or Maurice may leave the printed values (a 3 lowered counts 2, a 7 raised
+#: counts 8), or must stay within them (the lowest to the highest candy value of the game's
+#: cards: 3..7 in MC-1)
+CHANGED_VALUE_VALUES = ("unbounded", "printed_range")
 
 _DEFAULT_CARDS = default_cards()
 
@@ -491,10 +498,13 @@ def _kept(mv: Sequence[int], pv: Sequence[int], one_colour: bool, k: int, lilly:
 
 
 def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: int, *,
-                         kept_card: str = "player_chooses") -> Set[Tuple[int, ...]]:
+                         kept_card: str = "player_chooses",
+                         changed_value: str = "unbounded") -> Set[Tuple[int, ...]]:
     """Every kept set (relative indices) reachable by laying ``cards`` with ``helper``
-    (``kept_card``: the reading of MC-23, ``"highest_printed"`` or ``"player_chooses"``)."""
+    (``kept_card``: the reading of MC-23, ``"highest_printed"`` or ``"player_chooses"``;
+    ``changed_value``: the reading of MC-18/MC-19, ``"unbounded"`` or ``"printed_range"``)."""
     choose = _kept_choice(kept_card)
+    lo, hi = _change_range(changed_value, table)
     k = len(cards)
     pv = [table[c][1] for c in cards]
     col = [table[c][0] for c in cards]
@@ -502,6 +512,8 @@ def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: i
     if helper in (MATHIEU, MAURICE):  # MC-18, MC-19: one card counts 1 lower / higher
         d = -1 if helper == MATHIEU else 1
         for j in range(k):
+            if not lo <= pv[j] + d <= hi:  # changed_value="printed_range": not past the printed values
+                continue
             v = list(pv)
             v[j] += d
             value_variants.append(v)
@@ -521,20 +533,35 @@ def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: i
 
 
 def combination_actions(hand: Sequence[int], table: List[List[int]], helper: int, *,
-                        kept_card: str = "player_chooses") -> List[int]:
+                        kept_card: str = "player_chooses", changed_value: str = "unbounded") -> List[int]:
     """The combination actions legal for a hand (sorted by card id) held with ``helper``:
     every distinct (cards, kept cards) outcome once (MC-10, MC-11, MC-12, MC-18 .. MC-23).
     ``kept_card`` is the reading of MC-23 (``MausAuChocolat.READINGS``): with
-    ``"player_chooses"`` a set may keep any of its cards."""
+    ``"player_chooses"`` a set may keep any of its cards; ``changed_value`` the reading of
+    MC-18/MC-19: with ``"printed_range"`` Mathieu's or Maurice's change must stay within the
+    table's candy values."""
     acts = []
     sizes = (3, 4) if helper == AMELIE else (3,)  # MC-21
     for k in sizes:
         if len(hand) - k < 1:  # MC-11: at least one card must stay in the hand
             continue
         for slots in itertools.combinations(range(len(hand)), k):
-            for kept in combination_outcomes([hand[i] for i in slots], table, helper, kept_card=kept_card):
+            for kept in combination_outcomes([hand[i] for i in slots], table, helper, kept_card=kept_card,
+                                             changed_value=changed_value):
                 acts.append(COMBINE + PATTERN_INDEX[(slots, tuple(slots[r] for r in kept))])
     return sorted(acts)
+
+
+def _change_range(changed_value: str, table: List[List[int]]) -> Tuple[float, float]:
+    """``changed_value`` (MC-18, MC-19) as the engines use it: the lowest and the highest value
+    a changed card may count (the table's candy values with ``"printed_range"``, no bound with
+    ``"unbounded"``); ``ValueError`` for another value."""
+    if changed_value not in CHANGED_VALUE_VALUES:
+        raise ValueError(f"MC-18/MC-19: changed_value must be one of "
+                         f"{', '.join(map(repr, CHANGED_VALUE_VALUES))}, got {shorten(changed_value)}")
+    if changed_value == "unbounded":
+        return float("-inf"), float("inf")
+    return min(c[1] for c in table), max(c[1] for c in table)
 
 
 def _kept_choice(kept_card: str) -> bool:
@@ -576,6 +603,10 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
       ``"before_passing"`` (default: the helpers held in the last round) or
       ``"after_passing"`` (the helpers each seat would hold after that round's pass). Only
       the winners change.
+    * ``changed_value`` (MC-18, MC-19): ``"unbounded"`` (default: the value Mathieu lowers or
+      Maurice raises may leave the printed candy values, so a 3 lowered counts 2 and a 7
+      raised counts 8) or ``"printed_range"`` (the changed value must be one the game's cards
+      print, 3..7 in MC-1: no 3 lowered, no 7 raised). No new action ids.
 
     >>> g = MausAuChocolat(players=4, engine="python")
     >>> g.num_actions
@@ -689,10 +720,39 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                          "just played. Counting the pass as the last act of the round played 'zu Ende' (to "
                          "its end) is the other reading."),
         ),
+        Reading(
+            param="changed_value",
+            values=CHANGED_VALUE_VALUES,
+            meaning=(
+                "A candy value changed by Mathieu or Maurice may leave the printed values (a 3 lowered "
+                "counts 2, a 7 raised counts 8).",
+                "A candy value changed by Mathieu or Maurice must stay within the printed values (3..7: "
+                "a 3 cannot be lowered, a 7 cannot be raised).",
+            ),
+            rules=("MC-18", "MC-19", "MC-1", "MC-23"),
+            source=("Jeweils 16 Karten pro Zutat mit den Naschwerten 3 bis 7. [...] Mathieu, der Mistkäfer: "
+                    "Der Spieler darf den Naschwert einer Karte um 1 verringern, um damit eine Kombination "
+                    "ausulegen. Erhält der Spieler die Karte, deren Wert er verringert hat, als Siegpunkte, "
+                    "zählt trotzdem der aufgedruckte Wert für die Ermittlung der Siegpunkte. Maurice, der "
+                    "Maulwurf: Der Spieler darf den Naschwert einer Karte um 1 erhöhen, um damit eine "
+                    "Kombination ausulegen."),
+            translation=("16 cards of each ingredient with the candy values 3 to 7. [...] Mathieu the dung "
+                         "beetle: the player may lower the candy value of one card by 1 to lay out a "
+                         "combination with it. If the player gets the card whose value he lowered as victory "
+                         "points, the printed value still counts for the victory points. Maurice the mole: "
+                         "the player may raise the candy value of one card by 1 to lay out a combination "
+                         "with it."),
+            why_default=("The powers' sentences set no bound: 'einer Karte' is any card, a run is "
+                         "'aufeinanderfolgende' values and 2-3-4 or 6-7-8 follow each other, and the changed "
+                         "value never scores ('zählt trotzdem der aufgedruckte Wert'), so no 2 or 8 ever "
+                         "reaches the points. 'Naschwerten 3 bis 7' describes the printed cards, not the "
+                         "values a power may count; reading it as a bound ('printed_range') is the other "
+                         "reading."),
+        ),
     )
     DEFAULTS = {"players": 4, "max_turns": 200, "target": None, "hand_size": None, "cards": None,
                 "henri_bonus": "always", "kept_card": "player_chooses", "etienne_swap": "any_decision",
-                "tie_break_moment": "before_passing"}
+                "tie_break_moment": "before_passing", "changed_value": "unbounded"}
 
     cards: List[List[int]]
     _names: Dict[str, List[int]]
@@ -709,6 +769,10 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     #: MC-25: a tie at the end goes by the helpers after the last pass (``tie_break_moment=
     #: "after_passing"``)
     tie_after_pass: bool
+    #: MC-18, MC-19: the lowest and the highest value Mathieu's or Maurice's change may give
+    #: (``changed_value="printed_range"``: the table's candy values; 0 and 13, no bound, else)
+    change_lo: int
+    change_hi: int
 
     # -- facts other modules read (listed in the Game docstring) ---------------------------
 
@@ -865,6 +929,9 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         self.etienne_phases = ETIENNE_SWAP_PHASES[params["etienne_swap"]]  # MC-16 (validated by Game)
         self.etienne_phase_mask = sum(1 << PHASES.index(ph) for ph in self.etienne_phases)
         self.tie_after_pass = params["tie_break_moment"] == "after_passing"  # MC-25 (validated by Game)
+        in_range = params["changed_value"] == "printed_range"  # MC-18, MC-19 (validated by Game)
+        self.change_lo = min(c[1] for c in out_cards) if in_range else 0
+        self.change_hi = max(c[1] for c in out_cards) if in_range else 13
         self.num_actions = NUM_ACTIONS + (NUM_CARDS if self.henri_optional else 0)
         # observation layout (docs): 4 card planes, 3 card planes per seat, then scalars
         self.obs_card_planes = 4 + 3 * n
@@ -1436,7 +1503,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if len(hand) - len(slots) < 1:
             return "MC-11: after laying a combination the player must still hold at least one card"
         cards = [hand[i] for i in slots]
-        outs = combination_outcomes(cards, self.cards, helper, kept_card=self.params["kept_card"])
+        outs = combination_outcomes(cards, self.cards, helper, kept_card=self.params["kept_card"],
+                                    changed_value=self.params["changed_value"])
         shown = ", ".join(self.card_name(x) for x in cards)
         if not outs:
             return f"MC-10: {shown} is neither a run nor a set (with {HELPERS[helper]})"
@@ -2014,7 +2082,8 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
         if self.phase == "combine":
             acts.append(DECLINE)  # MC-10
             acts += combination_actions(hand, self.game.cards, self.helpers[p],
-                                        kept_card=self.game.params["kept_card"])
+                                        kept_card=self.game.params["kept_card"],
+                                        changed_value=self.game.params["changed_value"])
         if self.phase == "bid" and self.game.henri_optional and self.helpers[p] == HENRI:
             acts += [BID_PLAIN + c for c in hand]  # MC-17: a bid without Henri's +2
         return acts
