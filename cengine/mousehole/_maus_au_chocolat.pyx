@@ -467,15 +467,22 @@ cdef inline uint32_t four(const slots_t* t, int v, int s0, int s1, int s2) noexc
 
 cdef inline int combo_count_enum(const mc_t* s, int p, slots_t* t) noexcept nogil:
     """``combo_count`` by visiting every subset (every helper's with kept_card=
-    "player_chooses", MC-23; Claude's, MC-22, for a hand with 4 cards of one value)."""
+    "player_chooses", MC-23; Claude's, MC-22, for a hand with 4 cards of one value;
+    Mathieu's and Maurice's with changed_value="printed_range", MC-18/MC-19)."""
+    combo_slots(s, p, t)
+    if t.bound:  # (one copy of the loop each, so that the default's has no test of the bound)
+        return count_subsets(s, p, t, 1)
+    return count_subsets(s, p, t, 0)
+
+
+cdef inline int count_subsets(const mc_t* s, int p, slots_t* t, bint bound) noexcept nogil:
+    """``combo_count_enum``'s loop over the subsets (``t`` filled by ``combo_slots``); with
+    ``bound`` (MC-18/MC-19 under changed_value="printed_range") each subset's kept sets go
+    through ``in_range3``."""
     cdef int hn = s.hand_n[p]
     cdef int s0, s1, s2, v, b, i, tot = 0
-    cdef const uint8_t* C
+    cdef const uint8_t* C = W3C[t.helper]  # (the row combo_slots chose)
     cdef uint8_t c1, c2
-    cdef bint bound
-    combo_slots(s, p, t)
-    C = W3C[t.helper]  # (the row combo_slots chose)
-    bound = t.bound
     for s2 in range(2, hn):
         c2 = t.col[s2]
         for s1 in range(1, s2):
