@@ -14,6 +14,14 @@ of shape tables is also checked through its self-checks and the C-level interfac
 (his bid, picks and combination step), ``"picks_and_combination"`` (not the bid) or
 ``"also_hand_limit"`` (also between his hand-limit discards); the compiled core's policy
 step and legality test are checked between the discards.
+
+``changed_value`` (MC-18, MC-19): ``"unbounded"`` (a value Mathieu lowers or Maurice raises may
+leave the printed 3..7) or ``"printed_range"`` (it may not); the compiled core's count, decoders
+and legality test are checked against the reference's search.
+
+``etienne_draw`` (MC-16): ``"always"`` (Etienne's discard always draws) or ``"optional"`` (his
+holder may also discard without drawing, the action ``DISCARD + c``); the history check tells
+those discards from the hand-limit ones.
 """
 from __future__ import annotations
 
@@ -1039,3 +1047,175 @@ def test_mc18_compiled_count_decoding_and_legality_test_use_the_reading(kept_car
         while not s.is_terminal():
             assert _selfcheck_legal(s) == len(s.legal_actions())
             s.apply_action(rng.choice(list(s.legal_actions())))
+
+
+# ---- etienne_draw ----------------------------------------------------------------------------
+#
+# The round of ``etienne_round``: seat 0 (Etienne) may swap at its bid, picks and combination
+# step. With ``etienne_draw="optional"`` it may also discard a card without drawing, the action
+# ``DISCARD + c``, at each of those decisions; never among the hand-limit discards, where
+# ``DISCARD + c`` is the hand-limit discard itself.
+D_VALUES = ["always", "optional"]
+
+
+def nodraw(cards: List[int]) -> List[int]:
+    return [DISCARD + c for c in sorted(cards)]
+
+
+def test_mc16_unknown_etienne_draw_value_raises(engine: str) -> None:
+    """MC-16: the reading must be one of its values."""
+    with pytest.raises(ParameterError, match="etienne_draw.*'always', 'optional'"):
+        load(engine, etienne_draw="never")
+    with pytest.raises(ParameterError, match="etienne_draw"):
+        load(engine, etienne_draw=1)
+
+
+def test_mc16_etienne_draw_keeps_the_action_space_and_observation(engine: str) -> None:
+    """MC-16: ``optional`` reuses the discard actions 160 + c: 2085 actions, the same
+    observation shape; ``always`` is the default."""
+    g = load(engine, players=2, etienne_draw="optional")
+    assert load(engine).params["etienne_draw"] == "always" and g.params["etienne_draw"] == "optional"
+    assert g.num_actions == load(engine, players=2).num_actions == 2085
+    assert g.observation_shape == load(engine, players=2).observation_shape
+
+
+@pytest.mark.parametrize("value", D_VALUES)
+def test_mc16_discards_without_a_draw_at_each_decision(engine: str, value: str) -> None:
+    """MC-16 at the bid, a pick and the combination step of Etienne's holder: ``always``
+    lists its bids or picks, then its swaps (then the decline and the combinations);
+    ``optional`` also its discards without a draw, ``160 + c`` for each hand card, before the
+    swaps."""
+    g = load(engine, players=2, etienne_draw=value)
+    extra = (lambda cards: nodraw(cards)) if value == "optional" else (lambda cards: [])
+    s = etienne_round(g)
+    assert list(s.legal_actions()) == [BID + c for c in sorted(E_HAND)] + extra(E_HAND) + swaps(E_HAND)
+    s.apply_joint([BID + E_BID, BID + E_OTHER_BID])
+    hand = sorted(set(E_HAND) - {E_BID})
+    assert list(s.legal_actions()) == [PICK + c for c in sorted(E_DISPLAY)] + extra(hand) + swaps(hand)
+    display = sorted(E_DISPLAY)
+    for a in (PICK + display[0], PICK + display[1], PICK + display[2], PICK + E_BID):
+        s.apply_action(a)
+    hand = s.to_dict()["hands"][0]
+    assert s.current_player == 0 and s.to_dict()["phase"] == "combine" and len(hand) == 9
+    legal = list(s.legal_actions())
+    assert legal[:legal.index(DECLINE)] == extra(hand) + swaps(hand)
+
+
+@pytest.mark.parametrize("value", D_VALUES)
+def test_mc16_a_discard_without_a_draw_at_a_pick(engine: str, value: str) -> None:
+    """MC-16 ``optional``: at its first pick seat 0 discards eggs3/1c without drawing: the card
+    lies face up on the discard pile, the hand holds one card less, the pile keeps its top
+    card, the power is used (no swap and no second discard: only the picks are left), and
+    seat 0 still picks. ``always``: the same action is refused, the state unchanged."""
+    g = load(engine, players=2, etienne_draw=value)
+    s = etienne_round(g)
+    s.apply_joint([BID + E_BID, BID + E_OTHER_BID])
+    before = s.to_dict()
+    card = E_HAND[0]
+    if value == "always":
+        with pytest.raises(IllegalMoveError):
+            s.apply_action(DISCARD + card)
+        assert s.to_dict() == before
+        return
+    s.apply_action(DISCARD + card)
+    d = s.to_dict()
+    assert d["discard"] == [card] and d["hands"][0] == sorted(set(before["hands"][0]) - {card})
+    assert d["pile"] == before["pile"] and d["etienne_used"] and d["phase"] == "pick"
+    assert s.current_player == 0 and list(s.legal_actions()) == [PICK + c for c in sorted(E_DISPLAY)]
+    assert s.scores() == [0, 0]
+
+
+@pytest.mark.parametrize("swap_value", ["any_decision", "also_hand_limit"])
+def test_mc16_no_discard_without_a_draw_among_the_hand_limit_discards(engine: str, swap_value: str) -> None:
+    """MC-16, MC-14: among the hand-limit discards ``DISCARD + c`` is the hand-limit discard:
+    the legal actions are those of ``always`` (the discards, and with ``also_hand_limit`` the
+    swaps), and a discard there leaves the power unused."""
+    for value in D_VALUES:
+        s = to_discard_phase(load(engine, players=2, etienne_draw=value, etienne_swap=swap_value))
+        hand = s.to_dict()["hands"][0]
+        assert list(s.legal_actions()) == nodraw(hand) + (swaps(hand) if swap_value == "also_hand_limit" else [])
+        s.apply_action(DISCARD + hand[0])
+        d = s.to_dict()
+        assert not d["etienne_used"] and len(d["hands"][0]) == 8 and d["phase"] == "combine"
+
+
+def test_mc16_no_discard_without_a_draw_of_the_last_card(engine: str) -> None:
+    """MC-16 ``optional``: a holder of one card may swap it but not discard it without a draw
+    (it needs a card to bid): at its bid with one card the legal actions are that bid and that
+    swap; the discard is refused naming MC-16."""
+    g = load(engine, players=2, etienne_draw="optional")
+    d = etienne_round(g).to_dict()
+    keep = E_HAND[0]
+    d["pile"] = sorted(d["pile"] + [c for c in E_HAND if c != keep])
+    d["hands"][0] = [keep]
+    s = g.state_from_dict(d)
+    assert list(s.legal_actions()) == [BID + keep, SWAP + keep]
+    with pytest.raises(IllegalMoveError, match="MC-16"):
+        s.apply_action(DISCARD + keep)
+
+
+def test_mc16_whole_games_with_discards_without_a_draw_reload(engine: str) -> None:
+    """MC-16 ``optional`` in seeded random games (2 and 3 players): discards without a draw
+    happen, at most one Etienne action a round, and every position reloads from its dict
+    and from each seat's view (the history check tells Etienne's discards from the hand-limit
+    ones, also seat 0's before its bid right after the last round's last combination step,
+    by ``etienne_used``)."""
+    used = boundary = 0
+    for players in (2, 3):
+        g = load(engine, players=players, etienne_draw="optional")
+        for seed in range(25):
+            s = g.new_state(seed=seed)
+            rng = random.Random(seed)
+            while not s.is_terminal():
+                d = s.to_dict()
+                g.state_from_dict(d)
+                for q in range(players):
+                    s.determinize(q, seed)
+                hist = d["history"]
+                if (d["phase"] == "bid" and d["etienne_used"] and d["helpers"][0] == 0 and len(hist) > 1
+                        and DISCARD <= hist[-1] < SWAP and hist[-2] >= DECLINE):
+                    boundary += 1
+                a = int(rng.choice(list(s.legal_actions())))
+                if DISCARD <= a < SWAP and d["phase"] != "discard":
+                    used += 1
+                    assert not d["etienne_used"] and d["helpers"][s.current_player] == 0
+                s.apply_action(a)
+    assert used > 0 and boundary > 0
+
+
+@pytest.mark.compiled
+def test_mc16_etienne_draw_compiled_policy_and_legality_test() -> None:
+    """MC-16 ``optional`` on the compiled core: ``apply_action``'s legality test accepts
+    exactly the listed actions, and the C-level interface (bots, ``VectorGame``) lists the
+    same within its ``max_legal``. (simulate's policy against the reference's:
+    ``tests/test_readings.py::test_engines_agree``.)"""
+    from mousehole._cgame import CGame
+    from mousehole._maus_au_chocolat import _selfcheck_legal
+    g = mousehole.load("maus_au_chocolat", engine="compiled", players=3, etienne_draw="optional")
+    rng = random.Random(3)
+    for seed in range(3):
+        s = g.new_state(seed=seed)
+        while not s.is_terminal():
+            c = CGame(s)
+            assert _selfcheck_legal(s) == len(s.legal_actions()) <= c.dims()["max_legal"]
+            assert c.legal() == [int(a) for a in s.legal_actions()]
+            s.apply_action(rng.choice(list(s.legal_actions())))
+
+
+def test_mc16_state_dicts_refuse_a_discard_without_a_draw_the_reading_forbids(engine: str) -> None:
+    """MC-16: seat 0 (Etienne) discards eggs3/1c without a draw at its bid, then bids; the
+    dict reloads under ``optional``; under ``always`` the discard is no Etienne action, so
+    ``etienne_used`` names a swap the history lacks, and under ``optional`` with
+    ``etienne_swap="picks_and_combination"`` Etienne acts at no bid: both refuse it."""
+    g = load(engine, players=2, etienne_draw="optional")
+    s = etienne_round(g)
+    s.apply_action(DISCARD + E_HAND[0])
+    s.apply_action(BID + E_BID)
+    d = s.to_dict()
+    assert d["history"] == [DISCARD + E_HAND[0], BID + E_BID] and d["etienne_used"]
+    assert g.state_from_dict(d).to_dict() == d
+    bid_reading = {"etienne_draw": "optional", "etienne_swap": "picks_and_combination"}
+    for other, match in (({}, "MC-16: 'etienne_used'"), (bid_reading, "MC-16.*etienne_swap")):
+        g2 = load(engine, players=2, **other)
+        with pytest.raises(StateError, match=match):
+            g2.state_from_dict(dict(d, params=g2.params))

@@ -58,6 +58,8 @@ ctypedef struct mc_cfg_t:
     uint8_t change_lo, change_hi  # the reading changed_value (MC-18, MC-19): the lowest and
                                 #    the highest value Mathieu's or Maurice's change may give
                                 #    (the table's candy values; 0 and 13, no bound, by default)
+    uint8_t etienne_nodraw      # the reading etienne_draw="optional" (MC-16): Etienne's holder
+                                #    may discard without drawing (the actions MC_DISCARD + c)
 
 # A state. The fields are ordered so that no padding lies between them (structs are compared
 # byte for byte; the 3 bytes at the end are zeroed with the rest); small fields are narrow,

@@ -1434,6 +1434,23 @@ cdef inline void etienne_swap(mc_t* s, int p, int j, bint full) noexcept nogil:
     s.etienne_used = 1
 
 
+cdef inline int discards_due(const mc_t* s, int p, int sw) noexcept nogil:
+    """MC-16 (the reading etienne_draw="optional"): the number of seat p's discards without a
+    draw, given its number of swaps ``sw`` now (0 or its hand size): as many, while it holds
+    two cards or more, outside the hand-limit discards (whose callers do not ask)."""
+    return sw & -(s.cfg.etienne_nodraw & (s.hand_n[p] >= 2))
+
+
+cdef inline void etienne_act(mc_t* s, int p, int j, int dr, bint full) noexcept nogil:
+    """MC-16: Etienne's holder's j-th option: a discard of slot j without a draw (j < dr, the
+    reading etienne_draw="optional"), or the swap of slot j - dr; once a round."""
+    if j < dr:
+        discard_from_hand(s, p, j, full)
+        s.etienne_used = 1
+    else:
+        etienne_swap(s, p, j - dr, full)
+
+
 cdef inline bint game_ends(mc_t* s) noexcept nogil:
     """MC-24: after the combination steps of a round, the game ends when a seat has
     ``target`` points or more; else it is cut (``truncated``) after round ``max_turns``."""
@@ -1471,45 +1488,50 @@ cdef inline void next_round(mc_t* s, uint64_t* dsp, uint8_t* dn, bint full) noex
 # branch where it is a coin flip to the branch predictor.
 
 cdef inline bint random_bid(mc_t* s, rng_t* pol, int p, int e, bint full) noexcept nogil:
-    """Seat p's bid (MC-7): its cards, then its swaps (MC-16), then, for Henri's holder with
-    henri_bonus="optional", its bids without Henri (MC-17)."""
+    """Seat p's bid (MC-7): its cards, then its discards without a draw and its swaps
+    (MC-16), then, for Henri's holder with henri_bonus="optional", its bids without Henri
+    (MC-17)."""
     cdef int hn = s.hand_n[p]
     cdef int sw = hn & -(p == e)
+    cdef int dr = discards_due(s, p, sw)
     cdef int pl = hn & -(s.cfg.henri_optional & (s.helper[p] == H_HENRI))
-    cdef int k = <int>rng_below(pol, <uint32_t>(hn + sw + pl))
+    cdef int k = <int>rng_below(pol, <uint32_t>(hn + dr + sw + pl))
     cdef int x
-    if k >= hn and k < hn + sw:
-        etienne_swap(s, p, k - hn, full)
+    if k >= hn and k < hn + dr + sw:
+        etienne_act(s, p, k - hn, dr, full)
         return 1
-    x = k >= hn + sw  # a bid without Henri (MC-17)
-    bid_card(s, p, k - ((hn + sw) & -x), x, full)
+    x = k >= hn + dr + sw  # a bid without Henri (MC-17)
+    bid_card(s, p, k - ((hn + dr + sw) & -x), x, full)
     return 0
 
 
 cdef inline bint random_pick(mc_t* s, rng_t* pol, uint64_t* dsp, uint8_t* dn, int p, int e,
                              bint full) noexcept nogil:
-    """Seat p's pick (MC-9): the display cards, then its swaps (MC-16)."""
+    """Seat p's pick (MC-9): the display cards, then its discards without a draw and its
+    swaps (MC-16)."""
     cdef int hn = s.hand_n[p]
     cdef int sw = hn & -(p == e)
-    cdef int k = <int>rng_below(pol, <uint32_t>(dn[0] + sw))
+    cdef int dr = discards_due(s, p, sw)
+    cdef int k = <int>rng_below(pol, <uint32_t>(dn[0] + dr + sw))
     if k < dn[0]:
         pick_card(s, dsp, dn, p, hn, k, full)
         return 0
-    etienne_swap(s, p, k - dn[0], full)
+    etienne_act(s, p, k - dn[0], dr, full)
     return 1
 
 
 cdef inline bint random_combination(mc_t* s, rng_t* pol, int p, int e, slots_t* t,
                                     bint full) noexcept nogil:
-    """Seat p's combination step (MC-10): its swaps (MC-16), the decline, then the
-    combinations (counted, and only the chosen one decoded)."""
+    """Seat p's combination step (MC-10): its discards without a draw and its swaps (MC-16),
+    the decline, then the combinations (counted, and only the chosen one decoded)."""
     cdef int sw = s.hand_n[p] & -(p == e)
-    cdef int k = <int>rng_below(pol, <uint32_t>(sw + 1 + combo_count(s, p, t)))
-    if k < sw:
-        etienne_swap(s, p, k, full)
+    cdef int dr = discards_due(s, p, sw)
+    cdef int k = <int>rng_below(pol, <uint32_t>(dr + sw + 1 + combo_count(s, p, t)))
+    if k < dr + sw:
+        etienne_act(s, p, k, dr, full)
         return 1
-    if k > sw:  # (the decline: k == sw)
-        lay_combination(s, p, combo_kth(s, p, t, k - sw - 1), full)
+    if k > dr + sw:  # (the decline: k == dr + sw)
+        lay_combination(s, p, combo_kth(s, p, t, k - dr - sw - 1), full)
     return 0
 
 
@@ -1543,6 +1565,12 @@ cdef inline int mc_current(const mc_t* s) noexcept nogil:
 cdef inline bint swap_ok(const mc_t* s, int p) noexcept nogil:
     """MC-16: seat p may swap now (``swapper`` of the phase)."""
     return swapper(s, p, s.phase) == p
+
+
+cdef inline bint nodraw_ok(const mc_t* s, int p) noexcept nogil:
+    """MC-16 (etienne_draw="optional"): seat p, which may swap now, may also discard without a
+    draw (``discards_due``: not among the hand-limit discards)."""
+    return s.phase != PH_DISCARD and discards_due(s, p, 1) != 0
 
 
 cdef void start_pick_turn(mc_t* s) noexcept nogil:
@@ -1614,9 +1642,12 @@ cdef void mc_apply(mc_t* s, int a) noexcept nogil:
     elif a < MC_DISCARD:  # MC-9
         pick_card(s, &s.dsp, &s.disp_n, p, s.hand_n[p], display_rank(s, a - MC_PICK), 1)
         after_pick(s, p)
-    elif a < MC_SWAP:  # MC-14
+    elif a < MC_SWAP:  # MC-14; outside the discard phase MC-16's discard without a draw
         discard_from_hand(s, p, hand_slot(s, p, a - MC_DISCARD), 1)
-        after_discard(s, p)
+        if s.phase == PH_DISCARD:
+            after_discard(s, p)
+        else:
+            s.etienne_used = 1
     elif a < MC_DECLINE:  # MC-16
         etienne_swap(s, p, hand_slot(s, p, a - MC_SWAP), 1)
     elif a == MC_DECLINE:  # MC-10
@@ -1832,6 +1863,10 @@ cdef int mc_legal(const mc_t* s, int16_t* out) noexcept nogil:
             out[n] = <int16_t>(MC_DISCARD + hcard(s, p, j))
             n += 1
     if swap_ok(s, p):  # MC-16: in the phases of the reading etienne_swap
+        if nodraw_ok(s, p):  # (etienne_draw="optional": first the discards without a draw)
+            for j in range(s.hand_n[p]):
+                out[n] = <int16_t>(MC_DISCARD + hcard(s, p, j))
+                n += 1
         for j in range(s.hand_n[p]):
             out[n] = <int16_t>(MC_SWAP + hcard(s, p, j))
             n += 1
@@ -1860,6 +1895,8 @@ cdef bint mc_is_legal(const mc_t* s, int a) noexcept nogil:
                 and s.loc[a - MC_BID_PLAIN] == LOC_HAND + p)
     if a >= MC_SWAP and a < MC_DECLINE:  # MC-16: in the phases of the reading etienne_swap
         return swap_ok(s, p) and s.loc[a - MC_SWAP] == LOC_HAND + p
+    if a >= MC_DISCARD and a < MC_SWAP and s.phase != PH_DISCARD:  # MC-16 (etienne_draw="optional")
+        return swap_ok(s, p) and nodraw_ok(s, p) and s.loc[a - MC_DISCARD] == LOC_HAND + p
     if s.phase == PH_BID:  # MC-7
         return a < MC_PICK and s.loc[a - MC_BID] == LOC_HAND + p
     if s.phase == PH_PICK:  # MC-9
@@ -1967,6 +2004,10 @@ cdef int mc_legal_mask(const mc_t* s, uint8_t* mask) noexcept nogil:
         for j in range(s.hand_n[p]):
             mask[MC_SWAP + hcard(s, p, j)] = 1
         n += s.hand_n[p]
+        if nodraw_ok(s, p):  # (etienne_draw="optional": the discards without a draw)
+            for j in range(s.hand_n[p]):
+                mask[MC_DISCARD + hcard(s, p, j)] = 1
+            n += s.hand_n[p]
     if s.phase == PH_COMBINE:  # MC-10 .. MC-12
         mask[MC_DECLINE] = 1
         n += 1 + mc_combos_to(s, p, NULL, mask)
@@ -2241,7 +2282,8 @@ cdef int _max_legal(int kc) noexcept nogil:
     3-card subset of 9 slots (84) and, for Amelie, per 4-card subset (126) at most as many
     kept sets as the shape tables (of bank ``kc``: the reading kept_card, MC-23) hold for one
     subset; in the bid and pick phases at most 9 cards or n + 1 <= 7 display cards plus 9
-    swaps (or 9 bids without Henri, MC-17)."""
+    swaps (or 9 bids without Henri, MC-17). ``g_dims`` adds up to 9 discards without a draw
+    (MC-16, etienne_draw="optional")."""
     cdef int i, b3 = 0, b4 = 0, x
     for i in range(7 * 7 * 7 * 8):
         x = _popc(T3[kc * 7 * 7 * 7 * 8 + i])
@@ -2263,7 +2305,8 @@ cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
     d.players = s.cfg.n
     d.num_actions = num_actions(&s.cfg)
     d.obs_size = obs_size(&s.cfg)
-    d.max_legal = MC_MAX_LEGAL_KC if s.cfg.kept_choice else MC_MAX_LEGAL
+    d.max_legal = ((MC_MAX_LEGAL_KC if s.cfg.kept_choice else MC_MAX_LEGAL)
+                   + MC_MAX_HAND * s.cfg.etienne_nodraw)  # (MC-16: the discards without a draw)
     d.has_evaluate = 1
 
 
@@ -2380,6 +2423,7 @@ cdef int fill_cfg(object game, void* v) except -1:
     cfg.tie_after_pass = game.tie_after_pass  # MC-25 (tie_break_moment)
     cfg.change_lo = game.change_lo  # MC-18, MC-19 (changed_value)
     cfg.change_hi = game.change_hi
+    cfg.etienne_nodraw = game.etienne_discards  # MC-16 (etienne_draw)
     if num_actions(cfg) != game.num_actions:  # pragma: no cover - layout guard
         raise AssertionError(f"action space: {game.num_actions} != {num_actions(cfg)}")
     # round / max_turns in the observation: a double division is Python's int / int exactly
@@ -2478,7 +2522,8 @@ def _henri_bid_plain(list history, int q):
         a = history[i - 1]
         if a < MC_PICK or a >= MC_BID_PLAIN:
             bids.append(a)
-        elif not (MC_SWAP <= a < MC_DECLINE):
+        elif not (MC_SWAP <= a < MC_DECLINE or (MC_DISCARD <= a < MC_SWAP and i > 1 and (
+                history[i - 2] < MC_PICK or history[i - 2] >= MC_BID_PLAIN))):  # (MC-16: Etienne's discard)
             break
         i -= 1
     bids.reverse()
@@ -2610,7 +2655,7 @@ cdef class MausAuChocolatCore(StateCore):
                     k -= 1
                     self.hist[i] = <uint16_t>((MC_BID_PLAIN if s.helper[k] == H_HENRI and s.henri_off else MC_BID)
                                               + s.bid[k])
-                elif not (MC_SWAP <= a < MC_DECLINE):
+                elif not (MC_DISCARD <= a < MC_DECLINE):  # (a swap, or MC-16's discard without a draw)
                     break
         return 0
 
