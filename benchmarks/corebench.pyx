@@ -42,7 +42,7 @@ def legal_generation(state, long reps):
 def m_connectivity(MGameCore st, long reps):
     """The M-13(b) test for every card of ``st``'s table, ``reps`` times; returns (number of
     tests, number that stayed connected)."""
-    cdef uint64_t occ = st.s.occ  # (read with the GIL)
+    cdef uint64_t occ = st.s.pos.board.occ  # (read with the GIL)
     cdef long k, tests = 0, ok = 0
     cdef uint64_t bits
     cdef int b

@@ -98,3 +98,14 @@ def test_module_parse_move_reads_every_str_and_refuses_non_text(engine: str) -> 
         parse_move(7)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="not a Cheese Rescue move"):
         parse_move("cat@6")
+
+
+def test_move_to_action_refuses_a_bool_or_a_float_for_a_cell() -> None:
+    """CR-8: a move's row and column are ints; a bool read as 1 and a float gave a float
+    action before issue 40's one integer check."""
+    g = mousehole.load("cheese_rescue", engine="python")
+    good = g.move_to_action(CRMove("cat", 1, 2))
+    assert type(good) is int
+    for move in (CRMove("cat", True, 2), CRMove("cat", 1, False), CRMove("cat", 1.0, 2), CRMove("cat", 1, 2.0)):
+        with pytest.raises(mousehole.IllegalMoveError, match=r"CR-8: cell \("):
+            g.move_to_action(move)

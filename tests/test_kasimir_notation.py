@@ -151,3 +151,19 @@ def test_module_parse_move_reads_every_str_and_refuses_non_text(engine: str) -> 
         parse_move("roll 3")
     with pytest.raises(ValueError, match="not a Kater Kasimir move"):
         parse_move("12-5")
+
+
+def test_move_to_action_refuses_a_bool_or_a_float_for_a_number() -> None:
+    """KK-1/KK-3/KK-5: a move's start, distance and a roll's face index are ints; a bool read
+    as 1 and a float gave a float action before issue 40's one integer check."""
+    g = mousehole.load("kasimir", engine="python")
+    assert type(g.move_to_action(KKMove(1, 2))) is int
+    for move, rule in ((KKMove(True, 2), "KK-1"), (KKMove(1.0, 2), "KK-1"), (KKMove(1, True), "KK-5"),
+                       (KKMove(1, 2.0), "KK-5")):
+        with pytest.raises(mousehole.IllegalMoveError, match=rule):
+            g.move_to_action(move)
+    face = g.faces[1]
+    assert g.move_to_action(KKRoll(1, face)) == g.num_move_actions + 1
+    for index in (True, 1.0):
+        with pytest.raises(mousehole.IllegalMoveError, match="KK-3"):
+            g.move_to_action(KKRoll(index, face))

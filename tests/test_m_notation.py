@@ -12,7 +12,7 @@ import pytest
 import mousehole
 from mousehole import IllegalMoveError
 from mousehole._rng import Rng, derive
-from mousehole.m import MChooseRow, MPass, MPlace, MTake, parse_move
+from mousehole.m import MChooseRow, MPass, MPlace, MTake, W, parse_move
 from test_m_rules import Deck, _row_of_four, build, origin, place, take
 
 READABLE = re.compile(
@@ -29,6 +29,18 @@ def test_parse_move_round_trips_every_action() -> None:
             assert g.parse_move(str(m)) == m
             assert parse_move(str(m)) == m
             assert g.move_to_action(g.parse_move(str(m))) == a
+
+
+def test_move_to_action_refuses_a_bool_for_a_number() -> None:
+    """M-5/M-7: a move's slot, row and column are ints; a bool is never one (it read as row
+    1 of the window before issue 40's one integer check)."""
+    g = mousehole.load("m", engine="python", players=2)
+    assert g.move_to_action(MPlace(0, 1, 2)) == 1 * W + 2 and g.move_to_action(MTake(1, 2)) == g.A_TAKE + 1 * W + 2
+    for move in (MPlace(0, True, 2), MPlace(0, 2, False), MTake(True, 2), MTake(1, 2.0)):
+        with pytest.raises(IllegalMoveError, match="M-7: window cell"):
+            g.move_to_action(move)
+    with pytest.raises(IllegalMoveError, match="M-5: hand slot True"):
+        g.move_to_action(MPlace(True, 1, 2))
 
 
 def test_parse_move_refuses_bad_text() -> None:

@@ -400,7 +400,7 @@ BENCH_ARGS: List[Tuple[List[str], str]] = [
     (["--players", "1-1000000000"], "argument --players: player counts are from 1 to 16, got '1-1000000000'"),
     (["--players", "2-" + "9" * 5000], "argument --players: expected player counts such as 4, 2,3 or 2-6 (at most "
                                        "200 characters)"),
-    (["--players", "٣"], "argument --players: expected player counts such as 4, 2,3 or 2-6, got '٣'"),
+    (["--players", "٣"], "argument --players: expected player counts such as 4, 2,3 or 2-6 in ASCII digits, got '٣'"),
     (["--sim-games", "99999999999999999999"], "argument --sim-games: must be from 1 to 10,000,000, "
                                               "got 99,999,999,999,999,999,999"),
     (["--sim-games", "7" * 10_000], "argument --sim-games: expected an integer of at most 40 characters"),
@@ -515,6 +515,87 @@ def test_shorten_is_bounded_for_any_value() -> None:
 def test_the_values_module_doctests() -> None:
     result = doctest.testmod(_values, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_one_integer_rule_read_four_ways() -> None:
+    """Issue 40, item 5: every integer check of the package goes through ``_values``'s
+    four readings of one rule: a bool is never an int, a float never one, a digit of
+    another script never an ASCII digit."""
+    from mousehole._values import as_int, ascii_digits, index_arg, int_text, is_int
+
+    class Int(int):
+        pass
+
+    for x in (True, np.bool_(True), 1.0, "1", None):
+        assert not is_int(x) and as_int(x) is None, x
+        with pytest.raises(TypeError, match=f"^seat must be an int, not {type(x).__name__}$"):
+            index_arg(x, "seat")
+    assert is_int(3) and is_int(Int(3)) and not is_int(np.int64(3))  # plain data: no numpy
+    assert as_int(np.int64(3)) == 3 and type(as_int(Int(3))) is int and type(as_int(np.uint8(3))) is int
+    assert index_arg(np.int32(-2), "x") == -2 and type(index_arg(Int(5), "x")) is int
+    with pytest.raises(TypeError, match=r"^an action must be an int \(or use state.apply\(move\)\), not float$"):
+        mousehole._api.check_action_type(1.0)
+    with pytest.raises(TypeError, match="^a seed must be an int, not bool$"):
+        mousehole.load("m", engine="python").new_state(seed=True)
+    assert ascii_digits("0123") and not any(ascii_digits(t) for t in ("", "+1", "1_0", " 1", "\u0663", "\u00b2"))
+    assert [int_text(t) for t in ("0", " 42 ", "+7", "-7", "9" * 40)] == [0, 42, 7, -7, int("9" * 40)]
+    for text, why in [("1_000", "expected an integer, got '1_000'"), ("1e3", "expected an integer, got '1e3'"),
+                      ("", "expected an integer, got ''"), ("+-1", "expected an integer, got '+-1'"),
+                      ("1 2", "expected an integer, got '1 2'"), ("0x10", "expected an integer, got '0x10'"),
+                      ("\u0663", "expected an integer in ASCII digits, got '\u0663'"),
+                      ("9" * 41, "expected an integer of at most 40 characters, got 41 characters")]:
+        with pytest.raises(ValueError) as e:
+            int_text(text)
+        assert str(e.value) == why
+
+
+def test_every_count_seed_and_seat_of_the_api_reads_one_integer_rule(engine: str) -> None:
+    """Issue 40, item 5: the API's counts, seeds and seats (arena, VectorGame, the bots'
+    budgets, the environments) take what a seat argument takes (an int, a numpy integer,
+    anything with ``__index__``) and refuse a bool, numpy's too, with one message."""
+    from mousehole import arena, bots
+    from mousehole.vector import VectorGame
+
+    class Idx:
+        def __init__(self, v: int) -> None:
+            self.v = v
+
+        def __index__(self) -> int:
+            return self.v
+
+    game = mousehole.load("m", engine=engine, players=2)
+    vg = VectorGame(game, Idx(2), Idx(7), threads=np.int8(1))
+    assert vg.num_envs == 2
+    result = arena.play(game, ["random", "random"], Idx(2), seed=np.uint64(5), start=Idx(1))
+    assert len(result.outcomes) == 2
+    for bad in (True, np.bool_(False)):
+        with pytest.raises(TypeError, match="^num_envs must be an int, not bool$"):
+            VectorGame(game, bad, 7)
+        with pytest.raises(TypeError, match="^n_games must be an int, not bool$"):
+            arena.play(game, ["random", "random"], bad)
+        with pytest.raises(TypeError, match="^iterations must be an int, not bool$"):
+            bots.MCTSBot(iterations=bad)
+
+
+def test_the_command_lines_read_an_integer_alike() -> None:
+    """``mousehole simulate`` (and play, show, arena, serve) and ``mousehole bench`` read a
+    typed integer with one grammar: before issue 40 the first took ``1_000`` and ``1 000``
+    (``int()``'s reading) where bench refused them."""
+    import argparse
+
+    from mousehole import bench, cli
+    for text in ("7", " 7 ", "+7", "-7", "1_000", "1__0", "\u0663", "1e3", "", "9" * 41):
+        try:
+            got: Any = cli._int_value(text)
+        except argparse.ArgumentTypeError as e:
+            got = str(e)
+        try:
+            want: Any = bench._int_text(text, "an integer")
+        except argparse.ArgumentTypeError as e:
+            want = str(e)
+        assert got == want, text
+    one_line_error(*shell("simulate", "m", "--games", "1_000", timeout=60),
+                   "argument --games: expected an integer, got '1_000'")
 
 
 def test_exact_reads_subclasses_through_the_builtin_type() -> None:

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Layout of the compiled M engine (rules M-1 .. M-22)."""
 
-from mousehole._rng cimport uint8_t, int8_t, uint16_t, int16_t, int32_t, int64_t, uint64_t, rng_t
+from mousehole._rng cimport uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, int64_t, uint64_t, rng_t
 
 from mousehole._statecore cimport StateCore
 cimport numpy as cnp
@@ -13,7 +13,7 @@ cdef enum:
     M_MAX_HAND = 8
     M_MAX_ATTR = 8        # colours, distinct values, symbols
     M_MAX_LAYOUT = 36
-    M_EMPTY = 255
+    M_EMPTY = 255         # no card: an empty hand slot, cell or table entry
 
 cdef enum:
     PH_PLAY = 0
@@ -28,16 +28,24 @@ cdef enum:
     END_M18 = 3
     END_MAX_TURNS = 4
 
+# A card's entry in the game's card table (one per card id, indexed by the card's byte as a hand,
+# a cell or the pile holds it; all of a card in 8 bytes, one cache line): its colour board, its
+# value board (the index of its value in vals), its symbol board read (M_MAX_ATTR, an empty
+# board, for none) and written (M_MAX_ATTR + 1 for none, never read), and its attributes as
+# bits (colour | value << 8 | symbol << 16: two cards share the bits of what they share, M-6).
+# M_EMPTY (no card) reads boards that stay empty (it fits nowhere) and shares no attribute.
+ctypedef struct m_card_t:
+    uint8_t colour, vidx, symi, symw
+    uint32_t attr
+
 # The constants of one game (copied into each state).
 ctypedef struct m_cfg_t:
     int32_t n, H, n_cards, in_play, chips, n_layout
     int64_t max_turns
     int32_t A_PASS, A_EXCH, A_ROW, A_TAKE, num_actions
     int32_t nc, nv, ns, F, channels   # observation: colours, values, symbols, F = nc + nv + ns
-    int32_t vals[M_MAX_ATTR]      # the value of each value index
-    uint8_t colour[M_MAX_CARDS]
-    uint8_t vidx[M_MAX_CARDS]     # the index of the card's value in vals
-    uint8_t symi[M_MAX_CARDS]     # the symbol; M_MAX_ATTR (an empty board) for value-0 cards
+    int32_t vals[M_MAX_ATTR]          # the value of each value index
+    m_card_t card[256]
     int32_t lay_r0, lay_c0        # the start layout (M-4): its top row and left column, and
     uint8_t lay_cell[M_MAX_LAYOUT]   # its cells in order, as window cells from (r0 - 1, c0 - 1)
     # the readings (mousehole.m.READINGS), 1 for the default: a pass without an exchange
@@ -48,39 +56,49 @@ ctypedef struct m_cfg_t:
 # The table lives in an 8 x 8 window (bit r*8+c of a uint64 is window cell (r, c)) whose
 # cell (0, 0) is the absolute cell (orow, ocol) = (top - 1, left - 1) of the bounding box;
 # every card lies in window rows/cols 1..6, so shifts by 1 and 8 never wrap.
-ctypedef struct m_t:
-    m_cfg_t cfg
-    uint64_t occ
-    uint64_t colbb[M_MAX_ATTR]
-    uint64_t valbb[M_MAX_ATTR]
-    uint64_t symbb[M_MAX_ATTR + 1]   # the last one stays empty (cards without a symbol)
-    uint64_t srow                 # the remaining cards of the scoring row (M-13)
-    uint64_t area                 # cells allowed by M-7 for the next card
-    # caches, functions of the rest of the state (see _m.pyx, m_refresh):
-    uint64_t front                # nbrs(occ) & ~occ & area: the free cells a card may take
-    uint64_t amask[M_MAX_HAND]    # PLAY: the cells each hand slot of the seat to move may take
-    uint8_t acnt[M_MAX_HAND]      # PLAY: how many (the bits of each amask)
-    uint64_t tmask                # TAKE: the cards of the scoring row that may be taken
-    int32_t nplace                # PLAY: the number of legal placements (bits of amask)
-    uint8_t cells[64]             # card id per window cell, M_EMPTY if none
-    int64_t orow, ocol            # absolute coordinates of window cell (0, 0)
-    int64_t lrow, lcol            # absolute cell of the last placement
-    int32_t has_last
-    uint8_t hand[M_MAX_PLAYERS][M_MAX_HAND]   # sorted by card id
+ctypedef struct m_board_t:
+    uint64_t occ                  # the cards on the table
+    uint64_t front                # M-7: the free cells next to the table a card may take
+    uint64_t col[M_MAX_ATTR + 2]  # the cards of each colour, value and symbol; [M_MAX_ATTR]
+    uint64_t val[M_MAX_ATTR + 2]  # stays empty (no card's), sym[M_MAX_ATTR + 1] holds the
+    uint64_t sym[M_MAX_ATTR + 2]  # cards without a symbol (written, never read)
+    uint8_t cells[64]             # the card per absolute cell mod 8 x 8 (m_cell_byte), M_EMPTY if none
+    # absolute coordinates of window cell (0, 0), and (8 orow + ocol) mod 64 (m_cell_byte) (after
+    # the arrays: an array at a struct's end may reach past it for the compiler, which then
+    # keeps the fields after it in memory)
+    int64_t orow, ocol
+    int32_t koff
+
+# Everything a game changes: the rules' blocks (_m.pyx) work on a pointer to it; simulate and
+# the search's play-outs play on a local copy, the state's functions on the state's own.
+# Hands are words, one card a byte (slot i is byte i), ascending, the empty slots M_EMPTY.
+ctypedef struct m_pos_t:
+    m_board_t board
+    uint64_t hand[M_MAX_PLAYERS]
     int32_t hand_n[M_MAX_PLAYERS]
+    int32_t chips[M_MAX_PLAYERS]
+    int32_t current, placer, passes, phase, end
     # the pile: a ring buffer, bottom at pile_b, top at pile_b + pile_n - 1; pile_b moves down
     # one slot per exchange (M-9), so it is -(the history's exchanges) mod 128; free slots 0
-    uint8_t pile[M_MAX_CARDS]
-    int8_t putter[M_MAX_CARDS]    # seat that put the card under the pile (M-9), or -1
     int32_t pile_b, pile_n
-    # the deal's shuffle (M-4) fixes the deck from the top down, one generator draw per
-    # position; the draws for pile slots 0 .. lazy-1 (the bottom of the dealt pile, not yet
-    # drawn) are deferred until a card is drawn from there (m_pop) or the whole order is
-    # read (m_settle): the same draws in the same order, so the same game as a shuffle done
-    # at once. 0 once settled, in every loaded or determinized state.
-    int32_t lazy
-    uint64_t removed[2]           # the removed cards (M-3), a set: bit c & 63 of removed[c >> 6]
-    int32_t chips[M_MAX_PLAYERS]
+    int64_t n_hist
+    # caches, functions of the rest of the state (see _m.pyx, m_refresh): in PLAY, the cards
+    # of the seat to move against the table (bad, M-6), their cells (mask), the running
+    # counts of each mask's bytes (bpre) and of the masks' cells (pre), and their total; in
+    # CHOOSE and TAKE, bad for the seat after the placer; in TAKE, the cards of the scoring
+    # row (srow) and those that may be taken (tmask)
+    uint64_t bad[M_MAX_HAND]
+    uint64_t mask[M_MAX_HAND]
+    uint64_t bpre[M_MAX_HAND]
+    uint32_t pre[M_MAX_HAND]
+    int32_t total
+    uint64_t srow, tmask
+    int32_t tot[M_MAX_PLAYERS * M_MAX_ATTR]   # the value each seat took per colour (M-15)
+    uint8_t pile[M_MAX_CARDS]
+    # what play does not read, kept for the state's record (the blocks' ``rec``):
+    int8_t putter[M_MAX_CARDS]    # seat that put the card under the pile (M-9), or -1
+    int64_t lrow, lcol            # absolute cell of the last placement
+    int32_t has_last
     # the taken cards (M-15): one list per seat, in the order taken, linked through tnext
     # (each entry a card id + 1, 0 for none): tnext[c] follows card c, thead[p] and ttail[p]
     # are the first and last of seat p's list; taken_n[p] cards
@@ -88,9 +106,18 @@ ctypedef struct m_t:
     uint8_t thead[M_MAX_PLAYERS]
     uint8_t ttail[M_MAX_PLAYERS]
     int32_t taken_n[M_MAX_PLAYERS]
-    int32_t phase, current, placer, passes, end
-    int64_t n_hist
+    uint64_t removed[2]           # the removed cards (M-3), a set: bit c & 63 of removed[c >> 6]
+    # the deal's shuffle (M-4) fixes the deck from the top down, one generator draw per
+    # position; the draws for pile slots 0 .. lazy-1 (the bottom of the dealt pile, not yet
+    # fixed) are deferred until the card above them is drawn (the top is always fixed) or the
+    # whole order is read (m_settle): the same draws in the same order, so the same game as a
+    # shuffle done at once. 0 once settled, in every loaded or determinized state.
+    int32_t lazy
     rng_t rng
+
+ctypedef struct m_t:
+    m_cfg_t cfg
+    m_pos_t pos
 
 # One entry per action, in order: the int action (the state dict's "history") and its public
 # facts (its "log" entry [seat, card, row, col]): the card laid or taken, M_LOG_NONE for a
@@ -112,7 +139,7 @@ cdef enum:
 
 cdef class MGameCore(StateCore):   # game, seed: StateCore
     cdef m_t s
-    cdef m_log_t* log             # s.n_hist entries (history and log), capacity log_cap
+    cdef m_log_t* log             # s.pos.n_hist entries (history and log), capacity log_cap
     cdef Py_ssize_t log_cap
     cdef int64_t log_r, log_c     # the absolute cell of offset (0, 0) in the log
     cdef int _reserve(self, Py_ssize_t need) except -1

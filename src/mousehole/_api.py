@@ -18,7 +18,6 @@ import copy as _copy
 import functools
 import importlib
 import marshal
-import operator
 import os
 import secrets as _secrets
 from dataclasses import dataclass
@@ -45,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._rng import Rng
-from ._values import MAX_TURNS, clip, exact, plain_value, shorten
+from ._values import MAX_TURNS, as_int, clip, exact, index_arg, is_int, plain_value, shorten
 
 # Layers: this module imports no game module and no drawing (not even for typing). The game
 # modules build on it; ``mousehole._load`` (the typed ``load``) and the package's
@@ -72,6 +71,8 @@ __all__ = [
     "check_seat",
     "check_action_type",
     "index_arg",
+    "is_int",
+    "as_int",
     "fresh_seed",
 ]
 
@@ -218,22 +219,6 @@ def available_engines() -> List[str]:
 # small validators shared by the games
 
 
-def index_arg(x: Any, what: str) -> int:
-    """``x`` as a Python int when it is an integer (an ``int``, a numpy integer or anything
-    with ``__index__``), else ``TypeError`` naming ``what`` and the type: a bool (Python's or
-    numpy's) is never an int, a float never an index, even ``1.0``. The one rule for every
-    seat, index and action argument of the API (``docs/api.md``, Errors)."""
-    if type(x) is int:  # the common case, first
-        return x
-    if isinstance(x, (bool, np.bool_)):
-        raise TypeError(f"{what} must be an int, not bool")
-    try:
-        v = operator.index(x)
-    except TypeError:
-        raise TypeError(f"{what} must be an int, not {type(x).__name__}") from None
-    return v if type(v) is int else int.__int__(v)  # (Python 3.9 gives an int subclass back as it is)
-
-
 def check_seat(game: "Game[Any, Any]", p: Any, what: str = "seat") -> int:
     """Return ``p`` as an int seat of ``game``: ``TypeError`` unless it is an integer
     (:func:`index_arg`: not a bool, not a float), ``ValueError`` outside ``0..n-1``."""
@@ -257,23 +242,6 @@ def _seat_checked(fn: _ValueFn) -> _ValueFn:
 
     checked.__dict__["_seat_checked"] = True
     return cast(_ValueFn, checked)
-
-
-def is_int(x: Any) -> bool:
-    """True for an int that is not a bool."""
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def as_int(x: Any) -> Optional[int]:
-    """``x`` as a Python int when it is an integer (``int`` or a numpy integer, never a
-    bool), else None."""
-    if isinstance(x, (bool, np.bool_)):
-        return None
-    if isinstance(x, int):
-        return int(x)
-    if isinstance(x, np.integer):
-        return int(x)
-    return None
 
 
 def int_param(game: str, x: Any, what: str, lo: int, hi: int) -> int:
@@ -364,12 +332,7 @@ def check_action_type(a: Any) -> int:
     non-integer, a bool or a float: the message of the compiled cores' ``apply_action``."""
     if type(a) is int:
         return a
-    if isinstance(a, (bool, np.bool_)):
-        raise TypeError("an action must be an int (or use state.apply(move)), not bool")
-    try:
-        return operator.index(a)
-    except TypeError:
-        raise TypeError(f"an action must be an int (or use state.apply(move)), not {type(a).__name__}") from None
+    return index_arg(a, "an action", " (or use state.apply(move))")
 
 
 # --------------------------------------------------------------------------------------
@@ -900,12 +863,7 @@ def _seed(seed: Any) -> int:
     """A seed (any int, numpy integers too; not a bool) as a 64-bit unsigned int."""
     if type(seed) is int:  # the common case, first (new_state's cost)
         return seed & 0xFFFFFFFFFFFFFFFF
-    if isinstance(seed, (bool, np.bool_)):
-        raise TypeError("a seed must be an int, not bool")
-    try:
-        return operator.index(seed) & 0xFFFFFFFFFFFFFFFF
-    except TypeError:
-        raise TypeError(f"a seed must be an int, not {type(seed).__name__}") from None
+    return index_arg(seed, "a seed") & 0xFFFFFFFFFFFFFFFF
 
 
 def load_state_as(cls: Any, game: Any, d: Any) -> Any:

@@ -43,6 +43,7 @@ import numpy.typing as npt
 
 from ._api import Game, index_arg
 from ._rng import Rng, derive
+from ._values import int_in
 
 __all__ = ["simulate", "SimulationResult", "SimulationSummary", "play_random_game", "MAX_BATCH", "MAX_GAMES",
            "MAX_THREADS"]
@@ -590,12 +591,8 @@ def simulate(game: Game[Any, Any], n_games: int, seed: int = 0, *, threads: int 
     """
     if not isinstance(game, Game):
         raise TypeError(f"simulate needs a Game from mousehole.load, not {type(game).__name__}")
-    n = index_arg(n_games, "n_games")
-    if not 0 <= n <= MAX_GAMES:
-        raise ValueError(f"n_games must be from 0 to 2**53, got {n}")
-    t = index_arg(threads, "threads")
-    if not 1 <= t <= MAX_THREADS:
-        raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {t}")
+    n = int_in(n_games, "n_games", 0, MAX_GAMES, "2**53")
+    t = int_in(threads, "threads", 1, MAX_THREADS)
     s = index_arg(seed, "seed") & 0xFFFFFFFFFFFFFFFF
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable progress(games_done, n_games) or None, "

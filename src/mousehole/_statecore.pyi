@@ -1,6 +1,6 @@
 """Stub of the compiled cores' base class (cengine/mousehole/_statecore.pyx): the shared
 protocol of every core's state (a core's own stub lists only its extras)."""
-from typing import Any, List, Mapping, Optional, SupportsIndex, Tuple, TypeVar
+from typing import Any, Dict, List, Mapping, Optional, SupportsIndex, Tuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -45,3 +45,22 @@ class StateCore:
     def scores(self) -> List[int]: ...
     def winners(self) -> List[int]: ...
     def returns(self) -> List[float]: ...
+
+# What every game's core adds to StateCore, in the same words (stub only: at run time each
+# core class defines these itself, and names StateCore as its base): its dict conversion
+# and the batch loop of mousehole.simulate. A core's own stub derives from it.
+class _GameCore(StateCore):
+    @classmethod
+    def _from_valid_dict(cls: type[_S], game: Any, d: Dict[str, Any]) -> _S: ...
+    def _to_dict(self) -> Dict[str, Any]: ...
+    @staticmethod
+    def simulate_chunk(
+        game: Any,
+        seed: int,
+        start: int,
+        stop: int,
+        scores: npt.NDArray[np.int64],
+        winners: npt.NDArray[np.uint8],
+        lengths: npt.NDArray[np.int64],
+        truncated: npt.NDArray[np.uint8],
+    ) -> None: ...

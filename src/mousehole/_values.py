@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import operator
 import re
 import reprlib
 import warnings
@@ -139,6 +140,90 @@ def shorten(x: Any, limit: int = SHOWN) -> str:
 
 
 # --------------------------------------------------------------------------------------
+# integers: the one rule for what counts as an int; every check of the package reads it
+# through one of these four. A bool (Python's or numpy's) is never an int, a float never
+# one (not even 1.0), a digit of another script never an ASCII digit. The four differ only
+# in where the value comes from:
+#
+# - :func:`is_int`: plain data (JSON, a record, a network message, a state dict, a move's
+#   field): an ``int`` (a subclass too), not a bool; a numpy integer is not plain data;
+# - :func:`as_int`: an option of the API (a count, a seed, a budget): an ``int`` or a numpy
+#   integer, else None (the caller names the option in its own message);
+# - :func:`index_arg`: a seat, index or action argument: anything with ``__index__``, else a
+#   ``TypeError`` naming it;
+# - :func:`int_text`: a number typed as text (the command lines): ASCII digits, one sign.
+
+
+def is_int(x: Any) -> bool:
+    """True for an int that is not a bool."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def as_int(x: Any) -> Optional[int]:
+    """``x`` as a Python int when it is an integer (``int`` or a numpy integer, never a
+    bool), else None."""
+    if isinstance(x, (bool, np.bool_)):
+        return None
+    if isinstance(x, (int, np.integer)):
+        return int(x)
+    return None
+
+
+def index_arg(x: Any, what: str, hint: str = "") -> int:
+    """``x`` as a Python int when it is an integer (an ``int``, a numpy integer or anything
+    with ``__index__``), else ``TypeError``: "``what`` must be an int``hint``, not ``type``"
+    (a bool, Python's or numpy's, is never an int, a float never an index, even ``1.0``).
+    The one rule for every seat, index and action argument of the API (``docs/api.md``,
+    Errors)."""
+    if type(x) is int:  # the common case, first
+        return x
+    if isinstance(x, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an int{hint}, not bool")
+    try:
+        v = operator.index(x)
+    except TypeError:
+        raise TypeError(f"{what} must be an int{hint}, not {type(x).__name__}") from None
+    return v if type(v) is int else int.__int__(v)  # (Python 3.9 gives an int subclass back as it is)
+
+
+def int_in(x: Any, what: str, lo: int, hi: int, hi_text: str = "") -> int:
+    """:func:`index_arg` of ``x`` within ``lo..hi``: else ``ValueError`` "``what`` must be
+    from ``lo`` to ``hi`` (or ``hi_text``), got ``x``"."""
+    v = index_arg(x, what)
+    if not lo <= v <= hi:
+        raise ValueError(f"{what} must be from {lo} to {hi_text or hi}, got {v}")
+    return v
+
+
+#: the longest integer a command line reads (a seed is at most 20 digits)
+MAX_INT_TEXT = 40
+
+
+def ascii_digits(text: str) -> bool:
+    """True when ``text`` is one or more ASCII digits and nothing else (``str.isdigit`` is
+    true of "²" and "٣", and ``int()`` reads every script's digits, underscores and spaces)."""
+    return text.isascii() and text.isdigit()
+
+
+def int_text(text: str, what: str = "an integer") -> int:
+    """Typed ``text`` (white space around it allowed) as an int: ASCII digits with at most
+    one leading sign, at most :data:`MAX_INT_TEXT` characters. Else ``ValueError`` saying
+    "expected ``what``", why, and quoting a bounded prefix of ``text``.
+
+    >>> int_text(" +42 "), int_text("-7")
+    (42, -7)
+    """
+    t = text.strip()
+    if not t.isascii():  # int() would read other scripts' digits ("\u0663" is 3)
+        raise ValueError(f"expected {what} in ASCII digits, got {shorten(text, 40)}")
+    if len(t) > MAX_INT_TEXT:
+        raise ValueError(f"expected {what} of at most {MAX_INT_TEXT} characters, got {len(t):,} characters")
+    if not ascii_digits(t[1:] if t[:1] in ("+", "-") else t):
+        raise ValueError(f"expected {what}, got {shorten(text, 40)}")
+    return int(t)
+
+
+# --------------------------------------------------------------------------------------
 # values
 
 
@@ -165,7 +250,7 @@ def exact(x: Any) -> Any:
         return x
     if isinstance(x, str):
         return str.__str__(x)
-    if isinstance(x, int) and not isinstance(x, bool):
+    if is_int(x):
         return int.__int__(x)
     if isinstance(x, float):
         return float.__float__(x)

@@ -40,7 +40,7 @@ import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
-from ._api import Game, IllegalMoveError, as_int, load
+from ._api import Game, IllegalMoveError, as_int, index_arg, load
 from ._extras import install_hint
 from ._rng import Rng, derive
 from ._simulate import _wilson
@@ -632,18 +632,12 @@ def play(game: Union[Game[Any, Any], str], bots: Sequence[BotEntry], n_games: in
         game = load(game)
     if not isinstance(game, Game):
         raise TypeError(f"play needs a Game from mousehole.load (or a game id), not {type(game).__name__}")
-    n = as_int(n_games)
-    if n is None:
-        raise TypeError(f"n_games must be an int, not {type(n_games).__name__}")
+    n = index_arg(n_games, "n_games")
     if not 1 <= n <= MAX_GAMES:
         raise ValueError(f"n_games must be at least 1 (and at most 2**53), got {n}")
-    s = as_int(seed)
-    if s is None:
-        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    s = index_arg(seed, "seed")
     s &= 0xFFFFFFFFFFFFFFFF
-    first = as_int(start)
-    if first is None:
-        raise TypeError(f"start must be an int, not {type(start).__name__}")
+    first = index_arg(start, "start")
     if not 0 <= first <= MAX_GAMES - n:
         raise ValueError(f"start (the first game's index) must be from 0 to 2**53 - n_games, got {first}")
     if executor is not None and not isinstance(executor, cf.Executor):

@@ -81,9 +81,6 @@ MAX_SIM_GAMES = 10_000_000
 MAX_ROUNDS = 100
 #: ``--compare`` reads at most this many bytes of its file (a run's JSON is about 30 KB)
 MAX_COMPARE_BYTES = 16 * 2 ** 20
-#: the longest integer argument read, in characters
-_MAX_INT_TEXT = 40
-
 #: names that left this module: name -> (value, what to use instead). The performance goals
 #: are written in ``docs/benchmarks.md``; ``mousehole bench`` reports the figures alone.
 _DEPRECATED: Dict[str, Tuple[Any, str]] = {
@@ -128,16 +125,13 @@ def _games_arg(text: str) -> List[str]:
 
 
 def _int_text(text: str, what: str) -> int:
-    """``text`` as an int (at most :data:`_MAX_INT_TEXT` characters, ASCII digits with an
-    optional sign), else the argparse error naming ``what`` and quoting a bounded prefix."""
-    from ._values import shorten
-    t = text.strip()
-    if len(t) > _MAX_INT_TEXT:
-        raise argparse.ArgumentTypeError(f"expected {what} of at most {_MAX_INT_TEXT} characters, "
-                                         f"got {len(t):,} characters")
-    if not (t.isascii() and t.lstrip("+-").isdigit() and len(t) - len(t.lstrip("+-")) <= 1):
-        raise argparse.ArgumentTypeError(f"expected {what}, got {shorten(text, 40)}")
-    return int(t)
+    """``text`` as an int (:func:`mousehole._values.int_text`: ASCII digits, one sign), else
+    the argparse error naming ``what`` and quoting a bounded prefix."""
+    from ._values import int_text
+    try:
+        return int_text(text, what)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _players_arg(text: str) -> List[int]:

@@ -68,9 +68,9 @@ from typing import (  # (runtime_checkable: isinstance checks)
 
 import numpy as np
 
-from ._api import CHANCE, TERMINAL, Game, ParameterError, StateAPI, as_int, available_engines, load
+from ._api import CHANCE, TERMINAL, Game, ParameterError, StateAPI, available_engines, index_arg, load
 from ._rng import Rng, derive
-from ._values import shorten, word
+from ._values import int_in, shorten, word
 
 __all__ = [
     "Bot",
@@ -135,9 +135,7 @@ class Bot(Protocol):
 
 
 def _check_seed(seed: Any) -> int:
-    v = as_int(seed)
-    if v is None:
-        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    v = index_arg(seed, "seed")
     return v & 0xFFFFFFFFFFFFFFFF
 
 
@@ -160,12 +158,7 @@ def _check_iterations(iterations: Any, time_limit: Any, what: str = "time_limit"
                              f"got {shorten(time_limit)}")
     if iterations is None:
         return (DEFAULT_ITERATIONS if limit is None else None), limit
-    n = as_int(iterations)
-    if n is None:
-        raise TypeError(f"iterations must be an int, not {type(iterations).__name__}")
-    if not 1 <= n <= MAX_ITERATIONS:
-        raise ValueError(f"iterations must be from 1 to {MAX_ITERATIONS}, got {n}")
-    return n, limit
+    return int_in(iterations, "iterations", 1, MAX_ITERATIONS), limit
 
 
 def _check_budget(iterations: Any, time: Any, time_limit: Any) -> Tuple[Optional[int], Optional[float]]:
@@ -182,12 +175,7 @@ def _check_nodes(nodes: Any) -> int:
     """The node budget: :data:`DEFAULT_NODES` for None, else an int from 1 to :data:`MAX_NODES`."""
     if nodes is None:
         return DEFAULT_NODES
-    n = as_int(nodes)
-    if n is None:
-        raise TypeError(f"nodes (the node budget) must be an int, not {type(nodes).__name__}")
-    if not 1 <= n <= MAX_NODES:
-        raise ValueError(f"nodes (the node budget) must be from 1 to {MAX_NODES}, got {n}")
-    return n
+    return int_in(nodes, "nodes (the node budget)", 1, MAX_NODES)
 
 
 def _check_c(c: Any) -> float:
@@ -1001,18 +989,12 @@ class StrongBot(_SearchBot):
                  depth: Optional[int] = None, scale: Optional[float] = None, greedy: Optional[float] = None,
                  nodes: Optional[int] = None) -> None:
         super().__init__(seed, iterations, time, time_limit, nodes)
-        t = as_int(threads)
-        if t is None:
-            raise TypeError(f"threads must be an int, not {type(threads).__name__}")
-        if not 1 <= t <= MAX_THREADS:
-            raise ValueError(f"threads must be from 1 to {MAX_THREADS}, got {t}")
+        t = int_in(threads, "threads", 1, MAX_THREADS)
         self.threads = t
         self.c = None if c is None else _check_c(c)
         self.depth: Optional[int] = None
         if depth is not None:
-            d = as_int(depth)
-            if d is None:
-                raise TypeError(f"depth must be an int, not {type(depth).__name__}")
+            d = index_arg(depth, "depth")
             if not -1 <= d <= 10_000:
                 raise ValueError(f"depth (play-out actions before the evaluation; -1: to the end) must be from -1 "
                                  f"to 10000, got {d}")

@@ -453,8 +453,8 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         names = [self.kind_name(k) for k in range(self.num_kinds)]
         if move.card not in names:
             raise IllegalMoveError(f"CR-1/CR-2: no card {shorten(move.card)} in this game; cards: {', '.join(names)}")
-        if not (0 <= move.row < self.grid_size and 0 <= move.col < self.grid_size):
-            side = self.grid_size
+        side = self.grid_size
+        if not (is_int(move.row) and is_int(move.col) and 0 <= move.row < side and 0 <= move.col < side):
             raise IllegalMoveError(f"CR-8: cell ({move.row}, {move.col}) is off the {side} x {side} grid")
         return names.index(move.card) * self.num_cells + move.row * self.grid_size + move.col
 

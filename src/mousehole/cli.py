@@ -47,7 +47,7 @@ from ._extras import install_hint
 from ._play import FORCED_CHOICES, FORCED_PAUSE, MAX_PAUSE
 from ._play import view_text as _view_text  # noqa: F401  (the name tests and older callers use)
 from ._simulate import MAX_GAMES, MAX_THREADS, SimulationSummary, simulate
-from ._values import MAX_VALUE_DEPTH, clip, json_depth, shorten
+from ._values import MAX_INT_TEXT, MAX_VALUE_DEPTH, clip, int_text, json_depth, shorten
 from .bots import MAX_SECONDS, SPECS
 
 __all__ = ["main", "build_parser", "COMMANDS", "DEFAULT_GAMES", "MAX_SEED", "MAX_THREADS", "MAX_WORKERS",
@@ -69,9 +69,6 @@ MAX_FILE_BYTES = 64 * 2 ** 20
 MAX_MAX_BYTES = 2 ** 30
 #: ``play --name`` is at most this many characters (a record's seat name)
 MAX_NAME = 200
-#: the longest integer argument read, in characters
-_MAX_INT_TEXT = 40
-
 
 class UsageError(Exception):
     """A bad value found after parsing (a player count the game does not allow, an illegal
@@ -106,16 +103,11 @@ def _shown(text: str, limit: int = 80) -> str:
 
 
 def _int_value(text: str) -> int:
-    stripped = text.strip()
-    if not stripped.isascii():  # int() would read other scripts' digits ("\u0663" is 3)
-        raise argparse.ArgumentTypeError(f"expected an integer in ASCII digits, got {_shown(repr(text), 60)}")
-    if len(stripped) > _MAX_INT_TEXT:
-        raise argparse.ArgumentTypeError(f"expected an integer of at most {_MAX_INT_TEXT} characters, "
-                                         f"got {len(stripped):,} characters")
+    """An integer typed on the command line (:func:`mousehole._values.int_text`)."""
     try:
-        return int(stripped)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {_shown(repr(text), 60)}") from None
+        return int_text(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _ranged(lo: int, hi: int, hi_text: str = "") -> Callable[[str], int]:
@@ -130,7 +122,7 @@ def _ranged(lo: int, hi: int, hi_text: str = "") -> Callable[[str], int]:
     return check
 
 
-_NO_LIMIT = 10 ** _MAX_INT_TEXT
+_NO_LIMIT = 10 ** MAX_INT_TEXT
 _count = _ranged(0, MAX_GAMES, "2**53")
 _positive = _ranged(1, _NO_LIMIT)
 _games_arg = _ranged(1, MAX_GAMES, "2**53")

@@ -74,7 +74,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         f"mousehole.gymnasium needs the gymnasium package (Python 3.10 or later): {install_hint('gymnasium')}"
     ) from exc
 
-from ._api import _REGISTRY, CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, game_names, load
+from ._api import _REGISTRY, CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, check_seat, game_names, index_arg, load
 from ._values import shorten, word
 
 __all__ = ["ENV_IDS", "RENDER_MODES", "AVAILABLE_RENDER_MODES", "RENDER_VIEWS", "MouseholeEnv",
@@ -133,13 +133,7 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
     ) -> None:
         super().__init__()
         self.game: Game[Any, Any] = load(game_id, engine=engine, **params)
-        n = self.game.num_players
-        s = as_int(seat)
-        if s is None:
-            raise TypeError(f"seat must be an int, not {type(seat).__name__}")
-        if not 0 <= s < n:
-            raise ValueError(f"seat must be in 0..{n - 1} for {n} players, got {s}")
-        self.seat: int = s
+        self.seat: int = check_seat(self.game, seat)  # (the API's one rule for a seat)
         # (each option read as the exact str it holds: docs/api.md, Bounds)
         mode = None if render_mode is None else word(render_mode, RENDER_MODES)
         if render_mode is not None and mode is None:
@@ -249,9 +243,7 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
         st = self._state("step")
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
-        a = as_int(action)
-        if a is None:
-            raise TypeError(f"an action must be an int, not {type(action).__name__}")
+        a = index_arg(action, "an action")
         try:
             st.apply_action(a)
         except IllegalMoveError:
@@ -348,14 +340,8 @@ class MouseholeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc, unus
 
         super().__init__()
         self.game: Game[Any, Any] = load(game_id, engine=engine, **params)
-        n = self.game.num_players
-        s = as_int(seat)
-        if s is None:
-            raise TypeError(f"seat must be an int, not {type(seat).__name__}")
-        if not 0 <= s < n:
-            raise ValueError(f"seat must be in 0..{n - 1} for {n} players, got {s}")
-        self.seat: int = s
-        self.vector = VectorGame(self.game, num_envs, 0, threads=threads, seats=[s])
+        self.seat: int = check_seat(self.game, seat)  # (the API's one rule for a seat)
+        self.vector = VectorGame(self.game, num_envs, 0, threads=threads, seats=[self.seat])
         self.num_envs = self.vector.num_envs
         self.single_observation_space = spaces.Box(
             low=-np.inf, high=np.inf, shape=tuple(self.game.observation_shape), dtype=np.float32)

@@ -504,16 +504,16 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
 
     def move_to_action(self, move: Move) -> int:
         if isinstance(move, KKRoll):
-            if not 0 <= move.index < self.num_faces or self.faces[move.index] != move.face:
+            if not (is_int(move.index) and 0 <= move.index < self.num_faces) or self.faces[move.index] != move.face:
                 raise IllegalMoveError(
                     f"KK-3: the die has no face {shorten(move.face)} at index {move.index}; faces: {self.faces}")
             return self.num_move_actions + move.index
         if not isinstance(move, KKMove):
             raise TypeError(f"kasimir takes KKMove or KKRoll moves, not {type(move).__name__}")
-        if not 0 <= move.start <= self.track_length:
+        if not (is_int(move.start) and 0 <= move.start <= self.track_length):
             raise IllegalMoveError(f"KK-1: a move starts in the pantry (0) or on a space 1..{self.track_length}, "
                                    f"not {move.start}")
-        if not 1 <= move.distance <= self.max_distance:
+        if not (is_int(move.distance) and 1 <= move.distance <= self.max_distance):
             raise IllegalMoveError(f"KK-5: a move goes 1..{self.max_distance} spaces, not {move.distance}")
         return move.start * self.max_distance + move.distance - 1
 

@@ -593,12 +593,12 @@ class M(Game["MState", MMove]):
 
     def move_to_action(self, move: MMove) -> int:
         def cell(r: int, c: int) -> int:
-            if not (isinstance(r, int) and isinstance(c, int) and 0 <= r < W and 0 <= c < W):
+            if not (is_int(r) and is_int(c) and 0 <= r < W and 0 <= c < W):  # (a bool is not a row)
                 raise IllegalMoveError(f"M-7: window cell ({r}, {c}) is off the {W} x {W} window")
             return r * W + c
 
         def slot(s: int) -> int:
-            if not (isinstance(s, int) and not isinstance(s, bool) and 0 <= s < self.hand_size):
+            if not (is_int(s) and 0 <= s < self.hand_size):
                 raise IllegalMoveError(f"M-5: hand slot {shorten(s)} is not in 0..{self.hand_size - 1}")
             return s
 

@@ -86,7 +86,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
     ) from exc
 
 from . import render as _render
-from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, check_seat, load
+from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, check_seat, index_arg, load
 from ._values import exact, shorten, word
 
 __all__ = ["MouseholeAECEnv", "MouseholeParallelEnv", "env", "parallel_env", "agent_name",
@@ -148,9 +148,7 @@ def _check_options(max_cycles: Any, illegal_action: Any) -> Optional[int]:
     _illegal_mode(illegal_action)
     if max_cycles is None:
         return None
-    c = as_int(max_cycles)
-    if c is None:
-        raise TypeError(f"max_cycles must be None or an int, not {type(max_cycles).__name__}")
+    c = index_arg(max_cycles, "max_cycles", " or None")
     if c < 1:
         raise ValueError(f"max_cycles must be at least 1, got {c}")
     return c
@@ -273,9 +271,7 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
 
     def _new_game(self, seed: Optional[int]) -> None:
         if seed is not None:
-            game_seed = as_int(seed)
-            if game_seed is None:
-                raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+            game_seed = index_arg(seed, "seed", " or None")
             self._rng = np.random.default_rng(game_seed & 0xFFFFFFFFFFFFFFFF)
         else:
             game_seed = int(self._rng.integers(0, 2**63))
@@ -319,9 +315,7 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise TypeError(f"{agent} is to move: its action must be an int, not None")
-        a = as_int(action)
-        if a is None:
-            raise TypeError(f"an action must be an int, not {type(action).__name__}")
+        a = index_arg(action, "an action")
         if not 0 <= a < self.game.num_actions:
             raise ValueError(f"action {a} is outside the action space 0..{self.game.num_actions - 1}")
         substituted = False
@@ -596,10 +590,7 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
         for p in sorted(self._pending):
             agent, mask = agent_name(p), self._pending[p]
             action = actions[agent]
-            a = as_int(action)
-            if a is None:
-                raise TypeError(f"{agent} has a pending decision: its action must be an int, "
-                                f"not {type(action).__name__}")
+            a = index_arg(action, f"{agent} has a pending decision: its action")
             if not 0 <= a < self.game.num_actions:
                 raise ValueError(f"{agent}'s action {a} is outside the action space "
                                  f"0..{self.game.num_actions - 1}")

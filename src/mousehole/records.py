@@ -324,7 +324,7 @@ def _check_number(x: Union[int, float], at: str) -> None:
 
 
 def _check_int(x: Any, at: str, lo: int, hi: int, hi_text: str = "") -> int:
-    if type(x) is not int:
+    if not _values.is_int(x):  # (parsed JSON: exactly an int)
         _fail(f"{at}: must be an integer, got {_kind(x)} ({_show(x, 24)})")
     if not lo <= x <= hi:
         _fail(f"{at}: must be from {lo} to {hi_text or hi}, got {_show(x, 24)}")
@@ -405,7 +405,7 @@ def _check_ints(xs: Any, at: str, lo: int, hi: int, hi_text: str, most: int) -> 
     if len(xs) > most:
         _fail(f"{at}: too many items ({len(xs):,}, at most {most:,})")
     for i, x in enumerate(xs):
-        if type(x) is not int or not lo <= x <= hi:
+        if type(x) is not int or not lo <= x <= hi:  # (the common case, without a call)
             _check_int(x, f"{at}[{i}]", lo, hi, hi_text)
     return xs
 

@@ -44,7 +44,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from mousehole import render
 from mousehole._api import check_seat
-from mousehole._values import shorten
+from mousehole._values import is_int, shorten
 from mousehole.records import Record, RecordError
 
 __all__ = ["frames", "text_lines", "html", "printable", "page_bound", "ReplayTooLargeError",
@@ -316,7 +316,7 @@ def html(record: Record, *, for_player: Optional[int] = None, size: Optional[flo
     Raises :class:`ReplayTooLargeError` (before drawing anything) when :func:`page_bound`
     exceeds ``max_bytes``, and when a picture is larger than :data:`MAX_PICTURE_BYTES`
     (a game whose parameters make its pictures that large)."""
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
+    if not is_int(max_bytes) or max_bytes <= 0:
         raise ValueError(f"max_bytes must be a positive int, got {shorten(max_bytes)}")
     p = _check_view(record, for_player, engine)
     bound = page_bound(record)

@@ -69,7 +69,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, load
+from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, index_arg, load
 from ._rng import MASK64, Rng, derive
 from ._values import shorten
 
@@ -303,17 +303,11 @@ class VectorGame:
             raise TypeError(f"game must be a mousehole Game (mousehole.load(...)) or a game id, "
                             f"not {type(game).__name__}")
         self.game: Game[Any, Any] = game
-        n = as_int(num_envs)
-        if n is None:
-            raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
+        n = index_arg(num_envs, "num_envs")
         if not 1 <= n <= MAX_ENVS:
             raise ValueError(f"num_envs must be in 1..{MAX_ENVS}, got {n}")
-        s = as_int(seed)
-        if s is None:
-            raise TypeError(f"seed must be an int, not {type(seed).__name__}")
-        t = as_int(threads)
-        if t is None:
-            raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+        s = index_arg(seed, "seed")
+        t = index_arg(threads, "threads")
         if not 1 <= t <= MAX_THREADS:
             raise ValueError(f"threads must be in 1..{MAX_THREADS}, got {t}")
         players = game.num_players
@@ -390,9 +384,7 @@ class VectorGame:
         self._check_process()
         new_seed: Optional[int] = None
         if seed is not None:
-            s = as_int(seed)
-            if s is None:
-                raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+            s = index_arg(seed, "seed", " or None")
             new_seed = s & MASK64
         self._core.reset(new_seed)  # (RuntimeError, nothing changed, while another thread steps)
         if new_seed is not None:
@@ -459,9 +451,7 @@ class VectorGame:
         """Env ``i``'s legal actions now (ascending int64; valid with ``observe=False`` too).
         ``TypeError`` unless ``i`` is an int (not a bool or a float), ``IndexError`` outside
         ``0..num_envs-1``."""
-        j = as_int(i)
-        if j is None:
-            raise TypeError(f"legal_actions: the env index must be an int, not {type(i).__name__}")
+        j = index_arg(i, "legal_actions: the env index")
         if not 0 <= j < self.num_envs:
             raise IndexError(f"env {j} is out of range 0..{self.num_envs - 1}")
         if not self._reset_done:

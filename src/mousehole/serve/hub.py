@@ -30,6 +30,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from .._rng import derive
+from .._values import ascii_digits
 from .protocol import HELLO_SECONDS
 from .storage import Conflict, StorageError, Store, TableRow
 from .tables import Refused, Table, TableSpec
@@ -479,7 +480,7 @@ class Hub:
         table_id, seat, expires, mac = parts
         body = f"{table_id}.{seat}.{expires}"
         good = hmac.new(self._secret, body.encode(), hashlib.sha256).hexdigest()[:32]
-        digits = (seat + expires).isascii() and seat.isdigit() and expires.isdigit()
+        digits = ascii_digits(seat) and ascii_digits(expires)
         if not hmac.compare_digest(good, mac) or not digits:
             return None
         if int(expires) < time.time():

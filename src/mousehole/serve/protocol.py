@@ -39,6 +39,7 @@ import json
 import re
 from typing import Any, Dict, Optional
 
+from .._values import is_int
 from .tables import MAX_MOVE_TEXT, Refused
 
 __all__ = ["PROTOCOL", "MAX_MESSAGE_BYTES", "RATE", "BURST", "MAX_ERRORS", "HELLO_SECONDS", "parse",
@@ -100,7 +101,7 @@ def parse(text: str) -> Dict[str, Any]:
         if not isinstance(token, str) or not TOKEN_RE.match(token):
             raise Refused("bad-token", "this link's token is malformed")
         seat = msg.get("seat")
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+        if seat is not None and not is_int(seat):
             raise _bad("seat is an int")
     if kind == "move":
         if ("action" in msg) == ("text" in msg):

@@ -19,6 +19,7 @@ from typing import Any, Deque, Dict, List, Mapping, Optional, Tuple
 
 from .. import game_names, load
 from .._api import Game, IllegalMoveError, MouseholeError, ParameterError, StateAPI, is_int
+from .._values import ascii_digits
 from .views import end_text, public_view, result_lines, seat_twin
 
 __all__ = ["Refused", "TableSpec", "Seat", "Table", "LEVELS", "MAX_NAME", "MIN_SECONDS", "MAX_SECONDS",
@@ -84,7 +85,7 @@ def bot_spec(text: Any, seconds: float) -> str:
             asked = math.nan
         if not asked <= seconds:  # (a NaN is refused too, by make_bot below)
             raise Refused("bad-table", f"bot {text!r}: at most the table's {seconds:g} seconds a move")
-    elif name in SEARCH_SPECS and arg.isascii() and arg.isdigit() and int(arg) > MAX_BOT_ITERATIONS:
+    elif name in SEARCH_SPECS and ascii_digits(arg) and int(arg) > MAX_BOT_ITERATIONS:
         raise Refused("bad-table", f"bot {text!r}: at most {MAX_BOT_ITERATIONS:,} iterations a move")
     try:
         make_bot(spec, 0)
