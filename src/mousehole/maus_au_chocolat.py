@@ -1694,12 +1694,13 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
         expect(done == rnd and stage == "bid" and not bids and not swaps,
                f"MC-24: a finished game's 'history' holds its {rnd} rounds exactly "
                f"(it holds {done} complete rounds and {len(bids)} more bids)")
-        expect(d["etienne_used"] == (last_swaps == 1) or _seat0_discard(d, last_swaps, last_opened_after_discard),
+        expect(d["etienne_used"] == (last_swaps == 1) or _seat0_discard(d, last_swaps, last_opened_after_discard,
+                                                                          swap_phases),
                "MC-16: 'etienne_used' must say whether the last round's actions in 'history' hold a swap")
         return
     expect(done == rnd - 1, f"'history' must hold the {rnd - 1} rounds played before round {rnd} ('round'), "
                             f"then this round's actions; it holds {done} complete rounds")
-    expect(d["etienne_used"] == (swaps == 1) or _seat0_discard(d, swaps, opened_after_discard),
+    expect(d["etienne_used"] == (swaps == 1) or _seat0_discard(d, swaps, opened_after_discard, swap_phases),
            "MC-16: 'etienne_used' must say whether this round's actions in 'history' hold a swap")
     committed = [b for b in d["bids"] if b >= 0]
     if phase == "bid":
@@ -1757,12 +1758,14 @@ def _check_display_kept(d: Dict[str, Any], history: List[int]) -> None:
                         "in 'history' and no pick took it since, so it must be in 'display'")
 
 
-def _seat0_discard(d: Dict[str, Any], swaps: int, opened_after_discard: bool) -> bool:
+def _seat0_discard(d: Dict[str, Any], swaps: int, opened_after_discard: bool, swap_phases: Tuple[str, ...]) -> bool:
     """MC-16 (etienne_draw="optional"): whether a round whose actions hold no swap may still
     have used Etienne: it opened right after a discard, which ``etienne_used`` then says was
     seat 0's discard without a draw at its bid (seat 0 holds Etienne in that round: the
-    helpers are not passed after it), not the last round's hand-limit discard."""
-    return opened_after_discard and swaps == 0 and bool(d["etienne_used"]) and d["helpers"][0] == ETIENNE
+    helpers are not passed after it; the reading etienne_swap lets him act at the bid), not the
+    last round's hand-limit discard."""
+    return (opened_after_discard and swaps == 0 and bool(d["etienne_used"]) and d["helpers"][0] == ETIENNE
+            and "bid" in swap_phases)
 
 
 def _is_discard_swap(history: List[int], i: int, phase: str) -> bool:
