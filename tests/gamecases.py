@@ -88,9 +88,19 @@ NAMES: List[str] = mousehole.game_names()
 
 
 #: the readings whose default changed after a recorded digest or diagram was taken (issue 41:
-#: Maus au Chocolat's ``kept_card`` was ``highest_printed``): a test that holds a game to
-#: such a record loads it with these, so the record keeps meaning what it says
-OLD_DEFAULTS: Dict[str, Dict[str, Any]] = {"maus_au_chocolat": {"kept_card": "highest_printed"}}
+#: Maus au Chocolat's ``kept_card`` was ``highest_printed``, Kater Kasimir's ``elimination``
+#: was ``skip_turns``): a test that holds a game to such a record loads it with these, so the
+#: record keeps meaning what it says
+OLD_DEFAULTS: Dict[str, Dict[str, Any]] = {"maus_au_chocolat": {"kept_card": "highest_printed"},
+                                           "kasimir": {"elimination": "skip_turns"}}
+
+
+def may_end_without_winner(game: Any) -> bool:
+    """Whether a finished game of ``game`` may have no winner: only Kater Kasimir under
+    ``elimination="out_of_game"`` (the default since issue 41), when every seat ends
+    eliminated with no mouse home (KK-11; docs/api.md, ``returns()``)."""
+    return bool(game.name == "kasimir" and game.params["elimination"] == "out_of_game"
+                and game.params["all_eliminated"] == "as_elimination")
 
 
 def profile(name: str) -> Profile:

@@ -3,6 +3,8 @@
 * ``tie_break`` (KK-13): ``first_home`` (German text), ``first_finished`` and
   ``fewest_turns`` (the French "le plus rapide (à nombre de tours égaux)").
 * ``elimination`` (KK-11, KK-13): ``skip_turns`` or ``out_of_game``.
+* ``all_eliminated`` (KK-11, KK-13): ``as_elimination`` or ``last_out_wins`` (when every seat
+  is eliminated, the seat eliminated last wins).
 
 Each test builds a position where the readings differ (through ``state_from_dict``, with and
 without explicit chance) and asserts the legal actions, the end, the winners, the returns and
@@ -23,6 +25,7 @@ from mousehole.kasimir import KKMove
 
 TIE_BREAKS = ("first_home", "first_finished", "fewest_turns")
 ELIMINATIONS = ("skip_turns", "out_of_game")
+ALL_ELIMINATED = ("as_elimination", "last_out_wins")
 
 
 def load(engine: str, **kw: Any) -> Any:
@@ -31,13 +34,14 @@ def load(engine: str, **kw: Any) -> Any:
 
 def build(game: Any, track: Dict[int, List[int]], pantry: List[int], home: List[int], seat: int, roll: int,
           moves: int, first_home: List[int], last_home: Optional[List[int]] = None, rnd: int = 1,
-          home_round: Optional[List[int]] = None) -> Any:
+          home_round: Optional[List[int]] = None, out_at: Optional[List[int]] = None) -> Any:
     """A state from a position. ``moves`` moves were played (each ``pantry + 1``, a move of the
     right form); ``first_home`` / ``last_home`` name moves by their number (0 = the first
     move, -1 = none) and are turned into indices of ``history`` (with explicit chance a die
     face comes before every move, and the seat to move has been shown ``roll``). The keys of
     the game's ``tie_break`` reading are added: ``last_home``, or ``round`` and
-    ``home_round``."""
+    ``home_round``; under ``all_eliminated="last_out_wins"``, ``out_at`` (move numbers like
+    ``first_home``, none by default)."""
     ec = game.explicit_chance
     history = [game.num_move_actions, 0] * moves + [game.num_move_actions + roll] if ec else [0] * moves
 
@@ -54,6 +58,8 @@ def build(game: Any, track: Dict[int, List[int]], pantry: List[int], home: List[
     elif tb == "fewest_turns":
         d["round"] = rnd
         d["home_round"] = home_round if home_round is not None else [1 if h else 0 for h in home]
+    if game.params["all_eliminated"] == "last_out_wins":
+        d["out_at"] = [index(k) for k in (out_at if out_at is not None else [-1] * game.num_players)]
     return game.state_from_dict(d)
 
 
@@ -70,10 +76,12 @@ def test_readings_are_declared_with_their_defaults(engine: str) -> None:
     g = load(engine)
     assert [(r.param, r.values) for r in type(g).READINGS] == [
         ("tie_break", ("first_home", "first_finished", "fewest_turns")),
-        ("elimination", ("skip_turns", "out_of_game")),
+        ("elimination", ("out_of_game", "skip_turns")),
+        ("all_eliminated", ("as_elimination", "last_out_wins")),
     ]
-    assert g.params["tie_break"] == "first_home" and g.params["elimination"] == "skip_turns"
-    assert [r.rules for r in type(g).READINGS] == [("KK-13",), ("KK-11", "KK-13")]
+    assert g.params["tie_break"] == "first_home" and g.params["elimination"] == "out_of_game"  # since issue 41
+    assert g.params["all_eliminated"] == "as_elimination"
+    assert [r.rules for r in type(g).READINGS] == [("KK-13",), ("KK-11", "KK-13"), ("KK-11", "KK-13")]
     # default dictionaries carry none of the readings' extra keys
     assert list(g.new_state(1).to_dict())[3:8] == ["pantry", "track", "home", "first_home", "seat"]
 
@@ -81,6 +89,7 @@ def test_readings_are_declared_with_their_defaults(engine: str) -> None:
 @pytest.mark.parametrize("param, bad", [
     ("tie_break", "fastest"), ("tie_break", "FIRST_HOME"), ("tie_break", 1), ("tie_break", None),
     ("elimination", "out"), ("elimination", True), ("elimination", ["skip_turns"]),
+    ("all_eliminated", "last_out"), ("all_eliminated", "LAST_OUT_WINS"), ("all_eliminated", 0),
 ])
 def test_unknown_reading_values_are_refused(engine: str, param: str, bad: Any) -> None:
     with pytest.raises(ParameterError, match=param) as e:
@@ -211,12 +220,15 @@ def test_kk13_fewest_turns_counts_skipped_turns(engine: str, explicit: bool) -> 
 # ---- KK-11: elimination --------------------------------------------------------------------
 
 
-def all_trapped_position(engine: str, elimination: str, explicit: bool, tie_break: str = "first_home") -> Any:
-    """2 players. Seat 0: 4 mice trapped (6, 9, 12, 15). Seat 1: 3 trapped (18, 21, 24) and one
-    on space 2, to move with a 1: into the empty trap 3 (KK-10: it must)."""
-    g = load(engine, players=2, elimination=elimination, explicit_chance=explicit, tie_break=tie_break)
+def all_trapped_position(engine: str, elimination: str, explicit: bool, tie_break: str = "first_home",
+                         all_eliminated: str = "as_elimination") -> Any:
+    """2 players. Seat 0: 4 mice trapped (6, 9, 12, 15), its last one by move 20. Seat 1: 3
+    trapped (18, 21, 24) and one on space 2, to move with a 1: into the empty trap 3 (KK-10: it
+    must)."""
+    g = load(engine, players=2, elimination=elimination, explicit_chance=explicit, tie_break=tie_break,
+             all_eliminated=all_eliminated)
     return build(g, {6: [0], 9: [0], 12: [0], 15: [0], 18: [1], 21: [1], 24: [1], 2: [1]}, [0, 0], [0, 0],
-                 seat=1, roll=0, moves=30, first_home=[-1, -1], rnd=16)
+                 seat=1, roll=0, moves=30, first_home=[-1, -1], rnd=16, out_at=[20, -1])
 
 
 @pytest.mark.parametrize("tie_break", TIE_BREAKS)
@@ -240,12 +252,16 @@ def test_kk11_everybody_eliminated(engine: str, explicit: bool, tie_break: str, 
     ("skip_turns", [0, 1], [0.0, 0.0]),
     ("out_of_game", [1], [-1.0, 1.0]),  # only seat 1 still has a mouse on the way
 ])
+@pytest.mark.parametrize("all_eliminated", ALL_ELIMINATED)
 def test_kk11_truncated_game_with_an_eliminated_seat(engine: str, explicit: bool, elimination: str,
-                                                     winners: List[int], returns: List[float]) -> None:
-    """``max_turns`` ends the game with nobody home: seat 0 is eliminated, seat 1 is not."""
-    g = load(engine, players=2, elimination=elimination, explicit_chance=explicit, max_turns=5)
+                                                     winners: List[int], returns: List[float],
+                                                     all_eliminated: str) -> None:
+    """``max_turns`` ends the game with nobody home: seat 0 is eliminated, seat 1 is not (so
+    ``all_eliminated`` has nothing to decide)."""
+    g = load(engine, players=2, elimination=elimination, explicit_chance=explicit, max_turns=5,
+             all_eliminated=all_eliminated)
     s = build(g, {6: [0], 9: [0], 12: [0], 15: [0], 18: [1], 21: [1], 24: [1], 1: [1]}, [0, 0], [0, 0],
-              seat=1, roll=0, moves=4, first_home=[-1, -1])
+              seat=1, roll=0, moves=4, first_home=[-1, -1], out_at=[2, -1])
     s.apply(KKMove(1, 1))
     assert s.is_terminal() and s.truncated
     assert s.winners() == winners and s.returns() == returns
@@ -261,11 +277,118 @@ def test_kk11_elimination_does_not_touch_a_game_with_mice_home(engine: str) -> N
         assert s.winners() == [1] and s.returns() == [-1.0, 1.0]
 
 
+# ---- KK-11, KK-13: when every seat is eliminated ------------------------------------------------
+
+
+@pytest.mark.parametrize("elimination", ELIMINATIONS)
+@pytest.mark.parametrize("all_eliminated, winners, returns", [
+    ("as_elimination", None, None),  # as elimination says (test_kk11_everybody_eliminated)
+    ("last_out_wins", [1], [-1.0, 1.0]),  # seat 1's last mouse was caught last (move 30, seat 0's by move 20)
+])
+def test_kk11_all_eliminated_two_players(engine: str, explicit: bool, elimination: str, all_eliminated: str,
+                                         winners: Optional[List[int]], returns: Optional[List[float]]) -> None:
+    s = all_trapped_position(engine, elimination, explicit, all_eliminated=all_eliminated)
+    s.apply(KKMove(2, 1))
+    assert s.is_terminal() and s.scores() == [0, 0]
+    if winners is None:  # the result of elimination alone
+        winners = [0, 1] if elimination == "skip_turns" else []
+        returns = [0.0, 0.0]
+        assert "out_at" not in s.to_dict()
+    else:
+        assert s.to_dict()["out_at"] == ([41, 61] if explicit else [20, 30])
+    assert s.winners() == winners
+    assert s.returns() == returns
+
+
+def three_out_position(engine: str, elimination: str, all_eliminated: str, explicit: bool) -> Any:
+    """3 players, 40 moves played, nobody home. Seat 0: 4 mice caught (3, 6, 9, 12), its last
+    by move 12; seat 2: 4 caught (15, 18, 21, 24), its last by move 25; seat 1: 3 caught (27, 30,
+    33) and one on space 35, to move with a 1 into the empty trap 36 (KK-10: it must)."""
+    g = load(engine, players=3, elimination=elimination, all_eliminated=all_eliminated, explicit_chance=explicit)
+    track = {t: [0] for t in (3, 6, 9, 12)}
+    track.update({t: [2] for t in (15, 18, 21, 24)})
+    track.update({t: [1] for t in (27, 30, 33)})
+    track[35] = [1]
+    return build(g, track, [0, 0, 0], [0, 0, 0], seat=1, roll=0, moves=40, first_home=[-1, -1, -1],
+                 rnd=14, out_at=[12, -1, 25])
+
+
+@pytest.mark.parametrize("elimination, all_eliminated, winners, returns", [
+    ("skip_turns", "as_elimination", [0, 1, 2], [0.0, 0.0, 0.0]),  # three seats tied at 0 mice home: they share
+    ("out_of_game", "as_elimination", [], [-1.0, -1.0, -1.0]),  # all out: nobody wins, every seat has lost
+    # seat 1 out last (move 40), seat 2 (move 25) and seat 0 (move 12) before it
+    ("skip_turns", "last_out_wins", [1], [-1.0, 1.0, -1.0]),
+    ("out_of_game", "last_out_wins", [1], [-1.0, 1.0, -1.0]),
+])
+def test_kk11_all_eliminated_three_players(engine: str, explicit: bool, elimination: str, all_eliminated: str,
+                                           winners: List[int], returns: List[float]) -> None:
+    s = three_out_position(engine, elimination, all_eliminated, explicit)
+    assert s.legal_actions().tolist() == [35 * 5 + 0]
+    assert s.winners() == [] and s.returns() == [0.0, 0.0, 0.0]
+    s.apply(KKMove(35, 1))
+    assert s.is_terminal() and not s.truncated and s.to_dict()["track"][35] == [1]  # KK-9: caught on 36
+    assert s.winners() == winners
+    assert s.returns() == returns
+    if all_eliminated == "last_out_wins":
+        assert s.to_dict()["out_at"] == ([25, 81, 51] if explicit else [12, 40, 25])
+
+
+def test_kk11_out_at_is_recorded_when_a_seat_goes_out_during_the_game(engine: str, explicit: bool) -> None:
+    """Seat 0's last mouse (space 2, a 1 to roll) falls into trap 3 while seat 1 still has mice
+    in the pantry: ``out_at[0]`` is that move, the game goes on with seat 1, and seat 0's result
+    is settled (it can no longer be the last one out)."""
+    for all_eliminated in ALL_ELIMINATED:
+        g = load(engine, players=2, elimination="skip_turns", all_eliminated=all_eliminated,
+                 explicit_chance=explicit)
+        s = build(g, {6: [0], 9: [0], 12: [0], 2: [0]}, [0, 4], [0, 0], seat=0, roll=0, moves=7,
+                  first_home=[-1, -1])
+        s.apply(KKMove(2, 1))
+        assert not s.is_terminal() and s.to_dict()["seat"] == 1
+        d = s.to_dict()
+        if all_eliminated == "last_out_wins":
+            assert d["out_at"] == ([15, -1] if explicit else [7, -1])
+            assert g.settled(s, 0) is not None and g.settled(s, 0)[0] is False
+        else:
+            assert "out_at" not in d
+            assert g.settled(s, 0) is None  # skip_turns: it may still share a result of nobody home
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["out_at"].__setitem__(1, 3), r"KK-11: out_at\[1\] = 3 disagrees with the track"),
+    (lambda d: d["out_at"].__setitem__(0, -1), r"KK-11: out_at\[0\] = -1 disagrees with the track"),
+    (lambda d: d["out_at"].__setitem__(0, 99), "out_at"),
+    (lambda d: d["out_at"].__setitem__(0, "20"), "out_at"),
+    (lambda d: d.pop("out_at"), "out_at"),
+])
+def test_kk11_out_at_is_checked(engine: str, change: Any, message: str) -> None:
+    s = all_trapped_position(engine, "out_of_game", False, all_eliminated="last_out_wins")
+    d = s.to_dict()
+    assert d["out_at"] == [20, -1]
+    change(d)
+    with pytest.raises(StateError, match=message):
+        s.game.state_from_dict(d)
+
+
+def test_kk11_out_at_must_point_at_a_move_of_its_own(engine: str) -> None:
+    """With explicit chance ``out_at`` must name a move, not a die face; two seats cannot go out
+    with one move."""
+    s = three_out_position(engine, "out_of_game", "last_out_wins", True)
+    g, d = s.game, s.to_dict()
+    d["out_at"][0] = 24  # history[24] is a die face
+    with pytest.raises(StateError, match=r"out_at\[0\] points at history\[24\], a die face"):
+        g.state_from_dict(d)
+    d["out_at"][0] = 51
+    with pytest.raises(StateError, match="one move cannot catch the last mice of two seats"):
+        g.state_from_dict(d)
+
+
 # ---- every engine path plays the reading -----------------------------------------------------
 
 
-READING_PARAMS = [{"tie_break": tb, "elimination": el} for tb in TIE_BREAKS for el in ELIMINATIONS]
-READING_IDS = [f"{p['tie_break']}-{p['elimination']}" for p in READING_PARAMS]
+READING_PARAMS = ([{"tie_break": tb, "elimination": el} for tb in TIE_BREAKS for el in ELIMINATIONS]
+                  + [{"tie_break": tb, "elimination": el, "all_eliminated": "last_out_wins"}
+                     for tb in ("first_home", "fewest_turns") for el in ELIMINATIONS])
+READING_IDS = ["-".join(p.values()) for p in READING_PARAMS]
 
 
 @pytest.mark.compiled
@@ -312,7 +435,10 @@ def test_c_interface_returns_rollout_and_determinize_follow_the_reading(params: 
     from mousehole._rng import Rng, derive
     for explicit in (False, True):
         ends = [tie_position("compiled", params["tie_break"], explicit),
-                all_trapped_position("compiled", params["elimination"], explicit, params["tie_break"])]
+                all_trapped_position("compiled", params["elimination"], explicit, params["tie_break"],
+                                     params.get("all_eliminated", "as_elimination")),
+                three_out_position("compiled", params["elimination"], params.get("all_eliminated", "as_elimination"),
+                                   explicit)]
         for s in ends:
             s.apply(s.legal_moves()[0])
             assert CGame(s).returns() == s.returns()
@@ -346,7 +472,10 @@ def test_the_readings_reach_simulate_and_the_winners_differ() -> None:
 
     base4 = winners(4)
     assert (winners(4, tie_break="fewest_turns") != base4).any()
-    base2 = winners(2)
-    out2 = winners(2, elimination="out_of_game")
-    shared = base2.sum(axis=1) == 2  # everybody eliminated, a shared result by default
+    base2 = winners(2, elimination="skip_turns")
+    out2 = winners(2)  # elimination="out_of_game", the default since issue 41
+    shared = base2.sum(axis=1) == 2  # everybody eliminated, a shared result under skip_turns
     assert shared.any() and (out2[shared] == 0).all() and (out2[~shared] == base2[~shared]).all()
+    # everybody eliminated: one winner, the last one out
+    last2 = winners(2, elimination="skip_turns", all_eliminated="last_out_wins")
+    assert (last2[shared].sum(axis=1) == 1).all() and (last2[~shared] == base2[~shared]).all()

@@ -396,13 +396,16 @@ def test_kk13_tie_break_first_mouse_home(engine: str) -> None:
 
 
 def test_kk13_tie_without_any_mouse_home_is_shared(engine: str) -> None:
-    """KK-13: tied seats without any mouse home share the result."""
-    g = load(engine, players=2, mice=2)
-    s = make(g, {3: [0], 6: [1], 9: [0], 11: [1]}, [0, 0], seat=1, roll=face(1))
-    act(s, 11, 1)  # into trap 12: every mouse is trapped
-    assert s.is_terminal() and s.scores() == [0, 0]
-    assert s.winners() == [0, 1]
-    assert s.returns() == [0.0, 0.0]
+    """KK-13: tied seats without any mouse home share the result under
+    ``elimination="skip_turns"``; by default (``out_of_game``, KK-11) they are all out of the
+    game and nobody wins."""
+    for elimination, winners in (("skip_turns", [0, 1]), ("out_of_game", [])):
+        g = load(engine, players=2, mice=2, elimination=elimination)
+        s = make(g, {3: [0], 6: [1], 9: [0], 11: [1]}, [0, 0], seat=1, roll=face(1))
+        act(s, 11, 1)  # into trap 12: every mouse is trapped
+        assert s.is_terminal() and s.scores() == [0, 0]
+        assert s.winners() == winners
+        assert s.returns() == [0.0, 0.0]
 
 
 def test_kk14_everything_public_only_rng_hidden(engine: str) -> None:

@@ -246,7 +246,9 @@ def test_pause_and_forced_options(capsys: Any) -> None:
 
 
 #: per game, parameters whose settled rule differs (readings, a short game) and player counts
-SETTLED_CASES = [("kasimir", {}, 3), ("kasimir", {"elimination": "out_of_game"}, 2), ("cheese_rescue", {}, 2),
+SETTLED_CASES = [("kasimir", {}, 2), ("kasimir", {"elimination": "skip_turns"}, 3),
+                 ("kasimir", {"elimination": "skip_turns", "all_eliminated": "last_out_wins"}, 2),
+                 ("cheese_rescue", {}, 2),
                  ("cheese_rescue", {"play_area": "centred_on_start"}, 4), ("maus_au_chocolat", {}, 3),
                  ("maus_au_chocolat", {"target": 12}, 3), ("m", {}, 2)]
 

@@ -17,9 +17,10 @@ from gamecases import CASES, IDS, random_states
 ROOT = Path(__file__).resolve().parents[1]
 #: the statement in the table of docs/api.md (the test fails when one changes without the other)
 STATEMENT = ("a float per seat: 0.0 for every seat before the end; at the end +1.0 for each winner and "
-             "-1.0 for each other seat, except 0.0 for every seat when every seat wins or when no seat wins "
-             "(a game ends without a winner only in Kater Kasimir with `elimination=\"out_of_game\"`, every "
-             "seat eliminated); an end by `max_turns` counts the same")
+             "-1.0 for each other seat, except 0.0 for every seat when every seat wins or when no seat wins in a "
+             "2-player game (a game ends without a winner only in Kater Kasimir with "
+             "`elimination=\"out_of_game\"`, its default, every seat eliminated; with 3 or 4 players every seat "
+             "then gets -1.0); an end by `max_turns` counts the same")
 
 
 def documented(state: Any) -> List[float]:
@@ -28,7 +29,7 @@ def documented(state: Any) -> List[float]:
     if not state.is_terminal():
         return [0.0] * n
     won = set(state.winners())
-    if not won or len(won) == n:
+    if len(won) == n or (not won and n == 2):
         return [0.0] * n
     return [1.0 if p in won else -1.0 for p in range(n)]
 
@@ -70,14 +71,15 @@ def test_returns_of_seeded_games(case: Any, engine: str) -> None:
     assert reached["before the end"] and reached["some win"] + reached["every seat wins"] + reached["no winner"]
 
 
+@pytest.mark.parametrize("players", [2, 3])
 @pytest.mark.parametrize("elimination", ["skip_turns", "out_of_game"])
-def test_every_clause_is_reached(elimination: str, engine: str) -> None:
-    """Kater Kasimir at 2 players ends in each way: a winner, every seat winning (all mice
-    caught under ``skip_turns``: 0 each) and, under ``out_of_game``, no winner (0 each, not
-    -1 each); the other games reach a shared win of every seat when ``max_turns`` stops them
-    at the start (every score 0)."""
+def test_every_clause_is_reached(elimination: str, players: int, engine: str) -> None:
+    """Kater Kasimir at 2 and 3 players ends in each way: a winner, every seat winning (all
+    mice caught under ``skip_turns``: 0 each) and, under ``out_of_game``, no winner (0 each at
+    2 players, -1 each at 3); the other games reach a shared win of every seat when
+    ``max_turns`` stops them at the start (every score 0)."""
     games = 60 if engine == "compiled" else 12
-    reached = _check_games("kasimir", {"players": 2, "elimination": elimination}, engine, range(games), 50)
+    reached = _check_games("kasimir", {"players": players, "elimination": elimination}, engine, range(games), 50)
     assert reached["some win"]
     if elimination == "skip_turns":
         assert reached["every seat wins"] and not reached["no winner"]

@@ -18,6 +18,7 @@ ctypedef struct kk_cfg_t:
     int32_t n, L, m, D, P, nfaces, clover, max_turns, explicit, num_actions
     int32_t tie            # tie_break reading (KK-13): 0 first_home, 1 first_finished, 2 fewest_turns
     int32_t elim_out       # elimination reading (KK-11): 1 for "out_of_game"
+    int32_t last_out       # all_eliminated reading (KK-11, KK-13): 1 for "last_out_wins"
     uint64_t trapmask      # bit s set for each trap space s
     int32_t face_step[KK_MAX_FACES]   # distance of each face; 0 for the clover
 
@@ -33,6 +34,7 @@ ctypedef struct kk_t:
     int32_t last_home[KK_MAX_PLAYERS]    # tie 1: history index of the latest mouse home, -1: none
     int32_t home_round[KK_MAX_PLAYERS]   # tie 2: round of the latest mouse home, 0: none
     int32_t round          # tie 2: the round of the table, from 1 (stays 1 under the other readings)
+    int32_t out_at[KK_MAX_PLAYERS]       # last_out: history index of the move that caught the last mouse, -1: none
     int32_t seat           # seat to move / to roll; TERMINAL_SEAT at the end
     int32_t roll           # face index shown; -1 at a chance node or at the end
     int32_t moves          # player actions so far (max_turns counts these)

@@ -126,13 +126,31 @@ cdef inline void kk_reach_hole(kk_t* s, int p) noexcept nogil:
         s.home_round[p] = s.round
 
 
+cdef bint kk_eliminated(const kk_t* s, int p) noexcept nogil:
+    """KK-11: all of seat p's mice are trapped (each the bottom mouse of a full trap)."""
+    cdef uint64_t bits = s.full
+    cdef int sp, x, k = 0
+    while bits:
+        sp = ctz64(bits)
+        bits &= bits - 1
+        x = s.top[sp]
+        while s.below[x] != KK_NONE:
+            x = s.below[x]
+        if (x >> 3) == p:
+            k += 1
+    return k == s.cfg.m
+
+
 cdef inline void kk_catch(kk_t* s, int x, int t, uint64_t b) noexcept nogil:
     """KK-9: mouse x ends on the empty trap space t (``b``: its bit): caught, alone at the
-    bottom, for good; no longer on the way (KK-12)."""
+    bottom, for good; no longer on the way (KK-12). KK-11, ``all_eliminated="last_out_wins"``:
+    when it was its seat's last mouse, the move is the seat's ``out_at``."""
     s.full |= b
     s.top[t] = <uint8_t>x
     s.below[x] = KK_NONE
     s.on_way -= 1
+    if s.cfg.last_out and kk_eliminated(s, x >> 3):
+        s.out_at[x >> 3] = s.nhist - 1
 
 
 cdef inline void kk_climb(kk_t* s, int p, int x, int t, uint64_t b) noexcept nogil:
@@ -230,21 +248,6 @@ cdef inline int kk_tie_key(const kk_t* s, int p) noexcept nogil:
     return s.home_round[p] if s.home_round[p] > 0 else -1
 
 
-cdef bint kk_eliminated(const kk_t* s, int p) noexcept nogil:
-    """KK-11: all of seat p's mice are trapped (each the bottom mouse of a full trap)."""
-    cdef uint64_t bits = s.full
-    cdef int sp, x, k = 0
-    while bits:
-        sp = ctz64(bits)
-        bits &= bits - 1
-        x = s.top[sp]
-        while s.below[x] != KK_NONE:
-            x = s.below[x]
-        if (x >> 3) == p:
-            k += 1
-    return k == s.cfg.m
-
-
 # ---- the state: the blocks in sequence ----------------------------------------------------------
 
 cdef void kk_deal(kk_t* s, uint64_t seed) noexcept nogil:
@@ -261,6 +264,7 @@ cdef void kk_deal(kk_t* s, uint64_t seed) noexcept nogil:
         s.first_home[p] = -1
         s.last_home[p] = -1
         s.home_round[p] = 0
+        s.out_at[p] = -1
     s.round = 1
     s.full = 0
     s.seat = 0
@@ -320,11 +324,24 @@ cdef inline void kk_scores(const kk_t* s, int64_t* out) noexcept nogil:
 cdef int kk_winner_mask(const kk_t* s) noexcept nogil:
     """KK-13: most mice home; tie-break the smallest key (``kk_tie_key``), equal keys share;
     tied seats with none home share, eliminated ones excepted under
-    ``elimination="out_of_game"`` (KK-11): then the mask may be 0 (nobody wins)."""
+    ``elimination="out_of_game"`` (KK-11): then the mask may be 0 (nobody wins). Under
+    ``all_eliminated="last_out_wins"``, when every seat is out the one out last wins alone."""
     cdef int p, k, best = -1, mask = 0, first = 0x7FFFFFFF
     for p in range(s.cfg.n):
         if s.home[p] > best:
             best = s.home[p]
+    if best == 0 and s.cfg.last_out:  # KK-11: every seat out (out_at set): the last one out wins
+        k = -1
+        for p in range(s.cfg.n):
+            if s.out_at[p] < 0:
+                k = -1
+                break
+            if s.out_at[p] > k:
+                k = s.out_at[p]
+                mask = 1 << p
+        if k >= 0:
+            return mask
+        mask = 0
     for p in range(s.cfg.n):
         if s.home[p] == best:
             if best == 0:
@@ -342,13 +359,17 @@ cdef int kk_winner_mask(const kk_t* s) noexcept nogil:
 
 cdef inline void kk_returns(const kk_t* s, double* out) noexcept nogil:
     """``KasimirState.returns``: +1 each winner, -1 each other seat at the end (KK-13); 0 for
-    all before the end, when every seat wins and when nobody does (KK-11,
-    ``elimination="out_of_game"``: every seat eliminated)."""
+    all before the end and when every seat wins. When nobody wins (KK-11,
+    ``elimination="out_of_game"``: every seat eliminated) -1 for every seat with 3 or 4
+    players, 0 for both with 2 (zero-sum)."""
     cdef int p, n = s.cfg.n
-    cdef int mask = 0
-    if s.seat == TERMINAL_SEAT:
-        mask = kk_winner_mask(s)
-    if mask == 0 or mask == (1 << n) - 1:
+    cdef int mask
+    if s.seat != TERMINAL_SEAT:
+        for p in range(n):
+            out[p] = 0.0
+        return
+    mask = kk_winner_mask(s)
+    if mask == (1 << n) - 1 or (mask == 0 and n == 2):
         for p in range(n):
             out[p] = 0.0
         return
@@ -721,6 +742,7 @@ cdef int fill_cfg(object game, void* v) except -1:
     cfg.num_actions = game.num_actions
     cfg.tie = game.tie
     cfg.elim_out = 1 if game.elim_out else 0
+    cfg.last_out = 1 if game.last_out else 0
     for t in game.traps:
         cfg.trapmask |= bit(t)
     for i in range(cfg.nfaces):
@@ -802,6 +824,8 @@ cdef class KasimirCore(StateCore):
                 st.s.last_home[p] = d["last_home"][p]
             elif st.s.cfg.tie == 2:  # tie_break="fewest_turns"
                 st.s.home_round[p] = d["home_round"][p]
+            if st.s.cfg.last_out:  # all_eliminated="last_out_wins"
+                st.s.out_at[p] = d["out_at"][p]
             st.s.on_way += st.s.pantry[p]
             nid[p] = 0
         for s in range(1, st.s.cfg.L + 1):
@@ -906,6 +930,8 @@ cdef class KasimirCore(StateCore):
         elif self.s.cfg.tie == 2:  # tie_break="fewest_turns"
             d["round"] = self.s.round
             d["home_round"] = [self.s.home_round[p] for p in range(self.s.cfg.n)]
+        if self.s.cfg.last_out:  # all_eliminated="last_out_wins"
+            d["out_at"] = [self.s.out_at[p] for p in range(self.s.cfg.n)]
         d["seat"] = self.s.seat
         d["roll"] = None if self.s.roll < 0 else self.s.roll
         d["rng"] = self.s.rng

@@ -49,9 +49,14 @@ Readings (``Kasimir.READINGS``, keyword parameters of ``mousehole.load``; the do
   mouse home in the fewest turns, counted as rounds of the table with skipped turns included;
   equal counts share; the state dict gains ``round``, the current round from 1, and
   ``home_round``, per seat the round of its latest mouse home, ``0``: none).
-* ``elimination`` (KK-11, KK-13): ``"skip_turns"`` (default: a seat whose mice are all
-  trapped only loses its turns, and tied seats with no mouse home share the result) or
-  ``"out_of_game"`` (such a seat never wins; when every seat is eliminated nobody wins).
+* ``elimination`` (KK-11, KK-13): ``"out_of_game"`` (default since issue 41: a seat whose
+  mice are all trapped is out of the game and never wins; when every seat is eliminated nobody
+  wins) or ``"skip_turns"`` (the default before: such a seat only loses its turns, and tied
+  seats with no mouse home share the result).
+* ``all_eliminated`` (KK-11, KK-13): ``"as_elimination"`` (default: when every seat is
+  eliminated, nobody home, the result is what ``elimination`` says) or ``"last_out_wins"``
+  (the seat whose last mouse was caught last wins alone; the state dict gains ``out_at``, per
+  seat the ``history`` index of the move that caught its last mouse, ``-1``: none).
 
 Choices where the text is silent (``docs/games/kasimir.md``): skipped turns draw no roll;
 ``max_turns`` counts moves (not chance actions, not skipped turns); with a clover every
@@ -123,24 +128,50 @@ READINGS: Tuple[Reading, ...] = (
     ),
     Reading(
         param="elimination",
-        values=("skip_turns", "out_of_game"),
+        values=("out_of_game", "skip_turns"),
         meaning=(
-            "A seat whose mice are all trapped only loses its turns; at the end it counts 0 mice home like "
-            "anyone else, so when nobody got a mouse home the tied seats share the result.",
             "A seat whose mice are all trapped is out of the game and never wins; when every seat is "
             "eliminated nobody wins.",
+            "A seat whose mice are all trapped only loses its turns; at the end it counts 0 mice home like "
+            "anyone else, so when nobody got a mouse home the tied seats share the result.",
         ),
         rules=("KK-11", "KK-13"),
         source="Sind alle vier Mäuse von dir in Fallen gefangen, scheidest du ganz aus dem Spiel aus. "
                "(French: Si toutes tes souris sont tombées dans des pièges, tu es éliminé de la partie.)",
         translation="If all four of your mice are caught in traps, you drop out of the game entirely. "
                     "(French: If all your mice have fallen into traps, you are eliminated from the game.)",
-        why_default="The scoring sentence (most mice in the hole wins) names no exception for eliminated "
-                    "players, and it is the reading the engines followed before this parameter.",
+        why_default="The sentence is explicit: 'scheidest du ganz aus dem Spiel aus' (you drop out of the game "
+                    "entirely; French: 'tu es éliminé de la partie'), and a player out of the game does not "
+                    "win it; where a player only loses turns the text says 'aussetzen' instead. The scoring "
+                    "sentence's silence about eliminated players is the only argument for skip_turns, the "
+                    "default until issue 41.",
+    ),
+    Reading(
+        param="all_eliminated",
+        values=("as_elimination", "last_out_wins"),
+        meaning=(
+            "When every seat is eliminated (all mice caught, nobody home), the seats are tied at 0 mice and "
+            "end as elimination says: all share (skip_turns) or nobody wins (out_of_game).",
+            "When every seat is eliminated, the seat whose last mouse was caught last (the last one still in "
+            "the game) wins alone.",
+        ),
+        rules=("KK-11", "KK-13"),
+        source="Sind alle vier Mäuse von dir in Fallen gefangen, scheidest du ganz aus dem Spiel aus. [...] "
+               "Es gewinnt, wer schließlich - wenn keine Mäuse mehr unterwegs sind - die meisten Mäuse ins "
+               "Mauseloch bringen konnte.",
+        translation="If all four of your mice are caught in traps, you drop out of the game entirely. [...] "
+                    "The winner is the one who in the end - when no mice are on the way any more - could bring "
+                    "the most mice into the mouse hole.",
+        why_default="The winning sentence counts mice in the hole, and nobody has one; no sentence names a winner "
+                    "among seats that have all dropped out, and this is the reading the engines followed before "
+                    "this parameter. Outlasting the others is a reading the text allows, not one it states.",
     ),
 )
 #: ``tie_break`` as the engines' code: 0 first_home, 1 first_finished, 2 fewest_turns
 TIE_CODES = {"first_home": 0, "first_finished": 1, "fewest_turns": 2}
+#: the state dict key ``all_eliminated="last_out_wins"`` adds (after the tie-break keys): per
+#: seat the ``history`` index of the move that caught its last mouse (KK-11), ``-1``: none
+OUT_KEYS: Tuple[str, ...] = ("out_at",)
 #: the state dict keys each ``tie_break`` adds (after ``first_home``)
 TIE_KEYS: Dict[str, Tuple[str, ...]] = {"first_home": (), "first_finished": ("last_home",),
                                         "fewest_turns": ("round", "home_round")}
@@ -248,8 +279,9 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     """Kater Kasimir. Parameters: ``players`` (2-4), ``max_turns`` (moves before truncation),
     ``explicit_chance`` (stop at die rolls), the DEFAULT table entries ``track_length``,
     ``traps``, ``mice``, ``die``, ``clover``, and the readings (:data:`READINGS`):
-    ``tie_break`` (KK-13: ``"first_home"``, ``"first_finished"`` or ``"fewest_turns"``) and
-    ``elimination`` (KK-11: ``"skip_turns"`` or ``"out_of_game"``).
+    ``tie_break`` (KK-13: ``"first_home"``, ``"first_finished"`` or ``"fewest_turns"``),
+    ``elimination`` (KK-11: ``"out_of_game"`` or ``"skip_turns"``) and ``all_eliminated``
+    (KK-11, KK-13: ``"as_elimination"`` or ``"last_out_wins"``).
 
     >>> g = Kasimir(players=4, engine="python")
     >>> g.num_actions, g.observation_shape
@@ -281,6 +313,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         "clover": DEFAULT["clover"],
         "tie_break": READINGS[0].default,
         "elimination": READINGS[1].default,
+        "all_eliminated": READINGS[2].default,
     }
     READINGS = READINGS
 
@@ -305,6 +338,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     tie_break: str  # the KK-13 reading
     tie: int  # TIE_CODES[tie_break]
     elim_out: bool  # KK-11 reading "out_of_game"
+    last_out: bool  # KK-11, KK-13 reading all_eliminated="last_out_wins"
 
     # -- facts other modules read (listed in the Game docstring) ---------------------------
 
@@ -371,6 +405,8 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             else:
                 i = d["last_home" if self.tie == 1 else "first_home"][q]
                 when = f", the {'last' if self.tie == 1 else 'first'} at action {i + 1}" if i >= 0 else ""
+            if self.last_out and d["out_at"][q] >= 0:  # KK-11, all_eliminated="last_out_wins"
+                when += f", out at action {d['out_at'][q] + 1}"
             lines.append(f"{home} {'mouse' if home == 1 else 'mice'} home{when}; {caught[q]} caught, {way[q]} on "
                          f"the way = {home} (KK-13)")
         return lines
@@ -379,13 +415,15 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         """Mice home never leave it and a caught mouse never moves again (KK-9), so a seat
         ends with at least its mice home and at most those plus its mice on the way: seat
         ``p`` has lost once another seat already has more mice home than ``p`` can reach
-        (or, under ``elimination="out_of_game"``, once all of its mice are caught, KK-11),
+        (or, under ``elimination="out_of_game"`` or ``all_eliminated="last_out_wins"``, once all
+        of its mice are caught, KK-11: a seat caught while another still has a mouse on the way
+        is not the last one out),
         and has won once it has more mice home than any other seat can reach (KK-13). Ties
         are left open: the tie-break may still change."""
         caught, way = self._mice_left(view)
         home = view["home"]
         best = home[p] + way[p]
-        if self.elim_out and caught[p] == self.mice:
+        if (self.elim_out or self.last_out) and caught[p] == self.mice:
             return False, f"all of seat {p}'s mice are caught: it is out of the game (KK-11)"
         for q in range(self.num_players):
             if q != p and home[q] > best:
@@ -401,6 +439,8 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         faces = ", ".join(str(f) for f in self.faces)
         out = ("a seat whose mice are all caught is out of the game and cannot win" if self.elim_out
                else "a seat whose mice are all caught only loses its turns")
+        if self.last_out:
+            out += "; when every seat is out, the last one out wins"
         return "\n".join([
             f"{self.title}: bring your {self.mice} mice from the pantry along the track into the hole.",
             f"- Your turn: the die is rolled for you (faces {faces}); move one of your free",
@@ -463,10 +503,12 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         self.tie_break = params["tie_break"]  # checked by Game.__init__ (READINGS)
         self.tie = TIE_CODES[self.tie_break]
         self.elim_out = params["elimination"] == "out_of_game"
-        if self.tie:  # the keys this tie-break needs, after first_home (default dicts unchanged)
+        self.last_out = params["all_eliminated"] == "last_out_wins"
+        if self.tie or self.last_out:  # the keys these readings need, after first_home (default dicts unchanged)
             i = Kasimir.STATE_KEYS.index("first_home") + 1
             self.STATE_KEYS = (  # type: ignore[misc]  # this game's keys (a class default otherwise)
-                Kasimir.STATE_KEYS[:i] + TIE_KEYS[self.tie_break] + Kasimir.STATE_KEYS[i:])
+                Kasimir.STATE_KEYS[:i] + TIE_KEYS[self.tie_break] + (OUT_KEYS if self.last_out else ())
+                + Kasimir.STATE_KEYS[i:])
         n = self.num_players
         self.stack_levels = n * mice
         self.observation_shape = (
@@ -688,6 +730,8 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         expect(len(set(got)) == len(got),
                "KK-13: two seats cannot reach the hole with the same action (key 'first_home')")
         self._validate_tie_record(d, home, fh, history, moves)  # KK-13 under tie_break
+        if self.last_out:  # KK-11 under all_eliminated="last_out_wins"
+            self._validate_out_record(d, track, history)
         # -- KK-10, KK-12: the turn
         on_way = (sum(pantry) + sum(len(st) for st in track)
                   - sum(1 for i, st in enumerate(track) if st and self.is_trap[i + 1]))
@@ -743,6 +787,22 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             for p in range(n):
                 expect((hr[p] > 0) == (home[p] > 0),
                        f"KK-13: home_round[{p}] = {hr[p]} disagrees with home[{p}] = {home[p]}")
+
+    def _validate_out_record(self, d: Dict[str, Any], track: List[List[int]], history: List[int]) -> None:
+        """KK-11: ``out_at`` (``all_eliminated="last_out_wins"``) is set exactly for the seats
+        whose mice are all caught, at a move, never one move for two seats (a move catches one
+        mouse)."""
+        n, P = self.num_players, self.num_move_actions
+        oa = int_list(d["out_at"], n, "KK-11: out_at", -1, max(len(history) - 1, -1))
+        out = _eliminated(self, track)
+        for p in range(n):
+            expect((oa[p] >= 0) == out[p],
+                   f"KK-11: out_at[{p}] = {oa[p]} disagrees with the track: seat {p}'s mice are "
+                   f"{'all' if out[p] else 'not all'} caught")
+            if oa[p] >= 0:
+                expect(history[oa[p]] < P, f"KK-11: out_at[{p}] points at history[{oa[p]}], a die face, not a move")
+        got = [x for x in oa if x >= 0]
+        expect(len(set(got)) == len(got), "KK-11: one move cannot catch the last mice of two seats (key 'out_at')")
 
     def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
         # KK-14: everything is public except the generator (it predicts future rolls).
@@ -889,14 +949,19 @@ def _can_move(game: Kasimir, pantry: List[int], track: List[List[int]], p: int) 
     return bool(_free_starts(game, pantry, track, p))
 
 
-def winners_from(home: List[int], keys: List[int], out: Optional[List[bool]] = None) -> List[int]:
+def winners_from(home: List[int], keys: List[int], out: Optional[List[bool]] = None,
+                 out_at: Optional[List[int]] = None) -> List[int]:
     """KK-13: most mice home; tie-break: the smallest key (``_tie_keys``: by default the
     history index of the first mouse home), equal keys share; tied seats without any mouse
     home share, except the seats ``out`` marks as eliminated (KK-11, ``elimination=
-    "out_of_game"``)."""
+    "out_of_game"``). With ``out_at`` (``all_eliminated="last_out_wins"``: per seat the
+    history index of the move that caught its last mouse, -1: not eliminated), when every
+    seat is eliminated the one eliminated last wins alone (KK-11)."""
     best = max(home)
     tied = [p for p, h in enumerate(home) if h == best]
     if best == 0:
+        if out_at is not None and min(out_at) >= 0:  # every seat out: the last one out wins
+            return [out_at.index(max(out_at))]
         return [p for p in tied if not out[p]] if out is not None else tied
     if len(tied) == 1:
         return tied
@@ -942,11 +1007,12 @@ class KasimirState(StateAPI[KasimirMove]):
 
     def returns(self) -> List[float]:
         """+1 for each winner and -1 for each other seat at the end (KK-13); 0 for all before
-        the end, when every seat wins, and when nobody wins (``elimination="out_of_game"``
-        with every seat eliminated, KK-11: all seats end alike, as when all share), so that
-        two seats always sum to 0."""
-        if self.game.elim_out and self.is_terminal() and not self.winners():
-            return [0.0] * self.game.num_players
+        the end and when every seat wins. When nobody wins (``elimination="out_of_game"``,
+        every seat eliminated, KK-11) every seat has lost: -1 each with 3 or 4 players, but 0
+        each with 2, whose returns sum to 0 (zero-sum: two seats that lose alike end even)."""
+        n = self.game.num_players
+        if n == 2 and self.is_terminal() and not self.winners():
+            return [0.0, 0.0]
         return super().returns()
 
     def describe(self, action: Union[KasimirMove, SupportsIndex], *, for_player: Optional[SupportsIndex] = None) -> str:
@@ -966,7 +1032,7 @@ class ReferenceKasimirState(KasimirState):
     (``docs/games/kasimir.md``)."""
 
     __slots__ = ("_seed0", "game", "pantry", "track", "home", "first_home", "last_home", "home_round", "round",
-                 "seat", "roll", "rng", "history", "truncated")
+                 "out_at", "seat", "roll", "rng", "history", "truncated")
 
     game: Kasimir
     pantry: List[int]  # mice of each seat still in the pantry (one stack each, KK-4)
@@ -977,6 +1043,7 @@ class ReferenceKasimirState(KasimirState):
     last_home: List[int]  # "first_finished": index in history of each seat's latest mouse home, -1: none
     home_round: List[int]  # "fewest_turns": the round of each seat's latest mouse home, 0: none
     round: int  # "fewest_turns": the round of the table, from 1 (every seat has one turn a round)
+    out_at: List[int]  # all_eliminated="last_out_wins": index in history of the move that caught each seat's last mouse
     seat: int  # seat to move (or to roll, at a chance node); TERMINAL at the end
     roll: Optional[int]  # face index shown by the die; None at a chance node / the end
     rng: Rng
@@ -995,6 +1062,7 @@ class ReferenceKasimirState(KasimirState):
         s.last_home = [-1] * game.num_players
         s.home_round = [0] * game.num_players
         s.round = 1
+        s.out_at = [-1] * game.num_players
         s.history = []
         s.truncated = False
         s.seat = 0  # KK-4: seat 0 starts
@@ -1014,6 +1082,7 @@ class ReferenceKasimirState(KasimirState):
         s.last_home = list(d["last_home"]) if game.tie == 1 else [-1] * game.num_players
         s.home_round = list(d["home_round"]) if game.tie == 2 else [0] * game.num_players
         s.round = d["round"] if game.tie == 2 else 1
+        s.out_at = list(d["out_at"]) if game.last_out else [-1] * game.num_players
         s.seat = d["seat"]
         s.roll = d["roll"]
         s.rng = Rng(d["rng"])
@@ -1035,6 +1104,8 @@ class ReferenceKasimirState(KasimirState):
             d["last_home"] = list(self.last_home)
         elif g.tie == 2:  # tie_break="fewest_turns"
             d.update(round=self.round, home_round=list(self.home_round))
+        if g.last_out:  # all_eliminated="last_out_wins"
+            d["out_at"] = list(self.out_at)
         d.update(
             seat=self.seat,
             roll=self.roll,
@@ -1134,7 +1205,10 @@ class ReferenceKasimirState(KasimirState):
             return
         # KK-9: an empty trap catches the mouse (it stays, alone, at the bottom);
         # KK-8: otherwise (plain space, or a trap already full) it goes on top of the stack
+        caught = g.is_trap[target] and not self.track[target - 1]
         self.track[target - 1].append(p)
+        if caught and g.last_out and _eliminated(g, self.track)[p]:  # KK-11: the seat's last mouse caught
+            self.out_at[p] = len(self.history) - 1
 
     def _next_turn(self, p: int) -> None:
         g = self.game
@@ -1173,7 +1247,7 @@ class ReferenceKasimirState(KasimirState):
             return []
         g = self.game
         out = _eliminated(g, self.track) if g.elim_out else None
-        return winners_from(self.home, _tie_keys(g, self._tie_record()), out)
+        return winners_from(self.home, _tie_keys(g, self._tie_record()), out, self.out_at if g.last_out else None)
 
     def _tie_record(self) -> Dict[str, Any]:
         return {"first_home": self.first_home, "last_home": self.last_home, "home_round": self.home_round}

@@ -32,7 +32,7 @@ What each game declares (see ``docs/openspiel.md`` for the reasons):
 * information imperfect for Cheese Rescue, M and Maus au Chocolat (hidden hands and pile),
   perfect for Kater Kasimir;
 * utility: the returns are ``StateAPI.returns()`` (+1 per winner, -1 per other seat, 0 for
-  all when every seat wins), so zero-sum with 2 players (every game has a winner),
+  all when every seat wins, and at 2 players when none does), so zero-sum with 2 players,
   constant-sum ``2 - n`` for Maus au Chocolat with ``n > 2`` players (exactly one winner),
   general-sum otherwise; rewards come at the end only; utilities lie in ``[-1, 1]``;
 * ``num_distinct_actions`` is ``game.num_actions``; ``max_game_length`` bounds the decision
@@ -220,9 +220,10 @@ def _type_info(g: Game[Any, Any]) -> Dict[str, Any]:
         # Kater Kasimir without explicit chance rolls the die inside the state.
         chance_mode = "SAMPLED_STOCHASTIC"
     information = "PERFECT_INFORMATION" if g.INFORMATION == "perfect" else "IMPERFECT_INFORMATION"
-    # returns(): +1 per winner, -1 per other seat, 0 for all when every seat wins. Every game
-    # ends with at least one winner, so two seats always sum to 0; a game with exactly one
-    # winner (Maus au Chocolat, MC-25) has n seats sum to 1 - (n - 1) = 2 - n.
+    # returns(): +1 per winner, -1 per other seat, 0 for all when every seat wins and, at 2
+    # players, when none does (Kater Kasimir, every seat eliminated), so two seats always sum
+    # to 0; a game with exactly one winner (Maus au Chocolat, MC-25) has n seats sum to
+    # 1 - (n - 1) = 2 - n.
     utility_sum: Optional[float]
     if n == 2:
         utility, utility_sum = "ZERO_SUM", 0.0
