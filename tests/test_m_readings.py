@@ -266,6 +266,77 @@ def test_m17_determinization_after_the_end(engine: str) -> None:
         assert d["end"] == "M-17" and len(d["hands"][0]) == 4
 
 
+# ---- M-17 without chips: every game ends by a rule ----------------------------------------------
+
+
+@pytest.mark.parametrize("chips, over", [(0, True), (1, False)])
+def test_m17_no_chip_leaves_the_pile_out_of_reach(engine: str, chips: int, over: bool) -> None:
+    """M-17 under the default ``hands_and_pile`` when nobody can exchange: seat 0 lays its only
+    fitting card and draws four that fit nowhere; the green 20 circle left in the pile fits.
+    With a chip in play (``chips=1``) seat 1 may exchange (M-9) and the card can reach a hand:
+    the game goes on. With ``chips=0`` nobody ever holds a chip (chips pass between players,
+    M-8, M-9), so no card is laid, drawn or exchanged again: the game ends by M-17 instead of
+    passing on to ``max_turns``."""
+    c = _stuck_cards(Deck())
+    nofit = c["nofit"]
+    pile = [c["later"]] + nofit[1:5]
+    g = load(engine, chips=chips)
+    s = g.state_from_dict(position(g, {(0, 0): c["base"]}, [[c["fit"]], [nofit[0]]], pile, chips=[chips, chips]))
+    assert s.game.stuck_with_pile and s.game.pile_in_reach == (chips > 0)
+    s.apply_action(place(s, c["fit"], 0, 1))
+    d = s.to_dict()
+    assert d["hands"] == [sorted(nofit[1:5]), [nofit[0]]] and d["pile"] == [c["later"]]
+    assert d["chips"] == [chips, chips]
+    assert s.is_terminal() == over and not s.truncated
+    if over:
+        assert d["end"] == "M-17" and d["phase"] == "over" and s.current_player == mousehole.TERMINAL
+        assert s.winners() == [0, 1] and len(s.legal_actions()) == 0
+        for seed in range(4):  # M-22: the worlds of seat 1 keep the game over by M-17
+            w = determinize_alike(s, 1, seed)
+            assert w["end"] == "M-17" and w["hands"][1] == [nofit[0]]
+    else:
+        assert d["end"] is None and s.current_player == 1
+        assert [int(a) for a in s.legal_actions()] == [s.game.A_PASS, s.game.A_EXCH]
+
+
+def test_m17_no_chip_validation(engine: str) -> None:
+    """``state_from_dict`` with ``chips=0``: only a pile card fits, so the play phase is no
+    position of the game (M-17 has ended it), and an M-17 end with that card in the pile is."""
+    c = _stuck_cards(Deck())
+    nofit = c["nofit"]
+    table = {(0, 0): c["base"]}
+    hands = [[nofit[0]], [nofit[1]]]
+    g = load(engine, chips=0)
+    with pytest.raises(StateError, match=r"M-17: no card in a hand \(chips=0"):
+        g.state_from_dict(position(g, table, hands, [c["fit"]], chips=[0, 0]))
+    assert g.state_from_dict(position(g, table, hands, [c["fit"]], chips=[0, 0], phase="over",
+                                      end="M-17")).is_terminal()
+
+
+def test_m17_no_chip_games_end_by_a_rule(engine: str) -> None:
+    """``simulate`` (compiled: the C loop, the same blocks as ``random_step`` and the
+    play-outs) and random walks through ``apply_action`` under ``chips=0``: no game reaches
+    ``max_turns`` (about a third did before, passing on with a fitting card in the pile),
+    some end by M-17, and the compiled games equal the reference engine's."""
+    from mousehole._rng import Rng
+    game = load(engine, players=3, chips=0)
+    r = mousehole.simulate(game, 12, seed=5)
+    assert not r.truncated.any()
+    if engine == "compiled":
+        ref = mousehole.simulate(load("python", players=3, chips=0), 12, seed=5)
+        assert np.array_equal(r.scores, ref.scores) and np.array_equal(r.lengths, ref.lengths)
+    ends = set()
+    for i in range(12):
+        s = game.new_state(i)
+        rng = Rng(i)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            s.apply_action(int(legal[rng.below(len(legal))]))
+        assert not s.truncated
+        ends.add(s.to_dict()["end"])
+    assert "M-17" in ends
+
+
 # ---- M-10, M-16: draw_timing ----------------------------------------------------------------------
 
 

@@ -49,7 +49,8 @@ ctypedef struct m_cfg_t:
     int32_t lay_r0, lay_c0        # the start layout (M-4): its top row and left column, and
     uint8_t lay_cell[M_MAX_LAYOUT]   # its cells in order, as window cells from (r0 - 1, c0 - 1)
     # the readings (mousehole.m.READINGS), 1 for the default: a pass without an exchange
-    # costs a chip (pass_cost, M-9); M-17 looks at the pile too (stuck_cards); the placer
+    # costs a chip (pass_cost, M-9); M-17 looks at the pile too (stuck_cards, and a chip in
+    # play: with chips=0 no pile card can reach a hand); the placer
     # draws after the scoring (draw_timing, M-10, M-16)
     int32_t pass_pays, stuck_pile, draw_late
 

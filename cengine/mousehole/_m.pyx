@@ -1629,7 +1629,11 @@ cdef int fill_cfg(object game, void* v) except -1:
     cfg.A_TAKE = game.A_TAKE
     cfg.num_actions = game.num_actions
     cfg.pass_pays = game.pass_always_pays  # the readings (M-9, M-17, M-10)
-    cfg.stuck_pile = game.stuck_with_pile
+    # M-17 looks at the pile only while a pile card can still reach a hand: with no hand card
+    # fitting nobody lays (so nobody draws, M-10), and an exchange (M-9) needs a chip; chips
+    # never leave the game (M-2, M-8, M-9), so with 0 chips each the pile never counts and
+    # every game ends by M-17 rather than by max_turns (docs/games/m.md, "Readings")
+    cfg.stuck_pile = game.stuck_with_pile and cfg.chips > 0
     cfg.draw_late = game.draw_after_scoring
     cfg.nc = len(game.colours)
     cfg.nv = len(game.values)

@@ -163,7 +163,10 @@ READINGS: Tuple[Reading, ...] = (
         source="Het spel eindigt ook als geen enkele speler meer een kaart kan leggen.",
         translation="The game also ends when no player can lay a card any more.",
         why_default="A pile card still reaches a hand by a draw or an exchange (M-9), so a player can still "
-                    "lay it later; only when no card in play fits can nobody ever lay a card again.",
+                    "lay it later; only when no card in play fits can nobody ever lay a card again. With no "
+                    "hand card fitting nobody lays, so nobody draws, and an exchange needs a chip: with "
+                    "chips=0 no pile card can reach a hand, and M-17 looks at the hands only under either "
+                    "value.",
     ),
     Reading(
         param="draw_timing",
@@ -413,6 +416,9 @@ class M(Game["MState", MMove]):
     pass_always_pays: bool
     stuck_with_pile: bool
     draw_after_scoring: bool
+    #: M-17 looks at the draw pile: ``stuck_cards="hands_and_pile"`` and a chip in play (with
+    #: ``chips=0`` no pile card can ever reach a hand, see ``__init__``)
+    pile_in_reach: bool
 
     # -- facts other modules read (listed in the Game docstring) ---------------------------
     # (max_game_length: the base's max_turns, which counts actions in M)
@@ -424,7 +430,7 @@ class M(Game["MState", MMove]):
 
     def _end_reason(self, d: Dict[str, Any]) -> str:
         """Why the game ended (M-16, M-17, M-18, or the turn limit), from ``d["end"]``."""
-        stuck = "no card left in play" if self.stuck_with_pile else "no card in any hand"
+        stuck = "no card left in play" if self.pile_in_reach else "no card in any hand"
         reasons = {
             "M-16": "the draw pile had run out, so that scoring was the last (M-16)",
             "M-17": f"{stuck} fits the table any more (M-17)",
@@ -444,7 +450,7 @@ class M(Game["MState", MMove]):
         return lines
 
     def _play_help(self, view: Dict[str, Any], p: int) -> str:
-        stuck = "no card in a hand or in the draw pile" if self.stuck_with_pile else "no card in any hand"
+        stuck = "no card in a hand or in the draw pile" if self.pile_in_reach else "no card in any hand"
         pass_cost = ("a pass costs you a chip if you have one" if self.pass_always_pays
                      else "a plain pass is free; exchanging costs a chip")
         return "\n".join([
@@ -496,6 +502,12 @@ class M(Game["MState", MMove]):
         self.hand_size = hand
         self.pass_always_pays = params["pass_cost"] == "every_pass"  # M-9
         self.stuck_with_pile = params["stuck_cards"] == "hands_and_pile"  # M-17
+        # M-17, every game ends by a rule: when no hand card fits, nobody lays a card, so no
+        # card is drawn (M-10); a pile card reaches a hand then only by an exchange (M-9),
+        # which needs a chip. Chips pass between players and never leave the game (M-2, M-8,
+        # M-9): with chips=0 nobody ever holds one, no pile card can reach a hand and M-17
+        # looks at the hands only, whatever stuck_cards says (docs/games/m.md, "Readings")
+        self.pile_in_reach = self.stuck_with_pile and chips > 0
         self.draw_after_scoring = params["draw_timing"] == "after_scoring"  # M-10, M-16
         self.n_cards = len(norm_cards)
         self.in_play = in_play
@@ -766,9 +778,11 @@ class M(Game["MState", MMove]):
             expect(passes < n, f"M-18: {n} successive passes with an empty pile end the game (end must be 'M-18')")
         if end == "M-16":
             expect(not pile and passes == 0, "M-16: the game ended after a scoring that began with an empty pile")
-        # M-17 looks at the hands and, by default, the draw pile (stuck_cards)
-        in_play = [c for h in d["hands"] for c in h] + (pile if self.stuck_with_pile else [])
-        where = "in a hand or in the draw pile" if self.stuck_with_pile else "in a hand (stuck_cards='hands')"
+        # M-17 looks at the hands and, by default, the draw pile (stuck_cards; not with chips=0)
+        in_play = [c for h in d["hands"] for c in h] + (pile if self.pile_in_reach else [])
+        where = ("in a hand or in the draw pile" if self.pile_in_reach
+                 else "in a hand (stuck_cards='hands')" if not self.stuck_with_pile
+                 else "in a hand (chips=0: no pile card can reach a hand)")
         if d["phase"] == PLAY:
             expect(_any_fits(self, cells, in_play),
                    f"M-17: no card {where} fits on the table, so the game is over")
@@ -928,8 +942,8 @@ class M(Game["MState", MMove]):
         # fits (else it would be over): when p's own cards do not, a hidden card in play
         # must, so the deal is drawn again until one does (at most MAX_DRAWS times). With
         # stuck_cards='hands' M-17 looks at the hands only: "in play" is then the hands (the
-        # first k_fit cards of the deal), and p's cards are its hand.
-        if not self.stuck_with_pile:
+        # first k_fit cards of the deal), and p's cards are its hand; so too with chips=0.
+        if not self.pile_in_reach:
             mine = list(hands[p])
             k_fit = sum(sizes)
         else:
@@ -1576,10 +1590,12 @@ class ReferenceMState(MState):
 
     def any_placement(self) -> bool:
         """M-17: can any card still in play (hands, and the pile unless stuck_cards='hands')
-        be laid anywhere?"""
+        be laid anywhere? The pile counts only while a seat holds a chip: a pile card reaches
+        a hand without a placement only by an exchange, which costs a chip (M-9)."""
         r0, c0 = self._window()
         free = [(r0 + r, c0 + c) for r in range(W) for c in range(W) if (r0 + r, c0 + c) not in self.table]
-        for card in [c for h in self.hands for c in h] + (self.pile if self.game.stuck_with_pile else []):
+        reach = self.game.stuck_with_pile and any(self.chips)
+        for card in [c for h in self.hands for c in h] + (self.pile if reach else []):
             if any(self.can_place(card, x) for x in free):
                 return True
         return False
