@@ -14,6 +14,14 @@ of shape tables is also checked through its self-checks and the C-level interfac
 (his bid, picks and combination step), ``"picks_and_combination"`` (not the bid) or
 ``"also_hand_limit"`` (also between his hand-limit discards); the compiled core's policy
 step and legality test are checked between the discards.
+
+``changed_value`` (MC-18, MC-19): ``"unbounded"`` (a value Mathieu lowers or Maurice raises may
+leave the printed 3..7) or ``"printed_range"`` (it may not); the compiled core's count, decoders
+and legality test are checked against the reference's search.
+
+``etienne_draw`` (MC-16): ``"always"`` (Etienne's discard always draws) or ``"optional"`` (his
+holder may also discard without drawing, the action ``DISCARD + c``); the history check tells
+those discards from the hand-limit ones.
 """
 from __future__ import annotations
 
@@ -898,3 +906,316 @@ def test_mc25_whole_games_play_alike_and_only_the_winners_differ(engine: str) ->
             assert w1 == [min(range(2), key=lambda q: passed[q])]
             differed += w0 != w1
     assert differed > 0
+
+
+# ---- changed_value ---------------------------------------------------------------------------
+#
+# Seat 0 holds Mathieu and eggs3/1c, eggs3/2c, eggs4/4c (slots 0, 1, 2, one colour) and
+# sugar7/2c (slot 3). Lowering a 3 to 2 makes the one-colour run 2-3-4, which keeps its
+# highest card, the 4 (slot 2); lowering the 4 makes the one-colour set 3-3-3, which keeps two
+# cards. Under "printed_range" a 3 cannot be lowered (no card prints a 2): the run is gone.
+# Maurice's mirror: eggs6/5c, eggs7/2c, eggs7/3c (slots 0, 1, 2) and sugar3/1c: raising a 7 to
+# 8 makes the run 6-7-8 keeping that 7 (slot 1 or 2); raising the 6 the set 7-7-7.
+C_VALUES = ["unbounded", "printed_range"]
+MATHIEU_334 = [cid("eggs", 3, 1), cid("eggs", 3, 2), cid("eggs", 4, 4), cid("sugar", 7, 2)]
+MAURICE_677 = [cid("eggs", 6, 5), cid("eggs", 7, 2), cid("eggs", 7, 3), cid("sugar", 3, 1)]
+SET_KEEPS = [MCCombine((0, 1, 2), (0, 1)), MCCombine((0, 1, 2), (0, 2)), MCCombine((0, 1, 2), (1, 2))]
+CHANGED = {  # (helper, kept_card) -> the legal moves under each reading, in action order
+    (MATHIEU, "player_chooses"): {
+        "unbounded": [MCDecline(), SET_KEEPS[0], MCCombine((0, 1, 2), (2,))] + SET_KEEPS[1:],
+        "printed_range": [MCDecline()] + SET_KEEPS},
+    (MATHIEU, "highest_printed"): {
+        "unbounded": [MCDecline(), MCCombine((0, 1, 2), (2,)), MCCombine((0, 1, 2), (0, 2))],
+        "printed_range": [MCDecline(), MCCombine((0, 1, 2), (0, 2))]},
+    (MAURICE, "player_chooses"): {
+        "unbounded": [MCDecline(), MCCombine((0, 1, 2), (1,)), SET_KEEPS[0], MCCombine((0, 1, 2), (2,))]
+        + SET_KEEPS[1:],
+        "printed_range": [MCDecline()] + SET_KEEPS},
+    (MAURICE, "highest_printed"): {
+        "unbounded": [MCDecline(), MCCombine((0, 1, 2), (1,)), MCCombine((0, 1, 2), (2,)),
+                      MCCombine((0, 1, 2), (1, 2))],
+        "printed_range": [MCDecline(), MCCombine((0, 1, 2), (1, 2))]},
+}
+
+
+def changed_position(game: Any, helper: int) -> Any:
+    return combine_position(game, MATHIEU_334 if helper == MATHIEU else MAURICE_677, helper)
+
+
+def test_mc18_unknown_changed_value_raises(engine: str) -> None:
+    """MC-18, MC-19: the reading must be one of its values."""
+    with pytest.raises(ParameterError, match="changed_value.*'unbounded', 'printed_range'"):
+        load(engine, changed_value="clamped")
+    with pytest.raises(ParameterError, match="changed_value"):
+        load(engine, changed_value=None)
+
+
+def test_mc18_the_reading_keeps_the_action_space_and_observation(engine: str) -> None:
+    """MC-18, MC-19: ``printed_range`` only removes combinations: the same action space and
+    observation; the default is ``unbounded``."""
+    default, bounded = load(engine, players=3), load(engine, players=3, changed_value="printed_range")
+    assert default.params["changed_value"] == "unbounded"
+    assert bounded.params["changed_value"] == "printed_range"
+    assert default.num_actions == bounded.num_actions == 2085
+    assert default.observation_shape == bounded.observation_shape
+
+
+@pytest.mark.parametrize("value", C_VALUES)
+@pytest.mark.parametrize("kept_card", ["player_chooses", "highest_printed"])
+@pytest.mark.parametrize("helper", [MATHIEU, MAURICE], ids=["mathieu", "maurice"])
+def test_mc18_mc19_a_change_past_the_printed_values(engine: str, helper: int, kept_card: str, value: str) -> None:
+    """MC-18 (Mathieu: 3-3-4 of one colour) and MC-19 (Maurice: 6-7-7): the run through a 2
+    (or an 8) is a legal combination keeping the 4 (or the raised 7) under ``unbounded``, and
+    is not under ``printed_range``; the sets every reading allows stay (MC-12, MC-23)."""
+    g = load(engine, players=2, kept_card=kept_card, changed_value=value)
+    s = changed_position(g, helper)
+    assert s.current_player == 0
+    assert moves(s) == CHANGED[(helper, kept_card)][value]
+    if value == "printed_range":
+        with pytest.raises(IllegalMoveError):
+            s.apply(MCCombine((0, 1, 2), (2,)))
+
+
+@pytest.mark.parametrize("value", C_VALUES)
+def test_mc18_mc13_the_run_through_a_two_scores_the_printed_four(engine: str, value: str) -> None:
+    """MC-18, MC-13: under ``unbounded`` Mathieu's run 2-3-4 keeps eggs4/4c (4 points: the
+    printed value) and discards both 3s; ``printed_range`` refuses it, and the set 3-3-3
+    (the 4 lowered) keeping the 4 and a 3 is legal under both (7 points)."""
+    g = load(engine, players=2, changed_value=value)
+    s = changed_position(g, MATHIEU)
+    if value == "unbounded":
+        s.apply(MCCombine((0, 1, 2), (2,)))
+        d = s.to_dict()
+        assert d["vp"][0] == [MATHIEU_334[2]] and s.scores()[0] == 4
+        assert sorted(d["discard"]) == MATHIEU_334[:2] and d["hands"][0] == [MATHIEU_334[3]]
+    else:
+        assert MCCombine((0, 1, 2), (2,)) not in moves(s)
+    s = changed_position(g, MATHIEU)
+    s.apply(MCCombine((0, 1, 2), (0, 2)))
+    assert s.scores()[0] == 7 and s.to_dict()["vp"][0] == [MATHIEU_334[0], MATHIEU_334[2]]
+
+
+def test_mc18_the_range_is_the_game_tables(engine: str) -> None:
+    """MC-18, MC-19, MC-1 with a card table of candy values 4..6 only: under
+    ``printed_range`` Mathieu cannot lower a 4 (4-4-5 of one colour: no run 3-4-5, only the
+    set), Maurice cannot raise a 6 (5-6-6: no run 5-6-7); under ``unbounded`` both runs are
+    legal."""
+    table = [[i // 16, 4 + (i % 16) % 3, 1] for i in range(80)]  # ids 0, 3: candy 4; 1: 5; 2, 5: 6
+    # Mathieu: eggs 4, 5, 4 (slots 0..2) and fruit4: the run 3-4-5 keeps the 5 (slot 1).
+    # Maurice: eggs 5, 6, 6 and fruit4: the run 5-6-7 keeps the raised 6 (slot 1 or 2).
+    for helper, hand, runs in ((MATHIEU, [0, 1, 3, 16], {MCCombine((0, 1, 2), (1,))}),
+                               (MAURICE, [1, 2, 5, 16], {MCCombine((0, 1, 2), (1,)), MCCombine((0, 1, 2), (2,))})):
+        legal = {}
+        for value in C_VALUES:
+            g = load(engine, players=2, cards=table, changed_value=value)
+            legal[value] = moves(combine_position(g, hand, helper))
+        assert set(legal["unbounded"]) - set(legal["printed_range"]) == runs
+        assert set(legal["printed_range"]) < set(legal["unbounded"])
+
+
+def test_mc18_reference_search_rejects_an_unknown_reading() -> None:
+    """MC-18, MC-19: the reference's ``combination_actions`` names the reading's values."""
+    from mousehole.maus_au_chocolat import combination_actions
+    with pytest.raises(ValueError, match="MC-18/MC-19: changed_value"):
+        combination_actions(MATHIEU_334, CARDS, MATHIEU, changed_value="clamp")
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize("kept_card", ["player_chooses", "highest_printed"])
+def test_mc18_compiled_count_decoding_and_legality_test_use_the_reading(kept_card: str) -> None:
+    """MC-18, MC-19, MC-29 on the compiled core with ``printed_range``: simulate's count and
+    decoding agree with the listing (random hands, every helper), the listing equals the
+    reference's ``combination_actions`` for Mathieu's and Maurice's hands, and
+    ``apply_action``'s legality test accepts exactly the listed actions in seeded games."""
+    from mousehole._maus_au_chocolat import _selfcheck_combos, _selfcheck_legal
+    from mousehole.maus_au_chocolat import combination_actions
+    g = mousehole.load("maus_au_chocolat", engine="compiled", players=2, kept_card=kept_card,
+                       changed_value="printed_range")
+    assert _selfcheck_combos(g.new_state(0), 41, 1500) == 1500
+    rng = random.Random(7)
+    differ = 0
+    for _ in range(300):
+        helper = rng.choice([MATHIEU, MAURICE])
+        hand = sorted(rng.sample(range(80), rng.randint(4, 9)))
+        s = combine_position(g, hand, helper)
+        want = combination_actions(hand, g.cards, helper, kept_card=kept_card, changed_value="printed_range")
+        assert s.combination_actions(0) == want
+        differ += want != combination_actions(hand, g.cards, helper, kept_card=kept_card)
+    assert differ > 0
+    for seed in range(3):
+        s = g.new_state(seed=seed)
+        while not s.is_terminal():
+            assert _selfcheck_legal(s) == len(s.legal_actions())
+            s.apply_action(rng.choice(list(s.legal_actions())))
+
+
+# ---- etienne_draw ----------------------------------------------------------------------------
+#
+# The round of ``etienne_round``: seat 0 (Etienne) may swap at its bid, picks and combination
+# step. With ``etienne_draw="optional"`` it may also discard a card without drawing, the action
+# ``DISCARD + c``, at each of those decisions; never among the hand-limit discards, where
+# ``DISCARD + c`` is the hand-limit discard itself.
+D_VALUES = ["always", "optional"]
+
+
+def nodraw(cards: List[int]) -> List[int]:
+    return [DISCARD + c for c in sorted(cards)]
+
+
+def test_mc16_unknown_etienne_draw_value_raises(engine: str) -> None:
+    """MC-16: the reading must be one of its values."""
+    with pytest.raises(ParameterError, match="etienne_draw.*'always', 'optional'"):
+        load(engine, etienne_draw="never")
+    with pytest.raises(ParameterError, match="etienne_draw"):
+        load(engine, etienne_draw=1)
+
+
+def test_mc16_etienne_draw_keeps_the_action_space_and_observation(engine: str) -> None:
+    """MC-16: ``optional`` reuses the discard actions 160 + c: 2085 actions, the same
+    observation shape; ``always`` is the default."""
+    g = load(engine, players=2, etienne_draw="optional")
+    assert load(engine).params["etienne_draw"] == "always" and g.params["etienne_draw"] == "optional"
+    assert g.num_actions == load(engine, players=2).num_actions == 2085
+    assert g.observation_shape == load(engine, players=2).observation_shape
+
+
+@pytest.mark.parametrize("value", D_VALUES)
+def test_mc16_discards_without_a_draw_at_each_decision(engine: str, value: str) -> None:
+    """MC-16 at the bid, a pick and the combination step of Etienne's holder: ``always``
+    lists its bids or picks, then its swaps (then the decline and the combinations);
+    ``optional`` also its discards without a draw, ``160 + c`` for each hand card, before the
+    swaps."""
+    g = load(engine, players=2, etienne_draw=value)
+    extra = (lambda cards: nodraw(cards)) if value == "optional" else (lambda cards: [])
+    s = etienne_round(g)
+    assert list(s.legal_actions()) == [BID + c for c in sorted(E_HAND)] + extra(E_HAND) + swaps(E_HAND)
+    s.apply_joint([BID + E_BID, BID + E_OTHER_BID])
+    hand = sorted(set(E_HAND) - {E_BID})
+    assert list(s.legal_actions()) == [PICK + c for c in sorted(E_DISPLAY)] + extra(hand) + swaps(hand)
+    display = sorted(E_DISPLAY)
+    for a in (PICK + display[0], PICK + display[1], PICK + display[2], PICK + E_BID):
+        s.apply_action(a)
+    hand = s.to_dict()["hands"][0]
+    assert s.current_player == 0 and s.to_dict()["phase"] == "combine" and len(hand) == 9
+    legal = list(s.legal_actions())
+    assert legal[:legal.index(DECLINE)] == extra(hand) + swaps(hand)
+
+
+@pytest.mark.parametrize("value", D_VALUES)
+def test_mc16_a_discard_without_a_draw_at_a_pick(engine: str, value: str) -> None:
+    """MC-16 ``optional``: at its first pick seat 0 discards eggs3/1c without drawing: the card
+    lies face up on the discard pile, the hand holds one card less, the pile keeps its top
+    card, the power is used (no swap and no second discard: only the picks are left), and
+    seat 0 still picks. ``always``: the same action is refused, the state unchanged."""
+    g = load(engine, players=2, etienne_draw=value)
+    s = etienne_round(g)
+    s.apply_joint([BID + E_BID, BID + E_OTHER_BID])
+    before = s.to_dict()
+    card = E_HAND[0]
+    if value == "always":
+        with pytest.raises(IllegalMoveError):
+            s.apply_action(DISCARD + card)
+        assert s.to_dict() == before
+        return
+    s.apply_action(DISCARD + card)
+    d = s.to_dict()
+    assert d["discard"] == [card] and d["hands"][0] == sorted(set(before["hands"][0]) - {card})
+    assert d["pile"] == before["pile"] and d["etienne_used"] and d["phase"] == "pick"
+    assert s.current_player == 0 and list(s.legal_actions()) == [PICK + c for c in sorted(E_DISPLAY)]
+    assert s.scores() == [0, 0]
+
+
+@pytest.mark.parametrize("swap_value", ["any_decision", "also_hand_limit"])
+def test_mc16_no_discard_without_a_draw_among_the_hand_limit_discards(engine: str, swap_value: str) -> None:
+    """MC-16, MC-14: among the hand-limit discards ``DISCARD + c`` is the hand-limit discard:
+    the legal actions are those of ``always`` (the discards, and with ``also_hand_limit`` the
+    swaps), and a discard there leaves the power unused."""
+    for value in D_VALUES:
+        s = to_discard_phase(load(engine, players=2, etienne_draw=value, etienne_swap=swap_value))
+        hand = s.to_dict()["hands"][0]
+        assert list(s.legal_actions()) == nodraw(hand) + (swaps(hand) if swap_value == "also_hand_limit" else [])
+        s.apply_action(DISCARD + hand[0])
+        d = s.to_dict()
+        assert not d["etienne_used"] and len(d["hands"][0]) == 8 and d["phase"] == "combine"
+
+
+def test_mc16_no_discard_without_a_draw_of_the_last_card(engine: str) -> None:
+    """MC-16 ``optional``: a holder of one card may swap it but not discard it without a draw
+    (it needs a card to bid): at its bid with one card the legal actions are that bid and that
+    swap; the discard is refused naming MC-16."""
+    g = load(engine, players=2, etienne_draw="optional")
+    d = etienne_round(g).to_dict()
+    keep = E_HAND[0]
+    d["pile"] = sorted(d["pile"] + [c for c in E_HAND if c != keep])
+    d["hands"][0] = [keep]
+    s = g.state_from_dict(d)
+    assert list(s.legal_actions()) == [BID + keep, SWAP + keep]
+    with pytest.raises(IllegalMoveError, match="MC-16"):
+        s.apply_action(DISCARD + keep)
+
+
+def test_mc16_whole_games_with_discards_without_a_draw_reload(engine: str) -> None:
+    """MC-16 ``optional`` in seeded random games (2 and 3 players): discards without a draw
+    happen, at most one Etienne action a round, and every position reloads from its dict
+    and from each seat's view (the history check tells Etienne's discards from the hand-limit
+    ones, also seat 0's before its bid right after the last round's last combination step,
+    by ``etienne_used``)."""
+    used = boundary = 0
+    for players in (2, 3):
+        g = load(engine, players=players, etienne_draw="optional")
+        for seed in range(25):
+            s = g.new_state(seed=seed)
+            rng = random.Random(seed)
+            while not s.is_terminal():
+                d = s.to_dict()
+                g.state_from_dict(d)
+                for q in range(players):
+                    s.determinize(q, seed)
+                hist = d["history"]
+                if (d["phase"] == "bid" and d["etienne_used"] and d["helpers"][0] == 0 and len(hist) > 1
+                        and DISCARD <= hist[-1] < SWAP and hist[-2] >= DECLINE):
+                    boundary += 1
+                a = int(rng.choice(list(s.legal_actions())))
+                if DISCARD <= a < SWAP and d["phase"] != "discard":
+                    used += 1
+                    assert not d["etienne_used"] and d["helpers"][s.current_player] == 0
+                s.apply_action(a)
+    assert used > 0 and boundary > 0
+
+
+@pytest.mark.compiled
+def test_mc16_etienne_draw_compiled_policy_and_legality_test() -> None:
+    """MC-16 ``optional`` on the compiled core: ``apply_action``'s legality test accepts
+    exactly the listed actions, and the C-level interface (bots, ``VectorGame``) lists the
+    same within its ``max_legal``. (simulate's policy against the reference's:
+    ``tests/test_readings.py::test_engines_agree``.)"""
+    from mousehole._cgame import CGame
+    from mousehole._maus_au_chocolat import _selfcheck_legal
+    g = mousehole.load("maus_au_chocolat", engine="compiled", players=3, etienne_draw="optional")
+    rng = random.Random(3)
+    for seed in range(3):
+        s = g.new_state(seed=seed)
+        while not s.is_terminal():
+            c = CGame(s)
+            assert _selfcheck_legal(s) == len(s.legal_actions()) <= c.dims()["max_legal"]
+            assert c.legal() == [int(a) for a in s.legal_actions()]
+            s.apply_action(rng.choice(list(s.legal_actions())))
+
+
+def test_mc16_state_dicts_refuse_a_discard_without_a_draw_the_reading_forbids(engine: str) -> None:
+    """MC-16: seat 0 (Etienne) discards eggs3/1c without a draw at its bid, then bids; the
+    dict reloads under ``optional``; under ``always`` the discard is no Etienne action, so
+    ``etienne_used`` names a swap the history lacks, and under ``optional`` with
+    ``etienne_swap="picks_and_combination"`` Etienne acts at no bid: both refuse it."""
+    g = load(engine, players=2, etienne_draw="optional")
+    s = etienne_round(g)
+    s.apply_action(DISCARD + E_HAND[0])
+    s.apply_action(BID + E_BID)
+    d = s.to_dict()
+    assert d["history"] == [DISCARD + E_HAND[0], BID + E_BID] and d["etienne_used"]
+    assert g.state_from_dict(d).to_dict() == d
+    bid_reading = {"etienne_draw": "optional", "etienne_swap": "picks_and_combination"}
+    for other, match in (({}, "MC-16: 'etienne_used'"), (bid_reading, "MC-16.*etienne_swap")):
+        g2 = load(engine, players=2, **other)
+        with pytest.raises(StateError, match=match):
+            g2.state_from_dict(dict(d, params=g2.params))

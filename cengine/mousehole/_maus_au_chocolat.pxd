@@ -55,6 +55,11 @@ ctypedef struct mc_cfg_t:
                                 #    holder may swap in phase ph (default: bid, pick, combine)
     uint8_t tie_after_pass      # the reading tie_break_moment="after_passing" (MC-25): a tie
                                 #    at the end goes by the helpers after MC-15's pass
+    uint8_t change_lo, change_hi  # the reading changed_value (MC-18, MC-19): the lowest and
+                                #    the highest value Mathieu's or Maurice's change may give
+                                #    (the table's candy values; 0 and 13, no bound, by default)
+    uint8_t etienne_nodraw      # the reading etienne_draw="optional" (MC-16): Etienne's holder
+                                #    may discard without drawing (the actions MC_DISCARD + c)
 
 # A state. The fields are ordered so that no padding lies between them (structs are compared
 # byte for byte; the 3 bytes at the end are zeroed with the rest); small fields are narrow,

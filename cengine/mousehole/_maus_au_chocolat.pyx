@@ -236,6 +236,34 @@ cdef inline void order_top(const int* pv, int k, int* top) noexcept nogil:
         top[j + 1] = t
 
 
+cdef inline uint32_t kept3(const int* v, const int* c, int h, bint kc, int changeable) noexcept nogil:
+    """The kept sets (bit krel set) of three cards of printed candy values ``v`` and colours
+    ``c`` laid with helper ``h`` (MC-10, MC-12, MC-18 .. MC-23; ``kc``: kept_card=
+    "player_chooses"): Mathieu or Maurice may change one card among the bits of
+    ``changeable`` (every card, 7, but under changed_value="printed_range": ``in_range3``)."""
+    cdef int d = -1 if h == H_MATHIEU else (1 if h == H_MAURICE else 0)
+    cdef int top[3]
+    cdef bint one = c[0] == c[1] and c[1] == c[2]
+    cdef bint one_ok, mixed_ok
+    cdef uint32_t res
+    if h == H_CLAUDE:  # MC-22: one card may count as another colour
+        one_ok = c[0] == c[1] or c[1] == c[2] or c[0] == c[2]
+        mixed_ok = True
+    else:
+        one_ok = one
+        mixed_ok = not one
+    order_top(v, 3, top)
+    res = eval3(v[0], v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
+    if d != 0:  # MC-18 / MC-19
+        if changeable & 1:
+            res |= eval3(v[0] + d, v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
+        if changeable & 2:
+            res |= eval3(v[0], v[1] + d, v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
+        if changeable & 4:
+            res |= eval3(v[0], v[1], v[2] + d, top, mixed_ok, one_ok, h == H_LILLY, kc)
+    return res
+
+
 cdef uint8_t DEBRUIJN32[32]
 
 
@@ -266,16 +294,13 @@ cdef uint16_t T4[2][7 * 7 * 7 * 2]
 
 
 cdef void _build_shape_tables() noexcept nogil:
-    cdef int h, hk, kc, dv1, dv2, dv3, cp, d, j
+    cdef int h, hk, kc, dv1, dv2, dv3, cp, j
     cdef int v[4]
     cdef int c[3]
     cdef int top[4]
-    cdef bint one, one_ok, mixed_ok
-    cdef uint32_t res
     for hk in range(14):  # the helper, + 7 in the bank of kept_card="player_chooses" (MC-23)
         h = hk % 7
         kc = hk >= 7
-        d = -1 if h == H_MATHIEU else (1 if h == H_MAURICE else 0)
         for dv1 in range(-3, 4):
             for dv2 in range(-3, 4):
                 for cp in range(8):
@@ -288,20 +313,7 @@ cdef void _build_shape_tables() noexcept nogil:
                     v[0] = 6
                     v[1] = 6 + dv1
                     v[2] = 6 + dv2
-                    one = c[0] == c[1] and c[1] == c[2]
-                    if h == H_CLAUDE:  # MC-22: one card may count as another colour
-                        one_ok = c[0] == c[1] or c[1] == c[2] or c[0] == c[2]
-                        mixed_ok = True
-                    else:
-                        one_ok = one
-                        mixed_ok = not one
-                    order_top(v, 3, top)
-                    res = eval3(v[0], v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
-                    if d != 0:  # MC-18 / MC-19
-                        res |= eval3(v[0] + d, v[1], v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
-                        res |= eval3(v[0], v[1] + d, v[2], top, mixed_ok, one_ok, h == H_LILLY, kc)
-                        res |= eval3(v[0], v[1], v[2] + d, top, mixed_ok, one_ok, h == H_LILLY, kc)
-                    T3[((hk * 7 + dv1 + 3) * 7 + dv2 + 3) * 8 + cp] = <uint16_t>res
+                    T3[((hk * 7 + dv1 + 3) * 7 + dv2 + 3) * 8 + cp] = <uint16_t>kept3(v, c, h, kc, 7)
     for dv1 in range(-3, 4):
         for dv2 in range(-3, 4):
             for dv3 in range(-3, 4):
@@ -375,6 +387,8 @@ ctypedef struct slots_t:
     int32_t amelie             # MC-21: four-card subsets too (Amélie, at least 5 cards)
     int32_t ready              # the slot arrays above are filled
     int32_t kc                 # the bank of T4: kept_card="player_chooses" (MC-23)
+    int32_t bound              # MC-18/MC-19 under changed_value="printed_range": the kept sets
+                               #    of the tables pass through in_range3 (Mathieu's, Maurice's)
 
 
 cdef inline void slots_below(const mc_t* s, int p, slots_t* t, int m) noexcept nogil:
@@ -390,11 +404,45 @@ cdef inline void slots_below(const mc_t* s, int p, slots_t* t, int m) noexcept n
         t.col[j] = s.cfg.colour[c]
 
 
+cdef inline bint change_bounded(const mc_t* s, int h) noexcept nogil:
+    """Whether helper h's change of a card (MC-18 Mathieu, MC-19 Maurice) has a bound: the
+    reading changed_value="printed_range" (the tables, built on differences, know none)."""
+    return (h == H_MATHIEU and s.cfg.change_lo > 0) | (h == H_MAURICE and s.cfg.change_hi < 13)
+
+
+cdef inline uint32_t in_range3(const mc_cfg_t* cfg, int h, int v0, int v1, int v2, int c0, int c1,
+                               int c2, uint32_t r) noexcept nogil:
+    """MC-18, MC-19 under changed_value="printed_range": the kept sets ``r`` (the shape
+    tables') of three cards (printed values v0..v2, colours c0..c2, in slot order) laid with
+    Mathieu or Maurice, without those only a change past the printed values gives: a card of
+    the lowest value is not lowered, one of the highest not raised."""
+    cdef int v[3]
+    cdef int c[3]
+    cdef int lim = cfg.change_lo if h == H_MATHIEU else cfg.change_hi
+    cdef int changeable = (v0 != lim) | ((v1 != lim) << 1) | ((v2 != lim) << 2)
+    if changeable == 7:
+        return r
+    v[0] = v0
+    v[1] = v1
+    v[2] = v2
+    c[0] = c0
+    c[1] = c1
+    c[2] = c2
+    return kept3(v, c, h, cfg.kept_choice, changeable)
+
+
+cdef inline uint32_t slots_in_range(const mc_t* s, const slots_t* t, int s0, int s1, int s2,
+                                    uint32_t r) noexcept nogil:
+    """``in_range3`` for the slots s0 < s1 < s2 of ``t``'s hand."""
+    return in_range3(&s.cfg, t.helper % 7, t.pv[s0], t.pv[s1], t.pv[s2], t.col[s0], t.col[s1], t.col[s2], r)
+
+
 cdef inline void combo_slots(const mc_t* s, int p, slots_t* t) noexcept nogil:
     cdef int hn = s.hand_n[p]
     t.n = hn
     t.helper = s.helper[p]
     t.amelie = t.helper == H_AMELIE and hn >= 5
+    t.bound = change_bounded(s, t.helper)  # MC-18/MC-19 (changed_value)
     t.kc = s.cfg.kept_choice  # MC-23: the second bank of shape tables
     t.helper += 7 * t.kc
     slots_below(s, p, t, hn)
@@ -419,20 +467,33 @@ cdef inline uint32_t four(const slots_t* t, int v, int s0, int s1, int s2) noexc
 
 cdef inline int combo_count_enum(const mc_t* s, int p, slots_t* t) noexcept nogil:
     """``combo_count`` by visiting every subset (every helper's with kept_card=
-    "player_chooses", MC-23; Claude's, MC-22, for a hand with 4 cards of one value)."""
-    cdef int hn = s.hand_n[p]
-    cdef int s0, s1, s2, v, b, tot = 0
-    cdef const uint8_t* C
-    cdef uint8_t c1, c2
+    "player_chooses", MC-23; Claude's, MC-22, for a hand with 4 cards of one value;
+    Mathieu's and Maurice's with changed_value="printed_range", MC-18/MC-19)."""
     combo_slots(s, p, t)
-    C = W3C[t.helper]  # (the row combo_slots chose)
+    if t.bound:  # (one copy of the loop each, so that the default's has no test of the bound)
+        return count_subsets(s, p, t, 1)
+    return count_subsets(s, p, t, 0)
+
+
+cdef inline int count_subsets(const mc_t* s, int p, slots_t* t, bint bound) noexcept nogil:
+    """``combo_count_enum``'s loop over the subsets (``t`` filled by ``combo_slots``); with
+    ``bound`` (MC-18/MC-19 under changed_value="printed_range") each subset's kept sets go
+    through ``in_range3``."""
+    cdef int hn = s.hand_n[p]
+    cdef int s0, s1, s2, v, b, i, tot = 0
+    cdef const uint8_t* C = W3C[t.helper]  # (the row combo_slots chose)
+    cdef uint8_t c1, c2
     for s2 in range(2, hn):
         c2 = t.col[s2]
         for s1 in range(1, s2):
             c1 = t.col[s1]
             b = t.a1[s1] + t.a2[s2] + ((c1 == c2) << 1)
             for s0 in range(s1):
-                tot += C[b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))]
+                i = b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))
+                if bound and C[i]:  # MC-18/MC-19 (changed_value="printed_range")
+                    tot += popcount16(<uint16_t>slots_in_range(s, t, s0, s1, s2, W3R[t.helper][i]))
+                else:
+                    tot += C[i]
                 if t.amelie:
                     for v in range(s0):
                         tot += popcount16(<uint16_t>four(t, v, s0, s1, s2))
@@ -463,11 +524,13 @@ cdef int combo_count_slow(const mc_t* s, int p, slots_t* t) noexcept nogil:
     cdef uint64_t mw
     t.helper = h
     t.amelie = h == H_AMELIE and hn >= 5
+    t.bound = 0
     t.ready = 0
     t.cum[1] = 0
     if hn < 4:  # MC-11: three laid, one must stay
         return 0
-    if h == H_CLAUDE or s.cfg.kept_choice:  # (MC-23: the counts below are the default bank's)
+    # (MC-23: the counts below are the default bank's; MC-18/MC-19: they know no bound)
+    if h == H_CLAUDE or s.cfg.kept_choice or change_bounded(s, h):
         t.ready = 1
         return combo_count_enum(s, p, t)
     if h == H_MATHIEU or h == H_MAURICE:
@@ -579,12 +642,14 @@ cdef inline const uint8_t* count_start(const mc_t* s, int p, slots_t* t) noexcep
     """The start of combo_count for seat ``p``'s hand of 4 or more cards:
     ``t``'s fields for its helper and the table of cumulative counts (CUM_T) to read (for
     Claude, MC-22, the sets and runs of ``claude_count``); NULL where combo_count_slow counts
-    instead (kept_card="player_chooses", MC-23)."""
+    instead (kept_card="player_chooses", MC-23; changed_value="printed_range" with Mathieu or
+    Maurice, MC-18/MC-19)."""
     cdef int h = s.helper[p]
-    if s.cfg.kept_choice:
+    if s.cfg.kept_choice or change_bounded(s, h):
         return NULL
     t.helper = h
     t.amelie = h == H_AMELIE and s.hand_n[p] >= 5
+    t.bound = 0
     t.ready = 0
     t.cum[1] = 0
     return CUM_T[MODE_OF[h] + 3 * t.amelie]
@@ -796,8 +861,12 @@ cdef inline int combo_kth_walk(const mc_t* s, int p, slots_t* t, int k) noexcept
         for s0 in range(s1):
             i = b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))
             pc = C[i]
+            r = R[i]
+            if t.bound and pc:  # MC-18/MC-19 (changed_value="printed_range")
+                r = slots_in_range(s, t, s0, s1, s2, r)
+                pc = popcount16(<uint16_t>r)
             if k < pc:
-                return kth_triple(s0, s1, s2, R[i], k)
+                return kth_triple(s0, s1, s2, r, k)
             k -= pc
             if t.amelie and four_may_hold(t, s0, s1, s2):
                 for v in range(s0):
@@ -830,7 +899,7 @@ cdef inline int combo_kth(const mc_t* s, int p, slots_t* t, int k) noexcept nogi
     cdef uint8_t c1, c2
     cdef const uint16_t* R
     cdef const uint8_t* C
-    if t.amelie:
+    if t.amelie or t.bound:  # (MC-18/MC-19 under changed_value="printed_range": in_range3)
         return combo_kth_walk(s, p, t, k)
     for j in range(2, 9):
         s2 += (j < hn) & (t.cum[j] <= k)
@@ -890,6 +959,8 @@ cdef inline int mc_combos_to(const mc_t* s, int p, int16_t* out, uint8_t* mask) 
             b = t.a1[s1] + t.a2[s2] + ((c1 == c2) << 1)
             for s0 in range(s1):
                 r = R[b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))]
+                if r and t.bound:  # MC-18/MC-19 (changed_value="printed_range")
+                    r = slots_in_range(s, &t, s0, s1, s2, r)
                 if r:
                     base = MC_COMBINE + SUB_BASE[SUB_OF_MASK[(1 << s0) | (1 << s1) | (1 << s2)]]
                     while r:
@@ -1363,6 +1434,23 @@ cdef inline void etienne_swap(mc_t* s, int p, int j, bint full) noexcept nogil:
     s.etienne_used = 1
 
 
+cdef inline int discards_due(const mc_t* s, int p, int sw) noexcept nogil:
+    """MC-16 (the reading etienne_draw="optional"): the number of seat p's discards without a
+    draw, given its number of swaps ``sw`` now (0 or its hand size): as many, while it holds
+    two cards or more, outside the hand-limit discards (whose callers do not ask)."""
+    return sw & -(s.cfg.etienne_nodraw & (s.hand_n[p] >= 2))
+
+
+cdef inline void etienne_act(mc_t* s, int p, int j, int dr, bint full) noexcept nogil:
+    """MC-16: Etienne's holder's j-th option: a discard of slot j without a draw (j < dr, the
+    reading etienne_draw="optional"), or the swap of slot j - dr; once a round."""
+    if j < dr:
+        discard_from_hand(s, p, j, full)
+        s.etienne_used = 1
+    else:
+        etienne_swap(s, p, j - dr, full)
+
+
 cdef inline bint game_ends(mc_t* s) noexcept nogil:
     """MC-24: after the combination steps of a round, the game ends when a seat has
     ``target`` points or more; else it is cut (``truncated``) after round ``max_turns``."""
@@ -1400,45 +1488,50 @@ cdef inline void next_round(mc_t* s, uint64_t* dsp, uint8_t* dn, bint full) noex
 # branch where it is a coin flip to the branch predictor.
 
 cdef inline bint random_bid(mc_t* s, rng_t* pol, int p, int e, bint full) noexcept nogil:
-    """Seat p's bid (MC-7): its cards, then its swaps (MC-16), then, for Henri's holder with
-    henri_bonus="optional", its bids without Henri (MC-17)."""
+    """Seat p's bid (MC-7): its cards, then its discards without a draw and its swaps
+    (MC-16), then, for Henri's holder with henri_bonus="optional", its bids without Henri
+    (MC-17)."""
     cdef int hn = s.hand_n[p]
     cdef int sw = hn & -(p == e)
+    cdef int dr = discards_due(s, p, sw)
     cdef int pl = hn & -(s.cfg.henri_optional & (s.helper[p] == H_HENRI))
-    cdef int k = <int>rng_below(pol, <uint32_t>(hn + sw + pl))
+    cdef int k = <int>rng_below(pol, <uint32_t>(hn + dr + sw + pl))
     cdef int x
-    if k >= hn and k < hn + sw:
-        etienne_swap(s, p, k - hn, full)
+    if k >= hn and k < hn + dr + sw:
+        etienne_act(s, p, k - hn, dr, full)
         return 1
-    x = k >= hn + sw  # a bid without Henri (MC-17)
-    bid_card(s, p, k - ((hn + sw) & -x), x, full)
+    x = k >= hn + dr + sw  # a bid without Henri (MC-17)
+    bid_card(s, p, k - ((hn + dr + sw) & -x), x, full)
     return 0
 
 
 cdef inline bint random_pick(mc_t* s, rng_t* pol, uint64_t* dsp, uint8_t* dn, int p, int e,
                              bint full) noexcept nogil:
-    """Seat p's pick (MC-9): the display cards, then its swaps (MC-16)."""
+    """Seat p's pick (MC-9): the display cards, then its discards without a draw and its
+    swaps (MC-16)."""
     cdef int hn = s.hand_n[p]
     cdef int sw = hn & -(p == e)
-    cdef int k = <int>rng_below(pol, <uint32_t>(dn[0] + sw))
+    cdef int dr = discards_due(s, p, sw)
+    cdef int k = <int>rng_below(pol, <uint32_t>(dn[0] + dr + sw))
     if k < dn[0]:
         pick_card(s, dsp, dn, p, hn, k, full)
         return 0
-    etienne_swap(s, p, k - dn[0], full)
+    etienne_act(s, p, k - dn[0], dr, full)
     return 1
 
 
 cdef inline bint random_combination(mc_t* s, rng_t* pol, int p, int e, slots_t* t,
                                     bint full) noexcept nogil:
-    """Seat p's combination step (MC-10): its swaps (MC-16), the decline, then the
-    combinations (counted, and only the chosen one decoded)."""
+    """Seat p's combination step (MC-10): its discards without a draw and its swaps (MC-16),
+    the decline, then the combinations (counted, and only the chosen one decoded)."""
     cdef int sw = s.hand_n[p] & -(p == e)
-    cdef int k = <int>rng_below(pol, <uint32_t>(sw + 1 + combo_count(s, p, t)))
-    if k < sw:
-        etienne_swap(s, p, k, full)
+    cdef int dr = discards_due(s, p, sw)
+    cdef int k = <int>rng_below(pol, <uint32_t>(dr + sw + 1 + combo_count(s, p, t)))
+    if k < dr + sw:
+        etienne_act(s, p, k, dr, full)
         return 1
-    if k > sw:  # (the decline: k == sw)
-        lay_combination(s, p, combo_kth(s, p, t, k - sw - 1), full)
+    if k > dr + sw:  # (the decline: k == dr + sw)
+        lay_combination(s, p, combo_kth(s, p, t, k - dr - sw - 1), full)
     return 0
 
 
@@ -1472,6 +1565,12 @@ cdef inline int mc_current(const mc_t* s) noexcept nogil:
 cdef inline bint swap_ok(const mc_t* s, int p) noexcept nogil:
     """MC-16: seat p may swap now (``swapper`` of the phase)."""
     return swapper(s, p, s.phase) == p
+
+
+cdef inline bint nodraw_ok(const mc_t* s, int p) noexcept nogil:
+    """MC-16 (etienne_draw="optional"): seat p, which may swap now, may also discard without a
+    draw (``discards_due``: not among the hand-limit discards)."""
+    return s.phase != PH_DISCARD and discards_due(s, p, 1) != 0
 
 
 cdef void start_pick_turn(mc_t* s) noexcept nogil:
@@ -1543,9 +1642,12 @@ cdef void mc_apply(mc_t* s, int a) noexcept nogil:
     elif a < MC_DISCARD:  # MC-9
         pick_card(s, &s.dsp, &s.disp_n, p, s.hand_n[p], display_rank(s, a - MC_PICK), 1)
         after_pick(s, p)
-    elif a < MC_SWAP:  # MC-14
+    elif a < MC_SWAP:  # MC-14; outside the discard phase MC-16's discard without a draw
         discard_from_hand(s, p, hand_slot(s, p, a - MC_DISCARD), 1)
-        after_discard(s, p)
+        if s.phase == PH_DISCARD:
+            after_discard(s, p)
+        else:
+            s.etienne_used = 1
     elif a < MC_DECLINE:  # MC-16
         etienne_swap(s, p, hand_slot(s, p, a - MC_SWAP), 1)
     elif a == MC_DECLINE:  # MC-10
@@ -1761,6 +1863,10 @@ cdef int mc_legal(const mc_t* s, int16_t* out) noexcept nogil:
             out[n] = <int16_t>(MC_DISCARD + hcard(s, p, j))
             n += 1
     if swap_ok(s, p):  # MC-16: in the phases of the reading etienne_swap
+        if nodraw_ok(s, p):  # (etienne_draw="optional": first the discards without a draw)
+            for j in range(s.hand_n[p]):
+                out[n] = <int16_t>(MC_DISCARD + hcard(s, p, j))
+                n += 1
         for j in range(s.hand_n[p]):
             out[n] = <int16_t>(MC_SWAP + hcard(s, p, j))
             n += 1
@@ -1789,6 +1895,8 @@ cdef bint mc_is_legal(const mc_t* s, int a) noexcept nogil:
                 and s.loc[a - MC_BID_PLAIN] == LOC_HAND + p)
     if a >= MC_SWAP and a < MC_DECLINE:  # MC-16: in the phases of the reading etienne_swap
         return swap_ok(s, p) and s.loc[a - MC_SWAP] == LOC_HAND + p
+    if a >= MC_DISCARD and a < MC_SWAP and s.phase != PH_DISCARD:  # MC-16 (etienne_draw="optional")
+        return swap_ok(s, p) and nodraw_ok(s, p) and s.loc[a - MC_DISCARD] == LOC_HAND + p
     if s.phase == PH_BID:  # MC-7
         return a < MC_PICK and s.loc[a - MC_BID] == LOC_HAND + p
     if s.phase == PH_PICK:  # MC-9
@@ -1814,6 +1922,9 @@ cdef bint mc_is_legal(const mc_t* s, int a) noexcept nogil:
                    + ((s.cfg.colour[c0] == s.cfg.colour[c1])
                       | ((s.cfg.colour[c1] == s.cfg.colour[c2_]) << 1)
                       | ((s.cfg.colour[c0] == s.cfg.colour[c2_]) << 2))]
+        if r and change_bounded(s, h):  # MC-18/MC-19 (changed_value="printed_range")
+            r = in_range3(&s.cfg, h, s.cfg.candy[c0], s.cfg.candy[c1], s.cfg.candy[c2_],
+                          s.cfg.colour[c0], s.cfg.colour[c1], s.cfg.colour[c2_], r)
     else:
         if h != H_AMELIE or hn < 5:  # MC-21
             return 0
@@ -1893,6 +2004,10 @@ cdef int mc_legal_mask(const mc_t* s, uint8_t* mask) noexcept nogil:
         for j in range(s.hand_n[p]):
             mask[MC_SWAP + hcard(s, p, j)] = 1
         n += s.hand_n[p]
+        if nodraw_ok(s, p):  # (etienne_draw="optional": the discards without a draw)
+            for j in range(s.hand_n[p]):
+                mask[MC_DISCARD + hcard(s, p, j)] = 1
+            n += s.hand_n[p]
     if s.phase == PH_COMBINE:  # MC-10 .. MC-12
         mask[MC_DECLINE] = 1
         n += 1 + mc_combos_to(s, p, NULL, mask)
@@ -2167,7 +2282,8 @@ cdef int _max_legal(int kc) noexcept nogil:
     3-card subset of 9 slots (84) and, for Amelie, per 4-card subset (126) at most as many
     kept sets as the shape tables (of bank ``kc``: the reading kept_card, MC-23) hold for one
     subset; in the bid and pick phases at most 9 cards or n + 1 <= 7 display cards plus 9
-    swaps (or 9 bids without Henri, MC-17)."""
+    swaps (or 9 bids without Henri, MC-17). ``g_dims`` adds up to 9 discards without a draw
+    (MC-16, etienne_draw="optional")."""
     cdef int i, b3 = 0, b4 = 0, x
     for i in range(7 * 7 * 7 * 8):
         x = _popc(T3[kc * 7 * 7 * 7 * 8 + i])
@@ -2189,7 +2305,8 @@ cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
     d.players = s.cfg.n
     d.num_actions = num_actions(&s.cfg)
     d.obs_size = obs_size(&s.cfg)
-    d.max_legal = MC_MAX_LEGAL_KC if s.cfg.kept_choice else MC_MAX_LEGAL
+    d.max_legal = ((MC_MAX_LEGAL_KC if s.cfg.kept_choice else MC_MAX_LEGAL)
+                   + MC_MAX_HAND * s.cfg.etienne_nodraw)  # (MC-16: the discards without a draw)
     d.has_evaluate = 1
 
 
@@ -2304,6 +2421,9 @@ cdef int fill_cfg(object game, void* v) except -1:
     cfg.kept_choice = game.kept_choice  # MC-23
     cfg.etienne_at = game.etienne_phase_mask  # MC-16 (etienne_swap): the phases of a swap
     cfg.tie_after_pass = game.tie_after_pass  # MC-25 (tie_break_moment)
+    cfg.change_lo = game.change_lo  # MC-18, MC-19 (changed_value)
+    cfg.change_hi = game.change_hi
+    cfg.etienne_nodraw = game.etienne_discards  # MC-16 (etienne_draw)
     if num_actions(cfg) != game.num_actions:  # pragma: no cover - layout guard
         raise AssertionError(f"action space: {game.num_actions} != {num_actions(cfg)}")
     # round / max_turns in the observation: a double division is Python's int / int exactly
@@ -2402,7 +2522,8 @@ def _henri_bid_plain(list history, int q):
         a = history[i - 1]
         if a < MC_PICK or a >= MC_BID_PLAIN:
             bids.append(a)
-        elif not (MC_SWAP <= a < MC_DECLINE):
+        elif not (MC_SWAP <= a < MC_DECLINE or (MC_DISCARD <= a < MC_SWAP and i > 1 and (
+                history[i - 2] < MC_PICK or history[i - 2] >= MC_BID_PLAIN))):  # (MC-16: Etienne's discard)
             break
         i -= 1
     bids.reverse()
@@ -2534,7 +2655,7 @@ cdef class MausAuChocolatCore(StateCore):
                     k -= 1
                     self.hist[i] = <uint16_t>((MC_BID_PLAIN if s.helper[k] == H_HENRI and s.henri_off else MC_BID)
                                               + s.bid[k])
-                elif not (MC_SWAP <= a < MC_DECLINE):
+                elif not (MC_DISCARD <= a < MC_DECLINE):  # (a swap, or MC-16's discard without a draw)
                     break
         return 0
 

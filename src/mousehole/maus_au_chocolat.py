@@ -55,7 +55,12 @@ Engine model
   ``"also_hand_limit"``, also between the hand-limit discards; no new action ids);
   ``tie_break_moment`` (MC-25, MC-15, whose helpers break a tie at the end:
   ``"before_passing"``, those held in the last round; ``"after_passing"``, those the seats
-  would hold after the end-of-round pass; it changes only the winners).
+  would hold after the end-of-round pass; it changes only the winners); ``changed_value``
+  (MC-18, MC-19: ``"unbounded"``, a value changed by Mathieu or Maurice may leave the printed
+  values 3..7; ``"printed_range"``, it must stay within them; no new action ids);
+  ``etienne_draw`` (MC-16: ``"always"``, Etienne's discard always draws; ``"optional"``, his
+  holder may also discard without drawing, the action ``160 + c`` outside the hand-limit
+  discards, while he holds two cards or more).
 
 Choices where the text is silent are listed in ``docs/games/maus_au_chocolat.md``.
 """
@@ -184,8 +189,25 @@ ETIENNE_SWAP_PHASES: Dict[str, Tuple[str, ...]] = {
     "also_hand_limit": ("bid", "pick", "combine", "discard"),
 }
 ETIENNE_SWAP_VALUES = tuple(ETIENNE_SWAP_PHASES)
+#: the values of the reading ``changed_value`` (MC-18, MC-19), the default first: a candy value
+#: changed by Mathieu or Maurice may leave the printed values (a 3 lowered counts 2, a 7 raised
+#: counts 8), or must stay within them (the lowest to the highest candy value of the game's
+#: cards: 3..7 in MC-1)
+CHANGED_VALUE_VALUES = ("unbounded", "printed_range")
+#: the values of the reading ``etienne_draw`` (MC-16), the default first: Etienne's discard
+#: always draws the top card of the pile (the swap), or his holder may also discard without
+#: drawing (the action ``DISCARD + c`` outside the hand-limit discards)
+ETIENNE_DRAW_VALUES = ("always", "optional")
 
 _DEFAULT_CARDS = default_cards()
+
+#: MC-16's sentences, the source of two readings (``etienne_swap``, ``etienne_draw``)
+_ETIENNE_TEXT = ("Etienne, das Eichhörnchen: Der Spieler darf eine seiner Zutatenkarten abwerfen und offen auf "
+                 "den Ablagestapel legen. Dafür darf er die oberste Karte des Nachziehstapels auf die Hand "
+                 "nehmen. Dies kann jederzeit während seines Zuges geschehen.")
+_ETIENNE_TRANSLATION = ("Etienne the squirrel: the player may discard one of his ingredient cards face up on the "
+                        "discard pile. For it he may take the top card of the draw pile into his hand. This can "
+                        "happen at any time during his turn.")
 
 
 def card_name(c: int, cards: Optional[List[List[int]]] = None) -> str:
@@ -491,10 +513,13 @@ def _kept(mv: Sequence[int], pv: Sequence[int], one_colour: bool, k: int, lilly:
 
 
 def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: int, *,
-                         kept_card: str = "player_chooses") -> Set[Tuple[int, ...]]:
+                         kept_card: str = "player_chooses",
+                         changed_value: str = "unbounded") -> Set[Tuple[int, ...]]:
     """Every kept set (relative indices) reachable by laying ``cards`` with ``helper``
-    (``kept_card``: the reading of MC-23, ``"highest_printed"`` or ``"player_chooses"``)."""
+    (``kept_card``: the reading of MC-23, ``"highest_printed"`` or ``"player_chooses"``;
+    ``changed_value``: the reading of MC-18/MC-19, ``"unbounded"`` or ``"printed_range"``)."""
     choose = _kept_choice(kept_card)
+    lo, hi = _change_range(changed_value, table)
     k = len(cards)
     pv = [table[c][1] for c in cards]
     col = [table[c][0] for c in cards]
@@ -502,6 +527,8 @@ def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: i
     if helper in (MATHIEU, MAURICE):  # MC-18, MC-19: one card counts 1 lower / higher
         d = -1 if helper == MATHIEU else 1
         for j in range(k):
+            if not lo <= pv[j] + d <= hi:  # changed_value="printed_range": not past the printed values
+                continue
             v = list(pv)
             v[j] += d
             value_variants.append(v)
@@ -521,20 +548,35 @@ def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: i
 
 
 def combination_actions(hand: Sequence[int], table: List[List[int]], helper: int, *,
-                        kept_card: str = "player_chooses") -> List[int]:
+                        kept_card: str = "player_chooses", changed_value: str = "unbounded") -> List[int]:
     """The combination actions legal for a hand (sorted by card id) held with ``helper``:
     every distinct (cards, kept cards) outcome once (MC-10, MC-11, MC-12, MC-18 .. MC-23).
     ``kept_card`` is the reading of MC-23 (``MausAuChocolat.READINGS``): with
-    ``"player_chooses"`` a set may keep any of its cards."""
+    ``"player_chooses"`` a set may keep any of its cards; ``changed_value`` the reading of
+    MC-18/MC-19: with ``"printed_range"`` Mathieu's or Maurice's change must stay within the
+    table's candy values."""
     acts = []
     sizes = (3, 4) if helper == AMELIE else (3,)  # MC-21
     for k in sizes:
         if len(hand) - k < 1:  # MC-11: at least one card must stay in the hand
             continue
         for slots in itertools.combinations(range(len(hand)), k):
-            for kept in combination_outcomes([hand[i] for i in slots], table, helper, kept_card=kept_card):
+            for kept in combination_outcomes([hand[i] for i in slots], table, helper, kept_card=kept_card,
+                                             changed_value=changed_value):
                 acts.append(COMBINE + PATTERN_INDEX[(slots, tuple(slots[r] for r in kept))])
     return sorted(acts)
+
+
+def _change_range(changed_value: str, table: List[List[int]]) -> Tuple[float, float]:
+    """``changed_value`` (MC-18, MC-19) as the engines use it: the lowest and the highest value
+    a changed card may count (the table's candy values with ``"printed_range"``, no bound with
+    ``"unbounded"``); ``ValueError`` for another value."""
+    if changed_value not in CHANGED_VALUE_VALUES:
+        raise ValueError(f"MC-18/MC-19: changed_value must be one of "
+                         f"{', '.join(map(repr, CHANGED_VALUE_VALUES))}, got {shorten(changed_value)}")
+    if changed_value == "unbounded":
+        return float("-inf"), float("inf")
+    return min(c[1] for c in table), max(c[1] for c in table)
 
 
 def _kept_choice(kept_card: str) -> bool:
@@ -576,6 +618,15 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
       ``"before_passing"`` (default: the helpers held in the last round) or
       ``"after_passing"`` (the helpers each seat would hold after that round's pass). Only
       the winners change.
+    * ``changed_value`` (MC-18, MC-19): ``"unbounded"`` (default: the value Mathieu lowers or
+      Maurice raises may leave the printed candy values, so a 3 lowered counts 2 and a 7
+      raised counts 8) or ``"printed_range"`` (the changed value must be one the game's cards
+      print, 3..7 in MC-1: no 3 lowered, no 7 raised). No new action ids.
+    * ``etienne_draw`` (MC-16): ``"always"`` (default: Etienne's discard always draws the top
+      card, the swap ``SWAP + c``) or ``"optional"`` (at a decision where he may swap, other
+      than the hand-limit discards, his holder may also discard card ``c`` without drawing:
+      the action ``DISCARD + c``, :class:`MCDiscard`, once a round in place of the swap, while
+      he holds at least two cards). No new action ids.
 
     >>> g = MausAuChocolat(players=4, engine="python")
     >>> g.num_actions
@@ -651,12 +702,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 "after his combination step.",
             ),
             rules=("MC-16", "MC-7", "MC-14"),
-            source=("Etienne, das Eichhörnchen: Der Spieler darf eine seiner Zutatenkarten abwerfen und offen "
-                    "auf den Ablagestapel legen. Dafür darf er die oberste Karte des Nachziehstapels auf die "
-                    "Hand nehmen. Dies kann jederzeit während seines Zuges geschehen."),
-            translation=("Etienne the squirrel: the player may discard one of his ingredient cards face up on "
-                         "the discard pile. For it he may take the top card of the draw pile into his hand. "
-                         "This can happen at any time during his turn."),
+            source=_ETIENNE_TEXT,
+            translation=_ETIENNE_TRANSLATION,
             why_default=("The leaflet defines no 'Zug' (turn) of a player; 'jederzeit' (at any time) is read "
                          "as every decision the holder makes in the round, and the hand-limit discards are "
                          "read as a forced clean-up („muss er die überzähligen abwerfen“), not a decision of "
@@ -689,10 +736,55 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                          "just played. Counting the pass as the last act of the round played 'zu Ende' (to "
                          "its end) is the other reading."),
         ),
+        Reading(
+            param="changed_value",
+            values=CHANGED_VALUE_VALUES,
+            meaning=(
+                "A candy value changed by Mathieu or Maurice may leave the printed values (a 3 lowered "
+                "counts 2, a 7 raised counts 8).",
+                "A candy value changed by Mathieu or Maurice must stay within the printed values (3..7: "
+                "a 3 cannot be lowered, a 7 cannot be raised).",
+            ),
+            rules=("MC-18", "MC-19", "MC-1", "MC-23"),
+            source=("Jeweils 16 Karten pro Zutat mit den Naschwerten 3 bis 7. [...] Mathieu, der Mistkäfer: "
+                    "Der Spieler darf den Naschwert einer Karte um 1 verringern, um damit eine Kombination "
+                    "ausulegen. Erhält der Spieler die Karte, deren Wert er verringert hat, als Siegpunkte, "
+                    "zählt trotzdem der aufgedruckte Wert für die Ermittlung der Siegpunkte. Maurice, der "
+                    "Maulwurf: Der Spieler darf den Naschwert einer Karte um 1 erhöhen, um damit eine "
+                    "Kombination ausulegen."),
+            translation=("16 cards of each ingredient with the candy values 3 to 7. [...] Mathieu the dung "
+                         "beetle: the player may lower the candy value of one card by 1 to lay out a "
+                         "combination with it. If the player gets the card whose value he lowered as victory "
+                         "points, the printed value still counts for the victory points. Maurice the mole: "
+                         "the player may raise the candy value of one card by 1 to lay out a combination "
+                         "with it."),
+            why_default=("The powers' sentences set no bound: 'einer Karte' is any card, a run is "
+                         "'aufeinanderfolgende' values and 2-3-4 or 6-7-8 follow each other, and the changed "
+                         "value never scores ('zählt trotzdem der aufgedruckte Wert'), so no 2 or 8 ever "
+                         "reaches the points. 'Naschwerten 3 bis 7' describes the printed cards, not the "
+                         "values a power may count; reading it as a bound ('printed_range') is the other "
+                         "reading."),
+        ),
+        Reading(
+            param="etienne_draw",
+            values=ETIENNE_DRAW_VALUES,
+            meaning=(
+                "Etienne's discard always draws the top card of the draw pile (the swap).",
+                "Etienne's holder may also discard a card without drawing (the discard action, at a decision "
+                "where he may swap, other than the hand-limit discards, while he holds two cards or more).",
+            ),
+            rules=("MC-16", "MC-6"),
+            source=_ETIENNE_TEXT,
+            translation=_ETIENNE_TRANSLATION,
+            why_default=("'Dafür' (for it, in return) makes the draw the gain of the discard: one special "
+                         "action ('eine besondere Aktion', used 'einmal pro Runde') whose 'darf' grants the "
+                         "power as every helper's sentence does. The draw's own 'darf' read as a second, "
+                         "separate choice is the other reading ('optional')."),
+        ),
     )
     DEFAULTS = {"players": 4, "max_turns": 200, "target": None, "hand_size": None, "cards": None,
                 "henri_bonus": "always", "kept_card": "player_chooses", "etienne_swap": "any_decision",
-                "tie_break_moment": "before_passing"}
+                "tie_break_moment": "before_passing", "changed_value": "unbounded", "etienne_draw": "always"}
 
     cards: List[List[int]]
     _names: Dict[str, List[int]]
@@ -709,6 +801,12 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     #: MC-25: a tie at the end goes by the helpers after the last pass (``tie_break_moment=
     #: "after_passing"``)
     tie_after_pass: bool
+    #: MC-18, MC-19: the lowest and the highest value Mathieu's or Maurice's change may give
+    #: (``changed_value="printed_range"``: the table's candy values; 0 and 13, no bound, else)
+    change_lo: int
+    change_hi: int
+    #: MC-16: Etienne's holder may discard without drawing (``etienne_draw="optional"``)
+    etienne_discards: bool
 
     # -- facts other modules read (listed in the Game docstring) ---------------------------
 
@@ -865,6 +963,10 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         self.etienne_phases = ETIENNE_SWAP_PHASES[params["etienne_swap"]]  # MC-16 (validated by Game)
         self.etienne_phase_mask = sum(1 << PHASES.index(ph) for ph in self.etienne_phases)
         self.tie_after_pass = params["tie_break_moment"] == "after_passing"  # MC-25 (validated by Game)
+        in_range = params["changed_value"] == "printed_range"  # MC-18, MC-19 (validated by Game)
+        self.change_lo = min(c[1] for c in out_cards) if in_range else 0
+        self.change_hi = max(c[1] for c in out_cards) if in_range else 13
+        self.etienne_discards = params["etienne_draw"] == "optional"  # MC-16 (validated by Game)
         self.num_actions = NUM_ACTIONS + (NUM_CARDS if self.henri_optional else 0)
         # observation layout (docs): 4 card planes, 3 card planes per seat, then scalars
         self.obs_card_planes = 4 + 3 * n
@@ -976,7 +1078,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if phase in ("combine", "discard"):
             self._check_combine_phase(d, scores)
         self._check_game_end(d, scores)
-        _check_history(d, d["history"], self.num_players, self.etienne_phases)  # the log against the position
+        _check_history(d, d["history"], self.num_players, self.etienne_phases,  # the log against the position
+                       self.etienne_discards)
         _check_display_kept(d, d["history"])
 
     def _check_types(self, d: Dict[str, Any]) -> None:
@@ -1083,6 +1186,10 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             expect(lo <= len(hands[q]) <= hi,
                    f"MC-7/MC-14: seat {q} holds {len(hands[q])} cards in the bid phase ({lo}..{hi} possible)")
         bid_at, swap_at = _bid_phase_actions(history)
+        first = bid_at[0] if bid_at else len(history)
+        if (self.etienne_discards and d["etienne_used"] and not swap_at and helpers[0] == ETIENNE
+                and first > 0 and DISCARD <= (history[first - 1] or 0) < SWAP):
+            swap_at = [first - 1]  # MC-16: seat 0's discard without a draw before its bid
         expect([_bid_card(history[i]) for i in bid_at] == bids[:k],
                "MC-27: 'history' must end with this round's bids ('bids'), in seat order")
         for q, i in enumerate(bid_at):
@@ -1400,13 +1507,23 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 return f"{want}, not a pick"
             return f"MC-9: card {c} ({self.card_name(c)}) is not in the display"
         if a < SWAP:
-            if phase != "discard":
-                return f"{want}, not a discard (MC-14 applies only above {HAND_LIMIT} cards)"
-            return f"MC-14: seat {p} does not hold card {c} ({self.card_name(c)})"
+            return self._why_no_discard(d, p, c, want)
         if phase != "combine":
             return f"{want}, not a combination step"
         assert a > DECLINE  # decline is always legal in the combine phase
         return self._why_no_combination(d, p, a)
+
+    def _why_no_discard(self, d: Dict[str, Any], p: int, c: int, want: str) -> str:
+        """MC-14, MC-16: why seat ``p`` may not discard card ``c`` now (``want``: what the
+        phase asks for)."""
+        phase = d["phase"]
+        if phase != "discard" and self.etienne_discards and d["helpers"][p] == ETIENNE:  # MC-16
+            if not d["etienne_used"] and phase in self.etienne_phases and len(d["hands"][p]) < 2:
+                return "MC-16: Etienne's holder discards without a draw only while he holds two cards or more"
+            return self._why_no_swap(d, p, c)
+        if phase != "discard":
+            return f"{want}, not a discard (MC-14 applies only above {HAND_LIMIT} cards)"
+        return f"MC-14: seat {p} does not hold card {c} ({self.card_name(c)})"
 
     def _why_no_swap(self, d: Dict[str, Any], p: int, c: int) -> str:
         """MC-16: why seat ``p`` may not swap card ``c`` now."""
@@ -1436,7 +1553,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if len(hand) - len(slots) < 1:
             return "MC-11: after laying a combination the player must still hold at least one card"
         cards = [hand[i] for i in slots]
-        outs = combination_outcomes(cards, self.cards, helper, kept_card=self.params["kept_card"])
+        outs = combination_outcomes(cards, self.cards, helper, kept_card=self.params["kept_card"],
+                                    changed_value=self.params["changed_value"])
         shown = ", ".join(self.card_name(x) for x in cards)
         if not outs:
             return f"MC-10: {shown} is neither a run nor a set (with {HELPERS[helper]})"
@@ -1467,8 +1585,11 @@ def _current(d: Dict[str, Any], n: int) -> int:
 def _bid_phase_actions(history: Sequence[Optional[int]], k: Optional[int] = None) -> Tuple[List[int], List[int]]:
     """During a bid phase: the positions in ``history`` of this round's bids (seat 0's first;
     ``None`` stands for a hidden bid in a view) and of its Etienne swap: the actions after
-    the last pick, discard or combination step. With ``k`` (a view, where ``None`` may also
-    be an earlier combination) the scan stops after ``k`` bids."""
+    the last pick, discard or combination step. A discard right after a bid is Etienne's
+    discard without a draw (MC-16, ``etienne_draw="optional"``), counted with the swaps; one
+    before seat 0's bid cannot be told from the last round's hand-limit discard here
+    (``_check_bid_phase`` decides by ``etienne_used``). With ``k`` (a view, where ``None`` may
+    also be an earlier combination) the scan stops after ``k`` bids."""
     bid_at: List[int] = []
     swap_at: List[int] = []
     i = len(history)
@@ -1476,7 +1597,8 @@ def _bid_phase_actions(history: Sequence[Optional[int]], k: Optional[int] = None
         a = history[i - 1]
         if a is None or _bid_card(a) >= 0:
             bid_at.append(i - 1)
-        elif SWAP <= a < DECLINE:
+        elif SWAP <= a < DECLINE or (DISCARD <= a < SWAP and i > 1 and (history[i - 2] is None
+                                                                       or _bid_card(history[i - 2]) >= 0)):
             swap_at.append(i - 1)
         else:
             break
@@ -1487,7 +1609,8 @@ def _bid_phase_actions(history: Sequence[Optional[int]], k: Optional[int] = None
 
 
 def _check_history(d: Dict[str, Any], history: List[int], n: int,
-                   swap_phases: Tuple[str, ...] = ETIENNE_SWAP_PHASES["any_decision"]) -> None:
+                   swap_phases: Tuple[str, ...] = ETIENNE_SWAP_PHASES["any_decision"],
+                   etienne_discards: bool = False) -> None:
     """``history`` (the actions since ``new_state``) against the position (StateError).
 
     An empty history is a position set up directly (the position keys are authoritative), in
@@ -1498,7 +1621,10 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
     discards (at most ``MAX_SLOTS - HAND_LIMIT``: MC-14), with at most one Etienne swap
     (MC-16) in a phase of ``swap_phases`` (the reading ``etienne_swap``: a swap in the bid
     stage is a bid-phase swap; a swap followed by a hand-limit discard, or ending the history
-    of a discard phase, is a swap between the discards). It must hold exactly the ``round - 1`` rounds
+    of a discard phase, is a swap between the discards; with ``etienne_discards``, the reading
+    etienne_draw="optional", a discard that follows no combination step or hand-limit discard,
+    or one more than MC-14 allows after one, is Etienne's discard without a draw, counted as
+    the round's swap). It must hold exactly the ``round - 1`` rounds
     played before this one (all ``round`` once the game is over) and then exactly this
     round's progress: the committed bids, the bid cards still on the table, the seats that
     have combined, and the swap that ``etienne_used`` records."""
@@ -1514,11 +1640,17 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
     picks: Set[int] = set()
     combined = swaps = discards = 0
     prev = ""
+    # MC-16 (etienne_draw="optional"): the round opened right after a hand-limit discard, which
+    # may have been seat 0's discard without a draw at its bid (the history cannot tell)
+    opened_after_discard = last_opened_after_discard = False
     for i, a in enumerate(history):
         kind = _action_kind(a)
         dswap = _is_discard_swap(history, i, phase)  # MC-16, MC-14: a swap between the discards
-        if stage == "end" and kind != "discard" and not dswap:  # the round is over: this action opens the next
-            done, last_swaps = done + 1, swaps
+        edisc = (kind == "discard" and etienne_discards  # MC-16: Etienne's discard without a draw
+                 and (prev not in ("combine", "discard") or discards >= MAX_SLOTS - HAND_LIMIT))
+        if stage == "end" and (kind != "discard" or edisc) and not dswap:  # the round is over: this opens the next
+            done, last_swaps, last_opened_after_discard = done + 1, swaps, opened_after_discard
+            opened_after_discard = etienne_discards and prev == "discard" and not edisc
             stage, bids, picks, combined, swaps, discards, prev = "bid", [], set(), 0, 0, 0, ""
         where = f"'history'[{i}] = {a}"
         if kind == "bid":
@@ -1536,7 +1668,7 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
             expect(a - PICK not in picks, f"MC-9: {where} picks card {a - PICK} a second time in one round")
             picks.add(a - PICK)
             expect(len(picks) <= 2 * n, f"MC-9: {where}: {n} seats pick at most {2 * n} cards a round")
-        elif kind == "swap":
+        elif kind == "swap" or edisc:
             _check_swap(where, n, stage, swap_phases, prev, swaps, dswap)
             swaps += 1
         elif kind == "combine":
@@ -1552,21 +1684,23 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
             expect(discards <= MAX_SLOTS - HAND_LIMIT,
                    f"MC-14: {where}: a hand holds at most {MAX_SLOTS} cards at its combination step, so at "
                    f"most {MAX_SLOTS - HAND_LIMIT} discard follows it")
-        prev = prev if dswap else kind  # (after a swap between the discards, the discards go on)
+        prev = prev if dswap else "swap" if edisc else kind  # (after a swap between the discards, they go on)
     if stage == "end" and phase != "discard":  # the history ends with a complete round
-        done, last_swaps = done + 1, swaps
+        done, last_swaps, last_opened_after_discard = done + 1, swaps, opened_after_discard
+        opened_after_discard = etienne_discards and prev == "discard"  # (this round has no action yet)
         stage, bids, combined, swaps = "bid", [], 0, 0
         picks = set()
     if phase == "over":
         expect(done == rnd and stage == "bid" and not bids and not swaps,
                f"MC-24: a finished game's 'history' holds its {rnd} rounds exactly "
                f"(it holds {done} complete rounds and {len(bids)} more bids)")
-        expect(d["etienne_used"] == (last_swaps == 1),
+        expect(d["etienne_used"] == (last_swaps == 1) or _seat0_discard(d, last_swaps, last_opened_after_discard,
+                                                                          swap_phases),
                "MC-16: 'etienne_used' must say whether the last round's actions in 'history' hold a swap")
         return
     expect(done == rnd - 1, f"'history' must hold the {rnd - 1} rounds played before round {rnd} ('round'), "
                             f"then this round's actions; it holds {done} complete rounds")
-    expect(d["etienne_used"] == (swaps == 1),
+    expect(d["etienne_used"] == (swaps == 1) or _seat0_discard(d, swaps, opened_after_discard, swap_phases),
            "MC-16: 'etienne_used' must say whether this round's actions in 'history' hold a swap")
     committed = [b for b in d["bids"] if b >= 0]
     if phase == "bid":
@@ -1622,6 +1756,16 @@ def _check_display_kept(d: Dict[str, Any], history: List[int]) -> None:
     missing = sorted(kept - set(d["display"]))
     expect(not missing, f"MC-9, MC-5: card {missing[0] if missing else 0} was laid in the display as a bid card "
                         "in 'history' and no pick took it since, so it must be in 'display'")
+
+
+def _seat0_discard(d: Dict[str, Any], swaps: int, opened_after_discard: bool, swap_phases: Tuple[str, ...]) -> bool:
+    """MC-16 (etienne_draw="optional"): whether a round whose actions hold no swap may still
+    have used Etienne: it opened right after a discard, which ``etienne_used`` then says was
+    seat 0's discard without a draw at its bid (seat 0 holds Etienne in that round: the
+    helpers are not passed after it; the reading etienne_swap lets him act at the bid), not the
+    last round's hand-limit discard."""
+    return (opened_after_discard and swaps == 0 and bool(d["etienne_used"]) and d["helpers"][0] == ETIENNE
+            and "bid" in swap_phases)
 
 
 def _is_discard_swap(history: List[int], i: int, phase: str) -> bool:
@@ -2010,11 +2154,14 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
         elif self.phase == "discard":
             acts += [DISCARD + c for c in hand]  # MC-14
         if self.helpers[p] == ETIENNE and not self.etienne_used and self.phase in self.game.etienne_phases:
+            if self.game.etienne_discards and self.phase != "discard" and len(hand) >= 2:
+                acts += [DISCARD + c for c in hand]  # MC-16 (etienne_draw="optional"): no draw
             acts += [SWAP + c for c in hand]  # MC-16: once per round, at the decisions of etienne_swap
         if self.phase == "combine":
             acts.append(DECLINE)  # MC-10
             acts += combination_actions(hand, self.game.cards, self.helpers[p],
-                                        kept_card=self.game.params["kept_card"])
+                                        kept_card=self.game.params["kept_card"],
+                                        changed_value=self.game.params["changed_value"])
         if self.phase == "bid" and self.game.henri_optional and self.helpers[p] == HENRI:
             acts += [BID_PLAIN + c for c in hand]  # MC-17: a bid without Henri's +2
         return acts
@@ -2034,6 +2181,8 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
             self._bid(p, a - BID_PLAIN, henri_off=True)
         elif a < DISCARD:
             self._pick(p, a - PICK)
+        elif a < SWAP and self.phase != "discard":  # MC-16 (etienne_draw="optional")
+            self._swap(p, a - DISCARD, draw=False)
         elif a < SWAP:
             self._discard_for_limit(p, a - DISCARD)
         elif a == DECLINE:
@@ -2065,11 +2214,14 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
             self.known[p].remove(c)
         self.pools[c] = 0
 
-    def _swap(self, p: int, c: int) -> None:
-        # MC-16: discard face up, then draw the top card (MC-6 may reshuffle the discards)
+    def _swap(self, p: int, c: int, draw: bool = True) -> None:
+        # MC-16: discard face up, then draw the top card (MC-6 may reshuffle the discards);
+        # with etienne_draw="optional" the draw may be left out
         self.etienne_used = True
         self._take_from_hand(p, c)
         self.discard = sorted(self.discard + [c])
+        if not draw:
+            return
         new = self._draw()
         assert new is not None  # the discard pile holds at least c
         self.hands[p] = sorted(self.hands[p] + [new])
