@@ -1,7 +1,8 @@
 """The readings of M's rule text (``mousehole.m.READINGS``, docs/games/m.md "Readings"):
-for every value of ``pass_cost`` (M-9), ``stuck_cards`` (M-17) and ``draw_timing`` (M-10,
-M-16), hand-computed positions where the readings differ, asserted literally on both
-engines; the state-dict validation and the determinization follow the game's reading."""
+for every value of ``pass_cost`` (M-9), ``stuck_cards`` (M-17), ``draw_timing`` (M-10,
+M-16), ``short_payer`` (M-8) and ``chipless_exchange`` (M-9), hand-computed positions where
+the readings differ, asserted literally on both engines; the state-dict validation and the
+determinization follow the game's reading."""
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -10,9 +11,9 @@ import numpy as np
 import pytest
 
 import mousehole
-from mousehole import ParameterError, StateError
+from mousehole import IllegalMoveError, ParameterError, StateError
 from mousehole.m import READINGS, MChooseRow, MPass
-from test_m_rules import Deck, place
+from test_m_rules import Deck, _blue_position, place
 
 Cell = Tuple[int, int]
 N_CARDS = 90
@@ -74,7 +75,8 @@ def test_readings_are_parameters_with_defaults(engine: str) -> None:
     """Each reading is a keyword parameter; its default is the engine's reading so far."""
     g = load(engine)
     assert {r.param: g.params[r.param] for r in READINGS} == {
-        "pass_cost": "every_pass", "stuck_cards": "hands_and_pile", "draw_timing": "after_scoring"}
+        "pass_cost": "every_pass", "stuck_cards": "hands_and_pile", "draw_timing": "after_scoring",
+        "short_payer": "pays_part", "chipless_exchange": "forbidden"}
     assert g.num_actions == 327 and g.observation_shape == (96, 8, 8)
     for r in READINGS:
         for v in r.values:  # no reading adds an action or an observation plane
@@ -83,7 +85,7 @@ def test_readings_are_parameters_with_defaults(engine: str) -> None:
             assert (h.num_actions, h.observation_shape) == (g.num_actions, g.observation_shape)
 
 
-@pytest.mark.parametrize("param", ["pass_cost", "stuck_cards", "draw_timing"])
+@pytest.mark.parametrize("param", ["pass_cost", "stuck_cards", "draw_timing", "short_payer", "chipless_exchange"])
 def test_unknown_reading_value_is_refused(param: str) -> None:
     for bad in ("sometimes", "", True, 1, None):
         with pytest.raises(ParameterError, match=param):
@@ -93,13 +95,15 @@ def test_unknown_reading_value_is_refused(param: str) -> None:
 # ---- M-9: pass_cost -----------------------------------------------------------------------------
 
 
-def _pass_position(engine: str, pass_cost: str, chips: Optional[List[int]] = None) -> Tuple[Any, List[int]]:
+def _pass_position(engine: str, pass_cost: str, chips: Optional[List[int]] = None,
+                   chipless_exchange: str = "forbidden", empty_pile: bool = False) -> Tuple[Any, List[int]]:
     d = Deck()
     base = d("blue", 10, "square")
     mine = [d("blue", 20, "square"), d("pink", 30, "eight")]
     theirs = [d("pink", 40, "circle")]
     pile = [d("green", 30, "circle"), d("yellow", 0)]  # bottom first: the yellow 0 is on top
-    s = build(engine, {(0, 0): base}, [mine, theirs], pile, pass_cost=pass_cost, chips=chips)
+    s = build(engine, {(0, 0): base}, [mine, theirs], [] if empty_pile else pile, pass_cost=pass_cost, chips=chips,
+              chipless_exchange=chipless_exchange)
     return s, [base] + mine + theirs + pile
 
 
@@ -142,6 +146,97 @@ def test_m9_without_chips_no_exchange_in_both_readings(engine: str, pass_cost: s
     assert g.A_EXCH not in s.legal_actions() and g.A_PASS in s.legal_actions()
     s.apply(MPass())
     assert s.to_dict()["chips"] == [0, 12]
+
+
+# ---- M-9: chipless_exchange ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pass_cost", ["every_pass", "exchange_only"])
+def test_m9_free_exchange_without_chips(engine: str, pass_cost: str) -> None:
+    """M-9, ``chipless_exchange="free"``: a passing player without chips may exchange, for
+    free, under either ``pass_cost``: the card goes under the pile, the top card is drawn, no
+    chip moves (``"forbidden"`` refuses the same action)."""
+    s, (base, b20, p30, p40, g30, y0) = _pass_position(engine, pass_cost, chips=[0, 12], chipless_exchange="free")
+    g = s.game
+    assert [int(a) for a in s.legal_actions()][-3:] == [g.A_PASS, g.A_EXCH, g.A_EXCH + 1]
+    slot = sorted([b20, p30]).index(b20)
+    s.apply(MPass(slot))
+    d = s.to_dict()
+    assert d["chips"] == [0, 12]
+    assert d["hands"] == [sorted([p30, y0]), [p40]] and d["pile"] == [b20, g30] and d["pile_putter"] == [0, -1]
+    assert d["log"] == [[0, -2, 0, 0]] and d["current"] == 1
+    forbidden, _ = _pass_position(engine, pass_cost, chips=[0, 12])
+    with pytest.raises(IllegalMoveError, match="M-9: seat 0 has no chip"):
+        forbidden.apply(MPass(slot))
+
+
+@pytest.mark.parametrize("pass_cost, chips_after", [("every_pass", [5, 7]), ("exchange_only", [5, 7])])
+def test_m9_free_exchange_reading_leaves_paying_players_alone(engine: str, pass_cost: str,
+                                                               chips_after: List[int]) -> None:
+    """M-9, ``chipless_exchange="free"``: a player with chips still pays one for the exchange,
+    and pays for a plain pass as ``pass_cost`` says; with an empty pile nobody exchanges."""
+    s, (base, b20, p30, p40, g30, y0) = _pass_position(engine, pass_cost, chipless_exchange="free")
+    s.apply(MPass(0))
+    assert s.to_dict()["chips"] == chips_after
+    s, _ = _pass_position(engine, pass_cost, chipless_exchange="free")
+    s.apply(MPass())
+    assert s.to_dict()["chips"] == ([5, 7] if pass_cost == "every_pass" else [6, 6])
+    s, _ = _pass_position(engine, pass_cost, chips=[0, 12], chipless_exchange="free", empty_pile=True)
+    assert [int(a) for a in s.legal_actions()][-1] == s.game.A_PASS
+    with pytest.raises(IllegalMoveError, match="M-9: no exchange when the draw pile is empty"):
+        s.apply(MPass(0))
+
+
+# ---- M-8: short_payer ------------------------------------------------------------------------------
+
+
+def _payment(engine: str, short_payer: str, neighbours: int, chips: List[int]) -> List[int]:
+    """The chips after seat 0 lays a blue card touching ``neighbours`` blue cards (M-8: it earns
+    ``neighbours - 1``; no scoring) with these chips before, under ``short_payer``."""
+    table, target, card = _blue_position(neighbours)
+    d = Deck()
+    pile = [d("pink", 30, "eight"), d("pink", 40, "circle")]
+    s = build(engine, table, [[card]] + [[] for _ in chips[1:]], pile, chips=chips, short_payer=short_payer)
+    s.apply_action(place(s, card, *target))
+    assert s.current_player == 1 and s.to_dict()["hands"][0] == sorted(pile)  # M-10
+    after: List[int] = s.to_dict()["chips"]
+    assert s.scores() == [10 * c for c in after]
+    return after
+
+
+@pytest.mark.parametrize("short_payer, after", [("pays_part", [13, 5, 0]), ("skipped", [13, 4, 1])])
+def test_m8_referee_position(engine: str, short_payer: str, after: List[int]) -> None:
+    """M-8, the referee's position: seat 0 lays a card touching three cards and earns 2 chips;
+    its right neighbour (seat 2) holds 1. ``pays_part``: seat 2 pays its chip, seat 1 the
+    other; ``skipped``: seat 2 pays nothing, seat 1 pays both."""
+    assert _payment(engine, short_payer, 3, [11, 6, 1]) == after
+
+
+@pytest.mark.parametrize("short_payer, after", [("pays_part", [15, 9, 0, 0]), ("skipped", [15, 6, 2, 1])])
+def test_m8_skipping_goes_on_round_the_table(engine: str, short_payer: str, after: List[int]) -> None:
+    """M-8: seat 0 earns 3 chips (four neighbours); seats 3 and 2 to its right hold 1 and 2.
+    ``pays_part``: they pay what they have (1 + 2); ``skipped``: both are skipped and seat 1,
+    the first with 3 chips, pays them all."""
+    assert _payment(engine, short_payer, 4, [12, 9, 2, 1]) == after
+
+
+@pytest.mark.parametrize("short_payer, after", [("pays_part", [14, 6, 4, 0]), ("skipped", [14, 6, 3, 1])])
+def test_m8_the_first_who_has_it_all_pays(engine: str, short_payer: str, after: List[int]) -> None:
+    """M-8: seat 0 earns 2 chips (three neighbours); seat 3 holds 1, seats 2 and 1 hold 5 and
+    6. ``pays_part``: seat 3 pays 1, seat 2 the other; ``skipped``: seat 3 is skipped and seat
+    2, the first to the right who has both, pays both (seat 1 pays nothing)."""
+    assert _payment(engine, short_payer, 3, [12, 6, 5, 1]) == after
+
+
+@pytest.mark.parametrize("short_payer", ["pays_part", "skipped"])
+@pytest.mark.parametrize("chips, after", [([14, 2, 2], [17, 1, 0]), ([10, 2, 6], [13, 2, 3]),
+                                          ([16, 2, 0], [18, 0, 0])])
+def test_m8_readings_agree_when_nobody_is_skipped(engine: str, short_payer: str, chips: List[int],
+                                                  after: List[int]) -> None:
+    """M-8 under both readings: when nobody holds the whole 3 chips each pays what he has,
+    right neighbour first (so the placer gets fewer only when the others hold fewer); when
+    the right neighbour holds them, he pays them all."""
+    assert _payment(engine, short_payer, 4, chips) == after
 
 
 # ---- M-17: stuck_cards ----------------------------------------------------------------------------
@@ -297,6 +392,36 @@ def test_m17_no_chip_leaves_the_pile_out_of_reach(engine: str, chips: int, over:
     else:
         assert d["end"] is None and s.current_player == 1
         assert [int(a) for a in s.legal_actions()] == [s.game.A_PASS, s.game.A_EXCH]
+
+
+@pytest.mark.parametrize("chipless_exchange, over", [("forbidden", True), ("free", False)])
+def test_m17_no_chip_free_exchange_keeps_the_pile_in_reach(engine: str, chipless_exchange: str, over: bool) -> None:
+    """M-17 with ``chips=0``: under ``chipless_exchange="free"`` a seat without chips may
+    exchange (M-9), so the green 20 circle left in the pile can still reach a hand and the
+    game goes on (seat 1: pass or exchange its card); under ``"forbidden"`` M-17 ends it."""
+    c = _stuck_cards(Deck())
+    nofit = c["nofit"]
+    pile = [c["later"]] + nofit[1:5]
+    g = load(engine, chips=0, chipless_exchange=chipless_exchange)
+    s = g.state_from_dict(position(g, {(0, 0): c["base"]}, [[c["fit"]], [nofit[0]]], pile, chips=[0, 0]))
+    assert s.game.pile_in_reach == (not over)
+    s.apply_action(place(s, c["fit"], 0, 1))
+    assert s.to_dict()["pile"] == [c["later"]] and s.is_terminal() == over
+    if over:
+        assert s.to_dict()["end"] == "M-17"
+    else:
+        assert s.current_player == 1 and [int(a) for a in s.legal_actions()] == [g.A_PASS, g.A_EXCH]
+        s.apply(MPass(0))  # seat 1 draws the green 20 circle, for free
+        d = s.to_dict()
+        assert d["hands"][1] == [c["later"]] and d["chips"] == [0, 0] and not s.is_terminal()
+        assert [int(a) for a in s.legal_actions()] == [g.A_PASS] + [g.A_EXCH + i for i in range(4)]  # seat 0
+    hands = [[nofit[0]], [nofit[1]]]  # validation: only a pile card fits
+    d = position(g, {(0, 0): c["base"]}, hands, [c["fit"]], chips=[0, 0])
+    if over:
+        with pytest.raises(StateError, match="M-17"):
+            g.state_from_dict(d)
+    else:
+        assert not g.state_from_dict(d).is_terminal()
 
 
 def test_m17_no_chip_validation(engine: str) -> None:

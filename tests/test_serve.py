@@ -56,7 +56,8 @@ def test_pages_api_and_headers(tmp_path: Any) -> None:
             assert [g["id"] for g in info["games"]] == GAMES
             m = next(g for g in info["games"] if g["id"] == "m")
             assert m["min_players"] == 2 and {r["param"] for r in m["readings"]} == {"pass_cost", "stuck_cards",
-                                                                                   "draw_timing"}
+                                                                                   "draw_timing", "short_payer",
+                                                                                   "chipless_exchange"}
             assert info["levels"] == ["easy", "medium", "hard"]
     asyncio.run(main())
 

@@ -53,6 +53,9 @@ ctypedef struct m_cfg_t:
     # play: with chips=0 no pile card can reach a hand); the placer
     # draws after the scoring (draw_timing, M-10, M-16)
     int32_t pass_pays, stuck_pile, draw_late
+    # short_payer="skipped" (M-8): a seat short of the whole amount pays nothing;
+    # chipless_exchange="free" (M-9): a seat without chips may exchange
+    int32_t short_skip, free_exch
 
 # The table lives in an 8 x 8 window (bit r*8+c of a uint64 is window cell (r, c)) whose
 # cell (0, 0) is the absolute cell (orow, ocol) = (top - 1, left - 1) of the bounding box;

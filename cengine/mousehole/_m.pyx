@@ -617,11 +617,17 @@ cdef inline void m_clear_masks(m_pos_t* x) noexcept nogil:
     x.total = 0
 
 
-cdef inline int m_num_turn(const m_pos_t* x) noexcept nogil:
-    """How many actions the seat to move has in a turn: its placements, the pass, and with a
-    chip and a card in the pile an exchange per hand card (M-9)."""
+cdef inline int m_may_exchange(const m_pos_t* x, const m_cfg_t* c, int p) noexcept nogil:
+    """M-9: seat p may exchange a card when it passes: with a card in the pile, and a chip
+    (or, the reading chipless_exchange 'free', without one)."""
+    return ((x.chips[p] > 0) | c.free_exch) & (x.pile_n > 0)
+
+
+cdef inline int m_num_turn(const m_pos_t* x, const m_cfg_t* c) noexcept nogil:
+    """How many actions the seat to move has in a turn: its placements, the pass, and an
+    exchange per hand card when it may exchange (M-9)."""
     cdef int p = x.current
-    return x.total + 1 + (x.hand_n[p] & -((x.chips[p] > 0) & (x.pile_n > 0)))
+    return x.total + 1 + (x.hand_n[p] & -m_may_exchange(x, c, p))
 
 
 cdef inline bint m_any_fits(const m_pos_t* x, const m_cfg_t* c, int p, int H) noexcept nogil:
@@ -668,10 +674,22 @@ cdef inline void m_turn_start(m_pos_t* x, const m_cfg_t* c, int p, bint stuck, i
         m_finish(x, END_M17, rec)
 
 
-cdef inline void m_pay_chips(m_pos_t* x, int p, int n, int need) noexcept nogil:
+cdef inline void m_pay_chips(m_pos_t* x, int p, int n, int need, bint skip) noexcept nogil:
     """M-8: ``need`` chips to seat p, from its right neighbour onwards, never from p; a seat
-    without chips is passed over (the first payment without a branch: often 0)."""
+    without chips is passed over (the first payment without a branch: often 0). ``skip``
+    (short_payer 'skipped'): when the right neighbour has fewer than ``need``, the first seat
+    further right that has them all pays them all; when none has, each pays what it has."""
     cdef int q = right_seat(p, n), pay, k = 2
+    if skip and x.chips[q] < need:
+        while k < n:
+            q = right_seat(q, n)
+            if x.chips[q] >= need:
+                x.chips[q] -= need
+                x.chips[p] += need
+                return
+            k += 1
+        q = right_seat(p, n)
+        k = 2
     pay = need if need < x.chips[q] else x.chips[q]
     x.chips[q] -= pay
     x.chips[p] += pay
@@ -688,7 +706,8 @@ cdef inline void m_pay_chips(m_pos_t* x, int p, int n, int need) noexcept nogil:
 cdef inline void m_pass(m_pos_t* x, const m_cfg_t* c, int p, int slot, int top, uint64_t tlt,
                         bint rec) noexcept nogil:
     """M-9: a pass (slot -1) or the exchange of ``slot``'s card, without a branch: with a chip,
-    the exchange and (the pass_cost reading) the pass pay one to the right neighbour; the card
+    the exchange and (the pass_cost reading) the pass pay one to the right neighbour (an
+    exchange without a chip, chipless_exchange 'free', pays nothing); the card
     goes under the pile (the free slot below it) and the top card (``top``, ``tlt =
     hand_below(hand, top)``) takes its place. M-18 counts the passes while the pile is empty."""
     cdef int ex = slot >= 0, b
@@ -725,7 +744,7 @@ cdef inline int m_lay(m_pos_t* x, const m_cfg_t* c, int p, int cell, int card, u
     # M-8: k - 1 chips for k neighbours
     need = (<int>((occ >> 1) >> cell) & 1) + (<int>((occ << 1) >> cell) & 1) \
         + (<int>((occ >> 8) >> cell) & 1) + (<int>((occ << 8) >> cell) & 1) - 1
-    m_pay_chips(x, p, c.n, need)
+    m_pay_chips(x, p, c.n, need, c.short_skip)
     sh = (8 if cell < 8 else 0) + (1 if (cell & 7) == 0 else 0)
     if sh:
         m_board_shift(b, c, -(sh >> 3), -(sh & 1))
@@ -781,7 +800,7 @@ cdef inline int m_play(m_pos_t* x, const m_cfg_t* c, uint32_t r, rng_t* policy, 
     tlt = hand_below(h, top)
     m_set_bad(x, c, hnxt, H)
     if policy != NULL:
-        r = rng_below(policy, <uint32_t>m_num_turn(x))
+        r = rng_below(policy, <uint32_t>m_num_turn(x, c))
     if r >= <uint32_t>x.total:  # M-9
         slot = <int>(r - <uint32_t>x.total) - 1
         m_pass(x, c, p, slot, top, tlt, rec)
@@ -931,7 +950,7 @@ cdef inline int m_current(const m_t* s) noexcept nogil:
 cdef inline int m_num_legal(const m_t* s) noexcept nogil:
     """How many actions ``m_legal`` lists (from the cached masks)."""
     if s.pos.phase == PH_PLAY:
-        return m_num_turn(&s.pos)
+        return m_num_turn(&s.pos, &s.cfg)
     if s.pos.phase == PH_CHOOSE:
         return 2
     if s.pos.phase == PH_TAKE:
@@ -1047,7 +1066,7 @@ cdef int m_legal(const m_t* s, action_t* out) noexcept nogil:
                 n += 1
         out[n] = s.cfg.A_PASS
         n += 1
-        if x.chips[p] > 0 and x.pile_n > 0:
+        if m_may_exchange(x, &s.cfg, p):
             for i in range(x.hand_n[p]):
                 out[n] = s.cfg.A_EXCH + i
                 n += 1
@@ -1078,7 +1097,7 @@ cdef void m_legal_mask(const m_t* s, uint8_t* out) noexcept nogil:
                 out[(i << 6) | ctz64(bits)] = 1
                 bits &= bits - 1
         out[s.cfg.A_PASS] = 1
-        if x.chips[p] > 0 and x.pile_n > 0:
+        if m_may_exchange(x, &s.cfg, p):
             for i in range(x.hand_n[p]):
                 out[s.cfg.A_EXCH + i] = 1
     elif x.phase == PH_CHOOSE:
@@ -1103,7 +1122,7 @@ cdef bint m_is_legal(const m_t* s, int a) noexcept nogil:
         if a == s.cfg.A_PASS:
             return True  # M-9: passing is always allowed
         if a < s.cfg.A_ROW:
-            return a - s.cfg.A_EXCH < x.hand_n[p] and x.chips[p] > 0 and x.pile_n > 0
+            return a - s.cfg.A_EXCH < x.hand_n[p] and m_may_exchange(x, &s.cfg, p)
         return False
     if x.phase == PH_CHOOSE:
         return s.cfg.A_ROW <= a < s.cfg.A_TAKE
@@ -1633,8 +1652,10 @@ cdef int fill_cfg(object game, void* v) except -1:
     # fitting nobody lays (so nobody draws, M-10), and an exchange (M-9) needs a chip; chips
     # never leave the game (M-2, M-8, M-9), so with 0 chips each the pile never counts and
     # every game ends by M-17 rather than by max_turns (docs/games/m.md, "Readings")
-    cfg.stuck_pile = game.stuck_with_pile and cfg.chips > 0
+    cfg.stuck_pile = game.pile_in_reach  # stuck_cards, chips > 0 or chipless_exchange 'free' (M-17)
     cfg.draw_late = game.draw_after_scoring
+    cfg.short_skip = game.skip_short_payer  # M-8 (short_payer)
+    cfg.free_exch = game.free_exchange  # M-9 (chipless_exchange)
     cfg.nc = len(game.colours)
     cfg.nv = len(game.values)
     cfg.ns = len(game.symbols)

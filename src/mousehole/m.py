@@ -45,7 +45,8 @@ play (the rest are removed unseen), the last of them is the top of the pile.
   what everybody saw.
 * **Readings.** Where the rule text allows more than one reading, a parameter names the
   reading played (:data:`READINGS`; the default is listed first): ``pass_cost`` (M-9),
-  ``stuck_cards`` (M-17), ``draw_timing`` (M-10, M-16).
+  ``stuck_cards`` (M-17), ``draw_timing`` (M-10, M-16), ``short_payer`` (M-8),
+  ``chipless_exchange`` (M-9).
 * **Readable notation.** ``state.describe(a)`` names cards and absolute cells
   (``place blue 30 square at 2,-1``, ``exchange pink 0``, ``pass``, ``row vertical``,
   ``take green 20 eight at 1,3``); ``state.parse_action(text)`` reads it back, and also the
@@ -132,6 +133,14 @@ LOG_REACH = 2**14
 MAX_DRAWS = 1000  #: determinization: draws tried before giving up on M-17 (see _determinize)
 END_REASONS = ("M-16", "M-17", "M-18", "max_turns")
 
+#: M-9's sentence (and its translation), which two readings rest on: pass_cost and chipless_exchange
+_PASSING = ("Wie geen kaart kan of wil aanleggen, mag ook passen. Voor zover hij nog fiches heeft, moet hij dan "
+            "één fiche aan zijn rechter buurman betalen, maar hij mag daarvoor echter één van zijn handkaarten "
+            "onder de trekstapel schuiven en een nieuwe kaart pakken.")
+_PASSING_EN = ("Whoever cannot or will not lay a card may also pass. As far as he still has chips, he must then "
+               "pay one chip to his right neighbour, but in return he may slide one of his hand cards under the "
+               "draw pile and take a new card.")
+
 #: The open readings of the rule text (docs/games/m.md, "Readings"); each is a parameter.
 READINGS: Tuple[Reading, ...] = (
     Reading(
@@ -143,12 +152,8 @@ READINGS: Tuple[Reading, ...] = (
             "exchange)",
         ),
         rules=("M-9",),
-        source="Wie geen kaart kan of wil aanleggen, mag ook passen. Voor zover hij nog fiches heeft, moet hij "
-               "dan één fiche aan zijn rechter buurman betalen, maar hij mag daarvoor echter één van zijn "
-               "handkaarten onder de trekstapel schuiven en een nieuwe kaart pakken.",
-        translation="Whoever cannot or will not lay a card may also pass. As far as he still has chips, he must "
-                    "then pay one chip to his right neighbour, but in return he may slide one of his hand cards "
-                    "under the draw pile and take a new card.",
+        source=_PASSING,
+        translation=_PASSING_EN,
         why_default="'moet hij dan ... betalen' makes the chip the price of every pass; the exchange is what "
                     "the chip buys ('daarvoor'), an option, not the condition of paying.",
     ),
@@ -166,7 +171,7 @@ READINGS: Tuple[Reading, ...] = (
                     "lay it later; only when no card in play fits can nobody ever lay a card again. With no "
                     "hand card fitting nobody lays, so nobody draws, and an exchange needs a chip: with "
                     "chips=0 no pile card can reach a hand, and M-17 looks at the hands only under either "
-                    "value.",
+                    "value (unless chipless_exchange='free').",
     ),
     Reading(
         param="draw_timing",
@@ -185,6 +190,45 @@ READINGS: Tuple[Reading, ...] = (
                     "until a next scoring is carried out.",
         why_default="The draw is told as the last step of a turn ('Daarna gaat de linker buurman verder'), "
                     "and a scoring ends the same way, so the draw closes the turn after the scoring.",
+    ),
+    Reading(
+        param="short_payer",
+        values=("pays_part", "skipped"),
+        meaning=(
+            "a player to the right who has fewer chips than the placer earns pays what he has, and the rest "
+            "comes from the next player to the right, and so on",
+            "a player to the right who cannot pay the whole amount is skipped and pays nothing: the first one "
+            "further to the right who has it all pays it all (when nobody has it all, each pays what he has, "
+            "as in pays_part)",
+        ),
+        rules=("M-8",),
+        source="Bezit de rechter buurman niet meer genoeg fiches, dan incasseert men van de volgende rechter "
+               "buurman of de daarna volgende spelers. Fiches krijgt men dus altijd, tenzij men alle fiches al "
+               "heeft.",
+        translation="If the right neighbour no longer has enough chips, one collects from the next right "
+                    "neighbour or the players after him. So one always gets chips, unless one already has all "
+                    "the chips.",
+        why_default="'niet meer genoeg' (no longer enough) says he has some, and nothing lets him keep them; "
+                    "'Fiches krijgt men dus altijd, tenzij men alle fiches al heeft' follows ('dus') only if "
+                    "every chip the others hold can be collected. 'skipped' reads 'incasseert men van de "
+                    "volgende' as naming who pays instead, but needs a rule the text does not give for when "
+                    "nobody holds the whole amount (ours: each then pays what he has).",
+    ),
+    Reading(
+        param="chipless_exchange",
+        values=("forbidden", "free"),
+        meaning=(
+            "a passing player without chips may not exchange a card",
+            "a passing player without chips may exchange a card for free (he pays nothing; a player with "
+            "chips pays as pass_cost says)",
+        ),
+        rules=("M-9",),
+        source=_PASSING,
+        translation=_PASSING_EN,
+        why_default="'daarvoor' (in return, for it) ties the exchange to the chip paid: who pays nothing gets "
+                    "nothing in return. 'free' reads 'voor zover hij nog fiches heeft' as limiting only the "
+                    "payment ('moet hij ... betalen') and 'maar hij mag' as a permission of every passing "
+                    "player, but then 'daarvoor' points at a payment that was never made.",
     ),
 )
 
@@ -359,7 +403,12 @@ class M(Game["MState", MMove]):
       hand or in the draw pile fits) or ``"hands"`` (when no card in a hand fits);
     * ``draw_timing`` (M-10, M-16): ``"after_scoring"`` (default: the placer draws after the
       scoring) or ``"before_scoring"`` (right after laying the card, so a draw that empties
-      the pile makes that scoring the last).
+      the pile makes that scoring the last);
+    * ``short_payer`` (M-8): ``"pays_part"`` (default: a player to the right with too few
+      chips pays what he has, the next ones the rest) or ``"skipped"`` (he pays nothing; the
+      first one to the right who has the whole amount pays it all);
+    * ``chipless_exchange`` (M-9): ``"forbidden"`` (default: a player without chips passes
+      but may not exchange) or ``"free"`` (he may exchange, paying nothing).
 
     >>> g = M(players=4, engine="python")
     >>> g.num_actions, g.observation_shape
@@ -412,10 +461,14 @@ class M(Game["MState", MMove]):
     A_ROW: int
     A_TAKE: int
     #: the readings (see READINGS): a pass without an exchange costs a chip (M-9); M-17 looks
-    #: at the draw pile too; the placer draws after the scoring (M-10)
+    #: at the draw pile too; the placer draws after the scoring (M-10); a player short of
+    #: chips is skipped (M-8, not the default); a player without chips may exchange (M-9, not
+    #: the default)
     pass_always_pays: bool
     stuck_with_pile: bool
     draw_after_scoring: bool
+    skip_short_payer: bool
+    free_exchange: bool
     #: M-17 looks at the draw pile: ``stuck_cards="hands_and_pile"`` and a chip in play (with
     #: ``chips=0`` no pile card can ever reach a hand, see ``__init__``)
     pile_in_reach: bool
@@ -453,15 +506,18 @@ class M(Game["MState", MMove]):
         stuck = "no card in a hand or in the draw pile" if self.pile_in_reach else "no card in any hand"
         pass_cost = ("a pass costs you a chip if you have one" if self.pass_always_pays
                      else "a plain pass is free; exchanging costs a chip")
+        short = ("by the first next one who has them all, when it has too few" if self.skip_short_payer
+                 else "by the next ones when it runs out")
+        exchange = ("paying (or without chips, for free)" if self.free_exchange else "paying")
         return "\n".join([
             f"{self.title}: lay cards that match their neighbours, earn chips, take cards in scorings.",
             "Play goes up the seat numbers; the seat to your right is the one before you.",
             "- Your turn: lay a hand card next to the table, or pass (M-6, M-9). The card must share its",
             "  colour, its value or its symbol with every card it touches (a 0 has no symbol), and all",
             f"  cards must fit in a {SQUARE} x {SQUARE} square (M-7).",
-            "- A card touching k cards earns k - 1 chips, paid by the seat to your right (by the next",
-            f"  ones when it runs out) (M-8). After laying, you draw back up to {self.hand_size} cards (M-10).",
-            f"- Passing: {pass_cost}; paying, you may put one hand card under the",
+            "- A card touching k cards earns k - 1 chips, paid by the seat to your right",
+            f"  ({short}) (M-8). After laying, you draw back up to {self.hand_size} cards (M-10).",
+            f"- Passing: {pass_cost}; {exchange}, you may put one hand card under the",
             "  draw pile and draw the top one ('exchange ...') (M-9).",
             "- Scoring (M-12 to M-15): when the card you lay makes a line of 5 or 6 cards in a row and",
             "  shares two of colour, value and symbol with a neighbour in that line, the line scores",
@@ -506,9 +562,12 @@ class M(Game["MState", MMove]):
         # card is drawn (M-10); a pile card reaches a hand then only by an exchange (M-9),
         # which needs a chip. Chips pass between players and never leave the game (M-2, M-8,
         # M-9): with chips=0 nobody ever holds one, no pile card can reach a hand and M-17
-        # looks at the hands only, whatever stuck_cards says (docs/games/m.md, "Readings")
-        self.pile_in_reach = self.stuck_with_pile and chips > 0
+        # looks at the hands only, whatever stuck_cards says (docs/games/m.md, "Readings");
+        # unless chipless_exchange='free', where a seat without chips exchanges too
+        self.free_exchange = params["chipless_exchange"] == "free"  # M-9
+        self.pile_in_reach = self.stuck_with_pile and (chips > 0 or self.free_exchange)
         self.draw_after_scoring = params["draw_timing"] == "after_scoring"  # M-10, M-16
+        self.skip_short_payer = params["short_payer"] == "skipped"  # M-8
         self.n_cards = len(norm_cards)
         self.in_play = in_play
         self.start_chips = chips
@@ -1113,8 +1172,8 @@ class M(Game["MState", MMove]):
             why = _placement_problem(self, cells, hand[mv.slot], (r0 + mv.row, c0 + mv.col))
             return why or f"M-6: {mv} is not allowed"
         if isinstance(mv, MPass):
-            if d["chips"][p] == 0:
-                return f"M-9: seat {p} has no chip, so may pass but not exchange"
+            if d["chips"][p] == 0 and not self.free_exchange:
+                return f"M-9: seat {p} has no chip, so may pass but not exchange (chipless_exchange='forbidden')"
             if not d["pile"]:
                 return "M-9: no exchange when the draw pile is empty"
             return f"M-9: seat {p} holds {len(d['hands'][p])} cards; there is no hand slot {mv.exchange}"
@@ -1591,10 +1650,11 @@ class ReferenceMState(MState):
     def any_placement(self) -> bool:
         """M-17: can any card still in play (hands, and the pile unless stuck_cards='hands')
         be laid anywhere? The pile counts only while a seat holds a chip: a pile card reaches
-        a hand without a placement only by an exchange, which costs a chip (M-9)."""
+        a hand without a placement only by an exchange, which costs a chip (M-9), or under
+        chipless_exchange='free' always (a seat without chips exchanges too)."""
         r0, c0 = self._window()
         free = [(r0 + r, c0 + c) for r in range(W) for c in range(W) if (r0 + r, c0 + c) not in self.table]
-        reach = self.game.stuck_with_pile and any(self.chips)
+        reach = self.game.stuck_with_pile and (self.game.free_exchange or any(self.chips))
         for card in [c for h in self.hands for c in h] + (self.pile if reach else []):
             if any(self.can_place(card, x) for x in free):
                 return True
@@ -1611,7 +1671,7 @@ class ReferenceMState(MState):
                     if self.can_place(card, (r0 + cell // W, c0 + cell % W)):
                         acts.append(slot * CELLS + cell)
             acts.append(g.A_PASS)  # M-9: passing is always allowed
-            if self.chips[p] > 0 and self.pile:  # M-9: the exchange
+            if (self.chips[p] > 0 or g.free_exchange) and self.pile:  # M-9: the exchange (chipless_exchange)
                 acts += [g.A_EXCH + slot for slot in range(len(self.hands[p]))]
         elif self.phase == CHOOSE:
             acts = [g.A_ROW, g.A_ROW + 1]  # M-12
@@ -1655,16 +1715,7 @@ class ReferenceMState(MState):
         self.last = at
         self.placer = p
         self.passes = 0
-        # M-8: k - 1 chips, from the right neighbour onwards, never from the placer
-        need = sum(1 for dr, dc in DIRS if (at[0] + dr, at[1] + dc) in self.table) - 1
-        for k in range(1, self.game.num_players):
-            if need == 0:
-                break
-            q = self._right(p, k)
-            pay = min(need, self.chips[q])
-            self.chips[q] -= pay
-            self.chips[p] += pay
-            need -= pay
+        self._collect_chips(p, sum(1 for dr, dc in DIRS if (at[0] + dr, at[1] + dc) in self.table) - 1)
         if not self.game.draw_after_scoring:  # M-10 (draw_timing): the draw comes first
             while len(self.hands[p]) < self.game.hand_size and self.pile:
                 self.hands[p].append(self._pop())
@@ -1679,6 +1730,22 @@ class ReferenceMState(MState):
             self._start_scoring(at, (0, 1) if h else (1, 0))
         else:
             self._end_turn()
+
+    def _collect_chips(self, p: int, need: int) -> None:
+        """M-8: the placer p earns ``need`` chips, from the right neighbour onwards, never from
+        p. By default each pays what he has and the next ones the rest; with
+        ``short_payer="skipped"`` the first of them who has the whole amount pays it all, and
+        only when nobody has it do they pay in part (the placer gets fewer only when the
+        others hold fewer)."""
+        payers = [self._right(p, k) for k in range(1, self.game.num_players)]
+        whole = [q for q in payers if self.chips[q] >= need]
+        if self.game.skip_short_payer and whole:
+            payers = whole[:1]
+        for q in payers:
+            pay = min(need, self.chips[q])
+            self.chips[q] -= pay
+            self.chips[p] += pay
+            need -= pay
 
     def _start_scoring(self, at: Cell, d: Cell) -> None:
         self.scoring_row = set(_run(self.table, at, d[0], d[1]))
@@ -1709,12 +1776,12 @@ class ReferenceMState(MState):
         if self.chips[p] > 0 and (slot is not None or self.game.pass_always_pays):
             self.chips[p] -= 1
             self.chips[self._right(p)] += 1
-            if slot is not None:  # M-9: one hand card under the pile, draw the top card
-                card = self.hands[p].pop(slot)
-                self.pile.insert(0, card)
-                self.pile_putter.insert(0, p)
-                self.hands[p].append(self._pop())
-                self.hands[p].sort()
+        if slot is not None:  # M-9: one hand card under the pile, draw the top card (legal_actions:
+            card = self.hands[p].pop(slot)  # with a chip, or without one under chipless_exchange='free')
+            self.pile.insert(0, card)
+            self.pile_putter.insert(0, p)
+            self.hands[p].append(self._pop())
+            self.hands[p].sort()
         self.passes = self.passes + 1 if not self.pile else 0
         self.placer = -1
         self.current = (p + 1) % self.game.num_players  # the left neighbour plays next
