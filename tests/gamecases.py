@@ -89,10 +89,11 @@ NAMES: List[str] = mousehole.game_names()
 
 #: the readings whose default changed after a recorded digest or diagram was taken (issue 41:
 #: Maus au Chocolat's ``kept_card`` was ``highest_printed``, Kater Kasimir's ``elimination``
-#: was ``skip_turns``): a test that holds a game to such a record loads it with these, so the
-#: record keeps meaning what it says
+#: was ``skip_turns``, M's ``draw_timing`` was ``after_scoring``): a test that holds a game to
+#: such a record loads it with these, so the record keeps meaning what it says
 OLD_DEFAULTS: Dict[str, Dict[str, Any]] = {"maus_au_chocolat": {"kept_card": "highest_printed"},
-                                           "kasimir": {"elimination": "skip_turns"}}
+                                           "kasimir": {"elimination": "skip_turns"},
+                                           "m": {"draw_timing": "after_scoring"}}
 
 
 def may_end_without_winner(game: Any) -> bool:

@@ -50,8 +50,8 @@ ctypedef struct m_cfg_t:
     uint8_t lay_cell[M_MAX_LAYOUT]   # its cells in order, as window cells from (r0 - 1, c0 - 1)
     # the readings (mousehole.m.READINGS), 1 for the default: a pass without an exchange
     # costs a chip (pass_cost, M-9); M-17 looks at the pile too (stuck_cards, and a chip in
-    # play: with chips=0 no pile card can reach a hand); the placer
-    # draws after the scoring (draw_timing, M-10, M-16)
+    # play: with chips=0 no pile card can reach a hand); draw_late, 0 for the default since
+    # issue 41: the placer draws after the scoring (draw_timing="after_scoring", M-10, M-16)
     int32_t pass_pays, stuck_pile, draw_late
     # short_payer="skipped" (M-8): a seat short of the whole amount pays nothing;
     # chipless_exchange="free" (M-9): a seat without chips may exchange

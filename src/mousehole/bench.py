@@ -61,8 +61,10 @@ EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
 C_LOOPS = {"cheese_rescue": "cheese_rescue.c", "m": "m.c", "maus_au_chocolat": "maus_au_chocolat.c"}
 #: the readings a C loop plays where they are not the game's defaults: Maus au Chocolat's loop
 #: keeps a set's highest printed cards (``kept_card="highest_printed"``, the default until
-#: issue 41), so ``simulate`` is compared with it under that reading
-C_LOOP_PARAMS: Dict[str, Dict[str, str]] = {"maus_au_chocolat": {"kept_card": "highest_printed"}}
+#: issue 41), M's loop draws after the scoring (``draw_timing="after_scoring"``, the default
+#: until issue 41), so ``simulate`` is compared with each under that reading
+C_LOOP_PARAMS: Dict[str, Dict[str, str]] = {"maus_au_chocolat": {"kept_card": "highest_printed"},
+                                            "m": {"draw_timing": "after_scoring"}}
 #: 4 standard errors: the fingerprint tolerance
 FINGERPRINT_SE = 4.0
 #: the player count of the per-call table when the game allows it (every game's default)

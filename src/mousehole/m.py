@@ -175,21 +175,35 @@ READINGS: Tuple[Reading, ...] = (
     ),
     Reading(
         param="draw_timing",
-        values=("after_scoring", "before_scoring"),
+        values=("before_scoring", "after_scoring"),
         meaning=(
-            "the placer draws back to a full hand after the scoring the placement started (M-10, M-11)",
             "the placer draws back to a full hand right after laying the card, before its scoring, so the "
             "draw can empty the pile and make that scoring the last one (M-16)",
+            "the placer draws back to a full hand after the scoring the placement started (M-10, M-11)",
         ),
         rules=("M-10", "M-11", "M-16"),
         source="Wie een kaart heeft aangelegd, pakt een nieuwe kaart van de trekstapel, zodat hij weer vier "
-               "kaarten in de hand heeft. Daarna gaat de linker buurman verder. ... Is de trekstapel "
-               "opgebruikt, dan wordt nog doorgespeeld totdat er een volgende waardering wordt uitgevoerd.",
+               "kaarten in de hand heeft. Daarna gaat de linker buurman verder. ... Een waardering wordt "
+               "automatisch in gang gezet als na het leggen van een kaart aan twee voorwaarden is voldaan ... "
+               "krijgt eventueel nog fiches van zijn rechter buurman ... de linker buurman van de speler die de "
+               "waardering in gang zette, zet het spel voort. ... Is de trekstapel opgebruikt, dan wordt nog "
+               "doorgespeeld totdat er een volgende waardering wordt uitgevoerd.",
         translation="Whoever has laid a card takes a new card from the draw pile, so that he holds four cards "
-                    "again. Then the left neighbour continues. ... Once the draw pile is used up, play goes on "
-                    "until a next scoring is carried out.",
-        why_default="The draw is told as the last step of a turn ('Daarna gaat de linker buurman verder'), "
-                    "and a scoring ends the same way, so the draw closes the turn after the scoring.",
+                    "again. Then the left neighbour continues. ... A scoring is started automatically when, "
+                    "after a card is laid, two conditions are met ... possibly still gets chips from his right "
+                    "neighbour ... the left neighbour of the player who started the scoring continues the "
+                    "game. ... Once the draw pile is used up, play goes on until a next scoring is carried "
+                    "out.",
+        why_default="The only sentence about the draw binds it to the laying ('Wie een kaart heeft aangelegd, "
+                    "pakt een nieuwe kaart'), and a scoring starts after the laying ('na het leggen van een "
+                    "kaart'). The scoring section carries the placement's chips into the scoring explicitly "
+                    "('krijgt eventueel nog fiches van zijn rechter buurman') but names no draw, before or "
+                    "after, and it ends with its own hand-over to the left neighbour with no draw before it; "
+                    "so the draw stays where the laying section puts it, right after the card is laid, and a "
+                    "draw that empties the pile makes that scoring the last ('Is de trekstapel opgebruikt, "
+                    "dan wordt nog doorgespeeld totdat er een volgende waardering wordt uitgevoerd'). "
+                    "after_scoring, the default until issue 41, reads 'Daarna gaat de linker buurman verder' "
+                    "as making the draw the last act before the hand-over, joined to the scoring's hand-over.",
     ),
     Reading(
         param="short_payer",
@@ -401,9 +415,10 @@ class M(Game["MState", MMove]):
       plain pass is free, only an exchange costs a chip);
     * ``stuck_cards`` (M-17): ``"hands_and_pile"`` (default: the game ends when no card in a
       hand or in the draw pile fits) or ``"hands"`` (when no card in a hand fits);
-    * ``draw_timing`` (M-10, M-16): ``"after_scoring"`` (default: the placer draws after the
-      scoring) or ``"before_scoring"`` (right after laying the card, so a draw that empties
-      the pile makes that scoring the last);
+    * ``draw_timing`` (M-10, M-16): ``"before_scoring"`` (default since issue 41: the placer
+      draws right after laying the card, before its scoring, so a draw that empties the pile
+      makes that scoring the last) or ``"after_scoring"`` (the default before: the placer
+      draws after the scoring);
     * ``short_payer`` (M-8): ``"pays_part"`` (default: a player to the right with too few
       chips pays what he has, the next ones the rest) or ``"skipped"`` (he pays nothing; the
       first one to the right who has the whole amount pays it all);
@@ -461,9 +476,9 @@ class M(Game["MState", MMove]):
     A_ROW: int
     A_TAKE: int
     #: the readings (see READINGS): a pass without an exchange costs a chip (M-9); M-17 looks
-    #: at the draw pile too; the placer draws after the scoring (M-10); a player short of
-    #: chips is skipped (M-8, not the default); a player without chips may exchange (M-9, not
-    #: the default)
+    #: at the draw pile too; the placer draws after the scoring (M-10, not the default since
+    #: issue 41); a player short of chips is skipped (M-8, not the default); a player without
+    #: chips may exchange (M-9, not the default)
     pass_always_pays: bool
     stuck_with_pile: bool
     draw_after_scoring: bool
@@ -509,6 +524,7 @@ class M(Game["MState", MMove]):
         short = ("by the first next one who has them all, when it has too few" if self.skip_short_payer
                  else "by the next ones when it runs out")
         exchange = ("paying (or without chips, for free)" if self.free_exchange else "paying")
+        draw = "after" if self.draw_after_scoring else "before"  # draw_timing (M-10)
         return "\n".join([
             f"{self.title}: lay cards that match their neighbours, earn chips, take cards in scorings.",
             "Play goes up the seat numbers; the seat to your right is the one before you.",
@@ -516,7 +532,9 @@ class M(Game["MState", MMove]):
             "  colour, its value or its symbol with every card it touches (a 0 has no symbol), and all",
             f"  cards must fit in a {SQUARE} x {SQUARE} square (M-7).",
             "- A card touching k cards earns k - 1 chips, paid by the seat to your right",
-            f"  ({short}) (M-8). After laying, you draw back up to {self.hand_size} cards (M-10).",
+            f"  ({short}) (M-8).",
+            f"- After laying, you draw back up to {self.hand_size} cards, {draw} the scoring your card may "
+            "start (M-10).",
             f"- Passing: {pass_cost}; {exchange}, you may put one hand card under the",
             "  draw pile and draw the top one ('exchange ...') (M-9).",
             "- Scoring (M-12 to M-15): when the card you lay makes a line of 5 or 6 cards in a row and",
