@@ -86,6 +86,7 @@ def _wait(driver: Any, script: str, timeout: float = 60.0) -> Any:
 
 @pytest.mark.parametrize("game", mousehole.game_names())
 def test_two_browser_seats_and_a_bot_play_to_the_end(game: str, browser: Any, server: ServerProcess) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
     t = post_table(server.url, {"game": game, "seconds": 0.05,
@@ -107,12 +108,17 @@ def test_two_browser_seats_and_a_bot_play_to_the_end(game: str, browser: Any, se
             if driver.execute_script("return document.body.dataset.status") == "over":
                 over[i] = True
                 continue
-            buttons = [b for b in driver.find_elements(By.CSS_SELECTOR, "button.move") if b.is_enabled()]
-            if not buttons:
-                continue
-            assert driver.find_element(By.ID, "status").text == "Your move."
             seq = driver.execute_script("return document.body.dataset.seq")
-            rng.choice(buttons).click()  # a real click on the move's button
+            try:
+                buttons = [b for b in driver.find_elements(By.CSS_SELECTOR, "button.move") if b.is_enabled()]
+                if not buttons:
+                    continue
+                assert driver.find_element(By.ID, "status").text == "Your move."
+                rng.choice(buttons).click()  # a real click on the move's button
+            except StaleElementReferenceException:
+                # the page drew its moves again between reading and clicking (another seat's
+                # move or the bot's arrived): nothing was clicked; read them again
+                continue
             clicks += 1
             _wait(driver, f"return document.body.dataset.seq !== '{seq}' || !document.getElementById('banner').hidden")
         time.sleep(0.02)
