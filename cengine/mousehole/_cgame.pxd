@@ -77,6 +77,55 @@ ctypedef struct mh_game_t:
     # node. The strong search (``_search.pyx``) ends its truncated play-outs with it.
     void (*evaluate)(const void* s, double* out) noexcept nogil
 
+# The slots' types, to fill a table with a core's own functions (``mh_game_def``): a core's
+# function takes its struct (``kk_t*``, ...) where the slot says ``void*``, and a plain ``int``
+# action where it says ``int32_t``; in every C ABI the package builds for these are passed
+# alike (an object pointer, a 32-bit int), so the slot may hold the core's function itself,
+# cast, and needs no wrapper that only casts.
+ctypedef void (*mh_dims_f)(const void* s, mh_dims_t* d) noexcept nogil
+ctypedef void (*mh_reset_f)(void* s, uint64_t seed) noexcept nogil
+ctypedef int (*mh_current_f)(const void* s) noexcept nogil
+ctypedef int (*mh_legal_f)(const void* s, int32_t* out) noexcept nogil
+ctypedef void (*mh_apply_f)(void* s, int32_t a) noexcept nogil
+ctypedef int (*mh_chance_f)(const void* s, int32_t* out, double* prob) noexcept nogil
+ctypedef void (*mh_values_f)(const void* s, double* out) noexcept nogil   # returns, evaluate
+ctypedef void (*mh_rollout_f)(void* s, rng_t* policy) noexcept nogil
+ctypedef void (*mh_playout_f)(void* s, rng_t* policy, double* out) noexcept nogil
+ctypedef int (*mh_random_step_f)(void* s, rng_t* policy) noexcept nogil
+ctypedef void (*mh_determinize_f)(void* s, int p, uint64_t seed) noexcept nogil
+ctypedef void (*mh_observe_f)(const void* s, int p, float* out) noexcept nogil
+ctypedef void (*mh_mask_f)(const void* s, uint8_t* out) noexcept nogil
+ctypedef int (*mh_truncated_f)(const void* s) noexcept nogil
+
+
+cdef inline void mh_game_def(mh_game_t* g, const char* name, size_t size, mh_dims_f dims,
+                             mh_reset_f reset, mh_current_f current, mh_legal_f legal,
+                             mh_apply_f apply, mh_chance_f chance, mh_values_f returns,
+                             mh_rollout_f rollout, mh_playout_f playout,
+                             mh_random_step_f random_step, mh_determinize_f determinize,
+                             mh_observe_f observe, mh_mask_f mask, mh_truncated_f truncated,
+                             mh_values_f evaluate) noexcept:
+    """Fill a core's table ``g`` (every slot, in the order of ``mh_game_t``), once, when its
+    module is imported."""
+    g.name = name
+    g.size = size
+    g.dims = dims
+    g.reset = reset
+    g.current = current
+    g.legal = legal
+    g.apply = apply
+    g.chance = chance
+    g.returns = returns
+    g.rollout = rollout
+    g.playout = playout
+    g.random_step = random_step
+    g.determinize = determinize
+    g.observe = observe
+    g.mask = mask
+    g.truncated = truncated
+    g.evaluate = evaluate
+
+
 cdef inline void mh_playout(const mh_game_t* g, void* s, rng_t* policy, double* out) noexcept nogil:
     """Play ``s`` to the end as ``rollout`` and write its returns (``s`` is scratch after)."""
     if g.playout != NULL:

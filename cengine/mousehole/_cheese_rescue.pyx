@@ -794,52 +794,8 @@ cdef void g_dims(const void* vs, mh_dims_t* d) noexcept nogil:
     d.has_evaluate = 1
 
 
-cdef void g_reset(void* vs, uint64_t seed) noexcept nogil:
-    cr_deal(<cr_t*>vs, seed)
-
-
-cdef int g_current(const void* vs) noexcept nogil:
-    return cr_current(<const cr_t*>vs)
-
-
-cdef int g_legal(const void* vs, int32_t* out) noexcept nogil:
-    return cr_legal(<const cr_t*>vs, out)
-
-
-cdef void g_apply(void* vs, int32_t a) noexcept nogil:
-    cr_apply(<cr_t*>vs, a)
-
-
 cdef int g_chance(const void* vs, int32_t* out, double* prob) noexcept nogil:
     return 0  # no chance node: the pile is shuffled at setup (CR-4)
-
-
-cdef void g_evaluate(const void* vs, double* out) noexcept nogil:
-    cr_evaluate(<const cr_t*>vs, out)
-
-
-cdef void g_returns(const void* vs, double* out) noexcept nogil:
-    cr_returns(<const cr_t*>vs, out)
-
-
-cdef void g_playout(void* vs, rng_t* policy, double* out) noexcept nogil:
-    cr_playout(<cr_t*>vs, policy, out)
-
-
-cdef void g_rollout(void* vs, rng_t* policy) noexcept nogil:
-    cr_rollout(<cr_t*>vs, policy)
-
-
-cdef int g_random_step(void* vs, rng_t* policy) noexcept nogil:
-    return cr_random_step(<cr_t*>vs, policy)
-
-
-cdef void g_determinize(void* vs, int p, uint64_t seed) noexcept nogil:
-    cr_determinize(<cr_t*>vs, p, seed)
-
-
-cdef void g_observe(const void* vs, int p, float* out) noexcept nogil:
-    cr_observe(<const cr_t*>vs, p, out)
 
 
 cdef void g_mask(const void* vs, uint8_t* out) noexcept nogil:
@@ -848,28 +804,16 @@ cdef void g_mask(const void* vs, uint8_t* out) noexcept nogil:
     cr_legal_mask(s, out)
 
 
-cdef mh_game_t CR_GAME
 cdef int g_truncated(const void* s) noexcept nogil:
     return (<const cr_t*>s).truncated
 
 
-CR_GAME.name = b"cheese_rescue"
-CR_GAME.size = sizeof(cr_t)
-CR_GAME.dims = g_dims
-CR_GAME.reset = g_reset
-CR_GAME.current = g_current
-CR_GAME.legal = g_legal
-CR_GAME.apply = g_apply
-CR_GAME.chance = g_chance
-CR_GAME.returns = g_returns
-CR_GAME.rollout = g_rollout
-CR_GAME.random_step = g_random_step
-CR_GAME.playout = g_playout
-CR_GAME.determinize = g_determinize
-CR_GAME.observe = g_observe
-CR_GAME.mask = g_mask
-CR_GAME.truncated = g_truncated
-CR_GAME.evaluate = g_evaluate
+cdef mh_game_t CR_GAME
+mh_game_def(&CR_GAME, b"cheese_rescue", sizeof(cr_t), g_dims, <mh_reset_f>cr_deal,
+            <mh_current_f>cr_current, <mh_legal_f>cr_legal, <mh_apply_f>cr_apply, g_chance,
+            <mh_values_f>cr_returns, <mh_rollout_f>cr_rollout, <mh_playout_f>cr_playout,
+            <mh_random_step_f>cr_random_step, <mh_determinize_f>cr_determinize,
+            <mh_observe_f>cr_observe, g_mask, g_truncated, <mh_values_f>cr_evaluate)
 
 
 # ---- Python lists from the struct (to_dict) ----------------------------------------------------

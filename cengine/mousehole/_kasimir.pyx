@@ -632,24 +632,11 @@ cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
         d.max_legal = s.cfg.nfaces
 
 
-cdef void g_reset(void* v, uint64_t seed) noexcept nogil:
-    kk_deal(<kk_t*>v, seed)
-
-
-cdef int g_current(const void* v) noexcept nogil:
-    return kk_current(<const kk_t*>v)
-
-
 cdef int g_legal(const void* v, int32_t* out) noexcept nogil:
     cdef const kk_t* s = <const kk_t*>v
     if s.roll < 0:  # a chance node (or the end): no player action
         return 0
     return kk_legal(s, out)
-
-
-cdef void g_apply(void* v, int32_t a) noexcept nogil:
-    """``apply_action`` without the checks and without the history (kept by the Python object)."""
-    kk_apply(<kk_t*>v, a)
 
 
 cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
@@ -662,26 +649,6 @@ cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
         out[i] = s.cfg.P + i
         prob[i] = 1.0 / k
     return k
-
-
-cdef void g_returns(const void* v, double* out) noexcept nogil:
-    kk_returns(<const kk_t*>v, out)
-
-
-cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
-    kk_rollout(<kk_t*>v, policy)
-
-
-cdef void g_playout(void* v, rng_t* policy, double* out) noexcept nogil:
-    kk_playout(<kk_t*>v, policy, out)
-
-
-cdef int g_random_step(void* v, rng_t* policy) noexcept nogil:
-    return kk_random_step(<kk_t*>v, policy)
-
-
-cdef void g_evaluate(const void* v, double* out) noexcept nogil:
-    kk_evaluate(<const kk_t*>v, out)
 
 
 cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
@@ -700,28 +667,16 @@ cdef void g_mask(const void* v, uint8_t* out) noexcept nogil:
     kk_legal_mask(s, out)
 
 
-cdef mh_game_t KK_GAME
 cdef int g_truncated(const void* s) noexcept nogil:
     return (<const kk_t*>s).truncated
 
 
-KK_GAME.name = b"kasimir"
-KK_GAME.size = sizeof(kk_t)
-KK_GAME.dims = g_dims
-KK_GAME.reset = g_reset
-KK_GAME.current = g_current
-KK_GAME.legal = g_legal
-KK_GAME.apply = g_apply
-KK_GAME.chance = g_chance
-KK_GAME.returns = g_returns
-KK_GAME.rollout = g_rollout
-KK_GAME.random_step = g_random_step
-KK_GAME.playout = g_playout
-KK_GAME.determinize = g_determinize
-KK_GAME.observe = g_observe
-KK_GAME.mask = g_mask
-KK_GAME.truncated = g_truncated
-KK_GAME.evaluate = g_evaluate
+cdef mh_game_t KK_GAME
+mh_game_def(&KK_GAME, b"kasimir", sizeof(kk_t), g_dims, <mh_reset_f>kk_deal,
+            <mh_current_f>kk_current, g_legal, <mh_apply_f>kk_apply, g_chance,
+            <mh_values_f>kk_returns, <mh_rollout_f>kk_rollout, <mh_playout_f>kk_playout,
+            <mh_random_step_f>kk_random_step, g_determinize, g_observe, g_mask, g_truncated,
+            <mh_values_f>kk_evaluate)
 
 
 # ---- configuration ----------------------------------------------------------------------------

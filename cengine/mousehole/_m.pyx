@@ -1549,48 +1549,8 @@ cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
     d.has_evaluate = 1
 
 
-cdef void g_reset(void* v, uint64_t seed) noexcept nogil:
-    m_deal(<m_t*>v, seed)
-
-
-cdef int g_current(const void* v) noexcept nogil:
-    return m_current(<const m_t*>v)
-
-
-cdef int g_legal(const void* v, int32_t* out) noexcept nogil:
-    return m_legal(<const m_t*>v, out)
-
-
-cdef void g_apply(void* v, int32_t a) noexcept nogil:
-    m_apply(<m_t*>v, a)
-
-
 cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
     return 0  # every random event of M happens at setup (M-3 .. M-5)
-
-
-cdef void g_evaluate(const void* v, double* out) noexcept nogil:
-    m_evaluate(<const m_t*>v, out)
-
-
-cdef void g_returns(const void* v, double* out) noexcept nogil:
-    m_returns(<const m_t*>v, out)
-
-
-cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
-    m_rollout(<m_t*>v, policy)
-
-
-cdef void g_playout(void* v, rng_t* policy, double* out) noexcept nogil:
-    m_playout(<m_t*>v, policy, out)
-
-
-cdef int g_random_step(void* v, rng_t* policy) noexcept nogil:
-    return m_random_step(<m_t*>v, policy)
-
-
-cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
-    m_determinize(<m_t*>v, p, seed)
 
 
 cdef void g_observe(const void* v, int p, float* out) noexcept nogil:
@@ -1610,23 +1570,11 @@ cdef int g_truncated(const void* s) noexcept nogil:
 
 
 cdef mh_game_t M_GAME
-M_GAME.name = b"m"
-M_GAME.size = sizeof(m_t)
-M_GAME.dims = g_dims
-M_GAME.reset = g_reset
-M_GAME.current = g_current
-M_GAME.legal = g_legal
-M_GAME.apply = g_apply
-M_GAME.chance = g_chance
-M_GAME.returns = g_returns
-M_GAME.rollout = g_rollout
-M_GAME.playout = g_playout
-M_GAME.random_step = g_random_step
-M_GAME.determinize = g_determinize
-M_GAME.evaluate = g_evaluate
-M_GAME.observe = g_observe
-M_GAME.mask = g_mask
-M_GAME.truncated = g_truncated
+mh_game_def(&M_GAME, b"m", sizeof(m_t), g_dims, <mh_reset_f>m_deal, <mh_current_f>m_current,
+            <mh_legal_f>m_legal[int32_t], <mh_apply_f>m_apply, g_chance, <mh_values_f>m_returns,
+            <mh_rollout_f>m_rollout, <mh_playout_f>m_playout, <mh_random_step_f>m_random_step,
+            <mh_determinize_f>m_determinize, g_observe, g_mask, g_truncated,
+            <mh_values_f>m_evaluate)
 
 
 # ---- configuration ----------------------------------------------------------------------------

@@ -460,6 +460,14 @@ cdef inline uint32_t four(const slots_t* t, int v, int s0, int s1, int s2) noexc
                     + (t.col[v] == t.col[s0] and t.col[s0] == t.col[s1] and t.col[s1] == t.col[s2])]
 
 
+cdef inline int w3_index(const slots_t* t, int s0, int s1, int s2) noexcept nogil:
+    """The index into the shape tables (W3C / W3R, the row of ``t.helper``) of the three
+    cards in slots s0 < s1 < s2: their values' steps and which of them share a colour (the
+    part of s1 and s2 is the same for every s0 of a loop: the compiler computes it once)."""
+    return (t.a1[s1] + t.a2[s2] + ((t.col[s1] == t.col[s2]) << 1)
+            - t.a0[s0] + ((t.col[s0] == t.col[s1]) | ((t.col[s0] == t.col[s2]) << 2)))
+
+
 # The combinations are visited in pattern order (the order of the action ids): by highest
 # slot s2, then middle slot s1, then lowest slot s0, ascending; with Amélie, the four-card
 # subsets v < s0 < s1 < s2 follow the three-card subset (s0, s1, s2), v ascending (the slot
@@ -480,16 +488,12 @@ cdef inline int count_subsets(const mc_t* s, int p, slots_t* t, bint bound) noex
     ``bound`` (MC-18/MC-19 under changed_value="printed_range") each subset's kept sets go
     through ``in_range3``."""
     cdef int hn = s.hand_n[p]
-    cdef int s0, s1, s2, v, b, i, tot = 0
+    cdef int s0, s1, s2, v, i, tot = 0
     cdef const uint8_t* C = W3C[t.helper]  # (the row combo_slots chose)
-    cdef uint8_t c1, c2
     for s2 in range(2, hn):
-        c2 = t.col[s2]
         for s1 in range(1, s2):
-            c1 = t.col[s1]
-            b = t.a1[s1] + t.a2[s2] + ((c1 == c2) << 1)
             for s0 in range(s1):
-                i = b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))
+                i = w3_index(t, s0, s1, s2)
                 if bound and C[i]:  # MC-18/MC-19 (changed_value="printed_range")
                     tot += popcount16(<uint16_t>slots_in_range(s, t, s0, s1, s2, W3R[t.helper][i]))
                 else:
@@ -846,20 +850,16 @@ cdef inline int combo_kth_walk(const mc_t* s, int p, slots_t* t, int k) noexcept
     subsets whose highest slot s2 holds it is visited in pattern order."""
     cdef const uint16_t* R = W3R[t.helper]
     cdef const uint8_t* C = W3C[t.helper]
-    cdef int s0, s1, s2 = 2, v, b, pc, i
+    cdef int s0, s1, s2 = 2, v, pc, i
     cdef uint32_t r
-    cdef uint8_t c1, c2
     if not t.ready:
         combo_slots(s, p, t)
     while t.cum[s2] <= k:
         s2 += 1
     k -= t.cum[s2 - 1]
-    c2 = t.col[s2]
     for s1 in range(1, s2):
-        c1 = t.col[s1]
-        b = t.a1[s1] + t.a2[s2] + ((c1 == c2) << 1)
         for s0 in range(s1):
-            i = b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))
+            i = w3_index(t, s0, s1, s2)
             pc = C[i]
             r = R[i]
             if t.bound and pc:  # MC-18/MC-19 (changed_value="printed_range")
@@ -2310,26 +2310,12 @@ cdef void g_dims(const void* v, mh_dims_t* d) noexcept nogil:
     d.has_evaluate = 1
 
 
-cdef void g_reset(void* v, uint64_t seed) noexcept nogil:
-    """``new_state(seed)``, whatever the struct held."""
-    mc_deal(<mc_t*>v, seed)
-
-
-cdef int g_current(const void* v) noexcept nogil:
-    return mc_current(<const mc_t*>v)
-
-
 cdef int g_legal(const void* v, int32_t* out) noexcept nogil:
     cdef int16_t buf[MC_NUM_ACTIONS]
     cdef int i, k = mc_legal(<const mc_t*>v, buf)
     for i in range(k):
         out[i] = buf[i]
     return k
-
-
-cdef void g_apply(void* v, int32_t a) noexcept nogil:
-    """``apply_action`` without the checks and the history (kept by the Python object)."""
-    mc_apply(<mc_t*>v, a)
 
 
 cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
@@ -2348,28 +2334,6 @@ cdef void mc_evaluate(const mc_t* s, double* out) noexcept nogil:
         out[q] = <double>s.score[q] + 0.05 * candy
 
 
-cdef void g_evaluate(const void* v, double* out) noexcept nogil:
-    mc_evaluate(<const mc_t*>v, out)
-
-
-cdef void g_returns(const void* v, double* out) noexcept nogil:
-    mc_returns(<const mc_t*>v, out)
-
-
-cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
-    mc_rollout(<mc_t*>v, policy)
-
-
-cdef void g_playout(void* v, rng_t* policy, double* out) noexcept nogil:
-    mc_playout(<mc_t*>v, policy, out)
-
-
-
-
-cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
-    mc_determinize(<mc_t*>v, p, seed)
-
-
 cdef void g_observe(const void* v, int p, float* out) noexcept nogil:
     cdef const mc_t* s = <const mc_t*>v
     memset(out, 0, <size_t>obs_size(&s.cfg) * sizeof(float))
@@ -2383,28 +2347,16 @@ cdef void g_mask(const void* v, uint8_t* out) noexcept nogil:
     mc_legal_mask(<const mc_t*>v, out)
 
 
-cdef mh_game_t MC_GAME
 cdef int g_truncated(const void* s) noexcept nogil:
     return (<const mc_t*>s).truncated != 0
 
 
-MC_GAME.name = b"maus_au_chocolat"
-MC_GAME.size = sizeof(mc_t)
-MC_GAME.dims = g_dims
-MC_GAME.reset = g_reset
-MC_GAME.current = g_current
-MC_GAME.legal = g_legal
-MC_GAME.apply = g_apply
-MC_GAME.chance = g_chance
-MC_GAME.returns = g_returns
-MC_GAME.rollout = g_rollout
-MC_GAME.playout = g_playout
-MC_GAME.random_step = g_random_step
-MC_GAME.determinize = g_determinize
-MC_GAME.observe = g_observe
-MC_GAME.mask = g_mask
-MC_GAME.truncated = g_truncated
-MC_GAME.evaluate = g_evaluate
+cdef mh_game_t MC_GAME
+mh_game_def(&MC_GAME, b"maus_au_chocolat", sizeof(mc_t), g_dims, <mh_reset_f>mc_deal,
+            <mh_current_f>mc_current, g_legal, <mh_apply_f>mc_apply, g_chance,
+            <mh_values_f>mc_returns, <mh_rollout_f>mc_rollout, <mh_playout_f>mc_playout,
+            g_random_step, <mh_determinize_f>mc_determinize, g_observe, g_mask, g_truncated,
+            <mh_values_f>mc_evaluate)
 
 
 # ---- configuration ----------------------------------------------------------------------------

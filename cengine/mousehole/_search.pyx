@@ -789,32 +789,18 @@ cdef class _Search:
         return 0
 
     cdef void close(self) noexcept:
-        PyMem_RawFree(self.S.root)
-        PyMem_RawFree(self.S.work)
-        PyMem_RawFree(self.S.nodes)
-        PyMem_RawFree(self.S.buf)
-        PyMem_RawFree(self.S.prob)
-        PyMem_RawFree(self.S.compat)
-        PyMem_RawFree(self.S.unv)
-        PyMem_RawFree(self.S.mark)
-        PyMem_RawFree(self.S.path)
-        PyMem_RawFree(self.S.path_seat)
-        PyMem_RawFree(self.S.ret)
-        PyMem_RawFree(self.S.scratch)
-        PyMem_RawFree(self.S.vals)
-        self.S.scratch = NULL
-        self.S.vals = NULL
-        self.S.root = NULL
-        self.S.work = NULL
-        self.S.nodes = NULL
-        self.S.buf = NULL
-        self.S.prob = NULL
-        self.S.compat = NULL
-        self.S.mark = NULL
-        self.S.unv = NULL
-        self.S.path = NULL
-        self.S.path_seat = NULL
-        self.S.ret = NULL
+        """Free every buffer of the search and set its pointer to NULL (``close`` may run
+        again: after a failed allocation, then at ``__dealloc__``)."""
+        cdef search_t* S = &self.S
+        cdef void** owned[13]
+        cdef int i
+        owned[:] = [<void**>&S.root, <void**>&S.work, <void**>&S.nodes, <void**>&S.buf,
+                    <void**>&S.prob, <void**>&S.compat, <void**>&S.unv, <void**>&S.mark,
+                    <void**>&S.path, <void**>&S.path_seat, <void**>&S.ret, <void**>&S.scratch,
+                    <void**>&S.vals]
+        for i in range(13):
+            PyMem_RawFree(owned[i][0])
+            owned[i][0] = NULL
 
     def __dealloc__(self):
         self.close()

@@ -57,6 +57,16 @@ cdef StateCore copy_of(StateCore self):
     return c
 
 
+cdef int seats_of(StateCore self) except -1:
+    """``scores``, ``returns``: the number of seats (bound; at most ``MAX_SEATS``, the room
+    their per-seat buffers have on the stack)."""
+    cdef mh_dims_t d
+    bound(self).dims(self._s, &d)
+    if d.players > MAX_SEATS:
+        raise RuntimeError(f"{d.players} seats: more than a compiled core has")
+    return d.players
+
+
 # It holds its game and seed, which hold no state (a game's cached ``_compiled_cfg`` is a
 # capsule of constants): no cycle goes through a state, so it is not traversed by the GC.
 @cython.no_gc
@@ -314,15 +324,10 @@ cdef class StateCore:
 
     def scores(self):
         """Each seat's score by the game's scoring rule, defined at any time."""
-        cdef const mh_game_t* g = bound(self)
         cdef int64_t sc[MAX_SEATS]
-        cdef mh_dims_t d
-        cdef int p
-        g.dims(self._s, &d)
-        if d.players > MAX_SEATS:
-            raise RuntimeError(f"{d.players} seats: more than a compiled core has")
+        cdef int p, n = seats_of(self)
         self._scores(sc)
-        return [sc[p] for p in range(d.players)]
+        return [sc[p] for p in range(n)]
 
     def winners(self):
         """The seats that won (several for a shared win), ascending; empty before the end."""
@@ -339,12 +344,7 @@ cdef class StateCore:
         """Per seat: +1.0 for each winner and -1.0 for each other seat at the end; 0.0 for
         all before it and when every seat wins (and the game's own cases: its reference
         class's ``returns``), computed by the interface's ``returns``."""
-        cdef const mh_game_t* g = bound(self)
         cdef double r[MAX_SEATS]
-        cdef mh_dims_t d
-        cdef int p
-        g.dims(self._s, &d)
-        if d.players > MAX_SEATS:
-            raise RuntimeError(f"{d.players} seats: more than a compiled core has")
-        g.returns(self._s, r)
-        return [r[p] for p in range(d.players)]
+        cdef int p, n = seats_of(self)
+        self._g.returns(self._s, r)
+        return [r[p] for p in range(n)]
