@@ -68,6 +68,7 @@ from mousehole._bits cimport (
     popcount16, popcount64, ctz64, rel_seat, seat_after, mh_pc8, mh_copy, mh_zero, mh_fill_f32, MH_BIG_ENDIAN,
 )
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
+from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_legal_f, mh_observe_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
 from mousehole._boundary cimport (
     action_int, seat_arg, out_array, out_result, new_instance, seed_arg,
     cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,

@@ -20,6 +20,7 @@ from libc.string cimport memset, memcpy
 from mousehole._rng cimport uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t, rng_below, rng_derive
 from mousehole._bits cimport popcount64, ctz64, mh_copy
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT, CHANCE_SEAT
+from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
 from mousehole._boundary cimport (
     action_int, seat_arg, out_array, out_result, new_instance, seed_arg, hist_reserve,
     cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
