@@ -72,9 +72,3 @@ ctypedef struct cr_t:
 
 cdef class CheeseRescueCore(StateCore):   # game, seed: StateCore
     cdef cr_t s
-    # StateCore's per-core methods (_statecore.pxd)
-    cdef int _admit(self, int64_t a) except -1
-    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept
-    cdef int _obs_shape(self, cnp.npy_intp* dims) noexcept
-    cdef void _scores(self, int64_t* out) noexcept
-    cdef int _winner_mask(self) noexcept

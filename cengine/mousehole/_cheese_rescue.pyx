@@ -69,12 +69,8 @@ from mousehole._bits cimport (
 )
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_legal_f, mh_observe_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
-from mousehole._boundary cimport (
-    action_int, seat_arg, out_array, out_result, new_instance, seed_arg,
-    cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
-)
-from mousehole._pyalloc cimport adopt_public_class
-from mousehole._statecore cimport StateCore, state_new
+from mousehole._boundary cimport sim_out_t
+from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule
 
 import numpy as np
 
@@ -908,12 +904,6 @@ cdef int fill_cfg(object game, void* v) except -1:
     return 0
 
 
-cdef cfg_cache_t CR_CFG
-CR_CFG.name = b"mousehole._cheese_rescue.cfg"
-CR_CFG.size = sizeof(cr_cfg_t)
-CR_CFG.fill = fill_cfg
-
-
 cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                     const sim_out_t* out) noexcept nogil:
     """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``), each ``cr_sim_game`` on
@@ -941,6 +931,10 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
         out.truncated[r] = <uint8_t>cfg.cut
 
 
+cdef core_t CR_CORE
+core_def(&CR_CORE, &CR_GAME, b"mousehole._cheese_rescue.cfg", sizeof(cr_cfg_t), fill_cfg, sim_range)
+
+
 # ---- the Python-facing class ------------------------------------------------------------------
 
 @cython.no_gc  # it holds only its game, which holds no state: no cycle
@@ -948,25 +942,18 @@ cdef class CheeseRescueCore(StateCore):
     """Compiled Cheese Rescue state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.cheese_rescue.CompiledCheeseRescueState`` (this core + the shared API)."""
 
-    cdef int _init(self, object game, uint64_t seed) except -1:
-        """``new``: the constants of ``game`` and the deal of ``seed`` (StateCore)."""
-        load_cfg(&CR_CFG, game, &self.s.cfg, sizeof(cr_cfg_t))
-        cr_deal(&self.s, seed)
-        return 0
+    _core_capsule = core_capsule(&CR_CORE)
 
-    cdef const mh_game_t* _iface(self) noexcept:
-        return &CR_GAME
-
-    cdef void* _struct(self) noexcept:
-        return &self.s
+    cdef core_t* _core(self, void** s) noexcept:
+        s[0] = &self.s
+        return &CR_CORE
 
     @classmethod
     def _from_valid_dict(cls, game, dict d):
         """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
         only: the struct takes its values unchecked)."""
-        cdef CheeseRescueCore st = <CheeseRescueCore>state_new(<type>cls, game)
+        cdef CheeseRescueCore st = <CheeseRescueCore>state_loaded(cls, game)
         cdef int i, k, p
-        load_cfg(&CR_CFG, game, &st.s.cfg, sizeof(cr_cfg_t))
         cr_clear(&st.s)
         for i, code in enumerate(d["table"]):
             if code:
@@ -1046,11 +1033,3 @@ cdef class CheeseRescueCore(StateCore):
         d["truncated"] = bool(self.s.truncated)
         return d
 
-    @staticmethod
-    def simulate_chunk(game, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-                       scores, winners, lengths, truncated):
-        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
-        goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
-        cdef cr_cfg_t cfg
-        load_cfg(&CR_CFG, game, &cfg, sizeof(cr_cfg_t))
-        run_sim_chunk(sim_range, &cfg, cfg.n, seed, start, stop, scores, winners, lengths, truncated)

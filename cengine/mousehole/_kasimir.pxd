@@ -48,9 +48,3 @@ cdef class KasimirCore(StateCore):   # game, seed: StateCore
     cdef uint16_t* hist
     cdef Py_ssize_t cap
     cdef int _reserve(self, int32_t need) except -1
-    # StateCore's per-core methods (_statecore.pxd)
-    cdef int _admit(self, int64_t a) except -1
-    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept
-    cdef int _copy_rest(self, StateCore src) except -1
-    cdef void _scores(self, int64_t* out) noexcept
-    cdef int _winner_mask(self) noexcept

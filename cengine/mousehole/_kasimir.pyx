@@ -21,12 +21,8 @@ from mousehole._rng cimport uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint6
 from mousehole._bits cimport popcount64, ctz64, mh_copy
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT, CHANCE_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
-from mousehole._boundary cimport (
-    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, hist_reserve,
-    cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
-)
-from mousehole._pyalloc cimport adopt_public_class
-from mousehole._statecore cimport StateCore, state_new
+from mousehole._boundary cimport seat_arg, hist_reserve, sim_out_t
+from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule
 
 import numpy as np
 
@@ -706,12 +702,6 @@ cdef int fill_cfg(object game, void* v) except -1:
     return 0
 
 
-cdef cfg_cache_t KK_CFG
-KK_CFG.name = b"mousehole._kasimir.cfg"
-KK_CFG.size = sizeof(kk_cfg_t)
-KK_CFG.fill = fill_cfg
-
-
 cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                     const sim_out_t* out) noexcept nogil:
     """``simulate``'s games ``start .. stop - 1`` (``run_sim_chunk``): game ``i`` is
@@ -733,6 +723,10 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
         out.truncated[r] = <uint8_t>s.truncated
 
 
+cdef core_t KK_CORE
+core_def(&KK_CORE, &KK_GAME, b"mousehole._kasimir.cfg", sizeof(kk_cfg_t), fill_cfg, sim_range)
+
+
 # ---- the Python-facing class ------------------------------------------------------------------
 
 # No cycle goes through a state: it holds its game, and a game holds no state (its cached
@@ -749,27 +743,20 @@ cdef class KasimirCore(StateCore):
     cdef int _reserve(self, int32_t need) except -1:
         return hist_reserve(&self.hist, &self.cap, need)
 
-    cdef int _init(self, object game, uint64_t seed) except -1:
-        """``new``: the constants of ``game`` and the deal of ``seed`` (StateCore)."""
-        load_cfg(&KK_CFG, game, &self.s.cfg, sizeof(kk_cfg_t))
-        kk_deal(&self.s, seed)
-        return 0
+    _core_capsule = core_capsule(&KK_CORE)
 
-    cdef const mh_game_t* _iface(self) noexcept:
-        return &KK_GAME
-
-    cdef void* _struct(self) noexcept:
-        return &self.s
+    cdef core_t* _core(self, void** s) noexcept:
+        s[0] = &self.s
+        return &KK_CORE
 
     @classmethod
     def _from_valid_dict(cls, game, dict d):
         """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
         only: the struct takes its values unchecked)."""
-        cdef KasimirCore st = <KasimirCore>state_new(cls, game)
+        cdef KasimirCore st = <KasimirCore>state_loaded(cls, game)
         cdef int p, s, x, below, k
         cdef int nid[KK_MAX_PLAYERS]
         cdef uint64_t b
-        load_cfg(&KK_CFG, game, &st.s.cfg, sizeof(kk_cfg_t))
         kk_deal(&st.s, 0)
         st.s.on_way = 0
         for p in range(st.s.cfg.n):
@@ -895,11 +882,3 @@ cdef class KasimirCore(StateCore):
         d["truncated"] = bool(self.s.truncated)
         return d
 
-    @staticmethod
-    def simulate_chunk(game, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-                       scores, winners, lengths, truncated):
-        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
-        goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
-        cdef kk_cfg_t cfg
-        load_cfg(&KK_CFG, game, &cfg, sizeof(kk_cfg_t))
-        run_sim_chunk(sim_range, &cfg, cfg.n, seed, start, stop, scores, winners, lengths, truncated)

@@ -148,14 +148,6 @@ cdef class MGameCore(StateCore):   # game, seed: StateCore
     cdef int64_t log_r, log_c     # the absolute cell of offset (0, 0) in the log
     cdef int _reserve(self, Py_ssize_t need) except -1
     cdef int _record(self, int a) except -1
-    # StateCore's per-core methods (_statecore.pxd)
-    cdef int _admit(self, int64_t a) except -1
-    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept
-    cdef int _copy_rest(self, StateCore src) except -1
-    cdef int _determinized(self, int p) except -1
-    cdef int _obs_shape(self, cnp.npy_intp* dims) noexcept
-    cdef void _scores(self, int64_t* out) noexcept
-    cdef int _winner_mask(self) noexcept
 
 
 # Leaf functions that other Cython code may cimport (the microbenchmarks of benchmarks/): they

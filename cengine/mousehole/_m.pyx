@@ -76,12 +76,10 @@ from mousehole._rng cimport (
 from mousehole._bits cimport popcount64, ctz64, set_ones, rel_seat, seat_after, mh_pc8, mh_copy, mh_fill_f32
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_legal_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
-from mousehole._boundary cimport (
-    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, array_reserve,
-    cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
+from mousehole._boundary cimport array_reserve, sim_out_t
+from mousehole._statecore cimport (
+    StateCore, state_loaded, load_constants, core_t, core_def, core_capsule,
 )
-from mousehole._pyalloc cimport adopt_public_class
-from mousehole._statecore cimport StateCore, state_new
 
 import numpy as np
 
@@ -1636,12 +1634,6 @@ cdef int fill_cfg(object game, void* v) except -1:
     return 0
 
 
-cdef cfg_cache_t M_CFG
-M_CFG.name = b"mousehole._m.cfg"
-M_CFG.size = sizeof(m_cfg_t)
-M_CFG.fill = fill_cfg
-
-
 # ---- simulate ---------------------------------------------------------------------------------
 
 cdef flat_void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
@@ -1669,6 +1661,10 @@ cdef flat_void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssiz
             out.winners[r * out.wstride + p] = (mask >> p) & 1
         out.lengths[r] = length
         out.truncated[r] = end == END_MAX_TURNS
+
+
+cdef core_t M_CORE
+core_def(&M_CORE, &M_GAME, b"mousehole._m.cfg", sizeof(m_cfg_t), fill_cfg, sim_range)
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -1718,29 +1714,28 @@ cdef class MGameCore(StateCore):
 
     cdef int _init(self, object game, uint64_t seed) except -1:
         """``new``: the constants of ``game`` and the deal of ``seed`` (StateCore)."""
-        load_cfg(&M_CFG, game, &self.s.cfg, sizeof(m_cfg_t))
+        load_constants(self, game)
         m_deal(&self.s, seed)
         self.log_r = self.s.pos.board.orow
         self.log_c = self.s.pos.board.ocol
         return 0
 
-    cdef const mh_game_t* _iface(self) noexcept:
-        return &M_GAME
+    _core_capsule = core_capsule(&M_CORE)
 
-    cdef void* _struct(self) noexcept:
-        return &self.s
+    cdef core_t* _core(self, void** s) noexcept:
+        s[0] = &self.s
+        return &M_CORE
 
     @classmethod
     def _from_valid_dict(cls, game, dict d):
         """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
         only: the struct takes its values unchecked)."""
-        cdef MGameCore st = <MGameCore>state_new(<type>cls, game)
+        cdef MGameCore st = <MGameCore>state_loaded(cls, game)
         cdef m_t* s = &st.s
         cdef m_pos_t* x = &s.pos
         cdef m_board_t* b = &x.board
         cdef const m_cfg_t* c = &s.cfg
         cdef int i, p, k, card
-        load_cfg(&M_CFG, game, &s.cfg, sizeof(m_cfg_t))
         m_board_clear(b)
         m_board_origin(b, min(e[0] for e in d["table"]) - 1, min(e[1] for e in d["table"]) - 1)
         for r, col, card in d["table"]:
@@ -1908,15 +1903,6 @@ cdef class MGameCore(StateCore):
                 log.append([e.seat, e.card, 0, 0])
         d["log"] = log
         return d
-
-    @staticmethod
-    def simulate_chunk(game, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-                       scores, winners, lengths, truncated):
-        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
-        goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
-        cdef m_cfg_t cfg
-        load_cfg(&M_CFG, game, &cfg, sizeof(m_cfg_t))
-        run_sim_chunk(sim_range, &cfg, cfg.n, seed, start, stop, scores, winners, lengths, truncated)
 
 
 def __getattr__(name):

@@ -98,14 +98,6 @@ cdef class MausAuChocolatCore(StateCore):   # game, seed: StateCore
     cdef uint16_t* hist
     cdef Py_ssize_t hist_cap
     cdef int _record(self, int a) except -1
-    # StateCore's per-core methods (_statecore.pxd)
-    cdef int _admit(self, int64_t a) except -1
-    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept
-    cdef int _copy_rest(self, StateCore src) except -1
-    cdef int _determinized(self, int p) except -1
-    cdef int _observed(self, float* obs, Py_ssize_t n) except -1
-    cdef void _scores(self, int64_t* out) noexcept
-    cdef int _winner_mask(self) noexcept
 
 
 # Leaf functions that other Cython code may cimport (the microbenchmarks of benchmarks/): they

@@ -61,12 +61,10 @@ from mousehole._rng cimport (
 from mousehole._bits cimport ctz64, set_ones, rel_seat, mh_pc8, mh_copy, popcount16, sum_fields2, MH_BIG_ENDIAN
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_playout_f, mh_reset_f, mh_rollout_f, mh_values_f
-from mousehole._boundary cimport (
-    action_int, seat_arg, out_array, out_result, new_instance, seed_arg, hist_reserve,
-    cfg_cache_t, load_cfg, sim_out_t, run_sim_chunk,
+from mousehole._boundary cimport seat_arg, hist_reserve, sim_out_t
+from mousehole._statecore cimport (
+    StateCore, state_loaded, load_constants, core_t, core_def, core_capsule,
 )
-from mousehole._pyalloc cimport adopt_public_class
-from mousehole._statecore cimport StateCore, state_new
 
 import numpy as np
 
@@ -2391,12 +2389,6 @@ cdef int fill_cfg(object game, void* v) except -1:
     return 0
 
 
-cdef cfg_cache_t MC_CFG
-MC_CFG.name = b"mousehole._maus_au_chocolat.cfg"
-MC_CFG.size = sizeof(mc_cfg_t)
-MC_CFG.fill = fill_cfg
-
-
 # ---- self-checks of the compiled search (tests/test_maus_au_chocolat_cinterface.py) -------
 
 def _selfcheck_combos(MausAuChocolatCore st, uint64_t seed, long rounds):
@@ -2483,6 +2475,10 @@ def _henri_bid_plain(list history, int q):
     return 1 if bids[q] >= MC_BID_PLAIN else 0
 
 
+cdef core_t MC_CORE
+core_def(&MC_CORE, &MC_GAME, b"mousehole._maus_au_chocolat.cfg", sizeof(mc_cfg_t), fill_cfg, sim_range)
+
+
 # ---- the Python-facing class ------------------------------------------------------------------
 
 @cython.no_gc  # it holds its game and seed, which hold no state (the game's ``_compiled_cfg``
@@ -2503,24 +2499,23 @@ cdef class MausAuChocolatCore(StateCore):
 
     cdef int _init(self, object game, uint64_t seed) except -1:
         """``new``: the constants of ``game`` and the deal of ``seed`` (StateCore)."""
-        load_cfg(&MC_CFG, game, &self.s.cfg, sizeof(mc_cfg_t))
+        load_constants(self, game)
         deal_cards(&self.s, seed, 1)  # (mc_deal without the zeroing: the struct is 0 from the allocation)
         return 0
 
-    cdef const mh_game_t* _iface(self) noexcept:
-        return &MC_GAME
+    _core_capsule = core_capsule(&MC_CORE)
 
-    cdef void* _struct(self) noexcept:
-        return &self.s
+    cdef core_t* _core(self, void** s) noexcept:
+        s[0] = &self.s
+        return &MC_CORE
 
     @classmethod
     def _from_valid_dict(cls, game, dict d):
         """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
         only: the struct takes its values unchecked)."""
-        cdef MausAuChocolatCore st = <MausAuChocolatCore>state_new(<type>cls, game)
+        cdef MausAuChocolatCore st = <MausAuChocolatCore>state_loaded(cls, game)
         cdef mc_t* s = &st.s
         cdef int i, q, c
-        load_cfg(&MC_CFG, game, &s.cfg, sizeof(mc_cfg_t))
         n = s.cfg.n
         memset(s.known, 0, sizeof(s.known))
         memset(s.hand_n, 0, sizeof(s.hand_n))
@@ -2688,11 +2683,3 @@ cdef class MausAuChocolatCore(StateCore):
         n = mc_combos(&self.s, q, buf)
         return [buf[i] for i in range(n)]
 
-    @staticmethod
-    def simulate_chunk(game, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
-                       scores, winners, lengths, truncated):
-        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL; game ``i``
-        goes to row ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
-        cdef mc_cfg_t cfg
-        load_cfg(&MC_CFG, game, &cfg, sizeof(mc_cfg_t))
-        run_sim_chunk(sim_range, &cfg, cfg.n, seed, start, stop, scores, winners, lengths, truncated)

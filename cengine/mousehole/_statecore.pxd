@@ -12,7 +12,40 @@ cimport numpy as cnp
 from libc.stdint cimport uint16_t, int64_t
 from mousehole._rng cimport uint64_t
 from mousehole._cgame cimport mh_game_t, mh_dims_t
-from mousehole._boundary cimport new_instance
+from cpython.pycapsule cimport PyCapsule_New
+from mousehole._boundary cimport new_instance, cfg_cache_t, cfg_fill_t, load_cfg, sim_range_t
+
+
+# What a core gives the shared layer, once (a static struct of its module, ``core_def``):
+# its C game interface, the cache of its games' constants and its ``simulate`` loop. Every
+# core's state struct starts with its game's constants (``cfg``), ``cfg.size`` bytes.
+ctypedef struct core_t:
+    const mh_game_t* game   # the C game interface (its ``reset`` deals a new game)
+    cfg_cache_t cfg         # ``load_cfg``'s cache of the constants (name, size, fill)
+    sim_range_t sim_range   # ``simulate``'s games (``run_sim_chunk``)
+
+
+cdef extern from *:
+    """
+    #define MH_CORE_CAPSULE "mousehole.core"
+    """
+    const char* CORE_CAPSULE "MH_CORE_CAPSULE"
+
+
+cdef inline object core_capsule(core_t* c):
+    """A core class's ``_core_capsule`` (its description, for the class methods that have no
+    state: ``simulate_chunk``)."""
+    return PyCapsule_New(<void*>c, CORE_CAPSULE, NULL)
+
+
+cdef inline void core_def(core_t* c, const mh_game_t* game, const char* cfg_name,
+                          size_t cfg_size, cfg_fill_t fill, sim_range_t sim_range) noexcept:
+    """Fill a core's description ``c`` (once, when its module is imported)."""
+    c.game = game
+    c.cfg.name = cfg_name
+    c.cfg.size = cfg_size
+    c.cfg.fill = fill
+    c.sim_range = sim_range
 
 
 @cython.no_gc  # (as in _statecore.pyx; declared here too, so the cores' classes are not GC types)
@@ -23,12 +56,11 @@ cdef class StateCore:
     cdef const mh_game_t* _g
     cdef void* _s
     cdef int _max_legal           # the interface's ``dims``' max_legal, read when bound
-    # per core: the constants of ``game`` into the struct and the deal of ``seed`` (a new,
-    # zero-filled object whose ``game`` and ``seed`` are set)
+    # per core: its description (``core_t``), and its struct's address into ``s[0]``
+    cdef core_t* _core(self, void** s) noexcept
+    # ``new``: the constants of ``game`` into the struct and the deal of ``seed`` (a new,
+    # zero-filled object whose ``game`` and ``seed`` are set); the default: ``reset``
     cdef int _init(self, object game, uint64_t seed) except -1
-    # per core: its game interface (``_c_game``) and its struct's address (``_c_state``)
-    cdef const mh_game_t* _iface(self) noexcept
-    cdef void* _struct(self) noexcept
     # per core, what the interface does not say (each has a default for a core without it):
     # ``apply_action``, before the interface's ``apply``: 0 when int ``a`` (any int64) is not
     # a legal action or chance outcome now, else 1 once ``a`` is in the history kept outside
@@ -50,16 +82,24 @@ cdef class StateCore:
     cdef int _winner_mask(self) noexcept
 
 
+cdef inline core_t* core_of(StateCore st, void** s) except NULL:
+    """The description of ``st``'s core (its struct's address into ``s[0]``); TypeError for
+    ``StateCore`` itself."""
+    cdef core_t* c = st._core(s)
+    if c == NULL:
+        raise TypeError(f"{type(st).__name__} is not a game's compiled state class")
+    return c
+
+
 cdef inline const mh_game_t* bound(StateCore st) except NULL:
     """The game interface of ``st`` (its struct in ``st._s``, ``max_legal`` in
     ``st._max_legal``), bound at the first use (``clone`` copies the binding); TypeError for
     ``StateCore`` itself."""
     cdef mh_dims_t d
+    cdef core_t* c
     if st._g == NULL:
-        st._s = st._struct()
-        st._g = st._iface()
-        if st._g == NULL:
-            raise TypeError(f"{type(st).__name__} is not a game's compiled state class")
+        c = core_of(st, &st._s)
+        st._g = c.game
         st._g.dims(st._s, &d)
         st._max_legal = d.max_legal
     return st._g
@@ -71,3 +111,20 @@ cdef inline StateCore state_new(type t, object game):
     cdef StateCore st = <StateCore>new_instance(t)
     st.game = game
     return st  # (bound at its first use: its struct's constants are not set yet)
+
+
+cdef inline void* load_constants(StateCore st, object game) except NULL:
+    """The constants of ``game`` into the struct of ``st`` (its first field), from its core's
+    cache (``load_cfg``); the struct's address."""
+    cdef void* s
+    cdef core_t* c = core_of(st, &s)
+    load_cfg(&c.cfg, game, s, c.cfg.size)
+    return s
+
+
+cdef inline StateCore state_loaded(type t, object game):
+    """``state_new`` with the constants of ``game`` in its struct (``load_constants``): how a
+    core's ``_from_valid_dict`` begins."""
+    cdef StateCore st = state_new(t, game)
+    load_constants(st, game)
+    return st

@@ -22,8 +22,10 @@ from mousehole._cgame cimport (
     mh_game_t, mh_dims_t, game_capsule, state_capsule, CHANCE_SEAT, TERMINAL_SEAT,
 )
 from mousehole._boundary cimport (
-    new_instance, seed_arg, fresh_seed, action_int, seat_arg, out_array, out_result,
+    new_instance, seed_arg, fresh_seed, action_int, seat_arg, out_array, out_result, load_cfg,
+    run_sim_chunk,
 )
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from mousehole._pyalloc cimport adopt_public_class
 
 cnp.import_array()
@@ -75,14 +77,13 @@ cdef class StateCore:
 
     # ---- what a core defines (the defaults: a class that is no game's, or none of it) ----
 
+    cdef core_t* _core(self, void** s) noexcept:
+        return NULL
+
     cdef int _init(self, object game, uint64_t seed) except -1:
-        raise TypeError(f"{type(self).__name__} is not a game's compiled state class")
-
-    cdef const mh_game_t* _iface(self) noexcept:
-        return NULL
-
-    cdef void* _struct(self) noexcept:
-        return NULL
+        cdef void* s = load_constants(self, game)
+        self._core(&s).game.reset(s, seed)
+        return 0
 
     cdef int _admit(self, int64_t a) except -1:
         return 0
@@ -151,6 +152,28 @@ cdef class StateCore:
         fields): its instances skip GC tracking and call this core's methods the fast way
         (``adopt_public_class`` in _pyalloc.pxd)."""
         adopt_public_class(sub, cls)
+
+    @classmethod
+    def simulate_chunk(cls, game, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
+                       scores, winners, lengths, truncated):
+        """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL (the
+        core's ``sim_range``, on a copy of the game's constants); game ``i`` goes to row
+        ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
+        cdef object cap = getattr(cls, "_core_capsule", None)
+        cdef core_t* c
+        cdef void* cfg
+        if cap is None:
+            raise TypeError(f"{cls.__name__} is not a game's compiled state class")
+        c = <core_t*>PyCapsule_GetPointer(cap, CORE_CAPSULE)
+        cfg = malloc(c.cfg.size)
+        if cfg == NULL:
+            raise MemoryError()
+        try:
+            load_cfg(&c.cfg, game, cfg, c.cfg.size)
+            run_sim_chunk(c.sim_range, cfg, game.num_players, seed, start, stop,
+                          scores, winners, lengths, truncated)
+        finally:
+            free(cfg)
 
     def _set_seed(self, seed):
         """Unpickling: the seed the pickled state was created from (or None)."""
