@@ -70,6 +70,7 @@ from mousehole._bits cimport (
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_legal_f, mh_observe_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
 from mousehole._boundary cimport sim_out_t
+from mousehole._statecore cimport core_scores_f, core_winner_mask_f
 from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule
 
 import numpy as np
@@ -805,6 +806,17 @@ cdef int g_truncated(const void* s) noexcept nogil:
     return (<const cr_t*>s).truncated
 
 
+cdef void g_scores(const void* vs, int64_t* out) noexcept nogil:
+    """CR-12/CR-13 applied to the table as it is now (``state.scores()``, ``core_t``)."""
+    cdef const cr_t* s = <const cr_t*>vs
+    cdef int32_t sc[4]
+    cdef int32_t cnt[4]
+    cdef int p
+    cr_scores(s, sc, cnt)
+    for p in range(s.cfg.n):
+        out[p] = sc[p]
+
+
 cdef mh_game_t CR_GAME
 mh_game_def(&CR_GAME, b"cheese_rescue", sizeof(cr_t), g_dims, <mh_reset_f>cr_deal,
             <mh_current_f>cr_current, <mh_legal_f>cr_legal, <mh_apply_f>cr_apply, g_chance,
@@ -932,7 +944,8 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
 
 
 cdef core_t CR_CORE
-core_def(&CR_CORE, &CR_GAME, b"mousehole._cheese_rescue.cfg", sizeof(cr_cfg_t), fill_cfg, sim_range)
+core_def(&CR_CORE, &CR_GAME, b"mousehole._cheese_rescue.cfg", sizeof(cr_cfg_t), fill_cfg, sim_range,
+         g_scores, <core_winner_mask_f>cr_winner_mask)
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -987,18 +1000,6 @@ cdef class CheeseRescueCore(StateCore):
         dims[1] = self.s.cfg.G
         dims[2] = self.s.cfg.G
         return 3
-
-    cdef void _scores(self, int64_t* out) noexcept:
-        """CR-12/CR-13 applied to the table as it is now."""
-        cdef int32_t sc[4]
-        cdef int32_t cnt[4]
-        cdef int p
-        cr_scores(&self.s, sc, cnt)
-        for p in range(self.s.cfg.n):
-            out[p] = sc[p]
-
-    cdef int _winner_mask(self) noexcept:
-        return cr_winner_mask(&self.s)
 
     def legal_cells(self):
         """Empty cells where a card may go now (CR-7, CR-8), ascending."""

@@ -22,6 +22,7 @@ from mousehole._bits cimport popcount64, ctz64, mh_copy
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT, CHANCE_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
 from mousehole._boundary cimport seat_arg, hist_reserve, sim_out_t
+from mousehole._statecore cimport core_scores_f, core_winner_mask_f
 from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule
 
 import numpy as np
@@ -724,7 +725,8 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
 
 
 cdef core_t KK_CORE
-core_def(&KK_CORE, &KK_GAME, b"mousehole._kasimir.cfg", sizeof(kk_cfg_t), fill_cfg, sim_range)
+core_def(&KK_CORE, &KK_GAME, b"mousehole._kasimir.cfg", sizeof(kk_cfg_t), fill_cfg, sim_range,
+         <core_scores_f>kk_scores, <core_winner_mask_f>kk_winner_mask)
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -826,15 +828,6 @@ cdef class KasimirCore(StateCore):
         n[0] = self.s.nhist
         step[0] = 1
         return self.hist
-
-    cdef void _scores(self, int64_t* out) noexcept:
-        """KK-13: mice in the hole per seat."""
-        cdef int p
-        for p in range(self.s.cfg.n):
-            out[p] = self.s.home[p]
-
-    cdef int _winner_mask(self) noexcept:
-        return kk_winner_mask(&self.s)
 
     def free_starts(self, p):
         """KK-6: start spaces of seat p's free mice, ascending (0 = the pantry stack);

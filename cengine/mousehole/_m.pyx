@@ -77,9 +77,8 @@ from mousehole._bits cimport popcount64, ctz64, set_ones, rel_seat, seat_after, 
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_legal_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
 from mousehole._boundary cimport array_reserve, sim_out_t
-from mousehole._statecore cimport (
-    StateCore, state_loaded, load_constants, core_t, core_def, core_capsule,
-)
+from mousehole._statecore cimport core_scores_f, core_winner_mask_f
+from mousehole._statecore cimport StateCore, state_loaded, load_constants, core_t, core_def, core_capsule
 
 import numpy as np
 
@@ -1664,7 +1663,8 @@ cdef flat_void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssiz
 
 
 cdef core_t M_CORE
-core_def(&M_CORE, &M_GAME, b"mousehole._m.cfg", sizeof(m_cfg_t), fill_cfg, sim_range)
+core_def(&M_CORE, &M_GAME, b"mousehole._m.cfg", sizeof(m_cfg_t), fill_cfg, sim_range,
+         <core_scores_f>m_scores, <core_winner_mask_f>m_winner_mask)
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -1841,14 +1841,6 @@ cdef class MGameCore(StateCore):
         dims[1] = M_W
         dims[2] = M_W
         return 3
-
-    cdef void _scores(self, int64_t* out) noexcept:
-        """M-20, defined at any time (hand cards never count, M-19)."""
-        m_scores(&self.s, out)
-
-    cdef int _winner_mask(self) noexcept:
-        """M-21: the highest score wins; ties are shared."""
-        return m_winner_mask(&self.s)
 
     def _to_dict(self):
         cdef m_t* s = &self.s

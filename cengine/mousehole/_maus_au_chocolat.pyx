@@ -62,9 +62,8 @@ from mousehole._bits cimport ctz64, set_ones, rel_seat, mh_pc8, mh_copy, popcoun
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_playout_f, mh_reset_f, mh_rollout_f, mh_values_f
 from mousehole._boundary cimport seat_arg, hist_reserve, sim_out_t
-from mousehole._statecore cimport (
-    StateCore, state_loaded, load_constants, core_t, core_def, core_capsule,
-)
+from mousehole._statecore cimport core_scores_f, core_winner_mask_f
+from mousehole._statecore cimport StateCore, state_loaded, load_constants, core_t, core_def, core_capsule
 
 import numpy as np
 
@@ -2476,7 +2475,8 @@ def _henri_bid_plain(list history, int q):
 
 
 cdef core_t MC_CORE
-core_def(&MC_CORE, &MC_GAME, b"mousehole._maus_au_chocolat.cfg", sizeof(mc_cfg_t), fill_cfg, sim_range)
+core_def(&MC_CORE, &MC_GAME, b"mousehole._maus_au_chocolat.cfg", sizeof(mc_cfg_t), fill_cfg,
+         sim_range, <core_scores_f>mc_scores, <core_winner_mask_f>mc_winner_mask)
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -2625,15 +2625,6 @@ cdef class MausAuChocolatCore(StateCore):
         if self.s.cfg.max_turns_d < 0.0:
             obs[n - 1] = <float>(self.s.round / self.game.max_turns)
         return 0
-
-    cdef void _scores(self, int64_t* out) noexcept:
-        """MC-13: the printed candy values of each seat's victory cards."""
-        cdef int q
-        for q in range(self.s.cfg.n):
-            out[q] = self.s.score[q]
-
-    cdef int _winner_mask(self) noexcept:
-        return mc_winner_mask(&self.s)
 
     def _to_dict(self):
         cdef mc_t* s = &self.s

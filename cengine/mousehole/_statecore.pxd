@@ -19,10 +19,15 @@ from mousehole._boundary cimport new_instance, cfg_cache_t, cfg_fill_t, load_cfg
 # What a core gives the shared layer, once (a static struct of its module, ``core_def``):
 # its C game interface, the cache of its games' constants and its ``simulate`` loop. Every
 # core's state struct starts with its game's constants (``cfg``), ``cfg.size`` bytes.
+ctypedef void (*core_scores_f)(const void* s, int64_t* out) noexcept nogil
+ctypedef int (*core_winner_mask_f)(const void* s) noexcept nogil
+
 ctypedef struct core_t:
     const mh_game_t* game   # the C game interface (its ``reset`` deals a new game)
     cfg_cache_t cfg         # ``load_cfg``'s cache of the constants (name, size, fill)
     sim_range_t sim_range   # ``simulate``'s games (``run_sim_chunk``)
+    core_scores_f scores    # each seat's score by the game's scoring rule (``players`` entries)
+    core_winner_mask_f winner_mask   # bit p set when seat p won (read at the end only)
 
 
 cdef extern from *:
@@ -39,13 +44,16 @@ cdef inline object core_capsule(core_t* c):
 
 
 cdef inline void core_def(core_t* c, const mh_game_t* game, const char* cfg_name,
-                          size_t cfg_size, cfg_fill_t fill, sim_range_t sim_range) noexcept:
+                          size_t cfg_size, cfg_fill_t fill, sim_range_t sim_range,
+                          core_scores_f scores, core_winner_mask_f winner_mask) noexcept:
     """Fill a core's description ``c`` (once, when its module is imported)."""
     c.game = game
     c.cfg.name = cfg_name
     c.cfg.size = cfg_size
     c.cfg.fill = fill
     c.sim_range = sim_range
+    c.scores = scores
+    c.winner_mask = winner_mask
 
 
 @cython.no_gc  # (as in _statecore.pyx; declared here too, so the cores' classes are not GC types)
@@ -76,10 +84,6 @@ cdef class StateCore:
     cdef int _obs_shape(self, cnp.npy_intp* dims) noexcept
     # ``observation``: after the interface's ``observe`` (``n`` floats at ``obs``)
     cdef int _observed(self, float* obs, Py_ssize_t n) except -1
-    # ``scores``: each seat's score into ``out`` (``players`` entries)
-    cdef void _scores(self, int64_t* out) noexcept
-    # ``winners``: bit p set when seat p won (read at the end only)
-    cdef int _winner_mask(self) noexcept
 
 
 cdef inline core_t* core_of(StateCore st, void** s) except NULL:

@@ -3,8 +3,8 @@
 the Python-facing state methods, written once for every game over the C game interface
 (``mh_game_t``, _cgame.pxd), and the class-level glue. A core subclasses it, declares its
 struct after ``game`` and ``seed``, and defines ``_init``, ``_iface`` and ``_struct`` and
-what its interface does not say (``_admit``, its history, ``_scores``,
-``_winner_mask``, ...: the cdef methods of the .pxd); its own ``_from_valid_dict`` (which
+what its interface does not say (``_admit``, its history, ...: the cdef methods of the
+.pxd; its scores and winners: ``core_t``); its own ``_from_valid_dict`` (which
 ``_api.load_state_as`` finds on the core itself), ``_to_dict`` and its extra methods stay in
 the core."""
 
@@ -105,11 +105,6 @@ cdef class StateCore:
     cdef int _observed(self, float* obs, Py_ssize_t n) except -1:
         return 0
 
-    cdef void _scores(self, int64_t* out) noexcept:
-        pass
-
-    cdef int _winner_mask(self) noexcept:
-        return 0
 
     # ---- construction ----------------------------------------------------------------------
 
@@ -349,7 +344,8 @@ cdef class StateCore:
         """Each seat's score by the game's scoring rule, defined at any time."""
         cdef int64_t sc[MAX_SEATS]
         cdef int p, n = seats_of(self)
-        self._scores(sc)
+        cdef void* s
+        core_of(self, &s).scores(s, sc)
         return [sc[p] for p in range(n)]
 
     def winners(self):
@@ -357,10 +353,11 @@ cdef class StateCore:
         cdef const mh_game_t* g = bound(self)
         cdef mh_dims_t d
         cdef int mask, p
+        cdef void* s
         if g.current(self._s) != TERMINAL_SEAT:
             return []
         g.dims(self._s, &d)
-        mask = self._winner_mask()
+        mask = core_of(self, &s).winner_mask(s)
         return [p for p in range(d.players) if (mask >> p) & 1]
 
     def returns(self):

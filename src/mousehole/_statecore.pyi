@@ -16,6 +16,18 @@ class StateCore:
     def seed(self) -> Optional[int]: ...
     def _set_seed(self, seed: Optional[int]) -> None: ...
     @classmethod
+    def simulate_chunk(
+        cls,
+        game: Any,
+        seed: int,
+        start: int,
+        stop: int,
+        scores: npt.NDArray[np.int64],
+        winners: npt.NDArray[np.uint8],
+        lengths: npt.NDArray[np.int64],
+        truncated: npt.NDArray[np.uint8],
+    ) -> None: ...
+    @classmethod
     def _new_state_function(cls, game: Any) -> Any: ...
     @classmethod
     def new(cls: type[_S], game: Any, seed: int) -> _S: ...
@@ -47,20 +59,9 @@ class StateCore:
     def returns(self) -> List[float]: ...
 
 # What every game's core adds to StateCore, in the same words (stub only: at run time each
-# core class defines these itself, and names StateCore as its base): its dict conversion
-# and the batch loop of mousehole.simulate. A core's own stub derives from it.
+# core class defines these itself, and names StateCore as its base): its dict conversion.
+# A core's own stub derives from it.
 class _GameCore(StateCore):
     @classmethod
     def _from_valid_dict(cls: type[_S], game: Any, d: Dict[str, Any]) -> _S: ...
     def _to_dict(self) -> Dict[str, Any]: ...
-    @staticmethod
-    def simulate_chunk(
-        game: Any,
-        seed: int,
-        start: int,
-        stop: int,
-        scores: npt.NDArray[np.int64],
-        winners: npt.NDArray[np.uint8],
-        lengths: npt.NDArray[np.int64],
-        truncated: npt.NDArray[np.uint8],
-    ) -> None: ...
