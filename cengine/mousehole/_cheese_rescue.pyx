@@ -71,7 +71,7 @@ from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_legal_f, mh_observe_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
 from mousehole._boundary cimport sim_out_t
 from mousehole._statecore cimport core_scores_f, core_winner_mask_f
-from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule
+from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule, core_place
 
 import numpy as np
 
@@ -955,16 +955,10 @@ cdef class CheeseRescueCore(StateCore):
     """Compiled Cheese Rescue state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.cheese_rescue.CompiledCheeseRescueState`` (this core + the shared API)."""
 
-    _core_capsule = core_capsule(&CR_CORE)
-
-    cdef core_t* _core(self, void** s) noexcept:
-        s[0] = &self.s
-        return &CR_CORE
+    _core_capsule = core_capsule(&CR_CORE)  # (StateCore finds the core by it)
 
     @classmethod
     def _from_valid_dict(cls, game, dict d):
-        """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
-        only: the struct takes its values unchecked)."""
         cdef CheeseRescueCore st = <CheeseRescueCore>state_loaded(cls, game)
         cdef int i, k, p
         cr_clear(&st.s)
@@ -1033,4 +1027,8 @@ cdef class CheeseRescueCore(StateCore):
         d["history"] = int_list_of(self.s.hist, self.s.placed)
         d["truncated"] = bool(self.s.truncated)
         return d
+
+
+cdef CheeseRescueCore _BLANK = CheeseRescueCore.__new__(CheeseRescueCore)  # (kept: a blank state, where the struct lies)
+core_place(&CR_CORE, _BLANK, &_BLANK.s)
 

@@ -23,7 +23,7 @@ from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT, CHANCE_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
 from mousehole._boundary cimport seat_arg, hist_reserve, sim_out_t
 from mousehole._statecore cimport core_scores_f, core_winner_mask_f
-from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule
+from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule, core_place
 
 import numpy as np
 
@@ -738,6 +738,8 @@ cdef class KasimirCore(StateCore):
     """Compiled Kater Kasimir state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.kasimir.CompiledKasimirState`` (this core + the shared API)."""
 
+    _core_capsule = core_capsule(&KK_CORE)  # (StateCore finds the core by it)
+
     def __dealloc__(self):
         if self.hist != NULL:
             free(self.hist)
@@ -745,16 +747,8 @@ cdef class KasimirCore(StateCore):
     cdef int _reserve(self, int32_t need) except -1:
         return hist_reserve(&self.hist, &self.cap, need)
 
-    _core_capsule = core_capsule(&KK_CORE)
-
-    cdef core_t* _core(self, void** s) noexcept:
-        s[0] = &self.s
-        return &KK_CORE
-
     @classmethod
     def _from_valid_dict(cls, game, dict d):
-        """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
-        only: the struct takes its values unchecked)."""
         cdef KasimirCore st = <KasimirCore>state_loaded(cls, game)
         cdef int p, s, x, below, k
         cdef int nid[KK_MAX_PLAYERS]
@@ -874,4 +868,8 @@ cdef class KasimirCore(StateCore):
         d["history"] = self.history
         d["truncated"] = bool(self.s.truncated)
         return d
+
+
+cdef KasimirCore _BLANK = KasimirCore.__new__(KasimirCore)  # (kept: a blank state, where the struct lies)
+core_place(&KK_CORE, _BLANK, &_BLANK.s)
 

@@ -78,7 +78,7 @@ from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_legal_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
 from mousehole._boundary cimport array_reserve, sim_out_t
 from mousehole._statecore cimport core_scores_f, core_winner_mask_f
-from mousehole._statecore cimport StateCore, state_loaded, load_constants, core_t, core_def, core_capsule
+from mousehole._statecore cimport StateCore, state_loaded, load_constants, core_t, core_def, core_capsule, core_place
 
 import numpy as np
 
@@ -1679,6 +1679,8 @@ cdef class MGameCore(StateCore):
     """Compiled M state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.m.CompiledMState`` (this core + the shared API)."""
 
+    _core_capsule = core_capsule(&M_CORE)  # (StateCore finds the core by it)
+
     def __dealloc__(self):
         free(self.log)
 
@@ -1720,16 +1722,8 @@ cdef class MGameCore(StateCore):
         self.log_c = self.s.pos.board.ocol
         return 0
 
-    _core_capsule = core_capsule(&M_CORE)
-
-    cdef core_t* _core(self, void** s) noexcept:
-        s[0] = &self.s
-        return &M_CORE
-
     @classmethod
     def _from_valid_dict(cls, game, dict d):
-        """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
-        only: the struct takes its values unchecked)."""
         cdef MGameCore st = <MGameCore>state_loaded(cls, game)
         cdef m_t* s = &st.s
         cdef m_pos_t* x = &s.pos
@@ -1895,6 +1889,10 @@ cdef class MGameCore(StateCore):
                 log.append([e.seat, e.card, 0, 0])
         d["log"] = log
         return d
+
+
+cdef MGameCore _BLANK = MGameCore.__new__(MGameCore)  # (kept: a blank state, where the struct lies)
+core_place(&M_CORE, _BLANK, &_BLANK.s)
 
 
 def __getattr__(name):

@@ -50,7 +50,6 @@ bit.
 """
 
 cimport cython
-cimport numpy as cnp
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, free
 
@@ -63,11 +62,8 @@ from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_playout_f, mh_reset_f, mh_rollout_f, mh_values_f
 from mousehole._boundary cimport seat_arg, hist_reserve, sim_out_t
 from mousehole._statecore cimport core_scores_f, core_winner_mask_f
-from mousehole._statecore cimport StateCore, state_loaded, load_constants, core_t, core_def, core_capsule
+from mousehole._statecore cimport StateCore, state_loaded, load_constants, core_t, core_def, core_capsule, core_place
 
-import numpy as np
-
-cnp.import_array()
 
 cdef enum:
     H_ETIENNE = 0
@@ -2487,6 +2483,8 @@ cdef class MausAuChocolatCore(StateCore):
     """Compiled Maus au Chocolat state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.maus_au_chocolat.CompiledMausAuChocolatState`` (this core + the shared API)."""
 
+    _core_capsule = core_capsule(&MC_CORE)  # (StateCore finds the core by it)
+
     def __dealloc__(self):
         if self.hist != NULL:
             free(self.hist)
@@ -2503,16 +2501,8 @@ cdef class MausAuChocolatCore(StateCore):
         deal_cards(&self.s, seed, 1)  # (mc_deal without the zeroing: the struct is 0 from the allocation)
         return 0
 
-    _core_capsule = core_capsule(&MC_CORE)
-
-    cdef core_t* _core(self, void** s) noexcept:
-        s[0] = &self.s
-        return &MC_CORE
-
     @classmethod
     def _from_valid_dict(cls, game, dict d):
-        """Build from a dict already checked by ``game._validate_dict`` (``Game._load``
-        only: the struct takes its values unchecked)."""
         cdef MausAuChocolatCore st = <MausAuChocolatCore>state_loaded(cls, game)
         cdef mc_t* s = &st.s
         cdef int i, q, c
@@ -2673,4 +2663,8 @@ cdef class MausAuChocolatCore(StateCore):
         cdef int q = seat_arg(self.game, self.s.cfg.n, seat, "seat")
         n = mc_combos(&self.s, q, buf)
         return [buf[i] for i in range(n)]
+
+
+cdef MausAuChocolatCore _BLANK = MausAuChocolatCore.__new__(MausAuChocolatCore)  # (kept: a blank state, where the struct lies)
+core_place(&MC_CORE, _BLANK, &_BLANK.s)
 

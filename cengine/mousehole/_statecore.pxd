@@ -12,7 +12,7 @@ cimport numpy as cnp
 from libc.stdint cimport uint16_t, int64_t
 from mousehole._rng cimport uint64_t
 from mousehole._cgame cimport mh_game_t, mh_dims_t
-from cpython.pycapsule cimport PyCapsule_New
+from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
 from mousehole._boundary cimport new_instance, cfg_cache_t, cfg_fill_t, load_cfg, sim_range_t
 
 
@@ -28,6 +28,7 @@ ctypedef struct core_t:
     sim_range_t sim_range   # ``simulate``'s games (``run_sim_chunk``)
     core_scores_f scores    # each seat's score by the game's scoring rule (``players`` entries)
     core_winner_mask_f winner_mask   # bit p set when seat p won (read at the end only)
+    Py_ssize_t offset       # where a state object holds its struct (``core_place``)
 
 
 cdef extern from *:
@@ -41,6 +42,13 @@ cdef inline object core_capsule(core_t* c):
     """A core class's ``_core_capsule`` (its description, for the class methods that have no
     state: ``simulate_chunk``)."""
     return PyCapsule_New(<void*>c, CORE_CAPSULE, NULL)
+
+
+cdef inline void core_place(core_t* c, StateCore blank, void* s) noexcept:
+    """``c.offset``: where an object of the core's class holds its struct (at ``s`` in
+    ``blank``, any object of the class: the same offset in every one, and in its public
+    class, which adds no field)."""
+    c.offset = <char*>s - <char*><void*>blank
 
 
 cdef inline void core_def(core_t* c, const mh_game_t* game, const char* cfg_name,
@@ -64,8 +72,8 @@ cdef class StateCore:
     cdef const mh_game_t* _g
     cdef void* _s
     cdef int _max_legal           # the interface's ``dims``' max_legal, read when bound
-    # per core: its description (``core_t``), and its struct's address into ``s[0]``
-    cdef core_t* _core(self, void** s) noexcept
+    # its core's description (``core_of``: from the class's ``_core_capsule``, at first use)
+    cdef core_t* _cd
     # ``new``: the constants of ``game`` into the struct and the deal of ``seed`` (a new,
     # zero-filled object whose ``game`` and ``seed`` are set); the default: ``reset``
     cdef int _init(self, object game, uint64_t seed) except -1
@@ -86,13 +94,22 @@ cdef class StateCore:
     cdef int _observed(self, float* obs, Py_ssize_t n) except -1
 
 
+cdef inline core_t* core_from_class(type t) except NULL:
+    """The description of core class ``t`` (or its public class): its ``_core_capsule``;
+    TypeError for a class that is no game's (``StateCore`` itself)."""
+    cdef object cap = getattr(t, "_core_capsule", None)
+    if cap is None:
+        raise TypeError(f"{t.__name__} is not a game's compiled state class")
+    return <core_t*>PyCapsule_GetPointer(cap, CORE_CAPSULE)
+
+
 cdef inline core_t* core_of(StateCore st, void** s) except NULL:
-    """The description of ``st``'s core (its struct's address into ``s[0]``); TypeError for
-    ``StateCore`` itself."""
-    cdef core_t* c = st._core(s)
-    if c == NULL:
-        raise TypeError(f"{type(st).__name__} is not a game's compiled state class")
-    return c
+    """The description of ``st``'s core (found once per object), its struct's address into
+    ``s[0]``; TypeError for ``StateCore`` itself."""
+    if st._cd == NULL:
+        st._cd = core_from_class(type(st))
+    s[0] = <char*><void*>st + st._cd.offset
+    return st._cd
 
 
 cdef inline const mh_game_t* bound(StateCore st) except NULL:

@@ -25,7 +25,6 @@ from mousehole._boundary cimport (
     new_instance, seed_arg, fresh_seed, action_int, seat_arg, out_array, out_result, load_cfg,
     run_sim_chunk,
 )
-from cpython.pycapsule cimport PyCapsule_GetPointer
 from mousehole._pyalloc cimport adopt_public_class
 
 cnp.import_array()
@@ -51,6 +50,7 @@ cdef StateCore copy_of(StateCore self):
     c.game = self.game
     c.seed = self.seed
     c._g = g
+    c._cd = self._cd
     c._max_legal = self._max_legal
     # (the same class: its struct at the same offset)
     c._s = <char*><void*>c + (<char*>self._s - <char*><void*>self)
@@ -77,12 +77,9 @@ cdef class StateCore:
 
     # ---- what a core defines (the defaults: a class that is no game's, or none of it) ----
 
-    cdef core_t* _core(self, void** s) noexcept:
-        return NULL
-
     cdef int _init(self, object game, uint64_t seed) except -1:
         cdef void* s = load_constants(self, game)
-        self._core(&s).game.reset(s, seed)
+        self._cd.game.reset(s, seed)
         return 0
 
     cdef int _admit(self, int64_t a) except -1:
@@ -122,11 +119,13 @@ cdef class StateCore:
         """``game.new_state`` of this engine in one compiled call (``new`` with the
         seed's conversion, ``seed_arg``): the Game binds it when it is loaded."""
         cdef type t = cls
+        cdef core_t* c = core_from_class(t)
 
         def new_state(seed=None):
             # (with no seed, a fresh secret one from the operating system)
             cdef uint64_t sd = fresh_seed() if seed is None else seed_arg(seed)
             cdef StateCore st = state_new(t, game)
+            st._cd = c  # (found once, for every state of the game)
             st.seed = sd
             st._init(game, sd)
             return st
@@ -154,13 +153,8 @@ cdef class StateCore:
         """Play games ``start .. stop - 1`` of ``mousehole.simulate`` without the GIL (the
         core's ``sim_range``, on a copy of the game's constants); game ``i`` goes to row
         ``i - start`` of the result arrays (``winners``, ``truncated`` as uint8 views)."""
-        cdef object cap = getattr(cls, "_core_capsule", None)
-        cdef core_t* c
-        cdef void* cfg
-        if cap is None:
-            raise TypeError(f"{cls.__name__} is not a game's compiled state class")
-        c = <core_t*>PyCapsule_GetPointer(cap, CORE_CAPSULE)
-        cfg = malloc(c.cfg.size)
+        cdef core_t* c = core_from_class(cls)
+        cdef void* cfg = malloc(c.cfg.size)
         if cfg == NULL:
             raise MemoryError()
         try:
