@@ -2,11 +2,15 @@
 """``StateCore``, the compiled base class of the cores' state classes (``_statecore.pxd``):
 the Python-facing state methods, written once for every game over the C game interface
 (``mh_game_t``, _cgame.pxd), and the class-level glue. A core subclasses it, declares its
-struct after ``game`` and ``seed``, and defines ``_init``, ``_iface`` and ``_struct`` and
-what its interface does not say (``_admit``, its history, ...: the cdef methods of the
-.pxd; its scores and winners: ``core_t``); its own ``_from_valid_dict`` (which
-``_api.load_state_as`` finds on the core itself), ``_to_dict`` and its extra methods stay in
-the core."""
+struct (its game's constants first) after ``game`` and ``seed``, describes itself once in a
+``core_t`` (``core_def``: its interface, its constants' cache, its ``simulate`` loop, its
+scores and winners; ``core_place``: where its objects hold the struct) named by its class's
+``_core_capsule``, and defines what its interface does not say (``_admit``, its history,
+...: the cdef methods of the .pxd, each with a default here; ``_init`` when its new state is
+more than ``reset``). Its own ``_from_valid_dict(game, d)`` (which ``_api.load_state_as``
+finds on the core itself: it builds from a dict already checked by ``game._validate_dict``,
+``Game._load`` only, the struct taking its values unchecked; ``state_loaded`` begins it),
+``_to_dict`` and its extra methods stay in the core."""
 
 cimport cython
 cimport numpy as cnp
@@ -101,7 +105,6 @@ cdef class StateCore:
 
     cdef int _observed(self, float* obs, Py_ssize_t n) except -1:
         return 0
-
 
     # ---- construction ----------------------------------------------------------------------
 
