@@ -5,13 +5,13 @@ page, its line in the navigation and its row of the overview are written from th
 build time (``tools/mkdocs_games.py``, a MkDocs hook): the checks read them from there."""
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from typing import Any, Dict
 
 import mousehole
 from mousehole import _api
+from test_touch_points import tool
 
 ROOT = Path(__file__).resolve().parents[1]
 REF = ROOT / "docs" / "reference"
@@ -25,11 +25,7 @@ MODULES = ["mousehole", *GAME_MODULES,
 
 def docs_hook() -> Any:
     """``tools/mkdocs_games.py``, the hook that writes the site's per-game parts."""
-    spec = importlib.util.spec_from_file_location("mkdocs_games", ROOT / "tools" / "mkdocs_games.py")
-    assert spec is not None and spec.loader is not None
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
-    return hook
+    return tool("mkdocs_games")
 
 
 def _pages() -> Dict[str, str]:

@@ -3,7 +3,6 @@
 per function) finds nothing in the package, the tools, the benchmarks or the tests."""
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -56,10 +55,9 @@ def test_site_links_the_repository_and_shows_each_game() -> None:
     assert "\nrepo_url: https://" in conf
     nav = conf.split("\nnav:", 1)[1]
     assert "notes.md" not in nav and "changelog.md" in nav and "readings.md" in nav
-    spec = importlib.util.spec_from_file_location("mkdocs_games", ROOT / "tools" / "mkdocs_games.py")
-    assert spec is not None and spec.loader is not None
-    hook = importlib.util.module_from_spec(spec)  # the home page's pictures are written from the registry
-    spec.loader.exec_module(hook)
+    from test_touch_points import tool
+
+    hook = tool("mkdocs_games")  # the home page's pictures are written from the registry
     home = hook.expand((ROOT / "docs" / "index.md").read_text(encoding="utf-8"))
     for game in (cls.name for cls in hook.games()):
         assert f"(figures/gallery/{game}.svg)" in home, game

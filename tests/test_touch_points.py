@@ -63,7 +63,7 @@ def _cls(name: str) -> Any:
     return _api._REGISTRY[name]
 
 
-def _tool(name: str) -> Any:
+def tool(name: str) -> Any:
     """The module ``tools/<name>.py``."""
     spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
     assert spec is not None and spec.loader is not None
@@ -137,7 +137,7 @@ def docs_page(name: str) -> None:
     headings = set(re.findall(r"^## .*$", text, flags=re.M))
     missing = [s for s in PAGE_SECTIONS if s not in headings]
     assert not missing, f"{name}: docs/games/{name}.md lacks {missing}"
-    hook = _tool("mkdocs_games")
+    hook = tool("mkdocs_games")
     for label in (hook.GREEDY_VALUE, hook.SETTLED):
         assert len(hook.page_item(_cls(name), label)) > 20, f"{name}: docs/games/{name}.md, {label}: too short"
 
@@ -162,7 +162,7 @@ def gallery(name: str) -> None:
     """8. The gallery picture ``docs/figures/gallery/<id>.svg``, written by
     ``tools/make_gallery.py`` (its entry in ``FIGURES``, or else the default picture) and kept
     up to date by ``tests/test_render.py``; the site shows it from the registry."""
-    figures = _tool("make_gallery").figures()
+    figures = tool("make_gallery").figures()
     assert figures.get(f"{name}.svg", ("",))[0] == name, f"{name}: tools/make_gallery.py draws no {name}.svg"
     assert "<svg" in _read(DOCS / "figures" / "gallery" / f"{name}.svg"), f"{name}: {name}.svg is no SVG"
 
@@ -193,7 +193,7 @@ def test_the_site_shows_every_game(name: str) -> None:
     game: its page in the navigation, its reference page, its rows in the pages that mark a
     block for them (each marker present), its picture on the home page and in the gallery;
     and the benchmark plays it (``bench.sim_games``)."""
-    hook, cls = _tool("mkdocs_games"), _cls(name)
+    hook, cls = tool("mkdocs_games"), _cls(name)
     assert cls in hook.games()
     nav = repr(hook.navigation([{"Games": []}, {"Reference": [{"Games": []}]}]))
     assert f"'games/{name}.md'" in nav and f"'reference/{name}.md'" in nav, nav
@@ -215,7 +215,7 @@ def test_the_site_shows_every_game(name: str) -> None:
 
 def test_the_site_hook_refuses_an_unknown_block() -> None:
     with pytest.raises(ValueError, match="unknown registry block"):
-        _tool("mkdocs_games").expand("<!-- registry: no-such-block -->\n")
+        tool("mkdocs_games").expand("<!-- registry: no-such-block -->\n")
 
 
 def test_the_guide_lists_every_touch_point() -> None:
