@@ -5,6 +5,7 @@
     python benchmarks/readings.py --game kasimir --players 2 4 --dask tcp://10.0.0.5:8786
     python benchmarks/readings.py --bot-players 2 4   # ISMCTS games at 2 and 4 players only
     python benchmarks/readings.py --defaults-only      # the default games only, every player count
+    python benchmarks/readings.py --game m --reading short_payer   # the baselines and one reading
 
 For every game, every reading (``Game.READINGS``) and every player count it plays, beside the
 game with its default parameters (the baseline, one per player count) and with each other
@@ -64,9 +65,10 @@ def wilson(k: float, n: int) -> Tuple[float, float]:
 
 
 def configs(names: Sequence[str], players: Optional[Sequence[int]], *,
-            defaults_only: bool = False) -> List[Dict[str, Any]]:
+            defaults_only: bool = False, readings: Optional[Sequence[str]] = None) -> List[Dict[str, Any]]:
     """The study's lines: per game and player count the baseline, then every other value of
-    every reading (only the baselines with ``defaults_only``)."""
+    every reading (only the baselines with ``defaults_only``; only the readings named in
+    ``readings``, when given, beside the baselines)."""
     out: List[Dict[str, Any]] = []
     for name in names:
         cls = _api._REGISTRY[name]
@@ -75,6 +77,8 @@ def configs(names: Sequence[str], players: Optional[Sequence[int]], *,
         for n in counts:
             out.append({"game": name, "players": n, "param": None, "value": None})
             for r in () if defaults_only else cls.READINGS:
+                if readings is not None and r.param not in readings:
+                    continue
                 for v in r.values[1:]:
                     out.append({"game": name, "players": n, "param": r.param, "value": v})
     return out
@@ -267,6 +271,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--defaults-only", action="store_true",
                     help="only the games with every parameter at its default (e.g. the truncated share of bot games "
                          "at every player count)")
+    ap.add_argument("--reading", action="append", default=None, metavar="PARAM",
+                    help="only this reading's lines beside the baselines (repeatable; e.g. a reading added "
+                         "after a recorded run: the baselines replay the same seeds)")
     ap.add_argument("--chunk", type=int, default=25, help="ISMCTS games a task (default 25)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -274,7 +281,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--dask", default=None, metavar="ADDRESS", help="a running Dask scheduler instead")
     ap.add_argument("--json", default=None, metavar="PATH")
     args = ap.parse_args(argv)
-    lines = configs(args.game or mousehole.game_names(), args.players, defaults_only=args.defaults_only)
+    games = args.game or mousehole.game_names()
+    if args.reading:
+        known = {r.param for g in games for r in _api._REGISTRY[g].READINGS}
+        unknown = sorted(set(args.reading) - known)
+        if unknown:
+            ap.error(f"--reading {', '.join(unknown)}: no such reading of {', '.join(games)} "
+                     f"(known: {', '.join(sorted(known))})")
+    lines = configs(games, args.players, defaults_only=args.defaults_only, readings=args.reading)
     executor, client, cluster = _executor(args)
     results: List[Dict[str, Any]] = []
     start = time.perf_counter()
@@ -293,7 +307,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     info = machine()
     doc = {"kind": "readings", "machine": info, "date": datetime.date.today().isoformat(),
            "settings": {k: getattr(args, k) for k in ("games", "bot_games", "bot_players", "iterations", "end_sample",
-                                                       "seed", "workers", "defaults_only")},
+                                                       "seed", "workers", "defaults_only", "reading")},
            "executor": "dask " + (args.dask or f"LocalCluster({args.workers} processes)") if executor else "none",
            "seconds": time.perf_counter() - start, "results": results}
     path = args.json
