@@ -213,6 +213,25 @@ def test_the_site_shows_every_game(name: str) -> None:
     assert bench.sim_games(name) > 0
 
 
+def test_a_game_without_entries_is_benchmarked_and_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without an entry in ``SIM_GAMES`` a game plays ``SIM_GAMES_DEFAULT`` games a round;
+    without one in ``FIGURES`` its picture is a seeded random game at its largest player
+    count, stopped at half the length of the same game played to its end."""
+    monkeypatch.setattr(bench, "SIM_GAMES", {})
+    assert all(bench.sim_games(name) == bench.SIM_GAMES_DEFAULT for name in GAMES)
+    gallery_tool = tool("make_gallery")
+    monkeypatch.setattr(gallery_tool, "FIGURES", {})
+    figures = gallery_tool.figures()
+    assert sorted(figures) == sorted(f"{name}.svg" for name in GAMES)
+    name = "cheese_rescue" if "cheese_rescue" in GAMES else GAMES[0]
+    game_id, params, seed, stop, view = figures[f"{name}.svg"]
+    game = mousehole.load(name, **params)
+    assert game_id == name and params == {"players": game.max_players} and view is None
+    end = gallery_tool.play(game, seed, lambda s, k: False)
+    half = gallery_tool.play(game, seed, stop)
+    assert end.is_terminal() and len(half.history) == len(end.history) // 2 > 0
+
+
 def test_the_site_hook_refuses_an_unknown_block() -> None:
     with pytest.raises(ValueError, match="unknown registry block"):
         tool("mkdocs_games").expand("<!-- registry: no-such-block -->\n")
