@@ -454,14 +454,6 @@ cdef inline uint32_t four(const slots_t* t, int v, int s0, int s1, int s2) noexc
                     + (t.col[v] == t.col[s0] and t.col[s0] == t.col[s1] and t.col[s1] == t.col[s2])]
 
 
-cdef inline int w3_index(const slots_t* t, int s0, int s1, int s2) noexcept nogil:
-    """The index into the shape tables (W3C / W3R, the row of ``t.helper``) of the three
-    cards in slots s0 < s1 < s2: their values' steps and which of them share a colour (the
-    part of s1 and s2 is the same for every s0 of a loop: the compiler computes it once)."""
-    return (t.a1[s1] + t.a2[s2] + ((t.col[s1] == t.col[s2]) << 1)
-            - t.a0[s0] + ((t.col[s0] == t.col[s1]) | ((t.col[s0] == t.col[s2]) << 2)))
-
-
 # The combinations are visited in pattern order (the order of the action ids): by highest
 # slot s2, then middle slot s1, then lowest slot s0, ascending; with Amélie, the four-card
 # subsets v < s0 < s1 < s2 follow the three-card subset (s0, s1, s2), v ascending (the slot
@@ -482,12 +474,16 @@ cdef inline int count_subsets(const mc_t* s, int p, slots_t* t, bint bound) noex
     ``bound`` (MC-18/MC-19 under changed_value="printed_range") each subset's kept sets go
     through ``in_range3``."""
     cdef int hn = s.hand_n[p]
-    cdef int s0, s1, s2, v, i, tot = 0
+    cdef int s0, s1, s2, v, b, i, tot = 0
     cdef const uint8_t* C = W3C[t.helper]  # (the row combo_slots chose)
+    cdef uint8_t c1, c2
     for s2 in range(2, hn):
+        c2 = t.col[s2]
         for s1 in range(1, s2):
+            c1 = t.col[s1]
+            b = t.a1[s1] + t.a2[s2] + ((c1 == c2) << 1)
             for s0 in range(s1):
-                i = w3_index(t, s0, s1, s2)
+                i = b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))
                 if bound and C[i]:  # MC-18/MC-19 (changed_value="printed_range")
                     tot += popcount16(<uint16_t>slots_in_range(s, t, s0, s1, s2, W3R[t.helper][i]))
                 else:
@@ -844,16 +840,20 @@ cdef inline int combo_kth_walk(const mc_t* s, int p, slots_t* t, int k) noexcept
     subsets whose highest slot s2 holds it is visited in pattern order."""
     cdef const uint16_t* R = W3R[t.helper]
     cdef const uint8_t* C = W3C[t.helper]
-    cdef int s0, s1, s2 = 2, v, pc, i
+    cdef int s0, s1, s2 = 2, v, b, pc, i
     cdef uint32_t r
+    cdef uint8_t c1, c2
     if not t.ready:
         combo_slots(s, p, t)
     while t.cum[s2] <= k:
         s2 += 1
     k -= t.cum[s2 - 1]
+    c2 = t.col[s2]
     for s1 in range(1, s2):
+        c1 = t.col[s1]
+        b = t.a1[s1] + t.a2[s2] + ((c1 == c2) << 1)
         for s0 in range(s1):
-            i = w3_index(t, s0, s1, s2)
+            i = b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))
             pc = C[i]
             r = R[i]
             if t.bound and pc:  # MC-18/MC-19 (changed_value="printed_range")
