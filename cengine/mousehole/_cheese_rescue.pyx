@@ -69,7 +69,7 @@ from mousehole._bits cimport (
 )
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_legal_f, mh_observe_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
-from mousehole._boundary cimport sim_out_t
+from mousehole._boundary cimport load_cfg, sim_out_t
 from mousehole._statecore cimport core_scores_f, core_winner_mask_f
 from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule, core_place
 
@@ -956,6 +956,12 @@ cdef class CheeseRescueCore(StateCore):
     ``mousehole.cheese_rescue.CompiledCheeseRescueState`` (this core + the shared API)."""
 
     _core_capsule = core_capsule(&CR_CORE)  # (StateCore finds the core by it)
+
+    cdef int _init(self, object game, uint64_t seed) except -1:
+        """``new``: the constants of ``game`` (a copy of constant size) and the deal of ``seed``."""
+        load_cfg(&CR_CORE.cfg, game, &self.s.cfg, sizeof(cr_cfg_t))
+        cr_deal(&self.s, seed)
+        return 0
 
     @classmethod
     def _from_valid_dict(cls, game, dict d):

@@ -21,7 +21,7 @@ from mousehole._rng cimport uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint6
 from mousehole._bits cimport popcount64, ctz64, mh_copy
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT, CHANCE_SEAT
 from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
-from mousehole._boundary cimport seat_arg, hist_reserve, sim_out_t
+from mousehole._boundary cimport load_cfg, seat_arg, hist_reserve, sim_out_t
 from mousehole._statecore cimport core_scores_f, core_winner_mask_f
 from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule, core_place
 
@@ -746,6 +746,12 @@ cdef class KasimirCore(StateCore):
 
     cdef int _reserve(self, int32_t need) except -1:
         return hist_reserve(&self.hist, &self.cap, need)
+
+    cdef int _init(self, object game, uint64_t seed) except -1:
+        """``new``: the constants of ``game`` (a copy of constant size) and the deal of ``seed``."""
+        load_cfg(&KK_CORE.cfg, game, &self.s.cfg, sizeof(kk_cfg_t))
+        kk_deal(&self.s, seed)
+        return 0
 
     @classmethod
     def _from_valid_dict(cls, game, dict d):

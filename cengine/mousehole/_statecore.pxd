@@ -75,7 +75,7 @@ cdef class StateCore:
     # its core's description (``core_of``: from the class's ``_core_capsule``, at first use)
     cdef core_t* _cd
     # ``new``: the constants of ``game`` into the struct and the deal of ``seed`` (a new,
-    # zero-filled object whose ``game`` and ``seed`` are set); the default: ``reset``
+    # zero-filled object whose ``game`` and ``seed`` are set)
     cdef int _init(self, object game, uint64_t seed) except -1
     # per core, what the interface does not say (each has a default for a core without it):
     # ``apply_action``, before the interface's ``apply``: 0 when int ``a`` (any int64) is not

@@ -6,8 +6,7 @@ struct (its game's constants first) after ``game`` and ``seed``, describes itsel
 ``core_t`` (``core_def``: its interface, its constants' cache, its ``simulate`` loop, its
 scores and winners; ``core_place``: where its objects hold the struct) named by its class's
 ``_core_capsule``, and defines what its interface does not say (``_admit``, its history,
-...: the cdef methods of the .pxd, each with a default here; ``_init`` when its new state is
-more than ``reset``). Its own ``_from_valid_dict(game, d)`` (which ``_api.load_state_as``
+...: the cdef methods of the .pxd, each with a default here) and its ``_init``. Its own ``_from_valid_dict(game, d)`` (which ``_api.load_state_as``
 finds on the core itself: it builds from a dict already checked by ``game._validate_dict``,
 ``Game._load`` only, the struct taking its values unchecked; ``state_loaded`` begins it),
 ``_to_dict`` and its extra methods stay in the core."""
@@ -63,7 +62,7 @@ cdef StateCore copy_of(StateCore self):
     return c
 
 
-cdef int seats_of(StateCore self) except -1:
+cdef inline int seats_of(StateCore self) except -1:
     """``scores``, ``returns``: the number of seats (bound; at most ``MAX_SEATS``, the room
     their per-seat buffers have on the stack)."""
     cdef mh_dims_t d
@@ -82,9 +81,9 @@ cdef class StateCore:
     # ---- what a core defines (the defaults: a class that is no game's, or none of it) ----
 
     cdef int _init(self, object game, uint64_t seed) except -1:
-        cdef void* s = load_constants(self, game)
-        self._cd.game.reset(s, seed)
-        return 0
+        # (each core's: the constants' copy is inlined where the core gives their size as a
+        # constant; M and Maus au Chocolat, whose constants are large, use load_constants)
+        raise TypeError(f"{type(self).__name__} is not a game's compiled state class")
 
     cdef int _admit(self, int64_t a) except -1:
         return 0
