@@ -22,6 +22,10 @@ and legality test are checked against the reference's search.
 ``etienne_draw`` (MC-16): ``"always"`` (Etienne's discard always draws) or ``"optional"`` (his
 holder may also discard without drawing, the action ``DISCARD + c``); the history check tells
 those discards from the hand-limit ones.
+
+``hand_limit`` (MC-14): ``"after_combination"`` (a hand above 8 cards discards down to 8 after
+its combination step) or ``"standing"`` (the pick that brings a 9th card is followed at once by
+the picker's discards); the compiled core's policy step and legality test are checked there.
 """
 from __future__ import annotations
 
@@ -46,13 +50,13 @@ from mousehole.maus_au_chocolat import (
     LILLY,
     MATHIEU,
     MAURICE,
+    PATTERNS,
     PICK,
     SWAP,
+    MausAuChocolat,
     MCBid,
     MCBidWithoutHenri,
     MCCombine,
-    PATTERNS,
-    MausAuChocolat,
     MCDecline,
     _action_kind,
     default_cards,
@@ -1050,11 +1054,16 @@ def nodraw(cards: List[int]) -> List[int]:
 
 
 
-def test_mc16_etienne_draw_keeps_the_action_space_and_observation(engine: str) -> None:
-    """MC-16: ``optional`` reuses the discard actions 160 + c: 2085 actions, the same
-    observation shape; ``always`` is the default."""
-    g = load(engine, players=2, etienne_draw="optional")
-    assert load(engine).params["etienne_draw"] == "always" and g.params["etienne_draw"] == "optional"
+@pytest.mark.parametrize("param, default, value", [("etienne_draw", "always", "optional"),
+                                                    ("hand_limit", "after_combination", "standing")],
+                         ids=["etienne_draw-MC-16", "hand_limit-MC-14"])
+def test_mc16_mc14_discard_readings_keep_the_action_space_and_observation(engine: str, param: str, default: str,
+                                                                          value: str) -> None:
+    """MC-16 ``etienne_draw="optional"`` and MC-14 ``hand_limit="standing"`` reuse the discard
+    actions 160 + c: 2085 actions, the same observation shape; ``always`` and
+    ``after_combination`` are the defaults."""
+    g = load(engine, players=2, **{param: value})
+    assert load(engine).params[param] == default and g.params[param] == value
     assert g.num_actions == load(engine, players=2).num_actions == 2085
     assert g.observation_shape == load(engine, players=2).observation_shape
 
@@ -1225,15 +1234,6 @@ def at_the_ninth_card(game: Any) -> Any:
         s.apply_action(a)
     assert s.to_dict()["hands"][0] == H_NINE and len(H_NINE) == 9
     return s
-
-
-def test_mc14_hand_limit_keeps_the_action_space_and_observation(engine: str) -> None:
-    """MC-14: ``standing`` reuses the discard actions 160 + c: 2085 actions, the same
-    observation shape; ``after_combination`` is the default."""
-    g = load(engine, players=2, hand_limit="standing")
-    assert load(engine).params["hand_limit"] == "after_combination" and g.params["hand_limit"] == "standing"
-    assert g.num_actions == load(engine, players=2).num_actions == 2085
-    assert g.observation_shape == load(engine, players=2).observation_shape
 
 
 @pytest.mark.parametrize("swap_value", ["any_decision", "also_hand_limit"])

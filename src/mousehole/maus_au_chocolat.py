@@ -1790,7 +1790,15 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
                f"MC-27: this round's part of 'history' must hold the {len(committed)} committed bids and no more")
         return
     expect(len(bids) == n, f"MC-7: in the {phase} phase this round's part of 'history' holds all {n} bids")
-    turn = d["turn"]
+    _check_round_progress(d, bids, picks, combined, prev, limit_standing)
+
+
+def _check_round_progress(d: Dict[str, Any], bids: List[int], picks: Set[int], combined: int, prev: str,
+                          limit_standing: bool) -> None:
+    """After the bids (``_check_history``): this round's ``bids``, ``picks``, ``combined``
+    steps and last action kind ``prev`` in ``history`` against the phase and its ``turn``
+    (MC-9, MC-10, MC-14; ``limit_standing``: the discard phase follows a pick)."""
+    phase, turn = d["phase"], d["turn"]
     if phase == "discard" and limit_standing:  # MC-14 (hand_limit="standing"): right after a pick
         expect(prev in ("pick", "discard"), f"MC-14: the discard phase follows seat {d['order'][turn]}'s "
                                             "pick that took its hand above 8 cards (hand_limit='standing')")
