@@ -1431,3 +1431,21 @@ def test_mc14_compiled_random_step_and_legality_test_at_the_ninth_card() -> None
             assert after == rng.state and seat == want.current_player
             assert step.same_struct(CGame(want)), seed
         assert phases == ({"pick", "discard"} if swap_value == "also_hand_limit" else {"pick"})
+
+
+@pytest.mark.compiled
+def test_mc14_standing_simulate_agrees_with_the_reference() -> None:
+    """MC-14 ``standing`` in ``simulate`` (the compiled core's whole-game loop, which writes
+    the round out: the discards after the picks are a block of their own there) against the
+    reference engine's simulate, with hands dealt at 8 and ``kept_card="highest_printed"`` so
+    that random seats often decline and 9th cards come (with 5 cards and the default, random
+    play almost never brings one): the same scores, winners and lengths, which differ from
+    ``after_combination``'s."""
+    kw: Dict[str, Any] = dict(players=3, hand_size=8, kept_card="highest_printed")
+    got = {}
+    for value in H_VALUES:
+        r = [mousehole.simulate(load(e, hand_limit=value, **kw), 12, seed=1) for e in ("compiled", "python")]
+        for x, y in ((r[0].scores, r[1].scores), (r[0].winners, r[1].winners), (r[0].lengths, r[1].lengths)):
+            assert (x == y).all(), value
+        got[value] = list(r[0].lengths)
+    assert got["standing"] != got["after_combination"]
