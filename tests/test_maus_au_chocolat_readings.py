@@ -1258,6 +1258,7 @@ def test_mc14_the_ninth_card_at_a_pick(engine: str, value: str, swap_value: str)
     assert list(s.legal_actions()) == nodraw(H_NINE) + (swaps(H_NINE) if swap_value == "also_hand_limit" else [])
     v = s.to_dict(for_player=1)
     assert v["phase"] == "discard" and v["hands"][0] is None and v["hand_sizes"] == [9, 4]
+    assert "pick order (MC-8): seats 0 (discarding), 1" in str(s)
     assert g.state_from_dict(d).to_dict() == d
     assert s.describe(DISCARD + H_SIX) == "seat 0 discards nuts6/7c"
     s.apply_action(DISCARD + H_SIX)

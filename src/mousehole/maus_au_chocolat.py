@@ -1516,7 +1516,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             now = {"pick": f"picking, {d['picks_left']} left", "combine": "now", "discard": "discarding"}[d["phase"]]
             marks = [f"{q} (done)" if i < d["turn"] else f"{q} ({now})" if i == d["turn"] else str(q)
                      for i, q in enumerate(d["order"])]
-            what = "pick order (MC-8)" if d["phase"] == "pick" else "combination order (MC-10)"
+            what = "pick order (MC-8)" if self._picking(d) else "combination order (MC-10)"  # (MC-14, hand_limit)
             lines.append(f"{what}: seats " + ", ".join(marks))
         for q in range(n):
             bid = d["bids"][q]
