@@ -1751,11 +1751,12 @@ cdef inline void seat_discards(mc_t* s, rng_t* pol, int p, int* ets, int* e, int
 
 
 cdef inline void seat_picks(mc_t* s, rng_t* pol, uint64_t* dsp, uint8_t* dn, int p, int* ets,
-                            int* e, int32_t* nact) noexcept nogil:
+                            int* e, int32_t* nact, bint standing) noexcept nogil:
     """mc_play: seat p's picks (MC-9; Etienne's swaps among them, MC-16: ``ets`` is
-    ``swap_seat``, ``e`` the seat that may swap now), with hand_limit="standing" its discards
-    down to 8 (MC-14: a round starts with at most 8 cards and the bid takes one, so only the
-    second pick can bring a 9th), then its bid card into the display."""
+    ``swap_seat``, ``e`` the seat that may swap now), with hand_limit="standing" (``standing``,
+    mc_play's copy of ``cfg.limit_standing``) its discards down to 8 (MC-14: a round starts
+    with at most 8 cards and the bid takes one, so only the second pick can bring a 9th),
+    then its bid card into the display."""
     cdef int i
     for i in range(2):  # (picks_due: the display only shrinks, so a second pick iff a card is left)
         if dn[0] == 0:
@@ -1765,7 +1766,7 @@ cdef inline void seat_picks(mc_t* s, rng_t* pol, uint64_t* dsp, uint8_t* dn, int
             ets[0] = swap_seat(s, p)
             e[0] = swap_in(s.cfg.etienne_at, ets[0], PH_PICK, s.cfg.n)
         nact[0] += 1
-    if limit_at_pick(s, p):  # MC-14 (hand_limit="standing")
+    if standing and over_hand_limit(s, p):  # MC-14 (hand_limit="standing": limit_at_pick)
         seat_discards(s, pol, p, ets, e, PH_PICK, nact)
     bid_to_display(s, dsp, dn, p, 0)
 
@@ -1798,6 +1799,7 @@ cdef void mc_play(mc_t* s, rng_t* policy) noexcept nogil:
     compiler keeps them in registers."""
     cdef int n = s.cfg.n
     cdef uint32_t eat = s.cfg.etienne_at
+    cdef bint standing = s.cfg.limit_standing  # MC-14 (hand_limit)
     cdef int p, i
     cdef uint64_t dsp
     cdef uint8_t dn
@@ -1830,7 +1832,7 @@ cdef void mc_play(mc_t* s, rng_t* policy) noexcept nogil:
         pick_order(s, order, 0)  # MC-8
         e = swap_in(eat, ets, PH_PICK, n)
         for i in range(n):  # MC-9
-            seat_picks(s, &pol, &dsp, &dn, order[i], &ets, &e, &nact)
+            seat_picks(s, &pol, &dsp, &dn, order[i], &ets, &e, &nact, standing)
         e = swap_in(eat, ets, PH_COMBINE, n)
         for i in range(n):
             seat_combination(s, &pol, corder[i], &ets, &e, &t, &nact)
