@@ -77,11 +77,9 @@ ctypedef struct mh_game_t:
     # node. The strong search (``_search.pyx``) ends its truncated play-outs with it.
     void (*evaluate)(const void* s, double* out) noexcept nogil
 
-# The slots' types, to fill a table with a core's own functions (``mh_game_def``): a core's
-# function takes its struct (``kk_t*``, ...) where the slot says ``void*``, and a plain ``int``
-# action where it says ``int32_t``; in every C ABI the package builds for these are passed
-# alike (an object pointer, a 32-bit int), so the slot may hold the core's function itself,
-# cast, and needs no wrapper that only casts.
+# The slots' types (``mh_game_def``'s parameters). A core fills each slot with a function of
+# exactly that type (``g_<slot>``, taking ``void*`` and casting to its struct): calling a
+# function through a pointer of another type is undefined in C, whatever the ABI does.
 ctypedef void (*mh_dims_f)(const void* s, mh_dims_t* d) noexcept nogil
 ctypedef void (*mh_reset_f)(void* s, uint64_t seed) noexcept nogil
 ctypedef int (*mh_current_f)(const void* s) noexcept nogil

@@ -68,9 +68,8 @@ from mousehole._bits cimport (
     popcount16, popcount64, ctz64, rel_seat, seat_after, mh_pc8, mh_copy, mh_zero, mh_fill_f32, MH_BIG_ENDIAN,
 )
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
-from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_legal_f, mh_observe_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
+from mousehole._cgame cimport mh_game_def
 from mousehole._boundary cimport load_cfg, sim_out_t
-from mousehole._statecore cimport core_scores_f, core_winner_mask_f
 from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule, core_place
 
 import numpy as np
@@ -817,12 +816,63 @@ cdef void g_scores(const void* vs, int64_t* out) noexcept nogil:
         out[p] = sc[p]
 
 
+# The table's slots take ``void*``: each is a function of exactly its slot's type, which
+# casts and calls the core's own (calling a function through a pointer of another type
+# is undefined in C; gcc inlines the callee into the wrapper, so a call costs the same).
+cdef void g_reset(void* s, uint64_t seed) noexcept nogil:
+    cr_deal(<cr_t*>s, seed)
+
+
+cdef int g_current(const void* s) noexcept nogil:
+    return cr_current(<const cr_t*>s)
+
+
+cdef int g_legal(const void* s, int32_t* out) noexcept nogil:
+    return cr_legal(<const cr_t*>s, out)
+
+
+cdef void g_apply(void* s, int32_t a) noexcept nogil:
+    cr_apply(<cr_t*>s, a)
+
+
+cdef void g_returns(const void* s, double* out) noexcept nogil:
+    cr_returns(<const cr_t*>s, out)
+
+
+cdef void g_rollout(void* s, rng_t* policy) noexcept nogil:
+    cr_rollout(<cr_t*>s, policy)
+
+
+cdef void g_playout(void* s, rng_t* policy, double* out) noexcept nogil:
+    cr_playout(<cr_t*>s, policy, out)
+
+
+cdef int g_random_step(void* s, rng_t* policy) noexcept nogil:
+    return cr_random_step(<cr_t*>s, policy)
+
+
+cdef void g_determinize(void* s, int p, uint64_t seed) noexcept nogil:
+    cr_determinize(<cr_t*>s, p, seed)
+
+
+cdef void g_observe(const void* s, int p, float* out) noexcept nogil:
+    cr_observe(<const cr_t*>s, p, out)
+
+
+cdef void g_evaluate(const void* s, double* out) noexcept nogil:
+    cr_evaluate(<const cr_t*>s, out)
+
+
+cdef int g_winner_mask(const void* s) noexcept nogil:
+    return cr_winner_mask(<const cr_t*>s)
+
+
 cdef mh_game_t CR_GAME
-mh_game_def(&CR_GAME, b"cheese_rescue", sizeof(cr_t), g_dims, <mh_reset_f>cr_deal,
-            <mh_current_f>cr_current, <mh_legal_f>cr_legal, <mh_apply_f>cr_apply, g_chance,
-            <mh_values_f>cr_returns, <mh_rollout_f>cr_rollout, <mh_playout_f>cr_playout,
-            <mh_random_step_f>cr_random_step, <mh_determinize_f>cr_determinize,
-            <mh_observe_f>cr_observe, g_mask, g_truncated, <mh_values_f>cr_evaluate)
+mh_game_def(&CR_GAME, b"cheese_rescue", sizeof(cr_t), g_dims, g_reset,
+            g_current, g_legal, g_apply, g_chance,
+            g_returns, g_rollout, g_playout,
+            g_random_step, g_determinize,
+            g_observe, g_mask, g_truncated, g_evaluate)
 
 
 # ---- Python lists from the struct (to_dict) ----------------------------------------------------
@@ -945,7 +995,7 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
 
 cdef core_t CR_CORE
 core_def(&CR_CORE, &CR_GAME, b"mousehole._cheese_rescue.cfg", sizeof(cr_cfg_t), fill_cfg, sim_range,
-         g_scores, <core_winner_mask_f>cr_winner_mask)
+         g_scores, g_winner_mask)
 
 
 # ---- the Python-facing class ------------------------------------------------------------------

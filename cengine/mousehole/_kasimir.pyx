@@ -20,9 +20,8 @@ from libc.string cimport memset, memcpy
 from mousehole._rng cimport uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t, rng_below, rng_derive
 from mousehole._bits cimport popcount64, ctz64, mh_copy
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT, CHANCE_SEAT
-from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
+from mousehole._cgame cimport mh_game_def
 from mousehole._boundary cimport load_cfg, seat_arg, hist_reserve, sim_out_t
-from mousehole._statecore cimport core_scores_f, core_winner_mask_f
 from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule, core_place
 
 import numpy as np
@@ -669,12 +668,55 @@ cdef int g_truncated(const void* s) noexcept nogil:
     return (<const kk_t*>s).truncated
 
 
+# The table's slots take ``void*``: each is a function of exactly its slot's type, which
+# casts and calls the core's own (calling a function through a pointer of another type
+# is undefined in C; gcc inlines the callee into the wrapper, so a call costs the same).
+cdef void g_reset(void* s, uint64_t seed) noexcept nogil:
+    kk_deal(<kk_t*>s, seed)
+
+
+cdef int g_current(const void* s) noexcept nogil:
+    return kk_current(<const kk_t*>s)
+
+
+cdef void g_apply(void* s, int32_t a) noexcept nogil:
+    kk_apply(<kk_t*>s, a)
+
+
+cdef void g_returns(const void* s, double* out) noexcept nogil:
+    kk_returns(<const kk_t*>s, out)
+
+
+cdef void g_rollout(void* s, rng_t* policy) noexcept nogil:
+    kk_rollout(<kk_t*>s, policy)
+
+
+cdef void g_playout(void* s, rng_t* policy, double* out) noexcept nogil:
+    kk_playout(<kk_t*>s, policy, out)
+
+
+cdef int g_random_step(void* s, rng_t* policy) noexcept nogil:
+    return kk_random_step(<kk_t*>s, policy)
+
+
+cdef void g_evaluate(const void* s, double* out) noexcept nogil:
+    kk_evaluate(<const kk_t*>s, out)
+
+
+cdef void g_scores(const void* s, int64_t* out) noexcept nogil:
+    kk_scores(<const kk_t*>s, out)
+
+
+cdef int g_winner_mask(const void* s) noexcept nogil:
+    return kk_winner_mask(<const kk_t*>s)
+
+
 cdef mh_game_t KK_GAME
-mh_game_def(&KK_GAME, b"kasimir", sizeof(kk_t), g_dims, <mh_reset_f>kk_deal,
-            <mh_current_f>kk_current, g_legal, <mh_apply_f>kk_apply, g_chance,
-            <mh_values_f>kk_returns, <mh_rollout_f>kk_rollout, <mh_playout_f>kk_playout,
-            <mh_random_step_f>kk_random_step, g_determinize, g_observe, g_mask, g_truncated,
-            <mh_values_f>kk_evaluate)
+mh_game_def(&KK_GAME, b"kasimir", sizeof(kk_t), g_dims, g_reset,
+            g_current, g_legal, g_apply, g_chance,
+            g_returns, g_rollout, g_playout,
+            g_random_step, g_determinize, g_observe, g_mask, g_truncated,
+            g_evaluate)
 
 
 # ---- configuration ----------------------------------------------------------------------------
@@ -726,7 +768,7 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
 
 cdef core_t KK_CORE
 core_def(&KK_CORE, &KK_GAME, b"mousehole._kasimir.cfg", sizeof(kk_cfg_t), fill_cfg, sim_range,
-         <core_scores_f>kk_scores, <core_winner_mask_f>kk_winner_mask)
+         g_scores, g_winner_mask)
 
 
 # ---- the Python-facing class ------------------------------------------------------------------

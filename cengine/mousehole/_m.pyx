@@ -75,9 +75,8 @@ from mousehole._rng cimport (
 )
 from mousehole._bits cimport popcount64, ctz64, set_ones, rel_seat, seat_after, mh_pc8, mh_copy, mh_fill_f32
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
-from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_legal_f, mh_playout_f, mh_random_step_f, mh_reset_f, mh_rollout_f, mh_values_f
+from mousehole._cgame cimport mh_game_def
 from mousehole._boundary cimport array_reserve, sim_out_t
-from mousehole._statecore cimport core_scores_f, core_winner_mask_f
 from mousehole._statecore cimport StateCore, state_loaded, load_constants, core_t, core_def, core_capsule, core_place
 
 import numpy as np
@@ -1567,12 +1566,63 @@ cdef int g_truncated(const void* s) noexcept nogil:
     return (<const m_t*>s).pos.end == END_MAX_TURNS
 
 
+# The table's slots take ``void*``: each is a function of exactly its slot's type, which
+# casts and calls the core's own (calling a function through a pointer of another type
+# is undefined in C; gcc inlines the callee into the wrapper, so a call costs the same).
+cdef void g_reset(void* s, uint64_t seed) noexcept nogil:
+    m_deal(<m_t*>s, seed)
+
+
+cdef int g_current(const void* s) noexcept nogil:
+    return m_current(<const m_t*>s)
+
+
+cdef int g_legal(const void* s, int32_t* out) noexcept nogil:
+    return m_legal(<const m_t*>s, out)
+
+
+cdef void g_apply(void* s, int32_t a) noexcept nogil:
+    m_apply(<m_t*>s, a)
+
+
+cdef void g_returns(const void* s, double* out) noexcept nogil:
+    m_returns(<const m_t*>s, out)
+
+
+cdef void g_rollout(void* s, rng_t* policy) noexcept nogil:
+    m_rollout(<m_t*>s, policy)
+
+
+cdef void g_playout(void* s, rng_t* policy, double* out) noexcept nogil:
+    m_playout(<m_t*>s, policy, out)
+
+
+cdef int g_random_step(void* s, rng_t* policy) noexcept nogil:
+    return m_random_step(<m_t*>s, policy)
+
+
+cdef void g_determinize(void* s, int p, uint64_t seed) noexcept nogil:
+    m_determinize(<m_t*>s, p, seed)
+
+
+cdef void g_evaluate(const void* s, double* out) noexcept nogil:
+    m_evaluate(<const m_t*>s, out)
+
+
+cdef void g_scores(const void* s, int64_t* out) noexcept nogil:
+    m_scores(<const m_t*>s, out)
+
+
+cdef int g_winner_mask(const void* s) noexcept nogil:
+    return m_winner_mask(<const m_t*>s)
+
+
 cdef mh_game_t M_GAME
-mh_game_def(&M_GAME, b"m", sizeof(m_t), g_dims, <mh_reset_f>m_deal, <mh_current_f>m_current,
-            <mh_legal_f>m_legal[int32_t], <mh_apply_f>m_apply, g_chance, <mh_values_f>m_returns,
-            <mh_rollout_f>m_rollout, <mh_playout_f>m_playout, <mh_random_step_f>m_random_step,
-            <mh_determinize_f>m_determinize, g_observe, g_mask, g_truncated,
-            <mh_values_f>m_evaluate)
+mh_game_def(&M_GAME, b"m", sizeof(m_t), g_dims, g_reset, g_current,
+            g_legal, g_apply, g_chance, g_returns,
+            g_rollout, g_playout, g_random_step,
+            g_determinize, g_observe, g_mask, g_truncated,
+            g_evaluate)
 
 
 # ---- configuration ----------------------------------------------------------------------------
@@ -1664,7 +1714,7 @@ cdef flat_void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssiz
 
 cdef core_t M_CORE
 core_def(&M_CORE, &M_GAME, b"mousehole._m.cfg", sizeof(m_cfg_t), fill_cfg, sim_range,
-         <core_scores_f>m_scores, <core_winner_mask_f>m_winner_mask)
+         g_scores, g_winner_mask)
 
 
 # ---- the Python-facing class ------------------------------------------------------------------

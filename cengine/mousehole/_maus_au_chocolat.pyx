@@ -59,9 +59,8 @@ from mousehole._rng cimport (
 )
 from mousehole._bits cimport ctz64, set_ones, rel_seat, mh_pc8, mh_copy, popcount16, sum_fields2, MH_BIG_ENDIAN
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
-from mousehole._cgame cimport mh_game_def, mh_apply_f, mh_current_f, mh_determinize_f, mh_playout_f, mh_reset_f, mh_rollout_f, mh_values_f
+from mousehole._cgame cimport mh_game_def
 from mousehole._boundary cimport seat_arg, hist_reserve, sim_out_t
-from mousehole._statecore cimport core_scores_f, core_winner_mask_f
 from mousehole._statecore cimport StateCore, state_loaded, load_constants, core_t, core_def, core_capsule, core_place
 
 
@@ -2380,12 +2379,55 @@ cdef int g_truncated(const void* s) noexcept nogil:
     return (<const mc_t*>s).truncated != 0
 
 
+# The table's slots take ``void*``: each is a function of exactly its slot's type, which
+# casts and calls the core's own (calling a function through a pointer of another type
+# is undefined in C; gcc inlines the callee into the wrapper, so a call costs the same).
+cdef void g_reset(void* s, uint64_t seed) noexcept nogil:
+    mc_deal(<mc_t*>s, seed)
+
+
+cdef int g_current(const void* s) noexcept nogil:
+    return mc_current(<const mc_t*>s)
+
+
+cdef void g_apply(void* s, int32_t a) noexcept nogil:
+    mc_apply(<mc_t*>s, a)
+
+
+cdef void g_returns(const void* s, double* out) noexcept nogil:
+    mc_returns(<const mc_t*>s, out)
+
+
+cdef void g_rollout(void* s, rng_t* policy) noexcept nogil:
+    mc_rollout(<mc_t*>s, policy)
+
+
+cdef void g_playout(void* s, rng_t* policy, double* out) noexcept nogil:
+    mc_playout(<mc_t*>s, policy, out)
+
+
+cdef void g_determinize(void* s, int p, uint64_t seed) noexcept nogil:
+    mc_determinize(<mc_t*>s, p, seed)
+
+
+cdef void g_evaluate(const void* s, double* out) noexcept nogil:
+    mc_evaluate(<const mc_t*>s, out)
+
+
+cdef void g_scores(const void* s, int64_t* out) noexcept nogil:
+    mc_scores(<const mc_t*>s, out)
+
+
+cdef int g_winner_mask(const void* s) noexcept nogil:
+    return mc_winner_mask(<const mc_t*>s)
+
+
 cdef mh_game_t MC_GAME
-mh_game_def(&MC_GAME, b"maus_au_chocolat", sizeof(mc_t), g_dims, <mh_reset_f>mc_deal,
-            <mh_current_f>mc_current, g_legal, <mh_apply_f>mc_apply, g_chance,
-            <mh_values_f>mc_returns, <mh_rollout_f>mc_rollout, <mh_playout_f>mc_playout,
-            g_random_step, <mh_determinize_f>mc_determinize, g_observe, g_mask, g_truncated,
-            <mh_values_f>mc_evaluate)
+mh_game_def(&MC_GAME, b"maus_au_chocolat", sizeof(mc_t), g_dims, g_reset,
+            g_current, g_legal, g_apply, g_chance,
+            g_returns, g_rollout, g_playout,
+            g_random_step, g_determinize, g_observe, g_mask, g_truncated,
+            g_evaluate)
 
 
 # ---- configuration ----------------------------------------------------------------------------
@@ -2508,7 +2550,7 @@ def _henri_bid_plain(list history, int q):
 
 cdef core_t MC_CORE
 core_def(&MC_CORE, &MC_GAME, b"mousehole._maus_au_chocolat.cfg", sizeof(mc_cfg_t), fill_cfg,
-         sim_range, <core_scores_f>mc_scores, <core_winner_mask_f>mc_winner_mask)
+         sim_range, g_scores, g_winner_mask)
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
