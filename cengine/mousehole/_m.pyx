@@ -999,10 +999,12 @@ cdef inline void m_act_h(m_t* s, uint32_t r, rng_t* policy, int H) noexcept nogi
         m_finish(x, END_MAX_TURNS, 1)
 
 
-cdef void m_act(m_t* s, uint32_t r, rng_t* policy) noexcept nogil:
+cdef flat_void m_act(m_t* s, uint32_t r, rng_t* policy) noexcept nogil:
     """Apply the ``r``-th legal action (r below m_num_legal), as ``m_legal`` lists them, or
     with a ``policy`` the action drawn from it (simulate's); then count it (and stop at
-    max_turns)."""
+    max_turns). Flattened (flat_void): each call of m_act_h is inlined, so that the rules'
+    hand size is a constant in the blocks' loops (an out-of-line m_act_h took H as a
+    variable: the env-step's loops over the hand were not unrolled)."""
     if s.cfg.H == 4:  # the rules' hand (M-5): a constant for the compiler
         m_act_h(s, r, policy, 4)
     else:
