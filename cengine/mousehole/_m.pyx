@@ -98,11 +98,14 @@ cdef extern from *:
        decide for a block of this size */
     #if defined(__GNUC__) || defined(__clang__)
     #define M_FLAT_VOID __attribute__((flatten)) void
+    #define M_FLAT_INT __attribute__((flatten)) int
     #else
     #define M_FLAT_VOID void
+    #define M_FLAT_INT int
     #endif
     """
     ctypedef void flat_void "M_FLAT_VOID"
+    ctypedef int flat_int "M_FLAT_INT"
 
 
 cdef extern from *:
@@ -1587,7 +1590,8 @@ cdef void g_playout(void* v, rng_t* policy, double* out) noexcept nogil:
     m_playout(<m_t*>v, policy, out)
 
 
-cdef int g_random_step(void* v, rng_t* policy) noexcept nogil:
+cdef flat_int g_random_step(void* v, rng_t* policy) noexcept nogil:
+    """(flat_int: the step inlined, VectorGame's random step makes one call)"""
     return m_random_step(<m_t*>v, policy)
 
 
