@@ -4,6 +4,8 @@
     python benchmarks/readings.py --games 20000 --bot-games 40     # a smoke run
     python benchmarks/readings.py --game kasimir --players 2 4 --dask tcp://10.0.0.5:8786
     python benchmarks/readings.py --bot-players 2 4   # ISMCTS games at 2 and 4 players only
+    python benchmarks/readings.py --defaults-only      # the default games only, every player count
+    python benchmarks/readings.py --game m --reading short_payer   # the baselines and one reading
 
 For every game, every reading (``Game.READINGS``) and every player count it plays, beside the
 game with its default parameters (the baseline, one per player count) and with each other
@@ -62,9 +64,11 @@ def wilson(k: float, n: int) -> Tuple[float, float]:
     return (max(0.0, c - h), min(1.0, c + h))
 
 
-def configs(names: Sequence[str], players: Optional[Sequence[int]]) -> List[Dict[str, Any]]:
+def configs(names: Sequence[str], players: Optional[Sequence[int]], *,
+            defaults_only: bool = False, readings: Optional[Sequence[str]] = None) -> List[Dict[str, Any]]:
     """The study's lines: per game and player count the baseline, then every other value of
-    every reading."""
+    every reading (only the baselines with ``defaults_only``; only the readings named in
+    ``readings``, when given, beside the baselines)."""
     out: List[Dict[str, Any]] = []
     for name in names:
         cls = _api._REGISTRY[name]
@@ -72,7 +76,9 @@ def configs(names: Sequence[str], players: Optional[Sequence[int]]) -> List[Dict
                   if cls.min_players <= n <= cls.max_players]
         for n in counts:
             out.append({"game": name, "players": n, "param": None, "value": None})
-            for r in cls.READINGS:
+            for r in () if defaults_only else cls.READINGS:
+                if readings is not None and r.param not in readings:
+                    continue
                 for v in r.values[1:]:
                     out.append({"game": name, "players": n, "param": r.param, "value": v})
     return out
@@ -262,6 +268,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     help="player counts of the ISMCTS games (default: every count of the random games)")
     ap.add_argument("--end-sample", type=int, default=10_000,
                     help="random games played from Python for the end reasons (default 10,000)")
+    ap.add_argument("--defaults-only", action="store_true",
+                    help="only the games with every parameter at its default (e.g. the truncated share of bot games "
+                         "at every player count)")
+    ap.add_argument("--reading", action="append", default=None, metavar="PARAM",
+                    help="only this reading's lines beside the baselines (repeatable; e.g. a reading added "
+                         "after a recorded run: the baselines replay the same seeds)")
     ap.add_argument("--chunk", type=int, default=25, help="ISMCTS games a task (default 25)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
@@ -269,7 +281,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--dask", default=None, metavar="ADDRESS", help="a running Dask scheduler instead")
     ap.add_argument("--json", default=None, metavar="PATH")
     args = ap.parse_args(argv)
-    lines = configs(args.game or mousehole.game_names(), args.players)
+    games = args.game or mousehole.game_names()
+    if args.reading:
+        known = {r.param for g in games for r in _api._REGISTRY[g].READINGS}
+        unknown = sorted(set(args.reading) - known)
+        if unknown:
+            ap.error(f"--reading {', '.join(unknown)}: no such reading of {', '.join(games)} "
+                     f"(known: {', '.join(sorted(known))})")
+    lines = configs(games, args.players, defaults_only=args.defaults_only, readings=args.reading)
     executor, client, cluster = _executor(args)
     results: List[Dict[str, Any]] = []
     start = time.perf_counter()
@@ -288,7 +307,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     info = machine()
     doc = {"kind": "readings", "machine": info, "date": datetime.date.today().isoformat(),
            "settings": {k: getattr(args, k) for k in ("games", "bot_games", "bot_players", "iterations", "end_sample",
-                                                       "seed", "workers")},
+                                                       "seed", "workers", "defaults_only", "reading")},
            "executor": "dask " + (args.dask or f"LocalCluster({args.workers} processes)") if executor else "none",
            "seconds": time.perf_counter() - start, "results": results}
     path = args.json

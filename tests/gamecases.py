@@ -63,23 +63,31 @@ class Profile:
     episode_steps: int = 100
     #: the prefix of the game's rule ids (``M-12``: ``"M"``), which its texts cite
     rule_prefix: str = ""
+    #: words the legend line of the text diagram (``str(state)``, at 3 players) names
+    #: (test_play; every game needs some)
+    legend_words: Tuple[str, ...] = ()
 
 
 #: every game's profile, by game id: the one table of per-game test values (every registered
 #: game has an entry, ``tests/test_touch_points.py``; its fields default to ``Profile()``'s)
 PROFILES: Dict[str, Profile] = {
     "cheese_rescue": Profile(information_every=3, bots_every=5, short_max_turns=6, rotating_turns=True,
-                             episode_steps=40, rule_prefix="CR"),
+                             episode_steps=40, rule_prefix="CR",
+                             legend_words=("D dog", "C cat", "M mouse", "A1 a cheese card of seat 0 (A)",
+                                           "A-C: seats 0-2", ". an empty cell")),
     "kasimir": Profile(
         extra_configs=({"players": 4, "explicit_chance": True}, {"players": 2, "explicit_chance": True}),
         perfect_information=True, openspiel_chance_off={"explicit_chance": False},
         information_every=5, bots_every=11, short_max_turns=8, rotating_turns=True,
-        explicit_chance={"explicit_chance": True}, episode_steps=120, rule_prefix="KK"),
+        explicit_chance={"explicit_chance": True}, episode_steps=120, rule_prefix="KK",
+        legend_words=("A-C the mice of seats 0-2", "o an empty trap", "a-c a mouse caught", "[X] the caught")),
     "m": Profile(information_every=9, bots_every=23, slow_reference_games=True, slow_reference_search=True,
-                 short_max_turns=10, views_hide_moves=True, episode_steps=150, rule_prefix="M"),
+                 short_max_turns=10, views_hide_moves=True, episode_steps=150, rule_prefix="M",
+                 legend_words=("b=blue", "s=square", "row and column")),
     "maus_au_chocolat": Profile(single_winner=True, simultaneous_choices=True, information_every=13, bots_every=29,
                                 slow_reference_games=True, short_max_turns=1, views_hide_moves=True,
-                                episode_steps=150, rule_prefix="MC"),
+                                episode_steps=150, rule_prefix="MC",
+                                legend_words=("eggs5/1c scores 5", "bids 1 coin", "the seat's helper")),
 }
 
 #: every registered game's id, sorted (``mousehole.game_names()``): what a test that covers

@@ -245,3 +245,39 @@ def test_the_study_script_runs_a_line_per_reading(tmp_path: Path) -> None:
     assert strip == [{k: v for k, v in r["random"].items() if k != "seconds"}
                      for r in json.loads(again.read_text(encoding="utf-8"))["results"]]
     assert "| kasimir | 2 | default |" in done.stdout
+
+
+def test_the_study_script_plays_only_the_defaults_when_asked(tmp_path: Path) -> None:
+    """``--defaults-only``: one baseline line a player count (every parameter at its default),
+    no reading's line, and the baselines' random figures are those of the full study (the same
+    seeds)."""
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "readings.py"
+    base = [sys.executable, str(script), "--game", "kasimir", "--players", "2", "3", "--games", "200", "--bot-games",
+            "0", "--end-sample", "0", "--workers", "0", "--json"]
+    only, full = tmp_path / "only.json", tmp_path / "full.json"
+    subprocess.run(base + [str(only), "--defaults-only"], capture_output=True, text=True, timeout=600, check=True)
+    subprocess.run(base + [str(full)], capture_output=True, text=True, timeout=600, check=True)
+    got = json.loads(only.read_text(encoding="utf-8"))["results"]
+    assert [(r["players"], r["param"]) for r in got] == [(2, None), (3, None)]
+    baselines = [r for r in json.loads(full.read_text(encoding="utf-8"))["results"] if r["param"] is None]
+
+    def drop_time(r: Dict[str, Any]) -> Dict[str, Any]:
+        return {k: v for k, v in r["random"].items() if k != "seconds"}
+
+    assert [drop_time(r) for r in got] == [drop_time(r) for r in baselines]
+
+
+def test_the_study_script_plays_the_readings_named(tmp_path: Path) -> None:
+    """``--reading PARAM``: the baseline and that reading's lines only; a name that is no
+    reading of the games asked is refused with the known names, before anything is played."""
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "readings.py"
+    cls = _api._REGISTRY["kasimir"]
+    param = cls.READINGS[-1].param
+    out = tmp_path / "one.json"
+    args = [sys.executable, str(script), "--game", "kasimir", "--players", "2", "--games", "100", "--bot-games", "0",
+            "--end-sample", "0", "--workers", "0", "--json", str(out), "--reading", param]
+    subprocess.run(args, capture_output=True, text=True, timeout=600, check=True)
+    got = [(r["param"], r["value"]) for r in json.loads(out.read_text(encoding="utf-8"))["results"]]
+    assert got == [(None, None)] + [(param, v) for v in cls.READINGS[-1].values[1:]]
+    bad = subprocess.run(args[:-1] + ["no_such_reading"], capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and "no_such_reading" in bad.stderr and param in bad.stderr

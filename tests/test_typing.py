@@ -9,6 +9,10 @@
 * a script with three classic mistakes (``typing_cases/bad_typed_api.py``) gets exactly
   those errors from both checkers, and ``reveal_type`` names each game's State type.
 
+The test appends to both scripts, from the registry, the cases of every registered game of
+the package (``load("<id>")`` typed as its Game and State classes; a ``reveal_type`` of its
+State type): a new game needs no edit of the typing cases, only its ``load`` overload.
+
 Every checker runs in an empty temporary directory on the installed package, for the Python
 that runs the tests (its own numpy stubs, its own typeshed).
 """
@@ -17,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import typing
@@ -46,8 +49,42 @@ def _workdir(tmp: str) -> str:
     with open(os.path.join(tmp, "pyrightconfig.json"), "w") as f:
         json.dump({"typeCheckingMode": "strict", "pythonVersion": PY_VERSION}, f)
     for name in (OK, BAD):
-        shutil.copy(os.path.join(CASES, name), tmp)
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(_case_text(name))
     return tmp
+
+
+def _package_games() -> List[str]:
+    """The games registered by a module of the package (each has its ``load`` overload)."""
+    return [n for n in mousehole.game_names() if _api._REGISTRY[n].__module__.startswith("mousehole.")]
+
+
+def _case_text(name: str) -> str:
+    """A typing case as the checkers read it: the hand-written file, then the cases this test
+    writes for every registered game of the package from the registry (so a new game needs no
+    line here): in the good script, ``load("<id>")`` typed as its Game class, its state as its
+    State type, and a few moves played; in the bad one, a ``reveal_type`` of its State type."""
+    with open(os.path.join(CASES, name)) as f:
+        text = f.read()
+    lines = ["", "", "# -- written by tests/test_typing.py: every registered game of the package, from the registry"]
+    for game in _package_games():
+        cls = _api._REGISTRY[game]
+        state = public_state_types()[game]
+        if name == BAD:
+            lines.append(f'reveal_type(mousehole.load("{game}").new_state())  # reveal: {state}')
+            continue
+        mod = f"_typed_{game}"
+        lines += ["", f"import {cls.__module__} as {mod}  # noqa: E402", "", "",
+                  f"def check_registered_{game}() -> None:",
+                  f'    game = mousehole.load("{game}")',
+                  f"    assert_type(game, {mod}.{cls.__qualname__})",
+                  "    state = game.new_state(seed=1)",
+                  f"    assert_type(state, {mod}.{state.rsplit('.', 1)[1]})",
+                  "    assert play(state, 5) > 0",
+                  "", "",
+                  'if __name__ == "__main__":',
+                  f"    check_registered_{game}()"]
+    return text + "\n".join(lines) + "\n"
 
 
 def _run(args: List[str], tmp: str, **env: str) -> "subprocess.CompletedProcess[str]":
@@ -100,11 +137,10 @@ def pyright_cases(workdir: str) -> Dict[str, List[Tuple[int, str, str]]]:
 def _expected(marker: str) -> Dict[int, List[str]]:
     """The ``# marker: ...`` annotations of the bad case, by line number."""
     found: Dict[int, List[str]] = {}
-    with open(os.path.join(CASES, BAD)) as f:
-        for i, line in enumerate(f, 1):
-            m = re.search(rf"\)\s+#\s*{marker}:\s*(.*)$", line)  # a call, then the comment
-            if m:
-                found[i] = m.group(1).split()
+    for i, line in enumerate(_case_text(BAD).splitlines(), 1):
+        m = re.search(rf"\)\s+#\s*{marker}:\s*(.*)$", line)  # a call, then the comment
+        if m:
+            found[i] = m.group(1).split()
     return found
 
 

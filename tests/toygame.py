@@ -5,13 +5,16 @@ unregisters it (:func:`mousehole._api.unregister`); nothing in the package names
 
 The rules, each with its id:
 
-* N-1: three piles of counters, each dealt 1 to 7 counters at random before the game.
+* N-1: three piles of counters: one counter on the first, 18 to 21 dealt at random on each of
+  the others (so that a game lasts at least 19 moves, more than PettingZoo's cycle tests play
+  at 4 seats, and a move is illegal from the start: 2 from the first pile).
 * N-2: the seats move in turn, seat 0 first, then 1, 2, ... and round again.
-* N-3: a move takes 1 to 3 counters from one pile that has at least that many.
-* N-4: the seat that takes the last counter wins alone; a seat's score is the counters it took.
+* N-3: a move takes 1 or 2 counters from one pile that has at least that many.
+* N-4: the seat that takes the last counter wins alone (under the reading
+  ``last_counter="loses"``, every other seat wins); a seat's score is the counters it took.
 * N-5: after ``max_turns`` moves the game stops (truncated): every seat shares the win.
 
-The action of taking ``k`` counters from pile ``i`` is ``3 * i + k - 1`` (9 actions). A
+The action of taking ``k`` counters from pile ``i`` is ``2 * i + k - 1`` (6 actions). A
 seat sees the whole position (Nim hides nothing); the dealing generator's state is the one
 secret (it is kept in the state dict and redacted from every view).
 """
@@ -24,18 +27,35 @@ import numpy as np
 import numpy.typing as npt
 
 from mousehole import _api
-from mousehole._api import TERMINAL, Game, IllegalMoveError, Move, StateAPI, check_action_type, expect, int_list
+from mousehole._api import (
+    TERMINAL,
+    Game,
+    IllegalMoveError,
+    Move,
+    Reading,
+    StateAPI,
+    check_action_type,
+    expect,
+    int_list,
+)
 from mousehole._rng import Rng
-from mousehole.render._canvas import BaseDrawing, Canvas, footer, header
+from mousehole.render._canvas import BaseDrawing, Canvas, footer, header, result_text
 
 #: the game id (never one of the package's games)
 NAME = "toy_nim"
-PILES, MOST, TAKE = 3, 7, 3
+PILES, FEWEST, MOST, TAKE = 3, 18, 21, 2
+#: the one open reading of the (made-up) rule text: who the last counter makes the winner
+READINGS = (Reading("last_counter", ("wins", "loses"),
+                    ("the seat that takes the last counter wins alone",
+                     "the seat that takes the last counter loses: every other seat wins"),
+                    ("N-4",), "Wer den letzten Stein nimmt, entscheidet das Spiel.",
+                    "Whoever takes the last counter decides the game.",
+                    "the common game (the other is misère Nim)"),)
 
 
 @dataclasses.dataclass(frozen=True)
 class NimTake(Move):
-    """Take ``count`` counters (1 to 3) from pile ``pile`` (0 to 2), N-3."""
+    """Take ``count`` counters (1 or 2) from pile ``pile`` (0 to 2), N-3."""
 
     pile: int
     count: int
@@ -51,7 +71,8 @@ class Nim(Game["NimState", NimTake]):
     title = "Toy Nim"
     min_players = 2
     max_players = 4
-    DEFAULTS = {"players": 4, "max_turns": 60}
+    DEFAULTS = {"players": 4, "max_turns": 60, "last_counter": READINGS[0].default}
+    READINGS = READINGS
     STATE_KEYS = ("piles", "taken", "seat", "rng", "history", "truncated")
     DRAWING = __name__  # the Drawing class below
     INFORMATION = "perfect"
@@ -136,11 +157,25 @@ class Nim(Game["NimState", NimTake]):
     def greedy_value(self, state: "NimState", seat: int) -> float:
         return float(state.scores()[seat])
 
+    def _score_breakdown(self, d: Dict[str, Any]) -> Optional[List[str]]:
+        return [f"{t} counters taken = {t} (N-4)" for t in d["taken"]]
 
-def _winners(d: Dict[str, Any], n: int) -> List[int]:
+    def _play_help(self, view: Dict[str, Any], p: int) -> str:
+        last = "wins alone" if self.params["last_counter"] == "wins" else "loses (every other seat wins)"
+        return "\n".join([f"{self.title}: three piles: 1, then 18 to 21 counters (N-1); seats move in turn (N-2).",
+                          "A move takes 1 or 2 counters from one pile that has that many (N-3).",
+                          f"The seat that takes the last counter {last} (N-4).",
+                          f"After max_turns ({self.max_turns}) moves every seat shares the win (N-5)."])
+
+
+def _winners(d: Dict[str, Any], n: int, last_counter: str) -> List[int]:
     if d["truncated"]:
         return list(range(n))  # N-5
-    return [d["seat"]] if sum(d["piles"]) == 0 else []  # N-4: the seat that took the last counter
+    if sum(d["piles"]) > 0:
+        return []
+    if last_counter == "wins":
+        return [d["seat"]]  # N-4: the seat that took the last counter
+    return [p for p in range(n) if p != d["seat"]]  # N-4, last_counter="loses"
 
 
 class NimState(StateAPI[NimTake]):
@@ -151,7 +186,7 @@ class NimState(StateAPI[NimTake]):
     @staticmethod
     def new(game: Nim, seed: int) -> "NimState":
         rng = Rng(seed)
-        piles = [rng.below(MOST) + 1 for _ in range(PILES)]  # N-1
+        piles = [1] + [FEWEST + rng.below(MOST - FEWEST + 1) for _ in range(PILES - 1)]  # N-1
         d = {"piles": piles, "taken": [0] * game.num_players, "seat": 0, "rng": rng.state, "history": [],
              "truncated": False}
         s = NimState._from_valid_dict(game, d)
@@ -208,7 +243,7 @@ class NimState(StateAPI[NimTake]):
         return list(self._d["taken"])
 
     def winners(self) -> List[int]:
-        return _winners(self._d, self.game.num_players)
+        return _winners(self._d, self.game.num_players, self.game.params["last_counter"])
 
     def _to_dict(self) -> Dict[str, Any]:
         d = self.game._header()
@@ -220,23 +255,32 @@ class Drawing(BaseDrawing):
     """The picture of a position: a row of counters per pile, the seats' takings."""
 
     def draw(self) -> Canvas:
-        d = self.d
-        cv = Canvas(420, 110 + 30 * PILES)
+        d, f = self.d, self.f
+        cv = Canvas(420, 120 + 30 * PILES)
         header(cv, self.g.title, f"{len(d['history'])} moves", d["view"], self.label)
+        if f.over and f.winners:  # one panel of winners (N-4)
+            cv.text(300, 60, "winner" if len(f.winners) == 1 else "winners", size=12, bold=True)
+            cv.text(300, 78, ", ".join(self.label(p) for p in f.winners), size=12)
         for i, size in enumerate(d["piles"]):
             y = 60 + 30 * i
             cv.text(12, y + 14, f"pile {i}", size=12)
             for k in range(size):
-                cv.rect(70 + 22 * k, y, 16, 16, fill="#ffb000", rx=8)
-        line = ", ".join(f"seat {p}: {t}" for p, t in enumerate(d["taken"]))
-        footer(cv, 70 + 30 * PILES, line, self.f.over, "a disc: a counter (N-1)")
+                cv.rect(70 + 16 * k, y, 14, 14, fill="#ffb000", rx=7)
+        if f.over:
+            line = (f"Game over, {self.g._end_reason(d)}: {result_text(f.winners, self.n, self.label)} with "
+                    f"{max(f.scores)} counters (N-4)")
+        else:
+            line = f"{self.label(f.current)} to move: take 1 or 2 counters from one pile (N-3)"
+        cv.text(12, 56 + 30 * PILES, "taken: " + ", ".join(f"{self.label(p)} {t}" for p, t in enumerate(d["taken"])),
+                size=11)
+        footer(cv, 70 + 30 * PILES, line, f.over, "a disc: a counter (N-1)")
         return cv
 
 
 #: the test profile of the game (``tests/gamecases.py``), added while it is registered
 PROFILE_FIELDS: Dict[str, Any] = {"perfect_information": True, "rotating_turns": True, "short_max_turns": 3,
                                   "episode_steps": 40, "rule_prefix": "N",
-                                  "bots_every": 2, "information_every": 1}
+                                  "bots_every": 2, "information_every": 1, "legend_words": ("| a counter (N-1)",)}
 
 
 def register() -> None:

@@ -52,10 +52,40 @@ FIGURES: Dict[str, Tuple[str, Dict[str, Any], int, Callable[[Any, int], bool], O
 }
 
 
+#: the seed of a game's default picture
+DEFAULT_SEED = 5
+
+
+def halfway(game: Any, seed: int) -> Callable[[Any, int], bool]:
+    """Where a default picture stops: half the length of the same seeded random game."""
+    played = [0]
+
+    def count(s: Any, k: int) -> bool:
+        played[0] = k + 1
+        return False
+
+    play(game, seed, count)
+    return lambda s, k: k >= played[0] // 2
+
+
+def figures() -> Dict[str, Tuple[str, Dict[str, Any], int, Callable[[Any, int], bool], Optional[int]]]:
+    """``FIGURES``, and for every registered game of the package without an entry ``<id>.svg``
+    its default picture: a seeded random game at its largest player count, halfway through (``halfway``),
+    so that a new game needs no entry here."""
+    out = dict(FIGURES)
+    for game_id in mousehole.game_names():
+        game = mousehole.load(game_id, engine="python")  # (every game has one; the class is the same)
+        if f"{game_id}.svg" not in out and type(game).__module__ == f"mousehole.{game_id}":
+            params = {"players": game.max_players}
+            stop = halfway(mousehole.load(game_id, **params), DEFAULT_SEED)
+            out[f"{game_id}.svg"] = (game_id, params, DEFAULT_SEED, stop, None)
+    return out
+
+
 def pictures() -> Dict[str, str]:
     """Every gallery file's name and SVG text. A view (-1) is the view of the seat to move."""
     out = {}
-    for name, (game_id, params, seed, stop, view) in FIGURES.items():
+    for name, (game_id, params, seed, stop, view) in figures().items():
         s = play(mousehole.load(game_id, **params), seed, stop)
         seat = None if view is None else (s.current_player if view == -1 else view)
         out[name] = svg(s, for_player=seat)

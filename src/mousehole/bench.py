@@ -70,9 +70,17 @@ FINGERPRINT_SE = 4.0
 #: the player count of the per-call table when the game allows it (every game's default)
 MAIN_PLAYERS = 4
 
-#: simulate / C games per round, by game (full size; --quick divides by QUICK_DIV)
+#: simulate / C games per round, by game (full size; --quick divides by QUICK_DIV); a game not
+#: listed (a new one) plays SIM_GAMES_DEFAULT, so every registered game is benchmarked
 SIM_GAMES = {"cheese_rescue": 20000, "m": 6000, "maus_au_chocolat": 4000, "kasimir": 6000}
+SIM_GAMES_DEFAULT = 6000
 QUICK_DIV = 20
+
+
+def sim_games(name: str) -> int:
+    """The simulate / C games per round of game ``name`` at full size (``SIM_GAMES``)."""
+    return SIM_GAMES.get(name, SIM_GAMES_DEFAULT)
+
 
 # The bounds of the options (docs/api.md, Bounds): each refused with one line, never run.
 #: ``--players`` names player counts from 1 to this (every game allows at most 6)
@@ -196,7 +204,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="measure the calls and loops of one engine only (default: every engine available)")
     parser.add_argument("--sim-games", dest="sim_games", type=_sim_games_arg, default=None, metavar="N",
                         help=f"games per simulate / C round, 1 to {MAX_SIM_GAMES:,} (default: by game, "
-                             + ", ".join(f"{k} {v:,}" for k, v in SIM_GAMES.items())
+                             + ", ".join(f"{k} {v:,}" for k, v in SIM_GAMES.items()) + f", others {SIM_GAMES_DEFAULT:,}"
                              + f"; divided by {QUICK_DIV} with --quick)")
     parser.add_argument("--rounds", type=_rounds_arg, default=None, metavar="R",
                         help=f"rounds of the C ratio and the threads measurement, best of each, 1 to {MAX_ROUNDS} "
@@ -910,7 +918,7 @@ def measure(args: argparse.Namespace, extra: Optional[Callable[[str, bool], Dict
             results["notes"].append(note)
     for name in names:
         per: Dict[str, Any] = {}
-        size = args.sim_games or max(10, SIM_GAMES[name] // (QUICK_DIV if quick else 1))
+        size = args.sim_games or max(10, sim_games(name) // (QUICK_DIV if quick else 1))
         for n in counts[name]:
             log(f"[{name}: {n} players: simulate" + (" and the C loop]" if name in exes else "]"))
             per[str(n)] = c_ratio(name, n, exes.get(name), size, rounds)
@@ -920,7 +928,7 @@ def measure(args: argparse.Namespace, extra: Optional[Callable[[str, bool], Dict
         results["notes"].append("threads skipped (--no-threads)")
     else:
         for name in names:
-            size = 2 * (args.sim_games or max(10, SIM_GAMES[name] // (QUICK_DIV if quick else 1)))
+            size = 2 * (args.sim_games or max(10, sim_games(name) // (QUICK_DIV if quick else 1)))
             log(f"[{name}: {main[name]} players: threads]")
             results["threads"][name] = bench_threads(name, main[name], size, rounds, 0.05 if quick else 0.3)
     return results
