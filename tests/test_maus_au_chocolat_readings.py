@@ -22,10 +22,16 @@ and legality test are checked against the reference's search.
 ``etienne_draw`` (MC-16): ``"always"`` (Etienne's discard always draws) or ``"optional"`` (his
 holder may also discard without drawing, the action ``DISCARD + c``); the history check tells
 those discards from the hand-limit ones.
+
+``hand_limit`` (MC-14): ``"after_combination"`` (a hand above 8 cards discards down to 8 after
+its combination step) or ``"standing"`` (the pick that brings a 9th card is followed at once by
+the picker's discards); the compiled core's policy step and legality test are checked there.
 """
 from __future__ import annotations
 
+import itertools
 import random
+import re
 from typing import Any, Dict, List
 
 import pytest
@@ -44,12 +50,15 @@ from mousehole.maus_au_chocolat import (
     LILLY,
     MATHIEU,
     MAURICE,
+    PATTERNS,
     PICK,
     SWAP,
+    MausAuChocolat,
     MCBid,
     MCBidWithoutHenri,
     MCCombine,
     MCDecline,
+    _action_kind,
     default_cards,
 )
 
@@ -93,15 +102,26 @@ def bid_position(game: Any) -> Any:
     return game.state_from_dict(d)
 
 
+# ---- every reading ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reading", MausAuChocolat.READINGS, ids=lambda r: f"{r.param}-{'-'.join(r.rules)}")
+def test_unknown_reading_value_raises(engine: str, reading: Any) -> None:
+    """Each reading must be one of its values (the test ids carry its rules: MC-17
+    ``henri_bonus``, MC-23 ``kept_card``, MC-16 ``etienne_swap`` and ``etienne_draw``, MC-25
+    ``tie_break_moment``, MC-18/MC-19 ``changed_value``, MC-14 ``hand_limit``): an unknown
+    string raises ``ParameterError`` naming the parameter and listing the values, and so does
+    a value of another type."""
+    listed = ", ".join(repr(v) for v in reading.values)
+    with pytest.raises(ParameterError, match=re.escape(reading.param) + ".*" + re.escape(listed)):
+        load(engine, **{reading.param: "no_such_reading"})
+    for bad in (None, True, 1):
+        with pytest.raises(ParameterError, match=re.escape(reading.param)):
+            load(engine, **{reading.param: bad})
+
+
 # ---- henri_bonus ------------------------------------------------------------------------
 
-
-def test_mc17_unknown_henri_bonus_value_raises(engine: str) -> None:
-    """MC-17: the reading must be one of its values."""
-    with pytest.raises(ParameterError, match="henri_bonus.*'always', 'optional'"):
-        load(engine, henri_bonus="sometimes")
-    with pytest.raises(ParameterError, match="henri_bonus"):
-        load(engine, henri_bonus=True)
 
 
 def test_mc17_always_henri_counts_two_more_and_has_no_bid_without_him(engine: str) -> None:
@@ -286,13 +306,6 @@ MIXED_FIVES = [cid("eggs", 5, 1), cid("fruit", 5, 2), cid("nuts", 5, 3), cid("su
 # one colour: eggs4/4c, eggs5/1c, eggs5/2c (slots 0, 1, 2) and sugar3/1c (slot 3)
 EGGS_455 = [cid("eggs", 4, 4), cid("eggs", 5, 1), cid("eggs", 5, 2), cid("sugar", 3, 1)]
 
-
-def test_mc23_unknown_kept_card_value_raises(engine: str) -> None:
-    """MC-23: the reading must be one of its values."""
-    with pytest.raises(ParameterError, match="kept_card.*'player_chooses', 'highest_printed'"):
-        load(engine, kept_card="lowest")
-    with pytest.raises(ParameterError, match="kept_card"):
-        load(engine, kept_card=1)
 
 
 def test_mc23_the_reading_keeps_the_action_space_and_observation(engine: str) -> None:
@@ -545,14 +558,6 @@ def etienne_round(game: Any) -> Any:
 def swaps(cards: List[int]) -> List[int]:
     return [SWAP + c for c in sorted(cards)]
 
-
-def test_mc16_unknown_etienne_swap_value_raises(engine: str) -> None:
-    """MC-16: the reading must be one of its values."""
-    with pytest.raises(ParameterError, match="etienne_swap.*'any_decision', 'picks_and_combination', "
-                                             "'also_hand_limit'"):
-        load(engine, etienne_swap="never")
-    with pytest.raises(ParameterError, match="etienne_swap"):
-        load(engine, etienne_swap=None)
 
 
 @pytest.mark.parametrize("value", E_VALUES)
@@ -810,13 +815,6 @@ def play_to_the_end(s: Any, sets: Dict[int, List[int]]) -> Any:
     return s
 
 
-def test_mc25_unknown_tie_break_moment_value_raises(engine: str) -> None:
-    """MC-25: the reading must be one of its values."""
-    with pytest.raises(ParameterError, match="tie_break_moment.*'before_passing', 'after_passing'"):
-        load(engine, tie_break_moment="during")
-    with pytest.raises(ParameterError, match="tie_break_moment"):
-        load(engine, tie_break_moment=0)
-
 
 def test_mc25_the_reading_keeps_the_action_space_and_observation(engine: str) -> None:
     """MC-25: ``after_passing`` changes no move: the same action space and observation."""
@@ -942,13 +940,6 @@ def changed_position(game: Any, helper: int) -> Any:
     return combine_position(game, MATHIEU_334 if helper == MATHIEU else MAURICE_677, helper)
 
 
-def test_mc18_unknown_changed_value_raises(engine: str) -> None:
-    """MC-18, MC-19: the reading must be one of its values."""
-    with pytest.raises(ParameterError, match="changed_value.*'unbounded', 'printed_range'"):
-        load(engine, changed_value="clamped")
-    with pytest.raises(ParameterError, match="changed_value"):
-        load(engine, changed_value=None)
-
 
 def test_mc18_the_reading_keeps_the_action_space_and_observation(engine: str) -> None:
     """MC-18, MC-19: ``printed_range`` only removes combinations: the same action space and
@@ -1062,19 +1053,17 @@ def nodraw(cards: List[int]) -> List[int]:
     return [DISCARD + c for c in sorted(cards)]
 
 
-def test_mc16_unknown_etienne_draw_value_raises(engine: str) -> None:
-    """MC-16: the reading must be one of its values."""
-    with pytest.raises(ParameterError, match="etienne_draw.*'always', 'optional'"):
-        load(engine, etienne_draw="never")
-    with pytest.raises(ParameterError, match="etienne_draw"):
-        load(engine, etienne_draw=1)
 
-
-def test_mc16_etienne_draw_keeps_the_action_space_and_observation(engine: str) -> None:
-    """MC-16: ``optional`` reuses the discard actions 160 + c: 2085 actions, the same
-    observation shape; ``always`` is the default."""
-    g = load(engine, players=2, etienne_draw="optional")
-    assert load(engine).params["etienne_draw"] == "always" and g.params["etienne_draw"] == "optional"
+@pytest.mark.parametrize("param, default, value", [("etienne_draw", "always", "optional"),
+                                                    ("hand_limit", "after_combination", "standing")],
+                         ids=["etienne_draw-MC-16", "hand_limit-MC-14"])
+def test_mc16_mc14_discard_readings_keep_the_action_space_and_observation(engine: str, param: str, default: str,
+                                                                          value: str) -> None:
+    """MC-16 ``etienne_draw="optional"`` and MC-14 ``hand_limit="standing"`` reuse the discard
+    actions 160 + c: 2085 actions, the same observation shape; ``always`` and
+    ``after_combination`` are the defaults."""
+    g = load(engine, players=2, **{param: value})
+    assert load(engine).params[param] == default and g.params[param] == value
     assert g.num_actions == load(engine, players=2).num_actions == 2085
     assert g.observation_shape == load(engine, players=2).observation_shape
 
@@ -1219,3 +1208,245 @@ def test_mc16_state_dicts_refuse_a_discard_without_a_draw_the_reading_forbids(en
         g2 = load(engine, players=2, **other)
         with pytest.raises(StateError, match=match):
             g2.state_from_dict(dict(d, params=g2.params))
+
+
+# ---- hand_limit ----------------------------------------------------------------------------
+#
+# In :func:`etienne_round` seat 0 (Etienne) holds eight cards, bids one and picks first: its
+# second pick, nuts7/4c after nuts6/7c, brings a 9th card. ``after_combination`` (default):
+# the picks go on (seat 1 takes the last two cards) and seat 0 lays its combination with nine
+# cards, then discards down to 8. ``standing``: right after that pick seat 0 discards down to
+# 8 (``DISCARD + c``, the phase ``discard``, its bid card still on the table), then seat 1
+# picks, and seat 0's combination step sees eight cards.
+
+H_VALUES = ["after_combination", "standing"]
+H_DISPLAY = sorted(E_DISPLAY)  # nuts6/7c, nuts7/4c, chocolate7/4c
+H_NINE = sorted(set(E_HAND) - {E_BID} | {H_DISPLAY[0], H_DISPLAY[1]})  # seat 0 after its picks
+H_SIX = cid("nuts", 6, 7)  # seat 0's only 6: standing, it discards it
+H_SEVENS = [cid("eggs", 7, 2), cid("fruit", 7, 3), cid("sugar", 7, 2), cid("nuts", 7, 4)]
+H_FIVES = [cid("eggs", 5, 1), cid("fruit", 5, 2)]
+
+
+def at_the_ninth_card(game: Any) -> Any:
+    """:func:`etienne_round` played to seat 0's second pick (its 9th card)."""
+    s = etienne_round(game)
+    for a in (BID + E_BID, BID + E_OTHER_BID, PICK + H_DISPLAY[0], PICK + H_DISPLAY[1]):
+        s.apply_action(a)
+    assert s.to_dict()["hands"][0] == H_NINE and len(H_NINE) == 9
+    return s
+
+
+@pytest.mark.parametrize("swap_value", ["any_decision", "also_hand_limit"])
+@pytest.mark.parametrize("value", H_VALUES)
+def test_mc14_the_ninth_card_at_a_pick(engine: str, value: str, swap_value: str) -> None:
+    """MC-14, MC-9: the moment seat 0's second pick brings its 9th card. ``after_combination``:
+    seat 1 picks next (the last display card and seat 0's bid card). ``standing``: seat 0
+    discards at once, its bid card still on the table (the legal actions: its nine discards,
+    and the swaps only with ``etienne_swap="also_hand_limit"``, MC-16); the discard of
+    nuts6/7c goes face up to the discard pile, seat 0's bid card joins the display, then
+    seat 1 picks. The view and the dict show the phase ``discard`` in the pick order."""
+    g = load(engine, players=2, hand_limit=value, etienne_swap=swap_value)
+    s = at_the_ninth_card(g)
+    d = s.to_dict()
+    next_picks = [PICK + c for c in sorted([H_DISPLAY[2], E_BID])]
+    if value == "after_combination":
+        assert d["phase"] == "pick" and s.current_player == 1 and d["bids"] == [-1, E_OTHER_BID]
+        assert list(s.legal_actions()) == next_picks
+        return
+    assert d["phase"] == "discard" and s.current_player == 0 and d["order"] == [0, 1] and d["turn"] == 0
+    assert d["picks_left"] == 0 and d["bids"] == [E_BID, E_OTHER_BID] and d["display"] == [H_DISPLAY[2]]
+    assert list(s.legal_actions()) == nodraw(H_NINE) + (swaps(H_NINE) if swap_value == "also_hand_limit" else [])
+    v = s.to_dict(for_player=1)
+    assert v["phase"] == "discard" and v["hands"][0] is None and v["hand_sizes"] == [9, 4]
+    assert "pick order (MC-8): seats 0 (discarding), 1" in str(s)
+    assert g.state_from_dict(d).to_dict() == d
+    assert s.describe(DISCARD + H_SIX) == "seat 0 discards nuts6/7c"
+    s.apply_action(DISCARD + H_SIX)
+    d = s.to_dict()
+    assert d["phase"] == "pick" and s.current_player == 1 and d["hands"][0] == [c for c in H_NINE if c != H_SIX]
+    assert d["discard"] == [H_SIX] and d["display"] == sorted([H_DISPLAY[2], E_BID]) and d["bids"] == [-1, E_OTHER_BID]
+    assert list(s.legal_actions()) == next_picks and not d["etienne_used"]
+    assert g.state_from_dict(d).to_dict() == d
+
+
+@pytest.mark.parametrize("value", H_VALUES)
+def test_mc14_mc10_the_combination_step_that_differs(engine: str, value: str) -> None:
+    """MC-14, MC-10, MC-12: seat 0's combination step after the picks. ``after_combination``:
+    nine cards, so besides the four sets of three of its 7s (a mixed set keeps any one card:
+    12 actions) it may lay the eight mixed runs 5-6-7 through nuts6/7c (each keeps its 5);
+    after declining it discards down to 8. ``standing``: it discarded nuts6/7c at its pick, so
+    eight cards and only the sets; after declining seat 1's step follows."""
+    g = load(engine, players=2, hand_limit=value)
+    s = at_the_ninth_card(g)
+    if value == "standing":
+        s.apply_action(DISCARD + H_SIX)
+    s.apply_action(PICK + H_DISPLAY[2])  # seat 1 takes the last two cards
+    s.apply_action(PICK + E_BID)
+    d = s.to_dict()
+    hand = d["hands"][0]
+    assert d["phase"] == "combine" and s.current_player == 0
+    assert hand == (H_NINE if value == "after_combination" else [c for c in H_NINE if c != H_SIX])
+    legal = [int(a) for a in s.legal_actions()]
+    assert legal[:len(hand) + 1] == swaps(hand) + [DECLINE]  # (Etienne's swaps, MC-16)
+    laid = [frozenset(hand[i] for i in PATTERNS[a - COMBINE][0]) for a in legal if a > DECLINE]
+    sets = {frozenset(t) for t in itertools.combinations(H_SEVENS, 3)}
+    runs = {frozenset((five, H_SIX, seven)) for five in H_FIVES for seven in H_SEVENS}
+    if value == "after_combination":
+        assert set(laid) == sets | runs and len(laid) == 4 * 3 + 8
+    else:
+        assert set(laid) == sets and len(laid) == 4 * 3
+    s.apply_action(DECLINE)
+    d = s.to_dict()
+    if value == "after_combination":
+        assert d["phase"] == "discard" and s.current_player == 0
+        assert list(s.legal_actions()) == nodraw(H_NINE)
+    else:
+        assert d["phase"] == "combine" and s.current_player == 1 and len(d["hands"][0]) == 8
+
+
+def test_mc14_mc16_standing_swap_between_the_discards(engine: str) -> None:
+    """MC-14 ``standing`` with MC-16 ``also_hand_limit``: at the discard after its pick
+    Etienne's holder swaps eggs3/1c for the pile's top (sugar7/4c, id 79), still holds nine
+    cards and only discards (once a round); the dicts with the history ending in the swap and
+    after the discard reload under that reading and are refused under
+    ``etienne_swap="any_decision"`` (no swap between hand-limit discards) and under
+    ``hand_limit="after_combination"`` (no discard phase during the picks)."""
+    g = load(engine, players=2, hand_limit="standing", etienne_swap="also_hand_limit")
+    s = at_the_ninth_card(g)
+    gone = cid("eggs", 3, 1)
+    s.apply_action(SWAP + gone)
+    mid = s.to_dict()
+    hand = sorted([c for c in H_NINE if c != gone] + [79])
+    assert mid["phase"] == "discard" and mid["hands"][0] == hand and mid["etienne_used"]
+    assert s.current_player == 0 and list(s.legal_actions()) == nodraw(hand)
+    s.apply_action(DISCARD + 79)
+    after = s.to_dict()
+    assert after["phase"] == "pick" and s.current_player == 1 and after["discard"] == [gone, 79]
+    for d in (mid, after):
+        assert g.state_from_dict(d).to_dict() == d
+        narrow = load(engine, players=2, hand_limit="standing")
+        with pytest.raises(StateError, match="MC-16.*hand limit"):
+            narrow.state_from_dict(dict(d, params=narrow.params))
+    for d in (mid, after):
+        default = load(engine, players=2, etienne_swap="also_hand_limit")
+        with pytest.raises(StateError, match="MC-14"):
+            default.state_from_dict(dict(d, params=default.params))
+
+
+def test_mc14_state_dicts_follow_the_reading(engine: str) -> None:
+    """MC-14 in ``state_from_dict``: the discard phase during the picks loads only under
+    ``standing``; under ``standing`` a hand of nine at a combination step, a discard phase
+    whose picker holds 8 cards, and a hand-limit discard after a combination step in the
+    history are refused, naming MC-14."""
+    std = load(engine, players=2, hand_limit="standing")
+    default = load(engine, players=2)
+    s = at_the_ninth_card(std)
+    d = s.to_dict()
+    assert std.state_from_dict(d).to_dict() == d
+    with pytest.raises(StateError, match="MC-14"):
+        default.state_from_dict(dict(d, params=default.params))
+    short = dict(d, hands=[d["hands"][0][1:], d["hands"][1]], discard=[d["hands"][0][0]], history=[])
+    with pytest.raises(StateError, match="MC-14: the discard phase is for a hand above 8"):
+        std.state_from_dict(short)
+    t = at_the_ninth_card(default)  # the default game: nine cards at the combination step
+    for a in (PICK + H_DISPLAY[2], PICK + E_BID):
+        t.apply_action(a)
+    nine = t.to_dict()
+    assert nine["phase"] == "combine" and len(nine["hands"][0]) == 9
+    with pytest.raises(StateError, match="MC-14"):
+        std.state_from_dict(dict(nine, params=std.params))
+    t.apply_action(DECLINE)
+    t.apply_action(DISCARD + H_SIX)  # the default's discard after the combination step
+    after = t.to_dict()
+    assert default.state_from_dict(after).to_dict() == after
+    with pytest.raises(StateError, match="MC-14"):
+        std.state_from_dict(dict(after, params=std.params))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_mc14_whole_standing_games_never_combine_above_eight_and_reload(engine: str, players: int) -> None:
+    """MC-14 ``standing`` in seeded random games (hands dealt at 8, so that 9th cards come
+    often; ``etienne_swap="also_hand_limit"`` and ``etienne_draw="optional"``, so that swaps
+    between those discards and Etienne's discards without a draw right after a pick come
+    too; in the even seeds Etienne's holder keeps his power for those discards): every discard
+    phase has the picker's bid card on the table and follows a pick, no hand reaches a
+    combination step above 8 cards, no hand ever holds more than 9, and every position
+    reloads from its dict and is determinized for every seat."""
+    g = load(engine, players=players, hand_limit="standing", hand_size=8, etienne_swap="also_hand_limit",
+             etienne_draw="optional")
+    limit_discards = swaps_between = after_pick = 0
+    for seed in range(10):
+        s = g.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            d = s.to_dict()
+            assert g.state_from_dict(d).to_dict() == d
+            for q in range(players):
+                s.determinize(q, seed)
+            assert max(len(h) for h in d["hands"]) <= 9
+            p = s.current_player
+            if d["phase"] == "combine":
+                assert len(d["hands"][p]) <= 8
+            if d["phase"] == "discard":
+                assert d["bids"][p] >= 0 and d["picks_left"] == 0 and len(d["hands"][p]) == 9
+                assert _action_kind(d["history"][-1]) in ("pick", "swap")
+            legal = [int(a) for a in s.legal_actions()]
+            etienne = [a for a in legal if SWAP <= a < DECLINE or (DISCARD <= a < SWAP and d["phase"] != "discard")]
+            if seed % 2 == 0:  # keep Etienne for the discards
+                legal = etienne if d["phase"] == "discard" and etienne else [a for a in legal if a not in etienne]
+            a = rng.choice(legal)
+            limit_discards += d["phase"] == "discard" and DISCARD <= a < SWAP
+            swaps_between += d["phase"] == "discard" and SWAP <= a < DECLINE
+            # Etienne's discard without a draw right after a pick: the history reads it as MC-14's
+            after_pick += a in etienne and a < SWAP and bool(d["history"]) and _action_kind(d["history"][-1]) == "pick"
+            s.apply_action(a)
+        d = s.to_dict()
+        assert g.state_from_dict(d).to_dict() == d
+    assert limit_discards > 0 and swaps_between > 0 and after_pick > 0
+
+
+@pytest.mark.compiled
+def test_mc14_compiled_random_step_and_legality_test_at_the_ninth_card() -> None:
+    """MC-14 ``standing`` on the compiled core: at the discard after the pick, simulate's
+    policy step (``mh_random_step``) picks ``legal[below(n)]`` of the listing (the discards,
+    then with ``also_hand_limit`` the swaps) with the same draws and reaches the same struct
+    as ``apply_action``, whose legality test accepts exactly the listed actions."""
+    from mousehole._cgame import CGame
+    from mousehole._maus_au_chocolat import _selfcheck_legal
+    from mousehole._rng import Rng
+    for swap_value, count in (("also_hand_limit", 18), ("any_decision", 9)):
+        g = mousehole.load("maus_au_chocolat", engine="compiled", players=2, hand_limit="standing",
+                           etienne_swap=swap_value)
+        s = at_the_ninth_card(g)
+        assert _selfcheck_legal(s) == count == len(s.legal_actions())
+        assert CGame(s).legal() == [int(a) for a in s.legal_actions()]
+        phases = set()
+        for seed in range(40):
+            rng = Rng(seed)
+            legal = s.legal_actions()
+            want = s.clone()
+            want.apply_action(int(legal[rng.below(len(legal))]))
+            phases.add(want.to_dict()["phase"])
+            step = CGame(s)
+            after, seat = step.random_step(seed)
+            assert after == rng.state and seat == want.current_player
+            assert step.same_struct(CGame(want)), seed
+        assert phases == ({"pick", "discard"} if swap_value == "also_hand_limit" else {"pick"})
+
+
+@pytest.mark.compiled
+def test_mc14_standing_simulate_agrees_with_the_reference() -> None:
+    """MC-14 ``standing`` in ``simulate`` (the compiled core's whole-game loop, which writes
+    the round out: the discards after the picks are a block of their own there) against the
+    reference engine's simulate, with hands dealt at 8 and ``kept_card="highest_printed"`` so
+    that random seats often decline and 9th cards come (with 5 cards and the default, only
+    about 1-3% of random games see one): the same scores, winners and lengths, which differ from
+    ``after_combination``'s."""
+    kw: Dict[str, Any] = dict(players=3, hand_size=8, kept_card="highest_printed")
+    got = {}
+    for value in H_VALUES:
+        r = [mousehole.simulate(load(e, hand_limit=value, **kw), 12, seed=1) for e in ("compiled", "python")]
+        for x, y in ((r[0].scores, r[1].scores), (r[0].winners, r[1].winners), (r[0].lengths, r[1].lengths)):
+            assert (x == y).all(), value
+        got[value] = list(r[0].lengths)
+    assert got["standing"] != got["after_combination"]

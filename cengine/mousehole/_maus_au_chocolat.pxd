@@ -60,6 +60,8 @@ ctypedef struct mc_cfg_t:
                                 #    (the table's candy values; 0 and 13, no bound, by default)
     uint8_t etienne_nodraw      # the reading etienne_draw="optional" (MC-16): Etienne's holder
                                 #    may discard without drawing (the actions MC_DISCARD + c)
+    uint8_t limit_standing      # the reading hand_limit="standing" (MC-14): a pick that takes a
+                                #    hand above 8 cards is followed at once by its discards
 
 # A state. The fields are ordered so that no padding lies between them (structs are compared
 # byte for byte; the 3 bytes at the end are zeroed with the rest); small fields are narrow,

@@ -1396,6 +1396,13 @@ cdef inline bint over_hand_limit(const mc_t* s, int p) noexcept nogil:
     return s.hand_n[p] > MC_HAND_LIMIT
 
 
+cdef inline bint limit_at_pick(const mc_t* s, int p) noexcept nogil:
+    """MC-14 (the reading hand_limit="standing"): seat p's pick took its hand above 8 cards,
+    so it discards down to 8 at once, before its bid card goes into the display and before
+    the next pick (only a second pick can: 8 - 1 bid + 2)."""
+    return s.cfg.limit_standing & over_hand_limit(s, p)
+
+
 cdef inline void discard_from_hand(mc_t* s, int p, int j, bint full) noexcept nogil:
     """MC-14: seat p discards the card in slot j face up."""
     to_discard(s, hand_take(s, p, j), full)
@@ -1596,12 +1603,19 @@ cdef inline void after_bid(mc_t* s, int p) noexcept nogil:
         start_pick_turn(s)
 
 
+cdef inline void end_pick_turn(mc_t* s, int p) noexcept nogil:
+    """MC-9: seat p's picks are over: its bid card goes into the display, the next seat picks."""
+    bid_to_display(s, &s.dsp, &s.disp_n, p, 1)
+    s.turn += 1
+    start_pick_turn(s)
+
+
 cdef inline void after_pick(mc_t* s, int p) noexcept nogil:
     s.picks_left -= 1
-    if s.picks_left == 0:
-        bid_to_display(s, &s.dsp, &s.disp_n, p, 1)
-        s.turn += 1
-        start_pick_turn(s)
+    if limit_at_pick(s, p):  # MC-14 (hand_limit="standing")
+        s.phase = PH_DISCARD
+    elif s.picks_left == 0:
+        end_pick_turn(s, p)
 
 
 cdef void next_combiner(mc_t* s) noexcept nogil:
@@ -1628,8 +1642,16 @@ cdef inline void after_combination(mc_t* s, int p) noexcept nogil:
 
 
 cdef inline void after_discard(mc_t* s, int p) noexcept nogil:
-    if not over_hand_limit(s, p):
+    """MC-14: once seat p holds 8 cards, the next seat's combination step or, with
+    hand_limit="standing" (whose discards follow a pick), the picks go on."""
+    if over_hand_limit(s, p):
+        return
+    if not s.cfg.limit_standing:
         next_combiner(s)
+        return
+    s.phase = PH_PICK
+    if s.picks_left == 0:
+        end_pick_turn(s, p)
 
 
 cdef void mc_apply(mc_t* s, int a) noexcept nogil:
@@ -1711,10 +1733,30 @@ cdef int g_random_step(void* v, rng_t* policy) noexcept nogil:
 
 # ---- simulate's loop: the play to the end, from the blocks above --------------------------------
 
+cdef inline void seat_discards(mc_t* s, rng_t* pol, int p, int* ets, int* e, int ph,
+                               int32_t* nact) noexcept nogil:
+    """mc_play: seat p's hand-limit discards down to 8 cards (MC-14), Etienne's swaps among
+    them (MC-16, as etienne_swap allows; ``ets`` is ``swap_seat``); ``e`` stays the seat that
+    may swap in phase ``ph``, the one the discards interrupt (the combination step, or the
+    picks with hand_limit="standing")."""
+    cdef int ed = swap_in(s.cfg.etienne_at, ets[0], PH_DISCARD, s.cfg.n)
+    while True:
+        if random_discard(s, pol, p, ed, 0):
+            ets[0] = swap_seat(s, p)
+            ed = swap_in(s.cfg.etienne_at, ets[0], PH_DISCARD, s.cfg.n)
+            e[0] = swap_in(s.cfg.etienne_at, ets[0], ph, s.cfg.n)
+        nact[0] += 1
+        if not over_hand_limit(s, p):
+            break
+
+
 cdef inline void seat_picks(mc_t* s, rng_t* pol, uint64_t* dsp, uint8_t* dn, int p, int* ets,
-                            int* e, int32_t* nact) noexcept nogil:
+                            int* e, int32_t* nact, bint standing) noexcept nogil:
     """mc_play: seat p's picks (MC-9; Etienne's swaps among them, MC-16: ``ets`` is
-    ``swap_seat``, ``e`` the seat that may swap now), then its bid card into the display."""
+    ``swap_seat``, ``e`` the seat that may swap now), with hand_limit="standing" (``standing``,
+    mc_play's copy of ``cfg.limit_standing``) its discards down to 8 (MC-14: a round starts
+    with at most 8 cards and the bid takes one, so only the second pick can bring a 9th),
+    then its bid card into the display."""
     cdef int i
     for i in range(2):  # (picks_due: the display only shrinks, so a second pick iff a card is left)
         if dn[0] == 0:
@@ -1724,30 +1766,22 @@ cdef inline void seat_picks(mc_t* s, rng_t* pol, uint64_t* dsp, uint8_t* dn, int
             ets[0] = swap_seat(s, p)
             e[0] = swap_in(s.cfg.etienne_at, ets[0], PH_PICK, s.cfg.n)
         nact[0] += 1
+    if standing and over_hand_limit(s, p):  # MC-14 (hand_limit="standing": limit_at_pick)
+        seat_discards(s, pol, p, ets, e, PH_PICK, nact)
     bid_to_display(s, dsp, dn, p, 0)
 
 
 cdef inline void seat_combination(mc_t* s, rng_t* pol, int p, int* ets, int* e, slots_t* t,
                                   int32_t* nact) noexcept nogil:
     """mc_play: seat p's combination step (MC-10), then its hand-limit discards (MC-14);
-    Etienne's swaps among them (MC-16; ``e``: the seat that may swap at the combination step,
-    the discards' is computed when needed)."""
-    cdef int ed
+    Etienne's swaps among them (MC-16; ``e``: the seat that may swap at the combination step)."""
     while random_combination(s, pol, p, e[0], t, 0):
         nact[0] += 1
         ets[0] = swap_seat(s, p)
         e[0] = swap_in(s.cfg.etienne_at, ets[0], PH_COMBINE, s.cfg.n)
     nact[0] += 1
     if over_hand_limit(s, p):
-        ed = swap_in(s.cfg.etienne_at, ets[0], PH_DISCARD, s.cfg.n)
-        while True:
-            if random_discard(s, pol, p, ed, 0):
-                ets[0] = swap_seat(s, p)
-                ed = swap_in(s.cfg.etienne_at, ets[0], PH_DISCARD, s.cfg.n)
-                e[0] = swap_in(s.cfg.etienne_at, ets[0], PH_COMBINE, s.cfg.n)
-            nact[0] += 1
-            if not over_hand_limit(s, p):
-                break
+        seat_discards(s, pol, p, ets, e, PH_COMBINE, nact)
 
 
 cdef void mc_play(mc_t* s, rng_t* policy) noexcept nogil:
@@ -1765,6 +1799,7 @@ cdef void mc_play(mc_t* s, rng_t* policy) noexcept nogil:
     compiler keeps them in registers."""
     cdef int n = s.cfg.n
     cdef uint32_t eat = s.cfg.etienne_at
+    cdef bint standing = s.cfg.limit_standing  # MC-14 (hand_limit)
     cdef int p, i
     cdef uint64_t dsp
     cdef uint8_t dn
@@ -1797,7 +1832,7 @@ cdef void mc_play(mc_t* s, rng_t* policy) noexcept nogil:
         pick_order(s, order, 0)  # MC-8
         e = swap_in(eat, ets, PH_PICK, n)
         for i in range(n):  # MC-9
-            seat_picks(s, &pol, &dsp, &dn, order[i], &ets, &e, &nact)
+            seat_picks(s, &pol, &dsp, &dn, order[i], &ets, &e, &nact, standing)
         e = swap_in(eat, ets, PH_COMBINE, n)
         for i in range(n):
             seat_combination(s, &pol, corder[i], &ets, &e, &t, &nact)
@@ -2424,6 +2459,7 @@ cdef int fill_cfg(object game, void* v) except -1:
     cfg.change_lo = game.change_lo  # MC-18, MC-19 (changed_value)
     cfg.change_hi = game.change_hi
     cfg.etienne_nodraw = game.etienne_discards  # MC-16 (etienne_draw)
+    cfg.limit_standing = game.limit_standing  # MC-14 (hand_limit)
     if num_actions(cfg) != game.num_actions:  # pragma: no cover - layout guard
         raise AssertionError(f"action space: {game.num_actions} != {num_actions(cfg)}")
     # round / max_turns in the observation: a double division is Python's int / int exactly

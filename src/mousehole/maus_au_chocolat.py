@@ -27,7 +27,8 @@ Engine model
   cards can still lie in the pile; every face-up or known card has ``0``.
 * **Phases**: ``bid`` (seats commit one at a time, lowest uncommitted seat first),
   ``pick`` (seats in bid order, one action per card taken), ``combine`` (seats in
-  helper-rank order), ``discard`` (the hand limit of the seat that just combined), ``over``.
+  helper-rank order), ``discard`` (the hand limit of the seat that just combined; with
+  ``hand_limit="standing"`` of the seat whose pick took its hand above 8), ``over``.
 * **Actions** (``num_actions = 321 + 1764 = 2085``)::
 
       0 +   c   bid card c                       (MC-7)
@@ -60,7 +61,10 @@ Engine model
   values 3..7; ``"printed_range"``, it must stay within them; no new action ids);
   ``etienne_draw`` (MC-16: ``"always"``, Etienne's discard always draws; ``"optional"``, his
   holder may also discard without drawing, the action ``160 + c`` outside the hand-limit
-  discards, while he holds two cards or more).
+  discards, while he holds two cards or more); ``hand_limit`` (MC-14: ``"after_combination"``,
+  a hand above 8 cards discards down to 8 after its combination step; ``"standing"``, no hand
+  ever holds more than 8: the pick that brings a 9th card is followed at once by the picker's
+  discards, the actions ``160 + c``, before its bid card joins the display; no new action ids).
 
 Choices where the text is silent are listed in ``docs/games/maus_au_chocolat.md``.
 """
@@ -198,6 +202,10 @@ CHANGED_VALUE_VALUES = ("unbounded", "printed_range")
 #: always draws the top card of the pile (the swap), or his holder may also discard without
 #: drawing (the action ``DISCARD + c`` outside the hand-limit discards)
 ETIENNE_DRAW_VALUES = ("always", "optional")
+#: the values of the reading ``hand_limit`` (MC-14), the default first: a hand above 8 cards
+#: discards down to 8 after its combination step, or the limit stands at every moment (the
+#: pick that brings a 9th card is followed at once by the picker's discards)
+HAND_LIMIT_VALUES = ("after_combination", "standing")
 
 _DEFAULT_CARDS = default_cards()
 
@@ -608,6 +616,13 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
       than the hand-limit discards, his holder may also discard card ``c`` without drawing:
       the action ``DISCARD + c``, :class:`MCDiscard`, once a round in place of the swap, while
       he holds at least two cards). No new action ids.
+    * ``hand_limit`` (MC-14): ``"after_combination"`` (default: a hand above 8 cards discards
+      down to 8 right after its combination step, so a hand of 9 may lay a combination of its
+      9th card) or ``"standing"`` (no hand ever holds more than 8: the pick that brings a 9th
+      card, only a seat's second pick can, is followed at once by that seat's discards down
+      to 8, ``DISCARD + c`` in the phase ``"discard"``, before its bid card joins the display
+      and before the next pick; Etienne's swap between them as ``etienne_swap`` says). No new
+      action ids.
 
     >>> g = MausAuChocolat(players=4, engine="python")
     >>> g.num_actions
@@ -762,10 +777,39 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                          "power as every helper's sentence does. The draw's own 'darf' read as a second, "
                          "separate choice is the other reading ('optional')."),
         ),
+        Reading(
+            param="hand_limit",
+            values=HAND_LIMIT_VALUES,
+            meaning=(
+                "A hand above 8 cards discards down to 8 right after its combination step (a hand of 9 "
+                "may lay a combination of its 9th card).",
+                "No hand ever holds more than 8 cards: the pick that brings a 9th card is followed at once "
+                "by the picker's discards down to 8, before its bid card joins the display and before the "
+                "next pick.",
+            ),
+            rules=("MC-14", "MC-9", "MC-10"),
+            source=("Nach dem Ausspielen seiner Kombination muss der Spieler allerdings noch mindestens eine "
+                    "eigene Handkarte besitzen, ansonsten ist das Ausspielen einer Kombination nicht erlaubt! "
+                    "Allerdings darf auch kein Spieler mehr als 8 Zutatenkarten auf der Hand halten. Besitzt "
+                    "ein Spieler mehr als 8 Zutatenkarten, muss er die überzähligen abwerfen, sie kommen auf "
+                    "den Ablagestapel."),
+            translation=("After laying his combination the player must still hold at least one card of his "
+                         "own, otherwise laying a combination is not allowed! But no player may hold more "
+                         "than 8 ingredient cards in his hand either. A player who holds more than 8 "
+                         "ingredient cards must discard the surplus ones; they go to the discard pile."),
+            why_default=("The sentences stand in the combination paragraph, after the picks and before "
+                         "'Danach gibt jeder Spieler seine Helferkarte ... weiter', and 'Allerdings ... auch' "
+                         "pairs the limit with the bound of 'Nach dem Ausspielen seiner Kombination' (at least "
+                         "one card): the two bound the hand after the combination step; the picking text, "
+                         "where a 9th card arrives, names no limit. 'Darf kein Spieler ... halten' names no "
+                         "moment, which is the other reading ('standing'); the text does not favour it, so "
+                         "the default stays."),
+        ),
     )
     DEFAULTS = {"players": 4, "max_turns": 200, "target": None, "hand_size": None, "cards": None,
                 "henri_bonus": "always", "kept_card": "player_chooses", "etienne_swap": "any_decision",
-                "tie_break_moment": "before_passing", "changed_value": "unbounded", "etienne_draw": "always"}
+                "tie_break_moment": "before_passing", "changed_value": "unbounded", "etienne_draw": "always",
+                "hand_limit": "after_combination"}
 
     cards: List[List[int]]
     _names: Dict[str, List[int]]
@@ -788,6 +832,9 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     change_hi: int
     #: MC-16: Etienne's holder may discard without drawing (``etienne_draw="optional"``)
     etienne_discards: bool
+    #: MC-14: the hand limit stands at every moment: a pick that brings a 9th card is followed
+    #: at once by the picker's discards (``hand_limit="standing"``)
+    limit_standing: bool
 
     # -- facts other modules read (listed in the Game docstring) ---------------------------
 
@@ -844,7 +891,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         value); the helpers, and so the tie-break, stay as they are until the game ends
         (MC-15, MC-25). Seat ``p`` has lost once another seat is sure to rank above it, and
         has won once it is sure to rank above every other seat."""
-        if view["phase"] not in ("combine", "discard"):
+        if view["phase"] not in ("combine", "discard") or self._picking(view):
             return None
         n, vp = self.num_players, [_score(v, self.cards) for v in view["vp"]]
         if max(vp) < self.target and view["round"] < min(self.max_turns, MAX_ROUNDS):
@@ -876,6 +923,9 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                                                                                  "at one of your decisions")
         kept = ("you choose which of a set's cards to keep" if self.kept_choice
                 else "a set keeps its cards of the highest printed value")
+        limit = (["  No hand ever holds more than 8 cards: a pick that brings a 9th card is followed at once",
+                  "  by discards down to 8 ('discard X'), before the next pick (MC-14)."] if self.limit_standing
+                 else ["  Over 8 cards in hand after that, discard down to 8 (MC-14)."])
         lines = [
             f"{self.title}: bid for cards, take them, lay runs and sets; kept cards are victory points (VP).",
             "A round (MC-5 to MC-15):",
@@ -888,7 +938,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             "  (MC-10, MC-11). It keeps: a mixed run its lowest card, a run of one ingredient its highest,",
             "  a mixed set one card, a set of one ingredient two; the rest is discarded (MC-12);",
             f"  {kept} (MC-23).",
-            "  Over 8 cards in hand after that, discard down to 8 (MC-14).",
+            *limit,
             "- Then each helper passes one seat on (seat 0's to the helper row, whose first goes to seat 1)",
             "  (MC-15).",
             "Helpers, by rank; each power once a round (MC-16 to MC-22):",
@@ -948,6 +998,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         self.change_lo = min(c[1] for c in out_cards) if in_range else 0
         self.change_hi = max(c[1] for c in out_cards) if in_range else 13
         self.etienne_discards = params["etienne_draw"] == "optional"  # MC-16 (validated by Game)
+        self.limit_standing = params["hand_limit"] == "standing"  # MC-14 (validated by Game)
         self.num_actions = NUM_ACTIONS + (NUM_CARDS if self.henri_optional else 0)
         # observation layout (docs): 4 card planes, 3 card planes per seat, then scalars
         self.obs_card_planes = 4 + 3 * n
@@ -1039,19 +1090,27 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         self._check_what_is_seen(d)
         scores = [_score(v, self.cards) for v in d["vp"]]
         self._check_turn_order(d, scores)
-        phase = d["phase"]
+        phase, picking = d["phase"], self._picking(d)
         if phase == "bid":
             self._check_bid_phase(d)
-        elif phase == "pick":
+        elif picking:
             self._check_pick_phase(d)
         else:
-            expect(all(b < 0 for b in d["bids"]), "MC-9: bid cards lie on the table only in the bid and pick phases")
-        if phase in ("combine", "discard"):
+            expect(all(b < 0 for b in d["bids"]), "MC-9: bid cards lie on the table only in the bid and pick phases"
+                   + (" (MC-14: a discard phase during the picks is hand_limit='standing')" if phase == "discard"
+                      else ""))
+        if phase in ("combine", "discard") and not picking:
             self._check_combine_phase(d, scores)
         self._check_game_end(d, scores)
         _check_history(d, d["history"], self.num_players, self.etienne_phases,  # the log against the position
-                       self.etienne_discards)
-        _check_display_kept(d, d["history"])
+                       self.etienne_discards, self.limit_standing)
+        _check_display_kept(d, d["history"], picking)
+
+    def _picking(self, d: Dict[str, Any]) -> bool:
+        """Whether the position (a state dict or a view) is in the picks (MC-9): the pick phase,
+        or with ``hand_limit="standing"`` (MC-14) the discards that follow a pick (the only
+        discards of that reading: no hand reaches a combination step above 8 cards)."""
+        return d["phase"] == "pick" or (d["phase"] == "discard" and self.limit_standing)
 
     def _check_types(self, d: Dict[str, Any]) -> None:
         """The type and range of every key (a bool is not an int); MC-6: pools stay below
@@ -1138,7 +1197,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             expect(0 <= turn < n, f"'turn' must index 'order' (0..{n - 1}), got {turn}")
         if phase != "pick":
             expect(picks_left == 0, "MC-9: 'picks_left' is 0 outside the pick phase")
-        if phase in ("bid", "pick"):
+        if phase == "bid" or self._picking(d):
             expect(max(scores) < self.target,
                    f"MC-24: a seat has {max(scores)} victory points (target {self.target}): the game ended with "
                    "its round")
@@ -1177,10 +1236,16 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
 
     def _check_pick_phase(self, d: Dict[str, Any]) -> None:
         """MC-9: one or two picks from the display, by the seats with a bid on the table;
-        MC-8: in the order of their bids' coins; MC-9/MC-14: hand sizes."""
+        MC-8: in the order of their bids' coins; MC-9/MC-14: hand sizes (with
+        ``hand_limit="standing"`` a seat that has picked holds at most 8, and the discard phase
+        is the picker's, above 8 cards, its bid card still on the table)."""
         order, turn, picks_left, bids, hands = d["order"], d["turn"], d["picks_left"], d["bids"], d["hands"]
-        expect(1 <= picks_left <= min(2, len(d["display"])),
-               f"MC-9: the picker takes 1 or 2 cards that lie in the display; 'picks_left' is {picks_left}")
+        if d["phase"] == "discard":  # MC-14 (hand_limit="standing"; 'picks_left' is 0: checked before)
+            expect(len(hands[order[turn]]) > HAND_LIMIT,
+                   f"MC-14: the discard phase is for a hand above {HAND_LIMIT} cards")
+        else:
+            expect(1 <= picks_left <= min(2, len(d["display"])),
+                   f"MC-9: the picker takes 1 or 2 cards that lie in the display; 'picks_left' is {picks_left}")
         for i, q in enumerate(order):
             expect((bids[q] >= 0) == (i >= turn),
                    "MC-9: the seats still to pick (order[turn:]) and only they have a bid card on the table")
@@ -1194,8 +1259,9 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         expect(any(rest == sorted(rest, key=lambda q: _bid_key(bids[q], d["helpers"][q], self.cards, off))
                    for off in offs),
                "MC-8: the seats still to pick must follow the coins of their bids (Henri +2), ties by helper rank")
+        done = HAND_LIMIT if self.limit_standing else MAX_SLOTS  # MC-14: after its picks
         for i, q in enumerate(order):
-            room = MAX_SLOTS - (picks_left if i == turn else 2 if i > turn else 0)
+            room = MAX_SLOTS - picks_left if i == turn else MAX_SLOTS - 2 if i > turn else done
             expect(len(hands[q]) <= room, f"MC-9/MC-14: seat {q} holds {len(hands[q])} cards; at most {room} here")
 
     def _check_combine_phase(self, d: Dict[str, Any], scores: List[int]) -> None:
@@ -1205,7 +1271,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         expect(order == _helper_order(d["helpers"]), "MC-10: the combination order follows the helper ranks")
         for i, q in enumerate(order):
             done = i < turn or (i == turn and phase == "discard")
-            limit = HAND_LIMIT if i < turn else MAX_SLOTS
+            limit = HAND_LIMIT if i < turn or self.limit_standing else MAX_SLOTS  # (MC-14, hand_limit)
             expect(len(hands[q]) <= limit, f"MC-14: seat {q} holds {len(hands[q])} cards (at most {limit} here)")
             expect(done or scores[q] < self.target,
                    f"MC-24: seat {q} reached the target before its combination step: the game would be over")
@@ -1421,7 +1487,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             now = {"pick": f"picking, {d['picks_left']} left", "combine": "now", "discard": "discarding"}[d["phase"]]
             marks = [f"{q} (done)" if i < d["turn"] else f"{q} ({now})" if i == d["turn"] else str(q)
                      for i, q in enumerate(d["order"])]
-            what = "pick order (MC-8)" if d["phase"] == "pick" else "combination order (MC-10)"
+            what = "pick order (MC-8)" if self._picking(d) else "combination order (MC-10)"  # (MC-14, hand_limit)
             lines.append(f"{what}: seats " + ", ".join(marks))
         for q in range(n):
             bid = d["bids"][q]
@@ -1581,7 +1647,7 @@ def _bid_phase_actions(history: Sequence[Optional[int]], k: Optional[int] = None
 
 def _check_history(d: Dict[str, Any], history: List[int], n: int,
                    swap_phases: Tuple[str, ...] = ETIENNE_SWAP_PHASES["any_decision"],
-                   etienne_discards: bool = False) -> None:
+                   etienne_discards: bool = False, limit_standing: bool = False) -> None:
     """``history`` (the actions since ``new_state``) against the position (StateError).
 
     An empty history is a position set up directly (the position keys are authoritative), in
@@ -1595,7 +1661,11 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
     of a discard phase, is a swap between the discards; with ``etienne_discards``, the reading
     etienne_draw="optional", a discard that follows no combination step or hand-limit discard,
     or one more than MC-14 allows after one, is Etienne's discard without a draw, counted as
-    the round's swap). It must hold exactly the ``round - 1`` rounds
+    the round's swap). With ``limit_standing`` (the reading hand_limit="standing") the
+    hand-limit discard follows a pick instead (at most one: 8 - 1 bid + 2 picks), never a
+    combination step; there a discard right after a pick may also be Etienne's discard
+    without a draw (at the next pick or at his combination step: the history cannot tell),
+    which ``etienne_used`` then says. It must hold exactly the ``round - 1`` rounds
     played before this one (all ``round`` once the game is over) and then exactly this
     round's progress: the committed bids, the bid cards still on the table, the seats that
     have combined, and the swap that ``etienne_used`` records."""
@@ -1614,13 +1684,19 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
     # MC-16 (etienne_draw="optional"): the round opened right after a hand-limit discard, which
     # may have been seat 0's discard without a draw at its bid (the history cannot tell)
     opened_after_discard = last_opened_after_discard = False
+    # MC-14 (hand_limit): the action the hand-limit discards follow; with "standing" and
+    # etienne_draw="optional" a discard after a pick that may have been Etienne's (this round's,
+    # the last complete round's)
+    after = "pick" if limit_standing else "combine"
+    maybe_etienne = last_maybe_etienne = False
     for i, a in enumerate(history):
         kind = _action_kind(a)
         dswap = _is_discard_swap(history, i, phase)  # MC-16, MC-14: a swap between the discards
         edisc = (kind == "discard" and etienne_discards  # MC-16: Etienne's discard without a draw
-                 and (prev not in ("combine", "discard") or discards >= MAX_SLOTS - HAND_LIMIT))
+                 and (prev not in (after, "discard") or discards >= MAX_SLOTS - HAND_LIMIT))
         if stage == "end" and (kind != "discard" or edisc) and not dswap:  # the round is over: this opens the next
             done, last_swaps, last_opened_after_discard = done + 1, swaps, opened_after_discard
+            last_maybe_etienne, maybe_etienne = maybe_etienne, False
             opened_after_discard = etienne_discards and prev == "discard" and not edisc
             stage, bids, picks, combined, swaps, discards, prev = "bid", [], set(), 0, 0, 0, ""
         where = f"'history'[{i}] = {a}"
@@ -1639,8 +1715,9 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
             expect(a - PICK not in picks, f"MC-9: {where} picks card {a - PICK} a second time in one round")
             picks.add(a - PICK)
             expect(len(picks) <= 2 * n, f"MC-9: {where}: {n} seats pick at most {2 * n} cards a round")
+            discards = 0
         elif kind == "swap" or edisc:
-            _check_swap(where, n, stage, swap_phases, prev, swaps, dswap)
+            _check_swap(where, n, stage, swap_phases, prev, swaps, dswap, after)
             swaps += 1
         elif kind == "combine":
             expect(stage in ("pick", "combine"), f"MC-10: {where} is a combination step, but they follow the "
@@ -1649,8 +1726,10 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
             discards = 0
             stage = "combine" if combined < n else "end"
         else:  # discard
-            expect(prev in ("combine", "discard"), f"MC-14: {where} is a hand-limit discard, which only follows "
-                                                   "a combination step")
+            expect(prev in (after, "discard"), f"MC-14: {where} is a hand-limit discard, which only follows "
+                                               + ("a pick (hand_limit='standing')" if limit_standing
+                                                  else "a combination step"))
+            maybe_etienne |= etienne_discards and limit_standing and swaps == 0
             discards += 1
             expect(discards <= MAX_SLOTS - HAND_LIMIT,
                    f"MC-14: {where}: a hand holds at most {MAX_SLOTS} cards at its combination step, so at "
@@ -1658,6 +1737,7 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
         prev = prev if dswap else "swap" if edisc else kind  # (after a swap between the discards, they go on)
     if stage == "end" and phase != "discard":  # the history ends with a complete round
         done, last_swaps, last_opened_after_discard = done + 1, swaps, opened_after_discard
+        last_maybe_etienne, maybe_etienne = maybe_etienne, False
         opened_after_discard = etienne_discards and prev == "discard"  # (this round has no action yet)
         stage, bids, combined, swaps = "bid", [], 0, 0
         picks = set()
@@ -1666,12 +1746,14 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
                f"MC-24: a finished game's 'history' holds its {rnd} rounds exactly "
                f"(it holds {done} complete rounds and {len(bids)} more bids)")
         expect(d["etienne_used"] == (last_swaps == 1) or _seat0_discard(d, last_swaps, last_opened_after_discard,
-                                                                          swap_phases),
+                                                                          swap_phases)
+               or (last_maybe_etienne and bool(d["etienne_used"])),
                "MC-16: 'etienne_used' must say whether the last round's actions in 'history' hold a swap")
         return
     expect(done == rnd - 1, f"'history' must hold the {rnd - 1} rounds played before round {rnd} ('round'), "
                             f"then this round's actions; it holds {done} complete rounds")
-    expect(d["etienne_used"] == (swaps == 1) or _seat0_discard(d, swaps, opened_after_discard, swap_phases),
+    expect(d["etienne_used"] == (swaps == 1) or _seat0_discard(d, swaps, opened_after_discard, swap_phases)
+           or (maybe_etienne and bool(d["etienne_used"])),
            "MC-16: 'etienne_used' must say whether this round's actions in 'history' hold a swap")
     committed = [b for b in d["bids"] if b >= 0]
     if phase == "bid":
@@ -1679,8 +1761,19 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
                f"MC-27: this round's part of 'history' must hold the {len(committed)} committed bids and no more")
         return
     expect(len(bids) == n, f"MC-7: in the {phase} phase this round's part of 'history' holds all {n} bids")
-    turn = d["turn"]
-    if phase == "pick":
+    _check_round_progress(d, bids, picks, combined, prev, limit_standing)
+
+
+def _check_round_progress(d: Dict[str, Any], bids: List[int], picks: Set[int], combined: int, prev: str,
+                          limit_standing: bool) -> None:
+    """After the bids (``_check_history``): this round's ``bids``, ``picks``, ``combined``
+    steps and last action kind ``prev`` in ``history`` against the phase and its ``turn``
+    (MC-9, MC-10, MC-14; ``limit_standing``: the discard phase follows a pick)."""
+    phase, turn = d["phase"], d["turn"]
+    if phase == "discard" and limit_standing:  # MC-14 (hand_limit="standing"): right after a pick
+        expect(prev in ("pick", "discard"), f"MC-14: the discard phase follows seat {d['order'][turn]}'s "
+                                            "pick that took its hand above 8 cards (hand_limit='standing')")
+    if phase == "pick" or (phase == "discard" and limit_standing):
         expect(combined == 0, "MC-10: no combination step before the picks are over")
         for q, b in enumerate(d["bids"]):
             expect(b < 0 or b == bids[q], f"MC-9: seat {q}'s bid card on the table ({b}) is not its bid "
@@ -1697,14 +1790,16 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
                f"{turn + 1}. of the round; 'history' holds {combined}")
 
 
-def _check_display_kept(d: Dict[str, Any], history: List[int]) -> None:
+def _check_display_kept(d: Dict[str, Any], history: List[int], picking: bool = False) -> None:
     """MC-9, MC-5: the display keeps every card laid in it until a pick takes it. Each round
     every seat lays its bid card in the display after its picks (the refill only adds cards,
     and no other action takes one out), so every bid card of ``history`` that no later pick
     took is in ``display`` now. ``history`` (already checked for its form) names every bid
     and every pick: a history that is not this position's, such as another deal's, fails
     here. What a view hides of ``history`` (this round's bids before the reveal, the
-    combinations) plays no part, so determinized states pass too."""
+    combinations) plays no part, so determinized states pass too. ``picking``: the position is
+    in the picks (the pick phase, or the discards after a pick with hand_limit="standing",
+    the picker's bid card still on the table)."""
     kept: Set[int] = set()  # the cards laid in the display by the rounds whose picks are over
     bids: List[int] = []  # this round's bid cards, in seat order
     picks: Set[int] = set()  # this round's picks
@@ -1720,7 +1815,7 @@ def _check_display_kept(d: Dict[str, Any], history: List[int]) -> None:
             kept = (kept | set(bids)) - picks
             over = True
     phase = d["phase"]
-    if not over and phase == "pick":  # the seats that have picked laid their bid cards
+    if not over and picking:  # the seats that have picked laid their bid cards
         kept = (kept | {bids[q] for q in d["order"][:d["turn"]]}) - picks
     elif not over and phase in ("combine", "discard"):
         kept = (kept | set(bids)) - picks
@@ -1749,10 +1844,11 @@ def _is_discard_swap(history: List[int], i: int, phase: str) -> bool:
 
 
 def _check_swap(where: str, n: int, stage: str, swap_phases: Tuple[str, ...], prev: str, swaps: int,
-                between_discards: bool) -> None:
+                between_discards: bool, after: str = "combine") -> None:
     """MC-16: an Etienne swap in ``history`` (at ``where``): once a round, and only in the
     phases of the reading ``etienne_swap`` (``swap_phases``): a swap in the bid ``stage`` is
-    made at the bid; one ``between_discards`` (MC-14) must follow a combination step."""
+    made at the bid; one ``between_discards`` (MC-14) must follow a combination step (``after``:
+    a pick with hand_limit="standing")."""
     expect(swaps == 0, f"MC-16: {where} is a second Etienne swap in one round")
     if not between_discards:
         expect(stage != "bid" or "bid" in swap_phases,
@@ -1762,8 +1858,8 @@ def _check_swap(where: str, n: int, stage: str, swap_phases: Tuple[str, ...], pr
     expect("discard" in swap_phases,
            f"MC-16: {where} is an Etienne swap while discarding for the hand limit (MC-14), which the "
            "reading etienne_swap of this game does not allow")
-    expect(prev in ("combine", "discard"), f"MC-14: {where} is a swap between hand-limit discards, "
-                                           "which only follow a combination step")
+    expect(prev in (after, "discard"), f"MC-14: {where} is a swap between hand-limit discards, which only "
+                                       f"follow a {'pick' if after == 'pick' else 'combination step'}")
 
 
 def _bid_key(bid: int, helper: int, cards: List[List[int]], henri_off: bool = False) -> Tuple[int, int]:
@@ -2231,7 +2327,9 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
         self.hands[p] = sorted(self.hands[p] + [c])
         self.known[p] = sorted(self.known[p] + [c])  # everyone saw it taken
         self.picks_left -= 1
-        if self.picks_left == 0:
+        if self.game.limit_standing and len(self.hands[p]) > HAND_LIMIT:
+            self.phase = "discard"  # MC-14 (hand_limit="standing"): at once, before the bid card goes in
+        elif self.picks_left == 0:
             self._end_pick_turn()
             self._start_pick_turn()
 
@@ -2255,8 +2353,15 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
     def _discard_for_limit(self, p: int, c: int) -> None:
         self._take_from_hand(p, c)
         self.discard = sorted(self.discard + [c])
-        if len(self.hands[p]) <= HAND_LIMIT:
+        if len(self.hands[p]) > HAND_LIMIT:
+            return
+        if not self.game.limit_standing:
             self._next_combiner()
+            return
+        self.phase = "pick"  # MC-14 (hand_limit="standing"): the picks go on
+        if self.picks_left == 0:
+            self._end_pick_turn()
+            self._start_pick_turn()
 
     def _next_combiner(self) -> None:
         self.phase = "combine"

@@ -91,7 +91,7 @@ class Drawing(BaseDrawing):
         for k, hid in enumerate(d["row"]):
             self.helper(cv, x + k * 80, top_y + 26, 74, 38, hid)
         info = []
-        if d["phase"] == "pick":
+        if d["phase"] == "pick" or (d["phase"] == "discard" and g.limit_standing):  # (MC-14, hand_limit)
             info.append("pick order: " + ", ".join(str(q) for q in d["order"]))
             info.append(f"picks left: {d['picks_left']}")
         elif d["phase"] in ("combine", "discard"):
