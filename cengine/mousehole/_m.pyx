@@ -95,11 +95,14 @@ cdef extern from *:
        decide for a block of this size */
     #if defined(__GNUC__) || defined(__clang__)
     #define M_FLAT_VOID __attribute__((flatten)) void
+    #define M_FLAT_INT __attribute__((flatten)) int
     #else
     #define M_FLAT_VOID void
+    #define M_FLAT_INT int
     #endif
     """
     ctypedef void flat_void "M_FLAT_VOID"
+    ctypedef int flat_int "M_FLAT_INT"
 
 
 cdef extern from *:
@@ -996,10 +999,12 @@ cdef inline void m_act_h(m_t* s, uint32_t r, rng_t* policy, int H) noexcept nogi
         m_finish(x, END_MAX_TURNS, 1)
 
 
-cdef void m_act(m_t* s, uint32_t r, rng_t* policy) noexcept nogil:
+cdef flat_void m_act(m_t* s, uint32_t r, rng_t* policy) noexcept nogil:
     """Apply the ``r``-th legal action (r below m_num_legal), as ``m_legal`` lists them, or
     with a ``policy`` the action drawn from it (simulate's); then count it (and stop at
-    max_turns)."""
+    max_turns). Flattened (flat_void): each call of m_act_h is inlined, so that the rules'
+    hand size is a constant in the blocks' loops (an out-of-line m_act_h took H as a
+    variable: the env-step's loops over the hand were not unrolled)."""
     if s.cfg.H == 4:  # the rules' hand (M-5): a constant for the compiler
         m_act_h(s, r, policy, 4)
     else:
@@ -1550,6 +1555,31 @@ cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
     return 0  # every random event of M happens at setup (M-3 .. M-5)
 
 
+cdef void g_evaluate(const void* v, double* out) noexcept nogil:
+    m_evaluate(<const m_t*>v, out)
+
+
+cdef void g_returns(const void* v, double* out) noexcept nogil:
+    m_returns(<const m_t*>v, out)
+
+
+cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
+    m_rollout(<m_t*>v, policy)
+
+
+cdef void g_playout(void* v, rng_t* policy, double* out) noexcept nogil:
+    m_playout(<m_t*>v, policy, out)
+
+
+cdef flat_int g_random_step(void* v, rng_t* policy) noexcept nogil:
+    """(flat_int: the step inlined, VectorGame's random step makes one call)"""
+    return m_random_step(<m_t*>v, policy)
+
+
+cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
+    m_determinize(<m_t*>v, p, seed)
+
+
 cdef void g_observe(const void* v, int p, float* out) noexcept nogil:
     cdef const m_t* s = <const m_t*>v
     memset(out, 0, sizeof(float) * s.cfg.channels * M_W * M_W)
@@ -1583,30 +1613,6 @@ cdef int g_legal(const void* s, int32_t* out) noexcept nogil:
 
 cdef void g_apply(void* s, int32_t a) noexcept nogil:
     m_apply(<m_t*>s, a)
-
-
-cdef void g_returns(const void* s, double* out) noexcept nogil:
-    m_returns(<const m_t*>s, out)
-
-
-cdef void g_rollout(void* s, rng_t* policy) noexcept nogil:
-    m_rollout(<m_t*>s, policy)
-
-
-cdef void g_playout(void* s, rng_t* policy, double* out) noexcept nogil:
-    m_playout(<m_t*>s, policy, out)
-
-
-cdef int g_random_step(void* s, rng_t* policy) noexcept nogil:
-    return m_random_step(<m_t*>s, policy)
-
-
-cdef void g_determinize(void* s, int p, uint64_t seed) noexcept nogil:
-    m_determinize(<m_t*>s, p, seed)
-
-
-cdef void g_evaluate(const void* s, double* out) noexcept nogil:
-    m_evaluate(<const m_t*>s, out)
 
 
 cdef void g_scores(const void* s, int64_t* out) noexcept nogil:

@@ -428,6 +428,9 @@ class Game(Generic[StateT, MoveT]):
     #: the open readings of the rule texts, each a parameter (its default in ``DEFAULTS`` is
     #: ``reading.default``); checked before ``_configure`` and kept in :attr:`params`
     READINGS: ClassVar[Tuple[Reading, ...]] = ()
+    #: the reference State class and the compiled one (None where missing), set by
+    #: :meth:`_bind_states` at the end of the game's module
+    _STATE_CLASSES: ClassVar[Tuple[Any, Any]] = (None, None)
 
     num_players: int
     """The number of seats (the ``players`` parameter)."""
@@ -458,7 +461,8 @@ class Game(Generic[StateT, MoveT]):
         self.max_turns = int_param(self.name, full["max_turns"], "max_turns", 1, MAX_TURNS)
         for r in self.READINGS:
             full[r.param] = r.check(self.name, full[r.param])
-        configured = self._configure(full)
+        configured: Dict[str, Any] = {"players": self.num_players, "max_turns": self.max_turns}
+        configured.update(self._configure(full))
         configured.update({r.param: full[r.param] for r in self.READINGS})
         self._params = configured
         if engine is None:
@@ -483,17 +487,27 @@ class Game(Generic[StateT, MoveT]):
     # -- to be provided by each game -------------------------------------------------------
 
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
-        """Validate ``params`` (defaults filled in), set derived attributes, return them."""
+        """Validate ``params`` (defaults filled in), set derived attributes, return them
+        (``players`` and ``max_turns``, checked before, come first without being returned)."""
         raise NotImplementedError
 
     @classmethod
     def python_state(cls) -> Any:
-        raise NotImplementedError
+        """The reference (pure-Python) State class."""
+        if cls._STATE_CLASSES[0] is None:
+            raise NotImplementedError
+        return cls._STATE_CLASSES[0]
 
     @classmethod
     def compiled_state(cls) -> Any:
         """The compiled State class, or None where the extension is missing."""
-        return None
+        return cls._STATE_CLASSES[1]
+
+    @classmethod
+    def _bind_states(cls, reference: type, compiled: Any) -> None:
+        """Name the game's State classes (:meth:`python_state`, :meth:`compiled_state`):
+        called once at the end of the game's module, where both are defined."""
+        cls._STATE_CLASSES = (reference, compiled)
 
     def action_to_move(self, action: SupportsIndex) -> MoveT:
         """The Move object of int ``action`` (any action of the fixed action space)."""
@@ -1046,6 +1060,27 @@ class StateAPI(Generic[MoveT]):
         ``game.state_from_dict(d)`` checks it (:class:`StateError`; ``TypeError`` for a game
         of another kind). The compiled cores define the same."""
         return load_state_as(cls, game, d)
+
+    # -- what every reference engine's constructors and state dict share ----------------
+
+    @classmethod
+    def _reference(cls: Type[_S], game: Any, rng: int, history: List[int], seed: Optional[int]) -> _S:
+        """A reference engine's state, for its ``new`` (``rng`` = ``seed``, no history) and
+        its ``_from_valid_dict`` (the dict's ``rng`` and ``history``, no seed), its own fields
+        still to set: ``game``, the random stream at ``rng``, ``history`` and the seed kept
+        (:attr:`seed`)."""
+        s = cls.__new__(cls)
+        w: Any = s  # (the slots are the reference class's own)
+        w.game = game
+        w.rng = Rng(rng)
+        w.history = history
+        w._seed0 = seed
+        return s
+
+    def _closing_fields(self) -> Dict[str, Any]:
+        """The last fields of a reference state's dict: ``rng``, ``history``, ``truncated``."""
+        s: Any = self
+        return {"rng": s.rng.state, "history": list(s.history), "truncated": s.truncated}
 
     def _set_seed(self, seed: Optional[int]) -> None:
         self._seed0 = seed  # type: ignore[misc]  # a slot of each reference state class

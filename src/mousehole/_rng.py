@@ -7,9 +7,9 @@ platform and in both engines.
 """
 from __future__ import annotations
 
-from typing import MutableSequence, TypeVar
+from typing import MutableSequence, Sequence, Tuple, TypeVar
 
-__all__ = ["Rng", "GAMMA", "MASK64", "mix64", "derive"]
+__all__ = ["Rng", "GAMMA", "MASK64", "mix64", "derive", "unit", "pick_outcome"]
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
 GAMMA = 0x9E3779B97F4A7C15
@@ -67,3 +67,25 @@ class Rng:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+def unit(rng: Rng) -> float:
+    """A uniform float in [0, 1) from the top 53 bits of one draw of ``rng`` (``uniform01``
+    of ``_search.pyx``)."""
+    return (rng.next64() >> 11) * (1.0 / 9007199254740992.0)
+
+
+def pick_outcome(outcomes: Sequence[Tuple[int, float]], u: float) -> int:
+    """The index of the chance outcome (``(action, probability)`` pairs) that ``u``, uniform
+    in [0, 1), falls on by the outcomes' cumulative probabilities; the last one takes any
+    rounding remainder (``pick_outcome`` of ``_search.pyx``).
+
+    >>> pick_outcome([(7, 0.25), (8, 0.75)], 0.2), pick_outcome([(7, 0.25), (8, 0.75)], 0.25)
+    (0, 1)
+    """
+    acc = 0.0
+    for j in range(len(outcomes) - 1):
+        acc += outcomes[j][1]
+        if u < acc:
+            return j
+    return len(outcomes) - 1

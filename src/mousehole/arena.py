@@ -42,7 +42,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Un
 
 from ._api import Game, IllegalMoveError, as_int, index_arg, load
 from ._extras import install_hint
-from ._rng import Rng, derive
+from ._rng import Rng, derive, pick_outcome, unit
 from ._simulate import _wilson
 from ._values import shorten
 
@@ -404,13 +404,7 @@ def _names(entries: Sequence[BotEntry]) -> Tuple[str, ...]:
 def _chance(state: Any, rng: Rng) -> int:
     """An outcome of a chance node drawn from its probabilities with ``rng`` (53-bit uniform)."""
     outcomes = state.chance_outcomes()
-    u = (rng.next64() >> 11) * (1.0 / 9007199254740992.0)
-    acc = 0.0
-    for a, p in outcomes:
-        acc += p
-        if u < acc:
-            return int(a)
-    return int(outcomes[-1][0])
+    return int(outcomes[pick_outcome(outcomes, unit(rng))][0])
 
 
 def play_game(game: Game[Any, Any], bots: Sequence[BotEntry], seed: int, k: int,

@@ -69,7 +69,7 @@ from typing import (  # (runtime_checkable: isinstance checks)
 import numpy as np
 
 from ._api import CHANCE, TERMINAL, Game, ParameterError, StateAPI, available_engines, index_arg, load
-from ._rng import Rng, derive
+from ._rng import Rng, derive, pick_outcome, unit
 from ._values import int_in, shorten, word
 
 __all__ = [
@@ -469,23 +469,6 @@ def _rollout(state: StateAPI[Any], policy: Rng) -> None:
         state.apply_action(int(legal[policy.below(len(legal))]))
 
 
-def _unit(rng: Rng) -> float:
-    """A uniform float in [0, 1) from the top 53 bits of one draw (``uniform01`` of _search.pyx)."""
-    return (rng.next64() >> 11) * (1.0 / 9007199254740992.0)
-
-
-def _pick_outcome(outs: Sequence[Tuple[int, float]], u: float) -> int:
-    """The index of the chance outcome that ``u`` (uniform in [0, 1)) falls on, by the
-    outcomes' cumulative probabilities; the last one takes any rounding remainder
-    (``pick_outcome`` of _search.pyx)."""
-    acc = 0.0
-    for j in range(len(outs) - 1):
-        acc += outs[j][1]
-        if u < acc:
-            return j
-    return len(outs) - 1
-
-
 def _chance_child(node: _Node, work: StateAPI[Any], rs: Rng, mode: int, room: _Room) -> Tuple[Optional[_Node], int]:
     """At a chance node of the search: the child of an outcome drawn by its probability from
     ``rs`` (None when the node budget leaves it without one), and the number of nodes made."""
@@ -494,7 +477,7 @@ def _chance_child(node: _Node, work: StateAPI[Any], rs: Rng, mode: int, room: _R
     made = 0
     if node.children is None or mode >= 2:
         made += _merge(node, acts, room, False)[1]
-    k = _pick_outcome(outs, _unit(rs))
+    k = pick_outcome(outs, unit(rs))
     child = _find(node, acts[k]) if node.children is not None else None
     if child is None:
         made += _merge(node, acts, room, False)[1]
@@ -545,8 +528,8 @@ def _py_strong_playout(work: StateAPI[Any], policy: Rng, depth: int, scale: floa
         cur = work.current_player
         if cur == CHANCE:
             outs = work.chance_outcomes()
-            work.apply_action(int(outs[_pick_outcome(outs, _unit(policy))][0]))
-        elif greedy > 0.0 and _unit(policy) < greedy:
+            work.apply_action(int(outs[pick_outcome(outs, unit(policy))][0]))
+        elif greedy > 0.0 and unit(policy) < greedy:
             best, best_v, ties = -1, -math.inf, 0
             for a in work.legal_actions().tolist():
                 after = work.clone()

@@ -418,22 +418,12 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         self.num_channels = 4 + n + 3 + n + n * self.num_cheese_kinds + 1 + n
         self.observation_shape = (self.num_channels, self.grid_size, self.grid_size)
         return {
-            "players": n,
-            "max_turns": self.max_turns,
             "animals": animals,
             "removal": removal,
             "cheese_values": list(cv),
             "square": square,
             "initial_draw": draw,
         }
-
-    @classmethod
-    def python_state(cls) -> Any:
-        return ReferenceCheeseRescueState
-
-    @classmethod
-    def compiled_state(cls) -> Any:
-        return _CompiledState
 
     # -- encoding ----------------------------------------------------------------------
 
@@ -798,9 +788,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
 
     @staticmethod
     def new(game: CheeseRescue, seed: int) -> "ReferenceCheeseRescueState":
-        s = ReferenceCheeseRescueState.__new__(ReferenceCheeseRescueState)
-        s.game = game
-        s.rng = Rng(seed)
+        s = ReferenceCheeseRescueState._reference(game, seed, [], seed)
         s.table = [EMPTY] * game.num_cells
         if game.uses_start:  # CR-3, CR-6: the start card lies on the table
             s.table[game.center] = START
@@ -810,22 +798,16 @@ class ReferenceCheeseRescueState(CheeseRescueState):
         for p in range(game.num_players):  # CR-5: seat 0 draws first
             for _ in range(game.initial_draw):
                 s.hands[p][s.pile.pop()] += 1
-        s.history = []
         s.truncated = False
-        s._seed0 = seed
         return s
 
     @staticmethod
     def _from_valid_dict(game: CheeseRescue, d: Dict[str, Any]) -> "ReferenceCheeseRescueState":
-        s = ReferenceCheeseRescueState.__new__(ReferenceCheeseRescueState)
-        s.game = game
+        s = ReferenceCheeseRescueState._reference(game, d["rng"], list(d["history"]), None)
         s.table = list(d["table"])
         s.hands = [list(h) for h in d["hands"]]
         s.pile = list(d["pile"])
-        s.rng = Rng(d["rng"])
-        s.history = list(d["history"])
         s.truncated = d["truncated"]
-        s._seed0 = None
         return s
 
     def _to_dict(self) -> Dict[str, Any]:
@@ -834,9 +816,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
             table=list(self.table),
             hands=[list(h) for h in self.hands],
             pile=list(self.pile),
-            rng=self.rng.state,
-            history=list(self.history),
-            truncated=self.truncated,
+            **self._closing_fields(),
         )
         return d
 
@@ -927,3 +907,4 @@ class ReferenceCheeseRescueState(CheeseRescueState):
 # ---- the compiled engine (cengine/mousehole/_cheese_rescue.pyx) ---------------------------
 
 _CompiledState: Any = compiled_state_class("_cheese_rescue", "CheeseRescueCore", CheeseRescueState, "A Cheese Rescue")
+CheeseRescue._bind_states(ReferenceCheeseRescueState, _CompiledState)

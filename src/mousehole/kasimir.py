@@ -515,8 +515,6 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             n * (L + 2) + L * self.stack_levels * n + 2 * L + self.num_faces + n + 1 + n,
         )
         return {
-            "players": n,
-            "max_turns": self.max_turns,
             "explicit_chance": ec,
             "track_length": L,
             "traps": list(self.traps),
@@ -524,14 +522,6 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             "die": list(die),
             "clover": clover,
         }
-
-    @classmethod
-    def python_state(cls) -> Any:
-        return ReferenceKasimirState
-
-    @classmethod
-    def compiled_state(cls) -> Any:
-        return _CompiledState
 
     # -- encoding ----------------------------------------------------------------------
 
@@ -1052,9 +1042,7 @@ class ReferenceKasimirState(KasimirState):
 
     @staticmethod
     def new(game: Kasimir, seed: int) -> "ReferenceKasimirState":
-        s = ReferenceKasimirState.__new__(ReferenceKasimirState)
-        s.game = game
-        s.rng = Rng(seed)
+        s = ReferenceKasimirState._reference(game, seed, [], seed)
         s.pantry = [game.mice] * game.num_players  # KK-2, KK-4: every mouse in its pantry stack
         s.track = [[] for _ in range(game.track_length)]
         s.home = [0] * game.num_players
@@ -1063,18 +1051,15 @@ class ReferenceKasimirState(KasimirState):
         s.home_round = [0] * game.num_players
         s.round = 1
         s.out_at = [-1] * game.num_players
-        s.history = []
         s.truncated = False
         s.seat = 0  # KK-4: seat 0 starts
         s.roll = None
         s._roll_die()
-        s._seed0 = seed
         return s
 
     @staticmethod
     def _from_valid_dict(game: Kasimir, d: Dict[str, Any]) -> "ReferenceKasimirState":
-        s = ReferenceKasimirState.__new__(ReferenceKasimirState)
-        s.game = game
+        s = ReferenceKasimirState._reference(game, d["rng"], list(d["history"]), None)
         s.pantry = list(d["pantry"])
         s.track = [list(st) for st in d["track"]]
         s.home = list(d["home"])
@@ -1085,10 +1070,7 @@ class ReferenceKasimirState(KasimirState):
         s.out_at = list(d["out_at"]) if game.last_out else [-1] * game.num_players
         s.seat = d["seat"]
         s.roll = d["roll"]
-        s.rng = Rng(d["rng"])
-        s.history = list(d["history"])
         s.truncated = d["truncated"]
-        s._seed0 = None
         return s
 
     def _to_dict(self) -> Dict[str, Any]:
@@ -1109,9 +1091,7 @@ class ReferenceKasimirState(KasimirState):
         d.update(
             seat=self.seat,
             roll=self.roll,
-            rng=self.rng.state,
-            history=list(self.history),
-            truncated=self.truncated,
+            **self._closing_fields(),
         )
         return d
 
@@ -1256,3 +1236,4 @@ class ReferenceKasimirState(KasimirState):
 # ---- the compiled engine (cengine/mousehole/_kasimir.pyx) -----------------------------------
 
 _CompiledState: Any = compiled_state_class("_kasimir", "KasimirCore", KasimirState, "A Kater Kasimir")
+Kasimir._bind_states(ReferenceKasimirState, _CompiledState)

@@ -614,8 +614,6 @@ class M(Game["MState", MMove]):
         self.num_channels = 1 + self.card_planes + 1 + 2 + 1 + hand * self.card_planes + n * (2 + nc) + 2 + 3 + n
         self.observation_shape = (self.num_channels, W, W)
         return {
-            "players": n,
-            "max_turns": self.max_turns,
             "colours": colours,
             "symbols": symbols,
             "cards": norm_cards,
@@ -624,14 +622,6 @@ class M(Game["MState", MMove]):
             "chips": chips,
             "cards_in_play": in_play,
         }
-
-    @classmethod
-    def python_state(cls) -> Any:
-        return ReferenceMState
-
-    @classmethod
-    def compiled_state(cls) -> Any:
-        return _CompiledState
 
     # -- cards -------------------------------------------------------------------------
 
@@ -1550,9 +1540,7 @@ class ReferenceMState(MState):
 
     @staticmethod
     def new(game: M, seed: int) -> "ReferenceMState":
-        s = ReferenceMState.__new__(ReferenceMState)
-        s.game = game
-        s.rng = Rng(seed)
+        s = ReferenceMState._reference(game, seed, [], seed)
         deck = list(range(game.n_cards))
         s.rng.shuffle(deck)  # M-3, M-4: one shuffle decides everything
         s.removed = sorted(deck[game.in_play:])  # M-3: removed unseen
@@ -1572,16 +1560,13 @@ class ReferenceMState(MState):
         s.scoring_row = set()
         s.passes = 0
         s.end = None
-        s.history = []
         s.log = []
         s._check_stuck()
-        s._seed0 = seed
         return s
 
     @staticmethod
     def _from_valid_dict(game: M, d: Dict[str, Any]) -> "ReferenceMState":
-        s = ReferenceMState.__new__(ReferenceMState)
-        s.game = game
+        s = ReferenceMState._reference(game, d["rng"], list(d["history"]), None)
         s.table = {(r, c): card for r, c, card in d["table"]}
         s.hands = [list(h) for h in d["hands"]]
         s.pile = list(d["pile"])
@@ -1596,10 +1581,7 @@ class ReferenceMState(MState):
         s.scoring_row = {(r, c) for r, c in d["scoring_row"]}
         s.passes = d["passes"]
         s.end = d["end"]
-        s.rng = Rng(d["rng"])
-        s.history = list(d["history"])
         s.log = [list(e) for e in d["log"]]
-        s._seed0 = None
         return s
 
     def _to_dict(self) -> Dict[str, Any]:
@@ -1844,3 +1826,4 @@ class ReferenceMState(MState):
 # ---- the compiled engine (cengine/mousehole/_m.pyx) ----------------------------------------
 
 _CompiledState: Any = compiled_state_class("_m", "MGameCore", MState, "An M")
+M._bind_states(ReferenceMState, _CompiledState)

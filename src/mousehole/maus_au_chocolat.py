@@ -73,7 +73,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import warnings
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, SupportsIndex, Tuple
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Sequence, Set, SupportsIndex, Tuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -227,15 +227,38 @@ def card_name(c: int, cards: Optional[List[List[int]]] = None) -> str:
 # ---- moves -------------------------------------------------------------------------------
 
 
+_MoveKind = TypeVar("_MoveKind", bound="MCMove")
+
+
 class MCMove(Move):
     """Base class of Maus au Chocolat's moves: :class:`MCBid`, :class:`MCPick`,
     :class:`MCDiscard`, :class:`MCSwap`, :class:`MCDecline`, :class:`MCCombine`."""
 
     __slots__ = ()
 
+    @classmethod
+    def from_str(cls: type[_MoveKind], text: str) -> _MoveKind:
+        """The move of ``str(move)`` (or a card move by name); ``ValueError`` for text that is
+        not a move of this class."""
+        return _parse(text, cls)  # type: ignore[return-value]
+
 
 @dataclasses.dataclass(frozen=True)
-class MCBid(MCMove):
+class _MCCardMove(MCMove):
+    """A move of one card, ``card`` (an id of the card table): ``str`` is the verb, the id,
+    the card's name in brackets, and what the move's kind adds after them."""
+
+    card: int
+
+    _VERB: ClassVar[str] = ""
+    _AFTER: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        return f"{self._VERB} {self.card} ({card_name(self.card)}){self._AFTER}"
+
+
+@dataclasses.dataclass(frozen=True)
+class MCBid(_MCCardMove):
     """Bid hand card ``card`` (MC-7).
 
     >>> str(MCBid(17))
@@ -244,18 +267,11 @@ class MCBid(MCMove):
     MCBid(card=17)
     """
 
-    card: int
-
-    def __str__(self) -> str:
-        return f"bid {self.card} ({card_name(self.card)})"
-
-    @classmethod
-    def from_str(cls, text: str) -> "MCBid":
-        return _parse(text, cls)  # type: ignore[return-value]
+    _VERB = "bid"
 
 
 @dataclasses.dataclass(frozen=True)
-class MCBidWithoutHenri(MCMove):
+class MCBidWithoutHenri(_MCCardMove):
     """Henri's holder bids hand card ``card`` without Henri's +2 coins (MC-17; only in a game
     with ``henri_bonus="optional"``).
 
@@ -265,56 +281,29 @@ class MCBidWithoutHenri(MCMove):
     MCBidWithoutHenri(card=17)
     """
 
-    card: int
-
-    def __str__(self) -> str:
-        return f"bid {self.card} ({card_name(self.card)}) without Henri"
-
-    @classmethod
-    def from_str(cls, text: str) -> "MCBidWithoutHenri":
-        return _parse(text, cls)  # type: ignore[return-value]
+    _VERB = "bid"
+    _AFTER = " without Henri"
 
 
 @dataclasses.dataclass(frozen=True)
-class MCPick(MCMove):
+class MCPick(_MCCardMove):
     """Take card ``card`` from the display (MC-9)."""
 
-    card: int
-
-    def __str__(self) -> str:
-        return f"pick {self.card} ({card_name(self.card)})"
-
-    @classmethod
-    def from_str(cls, text: str) -> "MCPick":
-        return _parse(text, cls)  # type: ignore[return-value]
+    _VERB = "pick"
 
 
 @dataclasses.dataclass(frozen=True)
-class MCDiscard(MCMove):
+class MCDiscard(_MCCardMove):
     """Discard hand card ``card`` to meet the hand limit (MC-14)."""
 
-    card: int
-
-    def __str__(self) -> str:
-        return f"discard {self.card} ({card_name(self.card)})"
-
-    @classmethod
-    def from_str(cls, text: str) -> "MCDiscard":
-        return _parse(text, cls)  # type: ignore[return-value]
+    _VERB = "discard"
 
 
 @dataclasses.dataclass(frozen=True)
-class MCSwap(MCMove):
+class MCSwap(_MCCardMove):
     """Etienne (MC-16): discard hand card ``card`` face up and draw the top of the pile."""
 
-    card: int
-
-    def __str__(self) -> str:
-        return f"swap {self.card} ({card_name(self.card)})"
-
-    @classmethod
-    def from_str(cls, text: str) -> "MCSwap":
-        return _parse(text, cls)  # type: ignore[return-value]
+    _VERB = "swap"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -323,10 +312,6 @@ class MCDecline(MCMove):
 
     def __str__(self) -> str:
         return "decline"
-
-    @classmethod
-    def from_str(cls, text: str) -> "MCDecline":
-        return _parse(text, cls)  # type: ignore[return-value]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -345,10 +330,6 @@ class MCCombine(MCMove):
 
     def __str__(self) -> str:
         return f"combine {','.join(map(str, self.slots))} keep {','.join(map(str, self.keep))}"
-
-    @classmethod
-    def from_str(cls, text: str) -> "MCCombine":
-        return _parse(text, cls)  # type: ignore[return-value]
 
 
 #: the names the move classes had before every game named them ``<game prefix><kind>``;
@@ -1023,20 +1004,10 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         self.obs_card_planes = 4 + 3 * n
         self.observation_shape = (self.obs_card_planes * NUM_CARDS + 4 * n + 7 * n + 49 + 1 + 5 + n + 3,)
         return {
-            "players": n,
-            "max_turns": self.max_turns,
             "target": target,
             "hand_size": hs,
             "cards": [list(c) for c in out_cards],
         }
-
-    @classmethod
-    def python_state(cls) -> Any:
-        return ReferenceMausAuChocolatState
-
-    @classmethod
-    def compiled_state(cls) -> Any:
-        return _CompiledState
 
     # -- encoding ----------------------------------------------------------------------
 
@@ -2140,9 +2111,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
     @staticmethod
     def new(game: MausAuChocolat, seed: int) -> "ReferenceMausAuChocolatState":
         n = game.num_players
-        s = ReferenceMausAuChocolatState.__new__(ReferenceMausAuChocolatState)
-        s.game = game
-        s.rng = Rng(seed)
+        s = ReferenceMausAuChocolatState._reference(game, seed, [], seed)
         s.pile = list(range(NUM_CARDS))  # MC-3: shuffle the 80 cards
         s.rng.shuffle(s.pile)
         s.hands = [[] for _ in range(n)]
@@ -2167,23 +2136,18 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
         s.turn = 0
         s.picks_left = 0
         s.etienne_used = False
-        s.history = []
         s.truncated = False
-        s._seed0 = seed
         return s
 
     @staticmethod
     def _from_valid_dict(game: MausAuChocolat, d: Dict[str, Any]) -> "ReferenceMausAuChocolatState":
-        s = ReferenceMausAuChocolatState.__new__(ReferenceMausAuChocolatState)
-        s.game = game
+        s = ReferenceMausAuChocolatState._reference(game, d["rng"], list(d["history"]), None)
         for k in ("round", "phase", "turn", "picks_left", "etienne_used", "truncated"):
             setattr(s, k, d[k])
-        for k in ("pile", "display", "discard", "pools", "bids", "helpers", "row", "order", "history"):
+        for k in ("pile", "display", "discard", "pools", "bids", "helpers", "row", "order"):
             setattr(s, k, list(d[k]))
         for k in ("hands", "known", "vp"):
             setattr(s, k, [list(h) for h in d[k]])
-        s.rng = Rng(d["rng"])
-        s._seed0 = None
         return s
 
     def _to_dict(self) -> Dict[str, Any]:
@@ -2205,9 +2169,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
             turn=self.turn,
             picks_left=self.picks_left,
             etienne_used=self.etienne_used,
-            rng=self.rng.state,
-            history=list(self.history),
-            truncated=self.truncated,
+            **self._closing_fields(),
         )
         return d
 
@@ -2441,3 +2403,4 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
 _CompiledState: Any = compiled_state_class(
     "_maus_au_chocolat", "MausAuChocolatCore", MausAuChocolatState, "A Maus au Chocolat"
 )
+MausAuChocolat._bind_states(ReferenceMausAuChocolatState, _CompiledState)

@@ -70,7 +70,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, as_int, index_arg, load
-from ._rng import MASK64, Rng, derive
+from ._rng import MASK64, Rng, derive, pick_outcome, unit
 from ._values import shorten
 
 __all__ = ["VectorGame", "RANDOM", "StepResult"]
@@ -112,13 +112,7 @@ def _chance_pick(outcomes: Sequence[Tuple[int, float]], rng: Rng) -> int:
     p0 = outcomes[0][1]
     if all(p == p0 for _, p in outcomes):
         return int(outcomes[rng.below(n)][0])
-    u = (rng.next64() >> 11) * (1.0 / 9007199254740992.0)
-    c = 0.0
-    for a, p in outcomes:
-        c += p
-        if u < c:
-            return int(a)
-    return int(outcomes[-1][0])
+    return int(outcomes[pick_outcome(outcomes, unit(rng))][0])
 
 
 class _PyBackend:
