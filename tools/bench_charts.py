@@ -431,6 +431,8 @@ def readings_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
         counts = sorted({int(r["players"]) for r in mine})
         keys = list(dict.fromkeys("default" if r.get("param") is None else f"{r['param']}={r['value']}" for r in mine))
         bar = 0.84 / len(keys)
+        # the default in grey beside the readings; alone (a --defaults-only run), in colour
+        colours = palette if len(keys) > 1 else palette[1:]
         for col, (field, label) in enumerate((("first_seat_win_rate", "first seat's win rate"),
                                               ("mean_length", "mean length (actions)"))):
             ax = fig.add_subplot(len(games), 2, 2 * k + col + 1)
@@ -448,7 +450,7 @@ def readings_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
                     ok = isinstance(ci, list) and len(ci) == 2 and all(_is_number(c) for c in ci)
                     lo.append(max(0.0, v - float(ci[0])) if ok else 0.0)
                     hi.append(max(0.0, float(ci[1]) - v) if ok else 0.0)
-                ax.bar(xs, hs, width=bar * 0.95, color=palette[j % len(palette)], label=key, yerr=[lo, hi],
+                ax.bar(xs, hs, width=bar * 0.95, color=colours[j % len(colours)], label=key, yerr=[lo, hi],
                        capsize=2, error_kw={"elinewidth": 0.8, "ecolor": "black"})
             ax.set_xticks(range(len(counts)))
             ax.set_xticklabels([f"{n} players" for n in counts], fontsize=8)
