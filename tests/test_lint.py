@@ -1,6 +1,8 @@
 """The code style the project holds itself to: ``ruff check`` with the configuration in
 ``pyproject.toml`` (pycodestyle, pyflakes, bugbear, import order and a complexity limit of 15
-per function) finds nothing in the package, the tools, the benchmarks or the tests."""
+per function) finds nothing in the package, the tools, the benchmarks or the tests, and
+``ruff format`` (the layout of every Python file: ruff's formatter, lines of 120) would change
+none of them."""
 from __future__ import annotations
 
 import subprocess
@@ -15,6 +17,22 @@ def test_ruff_finds_nothing() -> None:
     proc = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format", "concise",
                            "src/mousehole", "tools", "benchmarks", "tests"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_ruff_format_would_change_nothing() -> None:
+    """Every Python file of the package, the tools, the benchmarks and the tests is laid out as
+    ``ruff format`` lays it out (run ``ruff format src/mousehole tools benchmarks tests`` after
+    an edit); ruff is pinned to one minor version in the ``test`` and ``dev`` extras, so the
+    layout does not move under the check."""
+    where = ["src/mousehole", "tools", "benchmarks", "tests"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "--no-cache", *where],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

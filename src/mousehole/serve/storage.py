@@ -463,7 +463,8 @@ class Store:
         """``(table id, record)`` of every table whose status is one of ``statuses``."""
         marks = ", ".join("?" for _ in statuses)
         return list(await self.call(lambda db: [(str(a), str(b)) for a, b in db.execute(
-            f"SELECT id, record FROM mh_tables WHERE status IN ({marks}) AND record IS NOT NULL ORDER BY created",
+            f"SELECT id, record FROM mh_tables WHERE status IN ({marks})"
+            " AND record IS NOT NULL ORDER BY created",
             tuple(statuses)).fetchall()]))
 
 
