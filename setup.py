@@ -10,6 +10,7 @@ next is translated, with one compiler job per core (``MOUSEHOLE_BUILD_JOBS=N`` t
 The code that Cython would otherwise paste into every module (its utility code: about
 0.7 MB of C each) is generated once, as the module ``mousehole._cyutility``.
 """
+
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor

@@ -5,6 +5,7 @@ Reports, on one core: ``simulate`` games per second and ns per action on the DEF
 (4 and 2 players, implicit and explicit chance), the reference engine's games per second on
 the same games, and the compiled/reference speedup on whole games.
 """
+
 from __future__ import annotations
 
 import sys

@@ -14,6 +14,7 @@ Reports, on one core:
 The loops inside compiled code come from ``corebench.pyx`` (built on demand by
 ``corebench.py``, outside the shipped cores); without a compiler they are skipped.
 """
+
 from __future__ import annotations
 
 import os
@@ -37,8 +38,12 @@ def _sim(game: Any, n: int, seed: int = 7) -> Dict[str, float]:
         best = min(best, time.perf_counter() - t)
     assert res is not None
     actions = float(res.lengths.sum())
-    return {"games_per_s": n / best, "actions_per_s": actions / best, "ns_per_action": best / actions * 1e9,
-            "mean_length": actions / n}
+    return {
+        "games_per_s": n / best,
+        "actions_per_s": actions / best,
+        "ns_per_action": best / actions * 1e9,
+        "mean_length": actions / n,
+    }
 
 
 def _mid_game_states(game: Any, n: int) -> List[Any]:

@@ -11,6 +11,7 @@ reference. Also: 4-player random games per second and actions per second from
 ``mousehole.simulate`` on one thread, the mean game length, and the speedup of the compiled
 engine over the reference on whole games. ``run(quick)`` is called by ``benchmarks/run.py``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,11 +40,23 @@ def _state_with_hand(game: Any, hand: List[int], helper: int) -> Any:
     hands = [sorted(hand)] + [sorted(rest[4 * q : 4 * q + 4]) for q in range(n - 1)]
     rest = rest[4 * (n - 1) :]
     d.update(
-        round=1, phase="combine", pile=rest[n + 1 :], display=sorted(rest[: n + 1]), discard=[], hands=hands,
-        known=[[] for _ in range(n)], bids=[-1] * n, vp=[[] for _ in range(n)], helpers=helpers,
-        row=[h for h in range(7) if h not in helpers], order=sorted(range(n), key=lambda q: helpers[q]),
-        turn=sorted(range(n), key=lambda q: helpers[q]).index(0), picks_left=0, etienne_used=False,
-        history=[], truncated=False,
+        round=1,
+        phase="combine",
+        pile=rest[n + 1 :],
+        display=sorted(rest[: n + 1]),
+        discard=[],
+        hands=hands,
+        known=[[] for _ in range(n)],
+        bids=[-1] * n,
+        vp=[[] for _ in range(n)],
+        helpers=helpers,
+        row=[h for h in range(7) if h not in helpers],
+        order=sorted(range(n), key=lambda q: helpers[q]),
+        turn=sorted(range(n), key=lambda q: helpers[q]).index(0),
+        picks_left=0,
+        etienne_used=False,
+        history=[],
+        truncated=False,
     )
     return game.state_from_dict(d)
 

@@ -28,6 +28,7 @@ Two measurements:
 
 Timings on a shared machine are noisy: compare the two bots within one run only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -75,8 +76,9 @@ class OpenSpielPlayer:
     def __init__(self, mcts: Any, os_game: Any, iterations: int, c: float, seed: int) -> None:
         self.os_game = os_game
         self.rs = np.random.RandomState(seed & 0xFFFFFFFF)
-        self.bot = mcts.MCTSBot(os_game, c, iterations, mcts.RandomRolloutEvaluator(1, self.rs),
-                                random_state=self.rs, solve=False)
+        self.bot = mcts.MCTSBot(
+            os_game, c, iterations, mcts.RandomRolloutEvaluator(1, self.rs), random_state=self.rs, solve=False
+        )
         self.seed = seed
         self.calls = 0
 
@@ -117,8 +119,11 @@ def _positions(game: Any, count: int, seed: int) -> List[Any]:
             states.append(s.clone())
             acts = s.legal_actions()
             s.apply_action(int(acts[rng.below(len(acts))]))
-        mids = [st for st in states[len(states) // 4: max(len(states) // 4 + 1, len(states) // 2)]
-                if len(st.legal_actions()) > 1]
+        mids = [
+            st
+            for st in states[len(states) // 4 : max(len(states) // 4 + 1, len(states) // 2)]
+            if len(st.legal_actions()) > 1
+        ]
         if mids:
             out.append(mids[rng.below(len(mids))])
     return out
@@ -158,20 +163,23 @@ def speed(game_id: str, players: int, iterations: int, c: float, positions: int,
     }
 
 
-def head_to_head(game_id: str, players: int, iterations: int, c: float, games: int, seed: int,
-                 progress: bool = True) -> Dict[str, Any]:
+def head_to_head(
+    game_id: str, players: int, iterations: int, c: float, games: int, seed: int, progress: bool = True
+) -> Dict[str, Any]:
     from mousehole.bots import MCTSBot
 
     pyspiel, mcts, mo = _need_openspiel()
     os_game = mo.load_game(game_id, players=players, engine="compiled")
     game = os_game.mousehole_game
-    stats = {side: {"seat_games": 0, "wins": 0, "return_sum": 0.0, "moves": 0, "time": 0.0}
-             for side in ("ours", "openspiel")}
+    stats = {
+        side: {"seat_games": 0, "wins": 0, "return_sum": 0.0, "moves": 0, "time": 0.0} for side in ("ours", "openspiel")
+    }
     wins = losses = draws = 0
     for i in range(games):
         side = ["ours" if (s + i) % 2 == 0 else "openspiel" for s in range(players)]
         bots: List[Any] = [
-            MCTSBot(iterations, seed=derive(seed, 100 * i + s), c=c) if side[s] == "ours"
+            MCTSBot(iterations, seed=derive(seed, 100 * i + s), c=c)
+            if side[s] == "ours"
             else OpenSpielPlayer(mcts, os_game, iterations, c, derive(seed, 100 * i + s))
             for s in range(players)
         ]
@@ -206,21 +214,29 @@ def head_to_head(game_id: str, players: int, iterations: int, c: float, games: i
         n = st["seat_games"]
         lo, hi = _wilson(st["wins"], n)
         out[side] = {
-            "seat_games": n, "wins": st["wins"], "win_rate": st["wins"] / n if n else 0.0,
-            "win_rate_95": [lo, hi], "mean_return": st["return_sum"] / n if n else 0.0,
+            "seat_games": n,
+            "wins": st["wins"],
+            "win_rate": st["wins"] / n if n else 0.0,
+            "win_rate_95": [lo, hi],
+            "mean_return": st["return_sum"] / n if n else 0.0,
             "seconds_per_move": st["time"] / max(1, st["moves"]),
         }
     if players == 2:
         lo, hi = _wilson(wins, wins + losses)
-        out["ours_vs_openspiel"] = {"wins": wins, "losses": losses, "draws": draws,
-                                    "win_rate_decided": wins / (wins + losses) if wins + losses else 0.0,
-                                    "win_rate_decided_95": [lo, hi]}
+        out["ours_vs_openspiel"] = {
+            "wins": wins,
+            "losses": losses,
+            "draws": draws,
+            "win_rate_decided": wins / (wins + losses) if wins + losses else 0.0,
+            "win_rate_decided_95": [lo, hi],
+        }
     return out
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--game", default="cheese_rescue", help="a game id or 'all' (default cheese_rescue)")
     ap.add_argument("--players", type=int, default=2, help="player count (default 2)")
     ap.add_argument("--iterations", type=int, default=1000, help="iterations per move, both bots (default 1000)")
@@ -241,27 +257,38 @@ def main(argv: Optional[List[str]] = None) -> int:
         args.iterations, args.games, args.positions = 20, 2, 2
     ids = mousehole.game_names() if args.game == "all" else [args.game]
     results: Dict[str, Any] = {
-        "machine": platform.platform(), "python": platform.python_version(),
-        "players": args.players, "iterations": args.iterations, "c": c, "seed": args.seed, "games": {},
+        "machine": platform.platform(),
+        "python": platform.python_version(),
+        "players": args.players,
+        "iterations": args.iterations,
+        "c": c,
+        "seed": args.seed,
+        "games": {},
     }
     for game_id in ids:
         sp = speed(game_id, args.players, args.iterations, c, args.positions, args.seed)
         h2h = head_to_head(game_id, args.players, args.iterations, c, args.games, args.seed)
         results["games"][game_id] = {"speed": sp, "head_to_head": h2h}
         print(f"{game_id}, {args.players} players, {args.iterations} iterations per move, c = {c}")
-        print(f"  iterations/s   ours {sp['ours_iterations_per_s']:>10,.0f}   OpenSpiel "
-              f"{sp['openspiel_iterations_per_s']:>10,.0f}   ours/OpenSpiel x{sp['speed_ratio']:.1f}")
+        print(
+            f"  iterations/s   ours {sp['ours_iterations_per_s']:>10,.0f}   OpenSpiel "
+            f"{sp['openspiel_iterations_per_s']:>10,.0f}   ours/OpenSpiel x{sp['speed_ratio']:.1f}"
+        )
         for side in ("ours", "openspiel"):
             st = h2h[side]
             lo, hi = st["win_rate_95"]
-            print(f"  {side:<10} seat wins {st['wins']:>4}/{st['seat_games']:<4} "
-                  f"win rate {st['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]  mean return {st['mean_return']:+.3f}  "
-                  f"{st['seconds_per_move'] * 1000:.1f} ms/move")
+            print(
+                f"  {side:<10} seat wins {st['wins']:>4}/{st['seat_games']:<4} "
+                f"win rate {st['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]  mean return {st['mean_return']:+.3f}  "
+                f"{st['seconds_per_move'] * 1000:.1f} ms/move"
+            )
         if "ours_vs_openspiel" in h2h:
             v = h2h["ours_vs_openspiel"]
             lo, hi = v["win_rate_decided_95"]
-            print(f"  ours vs OpenSpiel: {v['wins']} wins, {v['losses']} losses, {v['draws']} draws; "
-                  f"{v['win_rate_decided']:.3f} of decided games [{lo:.3f}, {hi:.3f}]")
+            print(
+                f"  ours vs OpenSpiel: {v['wins']} wins, {v['losses']} losses, {v['draws']} draws; "
+                f"{v['win_rate_decided']:.3f} of decided games [{lo:.3f}, {hi:.3f}]"
+            )
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)

@@ -28,6 +28,7 @@ a Maus au Chocolat bid phase carries one action per bidder) per second of wall t
 Every timed figure is the median of ``--repeats`` runs. The machine's other load matters
 (env runners, the learner and the driver share its cores): compare figures of one run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -105,15 +106,17 @@ def _config(name: str, players: int, runners: int, batch: int) -> Any:
     from mousehole.rllib import ENV_NAME, MaskedPPOTorchRLModule
 
     module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config={"fcnet_hiddens": [256, 256]})
-    return (PPOConfig()
-            .environment(ENV_NAME, env_config={"game": name, "players": players})
-            # no timeout: on a busy machine a sample of the train batch may take minutes
-            .env_runners(num_env_runners=runners, num_envs_per_env_runner=1, sample_timeout_s=None)
-            .learners(num_learners=0)
-            .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, episode, **kw: "shared")
-            .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": module}))
-            .training(train_batch_size_per_learner=batch, minibatch_size=min(512, batch), num_epochs=4)
-            .debugging(seed=0))
+    return (
+        PPOConfig()
+        .environment(ENV_NAME, env_config={"game": name, "players": players})
+        # no timeout: on a busy machine a sample of the train batch may take minutes
+        .env_runners(num_env_runners=runners, num_envs_per_env_runner=1, sample_timeout_s=None)
+        .learners(num_learners=0)
+        .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, episode, **kw: "shared")
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": module}))
+        .training(train_batch_size_per_learner=batch, minibatch_size=min(512, batch), num_epochs=4)
+        .debugging(seed=0)
+    )
 
 
 def _sample(env_runner: Any, steps: int) -> int:
@@ -122,19 +125,23 @@ def _sample(env_runner: Any, steps: int) -> int:
     return int(sum(e.agent_steps() for e in episodes))
 
 
-def rllib_rates(name: str, players: int, runners: int, steps: int, batch: int, iterations: int,
-                repeats: int) -> Dict[str, float]:
+def rllib_rates(
+    name: str, players: int, runners: int, steps: int, batch: int, iterations: int, repeats: int
+) -> Dict[str, float]:
     """Actions per second of RLlib's sampling on ``runners`` env runners (0: the driver's own)
     and, with remote env runners, of whole PPO iterations."""
     algo = _config(name, players, runners, batch).build_algo()
     try:
         group = algo.env_runner_group
         if runners == 0:
+
             def run() -> int:
                 return _sample(algo.env_runner, steps)
         else:
+
             def run() -> int:
                 return sum(group.foreach_env_runner(lambda er: _sample(er, steps), local_env_runner=False))
+
         run()  # warm-up: the first episodes, the first forward passes
         out = {"sample": _median_rate(run, repeats)}
         if runners and iterations:
@@ -194,8 +201,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     import torch
 
     ray.init(num_cpus=max(2, max(args.runners)), include_dashboard=False, log_to_driver=False)
-    info = {"machine": machine(), "python": platform.python_version(), "ray": ray.__version__,
-            "torch": torch.__version__, "torch_threads": torch.get_num_threads(), "argv": sys.argv[1:]}
+    info = {
+        "machine": machine(),
+        "python": platform.python_version(),
+        "ray": ray.__version__,
+        "torch": torch.__version__,
+        "torch_threads": torch.get_num_threads(),
+        "argv": sys.argv[1:],
+    }
     print(f"# {info['machine']}; Python {info['python']}, Ray {info['ray']}, torch {info['torch']}")
     load = [os.getloadavg()[0]]
     rows = [run_game(name, args.players, args) for name in names]
@@ -203,15 +216,21 @@ def main(argv: Optional[List[str]] = None) -> int:
     info["load_average_1min_before_after"] = load
     print(f"# load average (1 min) before and after: {load[0]:.1f}, {load[1]:.1f}")
     ray.shutdown()
-    header = (["game", "VectorGame 1 env", "VectorGame 256 envs", "env alone"]
-              + [f"RLlib sampling, {r} runner{'s' if r != 1 else ''}" for r in args.runners]
-              + [f"PPO, {r} runner{'s' if r != 1 else ''}" for r in args.runners if r])
+    header = (
+        ["game", "VectorGame 1 env", "VectorGame 256 envs", "env alone"]
+        + [f"RLlib sampling, {r} runner{'s' if r != 1 else ''}" for r in args.runners]
+        + [f"PPO, {r} runner{'s' if r != 1 else ''}" for r in args.runners if r]
+    )
     print("actions per second (median of repeats)")
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for row in rows:
-        cells = [f"{row['game']} ({row['players']}p)", _fmt(row["vector_1"]), _fmt(row["vector_256"]),
-                 _fmt(row["env_alone"])]
+        cells = [
+            f"{row['game']} ({row['players']}p)",
+            _fmt(row["vector_1"]),
+            _fmt(row["vector_256"]),
+            _fmt(row["env_alone"]),
+        ]
         cells += [_fmt(row.get(f"rllib_{r}_sample")) for r in args.runners]
         cells += [_fmt(row.get(f"rllib_{r}_train")) for r in args.runners if r]
         print("| " + " | ".join(cells) + " |")

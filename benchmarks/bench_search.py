@@ -28,6 +28,7 @@ other processes on a shared machine distort them less; the wall-clock rates are 
 too (on a quiet machine the two agree). OpenBLAS is kept to one thread (its idle threads
 would otherwise spin on the second core).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -119,13 +120,19 @@ def format_table(results: Dict[str, Any]) -> str:
         for players, e in per.items():
             lines.append(
                 f"| {name} | {players} | {e['simulate_games_per_s']:,.0f} | {e['mcts_iterations_per_s']:,.0f} | "
-                f"{e['mcts_ratio']:.2f} | {e['ismcts_iterations_per_s']:,.0f} | {e['ismcts_ratio']:.2f} |")
+                f"{e['mcts_ratio']:.2f} | {e['ismcts_iterations_per_s']:,.0f} | {e['ismcts_ratio']:.2f} |"
+            )
     lines.append("")
     lines.append(f"ratio: iterations per second over simulate's games per second (target >= {TARGET})")
     lines.append("")
-    lines.append("compiled determinization for the seat to move, ns per call from Python (target <= 2,000): "
-                 + ", ".join(f"{name} {players}p {e['determinize_ns']:.0f}"
-                             for name, per in results["games"].items() for players, e in per.items()))
+    lines.append(
+        "compiled determinization for the seat to move, ns per call from Python (target <= 2,000): "
+        + ", ".join(
+            f"{name} {players}p {e['determinize_ns']:.0f}"
+            for name, per in results["games"].items()
+            for players, e in per.items()
+        )
+    )
     return "\n".join(lines)
 
 
@@ -143,8 +150,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("bench_search: the compiled engine is not available", file=sys.stderr)
         return 2
     searches, rounds, sim_seconds = (3, 2, 0.05) if args.quick else (args.searches, args.rounds, 0.3)
-    results: Dict[str, Any] = {"machine": machine(), "quick": args.quick, "iterations": args.iterations,
-                               "target_ratio": TARGET, "games": {}}
+    results: Dict[str, Any] = {
+        "machine": machine(),
+        "quick": args.quick,
+        "iterations": args.iterations,
+        "target_ratio": TARGET,
+        "games": {},
+    }
     for name in args.games:
         results["games"][name] = {}
         for n in args.players:

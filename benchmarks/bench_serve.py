@@ -20,6 +20,7 @@ Run: ``python benchmarks/bench_serve.py --tables 200 --seconds 60 --json out.jso
 (the recorded runs are in ``docs/serve.md`` and ``benchmarks/results/serve-*.json``).
 ``--quick`` is a smoke run of a few tables.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -70,11 +71,17 @@ def _serve(config_kw: Dict[str, Any], conn: Any) -> None:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         pool: Any = hub.picture_pool
         workers = [p.pid for p in getattr(pool, "_processes", {}).values()] if pool is not None else []
-        figures = {"lags": lags, "cpu": usage.ru_utime + usage.ru_stime, "bot_moves": hub.bot_moves,
-                   "commits": hub.store.commits, "tables": len(hub.tables),
-                   "picture_cpu": sum(_cpu_of(pid) for pid in workers)}
+        figures = {
+            "lags": lags,
+            "cpu": usage.ru_utime + usage.ru_stime,
+            "bot_moves": hub.bot_moves,
+            "commits": hub.store.commits,
+            "tables": len(hub.tables),
+            "picture_cpu": sum(_cpu_of(pid) for pid in workers),
+        }
         await runner.cleanup()
         conn.send(figures)
+
     asyncio.run(main())
 
 
@@ -130,6 +137,7 @@ async def _move(seat: _Seat, turn: int, action: int, wait: float) -> None:
 
 async def _run(url: str, args: argparse.Namespace) -> Dict[str, Any]:
     import aiohttp
+
     rng = random.Random(args.seed)
     latencies: List[float] = []
     tables: List[_Table] = []
@@ -139,8 +147,9 @@ async def _run(url: str, args: argparse.Namespace) -> Dict[str, Any]:
     async def create(k: int) -> _Table:
         game = GAMES[k % len(GAMES)]
         seats = [{"name": "a"}, {"name": "b"}, {"bot": args.bot}]
-        async with session.post(url + "api/tables", json={"game": game, "seats": seats,
-                                                          "seconds": args.bot_seconds}) as r:
+        async with session.post(
+            url + "api/tables", json={"game": game, "seats": seats, "seconds": args.bot_seconds}
+        ) as r:
             made = await r.json()
             assert r.status == 201, made
         t = _Table(game)
@@ -193,8 +202,14 @@ async def _run(url: str, args: argparse.Namespace) -> Dict[str, Any]:
         for s in t.seats:
             await s.ws.close()
     await session.close()
-    return {"latencies": latencies, "moves": moves, "elapsed": elapsed, "finished": sum(t.over for t in tables),
-            "errors": errors, "create_seconds": made_in}
+    return {
+        "latencies": latencies,
+        "moves": moves,
+        "elapsed": elapsed,
+        "finished": sum(t.over for t in tables),
+        "errors": errors,
+        "create_seconds": made_in,
+    }
 
 
 # --------------------------------------------------------------------------------------
@@ -207,6 +222,7 @@ SCREENSHOT_PLIES = {"cheese_rescue": 14, "kasimir": 30, "m": 40, "maus_au_chocol
 async def _midgame(url: str, game: str, seed: int) -> Dict[str, Any]:
     """A table (two people, a bot) played by scripted people to about the middle of the game."""
     import aiohttp
+
     rng = random.Random(seed)
     async with aiohttp.ClientSession() as session:
         seats = [{"name": "ann"}, {"name": "bob"}, {"bot": "easy"}]
@@ -224,6 +240,7 @@ async def _midgame(url: str, game: str, seed: int) -> Dict[str, Any]:
                 body = json.loads(msg.data)
                 if body["type"] == "state":
                     latest[i] = body
+
         readers = [asyncio.ensure_future(read(i)) for i in range(2)]
         played = [-1, -1]
         while max(st.get("ply", 0) for st in latest) < SCREENSHOT_PLIES[game]:
@@ -244,26 +261,37 @@ async def _midgame(url: str, game: str, seed: int) -> Dict[str, Any]:
 def _screenshots(folder: str, url: str) -> None:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+
     os.makedirs(folder, exist_ok=True)
-    for game, width, height, name in [(g, 1200, 860, f"{g}.png") for g in GAMES] + \
-            [("maus_au_chocolat", 412, 915, "phone.png")]:
+    for game, width, height, name in [(g, 1200, 860, f"{g}.png") for g in GAMES] + [
+        ("maus_au_chocolat", 412, 915, "phone.png")
+    ]:
         made = asyncio.run(_midgame(url, game, 3))
         opts = webdriver.ChromeOptions()
         opts.binary_location = os.environ.get("MOUSEHOLE_CHROMIUM", "/usr/bin/chromium")
-        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    f"--window-size={width},{height}"):
+        for arg in (
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            f"--window-size={width},{height}",
+        ):
             opts.add_argument(arg)
-        driver = webdriver.Chrome(service=Service(os.environ.get("MOUSEHOLE_CHROMEDRIVER", "/usr/bin/chromedriver")),
-                                  options=opts)
+        driver = webdriver.Chrome(
+            service=Service(os.environ.get("MOUSEHOLE_CHROMEDRIVER", "/usr/bin/chromedriver")), options=opts
+        )
         try:
             # (headless Chromium's windows are at least 500 pixels wide: a phone's screen is
             # set through the DevTools protocol)
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
+            driver.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500},
+            )
             driver.get(url + made["seats"][0]["link"][1:])
             end = time.monotonic() + 30
-            while not driver.execute_script("var i = document.getElementById('picture');"
-                                            "return i.complete && i.naturalWidth > 0"):
+            while not driver.execute_script(
+                "var i = document.getElementById('picture');return i.complete && i.naturalWidth > 0"
+            ):
                 assert time.monotonic() < end, "the table page did not draw its picture"
                 time.sleep(0.1)
             time.sleep(0.5)
@@ -302,24 +330,37 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--bot-seconds", type=float, default=0.05, help="the bots' seconds a move (default: 0.05)")
     p.add_argument("--bot-threads", type=int, default=2, help="the server's bot threads (default: 2)")
     p.add_argument("--picture-workers", type=int, default=2, help="the server's picture workers (default: 2)")
-    p.add_argument("--think", type=float, default=0.0,
-                   help="the scripted people's mean seconds before a move (0.5 to 1.5 times it, at random); "
-                        "0 moves at once and keeps the server saturated (default: 0)")
+    p.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="the scripted people's mean seconds before a move (0.5 to 1.5 times it, at random); "
+        "0 moves at once and keeps the server saturated (default: 0)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed of the clients' moves (default: 1)")
     p.add_argument("--json", default=None, help="also write the figures to this file (default: none)")
     p.add_argument("--quick", action="store_true", help="a smoke run: 8 tables for 5 seconds")
-    p.add_argument("--screenshots", default=None, metavar="FOLDER",
-                   help="instead of the load run: a screenshot of each game at the table (headless Chromium) "
-                        "into FOLDER (docs/figures/serve)")
+    p.add_argument(
+        "--screenshots",
+        default=None,
+        metavar="FOLDER",
+        help="instead of the load run: a screenshot of each game at the table (headless Chromium) "
+        "into FOLDER (docs/figures/serve)",
+    )
     args = p.parse_args(argv)
     if args.quick:
         args.tables, args.seconds = 8, 5.0
     load_before = os.getloadavg()
     folder = tempfile.mkdtemp(prefix="mousehole-bench-serve-")
-    config = {"db": os.path.join(folder, "serve.db"), "max_tables": args.tables + 10,
-              "max_connections": 4 * args.tables + 100, "max_per_ip": 4 * args.tables + 100,
-              "create_burst": args.tables + 10, "bot_threads": args.bot_threads,
-              "picture_workers": args.picture_workers}
+    config = {
+        "db": os.path.join(folder, "serve.db"),
+        "max_tables": args.tables + 10,
+        "max_connections": 4 * args.tables + 100,
+        "max_per_ip": 4 * args.tables + 100,
+        "create_burst": args.tables + 10,
+        "bot_threads": args.bot_threads,
+        "picture_workers": args.picture_workers,
+    }
     ctx = multiprocessing.get_context("spawn")
     parent, child = ctx.Pipe()
     proc = ctx.Process(target=_serve, args=(config, child))
@@ -346,34 +387,59 @@ def main(argv: Optional[List[str]] = None) -> int:
     report = {
         "machine": f"{_cpu_model()}, {os.cpu_count()} cores",
         "load_average_before": [round(x, 2) for x in load_before],
-        "python": sys.version.split()[0], "tables": args.tables, "seconds": round(got["elapsed"], 2),
-        "think": args.think, "bot": args.bot, "bot_seconds": args.bot_seconds, "bot_threads": args.bot_threads,
-        "picture_workers": args.picture_workers, "finished_games": got["finished"], "errors": got["errors"],
-        "moves": got["moves"], "moves_per_second": round(got["moves"] / got["elapsed"], 1),
-        "bot_moves": server["bot_moves"], "commits": server["commits"],
-        "update_ms": {"n": len(lat), "p50": round(1000 * _pct(lat, 0.5), 1), "p99": round(1000 * _pct(lat, 0.99), 1),
-                      "max": round(1000 * max(lat), 1) if lat else None},
-        "loop_lag_ms": {"n": len(lags), "p50": round(1000 * _pct(lags, 0.5), 2),
-                        "p99": round(1000 * _pct(lags, 0.99), 2), "max": round(1000 * max(lags), 1) if lags else None,
-                        "mean": round(1000 * statistics.fmean(lags), 2) if lags else None},
+        "python": sys.version.split()[0],
+        "tables": args.tables,
+        "seconds": round(got["elapsed"], 2),
+        "think": args.think,
+        "bot": args.bot,
+        "bot_seconds": args.bot_seconds,
+        "bot_threads": args.bot_threads,
+        "picture_workers": args.picture_workers,
+        "finished_games": got["finished"],
+        "errors": got["errors"],
+        "moves": got["moves"],
+        "moves_per_second": round(got["moves"] / got["elapsed"], 1),
+        "bot_moves": server["bot_moves"],
+        "commits": server["commits"],
+        "update_ms": {
+            "n": len(lat),
+            "p50": round(1000 * _pct(lat, 0.5), 1),
+            "p99": round(1000 * _pct(lat, 0.99), 1),
+            "max": round(1000 * max(lat), 1) if lat else None,
+        },
+        "loop_lag_ms": {
+            "n": len(lags),
+            "p50": round(1000 * _pct(lags, 0.5), 2),
+            "p99": round(1000 * _pct(lags, 0.99), 2),
+            "max": round(1000 * max(lags), 1) if lags else None,
+            "mean": round(1000 * statistics.fmean(lags), 2) if lags else None,
+        },
         "server_cpu_seconds": round(server["cpu"], 1),
         "picture_workers_cpu_seconds": round(server["picture_cpu"], 1),
         "clients_cpu_seconds": round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 1),
         "create_seconds": round(got["create_seconds"], 2),
     }
     pace = f"people moving after {args.think:g} s on average" if args.think > 0 else "people moving at once"
-    print(f"mousehole serve under load: {args.tables} tables (2 scripted people, a bot {args.bot} at "
-          f"{args.bot_seconds:g} s a move, a spectator each; {pace}), {report['seconds']} s on {report['machine']}")
-    print(f"  moves: {report['moves']:,} ({report['moves_per_second']} a second; {report['bot_moves']:,} by bots; "
-          f"{report['commits']:,} commits); games finished: {report['finished_games']}; errors: {report['errors']}")
+    print(
+        f"mousehole serve under load: {args.tables} tables (2 scripted people, a bot {args.bot} at "
+        f"{args.bot_seconds:g} s a move, a spectator each; {pace}), {report['seconds']} s on {report['machine']}"
+    )
+    print(
+        f"  moves: {report['moves']:,} ({report['moves_per_second']} a second; {report['bot_moves']:,} by bots; "
+        f"{report['commits']:,} commits); games finished: {report['finished_games']}; errors: {report['errors']}"
+    )
     u = report["update_ms"]
-    print(f"  from a person's move to every seat's update: p50 {u['p50']} ms, p99 {u['p99']} ms, "
-          f"max {u['max']} ms ({u['n']:,} moves)")
+    print(
+        f"  from a person's move to every seat's update: p50 {u['p50']} ms, p99 {u['p99']} ms, "
+        f"max {u['max']} ms ({u['n']:,} moves)"
+    )
     g = report["loop_lag_ms"]
     print(f"  event loop lag while bots think: p50 {g['p50']} ms, p99 {g['p99']} ms, max {g['max']} ms")
-    print(f"  CPU: server {report['server_cpu_seconds']} s, "
-          f"its picture workers {report['picture_workers_cpu_seconds']} s, "
-          f"clients {report['clients_cpu_seconds']} s; load average before the run {report['load_average_before']}")
+    print(
+        f"  CPU: server {report['server_cpu_seconds']} s, "
+        f"its picture workers {report['picture_workers_cpu_seconds']} s, "
+        f"clients {report['clients_cpu_seconds']} s; load average before the run {report['load_average_before']}"
+    )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(report, fh, indent=2)

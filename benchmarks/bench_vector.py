@@ -33,6 +33,7 @@ cost over the target (1.0 or less meets it). On one env the Python call of ``ste
 microseconds) dominates; the targets are about the per-env cost of large batches. The
 machine's other load matters: compare figures of one run, not across runs.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -115,8 +116,12 @@ def row_floor_ns(exe: str, game: Any, envs: int, writes: int) -> float:
     ``writes`` env-rows per round, best of 5 rounds."""
     obs_bytes = 4 * int(np.prod(game.observation_shape))
     passes = max(1, writes // envs)
-    res = subprocess.run([exe, str(obs_bytes), str(game.num_actions), str(envs), str(passes)],
-                         capture_output=True, text=True, timeout=600)
+    res = subprocess.run(
+        [exe, str(obs_bytes), str(game.num_actions), str(envs), str(passes)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if res.returncode != 0:
         raise RuntimeError(f"{exe} failed ({res.returncode}): {res.stderr.strip()}")
     return float(json.loads(res.stdout)["ns_per_env"])
@@ -164,9 +169,13 @@ def bench_game(name: str, players: int, quick: bool, rows_exe: Optional[str] = N
     repeat = 2 if quick else 5
     sim = simulate_ns_per_action(game, 50 if quick else 1000, repeat)
     obs = observation_ns(game, 10 if quick else 50, 5 if quick else 50, repeat)
-    out: Dict[str, Any] = {"simulate_ns_per_action": sim, "observation_ns": obs,
-                           "target_ns_without_observations": 2 * sim,
-                           "target_ns_with_observations": 2 * sim + obs, "runs": []}
+    out: Dict[str, Any] = {
+        "simulate_ns_per_action": sim,
+        "observation_ns": obs,
+        "target_ns_without_observations": 2 * sim,
+        "target_ns_with_observations": 2 * sim + obs,
+        "runs": [],
+    }
     budget = 20_000 if quick else 1_000_000  # env-steps per timing
     out["changed_line_share"] = changed_line_share(game, 64 if quick else 256, 5 if quick else 20)
     out["batch_rows_ns"] = {}
@@ -180,9 +189,16 @@ def bench_game(name: str, players: int, quick: bool, rows_exe: Optional[str] = N
                 n_steps = budget if envs > 1 else budget // 20
                 ns = env_step_ns(game, envs, threads, observe, n_steps, repeat)
                 target = out["target_ns_with_observations" if observe else "target_ns_without_observations"]
-                out["runs"].append({"envs": envs, "threads": threads, "observe": observe,
-                                    "ns_per_env_step": ns, "env_steps_per_s": 1e9 / ns,
-                                    "ratio_to_target": ns / target})
+                out["runs"].append(
+                    {
+                        "envs": envs,
+                        "threads": threads,
+                        "observe": observe,
+                        "ns_per_env_step": ns,
+                        "env_steps_per_s": 1e9 / ns,
+                        "ratio_to_target": ns / target,
+                    }
+                )
     return out
 
 
@@ -196,32 +212,48 @@ def main(argv: Optional[List[str]] = None) -> int:
     if "compiled" not in mousehole.available_engines():
         print("bench_vector: the compiled engine is not available", file=sys.stderr)
         return 1
-    exes, note = build_c_loops(os.path.join(os.path.dirname(os.path.abspath(__file__)), "limits"),
-                               sources={"rows": "rows.c"})
+    exes, note = build_c_loops(
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "limits"), sources={"rows": "rows.c"}
+    )
     rows_exe = exes.get("rows")
     if rows_exe is None:
         print(f"bench_vector: the memory floor is skipped ({note})")
-    results: Dict[str, Any] = {"machine": machine(), "players": args.players, "quick": args.quick,
-                               "row_floor_build": note, "games": {}}
+    results: Dict[str, Any] = {
+        "machine": machine(),
+        "players": args.players,
+        "quick": args.quick,
+        "row_floor_build": note,
+        "games": {},
+    }
     for name in args.games:
         r = bench_game(name, args.players, args.quick, rows_exe)
         results["games"][name] = r
-        print(f"{name} ({args.players} players): simulate {r['simulate_ns_per_action']:.0f} ns/action, "
-              f"observation {r['observation_ns']:.0f} ns; targets {r['target_ns_without_observations']:.0f} ns "
-              f"without, {r['target_ns_with_observations']:.0f} ns with observations")
+        print(
+            f"{name} ({args.players} players): simulate {r['simulate_ns_per_action']:.0f} ns/action, "
+            f"observation {r['observation_ns']:.0f} ns; targets {r['target_ns_without_observations']:.0f} ns "
+            f"without, {r['target_ns_with_observations']:.0f} ns with observations"
+        )
         print(f"  {'envs':>5} {'threads':>7} {'obs':>4} {'env-steps/s':>12} {'ns/env-step':>12} {'ratio':>6}")
         for run in r["runs"]:
-            print(f"  {run['envs']:>5} {run['threads']:>7} {'yes' if run['observe'] else 'no':>4} "
-                  f"{run['env_steps_per_s']:>12,.0f} {run['ns_per_env_step']:>12.0f} {run['ratio_to_target']:>6.2f}")
-        print("  observation + mask into each env's own row, from Python (ns per env): "
-              + ", ".join(f"{k} envs {v:.0f}" for k, v in r["batch_rows_ns"].items()))
+            print(
+                f"  {run['envs']:>5} {run['threads']:>7} {'yes' if run['observe'] else 'no':>4} "
+                f"{run['env_steps_per_s']:>12,.0f} {run['ns_per_env_step']:>12.0f} {run['ratio_to_target']:>6.2f}"
+            )
+        print(
+            "  observation + mask into each env's own row, from Python (ns per env): "
+            + ", ".join(f"{k} envs {v:.0f}" for k, v in r["batch_rows_ns"].items())
+        )
         if r["row_floor_ns"]:
             target = r["target_ns_with_observations"]
-            print("  memory floor, zeroing each env's rows in C on one thread (ns per env, over the target "
-                  "with observations): " + ", ".join(f"{k} envs {v:.0f} ({v / target:.2f})"
-                                                     for k, v in r["row_floor_ns"].items()))
-        print(f"  share of an observation row's 64-byte lines changed since the env's last step: "
-              f"{r['changed_line_share']:.3f}")
+            print(
+                "  memory floor, zeroing each env's rows in C on one thread (ns per env, over the target "
+                "with observations): "
+                + ", ".join(f"{k} envs {v:.0f} ({v / target:.2f})" for k, v in r["row_floor_ns"].items())
+            )
+        print(
+            f"  share of an observation row's 64-byte lines changed since the env's last step: "
+            f"{r['changed_line_share']:.3f}"
+        )
     if args.json:
         with open(args.json, "w") as f:
             f.write(json.dumps(results, indent=2, sort_keys=True) + "\n")

@@ -12,6 +12,7 @@ module all go there, nothing beside the sources), with the ``cengine/`` declarat
 checkout, which must be those the installed compiled cores were built from (a development
 install: ``pip install -e .`` or ``setup.py build_ext --inplace``).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -64,9 +65,13 @@ def load(cache: Optional[str] = None) -> Optional[ModuleType]:
             why_not = f"cannot build the benchmark loops: {e}"
             return None
         os.makedirs(out_dir, exist_ok=True)
-        ext = Extension("corebench", [SOURCE], include_dirs=[numpy.get_include()],
-                        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-                        extra_compile_args=["/O2"] if sys.platform == "win32" else ["-O3"])
+        ext = Extension(
+            "corebench",
+            [SOURCE],
+            include_dirs=[numpy.get_include()],
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+            extra_compile_args=["/O2"] if sys.platform == "win32" else ["-O3"],
+        )
         try:
             exts = cythonize([ext], include_path=[CENGINE], build_dir=os.path.join(out_dir, "c"), quiet=True)
             dist = Distribution({"ext_modules": exts})
@@ -87,8 +92,10 @@ def load(cache: Optional[str] = None) -> Optional[ModuleType]:
     try:
         spec.loader.exec_module(mod)
     except ImportError as e:  # built against declarations the installed cores do not have yet
-        why_not = (f"the benchmark loops do not match the installed compiled cores ({e}); rebuild the "
-                   "cores from this checkout (setup.py build_ext --inplace)")
+        why_not = (
+            f"the benchmark loops do not match the installed compiled cores ({e}); rebuild the "
+            "cores from this checkout (setup.py build_ext --inplace)"
+        )
         return None
     _loaded = mod
     return mod

@@ -29,6 +29,7 @@ running cluster instead, ``--workers 0`` runs everything in this process. The JS
 table is printed; ``python tools/bench_charts.py`` draws the chart of docs/readings.md from
 the JSON. Every seed derives from ``--seed``: the figures do not depend on the executor.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -64,16 +65,24 @@ def wilson(k: float, n: int) -> Tuple[float, float]:
     return (max(0.0, c - h), min(1.0, c + h))
 
 
-def configs(names: Sequence[str], players: Optional[Sequence[int]], *,
-            defaults_only: bool = False, readings: Optional[Sequence[str]] = None) -> List[Dict[str, Any]]:
+def configs(
+    names: Sequence[str],
+    players: Optional[Sequence[int]],
+    *,
+    defaults_only: bool = False,
+    readings: Optional[Sequence[str]] = None,
+) -> List[Dict[str, Any]]:
     """The study's lines: per game and player count the baseline, then every other value of
     every reading (only the baselines with ``defaults_only``; only the readings named in
     ``readings``, when given, beside the baselines)."""
     out: List[Dict[str, Any]] = []
     for name in names:
         cls = _api._REGISTRY[name]
-        counts = [n for n in (players or range(cls.min_players, cls.max_players + 1))
-                  if cls.min_players <= n <= cls.max_players]
+        counts = [
+            n
+            for n in (players or range(cls.min_players, cls.max_players + 1))
+            if cls.min_players <= n <= cls.max_players
+        ]
         for n in counts:
             out.append({"game": name, "players": n, "param": None, "value": None})
             for r in () if defaults_only else cls.READINGS:
@@ -104,6 +113,7 @@ def bot_chunk(line: Dict[str, Any], seed: int, start: int, count: int, iteration
     """Games ``start .. start + count - 1`` of ISMCTS bots on every seat: per game (first seat
     won, length, winners, truncated, end reason)."""
     from mousehole.bots import ISMCTSBot
+
     game = load(line)
     out: List[List[Any]] = []
     for k in range(start, start + count):
@@ -159,9 +169,14 @@ def study_line(line: Dict[str, Any], args: argparse.Namespace, executor: Optiona
     n = s.n_games
     mean, lo, hi = _length_interval(s.length_hist, n)
     random_part: Dict[str, Any] = {
-        "games": n, "first_seat_win_rate": s.wins[0] / n, "first_seat_win_95": list(wilson(s.wins[0], n)),
-        "mean_length": mean, "mean_length_95": [lo, hi], "truncated": s.truncated / n,
-        "winners_per_game": sum(s.wins) / n, "seconds": time.perf_counter() - t0,
+        "games": n,
+        "first_seat_win_rate": s.wins[0] / n,
+        "first_seat_win_95": list(wilson(s.wins[0], n)),
+        "mean_length": mean,
+        "mean_length_95": [lo, hi],
+        "truncated": s.truncated / n,
+        "winners_per_game": sum(s.wins) / n,
+        "seconds": time.perf_counter() - t0,
     }
     ends = _has_end_reason(line)
     if ends and args.end_sample:
@@ -184,10 +199,14 @@ def study_line(line: Dict[str, Any], args: argparse.Namespace, executor: Optiona
         var_b = sum((x - mean_b) ** 2 for x in lengths) / max(1, m - 1)
         h = Z * math.sqrt(var_b / m)
         bot: Dict[str, Any] = {
-            "games": m, "iterations": args.iterations, "first_seat_win_rate": wins / m,
-            "first_seat_win_95": list(wilson(wins, m)), "mean_length": mean_b,
+            "games": m,
+            "iterations": args.iterations,
+            "first_seat_win_rate": wins / m,
+            "first_seat_win_95": list(wilson(wins, m)),
+            "mean_length": mean_b,
             "mean_length_95": [mean_b - h, mean_b + h],
-            "truncated": sum(1 for r in rows if r[3]) / m, "winners_per_game": sum(r[2] for r in rows) / m,
+            "truncated": sum(1 for r in rows if r[3]) / m,
+            "winners_per_game": sum(r[2] for r in rows) / m,
             "seconds": time.perf_counter() - t0,
         }
         if ends:
@@ -220,24 +239,32 @@ def _pct(x: float) -> str:
 
 
 def markdown(results: List[Dict[str, Any]]) -> str:
-    head = ("| game | players | reading | random: first seat wins % (95%) | length | truncated % | winners/game "
-            "| ISMCTS: first seat wins % (95%) | length | winners/game | ends (ISMCTS) |")
+    head = (
+        "| game | players | reading | random: first seat wins % (95%) | length | truncated % | winners/game "
+        "| ISMCTS: first seat wins % (95%) | length | winners/game | ends (ISMCTS) |"
+    )
     rows = [head, "|" + "---|" * 11]
     for r in results:
         reading = "default" if r["param"] is None else f"`{r['param']}={r['value']}`"
         a = r["random"]
-        cells = [r["game"], str(r["players"]), reading,
-                 f"{_pct(a['first_seat_win_rate'])} "
-                 f"({_pct(a['first_seat_win_95'][0])}-{_pct(a['first_seat_win_95'][1])})",
-                 f"{a['mean_length']:.1f} ± {a['mean_length_95'][1] - a['mean_length']:.1f}",
-                 f"{_pct(a['truncated'])}", f"{a['winners_per_game']:.3f}"]
+        cells = [
+            r["game"],
+            str(r["players"]),
+            reading,
+            f"{_pct(a['first_seat_win_rate'])} ({_pct(a['first_seat_win_95'][0])}-{_pct(a['first_seat_win_95'][1])})",
+            f"{a['mean_length']:.1f} ± {a['mean_length_95'][1] - a['mean_length']:.1f}",
+            f"{_pct(a['truncated'])}",
+            f"{a['winners_per_game']:.3f}",
+        ]
         b = r.get("ismcts")
         if b:
-            cells += [f"{_pct(b['first_seat_win_rate'])} ({_pct(b['first_seat_win_95'][0])}-"
-                      f"{_pct(b['first_seat_win_95'][1])})",
-                      f"{b['mean_length']:.1f} ± {b['mean_length_95'][1] - b['mean_length']:.1f}",
-                      f"{b['winners_per_game']:.3f}",
-                      ", ".join(f"{k} {_pct(v)}%" for k, v in b.get("ends", {}).items()) or "-"]
+            cells += [
+                f"{_pct(b['first_seat_win_rate'])} ({_pct(b['first_seat_win_95'][0])}-"
+                f"{_pct(b['first_seat_win_95'][1])})",
+                f"{b['mean_length']:.1f} ± {b['mean_length_95'][1] - b['mean_length']:.1f}",
+                f"{b['winners_per_game']:.3f}",
+                ", ".join(f"{k} {_pct(v)}%" for k, v in b.get("ends", {}).items()) or "-",
+            ]
         else:
             cells += ["-", "-", "-", "-"]
         rows.append("| " + " | ".join(cells) + " |")
@@ -248,6 +275,7 @@ def _executor(args: argparse.Namespace) -> Tuple[Optional[cf.Executor], Any, Any
     if args.workers == 0 and args.dask is None:
         return None, None, None
     from dask.distributed import Client, LocalCluster
+
     if args.dask is not None:
         client = Client(args.dask)
         return client.get_executor(), client, None
@@ -257,27 +285,49 @@ def _executor(args: argparse.Namespace) -> Tuple[Optional[cf.Executor], Any, Any
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="benchmarks/readings.py", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="benchmarks/readings.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--game", action="append", choices=mousehole.game_names(), help="only this game (repeatable)")
     ap.add_argument("--players", type=int, nargs="+", default=None, help="player counts (default: all)")
     ap.add_argument("--games", type=int, default=1_000_000, help="random games a line (default 1,000,000)")
     ap.add_argument("--bot-games", type=int, default=2000, help="ISMCTS games a line (default 2,000; 0: none)")
     ap.add_argument("--iterations", type=int, default=30, help="ISMCTS iterations a move (default 30)")
-    ap.add_argument("--bot-players", type=int, nargs="+", default=None,
-                    help="player counts of the ISMCTS games (default: every count of the random games)")
-    ap.add_argument("--end-sample", type=int, default=10_000,
-                    help="random games played from Python for the end reasons (default 10,000)")
-    ap.add_argument("--defaults-only", action="store_true",
-                    help="only the games with every parameter at its default (e.g. the truncated share of bot games "
-                         "at every player count)")
-    ap.add_argument("--reading", action="append", default=None, metavar="PARAM",
-                    help="only this reading's lines beside the baselines (repeatable; e.g. a reading added "
-                         "after a recorded run: the baselines replay the same seeds)")
+    ap.add_argument(
+        "--bot-players",
+        type=int,
+        nargs="+",
+        default=None,
+        help="player counts of the ISMCTS games (default: every count of the random games)",
+    )
+    ap.add_argument(
+        "--end-sample",
+        type=int,
+        default=10_000,
+        help="random games played from Python for the end reasons (default 10,000)",
+    )
+    ap.add_argument(
+        "--defaults-only",
+        action="store_true",
+        help="only the games with every parameter at its default (e.g. the truncated share of bot games "
+        "at every player count)",
+    )
+    ap.add_argument(
+        "--reading",
+        action="append",
+        default=None,
+        metavar="PARAM",
+        help="only this reading's lines beside the baselines (repeatable; e.g. a reading added "
+        "after a recorded run: the baselines replay the same seeds)",
+    )
     ap.add_argument("--chunk", type=int, default=25, help="ISMCTS games a task (default 25)")
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                    help="LocalCluster worker processes (default: one a core; 0: this process)")
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="LocalCluster worker processes (default: one a core; 0: this process)",
+    )
     ap.add_argument("--dask", default=None, metavar="ADDRESS", help="a running Dask scheduler instead")
     ap.add_argument("--json", default=None, metavar="PATH")
     args = ap.parse_args(argv)
@@ -286,8 +336,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         known = {r.param for g in games for r in _api._REGISTRY[g].READINGS}
         unknown = sorted(set(args.reading) - known)
         if unknown:
-            ap.error(f"--reading {', '.join(unknown)}: no such reading of {', '.join(games)} "
-                     f"(known: {', '.join(sorted(known))})")
+            ap.error(
+                f"--reading {', '.join(unknown)}: no such reading of {', '.join(games)} "
+                f"(known: {', '.join(sorted(known))})"
+            )
     lines = configs(games, args.players, defaults_only=args.defaults_only, readings=args.reading)
     executor, client, cluster = _executor(args)
     results: List[Dict[str, Any]] = []
@@ -297,19 +349,39 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             r = study_line(line, args, executor)
             results.append(r)
             what = "default" if line["param"] is None else f"{line['param']}={line['value']}"
-            print(f"[{i}/{len(lines)}] {line['game']} {line['players']}p {what}: "
-                  f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+            print(
+                f"[{i}/{len(lines)}] {line['game']} {line['players']}p {what}: {time.perf_counter() - start:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     finally:
         if client is not None:
             client.close()
         if cluster is not None:
             cluster.close()
     info = machine()
-    doc = {"kind": "readings", "machine": info, "date": datetime.date.today().isoformat(),
-           "settings": {k: getattr(args, k) for k in ("games", "bot_games", "bot_players", "iterations", "end_sample",
-                                                       "seed", "workers", "defaults_only", "reading")},
-           "executor": "dask " + (args.dask or f"LocalCluster({args.workers} processes)") if executor else "none",
-           "seconds": time.perf_counter() - start, "results": results}
+    doc = {
+        "kind": "readings",
+        "machine": info,
+        "date": datetime.date.today().isoformat(),
+        "settings": {
+            k: getattr(args, k)
+            for k in (
+                "games",
+                "bot_games",
+                "bot_players",
+                "iterations",
+                "end_sample",
+                "seed",
+                "workers",
+                "defaults_only",
+                "reading",
+            )
+        },
+        "executor": "dask " + (args.dask or f"LocalCluster({args.workers} processes)") if executor else "none",
+        "seconds": time.perf_counter() - start,
+        "results": results,
+    }
     path = args.json
     if path is None:
         cpu = re.sub(r"[^a-z0-9]+", "-", str(info.get("cpu", "cpu")).lower()).strip("-")[:24]

@@ -15,6 +15,7 @@ check, and the threads measurement. The JSON keeps the keys of the earlier resul
 Game-specific microbenchmarks live in ``benchmarks/bench_<game>.py`` and run when present
 (a ``run(quick) -> dict`` function); their figures go under ``games/<game>/extra``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,11 +40,17 @@ def run_extra(name: str, quick: bool) -> Dict[str, Any]:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="benchmarks/run.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     bench.add_arguments(ap)
-    ap.add_argument("--no-extra", dest="no_extra", action="store_true", default=False,
-                    help="skip the game-specific microbenchmarks of benchmarks/bench_<game>.py (default: off)")
+    ap.add_argument(
+        "--no-extra",
+        dest="no_extra",
+        action="store_true",
+        default=False,
+        help="skip the game-specific microbenchmarks of benchmarks/bench_<game>.py (default: off)",
+    )
     args = ap.parse_args(argv)
     return bench.run(args, extra=None if args.no_extra else run_extra)
 

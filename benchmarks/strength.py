@@ -63,6 +63,7 @@ It prints the table in markdown and writes the JSON to
 factories ``functools.partial(MCTSBot, iterations, c=...)``): the sweep of docs/bots.md is
 ``--iterations 1000 --players 2 --opponents greedy --games 100 --seed 77 --c 0.5 0.7 1.0 1.4 2.0``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -94,8 +95,16 @@ def search_bot(kind: str, iterations: int, c: float) -> BotEntry:
     return functools.partial(cls, iterations, c=c)
 
 
-def line(game_id: str, players: int, bot: BotEntry, opponent: str, n_games: int, seed: int,
-         executor: Optional[cf.Executor], c: float) -> Dict[str, Any]:
+def line(
+    game_id: str,
+    players: int,
+    bot: BotEntry,
+    opponent: str,
+    n_games: int,
+    seed: int,
+    executor: Optional[cf.Executor],
+    c: float,
+) -> Dict[str, Any]:
     game = mousehole.load(game_id, players=players)
     lineup: List[BotEntry] = [bot] + [opponent] * (players - 1)
     t = time.perf_counter()
@@ -103,10 +112,24 @@ def line(game_id: str, players: int, bot: BotEntry, opponent: str, n_games: int,
     seconds = time.perf_counter() - t
     me = result.stats[0]
     lo, hi = me.win_interval
-    return {"game": game_id, "players": players, "bot": me.name, "c": c, "opponent": opponent, "games": me.games,
-            "wins": me.wins, "losses": me.losses, "draws": me.draws, "decided": me.decided,
-            "win_rate": me.win_rate, "win_rate_95": [lo, hi], "even_share": 1.0 / players,
-            "mean_score": me.mean_score, "seconds": seconds, "seed": seed}
+    return {
+        "game": game_id,
+        "players": players,
+        "bot": me.name,
+        "c": c,
+        "opponent": opponent,
+        "games": me.games,
+        "wins": me.wins,
+        "losses": me.losses,
+        "draws": me.draws,
+        "decided": me.decided,
+        "win_rate": me.win_rate,
+        "win_rate_95": [lo, hi],
+        "even_share": 1.0 / players,
+        "mean_score": me.mean_score,
+        "seconds": seconds,
+        "seed": seed,
+    }
 
 
 class OracleBot:
@@ -144,18 +167,45 @@ def part_slice(n_games: int, part: Optional[Part]) -> Tuple[int, int]:
 
 def piece(result: ArenaResult) -> Dict[str, Any]:
     """What a part keeps of a line: enough to rebuild its :class:`ArenaResult`."""
-    return {"game": result.game, "params": result.params, "engine": result.engine, "seed": result.seed,
-            "bots": list(result.bots), "start": result.start, "n_games": result.n_games,
-            "outcomes": [dataclasses.asdict(g) for g in result.outcomes]}
+    return {
+        "game": result.game,
+        "params": result.params,
+        "engine": result.engine,
+        "seed": result.seed,
+        "bots": list(result.bots),
+        "start": result.start,
+        "n_games": result.n_games,
+        "outcomes": [dataclasses.asdict(g) for g in result.outcomes],
+    }
 
 
 def unpiece(d: Dict[str, Any]) -> ArenaResult:
     """The :class:`ArenaResult` of a kept slice (its figures recomputed from its outcomes)."""
-    outcomes = tuple(GameOutcome(int(g["index"]), tuple(g["seating"]), tuple(g["scores"]), tuple(g["winners"]),
-                                 int(g["length"]), bool(g["truncated"]), tuple(g["moves"]),
-                                 tuple(float(x) for x in g["seconds"])) for g in d["outcomes"])
-    bare = ArenaResult(d["game"], d["params"], d["engine"], int(d["n_games"]), int(d["seed"]), tuple(d["bots"]),
-                       (), outcomes, None, int(d["start"]))
+    outcomes = tuple(
+        GameOutcome(
+            int(g["index"]),
+            tuple(g["seating"]),
+            tuple(g["scores"]),
+            tuple(g["winners"]),
+            int(g["length"]),
+            bool(g["truncated"]),
+            tuple(g["moves"]),
+            tuple(float(x) for x in g["seconds"]),
+        )
+        for g in d["outcomes"]
+    )
+    bare = ArenaResult(
+        d["game"],
+        d["params"],
+        d["engine"],
+        int(d["n_games"]),
+        int(d["seed"]),
+        tuple(d["bots"]),
+        (),
+        outcomes,
+        None,
+        int(d["start"]),
+    )
     return ArenaResult.combine([bare])
 
 
@@ -164,16 +214,39 @@ def timed_row(what: str, result: ArenaResult, seconds: float, seed: int) -> Dict
     me = result.stats[0]
     lo, hi = me.win_interval
     opp = result.stats[1]
-    return {"what": what, "game": result.game, "players": len(result.bots), "bot": me.name,
-            "opponent": opp.name.split("#")[0],
-            "games": me.games, "wins": me.wins, "losses": me.losses, "draws": me.draws, "decided": me.decided,
-            "win_rate": me.win_rate, "win_rate_95": [lo, hi], "even_share": 1.0 / len(result.bots),
-            "mean_score": me.mean_score, "bot_seconds_per_move": me.seconds_per_move,
-            "opponent_seconds_per_move": opp.seconds_per_move, "seconds": seconds, "seed": seed}
+    return {
+        "what": what,
+        "game": result.game,
+        "players": len(result.bots),
+        "bot": me.name,
+        "opponent": opp.name.split("#")[0],
+        "games": me.games,
+        "wins": me.wins,
+        "losses": me.losses,
+        "draws": me.draws,
+        "decided": me.decided,
+        "win_rate": me.win_rate,
+        "win_rate_95": [lo, hi],
+        "even_share": 1.0 / len(result.bots),
+        "mean_score": me.mean_score,
+        "bot_seconds_per_move": me.seconds_per_move,
+        "opponent_seconds_per_move": opp.seconds_per_move,
+        "seconds": seconds,
+        "seed": seed,
+    }
 
 
-def timed_line(game_id: str, players: int, bot: BotEntry, opponent: BotEntry, n_games: int, seed: int,
-               executor: Optional[cf.Executor], what: str, part: Optional[Part] = None) -> Dict[str, Any]:
+def timed_line(
+    game_id: str,
+    players: int,
+    bot: BotEntry,
+    opponent: BotEntry,
+    n_games: int,
+    seed: int,
+    executor: Optional[cf.Executor],
+    what: str,
+    part: Optional[Part] = None,
+) -> Dict[str, Any]:
     """One line of the time table: ``bot`` on one seat, ``opponent`` on the others (with
     ``part``, its slice of the games, kept as ``row["piece"]``)."""
     game = mousehole.load(game_id, players=players)
@@ -187,19 +260,29 @@ def timed_line(game_id: str, players: int, bot: BotEntry, opponent: BotEntry, n_
 
 
 def format_time_table(rows: List[Dict[str, Any]]) -> str:
-    out = ["| game | players | bot | opponent | games | decided | wins | win rate | 95% interval | even share | "
-           "bot ms/move |",
-           "|---|---:|---|---|---:|---:|---:|---:|---|---:|---:|"]
+    out = [
+        "| game | players | bot | opponent | games | decided | wins | win rate | 95% interval | even share | "
+        "bot ms/move |",
+        "|---|---:|---|---|---:|---:|---:|---:|---|---:|---:|",
+    ]
     for r in rows:
         lo, hi = r["win_rate_95"]
-        out.append(f"| {r['game']} | {r['players']} | {r['bot']} | {r['opponent']} | {r['games']} | {r['decided']} | "
-                   f"{r['wins']} | {100 * r['win_rate']:.1f}% | {100 * lo:.1f}-{100 * hi:.1f}% | "
-                   f"{100 * r['even_share']:.0f}% | {1000 * r['bot_seconds_per_move']:.1f} |")
+        out.append(
+            f"| {r['game']} | {r['players']} | {r['bot']} | {r['opponent']} | {r['games']} | {r['decided']} | "
+            f"{r['wins']} | {100 * r['win_rate']:.1f}% | {100 * lo:.1f}-{100 * hi:.1f}% | "
+            f"{100 * r['even_share']:.0f}% | {1000 * r['bot_seconds_per_move']:.1f} |"
+        )
     return "\n".join(out)
 
 
-def ladder(game_id: str, specs: List[BotEntry], n_games: int, seed: int, executor: Optional[cf.Executor],
-           part: Optional[Part] = None) -> Dict[str, Any]:
+def ladder(
+    game_id: str,
+    specs: List[BotEntry],
+    n_games: int,
+    seed: int,
+    executor: Optional[cf.Executor],
+    part: Optional[Part] = None,
+) -> Dict[str, Any]:
     """The round robin of one game at 2 players and its openskill ratings (with ``part``, its
     slice of every pair's games, each kept as ``pair["piece"]``)."""
     game = mousehole.load(game_id, players=2)
@@ -209,12 +292,15 @@ def ladder(game_id: str, specs: List[BotEntry], n_games: int, seed: int, executo
     for i in range(len(specs)):
         for j in range(i + 1, len(specs)):
             t = time.perf_counter()
-            result = play(game, [specs[i], specs[j]], count, derive_pair(seed, i, j), executor=executor,
-                          start=start)
+            result = play(game, [specs[i], specs[j]], count, derive_pair(seed, i, j), executor=executor, start=start)
             results.append(((i, j), result, time.perf_counter() - t))
             a, b = result.stats
-            print(f"  ladder {game_id}: {names[i]} {a.wins} - {b.wins} {names[j]} ({a.draws} draws, "
-                  f"{time.perf_counter() - t:.0f} s)", file=sys.stderr, flush=True)
+            print(
+                f"  ladder {game_id}: {names[i]} {a.wins} - {b.wins} {names[j]} ({a.draws} draws, "
+                f"{time.perf_counter() - t:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
     out = ladder_of(game_id, names, results)
     if part is not None:
         for p, (_, result, _) in zip(out["pairs"], results):
@@ -222,17 +308,27 @@ def ladder(game_id: str, specs: List[BotEntry], n_games: int, seed: int, executo
     return out
 
 
-def ladder_of(game_id: str, names: List[str], results: List[Tuple[Tuple[int, int], ArenaResult, float]]
-              ) -> Dict[str, Any]:
+def ladder_of(
+    game_id: str, names: List[str], results: List[Tuple[Tuple[int, int], ArenaResult, float]]
+) -> Dict[str, Any]:
     """The ladder's table from the pairs' results (pair by pair, in the round robin's order)."""
     from openskill.models import PlackettLuce
+
     pairs = []
     games: List[Tuple[Tuple[int, int], GameOutcome]] = []
     for (i, j), result, seconds in results:
         a, b = result.stats
-        pairs.append({"bots": [names[i], names[j]], "pair": [i, j], "games": result.n_games,
-                      "wins": [a.wins, b.wins], "draws": a.draws,
-                      "seconds_per_move": [a.seconds_per_move, b.seconds_per_move], "seconds": seconds})
+        pairs.append(
+            {
+                "bots": [names[i], names[j]],
+                "pair": [i, j],
+                "games": result.n_games,
+                "wins": [a.wins, b.wins],
+                "draws": a.draws,
+                "seconds_per_move": [a.seconds_per_move, b.seconds_per_move],
+                "seconds": seconds,
+            }
+        )
         games.extend(((i, j), g) for g in result.outcomes)
     n_games = results[0][1].n_games if results else 0
     model = PlackettLuce()
@@ -244,15 +340,23 @@ def ladder_of(game_id: str, names: List[str], results: List[Tuple[Tuple[int, int
         new = model.rate([[ratings[k]] for k in who], ranks=ranks)
         for s, team in enumerate(new):
             ratings[who[s]] = team[0]
-    rated = [{"bot": n, "mu": float(r.mu), "sigma": float(r.sigma), "low": float(r.mu - 2 * r.sigma),
-              "high": float(r.mu + 2 * r.sigma)} for n, r in zip(names, ratings)]
+    rated = [
+        {
+            "bot": n,
+            "mu": float(r.mu),
+            "sigma": float(r.sigma),
+            "low": float(r.mu - 2 * r.sigma),
+            "high": float(r.mu + 2 * r.sigma),
+        }
+        for n, r in zip(names, ratings)
+    ]
     rated.sort(key=lambda x: -x["mu"])
-    return {"game": game_id, "players": 2, "games_per_pair": n_games, "names": names, "pairs": pairs,
-            "ratings": rated}
+    return {"game": game_id, "players": 2, "games_per_pair": n_games, "names": names, "pairs": pairs, "ratings": rated}
 
 
 def derive_pair(seed: int, i: int, j: int) -> int:
     from mousehole._rng import derive
+
     return derive(derive(seed, 1000 + i), j)
 
 
@@ -260,8 +364,10 @@ def format_ladder(ladders: List[Dict[str, Any]]) -> str:
     out = ["| game | rank | bot | mu | sigma | mu - 2 sigma .. mu + 2 sigma |", "|---|---:|---|---:|---:|---|"]
     for lad in ladders:
         for k, r in enumerate(lad["ratings"], start=1):
-            out.append(f"| {lad['game']} | {k} | {r['bot']} | {r['mu']:.2f} | {r['sigma']:.2f} | "
-                       f"{r['low']:.2f} .. {r['high']:.2f} |")
+            out.append(
+                f"| {lad['game']} | {k} | {r['bot']} | {r['mu']:.2f} | {r['sigma']:.2f} | "
+                f"{r['low']:.2f} .. {r['high']:.2f} |"
+            )
     return "\n".join(out)
 
 
@@ -286,26 +392,67 @@ def main_time(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int
 
     def done(row: Dict[str, Any]) -> None:
         rows.append(row)
-        print(f"{row['what']}: {row['game']} {row['players']}p {row['bot']} vs {row['opponent']}: "
-              f"{row['wins']}/{row['decided']} ({100 * row['win_rate']:.1f}%, {row['seconds']:.0f} s, "
-              f"{time.perf_counter() - start:.0f} s in all)", file=sys.stderr, flush=True)
+        print(
+            f"{row['what']}: {row['game']} {row['players']}p {row['bot']} vs {row['opponent']}: "
+            f"{row['wins']}/{row['decided']} ({100 * row['win_rate']:.1f}%, {row['seconds']:.0f} s, "
+            f"{time.perf_counter() - start:.0f} s in all)",
+            file=sys.stderr,
+            flush=True,
+        )
+
     try:
         oracle = functools.partial(OracleBot, time=t)
         if args.ceilings:  # the oracle against ismcts alone: no other line, no ladder
             for game_id in args.game:
-                done(timed_line(game_id, 2, oracle, ismcts, args.games, args.seed, executor,
-                                "oracle vs ismcts (ceiling)", args.part))
+                done(
+                    timed_line(
+                        game_id,
+                        2,
+                        oracle,
+                        ismcts,
+                        args.games,
+                        args.seed,
+                        executor,
+                        "oracle vs ismcts (ceiling)",
+                        args.part,
+                    )
+                )
         else:
             for game_id in args.game:
                 for n in args.players:
-                    done(timed_line(game_id, n, strong, "greedy", args.games, args.seed, executor, "strong vs greedy",
-                                    args.part))
+                    done(
+                        timed_line(
+                            game_id, n, strong, "greedy", args.games, args.seed, executor, "strong vs greedy", args.part
+                        )
+                    )
                     if n == 2:
-                        done(timed_line(game_id, n, strong, ismcts, args.games, args.seed, executor,
-                                        "strong vs ismcts", args.part))
+                        done(
+                            timed_line(
+                                game_id,
+                                n,
+                                strong,
+                                ismcts,
+                                args.games,
+                                args.seed,
+                                executor,
+                                "strong vs ismcts",
+                                args.part,
+                            )
+                        )
                     if game_id == "kasimir" and not args.no_oracle:
-                        done(timed_line(game_id, n, oracle, "greedy", args.games, args.seed, executor,
-                                        "oracle vs greedy (ceiling)", args.part))
+                        done(
+                            timed_line(
+                                game_id,
+                                n,
+                                oracle,
+                                "greedy",
+                                args.games,
+                                args.seed,
+                                executor,
+                                "oracle vs greedy (ceiling)",
+                                args.part,
+                            )
+                        )
             if args.ladder_games > 0:
                 lt = args.ladder_time if args.ladder_time is not None else t
                 specs: List[BotEntry] = ["random", "greedy", f"mcts:{lt!r}s", f"ismcts:{lt!r}s", f"strong:{lt!r}s"]
@@ -314,13 +461,23 @@ def main_time(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int
     finally:
         if executor is not None:
             executor.shutdown()
-    results = {"kind": "strength-time", "machine": machine(), "time_per_move": t, "games_per_line": args.games,
-               "ladder_games_per_pair": args.ladder_games, "ladder_time": args.ladder_time, "seed": args.seed,
-               "workers": args.workers, "argv": sys.argv[1:] if argv is None else argv,
-               "seconds": time.perf_counter() - start,
-               "strong_tuning": {g: dataclasses.asdict(v) for g, v in STRONG_TUNING.items()},
-               "search_tuning": {g: dict(cls.SEARCH_TUNING) for g, cls in _registry().items()},
-               "part": None if args.part is None else list(args.part), "rows": rows, "ladders": ladders}
+    results = {
+        "kind": "strength-time",
+        "machine": machine(),
+        "time_per_move": t,
+        "games_per_line": args.games,
+        "ladder_games_per_pair": args.ladder_games,
+        "ladder_time": args.ladder_time,
+        "seed": args.seed,
+        "workers": args.workers,
+        "argv": sys.argv[1:] if argv is None else argv,
+        "seconds": time.perf_counter() - start,
+        "strong_tuning": {g: dataclasses.asdict(v) for g, v in STRONG_TUNING.items()},
+        "search_tuning": {g: dict(cls.SEARCH_TUNING) for g, cls in _registry().items()},
+        "part": None if args.part is None else list(args.part),
+        "rows": rows,
+        "ladders": ladders,
+    }
     if args.ceilings:  # (only then: the parts of a run before the option have no such key)
         results["ceilings"] = True
     suffix = "-ceilings" if args.ceilings else ""
@@ -331,6 +488,7 @@ def main_time(args: argparse.Namespace, argv: Optional[List[str]] = None) -> int
 
 def _registry() -> Dict[str, Any]:
     from mousehole._api import _REGISTRY
+
     return dict(_REGISTRY)
 
 
@@ -356,8 +514,17 @@ def write_json(results: Dict[str, Any], path: Optional[str], default_name: str) 
 
 
 #: the arguments a part's run must share with the others to be merged with them
-_SAME = ("kind", "time_per_move", "games_per_line", "ladder_games_per_pair", "ladder_time", "seed",
-         "strong_tuning", "search_tuning", "ceilings")
+_SAME = (
+    "kind",
+    "time_per_move",
+    "games_per_line",
+    "ladder_games_per_pair",
+    "ladder_time",
+    "seed",
+    "strong_tuning",
+    "search_tuning",
+    "ceilings",
+)
 
 
 def merge_parts(paths: List[str], out: Optional[str]) -> int:
@@ -394,19 +561,32 @@ def merge_parts(paths: List[str], out: Optional[str]) -> int:
             results.append(((pair["pair"][0], pair["pair"][1]), whole, sum(p["seconds"] for p in same)))
         ladders.append(ladder_of(lad["game"], lad["names"], results))
     merged = {k: first[k] for k in _SAME if k in first}
-    merged.update({"machine": [d["machine"] for d in parts], "workers": [d["workers"] for d in parts],
-                   "argv": [d["argv"] for d in parts], "seconds": sum(d["seconds"] for d in parts),
-                   "parts": [os.path.basename(p) for p in paths], "part": None, "rows": rows, "ladders": ladders})
+    merged.update(
+        {
+            "machine": [d["machine"] for d in parts],
+            "workers": [d["workers"] for d in parts],
+            "argv": [d["argv"] for d in parts],
+            "seconds": sum(d["seconds"] for d in parts),
+            "parts": [os.path.basename(p) for p in paths],
+            "part": None,
+            "rows": rows,
+            "ladders": ladders,
+        }
+    )
     return write_time_results(merged, out, "")
 
 
 def format_table(rows: List[Dict[str, Any]]) -> str:
-    out = ["| game | players | bot | c | opponent | games | decided | wins | win rate | 95% interval |",
-           "|---|---:|---|---:|---|---:|---:|---:|---:|---|"]
+    out = [
+        "| game | players | bot | c | opponent | games | decided | wins | win rate | 95% interval |",
+        "|---|---:|---|---:|---|---:|---:|---:|---:|---|",
+    ]
     for r in rows:
         lo, hi = r["win_rate_95"]
-        out.append(f"| {r['game']} | {r['players']} | {r['bot']} | {r['c']} | {r['opponent']} | {r['games']} | "
-                   f"{r['decided']} | {r['wins']} | {100 * r['win_rate']:.1f}% | {100 * lo:.1f}-{100 * hi:.1f}% |")
+        out.append(
+            f"| {r['game']} | {r['players']} | {r['bot']} | {r['c']} | {r['opponent']} | {r['games']} | "
+            f"{r['decided']} | {r['wins']} | {100 * r['win_rate']:.1f}% | {100 * lo:.1f}-{100 * hi:.1f}% |"
+        )
     return "\n".join(out)
 
 
@@ -416,24 +596,46 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--players", nargs="*", type=int, default=[2, 4], help="player counts (default: 2 4)")
     ap.add_argument("--bots", nargs="*", default=["mcts", "ismcts"], help="search bots (default: mcts ismcts)")
     ap.add_argument("--opponents", nargs="*", default=["random", "greedy"], help="default: random greedy")
-    ap.add_argument("--iterations", type=int, default=None,
-                    help="issue 11's table: the search bots at this many iterations per move (default: by time)")
+    ap.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help="issue 11's table: the search bots at this many iterations per move (default: by time)",
+    )
     ap.add_argument("--time", type=float, default=0.1, help="seconds per move of the time tables (default 0.1)")
     ap.add_argument("--ladder-games", type=int, default=20, help="games per pair of the ladder (default 20; 0: none)")
     ap.add_argument("--ladder-time", type=float, default=None, help="seconds per move in the ladder (default --time)")
     ap.add_argument("--no-oracle", action="store_true", help="leave out Kater Kasimir's oracle lines")
-    ap.add_argument("--ceilings", action="store_true",
-                    help="by time: only OracleBot against ismcts at 2 players in every game (no other line, no ladder)")
+    ap.add_argument(
+        "--ceilings",
+        action="store_true",
+        help="by time: only OracleBot against ismcts at 2 players in every game (no other line, no ladder)",
+    )
     ap.add_argument("--games", type=int, default=400, help="games per line (default 400)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--workers", type=int, default=1, help="processes (default 1: no pool)")
-    ap.add_argument("--c", nargs="*", type=float, default=[DEFAULT_C],
-                    help=f"exploration constants, a line each (default {DEFAULT_C})")
+    ap.add_argument(
+        "--c",
+        nargs="*",
+        type=float,
+        default=[DEFAULT_C],
+        help=f"exploration constants, a line each (default {DEFAULT_C})",
+    )
     ap.add_argument("--json", metavar="PATH", help="where to write the JSON (default benchmarks/results/)")
-    ap.add_argument("--part", metavar="K/N", type=_part, default=None,
-                    help="by time: play the K-th of N slices of every line's games (then --merge the N parts)")
-    ap.add_argument("--merge", nargs="+", metavar="PART.json", default=None,
-                    help="put the parts of a run by time back together (and write the whole run's JSON)")
+    ap.add_argument(
+        "--part",
+        metavar="K/N",
+        type=_part,
+        default=None,
+        help="by time: play the K-th of N slices of every line's games (then --merge the N parts)",
+    )
+    ap.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="PART.json",
+        default=None,
+        help="put the parts of a run by time back together (and write the whole run's JSON)",
+    )
     args = ap.parse_args(argv)
     if args.merge is not None:
         return merge_parts(args.merge, args.json)
@@ -458,14 +660,24 @@ def main(argv: Optional[List[str]] = None) -> int:
                         for opponent in args.opponents:
                             rows.append(line(game_id, n, entry, opponent, args.games, args.seed, executor, c))
                             r = rows[-1]
-                            print(f"{game_id} {n}p {r['bot']} (c={c}) vs {opponent}: {r['wins']}/{r['decided']} "
-                                  f"({r['seconds']:.0f} s)", file=sys.stderr, flush=True)
+                            print(
+                                f"{game_id} {n}p {r['bot']} (c={c}) vs {opponent}: {r['wins']}/{r['decided']} "
+                                f"({r['seconds']:.0f} s)",
+                                file=sys.stderr,
+                                flush=True,
+                            )
     finally:
         if executor is not None:
             executor.shutdown()
     print(format_table(rows))
-    results = {"machine": machine(), "iterations": args.iterations, "games_per_line": args.games,
-               "seed": args.seed, "workers": args.workers, "rows": rows}
+    results = {
+        "machine": machine(),
+        "iterations": args.iterations,
+        "games_per_line": args.games,
+        "seed": args.seed,
+        "workers": args.workers,
+        "rows": rows,
+    }
     suffix = "" if args.games >= 400 else f"-smoke{args.games}"
     return write_json(results, args.json, f"strength-{datetime.date.today().isoformat()}{suffix}.json")
 

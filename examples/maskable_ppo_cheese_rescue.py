@@ -6,6 +6,7 @@
 Trains seat 0 through Stable-Baselines3's make_vec_env, plays new games with the trained
 policy and with a uniformly random one, and saves the learning curve.
 """
+
 import argparse
 import time
 
@@ -48,8 +49,9 @@ def win_rate(model, games, seed):
                 obs, reward, done, info = env.step([rng.choice(np.flatnonzero(mask))])
             won += reward[0] == 1
         return won / games
-    results, _ = evaluate_policy(model, env, n_eval_episodes=games, deterministic=True,
-                                 return_episode_rewards=True, warn=False)
+    results, _ = evaluate_policy(
+        model, env, n_eval_episodes=games, deterministic=True, return_episode_rewards=True, warn=False
+    )
     return float(np.mean(np.array(results) == 1))
 
 
@@ -62,22 +64,37 @@ def main():
     args = parser.parse_args()
 
     env = make_vec_env(ENV_ID, n_envs=16, seed=args.seed, env_kwargs=GAME)
-    model = MaskablePPO("MlpPolicy", env, n_steps=128, batch_size=512, n_epochs=4,
-                        learning_rate=1e-3, gamma=1.0, ent_coef=0.01, seed=args.seed,
-                        policy_kwargs={"net_arch": [128, 128]}, device="cpu")
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=128,
+        batch_size=512,
+        n_epochs=4,
+        learning_rate=1e-3,
+        gamma=1.0,
+        ent_coef=0.01,
+        seed=args.seed,
+        policy_kwargs={"net_arch": [128, 128]},
+        device="cpu",
+    )
     games = Games()
     start = time.perf_counter()
     model.learn(total_timesteps=args.timesteps, callback=games)
-    print(f"trained on {model.num_timesteps:,} decisions ({len(games.results):,} games) "
-          f"in {time.perf_counter() - start:.0f} s")
+    print(
+        f"trained on {model.num_timesteps:,} decisions ({len(games.results):,} games) "
+        f"in {time.perf_counter() - start:.0f} s"
+    )
 
     seed = args.seed + 1_000_000  # new games, never seen in training
     random_rate = win_rate(None, args.eval_games, seed)
     trained_rate = win_rate(model, args.eval_games, seed)
-    print(f"win rate over {args.eval_games:,} new games: random player {random_rate:.1%}, "
-          f"trained policy {trained_rate:.1%}")
+    print(
+        f"win rate over {args.eval_games:,} new games: random player {random_rate:.1%}, "
+        f"trained policy {trained_rate:.1%}"
+    )
 
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -86,7 +103,7 @@ def main():
     n = len(results) // window * window
     won = (results[:n] == 1).reshape(-1, window).mean(axis=1)
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(steps[window - 1:n:window], won, label=f"training games (mean of {window})")
+    ax.plot(steps[window - 1 : n : window], won, label=f"training games (mean of {window})")
     ax.axhline(random_rate, color="grey", linestyle="--", label="uniformly random player")
     ax.axhline(trained_rate, color="green", linestyle=":", label="trained policy, new games")
     ax.set_xlabel("learner decisions (timesteps)")

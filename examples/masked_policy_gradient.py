@@ -16,6 +16,7 @@ learns to beat a uniformly random opponent at 2-player Cheese Rescue.
 * Output: the learning curve (win rate against games played, beside the random player's
   win rate) saved as a PNG, and a final evaluation of the trained policy on new games.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -60,8 +61,8 @@ class Policy:
         for k, g in grads.items():
             self.m[k] = 0.9 * self.m[k] + 0.1 * g
             self.v[k] = 0.999 * self.v[k] + 0.001 * g * g
-            mh = self.m[k] / (1 - 0.9 ** self.t)
-            vh = self.v[k] / (1 - 0.999 ** self.t)
+            mh = self.m[k] / (1 - 0.9**self.t)
+            vh = self.v[k] / (1 - 0.999**self.t)
             self.p[k] -= (lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
 
 
@@ -81,8 +82,16 @@ def sample(probs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def update(pol: Policy, obs: np.ndarray, mask: np.ndarray, act: np.ndarray, ret: np.ndarray,
-           lr: float, entropy_coef: float, value_coef: float) -> None:
+def update(
+    pol: Policy,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    act: np.ndarray,
+    ret: np.ndarray,
+    lr: float,
+    entropy_coef: float,
+    value_coef: float,
+) -> None:
     """One REINFORCE step with a learned baseline on a batch of decisions."""
     n = len(obs)
     h, logits, value = pol.forward(obs)
@@ -110,7 +119,7 @@ class Episodes:
 
     def __init__(self, n: int) -> None:
         self.steps: List[Tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (obs, mask, action)
-        self.first = 0                           # index of self.steps[0]
+        self.first = 0  # index of self.steps[0]
         self.start = np.zeros(n, dtype=np.int64)  # the step at which each env's game began
         self.done: List[Tuple[np.ndarray, int, int, np.ndarray]] = []  # (envs, start, stop, result)
 
@@ -145,8 +154,15 @@ class Episodes:
         return np.concatenate(obs), np.concatenate(mask), np.concatenate(act), np.concatenate(ret)
 
 
-def play(pol: Policy, vgs: List[VectorGame], rng: np.random.Generator, games: int,
-         train: bool, args: argparse.Namespace, curve: List[Tuple[int, float]]) -> float:
+def play(
+    pol: Policy,
+    vgs: List[VectorGame],
+    rng: np.random.Generator,
+    games: int,
+    train: bool,
+    args: argparse.Namespace,
+    curve: List[Tuple[int, float]],
+) -> float:
     """Play about ``games`` games in each batch (learning from them when ``train``); returns
     the learner's win rate. Appends (games so far, win rate since the last point) to ``curve``."""
     wins = played = 0
@@ -210,8 +226,12 @@ def main() -> None:
     ap.add_argument("--eval-games", type=int, default=5000, help="evaluation games per seat")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--figure", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                                                     "docs", "figures", "masked_policy_gradient.png"))
+    ap.add_argument(
+        "--figure",
+        default=os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "..", "docs", "figures", "masked_policy_gradient.png"
+        ),
+    )
     args = ap.parse_args()
 
     game = mousehole.load("cheese_rescue", players=2)
@@ -226,13 +246,12 @@ def main() -> None:
     curve: List[Tuple[int, float]] = []
     train_rate = play(pol, train, rng, args.games, True, args, curve)
     print(f"training: {2 * args.games} games in {time.time() - t0:.0f} s, win rate while learning {train_rate:.3f}")
-    test = [VectorGame(game, args.envs, 20_000 + args.seed * 2 + s, seats=[s], threads=args.threads)
-            for s in (0, 1)]
+    test = [VectorGame(game, args.envs, 20_000 + args.seed * 2 + s, seats=[s], threads=args.threads) for s in (0, 1)]
     final = play(pol, test, rng, args.eval_games, False, args, [])
-    print(f"trained policy on {2 * args.eval_games} new games: win rate {final:.3f} "
-          f"(random player: {base:.3f})")
+    print(f"trained policy on {2 * args.eval_games} new games: win rate {final:.3f} (random player: {base:.3f})")
 
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

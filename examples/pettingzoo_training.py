@@ -19,6 +19,7 @@ against a uniformly random opponent, one ordinary ``env.agent_iter()`` loop per 
   training (the untrained policy is uniform over the legal actions, that is, a random player)
   and after, and the learning curve saved as a PNG.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,8 +49,9 @@ def choose(pol: Policy, obs: np.ndarray, mask: np.ndarray, rng: np.random.Genera
     return int(np.searchsorted(cum, rng.random() * cum[-1], side="right"))
 
 
-def play_game(env: Any, seed: int, learner: str, pol: Policy, rng: np.random.Generator,
-              record: Optional[List[Decision]]) -> float:
+def play_game(
+    env: Any, seed: int, learner: str, pol: Policy, rng: np.random.Generator, record: Optional[List[Decision]]
+) -> float:
     """One game through the AEC loop; returns the learner's final reward. The learner's
     decisions are appended to ``record`` when it is given."""
     env.reset(seed=seed)
@@ -119,10 +121,15 @@ def main(argv: Optional[List[str]] = None) -> None:
     ap.add_argument("--curve-every", type=int, default=2000, help="games per point of the curve")
     ap.add_argument("--eval-games", type=int, default=5000, help="evaluation games, before and after")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--quick", action="store_true",
-                    help="a tiny configuration that runs in seconds (40 games, 20 evaluation games)")
-    ap.add_argument("--figure", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
-                                                     "docs", "figures", "pettingzoo_training.png"))
+    ap.add_argument(
+        "--quick", action="store_true", help="a tiny configuration that runs in seconds (40 games, 20 evaluation games)"
+    )
+    ap.add_argument(
+        "--figure",
+        default=os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "..", "docs", "figures", "pettingzoo_training.png"
+        ),
+    )
     args = ap.parse_args(argv)
     if args.quick:
         args.games, args.eval_games, args.batch, args.curve_every, args.hidden = 40, 20, 64, 10, 8
@@ -144,6 +151,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     print(f"after training: win rate {after:.3f} against the random player ({args.eval_games} games)")
 
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -9,6 +9,7 @@ Trains through mousehole.rllib (the environment registered as "mousehole", the m
 module), then plays new games with the trained policy (its most likely legal action) at seat 0
 against uniformly random players, and with a uniformly random player there for comparison.
 """
+
 import argparse
 import time
 
@@ -30,16 +31,22 @@ def shared_policy(agent_id, episode, **kwargs):
 
 def ppo_config(args):
     env_config = {"game": args.game, "players": args.players}  # and any game parameter
-    module = RLModuleSpec(module_class=MaskedPPOTorchRLModule,
-                          model_config={"fcnet_hiddens": [256, 256]})
+    module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config={"fcnet_hiddens": [256, 256]})
     return (
         PPOConfig()
         .environment("mousehole", env_config=env_config)
         .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=1)
         .multi_agent(policies={"shared"}, policy_mapping_fn=shared_policy)
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": module}))
-        .training(train_batch_size_per_learner=args.batch, minibatch_size=min(512, args.batch),
-                  num_epochs=4, lr=3e-4, gamma=1.0, lambda_=0.95, entropy_coeff=0.01)
+        .training(
+            train_batch_size_per_learner=args.batch,
+            minibatch_size=min(512, args.batch),
+            num_epochs=4,
+            lr=3e-4,
+            gamma=1.0,
+            lambda_=0.95,
+            entropy_coeff=0.01,
+        )
         .debugging(seed=args.seed)
     )
 
@@ -93,14 +100,18 @@ def main():
     for i in range(1, args.iterations + 1):
         result = algo.train()
         runners = result["env_runners"]
-        print(f"iteration {i}: {int(runners['num_env_steps_sampled_lifetime']):,} env steps, "
-              f"{int(runners['num_episodes_lifetime']):,} games, entropy "
-              f"{result['learners']['shared']['entropy']:.2f}")
+        print(
+            f"iteration {i}: {int(runners['num_env_steps_sampled_lifetime']):,} env steps, "
+            f"{int(runners['num_episodes_lifetime']):,} games, entropy "
+            f"{result['learners']['shared']['entropy']:.2f}"
+        )
     print(f"trained in {time.time() - start:.0f} s")
     random_rate = win_rate(None, args, args.eval_games, seed=10**6)
     trained_rate = win_rate(algo.get_module("shared"), args, args.eval_games, seed=10**6)
-    print(f"win rate at seat 0 over {args.eval_games:,} new games: "
-          f"random player {random_rate:.1%}, trained policy {trained_rate:.1%}")
+    print(
+        f"win rate at seat 0 over {args.eval_games:,} new games: "
+        f"random player {random_rate:.1%}, trained policy {trained_rate:.1%}"
+    )
     algo.stop()
     ray.shutdown()
 

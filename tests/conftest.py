@@ -17,6 +17,7 @@ inherited: started from a background job, ``nohup`` or any runner that ignores S
 child would otherwise inherit the ignored signal, Python would install no handler, and the
 interrupt would never arrive.
 """
+
 from __future__ import annotations
 
 import os
@@ -38,8 +39,13 @@ if TOY_GAME:
     toygame.register()
 ENGINES = mousehole.available_engines()
 #: tests of the optional environments, whose packages (gymnasium, pettingzoo) need Python 3.10+
-NEEDS_310 = {"test_gymnasium_env.py", "test_pettingzoo_env.py", "test_pettingzoo_training.py",
-             "test_clients_sb3.py", "test_clients_supersuit.py"}
+NEEDS_310 = {
+    "test_gymnasium_env.py",
+    "test_pettingzoo_env.py",
+    "test_pettingzoo_training.py",
+    "test_clients_sb3.py",
+    "test_clients_supersuit.py",
+}
 #: open_spiel has wheels for CPython >= 3.11 only: below, its test module is not collected
 #: (it imports pyspiel at the top), and the report header says so.
 collect_ignore = ["test_openspiel.py"] if sys.version_info < (3, 11) else []
@@ -54,8 +60,8 @@ def _have_clients() -> bool:
     import importlib.util
 
     return sys.version_info >= (3, 10) and all(
-        importlib.util.find_spec(m) is not None
-        for m in ("torch", "stable_baselines3", "sb3_contrib", "supersuit"))
+        importlib.util.find_spec(m) is not None for m in ("torch", "stable_baselines3", "sb3_contrib", "supersuit")
+    )
 
 
 if not _have_clients():
@@ -94,8 +100,11 @@ def _have_cairo() -> bool:
 
 #: marker -> (check, what it needs and how to install it)
 PARTS: Dict[str, Tuple[Callable[[], bool], str]] = {
-    "browser": (_have_chromium, f"needs Chromium ({CHROMIUM}) and its driver ({CHROMEDRIVER}): "
-                                "apt-get install chromium chromium-driver (Debian)"),
+    "browser": (
+        _have_chromium,
+        f"needs Chromium ({CHROMIUM}) and its driver ({CHROMEDRIVER}): "
+        "apt-get install chromium chromium-driver (Debian)",
+    ),
     "png": (_have_cairo, "needs CairoSVG and the system cairo library: apt-get install libcairo2 (Debian)"),
     "postgres": (_have_postgres, "needs PostgreSQL's initdb and pg_ctl: apt-get install postgresql (Debian)"),
 }
@@ -132,9 +141,11 @@ def pytest_runtest_setup(item: Any) -> None:
 
 #: run first in the child: SIGINT back to its default (and unblocked), then exec the command,
 #: whose Python then installs its own handler (the KeyboardInterrupt one) as usual
-_DEFAULT_SIGINT = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-                   "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); "
-                   "os.execv(sys.argv[1], sys.argv[1:])")
+_DEFAULT_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
 
 
 def interruptible(argv: Sequence[str], **kwargs: Any) -> "subprocess.Popen[Any]":
@@ -146,6 +157,7 @@ def interruptible(argv: Sequence[str], **kwargs: Any) -> "subprocess.Popen[Any]"
     exe: Optional[str] = argv[0] if os.path.isabs(argv[0]) else None
     if exe is None:
         import shutil
+
         exe = shutil.which(argv[0])
         if exe is None:
             raise FileNotFoundError(argv[0])
@@ -157,8 +169,10 @@ def pytest_report_header(config: Any) -> str:
     if "test_openspiel.py" in collect_ignore:
         note += "; OpenSpiel tests not collected (open_spiel needs Python >= 3.11)"
     if CLIENT_FILES[0] in collect_ignore:
-        note += ("; RL client tests not collected (pip install torch==2.13.0, then "
-                 "pip install --no-build-isolation '.[clients]' to run them; CI does, in a step of its own)")
+        note += (
+            "; RL client tests not collected (pip install torch==2.13.0, then "
+            "pip install --no-build-isolation '.[clients]' to run them; CI does, in a step of its own)"
+        )
     head = f"mousehole {mousehole.__version__} from {os.path.dirname(mousehole.__file__)}; engines: {ENGINES}{note}"
     for part in PARTS:
         if not part_available(part):
@@ -170,8 +184,9 @@ def pytest_report_header(config: Any) -> str:
 def pytest_sessionstart(session: Any) -> None:
     unknown = REQUIRED - set(PARTS)
     if unknown:
-        raise pytest.UsageError(f"MOUSEHOLE_REQUIRE names no system part: {', '.join(sorted(unknown))} "
-                                f"(the parts: {', '.join(PARTS)})")
+        raise pytest.UsageError(
+            f"MOUSEHOLE_REQUIRE names no system part: {', '.join(sorted(unknown))} (the parts: {', '.join(PARTS)})"
+        )
     if not PURE and "compiled" not in ENGINES:
         raise pytest.UsageError(
             "the compiled engine did not import; build the package (pip install .) "
@@ -186,8 +201,10 @@ def pytest_collection_modifyitems(config: Any, items: List[Any]) -> None:
     keep, drop = [], []
     for item in items:
         cannot = (
-            ((item.get_closest_marker("differential") or item.get_closest_marker("compiled"))
-             and "compiled" not in ENGINES)
+            (
+                (item.get_closest_marker("differential") or item.get_closest_marker("compiled"))
+                and "compiled" not in ENGINES
+            )
             or (item.path.name == "test_wheel_matrix.py" and sys.version_info < (3, 11))
             or (item.get_closest_marker("sigint") and sys.platform == "win32")
             or (item.path.name in NEEDS_310 and sys.version_info < (3, 10))

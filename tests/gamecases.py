@@ -8,6 +8,7 @@ A generic suite never keys anything by a game id: what it needs to know about a 
 sparsely to sample its long games, what the rules say about its information, ...) is in the
 game's :class:`Profile`, and :func:`profile` gives a game without one (a new game) the
 defaults, so that every generic suite runs over it unchanged."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -71,23 +72,58 @@ class Profile:
 #: every game's profile, by game id: the one table of per-game test values (every registered
 #: game has an entry, ``tests/test_touch_points.py``; its fields default to ``Profile()``'s)
 PROFILES: Dict[str, Profile] = {
-    "cheese_rescue": Profile(information_every=3, bots_every=5, short_max_turns=6, rotating_turns=True,
-                             episode_steps=40, rule_prefix="CR",
-                             legend_words=("D dog", "C cat", "M mouse", "A1 a cheese card of seat 0 (A)",
-                                           "A-C: seats 0-2", ". an empty cell")),
+    "cheese_rescue": Profile(
+        information_every=3,
+        bots_every=5,
+        short_max_turns=6,
+        rotating_turns=True,
+        episode_steps=40,
+        rule_prefix="CR",
+        legend_words=(
+            "D dog",
+            "C cat",
+            "M mouse",
+            "A1 a cheese card of seat 0 (A)",
+            "A-C: seats 0-2",
+            ". an empty cell",
+        ),
+    ),
     "kasimir": Profile(
         extra_configs=({"players": 4, "explicit_chance": True}, {"players": 2, "explicit_chance": True}),
-        perfect_information=True, openspiel_chance_off={"explicit_chance": False},
-        information_every=5, bots_every=11, short_max_turns=8, rotating_turns=True,
-        explicit_chance={"explicit_chance": True}, episode_steps=120, rule_prefix="KK",
-        legend_words=("A-C the mice of seats 0-2", "o an empty trap", "a-c a mouse caught", "[X] the caught")),
-    "m": Profile(information_every=9, bots_every=23, slow_reference_games=True, slow_reference_search=True,
-                 short_max_turns=10, views_hide_moves=True, episode_steps=150, rule_prefix="M",
-                 legend_words=("b=blue", "s=square", "row and column")),
-    "maus_au_chocolat": Profile(single_winner=True, simultaneous_choices=True, information_every=13, bots_every=29,
-                                slow_reference_games=True, short_max_turns=1, views_hide_moves=True,
-                                episode_steps=150, rule_prefix="MC",
-                                legend_words=("eggs5/1c scores 5", "bids 1 coin", "the seat's helper")),
+        perfect_information=True,
+        openspiel_chance_off={"explicit_chance": False},
+        information_every=5,
+        bots_every=11,
+        short_max_turns=8,
+        rotating_turns=True,
+        explicit_chance={"explicit_chance": True},
+        episode_steps=120,
+        rule_prefix="KK",
+        legend_words=("A-C the mice of seats 0-2", "o an empty trap", "a-c a mouse caught", "[X] the caught"),
+    ),
+    "m": Profile(
+        information_every=9,
+        bots_every=23,
+        slow_reference_games=True,
+        slow_reference_search=True,
+        short_max_turns=10,
+        views_hide_moves=True,
+        episode_steps=150,
+        rule_prefix="M",
+        legend_words=("b=blue", "s=square", "row and column"),
+    ),
+    "maus_au_chocolat": Profile(
+        single_winner=True,
+        simultaneous_choices=True,
+        information_every=13,
+        bots_every=29,
+        slow_reference_games=True,
+        short_max_turns=1,
+        views_hide_moves=True,
+        episode_steps=150,
+        rule_prefix="MC",
+        legend_words=("eggs5/1c scores 5", "bids 1 coin", "the seat's helper"),
+    ),
 }
 
 #: every registered game's id, sorted (``mousehole.game_names()``): what a test that covers
@@ -99,17 +135,22 @@ NAMES: List[str] = mousehole.game_names()
 #: Maus au Chocolat's ``kept_card`` was ``highest_printed``, Kater Kasimir's ``elimination``
 #: was ``skip_turns``, M's ``draw_timing`` was ``after_scoring``): a test that holds a game to
 #: such a record loads it with these, so the record keeps meaning what it says
-OLD_DEFAULTS: Dict[str, Dict[str, Any]] = {"maus_au_chocolat": {"kept_card": "highest_printed"},
-                                           "kasimir": {"elimination": "skip_turns"},
-                                           "m": {"draw_timing": "after_scoring"}}
+OLD_DEFAULTS: Dict[str, Dict[str, Any]] = {
+    "maus_au_chocolat": {"kept_card": "highest_printed"},
+    "kasimir": {"elimination": "skip_turns"},
+    "m": {"draw_timing": "after_scoring"},
+}
 
 
 def may_end_without_winner(game: Any) -> bool:
     """Whether a finished game of ``game`` may have no winner: only Kater Kasimir under
     ``elimination="out_of_game"`` (the default since issue 41), when every seat ends
     eliminated with no mouse home (KK-11; docs/api.md, ``returns()``)."""
-    return bool(game.name == "kasimir" and game.params["elimination"] == "out_of_game"
-                and game.params["all_eliminated"] == "as_elimination")
+    return bool(
+        game.name == "kasimir"
+        and game.params["elimination"] == "out_of_game"
+        and game.params["all_eliminated"] == "as_elimination"
+    )
 
 
 def profile(name: str) -> Profile:

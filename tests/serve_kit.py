@@ -2,6 +2,7 @@
 ``mousehole serve`` subprocess), WebSocket clients that keep every byte they receive, a
 throwaway PostgreSQL cluster, and the rule for system parts (Chromium, PostgreSQL): skipped
 with the reason where they are missing, failed where ``MOUSEHOLE_REQUIRE`` names them (CI)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -64,9 +65,13 @@ class ServerProcess:
         self.log = tempfile.NamedTemporaryFile(mode="w+", prefix="mousehole-serve-", suffix=".log")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "mousehole", "serve", "--port", "0", "--db", db, *args],
-            stdout=subprocess.PIPE, stderr=self.log, text=True)
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+        )
         assert self.proc.stdout is not None
         import select
+
         ready, _, _ = select.select([self.proc.stdout], [], [], 120.0)
         line = self.proc.stdout.readline() if ready else "(nothing within 120 s)"
         found = re.search(r"(http://\S+/)", line)
@@ -94,8 +99,9 @@ class ServerProcess:
 
 def post_table(url: str, table: Dict[str, Any]) -> Dict[str, Any]:
     """Create a table by the lobby's API (blocking)."""
-    req = urllib.request.Request(url + "api/tables", data=json.dumps(table).encode(),
-                                 headers={"Content-Type": "application/json"}, method="POST")
+    req = urllib.request.Request(
+        url + "api/tables", data=json.dumps(table).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
     with urllib.request.urlopen(req, timeout=30) as resp:
         made: Dict[str, Any] = json.loads(resp.read())
     return made
@@ -130,8 +136,7 @@ class Client:
         self._pace = _Bucket(BURST // 2, 1.0 / (RATE * 0.9))
 
     @classmethod
-    async def join(cls, session: aiohttp.ClientSession, url: str, table: str, token: str,
-                   **hello: Any) -> "Client":
+    async def join(cls, session: aiohttp.ClientSession, url: str, table: str, token: str, **hello: Any) -> "Client":
         ws = await session.ws_connect(url + f"ws/{table}")
         c = cls(ws, token)
         await ws.send_json({"type": "hello", "token": token, **hello})
@@ -199,8 +204,7 @@ class Client:
         return bool(self.state.get("legal"))
 
 
-async def play_out(clients: List[Client], rng: random.Random, *, timeout: float = 300.0,
-                   choose: Any = None) -> None:
+async def play_out(clients: List[Client], rng: random.Random, *, timeout: float = 300.0, choose: Any = None) -> None:
     """Play the clients' seats to the end: each seat, when it has legal moves, plays one
     (``choose(client)`` or a random one) once per turn; every client reads until it sees the
     result."""
@@ -214,6 +218,7 @@ async def play_out(clients: List[Client], rng: random.Random, *, timeout: float 
                 action = choose(c) if choose is not None else rng.choice(c.state["legal"])[0]
                 await c.move(action)
             await c.next_state(max(0.1, end - time.monotonic()))
+
     await asyncio.gather(*(seat(c) for c in clients))
 
 
@@ -246,13 +251,15 @@ def postgres_cluster() -> Iterator[str]:
         yield given
         return
     initdb, pg_ctl = _pg_bin("initdb"), _pg_bin("pg_ctl")
-    need("postgres", bool(initdb and pg_ctl), "needs PostgreSQL's initdb and pg_ctl (Debian: apt-get install "
-                                              "postgresql)")
+    need(
+        "postgres", bool(initdb and pg_ctl), "needs PostgreSQL's initdb and pg_ctl (Debian: apt-get install postgresql)"
+    )
     assert initdb is not None and pg_ctl is not None
     folder = tempfile.mkdtemp(prefix="mousehole-pg-")
     preexec = None
     if os.geteuid() == 0:  # PostgreSQL will not run as root: as the postgres user
         import pwd
+
         try:
             user = pwd.getpwnam("postgres")
         except KeyError:
@@ -263,17 +270,37 @@ def postgres_cluster() -> Iterator[str]:
         def preexec() -> None:
             os.setgid(user.pw_gid)
             os.setuid(user.pw_uid)
+
     data = os.path.join(folder, "data")
     port = _free_port()
     env = dict(os.environ, LC_ALL="C")
-    subprocess.run([initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=preexec, env=env, timeout=120)
+    subprocess.run(
+        [initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=preexec,
+        env=env,
+        timeout=120,
+    )
     opts = f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=off -c max_connections=50"
-    subprocess.run([pg_ctl, "-D", data, "-o", opts, "-l", os.path.join(folder, "log"), "-w", "-t", "60", "start"],
-                   check=True, stdout=subprocess.DEVNULL, preexec_fn=preexec, env=env, timeout=120)
+    subprocess.run(
+        [pg_ctl, "-D", data, "-o", opts, "-l", os.path.join(folder, "log"), "-w", "-t", "60", "start"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        preexec_fn=preexec,
+        env=env,
+        timeout=120,
+    )
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([pg_ctl, "-D", data, "-m", "immediate", "-w", "stop"], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, preexec_fn=preexec, env=env, timeout=60)
+        subprocess.run(
+            [pg_ctl, "-D", data, "-m", "immediate", "-w", "stop"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=preexec,
+            env=env,
+            timeout=60,
+        )
         shutil.rmtree(folder, ignore_errors=True)

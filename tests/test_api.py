@@ -1,5 +1,6 @@
 """The shared API (docs/api.md): loading, parameters, engines, the generator, simulate, the
 README tour and the doctests of the installed modules."""
+
 from __future__ import annotations
 
 import doctest
@@ -56,8 +57,13 @@ def test_engines_listed() -> None:
 
 def test_pure_python_switch_in_a_fresh_interpreter() -> None:
     code = "import mousehole; print(mousehole.available_engines(), mousehole.load('m').engine)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=dict(os.environ, MOUSEHOLE_PUREPYTHON="1"), check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, MOUSEHOLE_PUREPYTHON="1"),
+        check=True,
+    ).stdout
     assert out.strip() == "['python'] python"
 
 
@@ -121,8 +127,11 @@ def test_readme_tour_runs() -> None:
     assert more
     code = more.group(1)
     if mousehole.default_engine() == "python":  # small budgets for the reference engine
-        code = (code.replace("iterations=1000", "iterations=2").replace("mcts:1000", "mcts:2")
-                .replace(", 20, seed", ", 1, seed"))
+        code = (
+            code.replace("iterations=1000", "iterations=2")
+            .replace("mcts:1000", "mcts:2")
+            .replace(", 20, seed", ", 1, seed")
+        )
     exec(compile(code, "README bots and more", "exec"), namespace)
     assert len(namespace["state"].history) == 1
     assert namespace["records"].loads(namespace["text"]).final_state() == namespace["state"]
@@ -131,7 +140,8 @@ def test_readme_tour_runs() -> None:
         wins = [s.wins for s in namespace["result"].stats]
         assert wins == sorted(wins, reverse=True), (
             "the README's tournament, strongest first, "
-            f"does not finish in that order: {namespace['result'].bots} won {wins}")
+            f"does not finish in that order: {namespace['result'].bots} won {wins}"
+        )
 
 
 def test_readme_tournament_follows_the_ladder() -> None:
@@ -152,8 +162,11 @@ def test_readme_tournament_follows_the_ladder() -> None:
     assert [rank[k] for k in kinds] == sorted(rank[k] for k in kinds), (kinds, ladder)
 
 
-@pytest.mark.parametrize("module", ["mousehole", "mousehole._api", "mousehole._rng", "mousehole._simulate"]
-                         + [_api._REGISTRY[n].__module__ for n in mousehole.game_names()])
+@pytest.mark.parametrize(
+    "module",
+    ["mousehole", "mousehole._api", "mousehole._rng", "mousehole._simulate"]
+    + [_api._REGISTRY[n].__module__ for n in mousehole.game_names()],
+)
 def test_doctests(module: str) -> None:
     mod = importlib.import_module(module)
     result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
@@ -167,8 +180,13 @@ def test_new_state_seeds_are_the_same_on_both_engines(name: str, engine: str) ->
     reference does."""
     game = mousehole.load(name, engine=engine)
     ref = mousehole.load(name, engine="python")
-    for seed, same in ((-1, 2**64 - 1), (2**64 + 5, 5), (np.uint64(2**63 + 1), 2**63 + 1),
-                       (np.int64(-3), 2**64 - 3), (np.int32(9), 9)):
+    for seed, same in (
+        (-1, 2**64 - 1),
+        (2**64 + 5, 5),
+        (np.uint64(2**63 + 1), 2**63 + 1),
+        (np.int64(-3), 2**64 - 3),
+        (np.int32(9), 9),
+    ):
         s = game.new_state(seed)  # type: ignore[arg-type]
         assert s.seed == same
         assert s.to_dict() == ref.new_state(same).to_dict()
@@ -179,6 +197,7 @@ def test_new_state_seeds_are_the_same_on_both_engines(name: str, engine: str) ->
         with pytest.raises(TypeError, match="seed"):
             game.new_state(bad)  # type: ignore[arg-type]
     import pickle
+
     assert pickle.loads(pickle.dumps(game)).new_state(3).to_dict() == game.new_state(3).to_dict()
 
 
@@ -196,8 +215,20 @@ def test_apply_with_text_points_to_parse_action(name: str, engine: str) -> None:
     assert state.to_dict() != before
 
 
-PROTOCOL = ("legal_actions", "apply_action", "is_terminal", "current_player", "scores", "winners",
-            "truncated", "history", "clone", "legal_action_mask", "observation", "is_chance_node")
+PROTOCOL = (
+    "legal_actions",
+    "apply_action",
+    "is_terminal",
+    "current_player",
+    "scores",
+    "winners",
+    "truncated",
+    "history",
+    "clone",
+    "legal_action_mask",
+    "observation",
+    "is_chance_node",
+)
 
 
 def compiled_modules() -> List[str]:
@@ -232,8 +263,11 @@ def test_help_shows_the_signatures_of_compiled_methods() -> None:
         for name, obj in vars(mod).items():
             found = []
             if isinstance(obj, type) and obj.__module__ == mod.__name__:
-                found = [(f"{name}.{a}", getattr(obj, a)) for a, v in vars(obj).items()
-                         if type(v).__name__ in ("method_descriptor", "classmethod_descriptor")]
+                found = [
+                    (f"{name}.{a}", getattr(obj, a))
+                    for a, v in vars(obj).items()
+                    if type(v).__name__ in ("method_descriptor", "classmethod_descriptor")
+                ]
             elif type(obj).__name__ == "builtin_function_or_method" and not name.startswith("__"):
                 found = [(name, obj)]
             for where, fn in found:
@@ -257,6 +291,7 @@ def test_compiled_members_are_documented(name: str) -> None:
     """``help()`` on a compiled state's methods and properties shows their documentation,
     not only the signature Cython embeds."""
     import pydoc
+
     state = mousehole.load(name, engine="compiled").new_state(seed=1)
     for member in PROTOCOL:
         doc = getattr(type(state), member).__doc__ or ""

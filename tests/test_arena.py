@@ -7,6 +7,7 @@ the games; bad arguments are refused with errors naming them.
 
 One Dask cluster (two worker processes) serves the whole module.
 """
+
 from __future__ import annotations
 
 import concurrent.futures as cf
@@ -66,8 +67,10 @@ class FirstBot:
 def dask_executor() -> Iterator[Any]:
     """A real Dask cluster: two worker processes, one thread each; closed at the end."""
     import distributed
-    cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                       dashboard_address=":0", silence_logs=40)
+
+    cluster = distributed.LocalCluster(
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0", silence_logs=40
+    )
     client = distributed.Client(cluster)
     try:
         yield client
@@ -261,6 +264,7 @@ def test_repeated_names_get_their_position() -> None:
 
 def test_ratings_rank_the_stronger_bot_first() -> None:
     import openskill  # noqa: F401  (the test extra installs it)
+
     game = _game("maus_au_chocolat", players=2)
     result = play(game, [SeededRandomBot, FirstBot], 20, seed=1)
     by_wins = sorted(range(2), key=lambda i: -result.stats[i].wins)
@@ -311,8 +315,15 @@ def test_progress_callback_counts_up_to_n() -> None:
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
     calls.clear()
     with cf.ThreadPoolExecutor(2) as ex:
-        play(_game(), [SeededRandomBot, FirstBot], 7, seed=1, executor=ex, chunk_size=2,
-             progress=lambda d, n: calls.append((d, n)))
+        play(
+            _game(),
+            [SeededRandomBot, FirstBot],
+            7,
+            seed=1,
+            executor=ex,
+            chunk_size=2,
+            progress=lambda d, n: calls.append((d, n)),
+        )
     assert calls[0] == (0, 7) and calls[-1] == (7, 7) and len(calls) == 5
 
 
@@ -438,7 +449,7 @@ def test_pieces_that_are_not_one_tournament_are_refused() -> None:
         ArenaResult.combine([])
     with pytest.raises(TypeError, match="non-empty list of ArenaResult"):
         ArenaResult.combine([a, {"n_games": 2}])  # type: ignore[list-item]
-    for bad in (-1, 2 ** 53):
+    for bad in (-1, 2**53):
         with pytest.raises(ValueError, match="start .* must be from 0"):
             play(game, bots, 2, start=bad)
     for bad_type in (1.0, "2", None):
@@ -486,8 +497,10 @@ def test_a_game_id_is_loaded_with_its_defaults() -> None:
 
 
 def _same(a: Any, b: Any) -> bool:
-    return all(np.array_equal(x, y) for x, y in
-               zip((a.scores, a.winners, a.lengths, a.truncated), (b.scores, b.winners, b.lengths, b.truncated)))
+    return all(
+        np.array_equal(x, y)
+        for x, y in zip((a.scores, a.winners, a.lengths, a.truncated), (b.scores, b.winners, b.lengths, b.truncated))
+    )
 
 
 @pytest.mark.parametrize("name", mousehole.game_names())
@@ -504,6 +517,7 @@ def test_simulate_on_a_pool_and_on_dask_equals_the_run_here(name: str, pool: Any
 
 def test_simulate_on_an_executor_reports_progress_and_checks_it(monkeypatch: Any) -> None:
     import mousehole._simulate as sim
+
     monkeypatch.setattr(sim, "_PROGRESS_EVERY", 0.0)
     game = _game()
     calls: List[Any] = []
@@ -522,8 +536,25 @@ def test_simulate_on_an_executor_reports_progress_and_checks_it(monkeypatch: Any
 def test_the_arena_command_runs_on_dask(dask_executor: Any, capsys: Any, tmp_path: Any) -> None:
     address = dask_executor.scheduler.address
     path = tmp_path / "dask.json"
-    assert cli.main(["arena", "cheese_rescue", "--bots", "random,greedy", "--games", "6", "--seed", "3",
-                     "--dask", address, "--json", str(path)]) == 0
+    assert (
+        cli.main(
+            [
+                "arena",
+                "cheese_rescue",
+                "--bots",
+                "random,greedy",
+                "--games",
+                "6",
+                "--seed",
+                "3",
+                "--dask",
+                address,
+                "--json",
+                str(path),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert f"on Dask at {address}" in out
     here = play(_game(), ["random", "greedy"], 6, seed=3)
@@ -534,6 +565,7 @@ def test_the_arena_command_runs_on_dask(dask_executor: Any, capsys: Any, tmp_pat
 
 def test_the_module_examples_run() -> None:
     import doctest
+
     result = doctest.testmod(arena, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
 
@@ -575,11 +607,13 @@ def test_the_arena_records_the_time_each_bot_used() -> None:
     assert first.seconds < slow.seconds
     assert slow.seconds_per_move == pytest.approx(slow.seconds / slow.moves)
     doc = result.to_dict()["bots"][0]
-    assert (doc["moves"], doc["seconds"], doc["seconds_per_move"]) == (slow.moves, slow.seconds,
-                                                                      slow.seconds_per_move)
+    assert (doc["moves"], doc["seconds"], doc["seconds_per_move"]) == (slow.moves, slow.seconds, slow.seconds_per_move)
     table = result.table()
     assert table.startswith(result.table(times=False) + "\n")
     tail = table.splitlines()[-2:]
     assert tail[0].split()[0] == "_SlowBot" and tail[0].split()[1:] == [
-        str(slow.moves), f"{slow.seconds:.3f}", f"{1000 * slow.seconds_per_move:.3f}"]
+        str(slow.moves),
+        f"{slow.seconds:.3f}",
+        f"{1000 * slow.seconds_per_move:.3f}",
+    ]
     assert "time used" in table and "ms/move" in table

@@ -4,6 +4,7 @@ statistics agree with ``simulate``; Maus au Chocolat's combination count and out
 the reference's on random hands), the harness runs in its quick form, writes the JSON it
 documents, compares with an earlier run, and refuses bad options with exit status 2.
 No timing is asserted: the figures depend on the machine."""
+
 from __future__ import annotations
 
 import argparse
@@ -63,8 +64,13 @@ def test_c_loop_prints_its_statistics(loops: Dict[str, str]) -> None:
 
 @pytest.mark.parametrize("name,lo,hi", [("cheese_rescue", 2, 4), ("m", 2, 6), ("maus_au_chocolat", 2, 6)])
 def test_c_loop_bad_arguments(loops: Dict[str, str], name: str, lo: int, hi: int) -> None:
-    for argv in ([str(lo - 1), "10", "1"], [str(hi + 1), "10", "1"], [str(lo), "0", "1"], [str(lo), "x", "1"],
-                 [str(lo), "10"]):
+    for argv in (
+        [str(lo - 1), "10", "1"],
+        [str(hi + 1), "10", "1"],
+        [str(lo), "0", "1"],
+        [str(lo), "x", "1"],
+        [str(lo), "10"],
+    ):
         res = subprocess.run([loops[name], *argv], capture_output=True, text=True)
         assert res.returncode == 2 and res.stdout == "" and res.stderr.strip(), argv
 
@@ -82,8 +88,12 @@ def test_memory_floor_program_writes_every_row(tmp_path: Any) -> None:
     built, note = bench.build_c_loops(folder, cache=str(tmp_path), sources={"rows": "rows.c"})
     assert set(built) == {"rows"}, note
     obs_bytes, mask_bytes, envs, passes = 4 * 37, 11, 5, 3
-    res = subprocess.run([built["rows"], str(obs_bytes), str(mask_bytes), str(envs), str(passes)],
-                         capture_output=True, text=True, check=True)
+    res = subprocess.run(
+        [built["rows"], str(obs_bytes), str(mask_bytes), str(envs), str(passes)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     out = json.loads(res.stdout)
     assert (out["obs_bytes"], out["mask_bytes"], out["envs"], out["passes"]) == (obs_bytes, mask_bytes, envs, passes)
     assert out["ns_per_env"] > 0
@@ -95,8 +105,13 @@ def test_memory_floor_program_writes_every_row(tmp_path: Any) -> None:
         mask[i, (last + i) % mask_bytes] = 1
     expected = int(obs.view(np.uint8).ravel()[::61].sum()) + int(mask.ravel()[::7].sum())
     assert out["checksum"] == expected
-    for argv in (["3", "1", "1", "1"], ["8", "0", "1", "1"], ["8", "1", "0", "1"], ["8", "1", "1", "x"],
-                 ["8", "1", "1"]):
+    for argv in (
+        ["3", "1", "1", "1"],
+        ["8", "0", "1", "1"],
+        ["8", "1", "0", "1"],
+        ["8", "1", "1", "x"],
+        ["8", "1", "1"],
+    ):
         bad = subprocess.run([built["rows"], *argv], capture_output=True, text=True)
         assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.strip(), argv
 
@@ -131,10 +146,20 @@ def test_c_ratio_runs_both_halves_of_a_round_on_one_cpu(loops: Dict[str, str], m
 
 
 @needs_compiled
-@pytest.mark.parametrize("name,players", [("cheese_rescue", 2), ("cheese_rescue", 3), ("cheese_rescue", 4),
-                                          ("m", 2), ("m", 4), ("m", 6),
-                                          ("maus_au_chocolat", 2), ("maus_au_chocolat", 4),
-                                          ("maus_au_chocolat", 6)])
+@pytest.mark.parametrize(
+    "name,players",
+    [
+        ("cheese_rescue", 2),
+        ("cheese_rescue", 3),
+        ("cheese_rescue", 4),
+        ("m", 2),
+        ("m", 4),
+        ("m", 6),
+        ("maus_au_chocolat", 2),
+        ("maus_au_chocolat", 4),
+        ("maus_au_chocolat", 6),
+    ],
+)
 def test_c_loop_fingerprint(loops: Dict[str, str], name: str, players: int) -> None:
     """Same action model: mean game length and seat-0 score of simulate and of the C loop within
     4 standard errors (CR-11: every Cheese Rescue game has the same length, exactly)."""
@@ -164,8 +189,7 @@ def test_c_loop_fingerprint_detects_another_game(loops: Dict[str, str]) -> None:
     """The check can fail: M's C loop against simulate at another player count."""
     ours = bench.run_c_loop(loops["m"], 2, 2000, 1)
     other = bench.run_c_loop(loops["m"], 6, 2000, 1)
-    _, ok = bench.fingerprint(ours["mean_length"], ours["length_stderr"], other["mean_length"],
-                              other["length_stderr"])
+    _, ok = bench.fingerprint(ours["mean_length"], ours["length_stderr"], other["mean_length"], other["length_stderr"])
     assert not ok
 
 
@@ -176,8 +200,11 @@ def _check_build(tmp_path: Any) -> str:
     if not cc:
         pytest.skip("no C compiler on this machine")
     exe = str(tmp_path / "mc_check")
-    subprocess.run(cc + flags + ["-DLIM_CHECK_COMBOS", "-o", exe, os.path.join(folder, "maus_au_chocolat.c"),
-                                 "-lm"], check=True, capture_output=True)
+    subprocess.run(
+        cc + flags + ["-DLIM_CHECK_COMBOS", "-o", exe, os.path.join(folder, "maus_au_chocolat.c"), "-lm"],
+        check=True,
+        capture_output=True,
+    )
     return exe
 
 
@@ -186,6 +213,7 @@ def test_maus_au_chocolat_c_combinations_equal_the_reference(tmp_path: Any) -> N
     combination actions of the reference (mousehole.maus_au_chocolat.combination_actions) and
     draws each outcome (cards laid, cards kept) exactly once."""
     from mousehole import maus_au_chocolat as mc
+
     exe = _check_build(tmp_path)
     game = mousehole.load("maus_au_chocolat", engine="python")
     table = game.cards
@@ -220,18 +248,50 @@ def test_maus_au_chocolat_c_combinations_equal_the_reference(tmp_path: Any) -> N
 # the harness
 
 
-CALL_KEYS = {"loop_ns", "clone_ns", "apply_action_ns", "apply_action_np_ns", "apply_action_np_extra_ns",
-             "is_chance_node_ns", "current_player_ns", "new_state_ns", "legal_actions_ns", "observation_ns",
-             "observation_out_ns", "legal_action_mask_ns", "legal_action_mask_out_ns", "observation_per_clone",
-             "to_dict_ns", "state_from_dict_ns", "determinize_view_ns", "python_loop_steps_per_s",
-             "simulate_games_per_s", "simulate_actions_per_s", "simulate_ns_per_action", "mean_game_length"}
+CALL_KEYS = {
+    "loop_ns",
+    "clone_ns",
+    "apply_action_ns",
+    "apply_action_np_ns",
+    "apply_action_np_extra_ns",
+    "is_chance_node_ns",
+    "current_player_ns",
+    "new_state_ns",
+    "legal_actions_ns",
+    "observation_ns",
+    "observation_out_ns",
+    "legal_action_mask_ns",
+    "legal_action_mask_out_ns",
+    "observation_per_clone",
+    "to_dict_ns",
+    "state_from_dict_ns",
+    "determinize_view_ns",
+    "python_loop_steps_per_s",
+    "simulate_games_per_s",
+    "simulate_actions_per_s",
+    "simulate_ns_per_action",
+    "mean_game_length",
+}
 
 
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, Any]:
     path = str(tmp_path_factory.mktemp("bench") / "run.json")
-    args = parse(["--quick", "--games", "cheese_rescue,kasimir", "--players", "2", "--sim-games", "100",
-                  "--rounds", "1", "--json", path])
+    args = parse(
+        [
+            "--quick",
+            "--games",
+            "cheese_rescue,kasimir",
+            "--players",
+            "2",
+            "--sim-games",
+            "100",
+            "--rounds",
+            "1",
+            "--json",
+            path,
+        ]
+    )
     assert bench.run(args) == 0
     with open(path) as fh:
         doc: Dict[str, Any] = json.load(fh)
@@ -281,8 +341,13 @@ def test_table_reports_figures_without_targets(quick_run: Dict[str, Any]) -> Non
         cr = doc["c_ratio"]["cheese_rescue"]["2"]
         row = next(line for line in text.splitlines() if line.startswith("cheese_rescue") and "/" in line)
         cells = row.split()
-        assert cells[:5] == ["cheese_rescue", "2", f"{cr['simulate_ns_per_action']:.1f}",
-                             f"{cr['c_ns_per_action']:.1f}", f"{cr['ratio']:.2f}"]
+        assert cells[:5] == [
+            "cheese_rescue",
+            "2",
+            f"{cr['simulate_ns_per_action']:.1f}",
+            f"{cr['c_ns_per_action']:.1f}",
+            f"{cr['ratio']:.2f}",
+        ]
         assert cells[5] == f"{cr['ratio_median']:.2f}"
         assert cells[6] == f"{cr['simulate_mean_length']:.2f}"
 
@@ -301,8 +366,23 @@ def test_removed_target_names_are_deprecated_aliases(name: str) -> None:
 
 
 def test_compare_with_a_file_it_wrote(quick_run: Dict[str, Any], capsys: pytest.CaptureFixture[str]) -> None:
-    args = parse(["--quick", "--games", "kasimir", "--players", "2", "--no-c", "--no-threads", "--sim-games", "50",
-                  "--rounds", "1", "--compare", quick_run["_path"]])
+    args = parse(
+        [
+            "--quick",
+            "--games",
+            "kasimir",
+            "--players",
+            "2",
+            "--no-c",
+            "--no-threads",
+            "--sim-games",
+            "50",
+            "--rounds",
+            "1",
+            "--compare",
+            quick_run["_path"],
+        ]
+    )
     assert bench.run(args) == 0
     out = capsys.readouterr().out
     assert f"Compared with {quick_run['_path']}" in out
@@ -314,13 +394,21 @@ def test_compare_with_a_file_it_wrote(quick_run: Dict[str, Any], capsys: pytest.
 
 
 def test_compare_rows() -> None:
-    new = {"games": {"m": {"compiled": {"clone_ns": 90.0, "new_only": 1.0}}, "x": {"players": 4}},
-           "c_ratio": {"m": {"4": {"ratio": 0.9, "fingerprint_ok": True}}}, "machine": {"cores": 2}}
-    old = {"games": {"m": {"compiled": {"clone_ns": 180.0}}, "x": {"players": 2}},
-           "c_ratio": {"m": {"4": {"ratio": 0.3, "fingerprint_ok": True}}}, "machine": {"cores": 4}}
+    new = {
+        "games": {"m": {"compiled": {"clone_ns": 90.0, "new_only": 1.0}}, "x": {"players": 4}},
+        "c_ratio": {"m": {"4": {"ratio": 0.9, "fingerprint_ok": True}}},
+        "machine": {"cores": 2},
+    }
+    old = {
+        "games": {"m": {"compiled": {"clone_ns": 180.0}}, "x": {"players": 2}},
+        "c_ratio": {"m": {"4": {"ratio": 0.3, "fingerprint_ok": True}}},
+        "machine": {"cores": 4},
+    }
     rows = bench.compare_rows(new, old)
-    assert rows == [("c_ratio/m/4/ratio", 0.9, 0.3, pytest.approx(3.0)),
-                    ("games/m/compiled/clone_ns", 90.0, 180.0, 0.5)]
+    assert rows == [
+        ("c_ratio/m/4/ratio", 0.9, 0.3, pytest.approx(3.0)),
+        ("games/m/compiled/clone_ns", 90.0, 180.0, 0.5),
+    ]
 
 
 def test_old_result_files_stay_comparable() -> None:
@@ -328,8 +416,12 @@ def test_old_result_files_stay_comparable() -> None:
     path = os.path.join(ROOT, "benchmarks", "results", "2026-11-26-amd-epyc-2core.json")
     with open(path) as fh:
         old = json.load(fh)
-    new = {"games": {name: {engine: {k: 1.0 for k in CALL_KEYS} for engine in ("compiled", "python")}
-                     for name in mousehole.game_names()}}
+    new = {
+        "games": {
+            name: {engine: {k: 1.0 for k in CALL_KEYS} for engine in ("compiled", "python")}
+            for name in mousehole.game_names()
+        }
+    }
     paths = {r[0] for r in bench.compare_rows(new, old)}
     for name in mousehole.game_names():
         for key in ("clone_ns", "apply_action_ns", "legal_actions_ns", "simulate_games_per_s", "to_dict_ns"):
@@ -337,10 +429,23 @@ def test_old_result_files_stay_comparable() -> None:
 
 
 @needs_compiled
-def test_no_c_sources_or_compiler_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                                              tmp_path: Any) -> None:
-    base = ["--quick", "--games", "cheese_rescue", "--players", "2", "--engine", "compiled", "--no-threads",
-            "--sim-games", "20", "--rounds", "1"]
+def test_no_c_sources_or_compiler_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    base = [
+        "--quick",
+        "--games",
+        "cheese_rescue",
+        "--players",
+        "2",
+        "--engine",
+        "compiled",
+        "--no-threads",
+        "--sim-games",
+        "20",
+        "--rounds",
+        "1",
+    ]
     monkeypatch.setattr(bench, "c_sources", lambda: None)
     assert bench.run(parse(base)) == 0
     out = capsys.readouterr().out
@@ -355,8 +460,18 @@ def test_no_c_sources_or_compiler_is_one_line(monkeypatch: pytest.MonkeyPatch, c
     assert built == {} and note.startswith("C ratio skipped:") and "\n" not in note
 
 
-@pytest.mark.parametrize("argv", [["--games", "chess"], ["--players", "x"], ["--players", "0"], ["--sim-games", "0"],
-                                  ["--rounds", "-1"], ["--engine", "fast"], ["--quick", "extra"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--games", "chess"],
+        ["--players", "x"],
+        ["--players", "0"],
+        ["--sim-games", "0"],
+        ["--rounds", "-1"],
+        ["--engine", "fast"],
+        ["--quick", "extra"],
+    ],
+)
 def test_bad_options_exit_2_when_parsed(argv: List[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
         parse(argv)
@@ -369,12 +484,14 @@ def test_bad_values_exit_2(tmp_path: Any, capsys: pytest.CaptureFixture[str]) ->
     not_a_run.write_text('{"results": []}')
     broken = tmp_path / "broken.json"
     broken.write_text("{")
-    for argv, what in ((["--games", "cheese_rescue", "--players", "6"], "--players"),
-                       (["--compare", str(tmp_path / "missing.json")], "--compare"),
-                       (["--compare", str(broken)], "--compare"),
-                       (["--compare", str(not_a_run)], "--compare"),
-                       (["--json", str(tmp_path / "no" / "such" / "x.json")], "--json"),
-                       (["--json", str(tmp_path)], "--json")):
+    for argv, what in (
+        (["--games", "cheese_rescue", "--players", "6"], "--players"),
+        (["--compare", str(tmp_path / "missing.json")], "--compare"),
+        (["--compare", str(broken)], "--compare"),
+        (["--compare", str(not_a_run)], "--compare"),
+        (["--json", str(tmp_path / "no" / "such" / "x.json")], "--json"),
+        (["--json", str(tmp_path)], "--json"),
+    ):
         assert bench.run(parse(argv)) == 2, argv
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and what in err and "error" in err
@@ -399,9 +516,30 @@ def test_threads_and_control() -> None:
 
 def test_module_entry_point(tmp_path: Any) -> None:
     path = tmp_path / "m.json"
-    res = subprocess.run([sys.executable, "-m", "mousehole.bench", "--quick", "--games", "kasimir", "--players", "2",
-                          "--engine", "python", "--no-threads", "--sim-games", "10", "--rounds", "1", "--json",
-                          str(path)], capture_output=True, text=True, timeout=600)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mousehole.bench",
+            "--quick",
+            "--games",
+            "kasimir",
+            "--players",
+            "2",
+            "--engine",
+            "python",
+            "--no-threads",
+            "--sim-games",
+            "10",
+            "--rounds",
+            "1",
+            "--json",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert res.returncode == 0, res.stderr
     assert "Calls from Python" in res.stdout and json.loads(path.read_text())["games"]["kasimir"]["python"]
     bad = subprocess.run([sys.executable, "-m", "mousehole.bench", "--games", "nope"], capture_output=True, text=True)
@@ -409,9 +547,29 @@ def test_module_entry_point(tmp_path: Any) -> None:
 
 
 def test_cli_subcommand() -> None:
-    ok = subprocess.run([sys.executable, "-m", "mousehole", "bench", "--quick", "--games", "kasimir", "--players", "2",
-                         "--engine", "python", "--no-threads", "--sim-games", "10", "--rounds", "1"],
-                        capture_output=True, text=True, timeout=600)
+    ok = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mousehole",
+            "bench",
+            "--quick",
+            "--games",
+            "kasimir",
+            "--players",
+            "2",
+            "--engine",
+            "python",
+            "--no-threads",
+            "--sim-games",
+            "10",
+            "--rounds",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert ok.returncode == 0, ok.stderr
     assert "Calls from Python" in ok.stdout
     for argv in (["--games", "nope"], ["--players", "9", "--games", "m"], ["--rounds", "0"]):
@@ -423,14 +581,19 @@ def test_an_installed_package_finds_its_c_loops(tmp_path: Any) -> None:
     """``mousehole bench`` outside a checkout: without ``MOUSEHOLE_LIMITS`` and from another
     directory, the installed package finds the C loops it ships (``mousehole/limits`` in a
     wheel; ``benchmarks/limits`` in an editable install), the same sources as the checkout's."""
-    code = ("import os, sys; os.environ.pop('MOUSEHOLE_LIMITS', None); from mousehole import bench; "
-            "f = bench.c_sources(); print(f); sys.exit(f is None)")
+    code = (
+        "import os, sys; os.environ.pop('MOUSEHOLE_LIMITS', None); from mousehole import bench; "
+        "f = bench.c_sources(); print(f); sys.exit(f is None)"
+    )
     env = {k: v for k, v in os.environ.items() if k != "MOUSEHOLE_LIMITS"}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(tmp_path), env=env,
-                         timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=str(tmp_path), env=env, timeout=120
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     folder = out.stdout.strip()
     for name in bench.C_LOOPS.values():
-        with open(os.path.join(folder, name), "rb") as a, \
-                open(os.path.join(ROOT, "benchmarks", "limits", name), "rb") as b:
+        with (
+            open(os.path.join(folder, name), "rb") as a,
+            open(os.path.join(ROOT, "benchmarks", "limits", name), "rb") as b,
+        ):
             assert a.read() == b.read(), name

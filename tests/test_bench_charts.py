@@ -1,6 +1,7 @@
 """tools/bench_charts.py: the charts of docs/benchmarks.md, drawn from the committed results
 (benchmarks/results/*.json) into a temporary folder: each PNG is valid, not blank, drawn
 the same twice, and a file the script cannot read is skipped with a message."""
+
 from __future__ import annotations
 
 import copy
@@ -14,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
-BENCH = RESULTS / "2026-11-26-amd-epyc-2core.json"   # a run of benchmarks/run.py (no C ratio)
+BENCH = RESULTS / "2026-11-26-amd-epyc-2core.json"  # a run of benchmarks/run.py (no C ratio)
 STRENGTH = RESULTS / "strength-2026-11-26.json"
 #: the games that run measured (every game of its day)
 GAMES = sorted(json.loads(BENCH.read_text(encoding="utf-8"))["games"])
@@ -24,6 +25,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 @pytest.fixture(scope="module")
 def charts() -> Any:
     import matplotlib  # noqa: F401  (the test extra installs it)
+
     spec = importlib.util.spec_from_file_location("bench_charts", ROOT / "tools" / "bench_charts.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -51,14 +53,31 @@ def with_c_ratio(data: Dict[str, Any]) -> Dict[str, Any]:
     out = copy.deepcopy(data)
     out["machine"].update({"date": "2030-01-02", "commit": "abc1234"})
     out["c_ratio"] = {
-        "cheese_rescue": {str(n): {"players": n, "simulate_ns_per_action": 40.0, "c_ns_per_action": 36.0,
-                                   "ratio": 0.9, "target": 1.0, "met": False} for n in (2, 3, 4)},
+        "cheese_rescue": {
+            str(n): {
+                "players": n,
+                "simulate_ns_per_action": 40.0,
+                "c_ns_per_action": 36.0,
+                "ratio": 0.9,
+                "target": 1.0,
+                "met": False,
+            }
+            for n in (2, 3, 4)
+        },
         "kasimir": {"4": {"players": 4, "simulate_ns_per_action": 28.0}},  # no C loop
-        "m": {str(n): {"players": n, "simulate_ns_per_action": 60.0, "c_ns_per_action": 50.0,
-                       "ratio": 50.0 / 60.0, "target": 0.8, "met": True} for n in range(2, 7)},
+        "m": {
+            str(n): {
+                "players": n,
+                "simulate_ns_per_action": 60.0,
+                "c_ns_per_action": 50.0,
+                "ratio": 50.0 / 60.0,
+                "target": 0.8,
+                "met": True,
+            }
+            for n in range(2, 7)
+        },
     }
-    out["threads"] = {g: {"players": 4, "games_per_s_1_thread": 1000.0, "games_per_s_2_threads": 1900.0}
-                      for g in GAMES}
+    out["threads"] = {g: {"players": 4, "games_per_s_1_thread": 1000.0, "games_per_s_2_threads": 1900.0} for g in GAMES}
     out["notes"] = []
     return out
 
@@ -120,8 +139,9 @@ def test_subtitle_of_a_run_merged_from_parts_on_two_machines(charts: Any) -> Non
     xeon = {"cpu": "Intel(R) Xeon(R) Processor", "cores": 2, "date": "2026-11-28"}
     epyc = {"cpu": "AMD EPYC", "cores": 2, "date": "2026-11-29"}
     sub = charts.subtitle({"machine": [xeon] * 4 + [epyc] * 4}, Path("whole.json"))
-    assert sub == ("parts 1-4: Intel(R) Xeon(R) Processor, 2 cores, 2026-11-28; "
-                   "parts 5-8: AMD EPYC, 2 cores, 2026-11-29"), sub
+    assert sub == (
+        "parts 1-4: Intel(R) Xeon(R) Processor, 2 cores, 2026-11-28; parts 5-8: AMD EPYC, 2 cores, 2026-11-29"
+    ), sub
     sub = charts.subtitle({"machine": [xeon, epyc, xeon]}, Path("whole.json"))
     assert sub.startswith("parts 1, 3: Intel") and "parts 2: AMD EPYC" in sub, sub
     assert charts.subtitle({"machine": [epyc] * 8}, Path("w.json")) == "8 parts: AMD EPYC, 2 cores, 2026-11-29"
@@ -170,13 +190,16 @@ def test_deterministic(charts: Any, tmp_path: Path) -> None:
     check_png(tmp_path / "0" / f"{STRENGTH.stem}.png")
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("not json at all", "not readable JSON"),
-    ("[1, 2, 3]", "not a JSON object"),
-    ('{"games": {"m": {"compiled": {"speed": 3}}}}', "holds no per-call figures"),
-    ('{"rows": [{"game": "m"}]}', "not a list of strength results"),
-    ('{"machine": {}}', "neither a benchmark run"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("not json at all", "not readable JSON"),
+        ("[1, 2, 3]", "not a JSON object"),
+        ('{"games": {"m": {"compiled": {"speed": 3}}}}', "holds no per-call figures"),
+        ('{"rows": [{"game": "m"}]}', "not a list of strength results"),
+        ('{"machine": {}}', "neither a benchmark run"),
+    ],
+)
 def test_unreadable_file_is_skipped(charts: Any, tmp_path: Path, capsys: Any, text: str, reason: str) -> None:
     """A file the script does not understand is skipped with one line naming it and why;
     the readable files beside it are still drawn; with nothing drawn the exit status is 1."""

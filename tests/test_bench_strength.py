@@ -4,6 +4,7 @@ ladder pair's games, ``--merge`` puts the parts back together into the figures o
 Small seeded runs (Kater Kasimir, 2 players, 2 ms a move); the search bots with a time
 budget are not deterministic, so the whole run is compared with the merged parts where the
 bots are (the ladder's ``random``-``greedy`` pair) and by consistency elsewhere."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,21 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "strength.py"
-BASE = ["--game", "kasimir", "--players", "2", "--time", "0.002", "--games", "5", "--ladder-games", "3",
-        "--no-oracle", "--seed", "9"]
+BASE = [
+    "--game",
+    "kasimir",
+    "--players",
+    "2",
+    "--time",
+    "0.002",
+    "--games",
+    "5",
+    "--ladder-games",
+    "3",
+    "--no-oracle",
+    "--seed",
+    "9",
+]
 
 pytestmark = pytest.mark.skipif(not SCRIPT.exists(), reason="benchmarks/ is not beside this test suite")
 
@@ -67,8 +81,9 @@ def test_parts_are_slices_and_merge_to_the_whole_run(runs: Dict[str, Path]) -> N
     assert [p["bots"] for p in lad["pairs"]] == [p["bots"] for p in lad_whole["pairs"]]
     for i, pair in enumerate(lad["pairs"]):
         assert pair["games"] == 3
-        assert pair["wins"] == [a + b for a, b in zip(p1["ladders"][0]["pairs"][i]["wins"],
-                                                      p2["ladders"][0]["pairs"][i]["wins"])]
+        assert pair["wins"] == [
+            a + b for a, b in zip(p1["ladders"][0]["pairs"][i]["wins"], p2["ladders"][0]["pairs"][i]["wins"])
+        ]
     fixed = next(i for i, p in enumerate(lad["pairs"]) if p["bots"] == ["random", "greedy"])
     assert lad["pairs"][fixed]["wins"] == lad_whole["pairs"][fixed]["wins"]
     assert sorted(r["bot"] for r in lad["ratings"]) == sorted(r["bot"] for r in lad_whole["ratings"])
@@ -99,13 +114,28 @@ def test_ceilings_play_only_the_oracle_against_ismcts(runs: Dict[str, Path], tmp
     out = {}
     for name in ("1", "2"):
         out[name] = tmp_path / f"c{name}.json"
-        done = _run("--game", "kasimir", "cheese_rescue", "--time", "0.002", "--games", "3", "--seed", "9",
-                    "--ceilings", "--part", f"{name}/2", "--json", str(out[name]))
+        done = _run(
+            "--game",
+            "kasimir",
+            "cheese_rescue",
+            "--time",
+            "0.002",
+            "--games",
+            "3",
+            "--seed",
+            "9",
+            "--ceilings",
+            "--part",
+            f"{name}/2",
+            "--json",
+            str(out[name]),
+        )
         assert done.returncode == 0, done.stderr[-2000:]
     c1 = _load(out["1"])
     assert c1["ceilings"] is True and c1["ladders"] == []
     assert [(r["what"], r["game"], r["players"], r["opponent"]) for r in c1["rows"]] == [
-        ("oracle vs ismcts (ceiling)", g, 2, "ismcts:0.002s") for g in ("kasimir", "cheese_rescue")]
+        ("oracle vs ismcts (ceiling)", g, 2, "ismcts:0.002s") for g in ("kasimir", "cheese_rescue")
+    ]
     assert all(r["bot"].startswith("OracleBot") for r in c1["rows"])
     merged = tmp_path / "cm.json"
     done = _run("--merge", str(out["1"]), str(out["2"]), "--json", str(merged))

@@ -9,6 +9,7 @@
   positions as documented.
 * ``make_bot`` reads the specs and names the bad ones; bad arguments are refused.
 """
+
 from __future__ import annotations
 
 import functools
@@ -62,14 +63,17 @@ def test_every_bot_is_a_bot() -> None:
     assert not isinstance(object(), Bot)
 
 
-@pytest.mark.parametrize("spec, cls, iterations", [
-    ("random", RandomBot, None),
-    ("greedy", GreedyBot, None),
-    ("mcts", MCTSBot, bots.DEFAULT_ITERATIONS),
-    ("mcts:1000", MCTSBot, 1000),
-    ("ismcts", ISMCTSBot, bots.DEFAULT_ITERATIONS),
-    ("ismcts:500", ISMCTSBot, 500),
-])
+@pytest.mark.parametrize(
+    "spec, cls, iterations",
+    [
+        ("random", RandomBot, None),
+        ("greedy", GreedyBot, None),
+        ("mcts", MCTSBot, bots.DEFAULT_ITERATIONS),
+        ("mcts:1000", MCTSBot, 1000),
+        ("ismcts", ISMCTSBot, bots.DEFAULT_ITERATIONS),
+        ("ismcts:500", ISMCTSBot, 500),
+    ],
+)
 def test_make_bot_reads_specs(spec: str, cls: type, iterations: Any) -> None:
     bot = make_bot(spec, seed=7)
     assert type(bot) is cls
@@ -79,8 +83,22 @@ def test_make_bot_reads_specs(spec: str, cls: type, iterations: Any) -> None:
         assert bot.time_limit is None  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("spec", ["", "mcts:", "mcts:0", "mcts:-3", "mcts:1e3", "mcts:abc", "mcts:10:3",
-                                  "random:3", "greedy:1", "alphazero", "ismcts:99999999999"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "",
+        "mcts:",
+        "mcts:0",
+        "mcts:-3",
+        "mcts:1e3",
+        "mcts:abc",
+        "mcts:10:3",
+        "random:3",
+        "greedy:1",
+        "alphazero",
+        "ismcts:99999999999",
+    ],
+)
 def test_make_bot_names_a_bad_spec(spec: str) -> None:
     with pytest.raises(ValueError, match="spec") as err:
         make_bot(spec)
@@ -92,15 +110,18 @@ def test_make_bot_refuses_a_non_string() -> None:
         make_bot(1000)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("make, error, words", [
-    (lambda: MCTSBot(0), ValueError, "iterations"),
-    (lambda: MCTSBot(2.5), TypeError, "iterations"),  # type: ignore[arg-type]
-    (lambda: MCTSBot(time_limit=-1), ValueError, "time_limit"),
-    (lambda: ISMCTSBot(c=-1.0), ValueError, "exploration"),
-    (lambda: ISMCTSBot(seed="x"), TypeError, "seed"),  # type: ignore[arg-type]
-    (lambda: RandomBot(seed=1.5), TypeError, "seed"),  # type: ignore[arg-type]
-    (lambda: GreedyBot(seed=None), TypeError, "seed"),  # type: ignore[arg-type]
-])
+@pytest.mark.parametrize(
+    "make, error, words",
+    [
+        (lambda: MCTSBot(0), ValueError, "iterations"),
+        (lambda: MCTSBot(2.5), TypeError, "iterations"),  # type: ignore[arg-type]
+        (lambda: MCTSBot(time_limit=-1), ValueError, "time_limit"),
+        (lambda: ISMCTSBot(c=-1.0), ValueError, "exploration"),
+        (lambda: ISMCTSBot(seed="x"), TypeError, "seed"),  # type: ignore[arg-type]
+        (lambda: RandomBot(seed=1.5), TypeError, "seed"),  # type: ignore[arg-type]
+        (lambda: GreedyBot(seed=None), TypeError, "seed"),  # type: ignore[arg-type]
+    ],
+)
 def test_bad_bot_arguments_are_refused(make: Callable[[], Any], error: type, words: str) -> None:
     with pytest.raises(error, match=words):
         make()
@@ -194,8 +215,11 @@ def test_a_bot_move_does_not_depend_on_hidden_cards() -> None:
     for _ in range(3):
         state.apply_action(int(state.legal_actions()[0]))
     seat = state.current_player
-    other = next(state.determinize(seat, k) for k in range(50)
-                 if state.determinize(seat, k).to_dict()["hands"] != state.to_dict()["hands"])
+    other = next(
+        state.determinize(seat, k)
+        for k in range(50)
+        if state.determinize(seat, k).to_dict()["hands"] != state.to_dict()["hands"]
+    )
     assert other.to_dict(for_player=seat) == state.to_dict(for_player=seat)
     it = 200 if "compiled" in mousehole.available_engines() else 30
     for cls in (MCTSBot, ISMCTSBot, StrongBot):
@@ -355,6 +379,7 @@ def test_maus_au_chocolat_heuristic_counts_points_and_hand(engine: str) -> None:
 def test_heuristic_of_an_unknown_game() -> None:
     class Fake:
         name = "chess"
+
     with pytest.raises(ValueError, match="chess"):
         bots.heuristic(Fake())  # type: ignore[arg-type]
 
@@ -411,17 +436,22 @@ def test_the_examples_of_the_docs_run() -> None:
         exec(compile(code, f"docs/bots.md block {i}", "exec"), {"__name__": "docs_bots_example"})
 
 
-@pytest.mark.parametrize("actions, visits, legal, chosen", [
-    ((3, 5, 9), (4, 7, 7), [3, 5, 9], 5),        # the children are the legal actions: first best
-    ((3, 5, 9), (0, 0, 0), [3, 5, 9], 3),        # nothing visited: the lowest
-    ((3, 5, 9), (4, 7, 9), [3, 5], 5),           # the most visited child is not legal here
-    ((3, 5, 9), (4, 7, 9), [1, 3, 5, 9], 9),     # a legal action the root never listed
-    ((3, 5), (4, 7), [1, 2], 1),                 # no legal child: the lowest legal action
-    ((), (), [4, 6], 4),
-])
-def test_the_chosen_move_is_the_most_visited_legal_child(actions: Tuple[int, ...], visits: Tuple[int, ...],
-                                                          legal: List[int], chosen: int) -> None:
+@pytest.mark.parametrize(
+    "actions, visits, legal, chosen",
+    [
+        ((3, 5, 9), (4, 7, 7), [3, 5, 9], 5),  # the children are the legal actions: first best
+        ((3, 5, 9), (0, 0, 0), [3, 5, 9], 3),  # nothing visited: the lowest
+        ((3, 5, 9), (4, 7, 9), [3, 5], 5),  # the most visited child is not legal here
+        ((3, 5, 9), (4, 7, 9), [1, 3, 5, 9], 9),  # a legal action the root never listed
+        ((3, 5), (4, 7), [1, 2], 1),  # no legal child: the lowest legal action
+        ((), (), [4, 6], 4),
+    ],
+)
+def test_the_chosen_move_is_the_most_visited_legal_child(
+    actions: Tuple[int, ...], visits: Tuple[int, ...], legal: List[int], chosen: int
+) -> None:
     from mousehole.bots import _choose
+
     assert _choose(actions, visits, legal) == chosen
 
 
@@ -429,14 +459,17 @@ def test_the_chosen_move_is_the_most_visited_legal_child(actions: Tuple[int, ...
 # time budgets and specs (issue 26)
 
 
-@pytest.mark.parametrize("spec, cls, iterations, seconds", [
-    ("mcts:0.1s", MCTSBot, None, 0.1),
-    ("ismcts:2.5s", ISMCTSBot, None, 2.5),
-    ("ismcts:.05s", ISMCTSBot, None, 0.05),
-    ("strong", StrongBot, bots.DEFAULT_ITERATIONS, None),
-    ("strong:300", StrongBot, 300, None),
-    ("strong:0.02s", StrongBot, None, 0.02),
-])
+@pytest.mark.parametrize(
+    "spec, cls, iterations, seconds",
+    [
+        ("mcts:0.1s", MCTSBot, None, 0.1),
+        ("ismcts:2.5s", ISMCTSBot, None, 2.5),
+        ("ismcts:.05s", ISMCTSBot, None, 0.05),
+        ("strong", StrongBot, bots.DEFAULT_ITERATIONS, None),
+        ("strong:300", StrongBot, 300, None),
+        ("strong:0.02s", StrongBot, None, 0.02),
+    ],
+)
 def test_make_bot_reads_time_specs(spec: str, cls: type, iterations: Any, seconds: Any) -> None:
     bot = make_bot(spec, seed=4)
     assert type(bot) is cls
@@ -452,33 +485,55 @@ def test_make_bot_time_applies_to_search_bots_without_a_budget() -> None:
     assert make_bot("strong:1s", time=0.25).time == 1.0  # type: ignore[attr-defined]
     assert type(make_bot("greedy", time=0.25)) is GreedyBot
     assert [bots.spec_has_budget(s) for s in ("mcts", "mcts:5", "strong:0.1s", "greedy", "random")] == [
-        False, True, True, False, False]
+        False,
+        True,
+        True,
+        False,
+        False,
+    ]
 
 
-@pytest.mark.parametrize("spec", ["mcts:0s", "mcts:-1s", "mcts:s", "mcts:nans", "mcts:infs", "strong:1e9s",
-                                  "strong:0", "strong:x", "strong:0.1", "ismcts:1_0s", "strong:0.1s:2"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mcts:0s",
+        "mcts:-1s",
+        "mcts:s",
+        "mcts:nans",
+        "mcts:infs",
+        "strong:1e9s",
+        "strong:0",
+        "strong:x",
+        "strong:0.1",
+        "ismcts:1_0s",
+        "strong:0.1s:2",
+    ],
+)
 def test_make_bot_names_a_bad_time_spec(spec: str) -> None:
     with pytest.raises(ValueError, match="spec") as err:
         make_bot(spec)
     assert repr(spec) in str(err.value)
 
 
-@pytest.mark.parametrize("make, error, words", [
-    (lambda: MCTSBot(time=0), ValueError, "time must be"),
-    (lambda: MCTSBot(time=float("nan")), ValueError, "time must be"),
-    (lambda: ISMCTSBot(time="1"), TypeError, "time"),  # type: ignore[arg-type]
-    (lambda: MCTSBot(time=1.0, time_limit=1.0), ValueError, "not both"),
-    (lambda: StrongBot(time=-1.0), ValueError, "time must be"),
-    (lambda: StrongBot(0), ValueError, "iterations"),
-    (lambda: StrongBot(threads=0), ValueError, "threads"),
-    (lambda: StrongBot(threads=1.5), TypeError, "threads"),  # type: ignore[arg-type]
-    (lambda: StrongBot(depth=-2), ValueError, "depth"),
-    (lambda: StrongBot(depth="3"), TypeError, "depth"),  # type: ignore[arg-type]
-    (lambda: StrongBot(scale=0.0), ValueError, "scale"),
-    (lambda: StrongBot(greedy=1.5), ValueError, "greedy"),
-    (lambda: StrongBot(c=-1.0), ValueError, "exploration"),
-    (lambda: StrongBot(seed=None), TypeError, "seed"),  # type: ignore[arg-type]
-])
+@pytest.mark.parametrize(
+    "make, error, words",
+    [
+        (lambda: MCTSBot(time=0), ValueError, "time must be"),
+        (lambda: MCTSBot(time=float("nan")), ValueError, "time must be"),
+        (lambda: ISMCTSBot(time="1"), TypeError, "time"),  # type: ignore[arg-type]
+        (lambda: MCTSBot(time=1.0, time_limit=1.0), ValueError, "not both"),
+        (lambda: StrongBot(time=-1.0), ValueError, "time must be"),
+        (lambda: StrongBot(0), ValueError, "iterations"),
+        (lambda: StrongBot(threads=0), ValueError, "threads"),
+        (lambda: StrongBot(threads=1.5), TypeError, "threads"),  # type: ignore[arg-type]
+        (lambda: StrongBot(depth=-2), ValueError, "depth"),
+        (lambda: StrongBot(depth="3"), TypeError, "depth"),  # type: ignore[arg-type]
+        (lambda: StrongBot(scale=0.0), ValueError, "scale"),
+        (lambda: StrongBot(greedy=1.5), ValueError, "greedy"),
+        (lambda: StrongBot(c=-1.0), ValueError, "exploration"),
+        (lambda: StrongBot(seed=None), TypeError, "seed"),  # type: ignore[arg-type]
+    ],
+)
 def test_bad_time_and_strong_arguments_are_refused(make: Callable[[], Any], error: type, words: str) -> None:
     with pytest.raises(error, match=words):
         make()
@@ -539,8 +594,12 @@ def test_strong_bot_is_deterministic_with_iterations_and_threads(engine: str) ->
     # three threads: three searches with the seeds derive(step seed, t), their statistics added
     bot = StrongBot(it, seed=5, threads=3)
     bot.step(states[0])
-    parts = [bots._strong_search(states[0].clone(), states[0].current_player, bot.tuning(game), it // 3, None,
-                                 derive(derive(5, 0), t), 1) for t in range(3)]
+    parts = [
+        bots._strong_search(
+            states[0].clone(), states[0].current_player, bot.tuning(game), it // 3, None, derive(derive(5, 0), t), 1
+        )
+        for t in range(3)
+    ]
     assert bot.last_search is not None
     assert bot.last_search.visits == tuple(sum(p.visits[i] for p in parts) for i in range(len(parts[0].visits)))
 
@@ -554,6 +613,7 @@ def test_strong_search_in_python_equals_the_compiled_one(name: str) -> None:
     play-out steps and its core's evaluation, mirrored by ``MausAuChocolat.search_value``; Cheese
     Rescue's play-outs run to the end)."""
     from mousehole import _search
+
     game = mousehole.load(name, players=2)
     assert _search.has_evaluate(game.new_state(1))
     bot = StrongBot(20, seed=2)
@@ -596,12 +656,15 @@ def test_search_tuning_overrides_a_constant_per_player_count() -> None:
     (``bots.game_tuning``); the other player counts keep ``NAME``, and what a game leaves
     out is ``DEFAULT_TUNING``'s."""
     values = {"c": 0.5, "depth": -1, "greedy": 0.0, "depth@2": 12, "greedy@2": 0.25, "c@3": 2.0}
-    assert bots._tuning_of(values, 2) == bots.StrongTuning(c=0.5, depth=12, scale=bots.DEFAULT_TUNING.scale,
-                                                           greedy=0.25)
-    assert bots._tuning_of(values, 3) == bots.StrongTuning(c=2.0, depth=-1, scale=bots.DEFAULT_TUNING.scale,
-                                                           greedy=0.0)
-    assert bots._tuning_of(values, 4) == bots._tuning_of(values) == bots.StrongTuning(
-        c=0.5, depth=-1, scale=bots.DEFAULT_TUNING.scale, greedy=0.0)
+    assert bots._tuning_of(values, 2) == bots.StrongTuning(
+        c=0.5, depth=12, scale=bots.DEFAULT_TUNING.scale, greedy=0.25
+    )
+    assert bots._tuning_of(values, 3) == bots.StrongTuning(c=2.0, depth=-1, scale=bots.DEFAULT_TUNING.scale, greedy=0.0)
+    assert (
+        bots._tuning_of(values, 4)
+        == bots._tuning_of(values)
+        == bots.StrongTuning(c=0.5, depth=-1, scale=bots.DEFAULT_TUNING.scale, greedy=0.0)
+    )
     game = mousehole.load("maus_au_chocolat", players=2)
     overrides = {k.split("@")[0] for k in type(game).SEARCH_TUNING if k.endswith("@2")}
     assert overrides and bots.game_tuning(game) == bots._tuning_of(type(game).SEARCH_TUNING, 2)
@@ -620,8 +683,9 @@ def test_strong_search_with_greedy_play_outs_in_python_equals_the_compiled_one(n
     _same_strong_search(game, bots.StrongTuning(c=1.0, depth=6, scale=10.0, greedy=0.5), 1001, 4, 30, 78, states=2)
 
 
-def _same_strong_search(game: Any, tune: Any, seed: int, every: int, iterations: int, search_seed: int, *,
-                        states: int = 3) -> None:
+def _same_strong_search(
+    game: Any, tune: Any, seed: int, every: int, iterations: int, search_seed: int, *, states: int = 3
+) -> None:
     """The compiled and the pure-Python strong search give the same statistics on the first
     ``states`` decisions of a seeded game (``_decisions(game, seed, every)``)."""
     checked = 0
@@ -653,7 +717,7 @@ def test_strong_bot_plays_every_reading(name: str, param: str, value: str, engin
     for players in (2, 4):
         game = mousehole.load(name, engine=engine, players=players, **{param: value})
         bot = StrongBot(it, seed=1)
-        positions = list(_decisions(game, 1200 + players, 7))[:2 if engine == "compiled" else 1]
+        positions = list(_decisions(game, 1200 + players, 7))[: 2 if engine == "compiled" else 1]
         assert positions
         for state in positions:
             before = state.to_dict()

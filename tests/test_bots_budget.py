@@ -12,6 +12,7 @@
 * Bot specs have one strict grammar: no spaces, no capitals, ASCII digits only.
 * ``Game.greedy_value`` / ``search_value`` check their seat with ``check_seat``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -88,10 +89,16 @@ def test_a_binding_node_budget_gives_the_same_search_on_both_engines(case: Tuple
         tune = bots.game_tuning(game)
         for nodes in (1, 40):
             c = bots._strong_search(state.clone(), state.current_player, tune, 40, None, 8, 1, nodes=nodes)
-            p = bots._strong_search(state.clone(), state.current_player, tune, 40, None, 8, 1, engine="python",
-                                    nodes=nodes)
+            p = bots._strong_search(
+                state.clone(), state.current_player, tune, 40, None, 8, 1, engine="python", nodes=nodes
+            )
             assert (c.action, c.actions, c.visits, c.iterations, c.nodes) == (
-                p.action, p.actions, p.visits, p.iterations, p.nodes)
+                p.action,
+                p.actions,
+                p.visits,
+                p.iterations,
+                p.nodes,
+            )
             assert c.values == pytest.approx(p.values, abs=1e-9)
             assert c.nodes <= max(nodes, 1 + legal)
     assert bound > 0, "no budget was small enough to bind"
@@ -123,6 +130,7 @@ def test_the_compiled_tree_stays_within_its_node_budget(algo: str) -> None:
     (its memory comes from PyMem_RawMalloc) stay there, where a search without that budget
     takes many times more."""
     from mousehole import _search
+
     game = mousehole.load("cheese_rescue", players=2)
     state = game.new_state(5)
     mode = bots._MODES[algo]
@@ -172,7 +180,7 @@ def test_the_pure_python_tree_stays_within_its_node_budget() -> None:
 def test_the_default_node_budget_applies_to_every_search(engine: str, monkeypatch: Any) -> None:
     """Without ``nodes``, ``search`` and every search bot take :data:`bots.DEFAULT_NODES`
     (here made small to see it bind)."""
-    assert bots.DEFAULT_NODES * 32 <= 256 * 10 ** 6  # a small machine's budget (docs/bots.md)
+    assert bots.DEFAULT_NODES * 32 <= 256 * 10**6  # a small machine's budget (docs/bots.md)
     game = mousehole.load("kasimir", engine=engine, players=2)
     state = _late(game, 6, 30)
     legal = len(state.legal_actions())
@@ -192,8 +200,13 @@ def test_bots_and_specs_carry_their_node_budget(engine: str) -> None:
     state = mousehole.load("kasimir", engine=engine, players=2).new_state(2)
     legal = len(state.legal_actions())
     it = 200 if engine == "compiled" else 40
-    for bot in (MCTSBot(it, nodes=20, seed=3), ISMCTSBot(it, nodes=20, seed=3), StrongBot(it, nodes=20, seed=3),
-                make_bot(f"mcts:{it}:nodes=20", seed=3), make_bot(f"strong:{it}:nodes=20", seed=3)):
+    for bot in (
+        MCTSBot(it, nodes=20, seed=3),
+        ISMCTSBot(it, nodes=20, seed=3),
+        StrongBot(it, nodes=20, seed=3),
+        make_bot(f"mcts:{it}:nodes=20", seed=3),
+        make_bot(f"strong:{it}:nodes=20", seed=3),
+    ):
         assert bot.nodes == 20  # type: ignore[attr-defined]
         assert "nodes=20" in repr(bot)
         assert eval(repr(bot), vars(bots)).nodes == 20
@@ -216,21 +229,39 @@ def test_strong_threads_share_the_node_budget() -> None:
     bot = StrongBot(it, seed=1, threads=3, nodes=3 * share)
     bot.step(state)
     assert bot.last_search is not None and bot.last_search.nodes <= 3 * max(share, 1 + legal)
-    parts = [bots._strong_search(state.clone(), state.current_player, bot.tuning(game), it // 3, None,
-                                 derive(derive(1, 0), t), 1, nodes=share) for t in range(3)]
+    parts = [
+        bots._strong_search(
+            state.clone(),
+            state.current_player,
+            bot.tuning(game),
+            it // 3,
+            None,
+            derive(derive(1, 0), t),
+            1,
+            nodes=share,
+        )
+        for t in range(3)
+    ]
     assert bot.last_search.visits == tuple(sum(p.visits[i] for p in parts) for i in range(len(parts[0].visits)))
     assert sum(p.nodes for p in parts) == bot.last_search.nodes
-    free = bots._strong_search(state.clone(), state.current_player, bot.tuning(game), it // 3, None,
-                               derive(derive(1, 0), 0), 1)
+    free = bots._strong_search(
+        state.clone(), state.current_player, bot.tuning(game), it // 3, None, derive(derive(1, 0), 0), 1
+    )
     assert parts[0].nodes < free.nodes  # (the shares bind)
 
 
-@pytest.mark.parametrize("nodes, error", [(0, ValueError), (-1, ValueError), (2 ** 31, ValueError),
-                                          (1.5, TypeError), (True, TypeError), ("100", TypeError)])
+@pytest.mark.parametrize(
+    "nodes, error",
+    [(0, ValueError), (-1, ValueError), (2**31, ValueError), (1.5, TypeError), (True, TypeError), ("100", TypeError)],
+)
 def test_bad_node_budgets_are_refused(nodes: Any, error: type, engine: str) -> None:
     state = mousehole.load("cheese_rescue", engine=engine, players=2).new_state(1)
-    for make in (lambda: bots.search(state, iterations=5, nodes=nodes), lambda: MCTSBot(5, nodes=nodes),
-                 lambda: ISMCTSBot(nodes=nodes), lambda: StrongBot(nodes=nodes)):
+    for make in (
+        lambda: bots.search(state, iterations=5, nodes=nodes),
+        lambda: MCTSBot(5, nodes=nodes),
+        lambda: ISMCTSBot(nodes=nodes),
+        lambda: StrongBot(nodes=nodes),
+    ):
         with pytest.raises(error, match="nodes"):
             make()
     assert bots.search(state, iterations=5, nodes=np.int64(50)).nodes <= 50 + len(state.legal_actions())
@@ -239,8 +270,9 @@ def test_bad_node_budgets_are_refused(nodes: Any, error: type, engine: str) -> N
 @pytest.mark.compiled
 def test_the_compiled_search_checks_its_node_budget() -> None:
     from mousehole import _search
+
     state = mousehole.load("cheese_rescue", players=2).new_state(1)
-    for bad in (0, -5, 2 ** 31, 1.5, True, None):
+    for bad in (0, -5, 2**31, 1.5, True, None):
         with pytest.raises(ValueError, match="nodes"):
             _search.search(state, 1, 5, None, 1, 1.0, nodes=bad)
 
@@ -250,7 +282,7 @@ def test_the_compiled_search_checks_its_node_budget() -> None:
 
 
 def test_the_caps_are_defined_once() -> None:
-    assert bots.MAX_SECONDS == 86400.0 and bots.MAX_ITERATIONS == 2 ** 31 - 1
+    assert bots.MAX_SECONDS == 86400.0 and bots.MAX_ITERATIONS == 2**31 - 1
     assert cli.MAX_MOVE_SECONDS is bots.MAX_SECONDS and bots.MAX_SPEC_SECONDS is bots.MAX_SECONDS
 
 
@@ -260,10 +292,15 @@ def test_the_time_cap_is_the_same_everywhere(engine: str) -> None:
     over = np.nextafter(bots.MAX_SECONDS, np.inf)
     state = mousehole.load("cheese_rescue", engine=engine, players=2).new_state(1)
     makers: List[Callable[[float], Any]] = [
-        lambda t: MCTSBot(time=t), lambda t: ISMCTSBot(time_limit=t), lambda t: StrongBot(time=t),
-        lambda t: make_bot("mcts", time=t), lambda t: make_bot("strong:nodes=10", time=t),
-        lambda t: bots.search(state, iterations=3, time=t), lambda t: bots.search(state, iterations=3, time_limit=t),
-        lambda t: make_bot(f"ismcts:{t!r}s"), lambda t: cli._seconds_arg(repr(t)),
+        lambda t: MCTSBot(time=t),
+        lambda t: ISMCTSBot(time_limit=t),
+        lambda t: StrongBot(time=t),
+        lambda t: make_bot("mcts", time=t),
+        lambda t: make_bot("strong:nodes=10", time=t),
+        lambda t: bots.search(state, iterations=3, time=t),
+        lambda t: bots.search(state, iterations=3, time_limit=t),
+        lambda t: make_bot(f"ismcts:{t!r}s"),
+        lambda t: cli._seconds_arg(repr(t)),
     ]
     for make in makers:
         make(bots.MAX_SECONDS)
@@ -288,8 +325,10 @@ def test_the_iteration_cap_is_the_same_everywhere() -> None:
 
 def _no_search(monkeypatch: Any) -> None:
     """Make every search and every heuristic raise: a bot that needs none never calls one."""
+
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a search (or a heuristic) ran for a forced move")
+
     monkeypatch.setattr(bots, "_search", boom)
     monkeypatch.setattr(bots, "_strong_search", boom)
     monkeypatch.setattr(bots, "_py_search", boom)
@@ -299,8 +338,9 @@ def _no_search(monkeypatch: Any) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_a_forced_move_is_played_without_a_search(case: Tuple[str, Dict[str, Any]], engine: str,
-                                                   monkeypatch: Any) -> None:
+def test_a_forced_move_is_played_without_a_search(
+    case: Tuple[str, Dict[str, Any]], engine: str, monkeypatch: Any
+) -> None:
     """Every bot kind, even with the largest budgets, returns the one legal action of a forced
     position at once: no search, no determinization, no heuristic."""
     name, params = case
@@ -309,9 +349,14 @@ def test_a_forced_move_is_played_without_a_search(case: Tuple[str, Dict[str, Any
     only = int(state.legal_actions()[0])
     _no_search(monkeypatch)
     big = bots.MAX_ITERATIONS
-    for bot in (RandomBot(1), GreedyBot(1), MCTSBot(big, time=bots.MAX_SECONDS, seed=1),
-                ISMCTSBot(big, seed=1), StrongBot(big, time=bots.MAX_SECONDS, seed=1, threads=4),
-                make_bot("strong:86400s")):
+    for bot in (
+        RandomBot(1),
+        GreedyBot(1),
+        MCTSBot(big, time=bots.MAX_SECONDS, seed=1),
+        ISMCTSBot(big, seed=1),
+        StrongBot(big, time=bots.MAX_SECONDS, seed=1, threads=4),
+        make_bot("strong:86400s"),
+    ):
         before = state.to_dict()
         assert bot.step(state) == only
         assert state.to_dict() == before
@@ -376,13 +421,41 @@ def test_a_seeded_game_with_forced_moves_is_unchanged(monkeypatch: Any) -> None:
 # one strict grammar for specs
 
 
-@pytest.mark.parametrize("spec", [
-    "mcts:\u0663", "mcts:\uff11\uff10", "ismcts:\u0661\u0660s", "strong:nodes=\u0663",  # other digits
-    "MCTS", "Mcts:10", "strong:0.5S", "Random", "mcts:1E3s", "mcts:NODES=5", "mcts:10:Nodes=5",  # capitals
-    " mcts", "mcts ", "mcts:10 ", "mcts: 10", "mcts :10", "mcts:\t10", "random\n", "mcts:10:nodes= 5",  # spaces
-    "mcts:1_000", "mcts:+10", "mcts:0.5e", "mcts:nodes=", "mcts:nodes=0", "mcts:nodes=2147483648",
-    "mcts:nodes=5:10", "mcts:10:nodes=5:nodes=6", "mcts:nodes=1.5", "random:nodes=5", "mcts:10:0.5s",
-])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mcts:\u0663",
+        "mcts:\uff11\uff10",
+        "ismcts:\u0661\u0660s",
+        "strong:nodes=\u0663",  # other digits
+        "MCTS",
+        "Mcts:10",
+        "strong:0.5S",
+        "Random",
+        "mcts:1E3s",
+        "mcts:NODES=5",
+        "mcts:10:Nodes=5",  # capitals
+        " mcts",
+        "mcts ",
+        "mcts:10 ",
+        "mcts: 10",
+        "mcts :10",
+        "mcts:\t10",
+        "random\n",
+        "mcts:10:nodes= 5",  # spaces
+        "mcts:1_000",
+        "mcts:+10",
+        "mcts:0.5e",
+        "mcts:nodes=",
+        "mcts:nodes=0",
+        "mcts:nodes=2147483648",
+        "mcts:nodes=5:10",
+        "mcts:10:nodes=5:nodes=6",
+        "mcts:nodes=1.5",
+        "random:nodes=5",
+        "mcts:10:0.5s",
+    ],
+)
 def test_make_bot_refuses_what_the_grammar_does_not_allow(spec: str) -> None:
     with pytest.raises(ValueError, match="spec") as err:
         make_bot(spec)
@@ -404,12 +477,18 @@ def test_the_errors_say_what_is_wrong() -> None:
     assert len(str(err.value)) < 600 and "1000000 characters" in str(err.value)
 
 
-@pytest.mark.parametrize("spec, want", [
-    ("mcts:10", (10, None, bots.DEFAULT_NODES)), ("mcts:0010", (10, None, bots.DEFAULT_NODES)),
-    ("ismcts:.5s", (None, 0.5, bots.DEFAULT_NODES)), ("strong:1e-05s", (None, 1e-05, bots.DEFAULT_NODES)),
-    ("mcts:10:nodes=500", (10, None, 500)), ("strong:0.5s:nodes=1000", (None, 0.5, 1000)),
-    ("ismcts:nodes=77", (bots.DEFAULT_ITERATIONS, None, 77)),
-])
+@pytest.mark.parametrize(
+    "spec, want",
+    [
+        ("mcts:10", (10, None, bots.DEFAULT_NODES)),
+        ("mcts:0010", (10, None, bots.DEFAULT_NODES)),
+        ("ismcts:.5s", (None, 0.5, bots.DEFAULT_NODES)),
+        ("strong:1e-05s", (None, 1e-05, bots.DEFAULT_NODES)),
+        ("mcts:10:nodes=500", (10, None, 500)),
+        ("strong:0.5s:nodes=1000", (None, 0.5, 1000)),
+        ("ismcts:nodes=77", (bots.DEFAULT_ITERATIONS, None, 77)),
+    ],
+)
 def test_make_bot_reads_the_grammar(spec: str, want: Tuple[Any, ...]) -> None:
     bot = make_bot(spec)
     assert (bot.iterations, bot.time, bot.nodes) == want  # type: ignore[attr-defined]
@@ -420,15 +499,34 @@ def test_time_is_added_to_the_specs_without_a_budget() -> None:
     search specs without a budget, node budget kept; bad specs are left for the check that
     names them."""
     specs = ["mcts", "strong:nodes=5", "ismcts:30", "mcts:1s:nodes=5", "greedy", "MCTS", "mcts "]
-    assert cli._timed(specs, 0.5) == ["mcts:0.5s", "strong:0.5s:nodes=5", "ismcts:30", "mcts:1s:nodes=5", "greedy",
-                                      "MCTS", "mcts "]
+    assert cli._timed(specs, 0.5) == [
+        "mcts:0.5s",
+        "strong:0.5s:nodes=5",
+        "ismcts:30",
+        "mcts:1s:nodes=5",
+        "greedy",
+        "MCTS",
+        "mcts ",
+    ]
     assert cli._timed(["mcts"], 1e-05) == ["mcts:1e-05s"] and make_bot("mcts:1e-05s").time == 1e-05  # type: ignore
     assert [bots.spec_has_budget(s) for s in specs] == [False, False, True, True, False, False, False]
 
 
 def test_the_command_line_takes_node_budgets_and_refuses_bad_specs(capsys: Any) -> None:
-    status = cli.main(["arena", "kasimir", "--bots", "mcts:20:nodes=30,strong:nodes=40", "--time", "0.001",
-                       "--games", "1", "--seed", "3"])
+    status = cli.main(
+        [
+            "arena",
+            "kasimir",
+            "--bots",
+            "mcts:20:nodes=30,strong:nodes=40",
+            "--time",
+            "0.001",
+            "--games",
+            "1",
+            "--seed",
+            "3",
+        ]
+    )
     assert status == 0
     for bad in ("MCTS:20,random", "mcts:\u0663,random", "mcts:20:nodes=0,random"):
         with pytest.raises(SystemExit):
@@ -449,7 +547,7 @@ def test_greedy_and_search_values_check_the_seat(name: str, engine: str) -> None
         for seat in (True, False, np.bool_(True), 1.0, "0", None):
             with pytest.raises(TypeError, match="seat must be an int"):
                 value(state, seat)
-        for seat in (-1, -3, 3, 99, 2 ** 70):
+        for seat in (-1, -3, 3, 99, 2**70):
             with pytest.raises(ValueError, match=f"seat {seat} is out of range: this game has seats 0..2"):
                 value(state, seat)
     assert bots.heuristic(game) == game.greedy_value

@@ -16,6 +16,7 @@ What the generic conformance test (test_cinterface.py) cannot check for this gam
 * ``returns`` of the interface at a truncated end (max_turns), and the bound ``max_legal``;
 * seeds and seats are read as the reference reads them (negative, huge and numpy seeds).
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Tuple
@@ -33,6 +34,7 @@ PLAYERS = [2, 3, 4]
 
 def _cgame(state: Any) -> Any:
     from mousehole._cgame import CGame
+
     return CGame(state)
 
 

@@ -1,6 +1,7 @@
 """Cheese Rescue's compiled play-outs (the 8 x 8 window of ``crw_game`` and ``cr_play_random``)
 against the state stepped one action at a time: ``simulate``'s games (CR-4, CR-5, CR-7, CR-8,
 CR-9, CR-11, CR-12, CR-13, ``max_turns``) and the C interface's rollout from any position."""
+
 from __future__ import annotations
 
 from typing import Any, Dict
@@ -16,12 +17,23 @@ pytestmark = pytest.mark.compiled  # deselected (and said) when the compiled eng
 
 NONE = {"dog": 0, "cat": 0, "mouse": 0}
 PARAMS = [
-    dict(players=2), dict(players=3), dict(players=4),
-    dict(players=2, max_turns=10), dict(players=3, max_turns=1), dict(players=4, max_turns=47),
-    dict(players=4, square=7, max_turns=30), dict(players=3, square=3),
+    dict(players=2),
+    dict(players=3),
+    dict(players=4),
+    dict(players=2, max_turns=10),
+    dict(players=3, max_turns=1),
+    dict(players=4, max_turns=47),
+    dict(players=4, square=7, max_turns=30),
+    dict(players=3, square=3),
     dict(players=2, square=5, cheese_values=[1, 2, 3, 4, 5, 1], initial_draw=3),
-    dict(players=4, square=7, cheese_values=[9, 8, 7, 6, 5], initial_draw=8,
-         animals={"dog": 20, "cat": 20, "mouse": 20}, removal=NONE),
+    dict(
+        players=4,
+        square=7,
+        cheese_values=[9, 8, 7, 6, 5],
+        initial_draw=8,
+        animals={"dog": 20, "cat": 20, "mouse": 20},
+        removal=NONE,
+    ),
     dict(players=3, square=6, initial_draw=0, cheese_values=[1] * 12, animals=NONE, removal=NONE),
     dict(players=2, animals={"dog": 80, "cat": 80, "mouse": 80}, removal=NONE, square=7),
 ]
@@ -41,6 +53,7 @@ def test_simulate_plays_the_stepped_games(params: Dict[str, Any]) -> None:
 @pytest.mark.parametrize("params", PARAMS, ids=[str(p) for p in PARAMS])
 def test_rollout_from_any_position_is_the_stepped_play_out(params: Dict[str, Any]) -> None:
     from mousehole._cgame import CGame
+
     game = mousehole.load("cheese_rescue", engine="compiled", **params)
     walk = Rng(17)
     for g in range(4):

@@ -1,6 +1,7 @@
 """Cheese Rescue moves a person can read and type: ``str(move)`` names the card and an
 absolute grid cell (``cat@6,7``), ``game.parse_move`` reads it back, ``state.describe`` and
 ``state.parse_action`` write and read a whole game (CR-7: a card from the hand on a cell)."""
+
 from __future__ import annotations
 
 from typing import List
@@ -26,16 +27,19 @@ def test_parse_move_round_trips_every_action(players: int, engine: str) -> None:
     assert len(seen) == game.num_actions
 
 
-@pytest.mark.parametrize("text, words", [
-    ("", "not a Cheese Rescue move"),
-    ("cat", "not a Cheese Rescue move"),
-    ("cat@6", "not a Cheese Rescue move"),
-    ("lion@6,7", "not a Cheese Rescue move"),
-    ("cat@-1,7", "not a Cheese Rescue move"),
-    ("cheese4@6,7", "CR-1/CR-2: no card 'cheese4'"),
-    ("cat@13,0", "CR-8"),
-    ("cat@0,13", "CR-8"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "not a Cheese Rescue move"),
+        ("cat", "not a Cheese Rescue move"),
+        ("cat@6", "not a Cheese Rescue move"),
+        ("lion@6,7", "not a Cheese Rescue move"),
+        ("cat@-1,7", "not a Cheese Rescue move"),
+        ("cheese4@6,7", "CR-1/CR-2: no card 'cheese4'"),
+        ("cat@13,0", "CR-8"),
+        ("cat@0,13", "CR-8"),
+    ],
+)
 def test_parse_move_refuses_bad_text(text: str, words: str, engine: str) -> None:
     game = mousehole.load("cheese_rescue", players=4, engine=engine)  # a 13 x 13 grid
     with pytest.raises(ValueError, match=words):

@@ -5,6 +5,7 @@ C struct; they must equal the reference engine's, bit for bit, at every step (CR
 seat sees; CR-7/CR-8: the legal actions), with or without a caller's ``out`` array. Bad
 seats and bad ``out`` arrays raise the same errors on both engines and change nothing.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, Iterator, List, Tuple
@@ -204,17 +205,20 @@ def test_mask_is_the_legal_actions(engine: str) -> None:
                 assert not buf.any()
 
 
-@pytest.mark.parametrize("make_out", [
-    lambda shape: [[0.0] * shape[-1]] * shape[0],
-    lambda shape: np.full(shape, 7.0, dtype=np.float64),
-    lambda shape: np.full(shape, 7.0, dtype=">f4"),
-    lambda shape: np.full(shape[::-1], 7.0, dtype=np.float32),
-    lambda shape: np.full((shape[0] - 1,) + shape[1:], 7.0, dtype=np.float32),
-    lambda shape: np.full(shape, 7.0, dtype=np.float32, order="F"),
-    lambda shape: np.full(shape[:2] + (2 * shape[2],), 7.0, dtype=np.float32)[:, :, ::2],
-    lambda shape: np.full(shape, 7.0, dtype=np.float32),  # made read-only below
-], ids=["list", "float64", "big-endian", "transposed-shape", "too-few-planes", "fortran",
-        "strided", "read-only"])
+@pytest.mark.parametrize(
+    "make_out",
+    [
+        lambda shape: [[0.0] * shape[-1]] * shape[0],
+        lambda shape: np.full(shape, 7.0, dtype=np.float64),
+        lambda shape: np.full(shape, 7.0, dtype=">f4"),
+        lambda shape: np.full(shape[::-1], 7.0, dtype=np.float32),
+        lambda shape: np.full((shape[0] - 1,) + shape[1:], 7.0, dtype=np.float32),
+        lambda shape: np.full(shape, 7.0, dtype=np.float32, order="F"),
+        lambda shape: np.full(shape[:2] + (2 * shape[2],), 7.0, dtype=np.float32)[:, :, ::2],
+        lambda shape: np.full(shape, 7.0, dtype=np.float32),  # made read-only below
+    ],
+    ids=["list", "float64", "big-endian", "transposed-shape", "too-few-planes", "fortran", "strided", "read-only"],
+)
 def test_bad_observation_out(engine: str, make_out: Callable[[Tuple[int, ...]], Any]) -> None:
     """A bad ``out`` raises TypeError (not an array, wrong dtype) or ValueError (wrong
     shape, not C-contiguous, read-only) naming what is wrong; ``out`` and the state are
@@ -223,8 +227,12 @@ def test_bad_observation_out(engine: str, make_out: Callable[[Tuple[int, ...]], 
     s = g.new_state(3)
     s.apply_action(int(s.legal_actions()[0]))
     out = make_out(g.observation_shape)
-    if isinstance(out, np.ndarray) and out.flags.c_contiguous and out.shape == g.observation_shape \
-            and out.dtype == np.float32:
+    if (
+        isinstance(out, np.ndarray)
+        and out.flags.c_contiguous
+        and out.shape == g.observation_shape
+        and out.dtype == np.float32
+    ):
         out.flags.writeable = False
     before, snapshot = s.to_dict(), (np.array(out, copy=True) if isinstance(out, np.ndarray) else list(out))
     with pytest.raises((TypeError, ValueError)) as info:
@@ -245,22 +253,30 @@ def test_bad_observation_out(engine: str, make_out: Callable[[Tuple[int, ...]], 
     assert s.to_dict() == before
 
 
-@pytest.mark.parametrize("make_out", [
-    lambda n: [False] * n,
-    lambda n: np.ones(n, dtype=np.uint8),
-    lambda n: np.ones(n, dtype=np.int64),
-    lambda n: np.ones(n - 1, dtype=np.bool_),
-    lambda n: np.ones((n, 1), dtype=np.bool_),
-    lambda n: np.ones(2 * n, dtype=np.bool_)[::2],
-    lambda n: np.ones(n, dtype=np.bool_),  # made read-only below
-], ids=["list", "uint8", "int64", "short", "2d", "strided", "read-only"])
+@pytest.mark.parametrize(
+    "make_out",
+    [
+        lambda n: [False] * n,
+        lambda n: np.ones(n, dtype=np.uint8),
+        lambda n: np.ones(n, dtype=np.int64),
+        lambda n: np.ones(n - 1, dtype=np.bool_),
+        lambda n: np.ones((n, 1), dtype=np.bool_),
+        lambda n: np.ones(2 * n, dtype=np.bool_)[::2],
+        lambda n: np.ones(n, dtype=np.bool_),  # made read-only below
+    ],
+    ids=["list", "uint8", "int64", "short", "2d", "strided", "read-only"],
+)
 def test_bad_mask_out(engine: str, make_out: Callable[[int], Any]) -> None:
     """The same checks for ``legal_action_mask(out=...)`` (bool, shape ``(num_actions,)``)."""
     g = mousehole.load("cheese_rescue", players=2, engine=engine)
     s = g.new_state(8)
     out = make_out(g.num_actions)
-    if isinstance(out, np.ndarray) and out.flags.c_contiguous and out.shape == (g.num_actions,) \
-            and out.dtype == np.bool_:
+    if (
+        isinstance(out, np.ndarray)
+        and out.flags.c_contiguous
+        and out.shape == (g.num_actions,)
+        and out.dtype == np.bool_
+    ):
         out.flags.writeable = False
     before, snapshot = s.to_dict(), (np.array(out, copy=True) if isinstance(out, np.ndarray) else list(out))
     with pytest.raises((TypeError, ValueError)) as info:

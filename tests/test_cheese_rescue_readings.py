@@ -7,6 +7,7 @@ parameter's checks.
 cell; with 3 players it floats). Cells below are ``row * G + col`` on the ``G x G`` grid whose
 centre ``(N - 1, N - 1)`` holds the start card.
 """
+
 from __future__ import annotations
 
 import random
@@ -51,8 +52,11 @@ def test_play_area_reaches_params(engine: str, area: str) -> None:
 @pytest.mark.parametrize("bad", ["centered", "fixed", "", "FLOATING", True, None, 1])
 def test_unknown_play_area_raises(engine: str, bad: Any) -> None:
     """A value that is not a reading of CR-6/CR-8 is refused, naming the values and the rules."""
-    with pytest.raises(ParameterError, match=r"play_area must be one of 'floating', 'centred_on_start' "
-                                             r"\(CR-6/CR-8\)"):
+    with pytest.raises(
+        ParameterError,
+        match=r"play_area must be one of 'floating', 'centred_on_start' "
+        r"\(CR-6/CR-8\)",
+    ):
         mousehole.load("cheese_rescue", players=2, play_area=bad, engine=engine)
 
 
@@ -107,8 +111,11 @@ def test_cr8_centred_refuses_a_card_outside_the_square(engine: str) -> None:
     st = centred.new_state(seed=5)
     lay_cheese1(centred, st, [(4, 5), (4, 6)])
     before = st.to_dict()
-    with pytest.raises(IllegalMoveError, match=r"CR-8: cell \(4, 7\) is outside the 5 x 5 square centred on "
-                                               r"the start card"):
+    with pytest.raises(
+        IllegalMoveError,
+        match=r"CR-8: cell \(4, 7\) is outside the 5 x 5 square centred on "
+        r"the start card",
+    ):
         st.apply_action(action)
     assert st.to_dict() == before
     with pytest.raises(IllegalMoveError, match="CR-8"):

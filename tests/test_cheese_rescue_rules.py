@@ -1,5 +1,6 @@
 """One test (at least) per rule of Cheese Rescue, CR-1 .. CR-15 (docs/games/cheese_rescue.md),
 on both engines. Each test fails when the rule it names is broken."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, List, Tuple
@@ -91,8 +92,13 @@ def crafted(game: Any, cells: Dict[Tuple[int, int], int]) -> Any:
             hand[spare.pop(0)] += 1
         hands.append(hand)
     d = game.new_state(seed=0).to_dict()
-    d.update(table=table, hands=hands, pile=spare, history=history,
-             truncated=len(history) >= game.max_turns and len(history) < game.cells_to_fill)
+    d.update(
+        table=table,
+        hands=hands,
+        pile=spare,
+        history=history,
+        truncated=len(history) >= game.max_turns and len(history) < game.cells_to_fill,
+    )
     return game.state_from_dict(d)
 
 
@@ -204,8 +210,9 @@ def test_cr7_adjacent_to_a_card_and_clockwise(engine: str) -> None:
     game = mousehole.load("cheese_rescue", players=4, engine=engine)
     s = game.new_state(seed=5)
     r0, c0 = game.square_size - 1, game.square_size - 1
-    assert sorted(s.legal_cells()) == sorted([at(game, r0 - 1, c0), at(game, r0 + 1, c0), at(game, r0, c0 - 1),
-                                              at(game, r0, c0 + 1)])
+    assert sorted(s.legal_cells()) == sorted(
+        [at(game, r0 - 1, c0), at(game, r0 + 1, c0), at(game, r0, c0 - 1), at(game, r0, c0 + 1)]
+    )
     with pytest.raises(mousehole.IllegalMoveError, match="CR-7"):
         s.apply(CRMove("cheese1", r0 - 2, c0))  # not adjacent
     with pytest.raises(mousehole.IllegalMoveError, match="CR-7"):
@@ -345,11 +352,17 @@ def test_cr12_three_removal_steps(engine: str) -> None:
     c = game.square_size - 1  # start card at (4, 4); 5x5 window rows 4..8, cols 2..6 used below
     cells = {
         # chain 1: dog scares cat, so the mouse beside that cat survives and eats the cheese
-        (c + 1, c): DOG, (c + 1, c + 1): CAT, (c + 1, c + 2): MOUSE, (c + 2, c + 2): cheese(0, 3),
+        (c + 1, c): DOG,
+        (c + 1, c + 1): CAT,
+        (c + 1, c + 2): MOUSE,
+        (c + 2, c + 2): cheese(0, 3),
         # chain 2: a free cat chases its mouse, so the cheese beside that mouse survives
-        (c + 3, c + 2): CAT, (c + 4, c + 2): MOUSE, (c + 4, c + 1): cheese(1, 2),
+        (c + 3, c + 2): CAT,
+        (c + 4, c + 2): MOUSE,
+        (c + 4, c + 1): cheese(1, 2),
         # a cheese next to the start card only survives; a dog next to a dog stays
-        (c, c - 1): cheese(0, 1), (c + 1, c - 1): DOG,
+        (c, c - 1): cheese(0, 1),
+        (c + 1, c - 1): DOG,
     }
     s = crafted(game, cells)
     # seat 0: cheese3 eaten by the surviving mouse, cheese1 survives -> 1
@@ -481,8 +494,9 @@ def test_cr15_observation_is_a_function_of_the_view(engine: str) -> None:
         other = s.determinize(p, 5)
         assert np.array_equal(other.observation(p), s.observation(p))
         assert other.to_dict(for_player=p) == s.to_dict(for_player=p)
-    differs = [q for q in range(3)
-               if q != 0 and not np.array_equal(s.determinize(0, 9).observation(q), s.observation(q))]
+    differs = [
+        q for q in range(3) if q != 0 and not np.array_equal(s.determinize(0, 9).observation(q), s.observation(q))
+    ]
     assert differs, "another seat can tell the re-dealt state apart"
 
 
@@ -492,8 +506,11 @@ def test_cr15_observation_is_a_function_of_the_view(engine: str) -> None:
 def test_default_tables_are_parameters(engine: str) -> None:
     """CR-1, CR-2, CR-4: the DEFAULT tables can be replaced by the caller, and are checked."""
     game = mousehole.load(
-        "cheese_rescue", players=2, engine=engine,
-        animals={"dog": 4, "cat": 10, "mouse": 22}, removal={"dog": 1, "cat": 2, "mouse": 3},
+        "cheese_rescue",
+        players=2,
+        engine=engine,
+        animals={"dog": 4, "cat": 10, "mouse": 22},
+        removal={"dog": 1, "cat": 2, "mouse": 3},
         cheese_values=[1, 2, 2, 4, 4, 5],
     )
     d = game.new_state(seed=1).to_dict()
@@ -501,9 +518,15 @@ def test_default_tables_are_parameters(engine: str) -> None:
     assert game.cheese_kind_values == [1, 2, 4, 5] and d["hands"][0][3:] == [1, 2, 2, 1]
     r = mousehole.simulate(game, 5, seed=1)
     assert r.lengths.tolist() == [24] * 5
-    for bad in ({"animals": {"dog": 1}}, {"removal": {"dog": 9, "cat": 0, "mouse": 0}},
-                {"cheese_values": []}, {"cheese_values": [0]}, {"square": 1},
-                {"cheese_values": [1, 2, 3, 4, 5, 6]}, {"animals": {"dog": 0, "cat": 0, "mouse": 0}}):
+    for bad in (
+        {"animals": {"dog": 1}},
+        {"removal": {"dog": 9, "cat": 0, "mouse": 0}},
+        {"cheese_values": []},
+        {"cheese_values": [0]},
+        {"square": 1},
+        {"cheese_values": [1, 2, 3, 4, 5, 6]},
+        {"animals": {"dog": 0, "cat": 0, "mouse": 0}},
+    ):
         with pytest.raises(mousehole.ParameterError):
             mousehole.load("cheese_rescue", players=2, engine=engine, **bad)
 

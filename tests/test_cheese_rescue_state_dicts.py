@@ -5,6 +5,7 @@ cards on the table (CR-10); every card must be somewhere (CR-1, CR-2, CR-4); the
 every hand must have the sizes that the deal and the draws give them (CR-5, CR-9). Anything
 else, and every wrong type (a bool is not an int), is a ``StateError`` naming the key or the
 rule, on both engines."""
+
 from __future__ import annotations
 
 import copy
@@ -72,8 +73,9 @@ CHANGES: List[Any] = [
 
 
 @pytest.mark.parametrize("change, rule", CHANGES)
-def test_an_unreachable_dict_is_refused_by_name(change: Callable[[Dict[str, Any], Any], None], rule: str,
-                                                engine: str) -> None:
+def test_an_unreachable_dict_is_refused_by_name(
+    change: Callable[[Dict[str, Any], Any], None], rule: str, engine: str
+) -> None:
     game = mousehole.load("cheese_rescue", players=2, engine=engine)
     d = midgame(game)
     game.state_from_dict(d)
@@ -136,8 +138,9 @@ def test_cr5_an_animal_is_laid_only_once_it_was_drawn(engine: str) -> None:
     d["table"][cell] = 2
     d["history"] = [0 * game.num_cells + cell]
     d["pile"].remove(0)  # the dog on the table came from somewhere
-    with pytest.raises(mousehole.StateError, match="CR-7: history\\[0\\]: seat 0 lays its animal number 1 but has "
-                                                   "drawn only 0"):
+    with pytest.raises(
+        mousehole.StateError, match="CR-7: history\\[0\\]: seat 0 lays its animal number 1 but has drawn only 0"
+    ):
         game.state_from_dict(d)
     s = game.new_state(seed=1)
     s.apply_action(int(s.legal_actions()[0]))  # a cheese: the only cards seat 0 holds

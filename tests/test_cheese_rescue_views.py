@@ -5,6 +5,7 @@ hand and in the pile, the cheese cards still in each hand. Private: one's own an
 Hidden from everyone: the pile (its order, and which animals it holds) and the generator.
 These tests build states that differ only in what a seat cannot see and check that the seat's
 view, observation and determinizations do not tell them apart, on both engines."""
+
 from __future__ import annotations
 
 import json

@@ -7,6 +7,7 @@ observations and masks at every step of seeded random games, and a determinizati
 struct for struct, to ``state.determinize(p, seed)``. The probe ``mousehole._cgame.CGame``
 drives the interface on a copy of the state's struct.
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterator, Tuple
@@ -23,6 +24,7 @@ pytestmark = pytest.mark.compiled  # deselected (and said) when the compiled eng
 
 def _cgame(state: Any) -> Any:
     from mousehole._cgame import CGame
+
     return CGame(state)
 
 
@@ -114,6 +116,7 @@ def test_rollout_plays_simulates_games(case: Any) -> None:
     """``reset`` then ``rollout`` with simulate's seeds plays simulate's game ``i``: the same
     winners (hence returns), whoever wins."""
     from mousehole._rng import derive
+
     name, params = case
     game = mousehole.load(name, engine="compiled", **params)
     n, seed = scale(6), 99
@@ -163,6 +166,7 @@ def test_random_step_is_a_uniform_pick_of_the_legal_list(case: Any) -> None:
     draws: the same struct and the same generator state after; it returns the seat to move
     after the action (``current``: a seat, chance or the end)."""
     from mousehole._rng import Rng
+
     name, params = case
     game = mousehole.load(name, engine="compiled", **params)
     checked = 0
@@ -219,12 +223,12 @@ def _play_in_child(no_fast_alloc: bool) -> Any:
     import os
     import subprocess
     import sys
+
     env = {k: v for k, v in os.environ.items() if k != "MOUSEHOLE_NO_FAST_ALLOC"}
     if no_fast_alloc:
         env["MOUSEHOLE_NO_FAST_ALLOC"] = "1"
     cases = json.dumps([[name, params] for name, params in CASES])
-    res = subprocess.run([sys.executable, "-c", _PLAY, cases], env=env, capture_output=True, text=True,
-                         timeout=600)
+    res = subprocess.run([sys.executable, "-c", _PLAY, cases], env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr
     return json.loads(res.stdout)
 

@@ -4,6 +4,7 @@ usage errors with status 2, the simulate table and JSON, show with moves, Ctrl-C
 Most tests call ``mousehole.cli.main`` in-process; a few run ``python -m mousehole`` (the
 same entry point as the ``mousehole`` script) to check what a shell sees.
 """
+
 from __future__ import annotations
 
 import io
@@ -68,6 +69,7 @@ def test_help_shows_every_option_with_its_default(capsys: Any, command: List[str
         assert "number of players (default: the number of bots)" in flat
     if command in (["play"], ["arena"]):  # every spec the parser takes, node budget included
         from mousehole.bots import SPECS
+
         assert all(spec in flat for spec in SPECS) and ":nodes=NODES" in flat
 
 
@@ -118,9 +120,11 @@ BAD = [
     (["simulate", "m", "--threads", "0"], "argument --threads: must be from 1 to 256, got 0"),
     (["simulate", "m", "--threads", "20000"], "argument --threads: must be from 1 to 256, got 20000"),
     (["simulate", "m", "--seed", "-1"], "argument --seed: must be from 0 to 2**64-1, got -1"),
-    (["simulate", "m", "--seed", str(2 ** 64)], "argument --seed: must be from 0 to 2**64-1, got 18446744073709551616"),
-    (["simulate", "m", "--seed", "9" * 5000], "argument --seed: expected an integer of at most 40 characters, "
-                                               "got 5,000 characters"),
+    (["simulate", "m", "--seed", str(2**64)], "argument --seed: must be from 0 to 2**64-1, got 18446744073709551616"),
+    (
+        ["simulate", "m", "--seed", "9" * 5000],
+        "argument --seed: expected an integer of at most 40 characters, got 5,000 characters",
+    ),
     (["show", "m", "--seed", "-5"], "argument --seed: must be from 0 to 2**64-1, got -5"),
     (["play", "m", "--seed", "1.5"], "argument --seed: expected an integer, got '1.5'"),
     (["play", "m", "--name", ""], "argument --name: must be 1 to 200 characters, got 0"),
@@ -150,10 +154,14 @@ BAD = [
     (["arena", "m", "--bots", "random,random", "--workers", "0"], "argument --workers: must be from 1 to 256, got 0"),
     (["arena", "m", "--bots", "random,random", "--workers", "257"], "argument --workers: must be from 1 to 256"),
     (["arena", "m", "--bots", "random,random", "--seed", "-1"], "argument --seed: must be from 0 to 2**64-1"),
-    (["arena", "m", "--bots", "random,random", "--workers", "2", "--dask", "tcp://127.0.0.1:1"],
-     "argument --workers: not allowed with --dask"),
-    (["arena", "m", "--bots", "random,random", "--records", os.path.join(os.sep, "no", "such", "dir", "r.json")],
-     "argument --records: the folder"),
+    (
+        ["arena", "m", "--bots", "random,random", "--workers", "2", "--dask", "tcp://127.0.0.1:1"],
+        "argument --workers: not allowed with --dask",
+    ),
+    (
+        ["arena", "m", "--bots", "random,random", "--records", os.path.join(os.sep, "no", "such", "dir", "r.json")],
+        "argument --records: the folder",
+    ),
 ]
 
 
@@ -174,18 +182,22 @@ def test_an_illegal_move_in_a_legal_notation_is_a_usage_error(capsys: Any) -> No
     legal = {state.describe(int(a)) for a in state.legal_actions()}
     taken = first  # the same card on the same cell again: no longer legal
     assert taken not in legal
-    status, out, err = run(capsys, "show", "cheese_rescue", "--players", "2", "--seed", "4",
-                           "--moves", f"{first}; {taken}")
+    status, out, err = run(
+        capsys, "show", "cheese_rescue", "--players", "2", "--seed", "4", "--moves", f"{first}; {taken}"
+    )
     assert status == 2 and len(err.splitlines()) == 1 and f"move 2 ({taken!r})" in err, err
 
 
 def test_a_shell_sees_status_2_and_one_line() -> None:
-    done = subprocess.run([sys.executable, "-m", "mousehole", "simulate", "all", "--players", "6",
-                           "--games", "-5"], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "mousehole", "simulate", "all", "--players", "6", "--games", "-5"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
-        "mousehole simulate: error: argument --games: must be from 0 to 2**53, got -5 "
-        "(see mousehole simulate --help)"]
+        "mousehole simulate: error: argument --games: must be from 0 to 2**53, got -5 (see mousehole simulate --help)"
+    ]
 
 
 # --------------------------------------------------------------------------------------
@@ -199,8 +211,21 @@ def _no_nan(text: str) -> None:
 def test_simulate_all_with_six_players_skips_and_tabulates(capsys: Any, tmp_path: Any) -> None:
     n = 300 if COMPILED else 3
     path = tmp_path / "out.json"
-    status, out, err = run(capsys, "simulate", "all", "--players", "6", "--games", str(n), "--seed", "2",
-                           "--threads", "2", "--json", str(path))
+    status, out, err = run(
+        capsys,
+        "simulate",
+        "all",
+        "--players",
+        "6",
+        "--games",
+        str(n),
+        "--seed",
+        "2",
+        "--threads",
+        "2",
+        "--json",
+        str(path),
+    )
     assert status == 0, err
     assert "cheese_rescue: skipped, it is for 2 to 4 players" in out
     assert "kasimir: skipped, it is for 2 to 4 players" in out
@@ -215,7 +240,7 @@ def test_simulate_all_with_six_players_skips_and_tabulates(capsys: Any, tmp_path
         assert r["mean_length"] == s.mean_length
         head = f"{r['game']}: 6 players, {r['engine']} engine, seed 2: {n:,} games in "
         assert head in out
-        block = out[out.index(head):].split("\n")
+        block = out[out.index(head) :].split("\n")
         assert block[1].split() == ["seat", "mean", "score", "std", "error", "win", "rate", "95%", "interval"]
         for p, seat in enumerate(r["seats"]):
             assert seat["mean_score"] == s.mean_score[p] and seat["score_stderr"] == s.score_stderr[p]
@@ -223,8 +248,13 @@ def test_simulate_all_with_six_players_skips_and_tabulates(capsys: Any, tmp_path
             assert seat["win_rate_95"] == list(s.win_intervals()[p])
             lo, hi = seat["win_rate_95"]
             row = block[2 + p].split()
-            assert row == [str(p), f"{s.mean_score[p]:.3f}", f"{s.score_stderr[p]:.3f}",
-                           f"{s.win_rates()[p]:.4f}", f"{lo:.4f}-{hi:.4f}"]
+            assert row == [
+                str(p),
+                f"{s.mean_score[p]:.3f}",
+                f"{s.score_stderr[p]:.3f}",
+                f"{s.win_rates()[p]:.4f}",
+                f"{lo:.4f}-{hi:.4f}",
+            ]
         assert block[8].startswith(f"  mean length {s.mean_length:.2f} actions")
         assert r["games_per_second"] > 0
 
@@ -280,8 +310,12 @@ def test_progress_on_a_terminal(monkeypatch: Any, capsys: Any, with_rich: bool) 
 
 @pytest.mark.sigint
 def test_ctrl_c_exits_130_with_one_line() -> None:
-    child = interruptible([sys.executable, "-m", "mousehole", "simulate", "m", "--players", "6",
-                           "--games", "100000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = interruptible(
+        [sys.executable, "-m", "mousehole", "simulate", "m", "--players", "6", "--games", "100000000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert child.stderr is not None
         first = child.stderr.readline()
@@ -317,15 +351,16 @@ def test_show_plays_the_moves_given_in_readable_notation(capsys: Any, engine: st
         a = int(legal[rng.below(len(legal))])
         texts.append(state.describe(a))
         state.apply_action(a)
-    status, out, err = run(capsys, "show", name, "--seed", "3", "--engine", engine, "--moves", "; ".join(texts),
-                           "--legal")
+    status, out, err = run(
+        capsys, "show", name, "--seed", "3", "--engine", engine, "--moves", "; ".join(texts), "--legal"
+    )
     assert status == 0, err
     assert out.startswith(f"{name}, 4 players, {engine} engine, seed 3; after 6 moves\n")
     for i, text in enumerate(texts, 1):
         assert re.search(rf"^  {i}\. (seat \d|chance): {re.escape(text)}$", out, re.M), text
     assert str(state) in out
     legal = [state.describe(int(a)) for a in state.legal_actions()]
-    listing = out[out.index("legal moves of "):].splitlines()
+    listing = out[out.index("legal moves of ") :].splitlines()
     assert listing[1:] == [f"  {t}" for t in legal]
 
 
@@ -336,12 +371,14 @@ def test_show_a_finished_game(capsys: Any) -> None:
         a = int(state.legal_actions()[-1])
         texts.append(state.describe(a))
         state.apply_action(a)
-    status, out, err = run(capsys, "show", "cheese_rescue", "--players", "2", "--seed", "9",
-                           "--moves", ";".join(texts), "--legal")
+    status, out, err = run(
+        capsys, "show", "cheese_rescue", "--players", "2", "--seed", "9", "--moves", ";".join(texts), "--legal"
+    )
     assert status == 0, err
     assert f"game over: scores {state.scores()}, winners {state.winners()}" in out
-    status, out, err = run(capsys, "show", "cheese_rescue", "--players", "2", "--seed", "9",
-                           "--moves", ";".join(texts + [texts[-1]]))
+    status, out, err = run(
+        capsys, "show", "cheese_rescue", "--players", "2", "--seed", "9", "--moves", ";".join(texts + [texts[-1]])
+    )
     assert status == 2 and "the game is already over" in err and len(err.splitlines()) == 1
 
 
@@ -360,7 +397,7 @@ class _Person(io.StringIO):
         self.typed: List[str] = []
 
     def readline(self, *args: Any) -> str:  # type: ignore[override]
-        new = self.out.getvalue()[self.seen:]
+        new = self.out.getvalue()[self.seen :]
         self.seen = len(self.out.getvalue())
         if not self.typed or self.typed[-1] != "help":
             line = "help"
@@ -383,11 +420,26 @@ def _play_in_process(monkeypatch: Any, argv: List[str]) -> Any:
 @pytest.mark.parametrize("name", mousehole.game_names())
 def test_play_a_whole_game_against_bots(monkeypatch: Any, engine: str, name: str, tmp_path: Any) -> None:
     from mousehole import records
+
     players = 2 if name != "m" else 3
     path = tmp_path / "game.json"
-    argv = ["play", name, "--players", str(players), "--seat", "1",
-            "--bots", "random" if name != "m" else "greedy,random",
-            "--seed", "4", "--engine", engine, "--record", str(path), "--watch"]
+    argv = [
+        "play",
+        name,
+        "--players",
+        str(players),
+        "--seat",
+        "1",
+        "--bots",
+        "random" if name != "m" else "greedy,random",
+        "--seed",
+        "4",
+        "--engine",
+        engine,
+        "--record",
+        str(path),
+        "--watch",
+    ]
     status, out, typed = _play_in_process(monkeypatch, argv)
     assert status == 0, out
     lines = out.splitlines()
@@ -398,9 +450,13 @@ def test_play_a_whole_game_against_bots(monkeypatch: Any, engine: str, name: str
     # Chocolat excepted: MC-7), and the record replays to the end the command announced; a
     # move's line names its seat once ("seat 1 (you): 12+5", "seat 1 (you) bids ...")
     rec = records.loads(path.read_text(encoding="utf-8"), engine=engine)
-    moves = [(who, f"{who.split(' (')[0]} {rest}" if sep == " " else rest) for who, sep, rest in
-             re.findall(r"^(seat \d \((?:you|greedy|random)\)|chance)(: | )(.+)$", out[:out.index("game over")], re.M)
-             if rest != "cannot move and skips the turn"]  # (a skipped turn, KK-10: no action)
+    moves = [
+        (who, f"{who.split(' (')[0]} {rest}" if sep == " " else rest)
+        for who, sep, rest in re.findall(
+            r"^(seat \d \((?:you|greedy|random)\)|chance)(: | )(.+)$", out[: out.index("game over")], re.M
+        )
+        if rest != "cannot move and skips the turn"
+    ]  # (a skipped turn, KK-10: no action)
     assert len(moves) == len(rec.actions), out
     mine = iter(t for t in typed if t != "help")
     state = rec.initial_state(engine=engine)
@@ -423,8 +479,9 @@ def test_play_a_whole_game_against_bots(monkeypatch: Any, engine: str, name: str
     end = lines.index(f"game over after {len(state.history)} actions: {state.game.end_reason(state)}")
     assert lines[end + 1] == f"scores: {type(state.game).SCORE}"
     kind = ["you" if p == 1 else "greedy" if p == 0 and name == "m" else "random" for p in range(players)]
-    assert lines[end + 2:end + 2 + players] == [f"  seat {p} ({kind[p]}): {b}"
-                                                for p, b in enumerate(state.game.score_breakdown(state))]
+    assert lines[end + 2 : end + 2 + players] == [
+        f"  seat {p} ({kind[p]}): {b}" for p, b in enumerate(state.game.score_breakdown(state))
+    ]
     assert out.count("seat 1, your move> ") == len(typed)
     # the help listings are the legal moves, in the game's notation
     assert re.search(r"your legal moves \(\d+\):\n  \S", out)
@@ -434,8 +491,13 @@ def test_play_by_piping_stdin_prints_what_an_interactive_game_prints(monkeypatch
     argv = ["play", "cheese_rescue", "--players", "2", "--seat", "0", "--bots", "greedy", "--seed", "2"]
     status, out, typed = _play_in_process(monkeypatch, argv)
     assert status == 0
-    done = subprocess.run([sys.executable, "-m", "mousehole", *argv], input="".join(t + "\n" for t in typed),
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "mousehole", *argv],
+        input="".join(t + "\n" for t in typed),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout == out
 
@@ -452,12 +514,17 @@ def test_play_reprompts_on_bad_input_and_quits(capsys: Any, monkeypatch: Any) ->
     left, seed_line = out.rstrip().splitlines()[-2:]
     assert left == "you left the game"
     seed = int(re.fullmatch(r"the seed of this game was (\d+)", seed_line).group(1))  # type: ignore[union-attr]
-    assert 0 <= seed < 2 ** 64 and str(seed) not in out[:out.index("you left the game")]
+    assert 0 <= seed < 2**64 and str(seed) not in out[: out.index("you left the game")]
 
 
 def test_play_at_the_end_of_the_input_leaves_with_status_1() -> None:
-    done = subprocess.run([sys.executable, "-m", "mousehole", "play", "kasimir", "--players", "2"],
-                          input="help\n", capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "mousehole", "play", "kasimir", "--players", "2"],
+        input="help\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1
     assert done.stderr == "end of input: the game is left unfinished\n"
     assert "your legal moves (" in done.stdout
@@ -489,10 +556,24 @@ def test_play_shows_only_what_the_seat_sees(engine: str, name: str) -> None:
 
 def test_arena_prints_the_table_and_writes_json(capsys: Any, tmp_path: Any) -> None:
     from mousehole.arena import play
+
     figures, records = tmp_path / "arena.json", tmp_path / "records.json"
     n = 6 if COMPILED else 2
-    status, out, err = run(capsys, "arena", "m", "--bots", "greedy,random,random", "--games", str(n), "--seed", "3",
-                           "--json", str(figures), "--records", str(records))
+    status, out, err = run(
+        capsys,
+        "arena",
+        "m",
+        "--bots",
+        "greedy,random,random",
+        "--games",
+        str(n),
+        "--seed",
+        "3",
+        "--json",
+        str(figures),
+        "--records",
+        str(records),
+    )
     assert status == 0, err
     expected = play(mousehole.load("m", players=3), ["greedy", "random", "random"], n, seed=3, records=True)
     assert out.startswith(expected.table(times=False) + "\n")  # then the time each bot used
@@ -501,6 +582,7 @@ def test_arena_prints_the_table_and_writes_json(capsys: Any, tmp_path: Any) -> N
 
     def untimed(bots: Any) -> Any:
         return [{k: v for k, v in b.items() if k not in ("seconds", "seconds_per_move")} for b in bots]
+
     assert doc["command"] == "arena" and untimed(doc["bots"]) == untimed(expected.to_dict()["bots"])
     assert all(b["moves"] > 0 and b["seconds"] > 0 for b in doc["bots"])
     assert doc["ratings"] == expected.to_dict()["ratings"]
@@ -523,9 +605,25 @@ def test_arena_on_worker_processes_gives_the_same_table(capsys: Any) -> None:
 def _arena_ctrl_c(env: Any = None) -> Any:
     """``mousehole arena`` on 2 worker processes, interrupted by SIGINT one second after its
     first line: its exit status, stdout, stderr and the seconds it took to exit."""
-    child = interruptible([sys.executable, "-m", "mousehole", "arena", "m", "--bots", "mcts:3000,mcts:3000",
-                           "--games", "100000", "--workers", "2"],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    child = interruptible(
+        [
+            sys.executable,
+            "-m",
+            "mousehole",
+            "arena",
+            "m",
+            "--bots",
+            "mcts:3000,mcts:3000",
+            "--games",
+            "100000",
+            "--workers",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         assert child.stderr is not None
         first = child.stderr.readline()
@@ -593,17 +691,20 @@ def test_play_does_not_name_a_bots_face_down_bid(monkeypatch: Any) -> None:
     assert not re.search(r"seat [01] \(random\) bids (?!face down)", before)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["show", "m", "--param", "max_turns"], "expected NAME=VALUE"),
-    (["show", "m", "--param", "=5"], "expected NAME=VALUE"),
-    (["show", "m", "--param", "players=3"], "use --players"),
-    (["show", "m", "--param", "engine=python"], "use --engine"),
-    (["show", "m", "--param", "max_turns=5", "--param", "max_turns=6"], "max_turns is given twice"),
-    (["show", "m", "--param", "no_such=1"], "unknown parameter(s) no_such"),
-    (["simulate", "m", "--param", "max_turns=-1"], "max_turns must be"),
-    (["simulate", "all", "--param", "no_such=1"], "no game has the parameter(s) no_such"),
-    (["show", "m", "--param", "x=" + "1" * 20_000], "at most 10,000 characters"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["show", "m", "--param", "max_turns"], "expected NAME=VALUE"),
+        (["show", "m", "--param", "=5"], "expected NAME=VALUE"),
+        (["show", "m", "--param", "players=3"], "use --players"),
+        (["show", "m", "--param", "engine=python"], "use --engine"),
+        (["show", "m", "--param", "max_turns=5", "--param", "max_turns=6"], "max_turns is given twice"),
+        (["show", "m", "--param", "no_such=1"], "unknown parameter(s) no_such"),
+        (["simulate", "m", "--param", "max_turns=-1"], "max_turns must be"),
+        (["simulate", "all", "--param", "no_such=1"], "no game has the parameter(s) no_such"),
+        (["show", "m", "--param", "x=" + "1" * 20_000], "at most 10,000 characters"),
+    ],
+)
 def test_param_errors_are_one_line(capsys: Any, args: List[str], message: str) -> None:
     status, _, err = run(capsys, *args)
     assert status == 2, err
@@ -648,33 +749,51 @@ def test_simulate_table_has_a_legend(capsys: Any, name: str) -> None:
 
 def test_play_level_and_time_choose_the_bots(capsys: Any, monkeypatch: Any) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
-    status, out, err = run(capsys, "play", "kasimir", "--players", "3", "--seat", "2", "--level", "hard",
-                           "--time", "0.01", "--seed", "5")
+    status, out, err = run(
+        capsys, "play", "kasimir", "--players", "3", "--seat", "2", "--level", "hard", "--time", "0.01", "--seed", "5"
+    )
     assert status == 0, err
     assert out.splitlines()[0].endswith("you are seat 2; seat 0: strong:0.01s, seat 1: strong:0.01s")
     for level, spec in (("easy", "greedy"), ("medium", f"ismcts:{cli.LEVEL_SECONDS!r}s")):
         monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
-        status, out, err = run(capsys, "play", "cheese_rescue", "--players", "2", "--seat", "1", "--level", level,
-                               "--seed", "5")
+        status, out, err = run(
+            capsys, "play", "cheese_rescue", "--players", "2", "--seat", "1", "--level", level, "--seed", "5"
+        )
         assert status == 0, err
         assert out.splitlines()[0].endswith(f"you are seat 1; seat 0: {spec}")
     # --time gives a budget to the search bots named without one, and to no other
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
-    status, out, err = run(capsys, "play", "m", "--players", "4", "--seat", "0", "--bots", "mcts,greedy,ismcts:7",
-                           "--time", "0.5", "--seed", "5")
+    status, out, err = run(
+        capsys,
+        "play",
+        "m",
+        "--players",
+        "4",
+        "--seat",
+        "0",
+        "--bots",
+        "mcts,greedy,ismcts:7",
+        "--time",
+        "0.5",
+        "--seed",
+        "5",
+    )
     assert status == 0, err
     assert out.splitlines()[0].endswith("seat 1: mcts:0.5s, seat 2: greedy, seat 3: ismcts:7")
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["--level", "expert"], "invalid choice: 'expert'"),
-    (["--level", "easy", "--bots", "random"], "--level: not allowed with --bots"),
-    (["--time", "0"], "--time: expected seconds per move"),
-    (["--time", "-1"], "--time: expected seconds per move"),
-    (["--time", "nan"], "--time: expected seconds per move"),
-    (["--time", "1e9"], "--time: expected seconds per move"),
-    (["--time", "fast"], "--time: expected seconds per move"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--level", "expert"], "invalid choice: 'expert'"),
+        (["--level", "easy", "--bots", "random"], "--level: not allowed with --bots"),
+        (["--time", "0"], "--time: expected seconds per move"),
+        (["--time", "-1"], "--time: expected seconds per move"),
+        (["--time", "nan"], "--time: expected seconds per move"),
+        (["--time", "1e9"], "--time: expected seconds per move"),
+        (["--time", "fast"], "--time: expected seconds per move"),
+    ],
+)
 def test_play_refuses_bad_levels_and_times(capsys: Any, argv: List[str], words: str) -> None:
     status, out, err = run(capsys, "play", "cheese_rescue", "--players", "2", "--seed", "1", *argv)
     assert status == 2 and words in err, err
@@ -683,14 +802,27 @@ def test_play_refuses_bad_levels_and_times(capsys: Any, argv: List[str], words: 
 
 def test_arena_time_budgets_and_times_used(capsys: Any, tmp_path: Any) -> None:
     figures = tmp_path / "arena.json"
-    status, out, err = run(capsys, "arena", "kasimir", "--bots", "strong,greedy", "--time", "0.002", "--games", "2",
-                           "--seed", "3", "--json", str(figures))
+    status, out, err = run(
+        capsys,
+        "arena",
+        "kasimir",
+        "--bots",
+        "strong,greedy",
+        "--time",
+        "0.002",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--json",
+        str(figures),
+    )
     assert status == 0, err
     assert "kasimir (2p, strong:0.002s vs greedy)" in err or "strong:0.002s" in out
     lines = out.splitlines()
     head = next(i for i, x in enumerate(lines) if x.strip().startswith("time used"))
     assert lines[head].split()[2:] == ["moves", "seconds", "ms/move"]
-    rows = {x.split()[0]: x.split()[1:] for x in lines[head + 1:head + 3]}
+    rows = {x.split()[0]: x.split()[1:] for x in lines[head + 1 : head + 3]}
     assert set(rows) == {"strong:0.002s", "greedy"} and all(int(r[0]) > 0 for r in rows.values())
     doc = json.loads(figures.read_text())
     strong = next(b for b in doc["bots"] if b["name"] == "strong:0.002s")

@@ -21,6 +21,7 @@ an environment, and of the PettingZoo environments through RLlib's PettingZoo wr
 Marked ``clients``: CI runs them in their own step, after installing CPU-only torch and the
 ``rllib`` extra. Where Ray RLlib or torch is missing the module is skipped, and says why.
 """
+
 from __future__ import annotations
 
 import os
@@ -73,8 +74,9 @@ def local_ray() -> Iterator[None]:
     """A local Ray of two CPUs for this module's training runs; its workers get a fixed hash
     seed (RLlib batches the agents that act at once in the order of a set of their ids)."""
     if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 runtime_env={"env_vars": {"PYTHONHASHSEED": "0"}})
+        ray.init(
+            num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": {"PYTHONHASHSEED": "0"}}
+        )
     yield
     ray.shutdown()
 
@@ -85,6 +87,7 @@ def player_counts(name: str) -> List[int]:
 
 
 # -- RLlib's own checker ------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", GAMES)
 def test_rllib_checker_passes_with_the_defaults(name: str, engine: str) -> None:
@@ -112,8 +115,7 @@ def test_rllib_pettingzoo_wrappers_pass_with_lose(name: str, engine: str) -> Non
         # action, not through the checker, whose unseeded samples may all happen to be legal.
         strict = wrap(make(name, players=2, engine=engine))
         obs, _ = strict.reset(seed=1)
-        actions = {a: int(np.flatnonzero(o["action_mask"] == 0)[0]) for a, o in obs.items()
-                   if o["action_mask"].any()}
+        actions = {a: int(np.flatnonzero(o["action_mask"] == 0)[0]) for a, o in obs.items() if o["action_mask"].any()}
         assert actions, "some agent is asked to act after reset"
         with pytest.raises(mousehole.IllegalMoveError):
             strict.step(actions)
@@ -123,6 +125,7 @@ def test_rllib_pettingzoo_wrappers_pass_with_lose(name: str, engine: str) -> Non
 
 
 # -- what the environment shows and does ------------------------------------------------------
+
 
 def _masked_random(obs: Dict[str, Any], rng: Any) -> Dict[str, int]:
     return {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()}
@@ -155,7 +158,7 @@ def _play(env: Any, seed: int) -> Tuple[List[Dict[str, int]], Dict[str, float], 
         assert asked == env.asked_agents and asked[0] == f"player_{cp}" and set(infos) == set(obs)
         if len(asked) > 1:  # only where the seat to move makes a simultaneous choice
             several += 1
-            assert state.legal_action_mask()[sim.start:sim.stop].any()
+            assert state.legal_action_mask()[sim.start : sim.stop].any()
         for a in asked:
             p = int(a.split("_")[1])
             np.testing.assert_array_equal(obs[a]["action_mask"], _turn_mask(state, p).astype(np.float32))
@@ -236,8 +239,9 @@ def test_illegal_actions_lose_or_raise(engine: str) -> None:
     assert rewards == {"player_0": 0.0, "player_1": -1.0, "player_2": 0.0}
     assert terms["__all__"] and not truncs["__all__"] and infos["player_1"]["illegal_action"] is True
     assert env.game_state.to_dict() == before and set(obs) == set(env.possible_agents)
-    strict = mr.MouseholeMultiAgentEnv({"game": "maus_au_chocolat", "players": 3, "engine": engine,
-                                        "illegal_action": "raise"})
+    strict = mr.MouseholeMultiAgentEnv(
+        {"game": "maus_au_chocolat", "players": 3, "engine": engine, "illegal_action": "raise"}
+    )
     strict.reset(seed=4)
     with pytest.raises(mousehole.IllegalMoveError, match=r"^MC-"):
         strict.step(bad)
@@ -328,6 +332,7 @@ def test_seeds_replay_the_same_games(name: str, engine: str) -> None:
 
 # -- PPO on a local Ray ---------------------------------------------------------------------
 
+
 class AuditedModule(mr.MaskedPPOTorchRLModule):
     """The masked module, counting what reaches the loss: every row of every training batch,
     with its loss mask (False for the bootstrap step RLlib appends to each episode)."""
@@ -340,28 +345,40 @@ class AuditedModule(mr.MaskedPPOTorchRLModule):
         valid = batch.get(Columns.LOSS_MASK)
         valid = torch.ones_like(actions, dtype=torch.bool) if valid is None else valid.bool()
         legal = mask.gather(1, actions[:, None])[:, 0] > 0
-        AuditedModule.rows.append({
-            "rows": len(actions), "in_loss": int(valid.sum()),
-            "illegal_in_loss": int((valid & ~legal).sum()),
-            "zero_mask_in_loss": int((valid & (mask.sum(1) == 0)).sum())})
+        AuditedModule.rows.append(
+            {
+                "rows": len(actions),
+                "in_loss": int(valid.sum()),
+                "illegal_in_loss": int((valid & ~legal).sum()),
+                "zero_mask_in_loss": int((valid & (mask.sum(1) == 0)).sum()),
+            }
+        )
         out = super()._forward_train(batch, **kwargs)
         logits = out[Columns.ACTION_DIST_INPUTS]
         assert bool((logits[mask == 0] == mr.FLOAT_MIN).all()), "a masked logit survived"
         return out
 
 
-def _ppo(env_config: Dict[str, Any], *, runners: int = 0, module: Any = AuditedModule,
-         model_config: Any = None, check_env: bool = True) -> Any:
+def _ppo(
+    env_config: Dict[str, Any],
+    *,
+    runners: int = 0,
+    module: Any = AuditedModule,
+    model_config: Any = None,
+    check_env: bool = True,
+) -> Any:
     """A tiny PPO configuration: one shared policy for every seat, 128 env steps an iteration."""
     spec = RLModuleSpec(module_class=module, model_config=model_config or {"fcnet_hiddens": [16]})
-    return (PPOConfig()
-            .environment(mr.ENV_NAME, env_config=env_config, disable_env_checking=not check_env)
-            .env_runners(num_env_runners=runners, num_cpus_per_env_runner=1)
-            .learners(num_learners=0)
-            .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, episode, **kw: "shared")
-            .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": spec}))
-            .training(train_batch_size_per_learner=128, minibatch_size=64, num_epochs=1)
-            .debugging(seed=0))
+    return (
+        PPOConfig()
+        .environment(mr.ENV_NAME, env_config=env_config, disable_env_checking=not check_env)
+        .env_runners(num_env_runners=runners, num_cpus_per_env_runner=1)
+        .learners(num_learners=0)
+        .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, episode, **kw: "shared")
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": spec}))
+        .training(train_batch_size_per_learner=128, minibatch_size=64, num_epochs=1)
+        .debugging(seed=0)
+    )
 
 
 def _train(config: Any, iterations: int) -> List[Dict[str, Any]]:
@@ -405,8 +422,10 @@ def test_ppo_with_an_env_runner_in_another_process(local_ray: None) -> None:
     config = _ppo({"game": "maus_au_chocolat", "players": 3}, runners=1, module=mr.MaskedPPOTorchRLModule)
     first, second = _train(config, 1)[0], _train(config, 1)[0]
     assert first["env_runners"]["num_env_steps_sampled_lifetime"] >= 128
-    assert first["env_runners"]["num_agent_steps_sampled_lifetime"] == \
-        second["env_runners"]["num_agent_steps_sampled_lifetime"]
+    assert (
+        first["env_runners"]["num_agent_steps_sampled_lifetime"]
+        == second["env_runners"]["num_agent_steps_sampled_lifetime"]
+    )
     assert first["learners"]["shared"]["total_loss"] == second["learners"]["shared"]["total_loss"]
 
 
@@ -414,8 +433,10 @@ def test_ppo_with_rllibs_cnn_encoder(local_ray: None) -> None:
     """``layout="hwc"``: Cheese Rescue's boards go through RLlib's CNN encoder, with the
     ``conv_filters`` of docs/rl.md (RLlib has no default for a 9 x 9 board)."""
     AuditedModule.rows = []
-    config = _ppo({"game": "cheese_rescue", "players": 2, "layout": "hwc"},
-                  model_config={"conv_filters": [[32, [3, 3], 1], [32, [3, 3], 1]], "fcnet_hiddens": [16]})
+    config = _ppo(
+        {"game": "cheese_rescue", "players": 2, "layout": "hwc"},
+        model_config={"conv_filters": [[32, [3, 3], 1], [32, [3, 3], 1]], "fcnet_hiddens": [16]},
+    )
     results = _train(config, 1)
     _assert_clean_loss(results)
 
@@ -431,6 +452,7 @@ def test_ppo_with_rllibs_own_action_masking_module(local_ray: None) -> None:
 
 
 # -- the gradient of a row with an all-zero mask ------------------------------------------------
+
 
 def _logit_grad(masked_logits: Any, logits: Any, action: int) -> Any:
     """The gradient of a PPO-like policy term (the log-probability of ``action`` plus the
@@ -468,6 +490,7 @@ def test_all_zero_mask_rows_carry_no_policy_gradient_here() -> None:
 
 # -- the docs' example ---------------------------------------------------------------------------
 
+
 def test_docs_show_the_example_as_it_is() -> None:
     """docs/rl.md shows examples/rllib_ppo.py whole, character for character."""
     doc = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
@@ -480,15 +503,35 @@ def test_example_runs_as_written(tmp_path: Path) -> None:
     """The docs' example, run as a user would (from another directory, its own local Ray), in
     a tiny configuration: it trains, then plays new games with both players."""
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    out = subprocess.run([sys.executable, str(EXAMPLE), "--iterations", "1", "--batch", "128",
-                          "--env-runners", "1", "--eval-games", "4"],
-                         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(EXAMPLE),
+            "--iterations",
+            "1",
+            "--batch",
+            "128",
+            "--env-runners",
+            "1",
+            "--eval-games",
+            "4",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     first = re.search(r"^iteration 1: ([\d,]+) env steps, ([\d,]+) games, entropy [\d.]+$", out.stdout, re.M)
     assert first is not None, out.stdout
     assert int(first.group(1).replace(",", "")) >= 128
-    rates = re.search(r"^win rate at seat 0 over 4 new games: random player (\d+\.\d)%, "
-                      r"trained policy (\d+\.\d)%$", out.stdout, re.M)
+    rates = re.search(
+        r"^win rate at seat 0 over 4 new games: random player (\d+\.\d)%, "
+        r"trained policy (\d+\.\d)%$",
+        out.stdout,
+        re.M,
+    )
     assert rates is not None, out.stdout
     for r in rates.groups():
         assert float(r) in (0.0, 25.0, 50.0, 75.0, 100.0)  # k of 4 games

@@ -17,6 +17,7 @@ Marked ``clients``: CI runs them in their own step, after installing CPU-only to
 stable-baselines3 and sb3-contrib. Where those packages are missing the module is skipped,
 and says why.
 """
+
 from __future__ import annotations
 
 import os
@@ -52,8 +53,7 @@ GAMES = {game: env_id for env_id, game in ENV_IDS.items()}
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "maskable_ppo_cheese_rescue.py"
 #: the PPO settings of every run here: tiny network, one epoch, CPU
-PPO_KW: Dict[str, Any] = dict(n_steps=128, batch_size=64, n_epochs=1, device="cpu",
-                              policy_kwargs=dict(net_arch=[32]))
+PPO_KW: Dict[str, Any] = dict(n_steps=128, batch_size=64, n_epochs=1, device="cpu", policy_kwargs=dict(net_arch=[32]))
 
 
 @pytest.fixture(autouse=True)
@@ -138,8 +138,9 @@ def test_maskable_ppo_through_make_vec_env(game: str) -> None:
     every env), the default ``illegal_action``, seat 1 of 3 players; MaskablePPO trains
     on two envs and every episode it records is a game's own result."""
     seat = 1
-    vec_env = make_vec_env(GAMES[game], n_envs=2, seed=0, wrapper_class=GameRecorder,
-                           env_kwargs={"players": 3, "seat": seat})
+    vec_env = make_vec_env(
+        GAMES[game], n_envs=2, seed=0, wrapper_class=GameRecorder, env_kwargs={"players": 3, "seat": seat}
+    )
     assert vec_env.get_attr("render_mode") == ["rgb_array", "rgb_array"]
     model = MaskablePPO("MlpPolicy", vec_env, seed=0, **PPO_KW)
     model.learn(total_timesteps=256 if game != "maus_au_chocolat" else 512)
@@ -195,16 +196,22 @@ def test_example_runs_as_written(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib", reason="the example plots with matplotlib (the test extra)")
     figure = tmp_path / "curve.png"
     env = {**os.environ, "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
-    out = subprocess.run([sys.executable, str(EXAMPLE), "--timesteps", "512", "--eval-games", "6",
-                          "--figure", str(figure)], capture_output=True, text=True, cwd=tmp_path,
-                         env=env, timeout=600)
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--timesteps", "512", "--eval-games", "6", "--figure", str(figure)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     trained = re.search(r"^trained on ([\d,]+) decisions \(([\d,]+) games\) in \d+ s$", out.stdout, re.M)
     assert trained is not None, out.stdout
     # one rollout of 16 envs x 128 steps at least; a Cheese Rescue game is ~12 decisions
     assert int(trained.group(1).replace(",", "")) == 2048 and int(trained.group(2).replace(",", "")) > 16 * 5
-    rates = re.search(r"^win rate over 6 new games: random player ([\d.]+)%, trained policy ([\d.]+)%$",
-                      out.stdout, re.M)
+    rates = re.search(
+        r"^win rate over 6 new games: random player ([\d.]+)%, trained policy ([\d.]+)%$", out.stdout, re.M
+    )
     assert rates is not None, out.stdout
     for r in rates.groups():
         assert float(r) * 6 / 100 == pytest.approx(round(float(r) * 6 / 100), abs=0.01)  # k of 6 games

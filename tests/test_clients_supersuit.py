@@ -12,6 +12,7 @@ each (chance outcomes skipped), and compares them with what the agents chose.
 
 Needs SuperSuit, Stable-Baselines3 and sb3-contrib (the ``clients`` extra, after a CPU torch: CI installs them where
 they install); without them the tests say so and skip."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
@@ -30,10 +31,19 @@ import mousehole.pettingzoo as mp  # noqa: E402
 
 #: the configurations the issue measured (Cheese Rescue at 4 players, Kater Kasimir at 2, M at
 #: 3, Maus au Chocolat at 2), and others for the learner
-PIPELINE = [("cheese_rescue", {"players": 4}), ("kasimir", {"players": 2}), ("m", {"players": 3}),
-            ("maus_au_chocolat", {"players": 2}), ("maus_au_chocolat", {"players": 4})]
-LEARNER = [("cheese_rescue", {"players": 2}), ("kasimir", {"players": 3, "explicit_chance": True}),
-           ("m", {"players": 2}), ("maus_au_chocolat", {"players": 3})]
+PIPELINE = [
+    ("cheese_rescue", {"players": 4}),
+    ("kasimir", {"players": 2}),
+    ("m", {"players": 3}),
+    ("maus_au_chocolat", {"players": 2}),
+    ("maus_au_chocolat", {"players": 4}),
+]
+LEARNER = [
+    ("cheese_rescue", {"players": 2}),
+    ("kasimir", {"players": 3, "explicit_chance": True}),
+    ("m", {"players": 2}),
+    ("maus_au_chocolat", {"players": 3}),
+]
 
 
 class Audit(BaseParallelWrapper):  # type: ignore[misc]
@@ -43,8 +53,21 @@ class Audit(BaseParallelWrapper):  # type: ignore[misc]
     def __init__(self, env: Any) -> None:
         super().__init__(env)
         self.counts: Dict[str, int] = dict.fromkeys(
-            ("steps", "decisions", "applied", "substituted", "outside_mask", "mask_wrong", "dropped",
-             "deferred", "simultaneous", "noop_entries", "flagged"), 0)
+            (
+                "steps",
+                "decisions",
+                "applied",
+                "substituted",
+                "outside_mask",
+                "mask_wrong",
+                "dropped",
+                "deferred",
+                "simultaneous",
+                "noop_entries",
+                "flagged",
+            ),
+            0,
+        )
         self._seen: Dict[str, Any] = {}
         self._owed: Dict[int, Tuple[int, Any, int]] = {}
 
@@ -108,8 +131,10 @@ def _check_clean(counts: Dict[str, int], what: str) -> None:
 
 
 #: SuperSuit's SB3VecEnvWrapper does not set render_mode the way SB3's VecEnv expects
-pytestmark = [pytest.mark.clients,
-              pytest.mark.filterwarnings("ignore:The `render_mode` attribute is not defined:UserWarning")]
+pytestmark = [
+    pytest.mark.clients,
+    pytest.mark.filterwarnings("ignore:The `render_mode` attribute is not defined:UserWarning"),
+]
 
 
 @pytest.mark.parametrize("case", PIPELINE, ids=[f"{n}-{p['players']}p" for n, p in PIPELINE])
@@ -129,8 +154,9 @@ def test_supersuit_sb3_pipeline_never_substitutes(case: Tuple[str, Dict[str, Any
     for _ in range(steps):
         masks = obs["action_mask"]
         assert masks.shape == (n, venv.action_space.n) and masks.dtype == np.int8
-        acts = np.array([rng.choice(np.flatnonzero(m)) if m.any() else rng.integers(venv.action_space.n)
-                         for m in masks])
+        acts = np.array(
+            [rng.choice(np.flatnonzero(m)) if m.any() else rng.integers(venv.action_space.n) for m in masks]
+        )
         venv.step_async(acts)
         obs, rewards, dones, infos = venv.step_wait()
         episodes += int(dones.all())
@@ -181,8 +207,9 @@ class MaskFromObs(VecEnvWrapper):  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("case", LEARNER, ids=[f"{n}-{p['players']}p" for n, p in LEARNER])
-def test_maskable_ppo_trains_through_supersuit_without_substitution(case: Tuple[str, Dict[str, Any]],
-                                                                     engine: str) -> None:
+def test_maskable_ppo_trains_through_supersuit_without_substitution(
+    case: Tuple[str, Dict[str, Any]], engine: str
+) -> None:
     """sb3-contrib's MaskablePPO (self-play: one shared policy for every seat) learns for
     two rollouts through SuperSuit's SB3 stack; the audit finds every applied action chosen by
     the learner under its mask, none replaced. The agents without a decision have all-zero
@@ -196,8 +223,17 @@ def test_maskable_ppo_trains_through_supersuit_without_substitution(case: Tuple[
     venv = MaskFromObs(venv)
     set_random_seed(0)
     n_steps = 256 if engine == "compiled" else 64
-    model = MaskablePPO("MlpPolicy", venv, n_steps=n_steps, batch_size=n_steps, n_epochs=1, seed=None,
-                        device="cpu", policy_kwargs={"net_arch": [16]}, verbose=0)
+    model = MaskablePPO(
+        "MlpPolicy",
+        venv,
+        n_steps=n_steps,
+        batch_size=n_steps,
+        n_epochs=1,
+        seed=None,
+        device="cpu",
+        policy_kwargs={"net_arch": [16]},
+        verbose=0,
+    )
     model.learn(total_timesteps=2 * n_steps * venv.num_envs)
     counts = audit.counts
     _check_clean(counts, name)

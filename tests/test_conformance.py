@@ -5,6 +5,7 @@ Random games are played to the end; at every step the API's promises are checked
 round trips are equal; observations and views leak nothing hidden; determinization agrees
 with everything the seat has seen; bad input raises a clear error and leaves the state as it
 was."""
+
 from __future__ import annotations
 
 import copy
@@ -54,8 +55,13 @@ def check_moves(game: Any, state: Any) -> None:
 def check_copies(game: Any, state: Any) -> None:
     d = state.to_dict()
     json.dumps(d)  # plain data
-    for other in (state.clone(), copy.copy(state), copy.deepcopy(state),
-                  pickle.loads(pickle.dumps(state)), game.state_from_dict(d)):
+    for other in (
+        state.clone(),
+        copy.copy(state),
+        copy.deepcopy(state),
+        pickle.loads(pickle.dumps(state)),
+        game.state_from_dict(d),
+    ):
         assert type(other) is type(state)
         assert other == state
         assert other.to_dict() == d
@@ -150,8 +156,10 @@ def test_random_games_keep_every_promise(case: Tuple[str, Dict[str, Any]], engin
                 clone = state.clone()
                 clone.apply_action(a)  # the clone is independent of the original
                 assert len(clone.history) == len(state.history) + 1
-                changed += state.determinize(state.current_player if state.current_player >= 0 else 0,
-                                             steps).to_dict() != state.to_dict()
+                changed += (
+                    state.determinize(state.current_player if state.current_player >= 0 else 0, steps).to_dict()
+                    != state.to_dict()
+                )
             if steps % 15 == 0:
                 check_bad_input(game, state)
             steps += 1

@@ -1,6 +1,7 @@
 """The old names of issue 40's renames: each still works, warns with a ``DeprecationWarning``
 naming its new name, and gives what the new name gives (docs/changelog.md, Deprecated: kept
 until the next minor version)."""
+
 from __future__ import annotations
 
 import warnings

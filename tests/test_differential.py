@@ -2,6 +2,7 @@
 random games and must agree at every step: legal actions, the whole state (to_dict: table,
 hands, pile, generator, history), observations, scores and winners; and ``simulate`` must
 return identical arrays on both engines."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, Tuple

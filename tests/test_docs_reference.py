@@ -3,6 +3,7 @@ public module of the package has its page, with a ``:::`` block of that module, 
 navigation of mkdocs.yml lists every page and the overview's table links every page. A game's
 page, its line in the navigation and its row of the overview are written from the registry at
 build time (``tools/mkdocs_games.py``, a MkDocs hook): the checks read them from there."""
+
 from __future__ import annotations
 
 import re
@@ -18,9 +19,20 @@ REF = ROOT / "docs" / "reference"
 #: the package's game modules (every registered game of the package has its page)
 GAME_MODULES = [m for m in (_api._REGISTRY[n].__module__ for n in mousehole.game_names()) if m.startswith("mousehole.")]
 #: the modules a user imports (the command line is documented in docs/api.md)
-MODULES = ["mousehole", *GAME_MODULES,
-           "mousehole.bots", "mousehole.arena", "mousehole.vector", "mousehole.gymnasium", "mousehole.pettingzoo",
-           "mousehole.rllib", "mousehole.openspiel", "mousehole.render", "mousehole.records", "mousehole.replay"]
+MODULES = [
+    "mousehole",
+    *GAME_MODULES,
+    "mousehole.bots",
+    "mousehole.arena",
+    "mousehole.vector",
+    "mousehole.gymnasium",
+    "mousehole.pettingzoo",
+    "mousehole.rllib",
+    "mousehole.openspiel",
+    "mousehole.render",
+    "mousehole.records",
+    "mousehole.replay",
+]
 
 
 def docs_hook() -> Any:
@@ -52,8 +64,9 @@ def test_one_page_a_module() -> None:
 def test_the_navigation_and_the_overview_list_every_page() -> None:
     hook = docs_hook()
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nnav:", 1)[1]
-    listed = re.findall(r"reference/(\w+)\.md", nav) + re.findall(r"reference/(\w+)\.md", repr(hook.navigation(
-        [{"Games": []}, {"Reference": [{"Games": []}]}])))
+    listed = re.findall(r"reference/(\w+)\.md", nav) + re.findall(
+        r"reference/(\w+)\.md", repr(hook.navigation([{"Games": []}, {"Reference": [{"Games": []}]}]))
+    )
     on_disk = sorted(_pages())
     assert sorted(listed) == on_disk and len(set(listed)) == len(listed)
     overview = hook.expand((REF / "index.md").read_text(encoding="utf-8"))

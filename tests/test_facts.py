@@ -10,6 +10,7 @@
 * Every fact agrees with the rules (the test profile, written from the rules) and with what
   seeded random games do.
 """
+
 from __future__ import annotations
 
 import ast
@@ -82,7 +83,7 @@ _KEYED_TABLES_ALLOWED = {"bench.py"}
 
 def test_the_scan_finds_every_kind_of_switch() -> None:
     """The scanner itself (so that a clean result means something)."""
-    src = '''
+    src = """
 if game.name == "kasimir": pass
 if "m" != name: pass
 if name in ("cheese_rescue", "x"): pass
@@ -91,7 +92,7 @@ v = T["m"]
 ok = {"players": 2}["players"]
 def load(name: Literal["m"]) -> M: ...
 s = "m" + "x"
-'''
+"""
     match = """
 match name:
     case "kasimir": pass
@@ -241,8 +242,9 @@ def test_chance_actions_are_the_chance_nodes_actions(case: Tuple[str, Dict[str, 
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_simultaneous_actions_stay_hidden_and_unseen_moves_say_nothing(case: Tuple[str, Dict[str, Any]],
-                                                                       engine: str) -> None:
+def test_simultaneous_actions_stay_hidden_and_unseen_moves_say_nothing(
+    case: Tuple[str, Dict[str, Any]], engine: str
+) -> None:
     """An action of ``SIMULTANEOUS_ACTIONS`` is hidden from every other seat when it is played
     and the phase goes on (its view's history holds None); wherever a view hides an action, that seat's
     ``describe(a, for_player=seat)`` is what its two views tell (``describe_seen``)."""
@@ -272,8 +274,7 @@ def test_simultaneous_actions_stay_hidden_and_unseen_moves_say_nothing(case: Tup
                 if seen is None:
                     hidden_seen += 1
                     # told from the seat's two views alone, never the mover's own words
-                    assert seen_words[seat] == game.describe_seen(before_views[seat],
-                                                                  after.to_dict(for_player=seat))
+                    assert seen_words[seat] == game.describe_seen(before_views[seat], after.to_dict(for_player=seat))
     assert (played_sim > 0) == (len(sim) > 0)
     if profile(name).views_hide_moves:  # games whose views hide moves (M-22, MC-7)
         assert hidden_seen > 0

@@ -16,6 +16,7 @@ The run is bounded (``MOUSEHOLE_FUZZ_EXAMPLES`` examples per game and engine, 15
 default, about ten seconds per game); ``MOUSEHOLE_FUZZ_EXAMPLES=20000`` is the long run
 documented in ``docs/api.md``.
 """
+
 from __future__ import annotations
 
 import copy
@@ -150,14 +151,20 @@ def child_fuzz(name: str, engine: str, examples: int, params_json: str = "{}") -
     """The fuzz run of one game and engine (in a child interpreter: :func:`isolated`), with
     the game parameters ``params_json`` besides the player count (e.g. a reading)."""
     from test_hostile_states import note
+
     params = json.loads(params_json)
     extra = {k: v for k, v in params.items() if k != "players"}
     game2 = mousehole.load(name, engine=engine, **dict(extra, players=params.get("players", 2)))
     game4 = mousehole.load(name, engine=engine, **dict(extra, players=params.get("players", 4)))
     pool = _pool(name, engine, params or None)
 
-    @settings(max_examples=examples, deadline=timedelta(seconds=20), derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples,
+        deadline=timedelta(seconds=20),
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(mutated(pool))
     def run(d: Dict[str, Any]) -> None:
         note(d)

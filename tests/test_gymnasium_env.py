@@ -1,6 +1,7 @@
 """The Gymnasium environments (mousehole.gymnasium): Gymnasium's own checker, and the
 environment's semantics (masks, observations, rewards, seeding, errors, rendering), on both
 engines and every game. Needs Python 3.10+ (gymnasium); conftest deselects it below."""
+
 from __future__ import annotations
 
 import subprocess
@@ -133,8 +134,9 @@ def test_check_env_without_cairo(missing: str) -> None:
     """Without the render extra, or without the system cairo library, the environments do not
     declare "rgb_array" (which they cannot draw) and Gymnasium's checker passes with its
     render checks, on every game and engine."""
-    out = subprocess.run([sys.executable, "-c", _NO_CAIRO[missing] + _CHECK_WITHOUT_CAIRO],
-                         capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [sys.executable, "-c", _NO_CAIRO[missing] + _CHECK_WITHOUT_CAIRO], capture_output=True, text=True, timeout=600
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()  # (the "human" mode prints its diagrams in between)
     assert lines[0] == "['human', 'ansi']" and lines[-1] == "check_env passed"
@@ -280,8 +282,9 @@ def test_render_ansi_shows_the_learners_view(engine: str) -> None:
     from mousehole import render
 
     env = gymnasium.make("mousehole/CheeseRescue-v0", players=2, seat=1, render_mode="ansi", engine=engine)
-    full = gymnasium.make("mousehole/CheeseRescue-v0", players=2, seat=1, render_mode="ansi",
-                          render_view="full", engine=engine)
+    full = gymnasium.make(
+        "mousehole/CheeseRescue-v0", players=2, seat=1, render_mode="ansi", render_view="full", engine=engine
+    )
     env.reset(seed=4)
     full.reset(seed=4)
     st = env.unwrapped.state
@@ -393,8 +396,7 @@ def test_calls_before_reset_name_the_call() -> None:
         env.action_masks()
     with pytest.raises(RuntimeError, match=r"MouseholeEnv\.step\(\) was called before reset\(\)"):
         env.step(0)
-    venv = gymnasium.make_vec("mousehole/Kasimir-v0", num_envs=2, vectorization_mode="vector_entry_point",
-                              players=2)
+    venv = gymnasium.make_vec("mousehole/Kasimir-v0", num_envs=2, vectorization_mode="vector_entry_point", players=2)
     with pytest.raises(RuntimeError, match=r"MouseholeVectorEnv\.action_masks\(\) was called before reset\(\)"):
         venv.unwrapped.action_masks()
     with pytest.raises(RuntimeError, match=r"MouseholeVectorEnv\.step\(\) was called before reset\(\)"):
@@ -467,8 +469,9 @@ def test_make_forwards_parameters(engine: str) -> None:
 
 
 def _make_vec(game: str, num_envs: int, engine: str, **kw: Any) -> Any:
-    return gymnasium.make_vec(GAMES[game], num_envs=num_envs, vectorization_mode="vector_entry_point",
-                              engine=engine, **kw)
+    return gymnasium.make_vec(
+        GAMES[game], num_envs=num_envs, vectorization_mode="vector_entry_point", engine=engine, **kw
+    )
 
 
 @pytest.mark.parametrize("game,params", SEMANTIC, ids=SEM_IDS)
@@ -631,8 +634,7 @@ def _assert_same(a: Any, b: Any, path: str = "") -> None:
 
 
 #: SEMANTIC, with M at 3 players instead of 6, and M truncated by max_turns (to keep time)
-PARITY = [(g, p) for g, p in SEMANTIC if g != "m"] + [
-    ("m", {"players": 2}), ("m", {"players": 3, "max_turns": 24})]
+PARITY = [(g, p) for g, p in SEMANTIC if g != "m"] + [("m", {"players": 2}), ("m", {"players": 3, "max_turns": 24})]
 PARITY_IDS = [g + "-" + "-".join(f"{k}={v}" for k, v in sorted(p.items())) for g, p in PARITY]
 
 
@@ -647,8 +649,10 @@ def test_vector_env_matches_sync_vector_env(game: str, params: Dict[str, Any], e
 
     n, seat, seed = 3, params["players"] - 1, 23
     ours = _make_vec(game, n, engine, seat=seat, **params)
-    sync = SyncVectorEnv([lambda i=i: VectorSeededEnv(game, index=i, seat=seat, engine=engine, **params)
-                          for i in range(n)], autoreset_mode=AutoresetMode.SAME_STEP)
+    sync = SyncVectorEnv(
+        [lambda i=i: VectorSeededEnv(game, index=i, seat=seat, engine=engine, **params) for i in range(n)],
+        autoreset_mode=AutoresetMode.SAME_STEP,
+    )
     assert ours.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"]
     assert ours.observation_space == sync.observation_space
     assert ours.action_space == sync.action_space

@@ -7,6 +7,7 @@ What a shell sees is tested through ``python -m mousehole`` in a child process w
 timeout (so that a hang or a crash fails one test); the hypothesis tests over generated
 argument lists call ``mousehole.cli.main`` in-process, bounded and deterministic.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -30,15 +31,18 @@ ENV = dict(os.environ, PYTHONIOENCODING="utf-8", COLUMNS="80")
 
 
 def bounded(n: int) -> Any:
-    return settings(max_examples=n, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=list(HealthCheck))
+    return settings(
+        max_examples=n, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+    )
 
 
-def shell(*argv: Union[str, bytes], stdin: bytes = b"", timeout: float = 120,
-          cwd: Any = None) -> Tuple[int, bytes, bytes]:
+def shell(
+    *argv: Union[str, bytes], stdin: bytes = b"", timeout: float = 120, cwd: Any = None
+) -> Tuple[int, bytes, bytes]:
     """``python -m mousehole ARGV`` as a shell runs it: (status, stdout, stderr) as bytes."""
-    done = subprocess.run([sys.executable, "-m", "mousehole", *argv], input=stdin, capture_output=True,
-                          timeout=timeout, env=ENV, cwd=cwd)
+    done = subprocess.run(
+        [sys.executable, "-m", "mousehole", *argv], input=stdin, capture_output=True, timeout=timeout, env=ENV, cwd=cwd
+    )
     return done.returncode, done.stdout, done.stderr
 
 
@@ -55,8 +59,9 @@ def one_line_error(status: int, out: bytes, err: bytes, message: str) -> str:
     return line
 
 
-def _record_data(name: str = "cheese_rescue", players: int = 2, seed: int = 3, steps: int = 6,
-                 seats: Optional[Sequence[str]] = None) -> Any:
+def _record_data(
+    name: str = "cheese_rescue", players: int = 2, seed: int = 3, steps: int = 6, seats: Optional[Sequence[str]] = None
+) -> Any:
     state = mousehole.load(name, players=players, engine="python").new_state(seed)
     for _ in range(steps):
         state.apply_action(int(state.legal_actions()[0]))
@@ -94,15 +99,24 @@ BAD_FILES: List[Tuple[str, bytes, str]] = [
     ("lone surrogate", _edited(lambda d: d["seats"].__setitem__(0, "\udc80")), "seats[0]: lone surrogate"),
     ("duplicate key", b'{"seed": 1, ' + _text(_record_data())[1:], "duplicate key 'seed' in an object"),
     ("NaN", _text(_record_data()).replace(b'"seed": 3', b'"seed": NaN'), "NaN is not a JSON number"),
-    ("huge max_turns", _text(_record_data()).replace(b'"max_turns": 1000', b'"max_turns": 1' + b"0" * 1000),
-     "integer with more than 20 digits"),
-    ("max_turns out of range", _edited(lambda d: d["params"].update(max_turns=10 ** 7)),
-     "params.max_turns: must be from 1 to 1,000,000"),
+    (
+        "huge max_turns",
+        _text(_record_data()).replace(b'"max_turns": 1000', b'"max_turns": 1' + b"0" * 1000),
+        "integer with more than 20 digits",
+    ),
+    (
+        "max_turns out of range",
+        _edited(lambda d: d["params"].update(max_turns=10**7)),
+        "params.max_turns: must be from 1 to 1,000,000",
+    ),
     ("terminal 1", _edited(lambda d: d["result"].update(terminal=1)), "result.terminal: must be true or false"),
     ("extra result key", _edited(lambda d: d["result"].update(extra=1)), "result: unknown key 'extra'"),
     ("float action", _edited(lambda d: d["actions"].__setitem__(0, 1.0)), "actions[0]: must be an integer"),
-    ("too many actions", _edited(lambda d: d.update(actions=[1] * 100_001, moves=["x"] * 100_001)),
-     "actions: too many items (100,001, at most 100,000)"),
+    (
+        "too many actions",
+        _edited(lambda d: d.update(actions=[1] * 100_001, moves=["x"] * 100_001)),
+        "actions: too many items (100,001, at most 100,000)",
+    ),
     ("illegal move", _edited(lambda d: d["actions"].__setitem__(1, d["actions"][0])), "move 2 ("),
     ("long bad game id", _edited(lambda d: d.update(game="chess" * 2000)), "game: unknown game id 'chesschess"),
     ("a number", b"42", "not a record: a record is a JSON object, got an integer"),
@@ -123,8 +137,10 @@ def test_a_bad_file_is_one_line_and_status_2(tmp_path: Any, kind: str, data: byt
 def test_dev_zero_is_refused_not_read_without_end() -> None:
     if not os.path.exists("/dev/zero"):
         pytest.skip("no /dev/zero on this system")
-    one_line_error(*shell("replay", "/dev/zero"), "argument FILE: /dev/zero is larger than 67,108,864 bytes "
-                                                  "(--max-bytes raises the limit)")
+    one_line_error(
+        *shell("replay", "/dev/zero"),
+        "argument FILE: /dev/zero is larger than 67,108,864 bytes (--max-bytes raises the limit)",
+    )
     one_line_error(*shell("replay", "/dev/zero", "--max-bytes", "1000"), "larger than 1,000 bytes")
 
 
@@ -132,9 +148,16 @@ def test_dev_zero_is_refused_not_read_without_end() -> None:
 def test_an_endless_pipe_is_refused_not_read_without_end(tmp_path: Any) -> None:
     fifo = str(tmp_path / "endless")
     os.mkfifo(fifo)
-    writer = subprocess.Popen([sys.executable, "-c", "import sys\nf = open(sys.argv[1], 'wb')\n"
-                               "try:\n    while True:\n        f.write(b'[' * 65536)\nexcept OSError:\n    pass\n",
-                               fifo], stderr=subprocess.DEVNULL)
+    writer = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys\nf = open(sys.argv[1], 'wb')\n"
+            "try:\n    while True:\n        f.write(b'[' * 65536)\nexcept OSError:\n    pass\n",
+            fifo,
+        ],
+        stderr=subprocess.DEVNULL,
+    )
     try:
         one_line_error(*shell("replay", fifo, "--max-bytes", "5000000"), "is larger than 5,000,000 bytes")
     finally:
@@ -168,7 +191,7 @@ def test_bad_replay_options_are_one_line(good: str) -> None:
     one_line_error(*shell("replay", good, "--view", "2"), "argument --view: must be from 0 to 1 (2 players), got 2")
     one_line_error(*shell("replay", good, "--view", "-1"), "argument --view: must be from 0 to 1")
     one_line_error(*shell("replay", good, "--max-bytes", "0"), "argument --max-bytes: must be from 1 to 2**30")
-    one_line_error(*shell("replay", good, "--max-bytes", str(2 ** 31)), "argument --max-bytes: must be from 1")
+    one_line_error(*shell("replay", good, "--max-bytes", str(2**31)), "argument --max-bytes: must be from 1")
     size = os.path.getsize(good)
     one_line_error(*shell("replay", good, "--max-bytes", str(size - 1)), f"is larger than {size - 1:,} bytes")
     assert shell("replay", good, "--max-bytes", str(size))[0] == 0
@@ -180,18 +203,18 @@ def test_bad_replay_options_are_one_line(good: str) -> None:
 
 BAD_ARGS: List[Tuple[List[Union[str, bytes]], str]] = [
     (["simulate", "m", "--threads", "20000"], "argument --threads: must be from 1 to 256, got 20000"),
-    (["simulate", "m", "--games", "10", "--seed", str(10 ** 30)], "argument --seed: must be from 0 to 2**64-1"),
+    (["simulate", "m", "--games", "10", "--seed", str(10**30)], "argument --seed: must be from 0 to 2**64-1"),
     (["simulate", "m", "--seed", "7" * 10_000], "argument --seed: expected an integer of at most 40 characters"),
-    (["simulate", "m", "--players", str(10 ** 30)], "players must be an int from 2 to 6"),
+    (["simulate", "m", "--players", str(10**30)], "players must be an int from 2 to 6"),
     (["show", "m", "--seed", "-1"], "argument --seed: must be from 0 to 2**64-1, got -1"),
     (["show", "m", "--moves", "\x1b[2Jplace"], "argument --moves: move 1 ('\\x1b[2Jplace')"),
     (["show", b"m\xff"], "unknown game 'm\\udcff'"),
     (["show", "m\x1b[31m"], "unknown game 'm\\x1b[31m'"),
     (["play", "m", "--name", b"\xffbad"], "argument --name: not UTF-8 text"),
     (["play", "m", "--name", "n" * 300], "argument --name: must be 1 to 200 characters, got 300"),
-    (["play", "m", "--seat", str(10 ** 25)], "argument --seat: must be from 0 to 3 (4 players)"),
+    (["play", "m", "--seat", str(10**25)], "argument --seat: must be from 0 to 3 (4 players)"),
     (["arena", "m", "--bots", "random,random", "--workers", "100000"], "argument --workers: must be from 1 to 256"),
-    (["arena", "m", "--bots", "random,random", "--games", str(2 ** 60)], "argument --games: must be from 1 to 2**53"),
+    (["arena", "m", "--bots", "random,random", "--games", str(2**60)], "argument --games: must be from 1 to 2**53"),
     (["arena", "m", "--bots", "random,random", "--seed", "1e3"], "argument --seed: expected an integer, got '1e3'"),
     # int() reads the digits of every script; a count or a seed is written in ASCII digits
     (["simulate", "m", "--games", "2", "--seed", "\u0663"], "argument --seed: expected an integer in ASCII digits"),
@@ -239,6 +262,7 @@ def test_replay_errors_of_the_page_maker_are_one_line(monkeypatch: Any, capsys: 
 
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise ValueError("frame 3 is larger than the bound\nsecond line")
+
     monkeypatch.setattr(replay_module, "text_lines", refuse)
     monkeypatch.setattr(replay_module, "html", refuse)
     for extra in ([], ["--html", os.devnull]):
@@ -251,6 +275,7 @@ def test_replay_errors_of_the_page_maker_are_one_line(monkeypatch: Any, capsys: 
 
 def test_view_reaches_the_text_and_the_page(monkeypatch: Any, capsys: Any, good: str, tmp_path: Any) -> None:
     import mousehole.replay as replay_module
+
     seen: List[Any] = []
     real_text, real_html = replay_module.text_lines, replay_module.html
     monkeypatch.setattr(replay_module, "text_lines", lambda r, **kw: seen.append(("text", kw)) or real_text(r, **kw))
@@ -283,14 +308,14 @@ def test_show_deals_from_a_fresh_seed_and_prints_it(capsys: Any) -> None:
         assert cli.main(["show", "m", "--players", "3", "--seed", str(seed)]) == 0
         assert capsys.readouterr().out == out
     assert seeds[0] != seeds[1]
-    assert all(0 <= s < 2 ** 64 for s in seeds)
+    assert all(0 <= s < 2**64 for s in seeds)
 
 
 def test_the_fresh_seeds_come_from_the_operating_system(monkeypatch: Any, capsys: Any) -> None:
     asked: List[int] = []
-    monkeypatch.setattr(cli.secrets, "randbits", lambda k: asked.append(k) or 2 ** 64 - 5)
+    monkeypatch.setattr(cli.secrets, "randbits", lambda k: asked.append(k) or 2**64 - 5)
     assert cli.main(["show", "kasimir", "--players", "2"]) == 0
-    assert _seed_of(capsys.readouterr().out) == 2 ** 64 - 5 and asked == [64]
+    assert _seed_of(capsys.readouterr().out) == 2**64 - 5 and asked == [64]
 
 
 def test_play_keeps_its_fresh_seed_secret_until_the_end_and_records_it(tmp_path: Any) -> None:
@@ -299,7 +324,7 @@ def test_play_keeps_its_fresh_seed_secret_until_the_end_and_records_it(tmp_path:
     assert status == 0, err
     text = out.decode()
     seed = int(re.search(r"^the seed of this game was (\d+)$", text, re.M).group(1))  # type: ignore[union-attr]
-    before = text[:text.index("you left the game")]
+    before = text[: text.index("you left the game")]
     assert str(seed) not in before and "a secret seed (printed at the end)" in before
     rec = records.loads(path.read_text(encoding="utf-8"))
     assert rec.seed == seed
@@ -343,10 +368,15 @@ def test_simulate_keeps_its_fixed_default_seed(capsys: Any) -> None:
 # generated argument lists, in-process
 
 
-INTS = st.one_of(st.integers(-3, 8), st.sampled_from([2 ** 53, 2 ** 53 + 1, 2 ** 64 - 1, 2 ** 64, -2 ** 63,
-                                                      10 ** 40, 10 ** 41, 256, 257]))
-JUNK = st.one_of(st.text(max_size=6), st.sampled_from(["", " ", "1.5", "1e3", "0x10", "\x1b[2J", "\udcff", "-",
-                                                       "nan", "٣", "9" * 50, "--seed"]))
+INTS = st.one_of(
+    st.integers(-3, 8), st.sampled_from([2**53, 2**53 + 1, 2**64 - 1, 2**64, -(2**63), 10**40, 10**41, 256, 257])
+)
+JUNK = st.one_of(
+    st.text(max_size=6),
+    st.sampled_from(["", " ", "1.5", "1e3", "0x10", "\x1b[2J", "\udcff", "-", "nan", "٣", "9" * 50, "--seed"]),
+)
+
+
 def mostly(good: Any, bad: Any) -> Any:
     """``good`` eight times in ten, else ``bad`` (so that runs get past the first check)."""
     return st.integers(0, 9).flatmap(lambda k: good if k < 8 else bad)
@@ -356,9 +386,11 @@ HOSTILE = st.one_of(INTS.map(str), JUNK)
 GAME = mostly(st.sampled_from(mousehole.game_names()), st.one_of(st.sampled_from(["all", "chess", "M", ""]), JUNK))
 #: hostile game counts, but for 2**53: the most games simulate and arena accept, a run that was
 #: asked for and would take years (the refusals at that bound: test_cli.py and the cases above)
-RUNNABLE = HOSTILE.filter(lambda v: v != str(2 ** 53))
-SPECS = mostly(st.sampled_from(["random,random", "random", "greedy,random", "mcts:4,random"]),
-               st.sampled_from(["random,,random", "wizard", "mcts:-1", "mcts:x,random", ",", "random," * 7]))
+RUNNABLE = HOSTILE.filter(lambda v: v != str(2**53))
+SPECS = mostly(
+    st.sampled_from(["random,random", "random", "greedy,random", "mcts:4,random"]),
+    st.sampled_from(["random,,random", "wizard", "mcts:-1", "mcts:x,random", ",", "random," * 7]),
+)
 
 
 def _option(name: str, good: Sequence[str], bad: Any = HOSTILE) -> Any:
@@ -379,7 +411,7 @@ def argv_lists(draw: Any, replay_files: Sequence[str]) -> List[str]:
     else:
         argv.append(draw(GAME))
         argv += draw(_option("--players", ["2", "3", "4"]))
-        argv += draw(_option("--seed", ["0", "7", str(2 ** 64 - 1)]))
+        argv += draw(_option("--seed", ["0", "7", str(2**64 - 1)]))
         if command == "simulate":
             argv += ["--games", draw(mostly(st.sampled_from(["0", "1", "3"]), RUNNABLE))]
             argv += draw(_option("--threads", ["1", "2"]))
@@ -444,6 +476,7 @@ def test_generated_argument_lists_end_in_a_status_never_an_exception(replay_file
     @given(argv_lists(replay_files))
     def check(argv: List[str]) -> None:
         _ends_in_a_status(argv)
+
     check()
 
 
@@ -451,8 +484,25 @@ def test_generated_argument_lists_end_in_a_status_never_an_exception(replay_file
 # generated argument lists of bench, in-process (issue 39)
 
 
-BENCH_HOSTILE = st.one_of(HOSTILE, st.sampled_from(["1-1000000000", "99999999999999999999", "1000000000", "0", "-3",
-                                                     "2-", "6-2", "17", "1" * 300, "2,,3", "٣", "²"]))
+BENCH_HOSTILE = st.one_of(
+    HOSTILE,
+    st.sampled_from(
+        [
+            "1-1000000000",
+            "99999999999999999999",
+            "1000000000",
+            "0",
+            "-3",
+            "2-",
+            "6-2",
+            "17",
+            "1" * 300,
+            "2,,3",
+            "٣",
+            "²",
+        ]
+    ),
+)
 
 
 @st.composite
@@ -475,9 +525,14 @@ def bench_argv_lists(draw: Any, files: Sequence[str]) -> List[str]:
 def bench_files(tmp_path_factory: Any) -> List[str]:
     """A run's JSON first, then files that are not one (and /dev/zero, a folder, a missing file)."""
     folder = tmp_path_factory.mktemp("bench")
-    files = {"old.json": json.dumps({"games": {"m": {"compiled": {"clone_ns": 100.0}}}, "c_ratio": {}}),
-             "deep.json": '{"games": ' + "[" * 100_000 + "]" * 100_000 + "}", "list.json": "[1, 2]",
-             "nan.json": '{"games": NaN}', "binary.json": "\udcff", "dup.json": '{"games": {}, "games": {}}'}
+    files = {
+        "old.json": json.dumps({"games": {"m": {"compiled": {"clone_ns": 100.0}}}, "c_ratio": {}}),
+        "deep.json": '{"games": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        "list.json": "[1, 2]",
+        "nan.json": '{"games": NaN}',
+        "binary.json": "\udcff",
+        "dup.json": '{"games": {}, "games": {}}',
+    }
     paths = []
     for name, text in files.items():
         path = folder / name
@@ -486,14 +541,16 @@ def bench_files(tmp_path_factory: Any) -> List[str]:
     return paths + ["/dev/zero", str(folder), str(folder / "missing.json")]
 
 
-def test_generated_bench_argument_lists_end_in_a_status_never_an_exception(bench_files: List[str],
-                                                                           monkeypatch: Any) -> None:
+def test_generated_bench_argument_lists_end_in_a_status_never_an_exception(
+    bench_files: List[str], monkeypatch: Any
+) -> None:
     """Every option of ``bench`` goes through the real parser, the real checks of --json and
     --compare and the real plan (``bench._plan``); only the measuring itself is replaced by
     a canned run, so that a good argument list ends at once. Whatever the list, the command
     ends with status 0 or 2 (one line), never an exception, and a run is planned within the
     documented bounds."""
     from mousehole import bench
+
     planned: List[Any] = []
 
     def measure(args: Any, extra: Any = None, log: Any = None) -> Any:
@@ -502,9 +559,14 @@ def test_generated_bench_argument_lists_end_in_a_status_never_an_exception(bench
         assert args.rounds is None or 1 <= args.rounds <= bench.MAX_ROUNDS
         assert args.sim_games is None or 1 <= args.sim_games <= bench.MAX_SIM_GAMES
         planned.append(names)
-        return {"machine": {"mousehole": mousehole.__version__, "commit": None, "cpu": "test", "cores": 1,
-                            "python": "3"}, "quick": bool(args.quick), "games": {}, "c_ratio": {}, "threads": {},
-                "notes": []}
+        return {
+            "machine": {"mousehole": mousehole.__version__, "commit": None, "cpu": "test", "cores": 1, "python": "3"},
+            "quick": bool(args.quick),
+            "games": {},
+            "c_ratio": {},
+            "threads": {},
+            "notes": [],
+        }
 
     monkeypatch.setattr(bench, "measure", measure)
 
@@ -512,5 +574,6 @@ def test_generated_bench_argument_lists_end_in_a_status_never_an_exception(bench
     @given(bench_argv_lists(bench_files))
     def check(argv: List[str]) -> None:
         _ends_in_a_status(argv)
+
     check()
     assert planned, "no generated list was a good one"

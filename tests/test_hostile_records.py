@@ -12,6 +12,7 @@ message is one line of under 200 characters, on both engines, whatever the input
 Hypothesis runs are bounded (``max_examples``, no deadline) and deterministic
 (``derandomize=True``, no example database).
 """
+
 from __future__ import annotations
 
 import json
@@ -32,10 +33,13 @@ from mousehole import records
 from mousehole.records import RecordError
 
 ENGINES = mousehole.available_engines()
+
+
 def bounded(n: int) -> Any:
     """Hypothesis settings: ``n`` examples, no deadline, the same examples every run."""
-    return settings(max_examples=n, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=list(HealthCheck))
+    return settings(
+        max_examples=n, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+    )
 
 
 def strict_validator() -> Any:
@@ -107,20 +111,63 @@ def _short(e: RecordError) -> str:
 # values and mutations
 
 
-BOUNDARY_INTS = [0, 1, -1, 2, 15, 16, 17, 2 ** 31 - 1, 2 ** 31, 2 ** 63 - 1, 2 ** 63, -2 ** 63, -2 ** 63 - 1,
-                 2 ** 64 - 1, 2 ** 64, 10 ** 20, 1_000_000, 1_000_001, 100_000]
-BOUNDARY_TEXTS = ["", "x" * 200, "x" * 201, "y" * 1000, "y" * 1001, "\x1b[2J", "line\nbreak", "\x00", "\u2028",
-                  "mousehole.record", "m", "kasimir", "p0", "é", "🐭"]
+BOUNDARY_INTS = [
+    0,
+    1,
+    -1,
+    2,
+    15,
+    16,
+    17,
+    2**31 - 1,
+    2**31,
+    2**63 - 1,
+    2**63,
+    -(2**63),
+    -(2**63) - 1,
+    2**64 - 1,
+    2**64,
+    10**20,
+    1_000_000,
+    1_000_001,
+    100_000,
+]
+BOUNDARY_TEXTS = [
+    "",
+    "x" * 200,
+    "x" * 201,
+    "y" * 1000,
+    "y" * 1001,
+    "\x1b[2J",
+    "line\nbreak",
+    "\x00",
+    "\u2028",
+    "mousehole.record",
+    "m",
+    "kasimir",
+    "p0",
+    "é",
+    "🐭",
+]
 SCALARS = st.one_of(
-    st.none(), st.booleans(),
-    st.integers(-2 ** 70, 2 ** 70), st.sampled_from(BOUNDARY_INTS),
-    st.floats(allow_nan=False, allow_infinity=False), st.sampled_from([0.0, 1.0, -1.0, 2.0, 1e19, 1e300]),
-    st.text(max_size=6), st.sampled_from(BOUNDARY_TEXTS),
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.sampled_from(BOUNDARY_INTS),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from([0.0, 1.0, -1.0, 2.0, 1e19, 1e300]),
+    st.text(max_size=6),
+    st.sampled_from(BOUNDARY_TEXTS),
 )
-VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3)
-                      | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=6)
-KEYS = st.one_of(st.sampled_from(list(records._KEYS) + list(records._RESULT_KEYS)
-                                 + ["players", "max_turns", "extra", "engine", ""]), st.text(max_size=5))
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
+KEYS = st.one_of(
+    st.sampled_from(list(records._KEYS) + list(records._RESULT_KEYS) + ["players", "max_turns", "extra", "engine", ""]),
+    st.text(max_size=5),
+)
 
 
 def _places(d: Dict[str, Any]) -> List[Tuple[Any, Any]]:
@@ -168,15 +215,15 @@ def mutated_records(draw: Any) -> Dict[str, Any]:
 #: hand-written records: (name, edit of a pool record)
 CORPUS: List[Tuple[str, Callable[[Dict[str, Any]], Any]]] = [
     ("as written", lambda d: None),
-    ("seed 2**64-1", lambda d: d.update(seed=2 ** 64 - 1) if d["seed"] is not None else None),
-    ("seed 2**64", lambda d: d.update(seed=2 ** 64, start=None)),
+    ("seed 2**64-1", lambda d: d.update(seed=2**64 - 1) if d["seed"] is not None else None),
+    ("seed 2**64", lambda d: d.update(seed=2**64, start=None)),
     ("seed 1.0", lambda d: d.update(seed=1.0, start=None)),
     ("seed true", lambda d: d.update(seed=True, start=None)),
     ("seed and start", lambda d: d.update(seed=1, start={})),
     ("neither seed nor start", lambda d: d.update(seed=None, start=None)),
     ("start a list", lambda d: d.update(seed=None, start=[])),
-    ("max_turns 10**6", lambda d: d["params"].update(max_turns=10 ** 6)),
-    ("max_turns 10**6 + 1", lambda d: d["params"].update(max_turns=10 ** 6 + 1)),
+    ("max_turns 10**6", lambda d: d["params"].update(max_turns=10**6)),
+    ("max_turns 10**6 + 1", lambda d: d["params"].update(max_turns=10**6 + 1)),
     ("max_turns 0", lambda d: d["params"].update(max_turns=0)),
     ("max_turns '5'", lambda d: d["params"].update(max_turns="5")),
     ("players 16", lambda d: d["params"].update(players=16)),
@@ -192,16 +239,16 @@ CORPUS: List[Tuple[str, Callable[[Dict[str, Any]], Any]]] = [
     ("winners 16", lambda d: d["result"].update(winners=[16])),
     ("winners 15", lambda d: d["result"].update(winners=[15])),
     ("scores 1.5", lambda d: d["result"].update(scores=[1.5])),
-    ("scores -2**63", lambda d: d["result"].update(scores=[-2 ** 63])),
-    ("scores -2**63-1", lambda d: d["result"].update(scores=[-2 ** 63 - 1])),
+    ("scores -2**63", lambda d: d["result"].update(scores=[-(2**63)])),
+    ("scores -2**63-1", lambda d: d["result"].update(scores=[-(2**63) - 1])),
     ("seats 200 characters", lambda d: d["seats"].__setitem__(0, "s" * 200)),
     ("seats 201 characters", lambda d: d["seats"].__setitem__(0, "s" * 201)),
     ("seats one", lambda d: d.update(seats=["solo"])),
     ("seats 17", lambda d: d.update(seats=["s"] * 17)),
     ("seats a number", lambda d: d["seats"].__setitem__(0, 7)),
     ("seat with control characters", lambda d: d["seats"].__setitem__(0, "\x1b[31m\r\n")),
-    ("action 2**31-1", lambda d: d["actions"].__setitem__(0, 2 ** 31 - 1)),
-    ("action 2**31", lambda d: d["actions"].__setitem__(0, 2 ** 31)),
+    ("action 2**31-1", lambda d: d["actions"].__setitem__(0, 2**31 - 1)),
+    ("action 2**31", lambda d: d["actions"].__setitem__(0, 2**31)),
     ("action -1", lambda d: d["actions"].__setitem__(0, -1)),
     ("action 3.0", lambda d: d["actions"].__setitem__(0, 3.0)),
     ("action false", lambda d: d["actions"].__setitem__(0, False)),
@@ -231,8 +278,12 @@ CORPUS: List[Tuple[str, Callable[[Dict[str, Any]], Any]]] = [
 
 
 #: the corpus on every pool record, the large cases (seconds of jsonschema each) on one
-CASES = [(name, edit, k) for name, edit in CORPUS for k in range(len(POOL))
-         if k == 0 or not ("100,00" in name or "1000 keys" in name or "1001 keys" in name)]
+CASES = [
+    (name, edit, k)
+    for name, edit in CORPUS
+    for k in range(len(POOL))
+    if k == 0 or not ("100,00" in name or "1000 keys" in name or "1001 keys" in name)
+]
 
 
 @pytest.mark.parametrize("name, edit, k", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
@@ -242,13 +293,27 @@ def test_schema_and_reader_agree_on_the_hand_written_corpus(name: str, edit: Any
     assert _schema_ok(d) == _reader_ok(d), name
 
 
-@pytest.mark.parametrize("name, valid", [
-    ("as written", True), ("seed 2**64", False), ("max_turns 10**6", True), ("max_turns 10**6 + 1", False),
-    ("terminal 1", False), ("result extra key", False), ("seats 200 characters", True),
-    ("seats 201 characters", False), ("action 3.0", False), ("100,000 actions", True), ("100,001 actions", False),
-    ("meta 1000 keys", True), ("meta 1001 keys", False), ("seat with control characters", True),
-    ("params unknown name", True), ("version 1.0", False),
-])
+@pytest.mark.parametrize(
+    "name, valid",
+    [
+        ("as written", True),
+        ("seed 2**64", False),
+        ("max_turns 10**6", True),
+        ("max_turns 10**6 + 1", False),
+        ("terminal 1", False),
+        ("result extra key", False),
+        ("seats 200 characters", True),
+        ("seats 201 characters", False),
+        ("action 3.0", False),
+        ("100,000 actions", True),
+        ("100,001 actions", False),
+        ("meta 1000 keys", True),
+        ("meta 1001 keys", False),
+        ("seat with control characters", True),
+        ("params unknown name", True),
+        ("version 1.0", False),
+    ],
+)
 def test_the_corpus_holds_both_verdicts(name: str, valid: bool) -> None:
     d = _pool(0)
     dict(CORPUS)[name](d)
@@ -298,11 +363,35 @@ def mutated_bytes(draw: Any) -> bytes:
         i = draw(st.integers(0, len(data)))
         how = draw(st.sampled_from(["cut", "insert", "replace", "repeat key", "truncate"]))
         if how == "cut":
-            del data[i:i + draw(st.integers(1, 8))]
+            del data[i : i + draw(st.integers(1, 8))]
         elif how == "insert":
-            data[i:i] = draw(st.one_of(st.binary(max_size=6), st.sampled_from(
-                [b"[", b"{", b"]", b"}", b",", b'"', b"\\", b"NaN", b"-Infinity", b"1e999", b"\\ud800",
-                 b"\xff", b"\xc3", b"\x00", b"[" * 40, b"9" * 30, b".0", b"\xef\xbb\xbf"])))
+            data[i:i] = draw(
+                st.one_of(
+                    st.binary(max_size=6),
+                    st.sampled_from(
+                        [
+                            b"[",
+                            b"{",
+                            b"]",
+                            b"}",
+                            b",",
+                            b'"',
+                            b"\\",
+                            b"NaN",
+                            b"-Infinity",
+                            b"1e999",
+                            b"\\ud800",
+                            b"\xff",
+                            b"\xc3",
+                            b"\x00",
+                            b"[" * 40,
+                            b"9" * 30,
+                            b".0",
+                            b"\xef\xbb\xbf",
+                        ]
+                    ),
+                )
+            )
         elif how == "replace" and i < len(data):
             data[i] = draw(st.integers(0, 255))
         elif how == "repeat key":
@@ -370,24 +459,42 @@ for kind in ("bytes", "text"):
 def _in_child(tmp_path: Any, payload: bytes) -> List[str]:
     path = tmp_path / "payload.json"
     path.write_bytes(payload)
-    done = subprocess.run([sys.executable, "-c", _CHILD, str(path)], capture_output=True, text=True, timeout=120,
-                          env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONIOENCODING="utf-8"),
+    )
     assert done.returncode == 0 and done.stderr == "", done.stderr[-2000:]
     return done.stdout.splitlines()
 
 
-@pytest.mark.parametrize("payload, message", [
-    (b"[" * 1_000_000 + b"]" * 1_000_000, "nested too deeply: arrays and objects at most 32 deep, got 1000000"),
-    (b'{"a":' * 300_000 + b"0" + b"}" * 300_000, "nested too deeply"),
-    (b"[" * 1_000_000, "nested too deeply"),
-    (b'["' + b'\\"[' * 3_000_000, "not JSON: Unterminated string starting at"),
-    (b" " * (20 * 2 ** 20), "too large: a record is at most 16,777,216 bytes, got 20,971,520"),
-    (b"[" + b"9" * 1_000_000 + b"]", "integer with more than 20 digits"),
-    (b"[1" + b"0" * 400 + b"e-400]", None),  # a long float literal is fine JSON; not a record
-    (b"\x00" * 1_000_000, "not JSON: Expecting value (line 1, column 1)"),
-    (b"\xff" * 1_000, "not UTF-8 text: byte 0xff at offset 0"),
-], ids=["deep-arrays", "deep-objects", "unclosed-arrays", "unterminated-string", "20-MiB-of-spaces",
-        "million-digit-integer", "long-float", "nul-bytes", "not-utf8"])
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        (b"[" * 1_000_000 + b"]" * 1_000_000, "nested too deeply: arrays and objects at most 32 deep, got 1000000"),
+        (b'{"a":' * 300_000 + b"0" + b"}" * 300_000, "nested too deeply"),
+        (b"[" * 1_000_000, "nested too deeply"),
+        (b'["' + b'\\"[' * 3_000_000, "not JSON: Unterminated string starting at"),
+        (b" " * (20 * 2**20), "too large: a record is at most 16,777,216 bytes, got 20,971,520"),
+        (b"[" + b"9" * 1_000_000 + b"]", "integer with more than 20 digits"),
+        (b"[1" + b"0" * 400 + b"e-400]", None),  # a long float literal is fine JSON; not a record
+        (b"\x00" * 1_000_000, "not JSON: Expecting value (line 1, column 1)"),
+        (b"\xff" * 1_000, "not UTF-8 text: byte 0xff at offset 0"),
+    ],
+    ids=[
+        "deep-arrays",
+        "deep-objects",
+        "unclosed-arrays",
+        "unterminated-string",
+        "20-MiB-of-spaces",
+        "million-digit-integer",
+        "long-float",
+        "nul-bytes",
+        "not-utf8",
+    ],
+)
 # (short ids: a payload as its own id would put megabytes into PYTEST_CURRENT_TEST, which the
 # child process inherits: "Argument list too long")
 def test_extreme_inputs_in_a_child_process(tmp_path: Any, payload: bytes, message: Any) -> None:

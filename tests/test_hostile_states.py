@@ -22,6 +22,7 @@ the examples per suite, game and engine (default 60).
   otherwise ``TypeError``/``ValueError`` and the array untouched.
 * **Seats and actions** of every type: the rule of ``tests/test_validation.py``.
 """
+
 from __future__ import annotations
 
 import array
@@ -64,8 +65,10 @@ def isolated(func: str, *args: Any, module: str = "test_hostile_states", timeout
     with tempfile.TemporaryDirectory() as tmp:
         last = os.path.join(tmp, "last-case")
         env = dict(os.environ, MOUSEHOLE_HOSTILE_LAST=last, PYTHONFAULTHANDLER="1")
-        code = ("import importlib, json, sys; sys.path.insert(0, sys.argv[1]); "
-                "getattr(importlib.import_module(sys.argv[2]), sys.argv[3])(*json.loads(sys.argv[4]))")
+        code = (
+            "import importlib, json, sys; sys.path.insert(0, sys.argv[1]); "
+            "getattr(importlib.import_module(sys.argv[2]), sys.argv[3])(*json.loads(sys.argv[4]))"
+        )
         cmd = [sys.executable, "-c", code, str(HERE), module, func, json.dumps(list(args))]
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=str(HERE))
@@ -74,8 +77,9 @@ def isolated(func: str, *args: Any, module: str = "test_hostile_states", timeout
         rc = proc.returncode
         if rc != 0:
             how = f"died of {signal.Signals(-rc).name}" if rc < 0 else f"failed (exit status {rc})"
-            pytest.fail(f"{func}{tuple(args)} {how}; last case: {_read(last)}\n--- child stderr ---\n"
-                        f"{proc.stderr[-8000:]}")
+            pytest.fail(
+                f"{func}{tuple(args)} {how}; last case: {_read(last)}\n--- child stderr ---\n{proc.stderr[-8000:]}"
+            )
 
 
 def _read(path: str) -> str:
@@ -99,8 +103,13 @@ def note(case: Any) -> None:
 
 
 def bounded(examples: int) -> Any:
-    return settings(max_examples=examples, deadline=timedelta(seconds=20), derandomize=True, database=None,
-                    suppress_health_check=list(HealthCheck))
+    return settings(
+        max_examples=examples,
+        deadline=timedelta(seconds=20),
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
 
 
 # ---- hostile values ----------------------------------------------------------------------
@@ -172,6 +181,7 @@ def _replace(draw: Any, d: Dict[str, Any]) -> Dict[str, Any]:
 @st.composite
 def hostile_dicts(draw: Any, pool: List[Dict[str, Any]]) -> Dict[str, Any]:
     from test_fuzz_state_dicts import mutated  # (the mutation fuzz's strategy)
+
     if draw(st.booleans()):
         return draw(mutated(pool))  # type: ignore[no-any-return]
     return _replace(draw, draw(st.sampled_from(pool)))
@@ -192,6 +202,7 @@ def _game_for(games: Dict[Any, Any], d: Any) -> Any:
 
 def child_state_dicts(name: str, engine: str, examples: int) -> None:
     from test_fuzz_state_dicts import _exercise, _pool
+
     games = _games(name, engine)
     pool = _pool(name, engine)
     cls = type(games[4].new_state(0))
@@ -220,6 +231,7 @@ def child_state_dicts(name: str, engine: str, examples: int) -> None:
 
 def child_views(name: str, engine: str, examples: int) -> None:
     from test_fuzz_state_dicts import _pool
+
     games = _games(name, engine)
     views: List[Dict[str, Any]] = []
     for d in _pool(name, engine)[::3]:
@@ -248,10 +260,12 @@ def child_mc_history(engine: str, examples: int) -> None:
     that the position says were made (or is empty: a position set up directly)."""
     from mousehole.maus_au_chocolat import BID, COMBINE, DECLINE, NUM_CARDS, PICK
     from test_fuzz_state_dicts import _pool
+
     games = _games("maus_au_chocolat", engine)
     pool = _pool("maus_au_chocolat", engine)
-    actions = st.one_of(st.integers(min_value=0, max_value=2084), st.sampled_from([BID, PICK - 1, PICK, DECLINE,
-                                                                                       COMBINE, 2084]))
+    actions = st.one_of(
+        st.integers(min_value=0, max_value=2084), st.sampled_from([BID, PICK - 1, PICK, DECLINE, COMBINE, 2084])
+    )
 
     @st.composite
     def histories(draw: Any) -> Tuple[Dict[str, Any], List[int]]:
@@ -325,7 +339,7 @@ def _make_out(kind: str, dtype: str, shape: Tuple[int, ...], layout: str) -> Tup
     size = int(np.prod(shape)) if shape else 1
     if layout == "unaligned":
         buf = np.full(size * dt.itemsize + 1 + 16, 0xAB, np.uint8)
-        arr = buf[1 + 8: 1 + 8 + size * dt.itemsize].view(dt) if dt.kind != "O" else np.empty(size, dt)
+        arr = buf[1 + 8 : 1 + 8 + size * dt.itemsize].view(dt) if dt.kind != "O" else np.empty(size, dt)
         return arr.reshape(shape), buf
     if layout == "strided" and shape:
         host = np.ones(shape[:-1] + (shape[-1] * 2,), dt)
@@ -348,8 +362,14 @@ def _make_out(kind: str, dtype: str, shape: Tuple[int, ...], layout: str) -> Tup
 
 def _accepted(out: Any, shape: Tuple[int, ...], dtype: Any) -> bool:
     """The documented rule (docs/api.md, Errors)."""
-    return (isinstance(out, np.ndarray) and out.dtype == np.dtype(dtype) and out.dtype.isnative
-            and out.shape == shape and out.flags.c_contiguous and out.flags.writeable)
+    return (
+        isinstance(out, np.ndarray)
+        and out.dtype == np.dtype(dtype)
+        and out.dtype.isnative
+        and out.shape == shape
+        and out.flags.c_contiguous
+        and out.flags.writeable
+    )
 
 
 def _snapshot(x: Any) -> Any:
@@ -377,13 +397,25 @@ def child_out_arrays(name: str, engine: str, examples: int) -> None:
 
     def shape_of(which: str, exact: Tuple[int, ...]) -> Tuple[int, ...]:
         size = int(np.prod(exact))
-        return {"exact": exact, "flat": (size,) if len(exact) > 1 else (1, size),
-                "longer": exact[:-1] + (exact[-1] + 1,), "scalar": (), "empty": (0,), "extra-axis": (1,) + exact}[which]
+        return {
+            "exact": exact,
+            "flat": (size,) if len(exact) > 1 else (1, size),
+            "longer": exact[:-1] + (exact[-1] + 1,),
+            "scalar": (),
+            "empty": (0,),
+            "extra-axis": (1,) + exact,
+        }[which]
 
     @bounded(examples)
-    @given(st.integers(0, len(states) - 1), st.integers(0, game.num_players - 1), st.booleans(),
-           st.sampled_from(["ndarray"] * 6 + ["list", "bytearray", "array.array", "memoryview"]),
-           st.sampled_from(DTYPES), shapes, st.sampled_from(LAYOUTS))
+    @given(
+        st.integers(0, len(states) - 1),
+        st.integers(0, game.num_players - 1),
+        st.booleans(),
+        st.sampled_from(["ndarray"] * 6 + ["list", "bytearray", "array.array", "memoryview"]),
+        st.sampled_from(DTYPES),
+        shapes,
+        st.sampled_from(LAYOUTS),
+    )
     def run(i: int, p: int, mask: bool, kind: str, dtype: str, which: str, layout: str) -> None:
         state = states[i]
         want_shape, want_dtype = ((game.num_actions,), np.bool_) if mask else (obs_shape, np.float32)
@@ -393,8 +425,9 @@ def child_out_arrays(name: str, engine: str, examples: int) -> None:
         before_out = _snapshot(out)
         before_host = _snapshot(host) if host is not None else None
         before = state.to_dict()
-        call: Callable[[], Any] = (lambda: state.legal_action_mask(out=out)) if mask else (
-            lambda: state.observation(p, out=out))
+        call: Callable[[], Any] = (
+            (lambda: state.legal_action_mask(out=out)) if mask else (lambda: state.observation(p, out=out))
+        )
         fresh = state.legal_action_mask() if mask else state.observation(p)
         if _accepted(out, want_shape, want_dtype):
             got = call()
@@ -454,15 +487,20 @@ ARGS = st.one_of(
     st.integers(min_value=-5, max_value=3000),
     st.integers(min_value=-(2**80), max_value=2**80),
     st.composite(lambda draw: _np_int(draw))(),
-    st.booleans(), st.sampled_from([np.True_, np.False_]),
-    st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([np.float64(1.0), np.float32(0.0), 1.0, 0.0]),
-    st.text(max_size=3), st.none(), st.integers(-2, 5).map(Index),
+    st.booleans(),
+    st.sampled_from([np.True_, np.False_]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([np.float64(1.0), np.float32(0.0), 1.0, 0.0]),
+    st.text(max_size=3),
+    st.none(),
+    st.integers(-2, 5).map(Index),
     st.sampled_from([Fraction(1), Decimal(1), 1 + 0j, [1], (0,), np.array([1]), np.array(2), np.array(1.0), b"1"]),
 )
 
 
 def child_seats_and_actions(name: str, engine: str, examples: int) -> None:
     from mousehole import render
+
     game = mousehole.load(name, engine=engine, players=3)
     states = []
     s = game.new_state(5)
@@ -479,9 +517,11 @@ def child_seats_and_actions(name: str, engine: str, examples: int) -> None:
     }
 
     @bounded(examples)
-    @given(st.integers(0, len(states) - 1), st.sampled_from(sorted(seat_calls) + ["apply_action", "apply",
-                                                                                  "action_to_move", "describe"]),
-           ARGS)
+    @given(
+        st.integers(0, len(states) - 1),
+        st.sampled_from(sorted(seat_calls) + ["apply_action", "apply", "action_to_move", "describe"]),
+        ARGS,
+    )
     def run(i: int, method: str, x: Any) -> None:
         state = states[i].clone()
         note((i, method, x))
@@ -506,8 +546,12 @@ def child_seats_and_actions(name: str, engine: str, examples: int) -> None:
                     assert got == want
             assert state.to_dict() == before
             return
-        calls = {"apply_action": state.apply_action, "apply": state.apply, "action_to_move": game.action_to_move,
-                 "describe": state.describe}
+        calls = {
+            "apply_action": state.apply_action,
+            "apply": state.apply,
+            "action_to_move": game.action_to_move,
+            "describe": state.describe,
+        }
         call1 = calls[method]
         if not _is_integer(x):
             text = method == "apply" and isinstance(x, str)  # a move in the notation: parse_action
@@ -608,6 +652,7 @@ def _drop_last_round(h: List[int]) -> List[int]:
     """``h`` without its first round (up to the first action after its combination steps
     and their discards)."""
     from mousehole.maus_au_chocolat import DECLINE, PICK
+
     i = 0
     while h[i] < DECLINE:
         i += 1
@@ -618,6 +663,7 @@ def _drop_last_round(h: List[int]) -> List[int]:
 
 def _two_swaps(h: List[int]) -> List[int]:
     from mousehole.maus_au_chocolat import SWAP
+
     return h[:1] + [SWAP + 1, SWAP + 2] + h[1:]
 
 
@@ -678,4 +724,4 @@ def child_unaligned() -> None:
                 got = state.observation(p, out=out)
                 assert got is out
                 assert out.tobytes() == state.observation(p).tobytes(), (engine, name, p)
-                assert buf[0] == 0 and bytes(buf[1 + size * 4:]) == bytes(8)
+                assert buf[0] == 0 and bytes(buf[1 + size * 4 :]) == bytes(8)

@@ -16,6 +16,7 @@ every seat ``p``:
 Game-specific leak checks (for example that M's views never show another seat's hand slot)
 live in each game's rule tests.
 """
+
 from __future__ import annotations
 
 import json

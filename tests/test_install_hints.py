@@ -5,6 +5,7 @@ nothing compiled) or the install from a clone (``pip install --no-build-isolatio
 not have yet. The messages of the package
 all come from one helper, ``mousehole._extras.install_hint``; the docs' table of extras
 (docs/index.md) lists each extra of ``pyproject.toml`` with its requirements."""
+
 from __future__ import annotations
 
 import re
@@ -24,8 +25,19 @@ ROOT = Path(__file__).resolve().parents[1]
 INDEX = "mousehole" + "["  # (written in two parts, so that this file does not match itself)
 #: what the repository's texts are, for the search below (the development notes are the
 #: lead's record of what was, and are left out)
-TEXTS = ["README.md", "docs/**/*.md", "src/mousehole/**/*.py", "examples/**/*.py", "benchmarks/**/*.py",
-         "tools/**/*", "tests/**/*.py", ".ci/run", ".github/**/*.yml", "pyproject.toml", "setup.py"]
+TEXTS = [
+    "README.md",
+    "docs/**/*.md",
+    "src/mousehole/**/*.py",
+    "examples/**/*.py",
+    "benchmarks/**/*.py",
+    "tools/**/*",
+    "tests/**/*.py",
+    ".ci/run",
+    ".github/**/*.yml",
+    "pyproject.toml",
+    "setup.py",
+]
 
 
 def _reqs(listed: List[str]) -> List[Requirement]:
@@ -38,8 +50,11 @@ def test_each_hint_names_the_extras_requirements() -> None:
     for extra, listed in extras.items():
         hint = install_hint(extra)
         assert _reqs(requirements(extra)) == _reqs(listed), extra
-        named = re.match(r"pip install (.+?) \(the '(\w+)' extra of mousehole; in a clone of mousehole: "
-                         r"pip install --no-build-isolation '\.\[(\w+)\]'\)$", hint)
+        named = re.match(
+            r"pip install (.+?) \(the '(\w+)' extra of mousehole; in a clone of mousehole: "
+            r"pip install --no-build-isolation '\.\[(\w+)\]'\)$",
+            hint,
+        )
         assert named, hint
         assert _reqs(shlex.split(named.group(1))) == _reqs(listed)
         assert named.group(2) == named.group(3) == extra
@@ -79,15 +94,26 @@ def test_the_docs_list_every_extra_with_its_requirements() -> None:
         assert _reqs(args[2:]) == _reqs(extras[extra]), extra
 
 
-@pytest.mark.parametrize("code, extra", [
-    ("import sys; sys.modules['distributed'] = None\nfrom mousehole.cli import main\n"
-     "sys.exit(main(['arena', 'm', '--bots', 'random,random', '--games', '2', '--dask', 'tcp://127.0.0.1:1']))",
-     "dask"),
-    ("import sys; sys.modules['cairosvg'] = None\nimport mousehole\nfrom mousehole import render\n"
-     "render.rgb_array(mousehole.load('m').new_state(1))", "render"),
-    ("import sys; sys.modules['openskill'] = None\nimport mousehole\nfrom mousehole import arena\n"
-     "print(arena.play(mousehole.load('m', players=2), ['random', 'random'], 2, seed=1))", "arena"),
-])
+@pytest.mark.parametrize(
+    "code, extra",
+    [
+        (
+            "import sys; sys.modules['distributed'] = None\nfrom mousehole.cli import main\n"
+            "sys.exit(main(['arena', 'm', '--bots', 'random,random', '--games', '2', '--dask', 'tcp://127.0.0.1:1']))",
+            "dask",
+        ),
+        (
+            "import sys; sys.modules['cairosvg'] = None\nimport mousehole\nfrom mousehole import render\n"
+            "render.rgb_array(mousehole.load('m').new_state(1))",
+            "render",
+        ),
+        (
+            "import sys; sys.modules['openskill'] = None\nimport mousehole\nfrom mousehole import arena\n"
+            "print(arena.play(mousehole.load('m', players=2), ['random', 'random'], 2, seed=1))",
+            "arena",
+        ),
+    ],
+)
 def test_messages_use_the_hint(code: str, extra: str) -> None:
     """The command line's --dask, the pictures' pixels and the arena's table (the adapters'
     ImportErrors are checked in their own test files)."""

@@ -13,6 +13,7 @@ test (test_cinterface.py) cannot check for this game.
   with a numpy integer, ``new``/``from_dict`` with the cached constants of several games)
   answer as the shared API does.
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List
@@ -31,20 +32,32 @@ CONFIGS: List[Dict[str, Any]] = [
     {"players": 3},
     {"players": 4},
     {"players": 4, "explicit_chance": True},
-    {"players": 3, "explicit_chance": True, "track_length": 20, "traps": [2, 5, 7, 11, 13, 17, 19],
-     "die": [1, 2, "clover"], "clover": 3},
+    {
+        "players": 3,
+        "explicit_chance": True,
+        "track_length": 20,
+        "traps": [2, 5, 7, 11, 13, 17, 19],
+        "die": [1, 2, "clover"],
+        "clover": 3,
+    },
     # the readings (KK-11, KK-13): their extra struct fields go through every C path too
     {"players": 2, "tie_break": "fewest_turns", "elimination": "out_of_game"},
     {"players": 4, "explicit_chance": True, "tie_break": "first_finished"},
     {"players": 3, "tie_break": "fewest_turns", "explicit_chance": True},
 ]
-IDS = ["-".join(f"{k}={v}" for k, v in c.items()
-                if k in ("players", "explicit_chance", "track_length", "tie_break", "elimination"))
-       for c in CONFIGS]
+IDS = [
+    "-".join(
+        f"{k}={v}"
+        for k, v in c.items()
+        if k in ("players", "explicit_chance", "track_length", "tie_break", "elimination")
+    )
+    for c in CONFIGS
+]
 
 
 def cgame(state: Any) -> Any:
     from mousehole._cgame import CGame
+
     return CGame(state)
 
 
@@ -200,8 +213,7 @@ def test_returns_of_truncated_games(max_turns: int) -> None:
     the game (KK-13 on the mice home so far; 0 for all when every seat ties at none)."""
     seen = set()
     for explicit in (False, True):
-        game = mousehole.load("kasimir", engine="compiled", players=3, max_turns=max_turns,
-                              explicit_chance=explicit)
+        game = mousehole.load("kasimir", engine="compiled", players=3, max_turns=max_turns, explicit_chance=explicit)
         for seed in range(12):
             state = game.new_state(seed)
             c = cgame(state)
@@ -221,12 +233,28 @@ def test_returns_of_truncated_games(max_turns: int) -> None:
         assert any(1.0 in r for r in seen)  # truncated with somebody home: winners and losers
 
 
-@pytest.mark.parametrize("params, reached", [
-    ({"players": 2, "mice": 1, "die": ["clover"], "clover": 5}, True),  # one mouse, 5 distances
-    ({"players": 2, "mice": 1, "die": [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6], "explicit_chance": True}, True),  # 12 faces
-    ({"players": 4, "mice": 8, "die": [1, 2, "clover"], "clover": 4, "track_length": 30,
-      "traps": [10, 20], "explicit_chance": True}, False),
-])
+@pytest.mark.parametrize(
+    "params, reached",
+    [
+        ({"players": 2, "mice": 1, "die": ["clover"], "clover": 5}, True),  # one mouse, 5 distances
+        (
+            {"players": 2, "mice": 1, "die": [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6], "explicit_chance": True},
+            True,
+        ),  # 12 faces
+        (
+            {
+                "players": 4,
+                "mice": 8,
+                "die": [1, 2, "clover"],
+                "clover": 4,
+                "track_length": 30,
+                "traps": [10, 20],
+                "explicit_chance": True,
+            },
+            False,
+        ),
+    ],
+)
 def test_max_legal_bounds_the_actions_and_outcomes(params: Dict[str, Any], reached: bool) -> None:
     """KK-6: at most ``mice`` free starts (the pantry counts while it holds a mouse) with at
     most ``D`` distances each; KK-3: one chance outcome per face."""
@@ -269,8 +297,11 @@ def test_core_fast_calls_answer_as_the_shared_api(params: Dict[str, Any]) -> Non
 def test_new_and_from_dict_with_several_games_keep_each_games_constants() -> None:
     """States of several games made in turn each get their own game's constants (the core
     caches the last game's), and equal the reference's."""
-    params: List[Dict[str, Any]] = [{"players": 2}, {"players": 4, "explicit_chance": True},
-                                    {"players": 3, "track_length": 12, "traps": [4], "mice": 2}]
+    params: List[Dict[str, Any]] = [
+        {"players": 2},
+        {"players": 4, "explicit_chance": True},
+        {"players": 3, "track_length": 12, "traps": [4], "mice": 2},
+    ]
     games = [mousehole.load("kasimir", engine="compiled", **p) for p in params]
     refs = [mousehole.load("kasimir", engine="python", **p) for p in params]
     for rnd in range(3):

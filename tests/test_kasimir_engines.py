@@ -1,4 +1,5 @@
 """Kater Kasimir: the die as explicit chance (KK-3, KK-5), both engines, and truncation."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, List

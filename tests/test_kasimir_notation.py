@@ -4,6 +4,7 @@
 reads it back for every action; ``state.describe`` names where the mouse starts, how far it
 goes and where it lands (KK-5, KK-7: ``space 38 +5 -> hole``; KK-1: traps by name), or the
 face the die shows (KK-3), and ``state.parse_action`` reads that back, for a whole game."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, List
@@ -17,8 +18,14 @@ from mousehole.kasimir import CLOVER, KKMove, KKRoll
 CONFIGS: List[Dict[str, Any]] = [
     {"players": 4},
     {"players": 2, "explicit_chance": True},
-    {"players": 3, "explicit_chance": True, "track_length": 20, "traps": [2, 5, 7, 11],
-     "die": [1, 1, 6, CLOVER], "clover": 3},
+    {
+        "players": 3,
+        "explicit_chance": True,
+        "track_length": 20,
+        "traps": [2, 5, 7, 11],
+        "die": [1, 1, 6, CLOVER],
+        "clover": 3,
+    },
 ]
 
 
@@ -46,43 +53,65 @@ def test_describe_names_start_distance_and_landing(engine: str) -> None:
     assert s.describe(game.num_move_actions + 5) == "roll clover" and s.describe(KKRoll(2, 3)) == "roll 3"
     dup = mousehole.load("kasimir", engine=engine, die=[1, 1, 6, CLOVER], players=2)
     t = dup.new_state(seed=0)
-    assert [t.describe(dup.num_move_actions + i) for i in range(4)] == ["roll 1 #0", "roll 1 #1", "roll 6",
-                                                                         "roll clover"]
+    assert [t.describe(dup.num_move_actions + i) for i in range(4)] == [
+        "roll 1 #0",
+        "roll 1 #1",
+        "roll 6",
+        "roll clover",
+    ]
     assert dup.parse_move("roll 1") == KKRoll(0, 1)  # a repeated face without index: the first
     assert dup.parse_move("roll 1 #1") == KKRoll(1, 1)
 
 
-@pytest.mark.parametrize("text", [
-    "12+5", "12 + 5", "pantry+3", "space 12 +5", "trap 12 +5 -> space 17", "12 +5 -> 17",
-    "space 38 +5 -> hole", "pantry +3 -> trap 3", "pantry +3 -> space 3",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "12+5",
+        "12 + 5",
+        "pantry+3",
+        "space 12 +5",
+        "trap 12 +5 -> space 17",
+        "12 +5 -> 17",
+        "space 38 +5 -> hole",
+        "pantry +3 -> trap 3",
+        "pantry +3 -> space 3",
+    ],
+)
 def test_parse_move_accepts_both_notations(text: str, engine: str) -> None:
     game = mousehole.load("kasimir", engine=engine)
     move = game.parse_move(text)
     assert isinstance(move, KKMove)
     assert game.describe_move(move) in (
-        "trap 12 +5 -> space 17", "pantry +3 -> trap 3", "space 38 +5 -> hole",
+        "trap 12 +5 -> space 17",
+        "pantry +3 -> trap 3",
+        "space 38 +5 -> hole",
     )
 
 
-@pytest.mark.parametrize("text, words", [
-    ("", "not a Kater Kasimir move"),
-    ("mouse 12", "not a Kater Kasimir move"),
-    ("12-5", "not a Kater Kasimir move"),
-    ("roll", "not a Kater Kasimir move"),
-    ("roll 7", "KK-3: 'roll 7': the die"),
-    ("roll 3 #4", "KK-3: 'roll 3 #4': face #4"),
-    ("roll 3 #9", "KK-3"),
-    ("12+6", "KK-5"),
-    ("12+0", "KK-5"),
-    ("41+1", "KK-1"),
-    ("hole+1", "KK-1"),
-    ("trap 13 +2", "KK-1: 'trap 13 \\+2': space 13 is not a trap"),
-    ("space 0 +2", "KK-1"),
-    ("space 12 +5 -> space 18", "KK-7: 'space 12 \\+5 -> space 18': 5 spaces from the trap 12 lead to the space 17"),
-    ("space 38 +2 -> hole", "KK-7"),
-    ("space 38 +5 -> space 41", "KK-1"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "not a Kater Kasimir move"),
+        ("mouse 12", "not a Kater Kasimir move"),
+        ("12-5", "not a Kater Kasimir move"),
+        ("roll", "not a Kater Kasimir move"),
+        ("roll 7", "KK-3: 'roll 7': the die"),
+        ("roll 3 #4", "KK-3: 'roll 3 #4': face #4"),
+        ("roll 3 #9", "KK-3"),
+        ("12+6", "KK-5"),
+        ("12+0", "KK-5"),
+        ("41+1", "KK-1"),
+        ("hole+1", "KK-1"),
+        ("trap 13 +2", "KK-1: 'trap 13 \\+2': space 13 is not a trap"),
+        ("space 0 +2", "KK-1"),
+        (
+            "space 12 +5 -> space 18",
+            "KK-7: 'space 12 \\+5 -> space 18': 5 spaces from the trap 12 lead to the space 17",
+        ),
+        ("space 38 +2 -> hole", "KK-7"),
+        ("space 38 +5 -> space 41", "KK-1"),
+    ],
+)
 def test_parse_move_refuses_bad_text(text: str, words: str, engine: str) -> None:
     game = mousehole.load("kasimir", engine=engine)
     with pytest.raises(ValueError, match=words):
@@ -158,8 +187,12 @@ def test_move_to_action_refuses_a_bool_or_a_float_for_a_number() -> None:
     as 1 and a float gave a float action before issue 40's one integer check."""
     g = mousehole.load("kasimir", engine="python")
     assert type(g.move_to_action(KKMove(1, 2))) is int
-    for move, rule in ((KKMove(True, 2), "KK-1"), (KKMove(1.0, 2), "KK-1"), (KKMove(1, True), "KK-5"),
-                       (KKMove(1, 2.0), "KK-5")):
+    for move, rule in (
+        (KKMove(True, 2), "KK-1"),
+        (KKMove(1.0, 2), "KK-1"),
+        (KKMove(1, True), "KK-5"),
+        (KKMove(1, 2.0), "KK-5"),
+    ):
         with pytest.raises(mousehole.IllegalMoveError, match=rule):
             g.move_to_action(move)
     face = g.faces[1]

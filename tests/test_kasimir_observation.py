@@ -7,6 +7,7 @@ bit at every step of seeded random games (differential), the documented layout o
 set up by hand (KK-1, KK-5, KK-8, KK-9, KK-13), the ``out=`` arguments and the errors for a
 bad ``out`` or a bad seat, on both engines.
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict, List
@@ -24,8 +25,9 @@ GAMES = [
     pytest.param(dict(players=4), id="4p"),
     pytest.param(dict(players=4, explicit_chance=True), id="4p-explicit"),
     pytest.param(dict(players=3, explicit_chance=True, max_turns=40), id="3p-explicit-truncated"),
-    pytest.param(dict(players=2, track_length=12, traps=[2, 5, 11], mice=6, die=[3, "clover", 3], clover=4),
-                 id="2p-custom"),
+    pytest.param(
+        dict(players=2, track_length=12, traps=[2, 5, 11], mice=6, die=[3, "clover", 3], clover=4), id="2p-custom"
+    ),
 ]
 #: the readings whose section F ranks by another key (KK-13; test_kasimir_readings.py checks it by hand)
 READING_GAMES = [
@@ -57,7 +59,7 @@ def sections(game: Any, obs: np.ndarray) -> Dict[str, np.ndarray]:
     sizes = [("A", n * (L + 2)), ("B", L * H * n), ("C", 2 * L), ("D", F), ("E", n + 1), ("F", n)]
     out, c = {}, 0
     for name, k in sizes:
-        out[name] = obs[c:c + k]
+        out[name] = obs[c : c + k]
         c += k
     assert c == obs.shape[0] == game.observation_shape[0]
     return out
@@ -122,8 +124,17 @@ def test_observation_layout_by_hand(engine: str) -> None:
     the face 2 shown (KK-5)."""
     game = mousehole.load("kasimir", engine=engine, players=2, track_length=6, traps=[3], mice=3, die=[1, 2, 3])
     d = game.new_state(0).to_dict()
-    d.update(pantry=[0, 2], home=[1, 0], first_home=[2, -1], seat=0, roll=1, rng=9,
-             track=[[], [0], [1, 0], [], [], []], history=[2, 2, 2], truncated=False)
+    d.update(
+        pantry=[0, 2],
+        home=[1, 0],
+        first_home=[2, -1],
+        seat=0,
+        roll=1,
+        rng=9,
+        track=[[], [0], [1, 0], [], [], []],
+        history=[2, 2, 2],
+        truncated=False,
+    )
     s = game.state_from_dict(d)
     assert game.observation_shape == (108,)  # 16 + 72 + 12 + 3 + 3 + 2
     for p, ones, values in [
@@ -144,8 +155,17 @@ def test_tie_break_section_ranks_seats(engine: str) -> None:
     (rounded to float32), at the seats' places relative to the observer."""
     game = mousehole.load("kasimir", engine=engine, players=4, track_length=6, traps=[3], mice=1, die=[1, 2, 3])
     d = game.new_state(0).to_dict()
-    d.update(pantry=[0, 0, 1, 0], home=[1, 1, 0, 1], first_home=[4, 0, -1, 2], seat=2, roll=0, rng=3,
-             track=[[] for _ in range(6)], history=[2, 2, 2, 2, 2], truncated=False)
+    d.update(
+        pantry=[0, 0, 1, 0],
+        home=[1, 1, 0, 1],
+        first_home=[4, 0, -1, 2],
+        seat=2,
+        roll=0,
+        rng=3,
+        track=[[] for _ in range(6)],
+        history=[2, 2, 2, 2, 2],
+        truncated=False,
+    )
     s = game.state_from_dict(d)
     for p in range(4):
         F = sections(game, s.observation(p))["F"]
@@ -195,9 +215,11 @@ def bad_outs(shape: int, dtype: Any) -> List[Any]:
         pytest.param([0] * shape, TypeError, "out must be a numpy array, not list", id="list"),
         pytest.param(np.zeros(shape, dtype=other), TypeError, "out must have dtype", id="dtype"),
         pytest.param(np.zeros(shape, dtype=np.int32), TypeError, "out must have dtype", id="int32"),
-        pytest.param(np.zeros(shape, dtype=np.dtype(dtype).newbyteorder()), TypeError, "out must have dtype",
-                     id="byteorder") if dtype != np.bool_ else
-        pytest.param(np.zeros(shape, dtype=np.uint8), TypeError, "out must have dtype", id="uint8"),
+        pytest.param(
+            np.zeros(shape, dtype=np.dtype(dtype).newbyteorder()), TypeError, "out must have dtype", id="byteorder"
+        )
+        if dtype != np.bool_
+        else pytest.param(np.zeros(shape, dtype=np.uint8), TypeError, "out must have dtype", id="uint8"),
         pytest.param(np.zeros(shape + 1, dtype=dtype), ValueError, f"out must have shape ({shape},)", id="long"),
         pytest.param(np.zeros((1, shape), dtype=dtype), ValueError, f"out must have shape ({shape},)", id="2d"),
         pytest.param(np.zeros(2 * shape, dtype=dtype)[::2], ValueError, "writable C-contiguous", id="strided"),
@@ -255,15 +277,18 @@ def test_unaligned_out_is_written(engine: str) -> None:
     assert same_bits(np.ascontiguousarray(out), s.observation(2))
 
 
-@pytest.mark.parametrize("seat,error,words", [
-    ("1", TypeError, "player must be an int, not str"),
-    (1.0, TypeError, "player must be an int, not float"),
-    (None, TypeError, "player must be an int, not NoneType"),
-    (4, ValueError, r"player 4 is out of range: this game has seats 0..3"),
-    (-1, ValueError, r"player -1 is out of range: this game has seats 0..3"),
-    (2 ** 70, ValueError, f"player {2 ** 70} is out of range"),
-    (np.int64(9), ValueError, "player 9 is out of range"),
-])
+@pytest.mark.parametrize(
+    "seat,error,words",
+    [
+        ("1", TypeError, "player must be an int, not str"),
+        (1.0, TypeError, "player must be an int, not float"),
+        (None, TypeError, "player must be an int, not NoneType"),
+        (4, ValueError, r"player 4 is out of range: this game has seats 0..3"),
+        (-1, ValueError, r"player -1 is out of range: this game has seats 0..3"),
+        (2**70, ValueError, f"player {2**70} is out of range"),
+        (np.int64(9), ValueError, "player 9 is out of range"),
+    ],
+)
 def test_bad_seat_is_refused(engine: str, seat: Any, error: type, words: str) -> None:
     s = midgame(engine)
     out = np.full(OBS_SIZE, 7.0, dtype=np.float32)

@@ -11,6 +11,7 @@ without explicit chance) and asserts the legal actions, the end, the winners, th
 the extra state keys literally; the C-level interface (returns, rollout, determinization) and
 ``simulate`` are checked against the reference under every reading.
 """
+
 from __future__ import annotations
 
 import random
@@ -32,9 +33,20 @@ def load(engine: str, **kw: Any) -> Any:
     return mousehole.load("kasimir", engine=engine, **kw)
 
 
-def build(game: Any, track: Dict[int, List[int]], pantry: List[int], home: List[int], seat: int, roll: int,
-          moves: int, first_home: List[int], last_home: Optional[List[int]] = None, rnd: int = 1,
-          home_round: Optional[List[int]] = None, out_at: Optional[List[int]] = None) -> Any:
+def build(
+    game: Any,
+    track: Dict[int, List[int]],
+    pantry: List[int],
+    home: List[int],
+    seat: int,
+    roll: int,
+    moves: int,
+    first_home: List[int],
+    last_home: Optional[List[int]] = None,
+    rnd: int = 1,
+    home_round: Optional[List[int]] = None,
+    out_at: Optional[List[int]] = None,
+) -> Any:
     """A state from a position. ``moves`` moves were played (each ``pantry + 1``, a move of the
     right form); ``first_home`` / ``last_home`` name moves by their number (0 = the first
     move, -1 = none) and are turned into indices of ``history`` (with explicit chance a die
@@ -49,9 +61,17 @@ def build(game: Any, track: Dict[int, List[int]], pantry: List[int], home: List[
         return -1 if k < 0 else (2 * k + 1 if ec else k)
 
     d = game.new_state(0).to_dict()
-    d.update(pantry=pantry, track=[list(track.get(s, [])) for s in range(1, game.track_length + 1)], home=home,
-             first_home=[index(k) for k in first_home], seat=seat, roll=roll, rng=5, history=history,
-             truncated=False)
+    d.update(
+        pantry=pantry,
+        track=[list(track.get(s, [])) for s in range(1, game.track_length + 1)],
+        home=home,
+        first_home=[index(k) for k in first_home],
+        seat=seat,
+        roll=roll,
+        rng=5,
+        history=history,
+        truncated=False,
+    )
     tb = game.params["tie_break"]
     if tb == "first_finished":
         d["last_home"] = [index(k) for k in (last_home if last_home is not None else first_home)]
@@ -86,11 +106,21 @@ def test_readings_are_declared_with_their_defaults(engine: str) -> None:
     assert list(g.new_state(1).to_dict())[3:8] == ["pantry", "track", "home", "first_home", "seat"]
 
 
-@pytest.mark.parametrize("param, bad", [
-    ("tie_break", "fastest"), ("tie_break", "FIRST_HOME"), ("tie_break", 1), ("tie_break", None),
-    ("elimination", "out"), ("elimination", True), ("elimination", ["skip_turns"]),
-    ("all_eliminated", "last_out"), ("all_eliminated", "LAST_OUT_WINS"), ("all_eliminated", 0),
-])
+@pytest.mark.parametrize(
+    "param, bad",
+    [
+        ("tie_break", "fastest"),
+        ("tie_break", "FIRST_HOME"),
+        ("tie_break", 1),
+        ("tie_break", None),
+        ("elimination", "out"),
+        ("elimination", True),
+        ("elimination", ["skip_turns"]),
+        ("all_eliminated", "last_out"),
+        ("all_eliminated", "LAST_OUT_WINS"),
+        ("all_eliminated", 0),
+    ],
+)
 def test_unknown_reading_values_are_refused(engine: str, param: str, bad: Any) -> None:
     with pytest.raises(ParameterError, match=param) as e:
         load(engine, **{param: bad})
@@ -106,21 +136,35 @@ def tie_position(engine: str, tie_break: str, explicit: bool) -> Any:
     mouse home (move 1, round 1), 2 trapped (9, 12), 1 on space 40; it is to move and rolled
     1. Its move takes that mouse home: 2 against 2 and the game ends (KK-12)."""
     g = load(engine, players=2, tie_break=tie_break, explicit_chance=explicit)
-    return build(g, {3: [0], 6: [0], 9: [1], 12: [1], 40: [1]}, [0, 0], [2, 1], seat=1, roll=0, moves=13,
-                 first_home=[5, 1], last_home=[12, 1], rnd=7, home_round=[7, 1])
+    return build(
+        g,
+        {3: [0], 6: [0], 9: [1], 12: [1], 40: [1]},
+        [0, 0],
+        [2, 1],
+        seat=1,
+        roll=0,
+        moves=13,
+        first_home=[5, 1],
+        last_home=[12, 1],
+        rnd=7,
+        home_round=[7, 1],
+    )
 
 
-@pytest.mark.parametrize("tie_break, winners, returns, f_seen_by_0", [
-    # German: seat 1 had a mouse home first (move 1 before move 5)
-    ("first_home", [1], [-1.0, 1.0], [0.5, 1.0]),
-    # French, who finished first: seat 0's last mouse came home with move 12, seat 1's with move 13
-    ("first_finished", [0], [1.0, -1.0], [1.0, 0.5]),
-    # French, in the fewest turns: both brought their last mouse home in round 7: shared
-    ("fewest_turns", [0, 1], [0.0, 0.0], [1.0, 1.0]),
-])
+@pytest.mark.parametrize(
+    "tie_break, winners, returns, f_seen_by_0",
+    [
+        # German: seat 1 had a mouse home first (move 1 before move 5)
+        ("first_home", [1], [-1.0, 1.0], [0.5, 1.0]),
+        # French, who finished first: seat 0's last mouse came home with move 12, seat 1's with move 13
+        ("first_finished", [0], [1.0, -1.0], [1.0, 0.5]),
+        # French, in the fewest turns: both brought their last mouse home in round 7: shared
+        ("fewest_turns", [0, 1], [0.0, 0.0], [1.0, 1.0]),
+    ],
+)
 def test_kk13_tie_break_readings_decide_the_same_game_differently(
-        engine: str, explicit: bool, tie_break: str, winners: List[int], returns: List[float],
-        f_seen_by_0: List[float]) -> None:
+    engine: str, explicit: bool, tie_break: str, winners: List[int], returns: List[float], f_seen_by_0: List[float]
+) -> None:
     """KK-13: one final move, three readings, three results."""
     s = tie_position(engine, tie_break, explicit)
     assert s.legal_actions().tolist() == [40 * 5 + 0]  # KK-6: the mouse on space 40, 1 step
@@ -162,20 +206,23 @@ def test_kk13_state_keys_follow_the_reading(engine: str) -> None:
         ff.state_from_dict(d)
 
 
-@pytest.mark.parametrize("tie_break, change, words", [
-    ("first_finished", lambda d: d.update(last_home=[-1, 1]), "last_home[0] = -1 disagrees with home[0] = 2"),
-    ("first_finished", lambda d: d.update(last_home=[5, 1]), "do not fit home[0] = 2"),
-    ("first_finished", lambda d: d.update(last_home=[12, 5]), "do not fit home[1] = 1"),
-    ("first_finished", lambda d: d.update(last_home=[1, 1]), "do not fit"),
-    ("first_finished", lambda d: d.update(last_home=[13, 1]), "outside -1..12"),
-    ("first_finished", lambda d: d.update(last_home=[12.0, 1]), "must hold ints"),
-    ("fewest_turns", lambda d: d.update(round=0), "round must be an int from 1"),
-    ("fewest_turns", lambda d: d.update(round=6), "round must be an int from 1"),  # 13 moves need 7 rounds
-    ("fewest_turns", lambda d: d.update(round=15), "round must be an int from 1"),
-    ("fewest_turns", lambda d: d.update(round=True), "round must be an int"),
-    ("fewest_turns", lambda d: d.update(home_round=[8, 1]), "outside 0..7"),
-    ("fewest_turns", lambda d: d.update(home_round=[7, 0]), "home_round[1] = 0 disagrees with home[1] = 1"),
-])
+@pytest.mark.parametrize(
+    "tie_break, change, words",
+    [
+        ("first_finished", lambda d: d.update(last_home=[-1, 1]), "last_home[0] = -1 disagrees with home[0] = 2"),
+        ("first_finished", lambda d: d.update(last_home=[5, 1]), "do not fit home[0] = 2"),
+        ("first_finished", lambda d: d.update(last_home=[12, 5]), "do not fit home[1] = 1"),
+        ("first_finished", lambda d: d.update(last_home=[1, 1]), "do not fit"),
+        ("first_finished", lambda d: d.update(last_home=[13, 1]), "outside -1..12"),
+        ("first_finished", lambda d: d.update(last_home=[12.0, 1]), "must hold ints"),
+        ("fewest_turns", lambda d: d.update(round=0), "round must be an int from 1"),
+        ("fewest_turns", lambda d: d.update(round=6), "round must be an int from 1"),  # 13 moves need 7 rounds
+        ("fewest_turns", lambda d: d.update(round=15), "round must be an int from 1"),
+        ("fewest_turns", lambda d: d.update(round=True), "round must be an int"),
+        ("fewest_turns", lambda d: d.update(home_round=[8, 1]), "outside 0..7"),
+        ("fewest_turns", lambda d: d.update(home_round=[7, 0]), "home_round[1] = 0 disagrees with home[1] = 1"),
+    ],
+)
 def test_kk13_malformed_tie_records_are_refused(engine: str, tie_break: str, change: Any, words: str) -> None:
     s = tie_position(engine, tie_break, False)
     d = s.to_dict()
@@ -188,8 +235,17 @@ def test_kk13_malformed_tie_records_are_refused(engine: str, tie_break: str, cha
 def test_kk13_two_seats_cannot_share_the_move_of_a_mouse_home(engine: str) -> None:
     g = load(engine, players=2, tie_break="first_finished")
     with pytest.raises(StateError, match="same action"):  # seat 1's first mouse is seat 0's last one
-        build(g, {3: [0], 6: [0], 9: [1], 12: [1], 40: [1]}, [0, 0], [2, 1], seat=1, roll=0, moves=13,
-              first_home=[5, 12], last_home=[12, 12])
+        build(
+            g,
+            {3: [0], 6: [0], 9: [1], 12: [1], 40: [1]},
+            [0, 0],
+            [2, 1],
+            seat=1,
+            roll=0,
+            moves=13,
+            first_home=[5, 12],
+            last_home=[12, 12],
+        )
 
 
 def test_kk13_fewest_turns_counts_skipped_turns(engine: str, explicit: bool) -> None:
@@ -200,9 +256,17 @@ def test_kk13_fewest_turns_counts_skipped_turns(engine: str, explicit: bool) -> 
     mouse on space 1 and 3 trapped. Seat 2: a mouse on 40, 3 trapped, to move. The die has
     the one face 1 (KK-3, a parameter), so every roll is known."""
     g = load(engine, players=3, tie_break="fewest_turns", explicit_chance=explicit, die=[1])
-    s = build(g, {3: [0], 6: [0], 9: [0], 12: [0], 15: [1], 18: [1], 21: [1], 24: [2], 27: [2], 30: [2],
-                  1: [1], 40: [2]}, [0, 0, 0], [0, 0, 0], seat=2, roll=0, moves=9, first_home=[-1, -1, -1],
-              rnd=4)
+    s = build(
+        g,
+        {3: [0], 6: [0], 9: [0], 12: [0], 15: [1], 18: [1], 21: [1], 24: [2], 27: [2], 30: [2], 1: [1], 40: [2]},
+        [0, 0, 0],
+        [0, 0, 0],
+        seat=2,
+        roll=0,
+        moves=9,
+        first_home=[-1, -1, -1],
+        rnd=4,
+    )
     s.apply(KKMove(40, 1))  # seat 2's mouse home, in round 4
     if explicit:
         s.apply_action(g.num_move_actions + 0)  # seat 1 rolls a 1
@@ -220,24 +284,45 @@ def test_kk13_fewest_turns_counts_skipped_turns(engine: str, explicit: bool) -> 
 # ---- KK-11: elimination --------------------------------------------------------------------
 
 
-def all_trapped_position(engine: str, elimination: str, explicit: bool, tie_break: str = "first_home",
-                         all_eliminated: str = "as_elimination") -> Any:
+def all_trapped_position(
+    engine: str, elimination: str, explicit: bool, tie_break: str = "first_home", all_eliminated: str = "as_elimination"
+) -> Any:
     """2 players. Seat 0: 4 mice trapped (6, 9, 12, 15), its last one by move 20. Seat 1: 3
     trapped (18, 21, 24) and one on space 2, to move with a 1: into the empty trap 3 (KK-10: it
     must)."""
-    g = load(engine, players=2, elimination=elimination, explicit_chance=explicit, tie_break=tie_break,
-             all_eliminated=all_eliminated)
-    return build(g, {6: [0], 9: [0], 12: [0], 15: [0], 18: [1], 21: [1], 24: [1], 2: [1]}, [0, 0], [0, 0],
-                 seat=1, roll=0, moves=30, first_home=[-1, -1], rnd=16, out_at=[20, -1])
+    g = load(
+        engine,
+        players=2,
+        elimination=elimination,
+        explicit_chance=explicit,
+        tie_break=tie_break,
+        all_eliminated=all_eliminated,
+    )
+    return build(
+        g,
+        {6: [0], 9: [0], 12: [0], 15: [0], 18: [1], 21: [1], 24: [1], 2: [1]},
+        [0, 0],
+        [0, 0],
+        seat=1,
+        roll=0,
+        moves=30,
+        first_home=[-1, -1],
+        rnd=16,
+        out_at=[20, -1],
+    )
 
 
 @pytest.mark.parametrize("tie_break", TIE_BREAKS)
-@pytest.mark.parametrize("elimination, winners, returns", [
-    ("skip_turns", [0, 1], [0.0, 0.0]),  # both have 0 mice home: a shared result
-    ("out_of_game", [], [0.0, 0.0]),  # both eliminated: nobody wins (all alike: 0 each, a zero sum)
-])
-def test_kk11_everybody_eliminated(engine: str, explicit: bool, tie_break: str, elimination: str,
-                                   winners: List[int], returns: List[float]) -> None:
+@pytest.mark.parametrize(
+    "elimination, winners, returns",
+    [
+        ("skip_turns", [0, 1], [0.0, 0.0]),  # both have 0 mice home: a shared result
+        ("out_of_game", [], [0.0, 0.0]),  # both eliminated: nobody wins (all alike: 0 each, a zero sum)
+    ],
+)
+def test_kk11_everybody_eliminated(
+    engine: str, explicit: bool, tie_break: str, elimination: str, winners: List[int], returns: List[float]
+) -> None:
     s = all_trapped_position(engine, elimination, explicit, tie_break)
     assert s.legal_actions().tolist() == [2 * 5 + 0]
     s.apply(KKMove(2, 1))
@@ -248,20 +333,33 @@ def test_kk11_everybody_eliminated(engine: str, explicit: bool, tie_break: str, 
     assert s.returns() == returns
 
 
-@pytest.mark.parametrize("elimination, winners, returns", [
-    ("skip_turns", [0, 1], [0.0, 0.0]),
-    ("out_of_game", [1], [-1.0, 1.0]),  # only seat 1 still has a mouse on the way
-])
+@pytest.mark.parametrize(
+    "elimination, winners, returns",
+    [
+        ("skip_turns", [0, 1], [0.0, 0.0]),
+        ("out_of_game", [1], [-1.0, 1.0]),  # only seat 1 still has a mouse on the way
+    ],
+)
 @pytest.mark.parametrize("all_eliminated", ALL_ELIMINATED)
-def test_kk11_truncated_game_with_an_eliminated_seat(engine: str, explicit: bool, elimination: str,
-                                                     winners: List[int], returns: List[float],
-                                                     all_eliminated: str) -> None:
+def test_kk11_truncated_game_with_an_eliminated_seat(
+    engine: str, explicit: bool, elimination: str, winners: List[int], returns: List[float], all_eliminated: str
+) -> None:
     """``max_turns`` ends the game with nobody home: seat 0 is eliminated, seat 1 is not (so
     ``all_eliminated`` has nothing to decide)."""
-    g = load(engine, players=2, elimination=elimination, explicit_chance=explicit, max_turns=5,
-             all_eliminated=all_eliminated)
-    s = build(g, {6: [0], 9: [0], 12: [0], 15: [0], 18: [1], 21: [1], 24: [1], 1: [1]}, [0, 0], [0, 0],
-              seat=1, roll=0, moves=4, first_home=[-1, -1], out_at=[2, -1])
+    g = load(
+        engine, players=2, elimination=elimination, explicit_chance=explicit, max_turns=5, all_eliminated=all_eliminated
+    )
+    s = build(
+        g,
+        {6: [0], 9: [0], 12: [0], 15: [0], 18: [1], 21: [1], 24: [1], 1: [1]},
+        [0, 0],
+        [0, 0],
+        seat=1,
+        roll=0,
+        moves=4,
+        first_home=[-1, -1],
+        out_at=[2, -1],
+    )
     s.apply(KKMove(1, 1))
     assert s.is_terminal() and s.truncated
     assert s.winners() == winners and s.returns() == returns
@@ -271,8 +369,16 @@ def test_kk11_elimination_does_not_touch_a_game_with_mice_home(engine: str) -> N
     """With a mouse home somewhere, an eliminated seat has lost under both readings."""
     for elimination in ELIMINATIONS:
         g = load(engine, players=2, elimination=elimination)
-        s = build(g, {6: [0], 9: [0], 12: [0], 15: [0], 18: [1], 21: [1], 40: [1]}, [0, 0], [0, 1], seat=1,
-                  roll=0, moves=10, first_home=[-1, 4])
+        s = build(
+            g,
+            {6: [0], 9: [0], 12: [0], 15: [0], 18: [1], 21: [1], 40: [1]},
+            [0, 0],
+            [0, 1],
+            seat=1,
+            roll=0,
+            moves=10,
+            first_home=[-1, 4],
+        )
         s.apply(KKMove(40, 1))
         assert s.winners() == [1] and s.returns() == [-1.0, 1.0]
 
@@ -281,12 +387,21 @@ def test_kk11_elimination_does_not_touch_a_game_with_mice_home(engine: str) -> N
 
 
 @pytest.mark.parametrize("elimination", ELIMINATIONS)
-@pytest.mark.parametrize("all_eliminated, winners, returns", [
-    ("as_elimination", None, None),  # as elimination says (test_kk11_everybody_eliminated)
-    ("last_out_wins", [1], [-1.0, 1.0]),  # seat 1's last mouse was caught last (move 30, seat 0's by move 20)
-])
-def test_kk11_all_eliminated_two_players(engine: str, explicit: bool, elimination: str, all_eliminated: str,
-                                         winners: Optional[List[int]], returns: Optional[List[float]]) -> None:
+@pytest.mark.parametrize(
+    "all_eliminated, winners, returns",
+    [
+        ("as_elimination", None, None),  # as elimination says (test_kk11_everybody_eliminated)
+        ("last_out_wins", [1], [-1.0, 1.0]),  # seat 1's last mouse was caught last (move 30, seat 0's by move 20)
+    ],
+)
+def test_kk11_all_eliminated_two_players(
+    engine: str,
+    explicit: bool,
+    elimination: str,
+    all_eliminated: str,
+    winners: Optional[List[int]],
+    returns: Optional[List[float]],
+) -> None:
     s = all_trapped_position(engine, elimination, explicit, all_eliminated=all_eliminated)
     s.apply(KKMove(2, 1))
     assert s.is_terminal() and s.scores() == [0, 0]
@@ -309,19 +424,24 @@ def three_out_position(engine: str, elimination: str, all_eliminated: str, expli
     track.update({t: [2] for t in (15, 18, 21, 24)})
     track.update({t: [1] for t in (27, 30, 33)})
     track[35] = [1]
-    return build(g, track, [0, 0, 0], [0, 0, 0], seat=1, roll=0, moves=40, first_home=[-1, -1, -1],
-                 rnd=14, out_at=[12, -1, 25])
+    return build(
+        g, track, [0, 0, 0], [0, 0, 0], seat=1, roll=0, moves=40, first_home=[-1, -1, -1], rnd=14, out_at=[12, -1, 25]
+    )
 
 
-@pytest.mark.parametrize("elimination, all_eliminated, winners, returns", [
-    ("skip_turns", "as_elimination", [0, 1, 2], [0.0, 0.0, 0.0]),  # three seats tied at 0 mice home: they share
-    ("out_of_game", "as_elimination", [], [-1.0, -1.0, -1.0]),  # all out: nobody wins, every seat has lost
-    # seat 1 out last (move 40), seat 2 (move 25) and seat 0 (move 12) before it
-    ("skip_turns", "last_out_wins", [1], [-1.0, 1.0, -1.0]),
-    ("out_of_game", "last_out_wins", [1], [-1.0, 1.0, -1.0]),
-])
-def test_kk11_all_eliminated_three_players(engine: str, explicit: bool, elimination: str, all_eliminated: str,
-                                           winners: List[int], returns: List[float]) -> None:
+@pytest.mark.parametrize(
+    "elimination, all_eliminated, winners, returns",
+    [
+        ("skip_turns", "as_elimination", [0, 1, 2], [0.0, 0.0, 0.0]),  # three seats tied at 0 mice home: they share
+        ("out_of_game", "as_elimination", [], [-1.0, -1.0, -1.0]),  # all out: nobody wins, every seat has lost
+        # seat 1 out last (move 40), seat 2 (move 25) and seat 0 (move 12) before it
+        ("skip_turns", "last_out_wins", [1], [-1.0, 1.0, -1.0]),
+        ("out_of_game", "last_out_wins", [1], [-1.0, 1.0, -1.0]),
+    ],
+)
+def test_kk11_all_eliminated_three_players(
+    engine: str, explicit: bool, elimination: str, all_eliminated: str, winners: List[int], returns: List[float]
+) -> None:
     s = three_out_position(engine, elimination, all_eliminated, explicit)
     assert s.legal_actions().tolist() == [35 * 5 + 0]
     assert s.winners() == [] and s.returns() == [0.0, 0.0, 0.0]
@@ -338,10 +458,8 @@ def test_kk11_out_at_is_recorded_when_a_seat_goes_out_during_the_game(engine: st
     in the pantry: ``out_at[0]`` is that move, the game goes on with seat 1, and seat 0's result
     is settled (it can no longer be the last one out)."""
     for all_eliminated in ALL_ELIMINATED:
-        g = load(engine, players=2, elimination="skip_turns", all_eliminated=all_eliminated,
-                 explicit_chance=explicit)
-        s = build(g, {6: [0], 9: [0], 12: [0], 2: [0]}, [0, 4], [0, 0], seat=0, roll=0, moves=7,
-                  first_home=[-1, -1])
+        g = load(engine, players=2, elimination="skip_turns", all_eliminated=all_eliminated, explicit_chance=explicit)
+        s = build(g, {6: [0], 9: [0], 12: [0], 2: [0]}, [0, 4], [0, 0], seat=0, roll=0, moves=7, first_home=[-1, -1])
         s.apply(KKMove(2, 1))
         assert not s.is_terminal() and s.to_dict()["seat"] == 1
         d = s.to_dict()
@@ -353,13 +471,16 @@ def test_kk11_out_at_is_recorded_when_a_seat_goes_out_during_the_game(engine: st
             assert g.settled(s, 0) is None  # skip_turns: it may still share a result of nobody home
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d["out_at"].__setitem__(1, 3), r"KK-11: out_at\[1\] = 3 disagrees with the track"),
-    (lambda d: d["out_at"].__setitem__(0, -1), r"KK-11: out_at\[0\] = -1 disagrees with the track"),
-    (lambda d: d["out_at"].__setitem__(0, 99), "out_at"),
-    (lambda d: d["out_at"].__setitem__(0, "20"), "out_at"),
-    (lambda d: d.pop("out_at"), "out_at"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d["out_at"].__setitem__(1, 3), r"KK-11: out_at\[1\] = 3 disagrees with the track"),
+        (lambda d: d["out_at"].__setitem__(0, -1), r"KK-11: out_at\[0\] = -1 disagrees with the track"),
+        (lambda d: d["out_at"].__setitem__(0, 99), "out_at"),
+        (lambda d: d["out_at"].__setitem__(0, "20"), "out_at"),
+        (lambda d: d.pop("out_at"), "out_at"),
+    ],
+)
 def test_kk11_out_at_is_checked(engine: str, change: Any, message: str) -> None:
     s = all_trapped_position(engine, "out_of_game", False, all_eliminated="last_out_wins")
     d = s.to_dict()
@@ -385,9 +506,11 @@ def test_kk11_out_at_must_point_at_a_move_of_its_own(engine: str) -> None:
 # ---- every engine path plays the reading -----------------------------------------------------
 
 
-READING_PARAMS = ([{"tie_break": tb, "elimination": el} for tb in TIE_BREAKS for el in ELIMINATIONS]
-                  + [{"tie_break": tb, "elimination": el, "all_eliminated": "last_out_wins"}
-                     for tb in ("first_home", "fewest_turns") for el in ELIMINATIONS])
+READING_PARAMS = [{"tie_break": tb, "elimination": el} for tb in TIE_BREAKS for el in ELIMINATIONS] + [
+    {"tie_break": tb, "elimination": el, "all_eliminated": "last_out_wins"}
+    for tb in ("first_home", "fewest_turns")
+    for el in ELIMINATIONS
+]
 READING_IDS = ["-".join(p.values()) for p in READING_PARAMS]
 
 
@@ -433,12 +556,21 @@ def test_c_interface_returns_rollout_and_determinize_follow_the_reading(params: 
     the C determinization is, byte for byte, the reference's of the view."""
     from mousehole._cgame import CGame
     from mousehole._rng import Rng, derive
+
     for explicit in (False, True):
-        ends = [tie_position("compiled", params["tie_break"], explicit),
-                all_trapped_position("compiled", params["elimination"], explicit, params["tie_break"],
-                                     params.get("all_eliminated", "as_elimination")),
-                three_out_position("compiled", params["elimination"], params.get("all_eliminated", "as_elimination"),
-                                   explicit)]
+        ends = [
+            tie_position("compiled", params["tie_break"], explicit),
+            all_trapped_position(
+                "compiled",
+                params["elimination"],
+                explicit,
+                params["tie_break"],
+                params.get("all_eliminated", "as_elimination"),
+            ),
+            three_out_position(
+                "compiled", params["elimination"], params.get("all_eliminated", "as_elimination"), explicit
+            ),
+        ]
         for s in ends:
             s.apply(s.legal_moves()[0])
             assert CGame(s).returns() == s.returns()
@@ -467,6 +599,7 @@ def test_c_interface_returns_rollout_and_determinize_follow_the_reading(params: 
 def test_the_readings_reach_simulate_and_the_winners_differ() -> None:
     """The readings change results in random play: over the same seeded games, tie-breaks pick
     other winners and ``out_of_game`` leaves games without any (KK-11, KK-13)."""
+
     def winners(n: int, **kw: Any) -> Any:
         return mousehole.simulate(mousehole.load("kasimir", players=n, **kw), 400, seed=1).winners
 

@@ -1,4 +1,5 @@
 """Kater Kasimir: one test (at least) per rule id KK-1 .. KK-14 (docs/games/kasimir.md), on both engines."""
+
 from __future__ import annotations
 
 import copy
@@ -384,13 +385,27 @@ def test_kk13_tie_break_first_mouse_home(engine: str) -> None:
     """KK-13 tie-break: among tied seats the one whose first mouse got home first wins."""
     g = load(engine, players=3, mice=2)
     # seat 0 got its first mouse home at history index 3; seat 1 gets one home now, later
-    s = make(g, {3: [0], 6: [1], 9: [2], 12: [2], 38: [1]}, [0, 0, 0], home=[1, 0, 0],
-             first_home=[3, -1, -1], seat=1, roll=face(5))
+    s = make(
+        g,
+        {3: [0], 6: [1], 9: [2], 12: [2], 38: [1]},
+        [0, 0, 0],
+        home=[1, 0, 0],
+        first_home=[3, -1, -1],
+        seat=1,
+        roll=face(5),
+    )
     act(s, 38, 5)  # seat 1's first mouse home now, later than seat 0's
     assert s.is_terminal() and s.scores() == [1, 1, 0]
     assert s.winners() == [0]
-    s = make(g, {3: [0], 6: [1], 9: [2], 12: [2], 38: [0]}, [0, 0, 0], home=[0, 1, 0],
-             first_home=[-1, 3, -1], seat=0, roll=face(5))
+    s = make(
+        g,
+        {3: [0], 6: [1], 9: [2], 12: [2], 38: [0]},
+        [0, 0, 0],
+        home=[0, 1, 0],
+        first_home=[-1, 3, -1],
+        seat=0,
+        roll=face(5),
+    )
     act(s, 38, 5)
     assert s.scores() == [1, 1, 0] and s.winners() == [1]
 

@@ -3,6 +3,7 @@
 per function) finds nothing in the package, the tools, the benchmarks or the tests, and
 ``ruff format`` (the layout of every Python file: ruff's formatter, lines of 120) would change
 none of them."""
+
 from __future__ import annotations
 
 import subprocess
@@ -14,18 +15,34 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_ruff_finds_nothing() -> None:
     assert (ROOT / "pyproject.toml").is_file(), f"no pyproject.toml in {ROOT}: the lint runs on a checkout"
-    proc = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format", "concise",
-                           "src/mousehole", "tools", "benchmarks", "tests"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "--no-cache",
+            "--output-format",
+            "concise",
+            "src/mousehole",
+            "tools",
+            "benchmarks",
+            "tests",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_ruff_format_would_change_nothing() -> None:
-    """Every Python file of the package, the tools, the benchmarks and the tests is laid out as
-    ``ruff format`` lays it out (run ``ruff format src/mousehole tools benchmarks tests`` after
-    an edit); ruff is pinned to one minor version in the ``test`` and ``dev`` extras, so the
+    """Every Python file of the package, the tools, the benchmarks, the tests, the examples and
+    ``setup.py`` is laid out as ``ruff format`` lays it out (run ``ruff format .`` after an
+    edit); ruff is pinned to one minor version in the ``test`` and ``dev`` extras, so the
     layout does not move under the check."""
-    where = ["src/mousehole", "tools", "benchmarks", "tests"]
+    where = ["src/mousehole", "tools", "benchmarks", "tests", "examples", "setup.py"]
     proc = subprocess.run(
         [sys.executable, "-m", "ruff", "format", "--check", "--no-cache", *where],
         cwd=ROOT,
@@ -45,6 +62,7 @@ def _extras() -> dict:
     except ImportError:
         import ast
         import re
+
         block = text.split("[project.optional-dependencies]", 1)[1].split("\n[", 1)[0]
         block = re.sub(r"#.*", "", block)
         out = {}
@@ -81,5 +99,6 @@ def test_site_links_the_repository_and_shows_each_game() -> None:
         assert f"(figures/gallery/{game}.svg)" in home, game
         assert (ROOT / "docs" / "figures" / "gallery" / f"{game}.svg").is_file()
     quick = home.split("## Quick start", 1)[1].split("\n## ", 1)[0]
-    assert not any(line.strip().startswith("pip install mousehole") for line in quick.splitlines()), \
+    assert not any(line.strip().startswith("pip install mousehole") for line in quick.splitlines()), (
         "the Quick start must not tell people to install a release that does not exist yet"
+    )

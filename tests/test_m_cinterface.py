@@ -19,6 +19,7 @@ What the generic conformance test (test_cinterface.py) cannot check for this gam
   reference reads them, and the call fast paths (numpy actions, ``is_chance_node``, seeds
   kept by clones).
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Tuple
@@ -37,6 +38,7 @@ PLAYERS = [2, 4, 6]
 
 def _cgame(state: Any) -> Any:
     from mousehole._cgame import CGame
+
     return CGame(state)
 
 
@@ -75,6 +77,7 @@ def _check_determinization(game: Any, python: Any, state: Any, p: int, seed: int
 def _fits(game: Any, d: Dict[str, Any], cards: List[int]) -> bool:
     """M-17 as the reference reads it: can one of ``cards`` be laid on the table of ``d``?"""
     from mousehole.m import _any_fits, _cells
+
     return bool(_any_fits(game, _cells(d["table"]), cards))
 
 
@@ -150,10 +153,16 @@ def test_determinize_keeps_what_the_seat_sees_and_redeals_the_rest(players: int)
                 assert d[key] == before[key], key
             assert d["hands"][p] == before["hands"][p]
             assert [len(h) for h in d["hands"]] == [len(h) for h in before["hands"]]
-            assert [c for c, w in zip(d["pile"], d["pile_putter"]) if w == p] == \
-                [c for c, w in zip(before["pile"], before["pile_putter"]) if w == p]
-            every = [e[2] for e in d["table"]] + [c for h in d["hands"] for c in h] + d["pile"] + d["removed"] \
+            assert [c for c, w in zip(d["pile"], d["pile_putter"]) if w == p] == [
+                c for c, w in zip(before["pile"], before["pile_putter"]) if w == p
+            ]
+            every = (
+                [e[2] for e in d["table"]]
+                + [c for h in d["hands"] for c in h]
+                + d["pile"]
+                + d["removed"]
                 + [c for t in d["taken"] for c in t]
+            )
             assert sorted(every) == list(range(game.n_cards))
             assert d["rng"] != before["rng"]
             assert det.seed is None

@@ -2,6 +2,7 @@
 ``game.parse_move`` round-trip over the whole action space; ``state.describe(a)`` names the
 card and its absolute cell, and ``state.parse_action`` reads it back, so that a whole game
 written out with ``describe`` replays action by action, on both engines."""
+
 from __future__ import annotations
 
 import re
@@ -15,9 +16,7 @@ from mousehole._rng import Rng, derive
 from mousehole.m import MChooseRow, MPass, MPlace, MTake, W, parse_move
 from test_m_rules import Deck, _row_of_four, build, origin, place, take
 
-READABLE = re.compile(
-    r"place .+ at -?\d+,-?\d+|exchange .+|pass|row (horizontal|vertical)|take .+ at -?\d+,-?\d+"
-)
+READABLE = re.compile(r"place .+ at -?\d+,-?\d+|exchange .+|pass|row (horizontal|vertical)|take .+ at -?\d+,-?\d+")
 
 
 def test_parse_move_round_trips_every_action() -> None:
@@ -174,8 +173,9 @@ def test_bad_text_and_illegal_moves_are_refused(engine: str) -> None:
         s.parse_action("place blue 20 triangle at 40,-30")  # far off the window
     with pytest.raises(IllegalMoveError, match="M-9: seat 0 has no chip"):
         s.parse_action("exchange blue 20 triangle")
-    with pytest.raises(IllegalMoveError,
-                       match="M-11: seat 0 must place or pass; no scoring is under way .'take at 0,0'"):
+    with pytest.raises(
+        IllegalMoveError, match="M-11: seat 0 must place or pass; no scoring is under way .'take at 0,0'"
+    ):
         s.parse_action("take at 0,0")
     with pytest.raises(IllegalMoveError, match="M-11: seat 0 must place or pass"):
         s.parse_action("row vertical")
@@ -213,7 +213,7 @@ def test_board_short_codes_are_moves(engine: str) -> None:
         text = s.describe(int(a))  # 'place yellow 20 square at -1,0'
         if not text.startswith("place "):
             continue
-        name, cell = text[len("place "):].split(" at ")
+        name, cell = text[len("place ") :].split(" at ")
         code = s.game._short(s.game._by_name[name.casefold()][0])
         assert s.parse_action(f"{code}@{cell}") == int(a) == s.parse_action(f"place {code}@{cell}")
     with pytest.raises(ValueError, match="initial of no colour"):

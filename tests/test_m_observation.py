@@ -8,6 +8,7 @@ window after takes), the documented layout against the rules (M-1, M-2, M-9, M-1
 M-15, M-22) on both engines, the ``out=`` arguments, and the errors for a bad ``out`` or a bad
 seat (the messages of ``_api.check_out`` / ``_api.check_seat``), which leave ``out`` as it was.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Tuple
@@ -29,10 +30,16 @@ GAMES = [
     pytest.param(dict(players=4, max_turns=30), id="4p-truncated"),
     pytest.param(dict(players=3, hand_size=6, chips=2, cards_in_play=70), id="3p-hand6-chips2"),
     pytest.param(
-        dict(players=2, colours=["red", "blue", "white"], symbols=["star", "moon"],
-             cards=[[c, v, s] for c in ("red", "blue", "white") for v in (5, 15, 25) for s in ("star", "moon")]
-             + [[c, 0, None] for c in ("red", "blue", "white")],
-             start_layout=[[0, 0], [0, 1], [1, 1]], hand_size=3, cards_in_play=21),
+        dict(
+            players=2,
+            colours=["red", "blue", "white"],
+            symbols=["star", "moon"],
+            cards=[[c, v, s] for c in ("red", "blue", "white") for v in (5, 15, 25) for s in ("star", "moon")]
+            + [[c, 0, None] for c in ("red", "blue", "white")],
+            start_layout=[[0, 0], [0, 1], [1, 1]],
+            hand_size=3,
+            cards_in_play=21,
+        ),
         id="2p-custom-cards",
     ),
 ]
@@ -88,11 +95,21 @@ def test_rare_positions_equal_the_reference(players: int) -> None:
 def sections(game: Any, obs: np.ndarray) -> Dict[str, np.ndarray]:
     """The documented sections of an observation, each (channels, 8, 8)."""
     n, H, F, nc = game.num_players, game.hand_size, game.card_planes, len(game.colours)
-    sizes = [("occ", 1), ("attr", F), ("srow", 1), ("runs", 2), ("last", 1), ("hand", H * F),
-             ("seats", n * (2 + nc)), ("pile", 2), ("phase", 3), ("turn", n)]
+    sizes = [
+        ("occ", 1),
+        ("attr", F),
+        ("srow", 1),
+        ("runs", 2),
+        ("last", 1),
+        ("hand", H * F),
+        ("seats", n * (2 + nc)),
+        ("pile", 2),
+        ("phase", 3),
+        ("turn", n),
+    ]
     out, c = {}, 0
     for name, k in sizes:
-        out[name] = obs[c:c + k]
+        out[name] = obs[c : c + k]
         c += k
     assert c == obs.shape[0] == game.observation_shape[0] == game.num_channels
     return out
@@ -199,21 +216,39 @@ def cross_position(engine: str) -> Any:
         used.append(c)
         return c
 
-    table = {(4, 0): card("pink", 10, "circle"), (4, 1): card("yellow", 20, "circle"),
-             (4, 2): card("blue", 40, "circle"), (4, 3): card("blue", 10, "square"),
-             (0, 4): card("pink", 20, "eight"), (1, 4): card("yellow", 30, "eight"),
-             (2, 4): card("green", 20, "eight"), (3, 4): card("blue", 20, "square"),
-             (4, 4): card("blue", 30, "square")}
+    table = {
+        (4, 0): card("pink", 10, "circle"),
+        (4, 1): card("yellow", 20, "circle"),
+        (4, 2): card("blue", 40, "circle"),
+        (4, 3): card("blue", 10, "square"),
+        (0, 4): card("pink", 20, "eight"),
+        (1, 4): card("yellow", 30, "eight"),
+        (2, 4): card("green", 20, "eight"),
+        (3, 4): card("blue", 20, "square"),
+        (4, 4): card("blue", 30, "square"),
+    }
     hands = [[card("orange", 10, "square")], [card("pink", 0)], [card("green", 10, "eight"), card("orange", 0)]]
     taken: List[List[int]] = [[], [card("yellow", 40, "square"), card("pink", 40, "circle")], []]
     pile = [c for c in range(len(game.cards)) if c not in used][:20]
     d = game.new_state(0).to_dict()
     d.update(
         table=[[r, c, x] for (r, c), x in sorted(table.items())],
-        hands=[sorted(h) for h in hands], pile=pile, pile_putter=[2] + [-1] * 19,
+        hands=[sorted(h) for h in hands],
+        pile=pile,
+        pile_putter=[2] + [-1] * 19,
         removed=sorted(c for c in range(len(game.cards)) if c not in used and c not in pile),
-        chips=[7, 5, 6], taken=taken, phase="choose", current=0, placer=0, last=[4, 4],
-        scoring_row=[], passes=0, end=None, truncated=False, history=[], log=[],
+        chips=[7, 5, 6],
+        taken=taken,
+        phase="choose",
+        current=0,
+        placer=0,
+        last=[4, 4],
+        scoring_row=[],
+        passes=0,
+        end=None,
+        truncated=False,
+        history=[],
+        log=[],
     )
     return game.state_from_dict(d)
 
@@ -244,9 +279,10 @@ def test_row_choice_position_by_hand(engine: str) -> None:
     assert np.all(seats == seats[:, :, :1, :1])  # constant planes
     # k = 0 is seat 2, then its left neighbours seat 0 and seat 1; chips / 10, hand size,
     # colour totals / 100 (blue, green, pink, yellow, orange): seat 1 took pink 40, yellow 40
-    assert same_bits(seats[:, :, 0, 0], np.array([[0.6, 2, 0, 0, 0, 0, 0],
-                                                  [0.7, 1, 0, 0, 0, 0, 0],
-                                                  [0.5, 1, 0, 0, 0.4, 0.4, 0]], dtype=np.float32))
+    assert same_bits(
+        seats[:, :, 0, 0],
+        np.array([[0.6, 2, 0, 0, 0, 0, 0], [0.7, 1, 0, 0, 0, 0, 0], [0.5, 1, 0, 0, 0.4, 0.4, 0]], dtype=np.float32),
+    )
     assert np.all(sec["pile"][0] == np.float32(2.0)) and np.all(sec["pile"][1] == 1.0)  # M-9
     assert not sections(game, s.observation(0))["pile"][1].any()  # seat 0 slid nothing under
     assert np.all(sec["phase"][1] == 1.0) and not sec["phase"][[0, 2]].any()
@@ -352,8 +388,9 @@ def test_bad_mask_out_raises_and_leaves_it(engine: str) -> None:
         assert unchanged(out, before), name
 
 
-@pytest.mark.parametrize("seat", ["0", 1.0, None, [1], -1, 4, 2**80, -(2**80), np.int64(-1), np.int64(4),
-                                  np.uint64(2**63)])
+@pytest.mark.parametrize(
+    "seat", ["0", 1.0, None, [1], -1, 4, 2**80, -(2**80), np.int64(-1), np.int64(4), np.uint64(2**63)]
+)
 def test_bad_seat_raises(engine: str, seat: Any) -> None:
     """A seat that is not an int raises TypeError, one outside 0..n-1 ValueError, with the
     message of ``_api.check_seat``."""

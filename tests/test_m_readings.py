@@ -3,6 +3,7 @@ for every value of ``pass_cost`` (M-9), ``stuck_cards`` (M-17), ``draw_timing`` 
 M-16), ``short_payer`` (M-8) and ``chipless_exchange`` (M-9), hand-computed positions where
 the readings differ, asserted literally on both engines; the state-dict validation and the
 determinization follow the game's reading."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -23,9 +24,18 @@ def load(engine: str, players: int = 2, **params: Any) -> Any:
     return mousehole.load("m", players=players, engine=engine, **params)
 
 
-def position(game: Any, table: Dict[Cell, int], hands: Sequence[Sequence[int]], pile: List[int], *,
-             pile_putter: Optional[List[int]] = None, chips: Optional[List[int]] = None, current: int = 0,
-             phase: str = "play", end: Optional[str] = None) -> Dict[str, Any]:
+def position(
+    game: Any,
+    table: Dict[Cell, int],
+    hands: Sequence[Sequence[int]],
+    pile: List[int],
+    *,
+    pile_putter: Optional[List[int]] = None,
+    chips: Optional[List[int]] = None,
+    current: int = 0,
+    phase: str = "play",
+    end: Optional[str] = None,
+) -> Dict[str, Any]:
     """A state dict of ``game`` with these cards; every other card is removed (M-3)."""
     n = game.num_players
     used = set(table.values()) | {c for h in hands for c in h} | set(pile)
@@ -52,8 +62,7 @@ def position(game: Any, table: Dict[Cell, int], hands: Sequence[Sequence[int]], 
     return d
 
 
-def build(engine: str, table: Dict[Cell, int], hands: Sequence[Sequence[int]], pile: List[int],
-          **params: Any) -> Any:
+def build(engine: str, table: Dict[Cell, int], hands: Sequence[Sequence[int]], pile: List[int], **params: Any) -> Any:
     opts = {k: params.pop(k) for k in ("pile_putter", "chips", "current") if k in params}
     game = load(engine, players=len(hands), **params)
     return game.state_from_dict(position(game, table, hands, pile, **opts))
@@ -77,8 +86,12 @@ def test_readings_are_parameters_with_defaults(engine: str) -> None:
     ties the draw to the laying; docs/games/m.md, Readings)."""
     g = load(engine)
     assert {r.param: g.params[r.param] for r in READINGS} == {
-        "pass_cost": "every_pass", "stuck_cards": "hands_and_pile", "draw_timing": "before_scoring",
-        "short_payer": "pays_part", "chipless_exchange": "forbidden"}
+        "pass_cost": "every_pass",
+        "stuck_cards": "hands_and_pile",
+        "draw_timing": "before_scoring",
+        "short_payer": "pays_part",
+        "chipless_exchange": "forbidden",
+    }
     assert g.num_actions == 327 and g.observation_shape == (96, 8, 8)
     for r in READINGS:
         for v in r.values:  # no reading adds an action or an observation plane
@@ -97,15 +110,27 @@ def test_unknown_reading_value_is_refused(param: str) -> None:
 # ---- M-9: pass_cost -----------------------------------------------------------------------------
 
 
-def _pass_position(engine: str, pass_cost: str, chips: Optional[List[int]] = None,
-                   chipless_exchange: str = "forbidden", empty_pile: bool = False) -> Tuple[Any, List[int]]:
+def _pass_position(
+    engine: str,
+    pass_cost: str,
+    chips: Optional[List[int]] = None,
+    chipless_exchange: str = "forbidden",
+    empty_pile: bool = False,
+) -> Tuple[Any, List[int]]:
     d = Deck()
     base = d("blue", 10, "square")
     mine = [d("blue", 20, "square"), d("pink", 30, "eight")]
     theirs = [d("pink", 40, "circle")]
     pile = [d("green", 30, "circle"), d("yellow", 0)]  # bottom first: the yellow 0 is on top
-    s = build(engine, {(0, 0): base}, [mine, theirs], [] if empty_pile else pile, pass_cost=pass_cost, chips=chips,
-              chipless_exchange=chipless_exchange)
+    s = build(
+        engine,
+        {(0, 0): base},
+        [mine, theirs],
+        [] if empty_pile else pile,
+        pass_cost=pass_cost,
+        chips=chips,
+        chipless_exchange=chipless_exchange,
+    )
     return s, [base] + mine + theirs + pile
 
 
@@ -173,8 +198,9 @@ def test_m9_free_exchange_without_chips(engine: str, pass_cost: str) -> None:
 
 
 @pytest.mark.parametrize("pass_cost, chips_after", [("every_pass", [5, 7]), ("exchange_only", [5, 7])])
-def test_m9_free_exchange_reading_leaves_paying_players_alone(engine: str, pass_cost: str,
-                                                               chips_after: List[int]) -> None:
+def test_m9_free_exchange_reading_leaves_paying_players_alone(
+    engine: str, pass_cost: str, chips_after: List[int]
+) -> None:
     """M-9, ``chipless_exchange="free"``: a player with chips still pays one for the exchange,
     and pays for a plain pass as ``pass_cost`` says; with an empty pile nobody exchanges."""
     s, (base, b20, p30, p40, g30, y0) = _pass_position(engine, pass_cost, chipless_exchange="free")
@@ -231,10 +257,10 @@ def test_m8_the_first_who_has_it_all_pays(engine: str, short_payer: str, after: 
 
 
 @pytest.mark.parametrize("short_payer", ["pays_part", "skipped"])
-@pytest.mark.parametrize("chips, after", [([14, 2, 2], [17, 1, 0]), ([10, 2, 6], [13, 2, 3]),
-                                          ([16, 2, 0], [18, 0, 0])])
-def test_m8_readings_agree_when_nobody_is_skipped(engine: str, short_payer: str, chips: List[int],
-                                                  after: List[int]) -> None:
+@pytest.mark.parametrize("chips, after", [([14, 2, 2], [17, 1, 0]), ([10, 2, 6], [13, 2, 3]), ([16, 2, 0], [18, 0, 0])])
+def test_m8_readings_agree_when_nobody_is_skipped(
+    engine: str, short_payer: str, chips: List[int], after: List[int]
+) -> None:
     """M-8 under both readings: when nobody holds the whole 3 chips each pays what he has,
     right neighbour first (so the placer gets fewer only when the others hold fewer); when
     the right neighbour holds them, he pays them all."""
@@ -249,10 +275,18 @@ def _stuck_cards(d: Deck) -> Dict[str, Any]:
     (blue 30 eight); cards that fit neither it nor the blue 20 triangle; a green 20 circle that
     fits next to the blue 20 (value) only."""
     return dict(
-        base=d("blue", 10, "square"), fit=d("blue", 20, "triangle"), later=d("green", 20, "circle"),
+        base=d("blue", 10, "square"),
+        fit=d("blue", 20, "triangle"),
+        later=d("green", 20, "circle"),
         fit2=d("blue", 30, "eight"),
-        nofit=[d("pink", 30, "eight"), d("pink", 40, "eight"), d("green", 30, "circle"), d("yellow", 40, "circle"),
-               d("orange", 30, "eight"), d("pink", 0)],
+        nofit=[
+            d("pink", 30, "eight"),
+            d("pink", 40, "eight"),
+            d("green", 30, "circle"),
+            d("yellow", 40, "circle"),
+            d("orange", 30, "eight"),
+            d("pink", 0),
+        ],
     )
 
 
@@ -336,8 +370,15 @@ def test_m17_determinization_keeps_the_hands_reading(engine: str) -> None:
     mine_in_pile = c["fit2"]
     worlds: Dict[str, List[int]] = {}
     for reading in ("hands_and_pile", "hands"):
-        s = build(engine, table, [[c["fit"]], [nofit[0]]], [mine_in_pile, nofit[1]], stuck_cards=reading,
-                  pile_putter=[1, -1], current=1)
+        s = build(
+            engine,
+            table,
+            [[c["fit"]], [nofit[0]]],
+            [mine_in_pile, nofit[1]],
+            stuck_cards=reading,
+            pile_putter=[1, -1],
+            current=1,
+        )
         worlds[reading] = []
         for seed in range(12):
             d = determinize_alike(s, 1, seed)
@@ -436,8 +477,9 @@ def test_m17_no_chip_validation(engine: str) -> None:
     g = load(engine, chips=0)
     with pytest.raises(StateError, match=r"M-17: no card in a hand \(chips=0"):
         g.state_from_dict(position(g, table, hands, [c["fit"]], chips=[0, 0]))
-    assert g.state_from_dict(position(g, table, hands, [c["fit"]], chips=[0, 0], phase="over",
-                                      end="M-17")).is_terminal()
+    assert g.state_from_dict(
+        position(g, table, hands, [c["fit"]], chips=[0, 0], phase="over", end="M-17")
+    ).is_terminal()
 
 
 def test_m17_no_chip_games_end_by_a_rule(engine: str) -> None:
@@ -446,6 +488,7 @@ def test_m17_no_chip_games_end_by_a_rule(engine: str) -> None:
     ``max_turns`` (about a third did before, passing on with a fitting card in the pile),
     some end by M-17, and the compiled games equal the reference engine's."""
     from mousehole._rng import Rng
+
     game = load(engine, players=3, chips=0)
     r = mousehole.simulate(game, 12, seed=5)
     assert not r.truncated.any()
@@ -471,8 +514,12 @@ def _scoring_position(engine: str, draw_timing: str) -> Tuple[Any, int, int]:
     """A row of four; seat 0's blue 20 square makes it five with two matches (M-12); one card
     (pink 0) in the pile; seat 1's blue 40 circle fits every card of the row."""
     d = Deck()
-    table = {(0, 0): d("pink", 10, "circle"), (0, 1): d("yellow", 20, "circle"),
-             (0, 2): d("green", 30, "circle"), (0, 3): d("blue", 10, "square")}
+    table = {
+        (0, 0): d("pink", 10, "circle"),
+        (0, 1): d("yellow", 20, "circle"),
+        (0, 2): d("green", 30, "circle"),
+        (0, 3): d("blue", 10, "square"),
+    }
     card, other, last = d("blue", 20, "square"), d("blue", 40, "circle"), d("pink", 0)
     s = build(engine, table, [[card], [other]], [last], draw_timing=draw_timing)
     s.apply_action(place(s, card, 0, 4))
@@ -519,15 +566,20 @@ def test_m10_draw_timing_at_a_row_choice(engine: str, draw_timing: str, drawn: b
     """M-10/M-12: when both lines qualify, the placer chooses the row having drawn the whole
     pile already (``before_scoring``) or still holding one card (``after_scoring``)."""
     d = Deck()
-    table = {(4, 0): d("pink", 10, "circle"), (4, 1): d("yellow", 20, "circle"),
-             (4, 2): d("green", 30, "circle"), (4, 3): d("blue", 10, "square"),
-             (0, 4): d("pink", 20, "eight"), (1, 4): d("yellow", 30, "eight"),
-             (2, 4): d("green", 40, "eight"), (3, 4): d("blue", 20, "square"),
-             (3, 3): d("orange", 0)}
+    table = {
+        (4, 0): d("pink", 10, "circle"),
+        (4, 1): d("yellow", 20, "circle"),
+        (4, 2): d("green", 30, "circle"),
+        (4, 3): d("blue", 10, "square"),
+        (0, 4): d("pink", 20, "eight"),
+        (1, 4): d("yellow", 30, "eight"),
+        (2, 4): d("green", 40, "eight"),
+        (3, 4): d("blue", 20, "square"),
+        (3, 3): d("orange", 0),
+    }
     card, keep = d("blue", 30, "square"), d("orange", 40, "circle")
     bottom, top = d("pink", 0), d("blue", 40, "triangle")
-    s = build(engine, table, [[card, keep], [d("green", 0)], [d("yellow", 0)]], [bottom, top],
-              draw_timing=draw_timing)
+    s = build(engine, table, [[card, keep], [d("green", 0)], [d("yellow", 0)]], [bottom, top], draw_timing=draw_timing)
     s.apply_action(place(s, card, 4, 4))
     dd = s.to_dict()
     assert dd["phase"] == "choose"

@@ -1,5 +1,6 @@
 """Rules M-1 .. M-22 of M (restated in ``docs/games/m.md``), one or more tests per rule id,
 on both engines. Positions are crafted as dicts and loaded with ``game.state_from_dict``."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
@@ -177,7 +178,7 @@ def test_m4_m5_deal_order(engine: str) -> None:
     cells = [[0, 0], [0, 2], [1, 0], [1, 1], [1, 2]]
     assert sorted(d["table"]) == sorted([rc + [c] for rc, c in zip(cells, start)])
     for p in range(3):
-        assert d["hands"][p] == sorted(in_play[::-1][5 + 4 * p: 9 + 4 * p])
+        assert d["hands"][p] == sorted(in_play[::-1][5 + 4 * p : 9 + 4 * p])
     assert d["removed"] == sorted(deck[60:])
     assert d["pile"] == in_play[: 60 - 17]
 
@@ -248,8 +249,16 @@ def test_m7_square_floats_and_shrinks(engine: str) -> None:
     row = {(0, c): d("blue", 10 * (1 + c % 4), ["square", "triangle"][c // 4]) for c in range(6)}
     row[(1, 5)] = d("green", 10, "circle")
     card = d("blue", 40, "eight")
-    s = build(engine, row, [[], [card]], phase="take", current=0, placer=0, last=(0, 5),
-              scoring_row=[(0, c) for c in range(6)])
+    s = build(
+        engine,
+        row,
+        [[], [card]],
+        phase="take",
+        current=0,
+        placer=0,
+        last=(0, 5),
+        scoring_row=[(0, c) for c in range(6)],
+    )
     for col in range(5):  # only the left end can go each time (M-13 b)
         assert list(s.legal_actions()) == [take(s, 0, col)]
         s.apply_action(take(s, 0, col))
@@ -265,8 +274,12 @@ def test_m7_square_floats_and_shrinks(engine: str) -> None:
 def _blue_position(k: int) -> Tuple[Dict[Cell, int], Cell, int]:
     """A position where one blue card touches k blue cards at the returned cell."""
     d = Deck()
-    cells = {1: [(0, 0)], 2: [(0, 0), (0, 1), (1, 1)], 3: [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2)],
-             4: [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]}[k]
+    cells = {
+        1: [(0, 0)],
+        2: [(0, 0), (0, 1), (1, 1)],
+        3: [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2)],
+        4: [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)],
+    }[k]
     target = {1: (0, 1), 2: (1, 0), 3: (1, 1), 4: (1, 1)}[k]
     syms = ["square", "triangle", "eight", "circle"]
     table = {x: d("blue", 10 + 10 * (i % 4), syms[i // 4]) for i, x in enumerate(cells)}
@@ -367,8 +380,12 @@ def test_m10_no_draw_from_empty_pile(engine: str) -> None:
 
 
 def _row_of_four(d: Deck) -> Dict[Cell, int]:
-    return {(0, 0): d("pink", 10, "circle"), (0, 1): d("yellow", 20, "circle"),
-            (0, 2): d("green", 30, "circle"), (0, 3): d("blue", 10, "square")}
+    return {
+        (0, 0): d("pink", 10, "circle"),
+        (0, 1): d("yellow", 20, "circle"),
+        (0, 2): d("green", 30, "circle"),
+        (0, 3): d("blue", 10, "square"),
+    }
 
 
 def test_m12_fifth_card_with_two_matches_scores(engine: str) -> None:
@@ -405,17 +422,29 @@ def test_m12_two_match_with_the_other_neighbour_in_the_run(engine: str) -> None:
     """M-12(b): the two matches may be with either neighbour inside the run; two matches
     with a neighbour outside the run (the other line) do not count."""
     d = Deck()
-    table = {(0, 0): d("pink", 10, "circle"), (0, 1): d("yellow", 20, "circle"),
-             (0, 3): d("blue", 10, "square"), (0, 4): d("green", 40, "square"),
-             (1, 1): d("pink", 0), (1, 2): d("yellow", 30, "triangle"), (1, 3): d("pink", 0)}
+    table = {
+        (0, 0): d("pink", 10, "circle"),
+        (0, 1): d("yellow", 20, "circle"),
+        (0, 3): d("blue", 10, "square"),
+        (0, 4): d("green", 40, "square"),
+        (1, 1): d("pink", 0),
+        (1, 2): d("yellow", 30, "triangle"),
+        (1, 3): d("pink", 0),
+    }
     card = d("yellow", 20, "square")  # two matches (colour, value) with (0, 1) on the left
     s = build(engine, table, [[card], []])
     s.apply_action(place(s, card, 0, 2))
     assert s.to_dict()["phase"] == "take"
     d4 = Deck()
-    other = {(0, 0): d4("pink", 10, "circle"), (0, 1): d4("orange", 40, "eight"),
-             (0, 3): d4("blue", 40, "square"), (0, 4): d4("green", 40, "square"),
-             (1, 1): d4("pink", 0), (1, 2): d4("yellow", 40, "triangle"), (1, 3): d4("pink", 0)}
+    other = {
+        (0, 0): d4("pink", 10, "circle"),
+        (0, 1): d4("orange", 40, "eight"),
+        (0, 3): d4("blue", 40, "square"),
+        (0, 4): d4("green", 40, "square"),
+        (1, 1): d4("pink", 0),
+        (1, 2): d4("yellow", 40, "triangle"),
+        (1, 3): d4("pink", 0),
+    }
     card4 = d4("yellow", 40, "circle")  # two matches only with (1, 2), below: not in the row
     s4 = build(engine, other, [[card4], []])
     s4.apply_action(place(s4, card4, 0, 2))
@@ -423,11 +452,17 @@ def test_m12_two_match_with_the_other_neighbour_in_the_run(engine: str) -> None:
 
 
 def _cross(d: Deck) -> Dict[Cell, int]:
-    return {(4, 0): d("pink", 10, "circle"), (4, 1): d("yellow", 20, "circle"),
-            (4, 2): d("green", 30, "circle"), (4, 3): d("blue", 10, "square"),
-            (0, 4): d("pink", 20, "eight"), (1, 4): d("yellow", 30, "eight"),
-            (2, 4): d("green", 40, "eight"), (3, 4): d("blue", 20, "square"),
-            (3, 3): d("orange", 0)}
+    return {
+        (4, 0): d("pink", 10, "circle"),
+        (4, 1): d("yellow", 20, "circle"),
+        (4, 2): d("green", 30, "circle"),
+        (4, 3): d("blue", 10, "square"),
+        (0, 4): d("pink", 20, "eight"),
+        (1, 4): d("yellow", 30, "eight"),
+        (2, 4): d("green", 40, "eight"),
+        (3, 4): d("blue", 20, "square"),
+        (3, 3): d("orange", 0),
+    }
 
 
 def test_m12_both_lines_placer_chooses(engine: str) -> None:
@@ -629,8 +664,15 @@ def test_m19_hand_cards_do_not_count(engine: str) -> None:
     """M-19: hand cards at the end are not scored."""
     d = Deck()
     base = d("blue", 10, "square")
-    s1 = build(engine, {(0, 0): base}, [[d("blue", 40, "eight"), d("pink", 40, "eight")], []], phase="over",
-               end="M-18", pile=[], passes=2)
+    s1 = build(
+        engine,
+        {(0, 0): base},
+        [[d("blue", 40, "eight"), d("pink", 40, "eight")], []],
+        phase="over",
+        end="M-18",
+        pile=[],
+        passes=2,
+    )
     s2 = build(engine, {(0, 0): base}, [[], []], phase="over", end="M-18", pile=[], passes=2)
     assert s1.scores() == s2.scores() == [60, 60]
 
@@ -638,8 +680,10 @@ def test_m19_hand_cards_do_not_count(engine: str) -> None:
 def test_m20_score_example(engine: str) -> None:
     """M-20: blue 70, pink 40, green 30, 5 chips: 50 + 70 + 40 - 30 = 130."""
     d = Deck()
-    taken = [[d("blue", 30, "square"), d("blue", 40, "square"), d("pink", 40, "eight"), d("green", 30, "circle")],
-             [d("yellow", 10, "square"), d("yellow", 20, "square"), d("green", 0)]]
+    taken = [
+        [d("blue", 30, "square"), d("blue", 40, "square"), d("pink", 40, "eight"), d("green", 30, "circle")],
+        [d("yellow", 10, "square"), d("yellow", 20, "square"), d("green", 0)],
+    ]
     s = build(engine, {(0, 0): d("blue", 10, "circle")}, [[], []], chips=[5, 7], taken=taken)
     assert s.scores() == [130, 70 + 30]
     assert final_score(5, [70, 30, 40, 0, 0]) == 130
@@ -649,8 +693,16 @@ def test_m21_ties_are_shared(engine: str) -> None:
     """M-21: the highest score wins; equal highest scores share the win."""
     d = Deck()
     taken = [[d("blue", 30, "square")], [d("pink", 30, "square")], [d("pink", 10, "square")]]
-    s = build(engine, {(0, 0): d("blue", 10, "circle")}, [[], [], []], taken=taken, phase="over", end="M-18",
-              pile=[], passes=3)
+    s = build(
+        engine,
+        {(0, 0): d("blue", 10, "circle")},
+        [[], [], []],
+        taken=taken,
+        phase="over",
+        end="M-18",
+        pile=[],
+        passes=3,
+    )
     assert s.winners() == [0, 1]
     assert s.returns() == [1.0, 1.0, -1.0]
     live = build(engine, {(0, 0): Deck()("blue", 10, "circle")}, [[], [], []])
@@ -729,7 +781,8 @@ def test_m22_views_never_show_another_seats_cards(engine: str, players: int) -> 
                 assert all(x is None for q, h in enumerate(v["hands"]) if q != p for x in h)
                 assert v["hands"][p] == full["hands"][p]
                 assert [c for c in v["pile"] if c is not None] == [
-                    c for c, w in zip(full["pile"], full["pile_putter"]) if w == p]
+                    c for c, w in zip(full["pile"], full["pile_putter"]) if w == p
+                ]
                 assert v["removed"] == [None] * len(full["removed"]) and v["rng"] is None
                 shown = {e[2] for e in v["table"]} | {c for t in v["taken"] for c in t}
                 shown |= {e[1] for e in v["log"]} | {c for c in v["pile"] if c is not None}

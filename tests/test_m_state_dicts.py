@@ -1,6 +1,7 @@
 """Only playable, consistent M states load (``game.state_from_dict``): every broken field of
 a state dict is refused with a StateError naming the key or the rule, and every state that
 loads behaves the same on both engines."""
+
 from __future__ import annotations
 
 import copy
@@ -48,6 +49,7 @@ def _phases(engine: str) -> Dict[str, Dict_]:
 def _set(key: str, value: Any) -> Callable[[Dict_], None]:
     def f(d: Dict_) -> None:
         d[key] = value
+
     return f
 
 
@@ -71,62 +73,120 @@ CASES: List[Tuple[str, str, Callable[[Dict_], None], str]] = [
     ("play", "truncated int", _set("truncated", 0), "truncated must be a bool"),
     ("play", "last floats", _set("last", [0.0, 1.0]), "last must hold ints"),
     ("play", "last bools", _set("last", [True, 1]), "last must hold ints"),
-    ("play", "scoring row outside a scoring", lambda d: d.update(scoring_row=[d["table"][0][:2]]),
-     "scoring_row must be empty outside a scoring"),
+    (
+        "play",
+        "scoring row outside a scoring",
+        lambda d: d.update(scoring_row=[d["table"][0][:2]]),
+        "scoring_row must be empty outside a scoring",
+    ),
     ("play", "over without terminal seat", _set("phase", "over"), "current must be TERMINAL"),
     ("play", "chips bool", lambda d: d["chips"].__setitem__(0, True), "chips must hold ints"),
-    ("play", "table float", lambda d: d["table"][0].__setitem__(0, float(d["table"][0][0])),
-     "table cell must hold ints"),
+    (
+        "play",
+        "table float",
+        lambda d: d["table"][0].__setitem__(0, float(d["table"][0][0])),
+        "table cell must hold ints",
+    ),
     ("play", "history bool", lambda d: d["history"].__setitem__(0, True), "history must hold ints"),
     ("play", "seat to move against the log", lambda d: d.update(current=_other(d)), "M-11: after the turn of seat"),
-    ("play", "last against the log", lambda d: d.update(last=[d["last"][0] + 9, d["last"][1]]),
-     "last must be the cell of the latest placement"),
+    (
+        "play",
+        "last against the log",
+        lambda d: d.update(last=[d["last"][0] + 9, d["last"][1]]),
+        "last must be the cell of the latest placement",
+    ),
     # the log
     ("play", "log too short", lambda d: d["log"].pop(), "log must hold one"),
     ("play", "log not a list", _set("log", None), "log must hold one"),
     ("play", "log entry short", lambda d: d["log"].__setitem__(0, d["log"][0][:3]), r"log\[0\] must be"),
     ("play", "log bool", lambda d: d["log"][0].__setitem__(0, True), r"log\[0\] must hold ints"),
     ("play", "log seat", lambda d: d["log"][0].__setitem__(0, 3), r"log\[0\]: seat 3 is not a seat"),
-    ("play", "log card range", lambda d: d["log"][_first(d, "place")].__setitem__(1, 90),
-     r"a placement \(history\[\d+\] = \d+\) names its card 0..89"),
-    ("play", "log placement without card", lambda d: d["log"][_first(d, "place")].__setitem__(1, -1),
-     "names its card"),
-    ("play", "log pass with a card", lambda d: d["log"][_first(d, "pass")].__setitem__(1, 5),
-     r"is logged as \[seat, -1, 0, 0\]"),
-    ("play", "history kind against the log", lambda d: d["history"].__setitem__(_first(d, "pass"), 257),
-     r"an exchange .* is logged as \[seat, -2, 0, 0\]"),
-    ("play", "log cell far from the table", lambda d: d["log"][_first(d, "place")].__setitem__(2, 2**14 + 5),
-     "lies more than 16384 rows or columns from the table"),
-    ("play", "laid card back in a hand", lambda d: _swap_laid_card_into_hand(d),
-     "was laid, so it is on the table or taken"),
+    (
+        "play",
+        "log card range",
+        lambda d: d["log"][_first(d, "place")].__setitem__(1, 90),
+        r"a placement \(history\[\d+\] = \d+\) names its card 0..89",
+    ),
+    ("play", "log placement without card", lambda d: d["log"][_first(d, "place")].__setitem__(1, -1), "names its card"),
+    (
+        "play",
+        "log pass with a card",
+        lambda d: d["log"][_first(d, "pass")].__setitem__(1, 5),
+        r"is logged as \[seat, -1, 0, 0\]",
+    ),
+    (
+        "play",
+        "history kind against the log",
+        lambda d: d["history"].__setitem__(_first(d, "pass"), 257),
+        r"an exchange .* is logged as \[seat, -2, 0, 0\]",
+    ),
+    (
+        "play",
+        "log cell far from the table",
+        lambda d: d["log"][_first(d, "place")].__setitem__(2, 2**14 + 5),
+        "lies more than 16384 rows or columns from the table",
+    ),
+    (
+        "play",
+        "laid card back in a hand",
+        lambda d: _swap_laid_card_into_hand(d),
+        "was laid, so it is on the table or taken",
+    ),
     # take phase
-    ("take", "row cut to one card", lambda d: d.update(scoring_row=d["scoring_row"][:1]),
-     "M-14: the scoring row has no legal take"),
+    (
+        "take",
+        "row cut to one card",
+        lambda d: d.update(scoring_row=d["scoring_row"][:1]),
+        "M-14: the scoring row has no legal take",
+    ),
     ("take", "no placer", _set("placer", -1), "the take phase needs the placer"),
     ("take", "taker out of turn", lambda d: d.update(current=_other(d)), "M-13: the takers go around"),
     ("take", "passes during a scoring", _set("passes", 1), "passes must be 0 during a scoring"),
     ("take", "no last", _set("last", None), "needs the cell of the placed card"),
-    ("take", "row off the line", lambda d: d.update(last=[d["last"][0] + 1, d["last"][1] + 1]),
-     "M-12: the scoring row must lie on a line through the placed card"),
-    ("take", "row float", lambda d: d["scoring_row"].__setitem__(0, [float(x) for x in d["scoring_row"][0]]),
-     "scoring_row cell must hold ints"),
+    (
+        "take",
+        "row off the line",
+        lambda d: d.update(last=[d["last"][0] + 1, d["last"][1] + 1]),
+        "M-12: the scoring row must lie on a line through the placed card",
+    ),
+    (
+        "take",
+        "row float",
+        lambda d: d["scoring_row"].__setitem__(0, [float(x) for x in d["scoring_row"][0]]),
+        "scoring_row cell must hold ints",
+    ),
     ("take", "row cell without a card", lambda d: d["scoring_row"].__setitem__(0, [10**9, 0]), "holds no card"),
     # row choice
     ("choose", "chooser is not the placer", _set("current", 1), "M-12: the placer chooses"),
-    ("choose", "row already chosen", lambda d: d.update(scoring_row=[[4, c] for c in range(5)]),
-     "M-12: the scoring row is empty until"),
+    (
+        "choose",
+        "row already chosen",
+        lambda d: d.update(scoring_row=[[4, c] for c in range(5)]),
+        "M-12: the scoring row is empty until",
+    ),
     ("choose", "lines do not qualify", _set("last", [0, 4]), "M-12: a row choice needs both lines"),
-    ("choose", "placement missing from the log", lambda d: d.update(history=[256], log=[[0, -1, 0, 0]]),
-     "M-12: a scoring follows a placement"),
+    (
+        "choose",
+        "placement missing from the log",
+        lambda d: d.update(history=[256], log=[[0, -1, 0, 0]]),
+        "M-12: a scoring follows a placement",
+    ),
     # the end
     ("over", "seat to move after the end", _set("current", 0), "current must be TERMINAL"),
     ("over", "no reason", _set("end", None), "needs its reason"),
     ("over", "truncation flag", _set("end", "max_turns"), "truncated must be a bool, True exactly when"),
-    ("over", "short truncated game", lambda d: d.update(end="max_turns", truncated=True),
-     "max_turns: a truncated game has exactly max_turns actions"),
-    ("over", "M-18 without the passes", lambda d: d.update(end="M-18", pile=[], pile_putter=[],
-                                                          removed=sorted(d["removed"] + d["pile"]), passes=0),
-     "M-18 ends the game after 3 successive passes"),
+    (
+        "over",
+        "short truncated game",
+        lambda d: d.update(end="max_turns", truncated=True),
+        "max_turns: a truncated game has exactly max_turns actions",
+    ),
+    (
+        "over",
+        "M-18 without the passes",
+        lambda d: d.update(end="M-18", pile=[], pile_putter=[], removed=sorted(d["removed"] + d["pile"]), passes=0),
+        "M-18 ends the game after 3 successive passes",
+    ),
     ("over", "placer after the end", _set("placer", 0), "placer must be -1 once the game is over"),
 ]
 
@@ -152,8 +212,9 @@ def _swap_laid_card_into_hand(d: Dict_) -> None:
 
 
 @pytest.mark.parametrize("phase,what,mutate,message", CASES, ids=[c[1] for c in CASES])
-def test_broken_dicts_are_refused(engine: str, phase: str, what: str, mutate: Callable[[Dict_], None],
-                                  message: str) -> None:
+def test_broken_dicts_are_refused(
+    engine: str, phase: str, what: str, mutate: Callable[[Dict_], None], message: str
+) -> None:
     base = _phases(engine)[phase]
     game = mousehole.load("m", players=base["params"]["players"], engine=engine)
     assert game.state_from_dict(copy.deepcopy(base)).to_dict() == base  # the base loads
@@ -254,6 +315,9 @@ def test_m18_passes_agree_with_the_log(engine: str) -> None:
     t.apply_action(t.parse_action("pass"))
     full = t.to_dict()
     assert full["passes"] == 1
-    with pytest.raises(StateError, match=r"M-18: the log ends with 1 pass\(es\) with an empty pile, so passes "
-                       "must be 1"):
+    with pytest.raises(
+        StateError,
+        match=r"M-18: the log ends with 1 pass\(es\) with an empty pile, so passes "
+        "must be 1",
+    ):
         t.game.state_from_dict(dict(full, passes=2))

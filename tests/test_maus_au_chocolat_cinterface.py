@@ -18,6 +18,7 @@ conformance test (test_cinterface.py) cannot check for this game.
   helper, random hands of 4 .. 9 cards, default and unusual decks), and the legality test of
   ``apply_action`` (every action id, every state of random games).
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterator, List, Tuple
@@ -35,6 +36,7 @@ NAME = "maus_au_chocolat"
 
 def cgame(state: Any) -> Any:
     from mousehole._cgame import CGame
+
     return CGame(state)
 
 
@@ -169,12 +171,25 @@ def _combine_state(game: Any, hand: List[int], helper: int) -> Any:
     helpers = [helper] + [h for h in range(7) if h != helper][: n - 1]
     order = sorted(range(n), key=lambda q: helpers[q])
     d = game.new_state(0).to_dict()
-    d.update(round=1, phase="combine", pile=rest[4 * (n - 1) + n + 1:],
-             display=sorted(rest[4 * (n - 1): 4 * (n - 1) + n + 1]), discard=[],
-             hands=[sorted(hand)] + [sorted(rest[4 * q: 4 * q + 4]) for q in range(n - 1)],
-             known=[[] for _ in range(n)], bids=[-1] * n, vp=[[] for _ in range(n)], helpers=helpers,
-             row=[h for h in range(7) if h not in helpers], order=order, turn=order.index(0), picks_left=0,
-             etienne_used=False, history=[], truncated=False)
+    d.update(
+        round=1,
+        phase="combine",
+        pile=rest[4 * (n - 1) + n + 1 :],
+        display=sorted(rest[4 * (n - 1) : 4 * (n - 1) + n + 1]),
+        discard=[],
+        hands=[sorted(hand)] + [sorted(rest[4 * q : 4 * q + 4]) for q in range(n - 1)],
+        known=[[] for _ in range(n)],
+        bids=[-1] * n,
+        vp=[[] for _ in range(n)],
+        helpers=helpers,
+        row=[h for h in range(7) if h not in helpers],
+        order=order,
+        turn=order.index(0),
+        picks_left=0,
+        etienne_used=False,
+        history=[],
+        truncated=False,
+    )
     return game.state_from_dict(d)
 
 
@@ -215,6 +230,7 @@ def test_mc29_combination_count_and_decoding_match_the_listing(deck: int) -> Non
     only the one it draws; for every helper, the count equals the number of listed
     combination actions and the k-th decoded one is the k-th listed."""
     from mousehole._maus_au_chocolat import _selfcheck_combos
+
     cards = _decks()[deck]
     game = mousehole.load(NAME, engine="compiled", **({} if cards is None else {"cards": cards}))
     rounds = scale(3000)
@@ -226,6 +242,7 @@ def test_apply_action_legality_test_matches_the_listing(players: int) -> None:
     """MC-7, MC-9, MC-14, MC-16, MC-10 .. MC-23: ``apply_action`` decides legality without
     listing; at every state of random games (two decks) it accepts exactly the listed actions."""
     from mousehole._maus_au_chocolat import _selfcheck_legal
+
     checked = 0
     for deck in (None, _decks()[2]):
         game = mousehole.load(NAME, players=players, engine="compiled", **({} if deck is None else {"cards": deck}))

@@ -1,6 +1,7 @@
 """Maus au Chocolat across engines: sequential and joint bids (MC-27) give the same game on
 both engines, and the compiled combination search (MC-29) equals the reference on many
 hands, including crowded ones."""
+
 from __future__ import annotations
 
 from typing import Any, List
@@ -77,11 +78,25 @@ def test_mc29_compiled_search_equals_reference_on_many_hands() -> None:
         other = (helper + 1 + rng.below(6)) % 7
         d = game.new_state(seed=trial).to_dict()
         rest = [c for c in range(80) if c not in hand]
-        d.update(round=1, phase="combine", pile=rest[7:], display=rest[:3], discard=[],
-                 hands=[hand, sorted(rest[3:7])], known=[[], []], bids=[-1, -1], vp=[[], []],
-                 helpers=[helper, other], row=[h for h in range(7) if h not in (helper, other)],
-                 order=[0, 1] if helper < other else [1, 0], turn=0 if helper < other else 1,
-                 picks_left=0, etienne_used=False, history=[], truncated=False)
+        d.update(
+            round=1,
+            phase="combine",
+            pile=rest[7:],
+            display=rest[:3],
+            discard=[],
+            hands=[hand, sorted(rest[3:7])],
+            known=[[], []],
+            bids=[-1, -1],
+            vp=[[], []],
+            helpers=[helper, other],
+            row=[h for h in range(7) if h not in (helper, other)],
+            order=[0, 1] if helper < other else [1, 0],
+            turn=0 if helper < other else 1,
+            picks_left=0,
+            etienne_used=False,
+            history=[],
+            truncated=False,
+        )
         st = game.state_from_dict(d)
         assert st.combination_actions(0) == combination_actions(hand, cards, helper), (hand, helper)
         legal = [int(a) for a in st.legal_actions() if a > DECLINE]

@@ -6,6 +6,7 @@
 * bad text raises ``ValueError`` naming the notation; a move that is not legal here raises
   ``IllegalMoveError`` naming the rule.
 """
+
 from __future__ import annotations
 
 from typing import Any, List
@@ -58,12 +59,31 @@ def test_card_moves_by_name() -> None:
     assert g.parse_move("combine 0, 2, 5 keep 5") == MCCombine((0, 2, 5), (5,))
 
 
-@pytest.mark.parametrize("text", [
-    "", "bid", "bid 17 18", "bid 80", "bid -1", "bid fruit9/3c", "pick fruit3/3c#18", "bid 17 (eggs3/1c)",
-    "decline now", "combine 0,1,2", "combine eggs3/1c keep eggs3/1c", "seat", "play 3", "17",
-    # digits of other scripts: str.isdigit() is true of them, int() refuses "²" and reads "٣" as 3
-    "combine \u00b2 keep 1", "bid \u0663", "bid 17 (\u00b2)", "pick fruit3/3c#\u00b2", "combine 0 keep \u0661",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "bid",
+        "bid 17 18",
+        "bid 80",
+        "bid -1",
+        "bid fruit9/3c",
+        "pick fruit3/3c#18",
+        "bid 17 (eggs3/1c)",
+        "decline now",
+        "combine 0,1,2",
+        "combine eggs3/1c keep eggs3/1c",
+        "seat",
+        "play 3",
+        "17",
+        # digits of other scripts: str.isdigit() is true of them, int() refuses "²" and reads "٣" as 3
+        "combine \u00b2 keep 1",
+        "bid \u0663",
+        "bid 17 (\u00b2)",
+        "pick fruit3/3c#\u00b2",
+        "combine 0 keep \u0661",
+    ],
+)
 def test_bad_text_raises_value_error_naming_the_notation(text: str) -> None:
     g = load("python")
     with pytest.raises(ValueError) as e:
@@ -126,8 +146,9 @@ def test_describe_examples_and_combinations_by_name(engine: str) -> None:
         laid = " ".join(g.card_name(hand[i]) for i in reversed(m.slots))  # any order
         kept = " ".join(g.card_name(hand[i]) for i in m.keep)
         assert s.parse_action(f"combine {laid} keep {kept}") == a
-        assert s.describe(a) == f"seat {p} combines " + " ".join(g.card_name(hand[i]) for i in m.slots) + \
-            ", keeps " + kept
+        assert (
+            s.describe(a) == f"seat {p} combines " + " ".join(g.card_name(hand[i]) for i in m.slots) + ", keeps " + kept
+        )
     assert s.describe(DECLINE) == f"seat {p} declines"
 
 
@@ -154,8 +175,10 @@ def test_parse_action_refuses_what_is_not_legal_here(engine: str) -> None:
     with pytest.raises(ValueError, match="not a card name"):
         s.parse_action(f"combine \u00b2 {g.card_name(d['hands'][0][0])} keep \u00b2")
     with pytest.raises(IllegalMoveError):
-        s.parse_action(f"combine {g.card_name(d['hands'][0][0])} {g.card_name(other)} {g.card_name(d['hands'][0][1])} "
-                       f"keep {g.card_name(other)}")
+        s.parse_action(
+            f"combine {g.card_name(d['hands'][0][0])} {g.card_name(other)} {g.card_name(d['hands'][0][1])} "
+            f"keep {g.card_name(other)}"
+        )
     assert s.to_dict() == before
 
 
@@ -191,9 +214,24 @@ def test_amelie_four_card_combinations_read_back(engine: str) -> None:
     hands = [sorted(run + [spare[0]]), spare[1:5]]
     display = spare[5:6]
     rest = spare[6:]
-    d.update(phase="combine", hands=hands, display=display, pile=rest, discard=[], known=[[], []], vp=[[], []],
-             bids=[-1, -1], helpers=[AMELIE, 6], row=[0, 1, 2, 3, 4], order=[0, 1], turn=0, picks_left=0,
-             etienne_used=False, history=[], pools=[0] * 80)
+    d.update(
+        phase="combine",
+        hands=hands,
+        display=display,
+        pile=rest,
+        discard=[],
+        known=[[], []],
+        vp=[[], []],
+        bids=[-1, -1],
+        helpers=[AMELIE, 6],
+        row=[0, 1, 2, 3, 4],
+        order=[0, 1],
+        turn=0,
+        picks_left=0,
+        etienne_used=False,
+        history=[],
+        pools=[0] * 80,
+    )
     s = g.state_from_dict(d)
     four = [int(a) for a in s.legal_actions() if a >= COMBINE and len(g.action_to_move(a).slots) == 4]
     assert four
@@ -206,9 +244,24 @@ def test_discards_read_back(engine: str) -> None:
     g = load(engine, players=2)
     d = g.new_state(seed=0).to_dict()
     hand = list(range(9))
-    d.update(phase="discard", hands=[hand, [9, 10, 11]], display=[12], pile=list(range(13, 80)), discard=[],
-             known=[[], []], vp=[[], []], bids=[-1, -1], helpers=[1, 6], row=[0, 2, 3, 4, 5], order=[0, 1], turn=0,
-             picks_left=0, etienne_used=False, history=[], pools=[0] * 80)
+    d.update(
+        phase="discard",
+        hands=[hand, [9, 10, 11]],
+        display=[12],
+        pile=list(range(13, 80)),
+        discard=[],
+        known=[[], []],
+        vp=[[], []],
+        bids=[-1, -1],
+        helpers=[1, 6],
+        row=[0, 2, 3, 4, 5],
+        order=[0, 1],
+        turn=0,
+        picks_left=0,
+        etienne_used=False,
+        history=[],
+        pools=[0] * 80,
+    )
     s = g.state_from_dict(d)
     assert [int(a) for a in s.legal_actions()] == [DISCARD + c for c in hand]
     for c in hand:
@@ -217,8 +270,17 @@ def test_discards_read_back(engine: str) -> None:
         assert s.parse_action(f"discard {c}") == DISCARD + c
 
 
-@pytest.mark.parametrize("old,new", [("Bid", MCBid), ("Pick", MCPick), ("Discard", "MCDiscard"), ("Swap", MCSwap),
-                                     ("Decline", MCDecline), ("Combine", MCCombine)])
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("Bid", MCBid),
+        ("Pick", MCPick),
+        ("Discard", "MCDiscard"),
+        ("Swap", MCSwap),
+        ("Decline", MCDecline),
+        ("Combine", MCCombine),
+    ],
+)
 def test_old_move_names_are_deprecated_aliases(old: str, new: Any) -> None:
     """The move classes follow ``<game prefix><kind>`` (``MCBid``, ...); the old names still
     give the same class, with a DeprecationWarning naming the new one; unknown names are

@@ -7,6 +7,7 @@ hands hidden but for the cards everyone saw taken, MC-7: bids face down until al
 revealed together) and the legal actions (MC-7, MC-9, MC-10 .. MC-23, MC-14, MC-16). Bad
 seats and bad ``out`` arrays raise the same errors on both engines and change nothing.
 """
+
 from __future__ import annotations
 
 import functools
@@ -33,12 +34,10 @@ CONFIGS: List[Dict[str, Any]] = [
     {"players": 6},
     {"players": 3, "target": 7, "max_turns": 3},
     {"players": 4, "hand_size": 2, "target": 11},
-    {"players": 2, "max_turns": 10 ** 6},
+    {"players": 2, "max_turns": 10**6},
     {"players": 4, "cards": OWN_CARDS, "target": 13},
 ]
-CONFIG_IDS = [
-    "-".join(f"{k}={'own' if k == 'cards' else v}" for k, v in sorted(c.items())) for c in CONFIGS
-]
+CONFIG_IDS = ["-".join(f"{k}={'own' if k == 'cards' else v}" for k, v in sorted(c.items())) for c in CONFIGS]
 
 
 def _bits(a: Any) -> bytes:
@@ -136,10 +135,10 @@ def test_observation_at_the_largest_max_turns() -> None:
     """round / max_turns at the largest max_turns (10**6, the bound load shares with
     records; issue 39: above it load refuses, so round / max_turns is always a quotient of
     two exact doubles) is the last value of the observation, on both engines alike."""
-    m = 10 ** 6
+    m = 10**6
     for engine in ("compiled", "python"):
         with pytest.raises(mousehole.ParameterError, match="max_turns must be an int from 1 to 1,000,000"):
-            mousehole.load("maus_au_chocolat", engine=engine, players=2, max_turns=2 ** 60 + 3)
+            mousehole.load("maus_au_chocolat", engine=engine, players=2, max_turns=2**60 + 3)
     rounds = set()
     for engine in ("compiled", "python"):
         g = mousehole.load("maus_au_chocolat", engine=engine, players=2, max_turns=m)
@@ -220,7 +219,7 @@ def test_observation_layout_of_an_early_bid_phase(engine: str) -> None:
             assert obs[C + 4 * n + 7 * k + d["helpers"][q]] == 1.0
         tail = C + 11 * n + 49
         assert obs[tail] == np.float32(len(d["pile"]) / NUM_CARDS)
-        assert list(obs[tail + 1: tail + 6]) == [1.0, 0.0, 0.0, 0.0, 0.0]
+        assert list(obs[tail + 1 : tail + 6]) == [1.0, 0.0, 0.0, 0.0, 0.0]
 
 
 def test_known_bid_stays_known_until_the_reveal(engine: str) -> None:
@@ -303,10 +302,8 @@ def test_bad_out_raises_and_leaves_it_untouched(engine: str) -> None:
     r = ref.state_from_dict(s.to_dict())
     before = s.to_dict()
     cases: List[Tuple[str, Callable[[Any, Any], Any], List[Tuple[str, Any, type]]]] = [
-        ("observation", lambda st, o: st.observation(2, out=o),
-         _bad_outs(g.observation_shape, np.float32, np.float64)),
-        ("legal_action_mask", lambda st, o: st.legal_action_mask(out=o),
-         _bad_outs((NUM_ACTIONS,), np.bool_, np.uint8)),
+        ("observation", lambda st, o: st.observation(2, out=o), _bad_outs(g.observation_shape, np.float32, np.float64)),
+        ("legal_action_mask", lambda st, o: st.legal_action_mask(out=o), _bad_outs((NUM_ACTIONS,), np.bool_, np.uint8)),
     ]
     for what, call, bads in cases:
         for name, out, err in bads:
@@ -329,21 +326,30 @@ def test_out_inside_a_larger_buffer(engine: str) -> None:
         s.apply_action(int(s.legal_actions()[-1]))
     size = g.observation_shape[0]
     big = np.full(size + 10, 7.0, dtype=np.float32)
-    out = big[4: 4 + size]
+    out = big[4 : 4 + size]
     assert s.observation(3, out=out) is out
     assert _bits(out) == _bits(s.observation(3))
-    assert (big[:4] == 7.0).all() and (big[4 + size:] == 7.0).all()
+    assert (big[:4] == 7.0).all() and (big[4 + size :] == 7.0).all()
     bigm = np.ones(NUM_ACTIONS + 6, dtype=np.bool_)
-    outm = bigm[3: 3 + NUM_ACTIONS]
+    outm = bigm[3 : 3 + NUM_ACTIONS]
     assert s.legal_action_mask(out=outm) is outm
     assert list(np.flatnonzero(outm)) == list(s.legal_actions())
-    assert bigm[:3].all() and bigm[3 + NUM_ACTIONS:].all()
+    assert bigm[:3].all() and bigm[3 + NUM_ACTIONS :].all()
 
 
-@pytest.mark.parametrize("seat,err", [
-    (-1, ValueError), (4, ValueError), (2 ** 70, ValueError), (-(2 ** 70), ValueError),
-    (np.int64(4), ValueError), (1.0, TypeError), ("0", TypeError), (None, TypeError),
-])
+@pytest.mark.parametrize(
+    "seat,err",
+    [
+        (-1, ValueError),
+        (4, ValueError),
+        (2**70, ValueError),
+        (-(2**70), ValueError),
+        (np.int64(4), ValueError),
+        (1.0, TypeError),
+        ("0", TypeError),
+        (None, TypeError),
+    ],
+)
 def test_bad_seat_raises_like_the_reference(engine: str, seat: Any, err: type) -> None:
     """A seat that is not an int (TypeError) or not 0..n-1 (ValueError) is refused with the
     reference engine's message; a given ``out`` is left untouched."""

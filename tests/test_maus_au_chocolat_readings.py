@@ -27,6 +27,7 @@ those discards from the hand-limit ones.
 its combination step) or ``"standing"`` (the pick that brings a 9th card is followed at once by
 the picker's discards); the compiled core's policy step and legality test are checked there.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -78,9 +79,11 @@ def cid(ing: str, candy: int, coin: int) -> int:
 HENRI_CARD = cid("eggs", 4, 5)
 SIX = cid("fruit", 4, 6)
 ONE = cid("eggs", 3, 1)
-HANDS = {0: [HENRI_CARD, cid("nuts", 3, 3), cid("sugar", 3, 1), cid("sugar", 4, 1), cid("chocolate", 7, 4)],
-         1: [SIX, cid("nuts", 5, 3), cid("sugar", 5, 3), cid("eggs", 6, 1), cid("fruit", 7, 3)],
-         2: [ONE, cid("nuts", 6, 7), cid("sugar", 6, 3), cid("eggs", 7, 2), cid("fruit", 3, 2)]}
+HANDS = {
+    0: [HENRI_CARD, cid("nuts", 3, 3), cid("sugar", 3, 1), cid("sugar", 4, 1), cid("chocolate", 7, 4)],
+    1: [SIX, cid("nuts", 5, 3), cid("sugar", 5, 3), cid("eggs", 6, 1), cid("fruit", 7, 3)],
+    2: [ONE, cid("nuts", 6, 7), cid("sugar", 6, 3), cid("eggs", 7, 2), cid("fruit", 3, 2)],
+}
 
 
 def load(engine: str, **kw: Any) -> Any:
@@ -94,11 +97,27 @@ def bid_position(game: Any) -> Any:
     used = set(sum(HANDS.values(), []))
     free = [c for c in range(80) if c not in used]
     d: Dict[str, Any] = game.new_state(0).to_dict()
-    d.update(round=1, phase="bid", pile=free[4:], display=sorted(free[:4]), discard=[],
-             hands=[sorted(HANDS[q]) for q in range(3)], known=[[], [], []], pools=[0] * 80,
-             bids=[-1] * 3, vp=[[], [], []], helpers=list(helpers),
-             row=[h for h in range(7) if h not in helpers], order=[], turn=0, picks_left=0,
-             etienne_used=False, rng=99, history=[], truncated=False)
+    d.update(
+        round=1,
+        phase="bid",
+        pile=free[4:],
+        display=sorted(free[:4]),
+        discard=[],
+        hands=[sorted(HANDS[q]) for q in range(3)],
+        known=[[], [], []],
+        pools=[0] * 80,
+        bids=[-1] * 3,
+        vp=[[], [], []],
+        helpers=list(helpers),
+        row=[h for h in range(7) if h not in helpers],
+        order=[],
+        turn=0,
+        picks_left=0,
+        etienne_used=False,
+        rng=99,
+        history=[],
+        truncated=False,
+    )
     return game.state_from_dict(d)
 
 
@@ -121,7 +140,6 @@ def test_unknown_reading_value_raises(engine: str, reading: Any) -> None:
 
 
 # ---- henri_bonus ------------------------------------------------------------------------
-
 
 
 def test_mc17_always_henri_counts_two_more_and_has_no_bid_without_him(engine: str) -> None:
@@ -215,7 +233,8 @@ def test_mc17_optional_choice_stays_hidden_until_the_reveal(engine: str) -> None
     after = plain.to_dict(for_player=1)
     assert after["history"][0] == BID_PLAIN + HENRI_CARD  # revealed
     assert g.describe_seen(before, after) == (
-        "seat 2 bids face down; bids revealed: seat 0 eggs4/5c without Henri, seat 1 fruit4/6c, seat 2 eggs3/1c")
+        "seat 2 bids face down; bids revealed: seat 0 eggs4/5c without Henri, seat 1 fruit4/6c, seat 2 eggs3/1c"
+    )
 
 
 def test_mc17_optional_notation(engine: str) -> None:
@@ -272,8 +291,13 @@ def test_mc17_history_check_follows_henri_through_the_rounds(engine: str) -> Non
     hist = list(d["history"])
     # the seat after (or before) a bid without Henri in its round, which did not hold Henri, bids
     # without him instead
-    i, j = next((i, j) for i, a in enumerate(hist) if a >= BID_PLAIN
-                for j in (i + 1, i - 1) if 0 <= j < len(hist) and hist[j] < 80)
+    i, j = next(
+        (i, j)
+        for i, a in enumerate(hist)
+        if a >= BID_PLAIN
+        for j in (i + 1, i - 1)
+        if 0 <= j < len(hist) and hist[j] < 80
+    )
     hist[i], hist[j] = hist[i] - BID_PLAIN + BID, hist[j] - BID + BID_PLAIN
     with pytest.raises(StateError, match="MC-17"):
         g.state_from_dict(dict(d, history=hist))
@@ -289,11 +313,27 @@ def combine_position(game: Any, hand: List[int], helper: int) -> Any:
     rest = [c for c in range(80) if c not in hand]
     order = [0, 1] if helper < other else [1, 0]
     d: Dict[str, Any] = game.new_state(0).to_dict()
-    d.update(round=1, phase="combine", pile=rest[7:], display=rest[:3], discard=[],
-             hands=[sorted(hand), sorted(rest[3:7])], known=[[], []], pools=[0] * 80, bids=[-1, -1],
-             vp=[[], []], helpers=[helper, other], row=[h for h in range(7) if h not in (helper, other)],
-             order=order, turn=order.index(0), picks_left=0, etienne_used=False, rng=5, history=[],
-             truncated=False)
+    d.update(
+        round=1,
+        phase="combine",
+        pile=rest[7:],
+        display=rest[:3],
+        discard=[],
+        hands=[sorted(hand), sorted(rest[3:7])],
+        known=[[], []],
+        pools=[0] * 80,
+        bids=[-1, -1],
+        vp=[[], []],
+        helpers=[helper, other],
+        row=[h for h in range(7) if h not in (helper, other)],
+        order=order,
+        turn=order.index(0),
+        picks_left=0,
+        etienne_used=False,
+        rng=5,
+        history=[],
+        truncated=False,
+    )
     return game.state_from_dict(d)
 
 
@@ -305,7 +345,6 @@ def moves(state: Any) -> List[Any]:
 MIXED_FIVES = [cid("eggs", 5, 1), cid("fruit", 5, 2), cid("nuts", 5, 3), cid("sugar", 3, 1)]
 # one colour: eggs4/4c, eggs5/1c, eggs5/2c (slots 0, 1, 2) and sugar3/1c (slot 3)
 EGGS_455 = [cid("eggs", 4, 4), cid("eggs", 5, 1), cid("eggs", 5, 2), cid("sugar", 3, 1)]
-
 
 
 def test_mc23_the_reading_keeps_the_action_space_and_observation(engine: str) -> None:
@@ -325,19 +364,23 @@ def test_mc12_mc23_mixed_set_keeps_one_card_of_the_players_choice(engine: str) -
     s = combine_position(load(engine, players=2, kept_card="highest_printed"), MIXED_FIVES, LILLY)
     assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,))]
     s = combine_position(load(engine, players=2), MIXED_FIVES, LILLY)  # (the default: player_chooses)
-    assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,)), MCCombine((0, 1, 2), (1,)),
-                        MCCombine((0, 1, 2), (2,))]
+    assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,)), MCCombine((0, 1, 2), (1,)), MCCombine((0, 1, 2), (2,))]
     s.apply(MCCombine((0, 1, 2), (2,)))  # keep nuts5/3c; eggs5/1c and fruit5/2c are discarded
     d = s.to_dict()
     assert d["vp"][0] == [cid("nuts", 5, 3)] and s.scores()[0] == 5
     assert d["discard"] == [cid("eggs", 5, 1), cid("fruit", 5, 2)]
 
 
-@pytest.mark.parametrize("kept_card, legal", [
-    ("highest_printed", [((0, 1, 2), (1,)), ((0, 1, 2), (2,)), ((0, 1, 2), (1, 2))]),
-    ("player_chooses", [((0, 1, 2), (1,)), ((0, 1, 2), (0, 1)), ((0, 1, 2), (2,)), ((0, 1, 2), (0, 2)),
-                        ((0, 1, 2), (1, 2))]),
-])
+@pytest.mark.parametrize(
+    "kept_card, legal",
+    [
+        ("highest_printed", [((0, 1, 2), (1,)), ((0, 1, 2), (2,)), ((0, 1, 2), (1, 2))]),
+        (
+            "player_chooses",
+            [((0, 1, 2), (1,)), ((0, 1, 2), (0, 1)), ((0, 1, 2), (2,)), ((0, 1, 2), (0, 2)), ((0, 1, 2), (1, 2))],
+        ),
+    ],
+)
 def test_mc19_mc23_maurice_one_colour_set_under_each_reading(engine: str, kept_card: str, legal: List[Any]) -> None:
     """MC-19, MC-23: eggs 4, 5, 5 with Maurice. Raising a 5 makes the one-colour run 4-5-6
     (keep the raised card, slot 1 or 2); raising the 4 makes the one-colour set 5-5-5, which
@@ -349,12 +392,16 @@ def test_mc19_mc23_maurice_one_colour_set_under_each_reading(engine: str, kept_c
     assert laid_455 == [MCCombine(a, b) for a, b in legal]
 
 
-@pytest.mark.parametrize("kept_card, keep, score, vp, discard", [
-    ("highest_printed", (1, 2), 10, ["eggs5/1c", "eggs5/2c"], ["eggs4/4c"]),
-    ("player_chooses", (0, 1), 9, ["eggs4/4c", "eggs5/1c"], ["eggs5/2c"]),
-])
+@pytest.mark.parametrize(
+    "kept_card, keep, score, vp, discard",
+    [
+        ("highest_printed", (1, 2), 10, ["eggs5/1c", "eggs5/2c"], ["eggs4/4c"]),
+        ("player_chooses", (0, 1), 9, ["eggs4/4c", "eggs5/1c"], ["eggs5/2c"]),
+    ],
+)
 def test_mc13_mc23_the_choice_changes_the_score_and_the_discard_pile(
-        engine: str, kept_card: str, keep: Any, score: int, vp: List[str], discard: List[str]) -> None:
+    engine: str, kept_card: str, keep: Any, score: int, vp: List[str], discard: List[str]
+) -> None:
     """MC-13, MC-23: laying eggs 4, 5, 5 as Maurice's set and keeping two cards: the default
     keeps both 5s (10 points, the 4 to the discard pile); a player who chooses may keep the 4
     and a 5 (9 points: the printed 4 counts), so a 5 goes to the discard pile instead (where a
@@ -381,8 +428,14 @@ def test_mc21_mc23_amelie_four_of_a_kind(engine: str) -> None:
     one of three (4 x 3) and any two of four (6)."""
     fives = [cid("eggs", 5, 1), cid("fruit", 5, 2), cid("nuts", 5, 3), cid("chocolate", 5, 4), cid("sugar", 3, 1)]
     s = combine_position(load(engine, players=2, kept_card="highest_printed"), fives, AMELIE)
-    assert moves(s) == [MCDecline(), MCCombine((0, 1, 2), (0,)), MCCombine((0, 1, 3), (0,)),
-                        MCCombine((0, 2, 3), (0,)), MCCombine((1, 2, 3), (1,)), MCCombine((0, 1, 2, 3), (0, 1))]
+    assert moves(s) == [
+        MCDecline(),
+        MCCombine((0, 1, 2), (0,)),
+        MCCombine((0, 1, 3), (0,)),
+        MCCombine((0, 2, 3), (0,)),
+        MCCombine((1, 2, 3), (1,)),
+        MCCombine((0, 1, 2, 3), (0, 1)),
+    ]
     s = combine_position(load(engine, players=2), fives, AMELIE)  # (the default: player_chooses)
     got = moves(s)
     four = [m for m in got if isinstance(m, MCCombine) and len(m.slots) == 4]
@@ -471,6 +524,7 @@ def test_mc23_c_interface_lists_every_choice_within_max_legal() -> None:
     set of three keeps any two (3 ways), of four any three (4 ways): 1 + 252 + 504 = 757
     actions, within the interface's ``max_legal`` for that reading."""
     from mousehole._cgame import CGame
+
     deck = [[0, 5, 3]] * 80
     for kept_card, count in (("highest_printed", 211), ("player_chooses", 757)):
         g = mousehole.load("maus_au_chocolat", engine="compiled", players=2, cards=deck, kept_card=kept_card)
@@ -490,6 +544,7 @@ def test_mc23_compiled_count_decoding_and_legality_test_use_the_reading(deck: in
     exactly the listed actions in seeded games."""
     from mousehole._maus_au_chocolat import _selfcheck_combos, _selfcheck_legal
     from mousehole.maus_au_chocolat import combination_actions
+
     cards = None if deck == 0 else [[i % 2, 5 + (i * 7) % 3, i % 9] for i in range(80)]
     kw: Dict[str, Any] = {} if cards is None else {"cards": cards}
     g = mousehole.load("maus_au_chocolat", engine="compiled", players=2, kept_card="player_chooses", **kw)
@@ -508,6 +563,7 @@ def test_mc23_compiled_count_decoding_and_legality_test_use_the_reading(deck: in
 def test_mc23_reference_search_rejects_an_unknown_reading() -> None:
     """MC-23: the reference's ``combination_actions`` names the reading's values."""
     from mousehole.maus_au_chocolat import combination_actions
+
     with pytest.raises(ValueError, match="MC-23: kept_card"):
         combination_actions(MIXED_FIVES, CARDS, LILLY, kept_card="any")
 
@@ -533,11 +589,18 @@ ETIENNE_AT = {
 }
 E_VALUES = list(ETIENNE_AT)
 # seat 0's eight cards (the last one its bid)
-E_HAND = [cid("eggs", 3, 1), cid("fruit", 3, 2), cid("eggs", 5, 1), cid("fruit", 5, 2),
-          cid("eggs", 7, 2), cid("fruit", 7, 3), cid("sugar", 7, 2), cid("nuts", 4, 8)]
+E_HAND = [
+    cid("eggs", 3, 1),
+    cid("fruit", 3, 2),
+    cid("eggs", 5, 1),
+    cid("fruit", 5, 2),
+    cid("eggs", 7, 2),
+    cid("fruit", 7, 3),
+    cid("sugar", 7, 2),
+    cid("nuts", 4, 8),
+]
 E_BID = cid("nuts", 4, 8)  # 8 coins: seat 0 picks first
-E_OTHER = [cid("sugar", 3, 1), cid("sugar", 5, 3), cid("sugar", 6, 3), cid("chocolate", 3, 3),
-           cid("chocolate", 6, 8)]
+E_OTHER = [cid("sugar", 3, 1), cid("sugar", 5, 3), cid("sugar", 6, 3), cid("chocolate", 3, 3), cid("chocolate", 6, 8)]
 E_OTHER_BID = cid("sugar", 3, 1)  # 1 coin
 E_DISPLAY = [cid("nuts", 6, 7), cid("nuts", 7, 4), cid("chocolate", 7, 4)]
 
@@ -548,16 +611,32 @@ def etienne_round(game: Any) -> Any:
     order (its top, drawn first, is the highest id left: sugar7/4c, card 79)."""
     used = set(E_HAND + E_OTHER + E_DISPLAY)
     d: Dict[str, Any] = game.new_state(0).to_dict()
-    d.update(round=1, phase="bid", pile=[c for c in range(80) if c not in used], display=sorted(E_DISPLAY),
-             discard=[], hands=[sorted(E_HAND), sorted(E_OTHER)], known=[[], []], pools=[0] * 80,
-             bids=[-1, -1], vp=[[], []], helpers=[0, MATHIEU], row=[1, 3, 4, 5, 6], order=[], turn=0,
-             picks_left=0, etienne_used=False, rng=17, history=[], truncated=False)
+    d.update(
+        round=1,
+        phase="bid",
+        pile=[c for c in range(80) if c not in used],
+        display=sorted(E_DISPLAY),
+        discard=[],
+        hands=[sorted(E_HAND), sorted(E_OTHER)],
+        known=[[], []],
+        pools=[0] * 80,
+        bids=[-1, -1],
+        vp=[[], []],
+        helpers=[0, MATHIEU],
+        row=[1, 3, 4, 5, 6],
+        order=[],
+        turn=0,
+        picks_left=0,
+        etienne_used=False,
+        rng=17,
+        history=[],
+        truncated=False,
+    )
     return game.state_from_dict(d)
 
 
 def swaps(cards: List[int]) -> List[int]:
     return [SWAP + c for c in sorted(cards)]
-
 
 
 @pytest.mark.parametrize("value", E_VALUES)
@@ -641,8 +720,15 @@ def to_discard_phase(game: Any) -> Any:
     """:func:`etienne_round` played to seat 0's hand-limit discards (nine cards, no swap)."""
     s = etienne_round(game)
     display = sorted(E_DISPLAY)
-    for a in (BID + E_BID, BID + E_OTHER_BID, PICK + display[0], PICK + display[1], PICK + display[2],
-              PICK + E_BID, DECLINE):
+    for a in (
+        BID + E_BID,
+        BID + E_OTHER_BID,
+        PICK + display[0],
+        PICK + display[1],
+        PICK + display[2],
+        PICK + E_BID,
+        DECLINE,
+    ):
         s.apply_action(a)
     assert s.to_dict()["phase"] == "discard"
     return s
@@ -746,6 +832,7 @@ def test_mc16_compiled_random_step_and_legality_test_between_the_discards() -> N
     from mousehole._cgame import CGame
     from mousehole._maus_au_chocolat import _selfcheck_legal
     from mousehole._rng import Rng
+
     for value, count in (("also_hand_limit", 18), ("any_decision", 9)):
         g = mousehole.load("maus_au_chocolat", engine="compiled", players=2, etienne_swap=value)
         s = to_discard_phase(g)
@@ -771,8 +858,12 @@ def test_mc16_compiled_random_step_and_legality_test_between_the_discards() -> N
 # ---- tie_break_moment ------------------------------------------------------------------------
 
 T_VALUES = ["before_passing", "after_passing"]
-FIVES = {ing: [cid(ing, 5, coin) for coin in range(1, 9) if any(
-    c[0] == ING[ing] and c[1] == 5 and c[2] == coin for c in CARDS)] for ing in ING}
+FIVES = {
+    ing: [
+        cid(ing, 5, coin) for coin in range(1, 9) if any(c[0] == ING[ing] and c[1] == 5 and c[2] == coin for c in CARDS)
+    ]
+    for ing in ING
+}
 
 
 def tie_position(game: Any, helpers: List[int], vp: List[List[int]], sets: Dict[int, List[int]]) -> Any:
@@ -789,10 +880,27 @@ def tie_position(game: Any, helpers: List[int], vp: List[List[int]], sets: Dict[
     rest = [c for c in range(80) if c not in used and c not in sum(hands, [])]
     order = sorted(range(n), key=lambda q: helpers[q])  # MC-10: helper rank order
     d: Dict[str, Any] = game.new_state(0).to_dict()
-    d.update(round=1, phase="combine", pile=rest[1:], display=[rest[0]], discard=[],
-             hands=hands, known=[[] for _ in range(n)], pools=[0] * 80, bids=[-1] * n,
-             vp=[sorted(v) for v in vp], helpers=list(helpers), row=[h for h in range(7) if h not in helpers],
-             order=order, turn=0, picks_left=0, etienne_used=False, rng=5, history=[], truncated=False)
+    d.update(
+        round=1,
+        phase="combine",
+        pile=rest[1:],
+        display=[rest[0]],
+        discard=[],
+        hands=hands,
+        known=[[] for _ in range(n)],
+        pools=[0] * 80,
+        bids=[-1] * n,
+        vp=[sorted(v) for v in vp],
+        helpers=list(helpers),
+        row=[h for h in range(7) if h not in helpers],
+        order=order,
+        turn=0,
+        picks_left=0,
+        etienne_used=False,
+        rng=5,
+        history=[],
+        truncated=False,
+    )
     return game.state_from_dict(d)
 
 
@@ -813,7 +921,6 @@ def play_to_the_end(s: Any, sets: Dict[int, List[int]]) -> Any:
                 raise AssertionError(f"seat {p} cannot lay {sets[p]}")
         s.apply(chosen)
     return s
-
 
 
 def test_mc25_the_reading_keeps_the_action_space_and_observation(engine: str) -> None:
@@ -921,24 +1028,31 @@ SET_KEEPS = [MCCombine((0, 1, 2), (0, 1)), MCCombine((0, 1, 2), (0, 2)), MCCombi
 CHANGED = {  # (helper, kept_card) -> the legal moves under each reading, in action order
     (MATHIEU, "player_chooses"): {
         "unbounded": [MCDecline(), SET_KEEPS[0], MCCombine((0, 1, 2), (2,))] + SET_KEEPS[1:],
-        "printed_range": [MCDecline()] + SET_KEEPS},
+        "printed_range": [MCDecline()] + SET_KEEPS,
+    },
     (MATHIEU, "highest_printed"): {
         "unbounded": [MCDecline(), MCCombine((0, 1, 2), (2,)), MCCombine((0, 1, 2), (0, 2))],
-        "printed_range": [MCDecline(), MCCombine((0, 1, 2), (0, 2))]},
+        "printed_range": [MCDecline(), MCCombine((0, 1, 2), (0, 2))],
+    },
     (MAURICE, "player_chooses"): {
         "unbounded": [MCDecline(), MCCombine((0, 1, 2), (1,)), SET_KEEPS[0], MCCombine((0, 1, 2), (2,))]
         + SET_KEEPS[1:],
-        "printed_range": [MCDecline()] + SET_KEEPS},
+        "printed_range": [MCDecline()] + SET_KEEPS,
+    },
     (MAURICE, "highest_printed"): {
-        "unbounded": [MCDecline(), MCCombine((0, 1, 2), (1,)), MCCombine((0, 1, 2), (2,)),
-                      MCCombine((0, 1, 2), (1, 2))],
-        "printed_range": [MCDecline(), MCCombine((0, 1, 2), (1, 2))]},
+        "unbounded": [
+            MCDecline(),
+            MCCombine((0, 1, 2), (1,)),
+            MCCombine((0, 1, 2), (2,)),
+            MCCombine((0, 1, 2), (1, 2)),
+        ],
+        "printed_range": [MCDecline(), MCCombine((0, 1, 2), (1, 2))],
+    },
 }
 
 
 def changed_position(game: Any, helper: int) -> Any:
     return combine_position(game, MATHIEU_334 if helper == MATHIEU else MAURICE_677, helper)
-
 
 
 def test_mc18_the_reading_keeps_the_action_space_and_observation(engine: str) -> None:
@@ -994,8 +1108,10 @@ def test_mc18_the_range_is_the_game_tables(engine: str) -> None:
     table = [[i // 16, 4 + (i % 16) % 3, 1] for i in range(80)]  # ids 0, 3: candy 4; 1: 5; 2, 5: 6
     # Mathieu: eggs 4, 5, 4 (slots 0..2) and fruit4: the run 3-4-5 keeps the 5 (slot 1).
     # Maurice: eggs 5, 6, 6 and fruit4: the run 5-6-7 keeps the raised 6 (slot 1 or 2).
-    for helper, hand, runs in ((MATHIEU, [0, 1, 3, 16], {MCCombine((0, 1, 2), (1,))}),
-                               (MAURICE, [1, 2, 5, 16], {MCCombine((0, 1, 2), (1,)), MCCombine((0, 1, 2), (2,))})):
+    for helper, hand, runs in (
+        (MATHIEU, [0, 1, 3, 16], {MCCombine((0, 1, 2), (1,))}),
+        (MAURICE, [1, 2, 5, 16], {MCCombine((0, 1, 2), (1,)), MCCombine((0, 1, 2), (2,))}),
+    ):
         legal = {}
         for value in C_VALUES:
             g = load(engine, players=2, cards=table, changed_value=value)
@@ -1007,6 +1123,7 @@ def test_mc18_the_range_is_the_game_tables(engine: str) -> None:
 def test_mc18_reference_search_rejects_an_unknown_reading() -> None:
     """MC-18, MC-19: the reference's ``combination_actions`` names the reading's values."""
     from mousehole.maus_au_chocolat import combination_actions
+
     with pytest.raises(ValueError, match="MC-18/MC-19: changed_value"):
         combination_actions(MATHIEU_334, CARDS, MATHIEU, changed_value="clamp")
 
@@ -1020,8 +1137,10 @@ def test_mc18_compiled_count_decoding_and_legality_test_use_the_reading(kept_car
     ``apply_action``'s legality test accepts exactly the listed actions in seeded games."""
     from mousehole._maus_au_chocolat import _selfcheck_combos, _selfcheck_legal
     from mousehole.maus_au_chocolat import combination_actions
-    g = mousehole.load("maus_au_chocolat", engine="compiled", players=2, kept_card=kept_card,
-                       changed_value="printed_range")
+
+    g = mousehole.load(
+        "maus_au_chocolat", engine="compiled", players=2, kept_card=kept_card, changed_value="printed_range"
+    )
     assert _selfcheck_combos(g.new_state(0), 41, 1500) == 1500
     rng = random.Random(7)
     differ = 0
@@ -1053,12 +1172,14 @@ def nodraw(cards: List[int]) -> List[int]:
     return [DISCARD + c for c in sorted(cards)]
 
 
-
-@pytest.mark.parametrize("param, default, value", [("etienne_draw", "always", "optional"),
-                                                    ("hand_limit", "after_combination", "standing")],
-                         ids=["etienne_draw-MC-16", "hand_limit-MC-14"])
-def test_mc16_mc14_discard_readings_keep_the_action_space_and_observation(engine: str, param: str, default: str,
-                                                                          value: str) -> None:
+@pytest.mark.parametrize(
+    "param, default, value",
+    [("etienne_draw", "always", "optional"), ("hand_limit", "after_combination", "standing")],
+    ids=["etienne_draw-MC-16", "hand_limit-MC-14"],
+)
+def test_mc16_mc14_discard_readings_keep_the_action_space_and_observation(
+    engine: str, param: str, default: str, value: str
+) -> None:
     """MC-16 ``etienne_draw="optional"`` and MC-14 ``hand_limit="standing"`` reuse the discard
     actions 160 + c: 2085 actions, the same observation shape; ``always`` and
     ``after_combination`` are the defaults."""
@@ -1087,7 +1208,7 @@ def test_mc16_discards_without_a_draw_at_each_decision(engine: str, value: str) 
     hand = s.to_dict()["hands"][0]
     assert s.current_player == 0 and s.to_dict()["phase"] == "combine" and len(hand) == 9
     legal = list(s.legal_actions())
-    assert legal[:legal.index(DECLINE)] == extra(hand) + swaps(hand)
+    assert legal[: legal.index(DECLINE)] == extra(hand) + swaps(hand)
 
 
 @pytest.mark.parametrize("value", D_VALUES)
@@ -1161,8 +1282,14 @@ def test_mc16_whole_games_with_discards_without_a_draw_reload(engine: str) -> No
                 for q in range(players):
                     s.determinize(q, seed)
                 hist = d["history"]
-                if (d["phase"] == "bid" and d["etienne_used"] and d["helpers"][0] == 0 and len(hist) > 1
-                        and DISCARD <= hist[-1] < SWAP and hist[-2] >= DECLINE):
+                if (
+                    d["phase"] == "bid"
+                    and d["etienne_used"]
+                    and d["helpers"][0] == 0
+                    and len(hist) > 1
+                    and DISCARD <= hist[-1] < SWAP
+                    and hist[-2] >= DECLINE
+                ):
                     boundary += 1
                 a = int(rng.choice(list(s.legal_actions())))
                 if DISCARD <= a < SWAP and d["phase"] != "discard":
@@ -1180,6 +1307,7 @@ def test_mc16_etienne_draw_compiled_policy_and_legality_test() -> None:
     ``tests/test_readings.py::test_engines_agree``.)"""
     from mousehole._cgame import CGame
     from mousehole._maus_au_chocolat import _selfcheck_legal
+
     g = mousehole.load("maus_au_chocolat", engine="compiled", players=3, etienne_draw="optional")
     rng = random.Random(3)
     for seed in range(3):
@@ -1287,7 +1415,7 @@ def test_mc14_mc10_the_combination_step_that_differs(engine: str, value: str) ->
     assert d["phase"] == "combine" and s.current_player == 0
     assert hand == (H_NINE if value == "after_combination" else [c for c in H_NINE if c != H_SIX])
     legal = [int(a) for a in s.legal_actions()]
-    assert legal[:len(hand) + 1] == swaps(hand) + [DECLINE]  # (Etienne's swaps, MC-16)
+    assert legal[: len(hand) + 1] == swaps(hand) + [DECLINE]  # (Etienne's swaps, MC-16)
     laid = [frozenset(hand[i] for i in PATTERNS[a - COMBINE][0]) for a in legal if a > DECLINE]
     sets = {frozenset(t) for t in itertools.combinations(H_SEVENS, 3)}
     runs = {frozenset((five, H_SIX, seven)) for five in H_FIVES for seven in H_SEVENS}
@@ -1372,8 +1500,14 @@ def test_mc14_whole_standing_games_never_combine_above_eight_and_reload(engine: 
     phase has the picker's bid card on the table and follows a pick, no hand reaches a
     combination step above 8 cards, no hand ever holds more than 9, and every position
     reloads from its dict and is determinized for every seat."""
-    g = load(engine, players=players, hand_limit="standing", hand_size=8, etienne_swap="also_hand_limit",
-             etienne_draw="optional")
+    g = load(
+        engine,
+        players=players,
+        hand_limit="standing",
+        hand_size=8,
+        etienne_swap="also_hand_limit",
+        etienne_draw="optional",
+    )
     limit_discards = swaps_between = after_pick = 0
     for seed in range(10):
         s = g.new_state(seed=seed)
@@ -1414,9 +1548,11 @@ def test_mc14_compiled_random_step_and_legality_test_at_the_ninth_card() -> None
     from mousehole._cgame import CGame
     from mousehole._maus_au_chocolat import _selfcheck_legal
     from mousehole._rng import Rng
+
     for swap_value, count in (("also_hand_limit", 18), ("any_decision", 9)):
-        g = mousehole.load("maus_au_chocolat", engine="compiled", players=2, hand_limit="standing",
-                           etienne_swap=swap_value)
+        g = mousehole.load(
+            "maus_au_chocolat", engine="compiled", players=2, hand_limit="standing", etienne_swap=swap_value
+        )
         s = at_the_ninth_card(g)
         assert _selfcheck_legal(s) == count == len(s.legal_actions())
         assert CGame(s).legal() == [int(a) for a in s.legal_actions()]

@@ -1,4 +1,5 @@
 """Maus au Chocolat: one test (at least) per rule id MC-1 .. MC-30, on both engines."""
+
 from __future__ import annotations
 
 import itertools
@@ -76,8 +77,8 @@ def arrange(
             full_hands.append(sorted(free[-4:]))
             del free[-4:]
     if display is None:
-        display = free[-(n + 1):]
-        del free[-(n + 1):]
+        display = free[-(n + 1) :]
+        del free[-(n + 1) :]
     disc = list(discard or [])
     if pile is None:
         pile = free
@@ -228,8 +229,10 @@ def test_mc6_reshuffle_of_the_discards(engine: str) -> None:
     """MC-6: the empty pile is replaced by the shuffled discard pile; with both empty fewer
     cards are laid."""
     g = load(engine, players=2)
-    hands = {0: [cid("eggs", 3, 1), cid("eggs", 4, 4), cid("nuts", 6, 7)],
-             1: [cid("fruit", 3, 2), cid("sugar", 5, 3), cid("nuts", 7, 4)]}
+    hands = {
+        0: [cid("eggs", 3, 1), cid("eggs", 4, 4), cid("nuts", 6, 7)],
+        1: [cid("fruit", 3, 2), cid("sugar", 5, 3), cid("nuts", 7, 4)],
+    }
     pile = [cid("sugar", 7, 2)]  # one card: the refill needs two
     s = arrange(g, hands, helpers=[HENRI, MATHIEU], display=[cid("eggs", 7, 2)], pile=pile, seat=0)
     discard_before = s.to_dict()["discard"]
@@ -251,8 +254,9 @@ def test_mc6_reshuffle_of_the_discards(engine: str) -> None:
     # (seat 0 holds every other card as victory points: a high target lets the game go on)
     g3b = load(engine, players=3, target=1000)
     vp_cards = [c for c in range(80) if c not in (0, 1, 2, 3, 4, 5, 6)]
-    s = arrange(g3b, {0: [0, 1], 1: [2, 3], 2: [4, 5]}, helpers=[0, 1, 2], display=[6], pile=[], vp={0: vp_cards},
-                seat=0)
+    s = arrange(
+        g3b, {0: [0, 1], 1: [2, 3], 2: [4, 5]}, helpers=[0, 1, 2], display=[6], pile=[], vp={0: vp_cards}, seat=0
+    )
     for _ in range(3):
         s.apply(MCDecline())
     d = s.to_dict()
@@ -273,7 +277,7 @@ def test_mc7_bids_are_hidden_until_all_are_in(engine: str) -> None:
         view = s.to_dict(for_player=p)
         assert view["bids"][0] is None and view["committed"][0]
         assert BID + c0 not in view["history"]
-        assert s.observation(p)[240 : 320].sum() == 0  # own-bid plane: nothing yet
+        assert s.observation(p)[240:320].sum() == 0  # own-bid plane: nothing yet
     assert s.to_dict(for_player=0)["bids"][0] == c0
     s.apply_action(BID + d["hands"][1][0])
     s.apply_action(BID + d["hands"][2][0])
@@ -403,8 +407,11 @@ def test_mc13_victory_points_are_printed_candy_values(engine: str) -> None:
 def test_mc14_hand_limit_after_the_combination_step(engine: str) -> None:
     """MC-14: more than 8 cards after one's combination step: discard down to 8."""
     g = load(engine, players=2)
-    hand = [cid("eggs", 3, None, i) for i in range(3)] + [cid("fruit", 3, None, i) for i in range(3)] + \
-        [cid("nuts", 7, None, i) for i in range(3)]
+    hand = (
+        [cid("eggs", 3, None, i) for i in range(3)]
+        + [cid("fruit", 3, None, i) for i in range(3)]
+        + [cid("nuts", 7, None, i) for i in range(3)]
+    )
     s = arrange(g, {0: hand}, helpers=[HENRI, CLAUDE], seat=0)
     s.apply(MCDecline())
     assert s.current_player == 0 and s.to_dict()["phase"] == "discard"
@@ -590,8 +597,11 @@ def test_mc23_modified_values_decide_printed_values_score(engine: str) -> None:
     g = load(engine, players=2, kept_card="highest_printed")
     cards = [cid("eggs", 5), cid("fruit", 5), cid("nuts", 6)]
     s = arrange(g, {0: cards + [cid("sugar", 3)]}, helpers=[MATHIEU, ETIENNE], seat=0)
-    assert outcomes(s, cards) == {frozenset([cid("nuts", 6)]), frozenset([cid("eggs", 5)]),
-                                  frozenset([cid("fruit", 5)])}
+    assert outcomes(s, cards) == {
+        frozenset([cid("nuts", 6)]),
+        frozenset([cid("eggs", 5)]),
+        frozenset([cid("fruit", 5)]),
+    }
     combine(s, cards, [cid("nuts", 6)])
     assert s.scores()[0] == 6
     # Maurice: 6-7-7 of nuts: raise the 6 -> a one-colour set of 7s (keep two 7s), or
@@ -641,8 +651,10 @@ def test_mc25_tie_break_by_helper_rank(engine: str) -> None:
     vp1 = [cid("eggs", 7, None, i) for i in range(3)] + [cid("fruit", 7, None, 0)]  # 28
     vp2 = [cid("nuts", 7, None, i) for i in range(3)] + [cid("chocolate", 7, None, 0)]  # 28
     # seats 1 and 2 each lay a mixed run 3-4-5 and keep the 3: both reach 31
-    lay = {1: [cid("fruit", 3), cid("sugar", 4), cid("nuts", 5)],
-           2: [cid("chocolate", 3), cid("eggs", 4), cid("fruit", 5)]}
+    lay = {
+        1: [cid("fruit", 3), cid("sugar", 4), cid("nuts", 5)],
+        2: [cid("chocolate", 3), cid("eggs", 4), cid("fruit", 5)],
+    }
     hands = {1: lay[1] + [cid("sugar", 6)], 2: lay[2] + [cid("eggs", 6)]}
 
     def play_out(s: Any) -> None:
@@ -781,8 +793,14 @@ def test_mc28_card_conservation_on_every_step(engine: str) -> None:
             rng = Rng(seed + 50)
             while not s.is_terminal():
                 d = s.to_dict()
-                allc = d["pile"] + d["display"] + d["discard"] + [b for b in d["bids"] if b >= 0] + \
-                    sum(d["hands"], []) + sum(d["vp"], [])
+                allc = (
+                    d["pile"]
+                    + d["display"]
+                    + d["discard"]
+                    + [b for b in d["bids"] if b >= 0]
+                    + sum(d["hands"], [])
+                    + sum(d["vp"], [])
+                )
                 assert sorted(allc) == list(range(80))
                 legal = s.legal_actions()
                 s.apply_action(int(legal[rng.below(len(legal))]))
@@ -812,8 +830,11 @@ def test_mc29_combination_search_matches_the_reference(engine: str) -> None:
         got = [int(a) for a in s.legal_actions() if a > DECLINE]
         assert got == combination_actions(hand, CARDS, helper)
     # a 9-card hand of 3-4-5s has many combinations, each once
-    hand = sorted([cid("eggs", 3, None, i) for i in range(3)] + [cid("eggs", 4, None, i) for i in range(3)]
-                  + [cid("eggs", 5, None, i) for i in range(3)])
+    hand = sorted(
+        [cid("eggs", 3, None, i) for i in range(3)]
+        + [cid("eggs", 4, None, i) for i in range(3)]
+        + [cid("eggs", 5, None, i) for i in range(3)]
+    )
     s = arrange(g, {0: hand}, helpers=[MATHIEU, ETIENNE], seat=0)
     acts = [int(a) for a in s.legal_actions() if a > DECLINE]
     assert len(acts) == len(set(acts)) > 20

@@ -5,6 +5,7 @@ key or the rule (never a TypeError, IndexError or a crash of the compiled engine
 hypothesis fuzz (``tests/test_fuzz_state_dicts.py``) covers random mutations; these cases pin
 the checks one by one. Both engines.
 """
+
 from __future__ import annotations
 
 import copy
@@ -75,14 +76,32 @@ def test_flags_are_bools(engine: str, key: str) -> None:
         refused(g, dict(d, **{key: bad}), f"'{key}'")
 
 
-@pytest.mark.parametrize("key,path", [
-    ("bids", (0,)), ("pools", (5,)), ("hands", (1, 0)), ("known", (0,)), ("vp", (0,)), ("history", (0,)),
-    ("pile", (0,)), ("display", (0,)), ("discard", (0,)), ("helpers", (0,)), ("row", (0,)), ("order", (0,)),
-])
+@pytest.mark.parametrize(
+    "key,path",
+    [
+        ("bids", (0,)),
+        ("pools", (5,)),
+        ("hands", (1, 0)),
+        ("known", (0,)),
+        ("vp", (0,)),
+        ("history", (0,)),
+        ("pile", (0,)),
+        ("display", (0,)),
+        ("discard", (0,)),
+        ("helpers", (0,)),
+        ("row", (0,)),
+        ("order", (0,)),
+    ],
+)
 def test_a_bool_is_not_an_int_in_lists(engine: str, key: str, path: tuple) -> None:
     g = load(engine)
-    d = first(g, 2, lambda d: d["phase"] == "combine" and d["round"] > 2 and all(d["known"]) and all(d["vp"])
-              and bool(d["discard"]))
+    d = first(
+        g,
+        2,
+        lambda d: (
+            d["phase"] == "combine" and d["round"] > 2 and all(d["known"]) and all(d["vp"]) and bool(d["discard"])
+        ),
+    )
     e = copy.deepcopy(d)
     box = e[key]
     for i in path[:-1]:
@@ -91,8 +110,24 @@ def test_a_bool_is_not_an_int_in_lists(engine: str, key: str, path: tuple) -> No
     refused(g, e, f"'{key}'")
 
 
-@pytest.mark.parametrize("key", ["pile", "display", "discard", "hands", "known", "vp", "pools", "bids", "helpers",
-                                 "row", "order", "history", "phase"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "pile",
+        "display",
+        "discard",
+        "hands",
+        "known",
+        "vp",
+        "pools",
+        "bids",
+        "helpers",
+        "row",
+        "order",
+        "history",
+        "phase",
+    ],
+)
 def test_wrong_types_name_the_key(engine: str, key: str) -> None:
     g = load(engine)
     d = first(g, 3, combine_phase)

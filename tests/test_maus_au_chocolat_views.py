@@ -11,6 +11,7 @@ Both engines.
   determinizations respect it (``pools`` / ``unseen_pools``).
 * The view keeps everything public: every key a seat may see equals the full state's.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,11 +25,52 @@ from gamecases import scale
 from mousehole._rng import Rng
 from mousehole.maus_au_chocolat import BID, COMBINE, DECLINE, PICK, SWAP
 
-PUBLIC = ("round", "phase", "display", "discard", "vp", "helpers", "row", "order", "turn", "picks_left",
-          "etienne_used", "truncated", "known", "pools", "game", "params")
-VIEW_KEYS = {"game", "params", "view", "round", "phase", "pile", "display", "discard", "hands", "known", "pools",
-             "bids", "vp", "helpers", "row", "order", "turn", "picks_left", "etienne_used", "rng", "history",
-             "truncated", "hand_sizes", "committed", "unseen_pools", "pile_size"}
+PUBLIC = (
+    "round",
+    "phase",
+    "display",
+    "discard",
+    "vp",
+    "helpers",
+    "row",
+    "order",
+    "turn",
+    "picks_left",
+    "etienne_used",
+    "truncated",
+    "known",
+    "pools",
+    "game",
+    "params",
+)
+VIEW_KEYS = {
+    "game",
+    "params",
+    "view",
+    "round",
+    "phase",
+    "pile",
+    "display",
+    "discard",
+    "hands",
+    "known",
+    "pools",
+    "bids",
+    "vp",
+    "helpers",
+    "row",
+    "order",
+    "turn",
+    "picks_left",
+    "etienne_used",
+    "rng",
+    "history",
+    "truncated",
+    "hand_sizes",
+    "committed",
+    "unseen_pools",
+    "pile_size",
+}
 
 
 def load(engine: str, players: int) -> Any:
@@ -199,8 +241,9 @@ def test_mc6_determinizations_respect_what_a_reshuffle_told(engine: str) -> None
                     assert all(det["pools"][c] == top for c in det["pile"])
                     assert sorted(det["pile"]) != [] or d["pile"] == []
                     for q in range(players):
-                        assert sorted(det["pools"][c] for c in unseen(det, q)) == \
-                            sorted(d["pools"][c] for c in unseen(d, q))
+                        assert sorted(det["pools"][c] for c in unseen(det, q)) == sorted(
+                            d["pools"][c] for c in unseen(d, q)
+                        )
                         assert set(d["known"][q]) <= set(det["hands"][q]) | {det["bids"][q]}
                     checked += 1
                 older_in_hands += any(d["pools"][c] < top for q in range(players) for c in unseen(d, q))

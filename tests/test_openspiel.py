@@ -2,6 +2,7 @@
 ``random_sim_test`` on every game at its smallest and largest player count on both engines,
 OpenSpiel's ``MCTSBot`` and ``ISMCTSBot`` playing whole games, and the game types, tensors,
 strings, chance nodes, resampling and parameters we declare. Needs OpenSpiel (Python 3.11+)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -70,10 +71,12 @@ def test_missing_openspiel_is_a_clear_import_error(monkeypatch: pytest.MonkeyPat
 def test_module_imports_without_openspiel() -> None:
     import subprocess
 
-    code = ("import sys; sys.modules['pyspiel'] = None\n"
-            "import mousehole.openspiel as mo\n"
-            "assert mo.parameter_specification('m')['rng_seed'] == -1\n"
-            "try:\n    mo.register()\nexcept ImportError as e:\n    print(e)\n")
+    code = (
+        "import sys; sys.modules['pyspiel'] = None\n"
+        "import mousehole.openspiel as mo\n"
+        "assert mo.parameter_specification('m')['rng_seed'] == -1\n"
+        "try:\n    mo.register()\nexcept ImportError as e:\n    print(e)\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "pip install 'open_spiel>=2.0' (the 'openspiel' extra" in out.stdout
@@ -231,8 +234,9 @@ def test_max_game_length_bounds_random_games(game_id: str) -> None:
     actions its bound allows per round)."""
     for n in _counts(game_id):
         for max_turns in (2, 5, 1000):
-            g = mo.load_game(game_id, rng_seed=0, players=n, max_turns=max_turns,
-                              **profile(game_id).openspiel_chance_off)
+            g = mo.load_game(
+                game_id, rng_seed=0, players=n, max_turns=max_turns, **profile(game_id).openspiel_chance_off
+            )
             res = mousehole.simulate(g.mousehole_game, 200, seed=max_turns)
             assert int(res.lengths.max()) <= g.max_game_length(), (game_id, n, max_turns)
 
@@ -255,8 +259,9 @@ def test_kasimir_chance_nodes_are_die_faces() -> None:
             face = int(rng.integers(faces))
             engine = st.mousehole_state()
             engine.apply_action(mh.num_actions - faces + face)  # KK: chance action P + face
-            assert st.action_to_string(pyspiel.PlayerId.CHANCE, face) == \
-                st.mousehole_state().describe(mh.num_actions - faces + face)
+            assert st.action_to_string(pyspiel.PlayerId.CHANCE, face) == st.mousehole_state().describe(
+                mh.num_actions - faces + face
+            )
             st.apply_action(face)
             assert st.mousehole_state() == engine
             seen += 1
@@ -412,6 +417,7 @@ def _deal(s: Any) -> str:
 def test_seeded_deals_follow_rng_seed() -> None:
     """``rng_seed=s``: the k-th initial state made deals from ``derive(s, k)``, the same
     calls give the same deals, another seed others."""
+
     def deals(seed: int, clones: bool) -> List[str]:
         g = mo.load_game("cheese_rescue", players=2, rng_seed=seed)
         out = []
@@ -426,8 +432,9 @@ def test_seeded_deals_follow_rng_seed() -> None:
     a = deals(1, False)
     assert len(set(a)) == 4  # four different deals
     g = mo.load_game("cheese_rescue", players=2, rng_seed=1)
-    assert a == [json.dumps(g.mousehole_game.new_state(mousehole._rng.derive(1, k)).to_dict(), sort_keys=True)
-                 for k in range(4)]
+    assert a == [
+        json.dumps(g.mousehole_game.new_state(mousehole._rng.derive(1, k)).to_dict(), sort_keys=True) for k in range(4)
+    ]
     b = deals(1, True)  # OpenSpiel's own throwaway states take seeds too: other deals, ...
     assert len(set(b)) == 4 and deals(1, True) == b  # ... all different, and reproducible
     assert set(deals(2, False)).isdisjoint(a)
@@ -511,11 +518,13 @@ def test_unseeded_deals_come_from_the_os() -> None:
 def test_two_processes_deal_differently_unless_seeded() -> None:
     import subprocess
 
-    code = ("import json, mousehole.openspiel as mo, sys\n"
-            "kw = {} if sys.argv[1] == 'none' else {'rng_seed': int(sys.argv[1])}\n"
-            "g = mo.load_game('maus_au_chocolat', players=3, **kw)\n"
-            "print(json.dumps([g.new_initial_state().mousehole_state().to_dict() for _ in range(2)],"
-            " sort_keys=True))\n")
+    code = (
+        "import json, mousehole.openspiel as mo, sys\n"
+        "kw = {} if sys.argv[1] == 'none' else {'rng_seed': int(sys.argv[1])}\n"
+        "g = mo.load_game('maus_au_chocolat', players=3, **kw)\n"
+        "print(json.dumps([g.new_initial_state().mousehole_state().to_dict() for _ in range(2)],"
+        " sort_keys=True))\n"
+    )
 
     def run(arg: str) -> str:
         out = subprocess.run([sys.executable, "-c", code, arg], capture_output=True, text=True, timeout=300)
@@ -555,8 +564,9 @@ def test_games_pickle(game_id: str, players: int) -> None:
             assert h.get_type().chance_mode == g.get_type().chance_mode
             if rng_seed >= 0:  # a seeded copy deals the seed's games from the start
                 fresh = pyspiel.load_game(str(g))
-                assert [_deal(h.new_initial_state()) for _ in range(2)] == \
-                       [_deal(fresh.new_initial_state()) for _ in range(2)]
+                assert [_deal(h.new_initial_state()) for _ in range(2)] == [
+                    _deal(fresh.new_initial_state()) for _ in range(2)
+                ]
     assert getattr(mo, type(g).__name__) is type(g)  # the per-game class is a module attribute
 
 
@@ -725,8 +735,12 @@ def test_openspiel_ismcts_plays_a_four_seat_game() -> None:
     ev = mcts.RandomRolloutEvaluator(1, rs)
     bots = [ismcts.ISMCTSBot(g, ev, 2.0, 2, random_state=rs) for _ in range(4)]
     end = _play_bots(g, bots, rs)
-    assert sorted(end.returns()) in ([-1.0, -1.0, -1.0, 1.0], [-1.0, -1.0, 1.0, 1.0],
-                                     [-1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0])
+    assert sorted(end.returns()) in (
+        [-1.0, -1.0, -1.0, 1.0],
+        [-1.0, -1.0, 1.0, 1.0],
+        [-1.0, 1.0, 1.0, 1.0],
+        [0.0, 0.0, 0.0, 0.0],
+    )
 
 
 def test_mousehole_bots_play_openspiel_states() -> None:
@@ -790,7 +804,7 @@ def test_readings_pass_through_openspiel_parameter_strings(game_id: str, params:
     """A reading is an OpenSpiel string parameter: the game string loads it, ``str(game)``
     gives it back, and OpenSpiel's own random_sim_test plays it."""
     spec = mo.parameter_specification(game_id)
-    (param, value), = [(k, v) for k, v in params.items() if k != "players"]
+    ((param, value),) = [(k, v) for k, v in params.items() if k != "players"]
     assert isinstance(spec[param], str) and spec[param] == _api._REGISTRY[game_id].DEFAULTS[param]
     g = pyspiel.load_game(f"mousehole_{game_id}(players={params['players']},{param}={value},rng_seed=3)")
     assert g.mousehole_game.params[param] == value and g.get_parameters()[param] == value

@@ -10,6 +10,7 @@ nesting bounded before anything recurses, the sizes of ``render.rgb_array`` and 
 Chocolat's history checked against the position. What a shell sees runs through
 ``python -m mousehole`` in a child process with a timeout.
 """
+
 from __future__ import annotations
 
 import doctest
@@ -36,8 +37,14 @@ LONGEST = 400
 
 
 def shell(*argv: str, timeout: float = 120, cwd: Any = None) -> Tuple[int, str, str]:
-    done = subprocess.run([sys.executable, "-m", "mousehole", *argv], capture_output=True, timeout=timeout,
-                          env=ENV, cwd=cwd, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [sys.executable, "-m", "mousehole", *argv],
+        capture_output=True,
+        timeout=timeout,
+        env=ENV,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+    )
     return done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
 
 
@@ -172,8 +179,12 @@ def test_numpy_arrays_and_tuples_are_read_as_lists(engine: str) -> None:
     assert game.params["traps"] == [3, 9] and game.params["die"] == [1, 2, "clover"]
     assert_plain(game.params)
     default = mousehole.load("m", engine=engine)
-    m = mousehole.load("m", engine=engine, colours=np.array(default.params["colours"]),
-                       start_layout=np.array(default.params["start_layout"]))
+    m = mousehole.load(
+        "m",
+        engine=engine,
+        colours=np.array(default.params["colours"]),
+        start_layout=np.array(default.params["start_layout"]),
+    )
     assert m == default and type(m.params["colours"][0]) is str and type(m.params["start_layout"][0][0]) is int
     for bad in (np.array([object()]), np.array([1 + 2j]), {3, 9}, b"ab", object()):
         with pytest.raises(mousehole.ParameterError, match="kasimir: traps"):
@@ -208,14 +219,24 @@ def test_the_environments_take_numpy_parameter_values(engine: str) -> None:
     import mousehole.gymnasium  # noqa: F401  (registers the ids)
     from mousehole import pettingzoo
 
-    env = gymnasium.make("mousehole/Kasimir-v0", players=np.int64(2), engine=engine,
-                         tie_break=np.str_("fewest_turns"), traps=np.array([2, 5]))
+    env = gymnasium.make(
+        "mousehole/Kasimir-v0",
+        players=np.int64(2),
+        engine=engine,
+        tie_break=np.str_("fewest_turns"),
+        traps=np.array([2, 5]),
+    )
     game = env.unwrapped.game
     assert game.params["tie_break"] == "fewest_turns" and game.params["traps"] == [2, 5]
     assert_plain(game.params)
     json.dumps(played(game).to_dict())
-    aec = pettingzoo.env("m", engine=engine, players=np.int64(3), colours=numpyish(["a", "b", "c", "d", "e"]),
-                         cards=numpyish([[c, v, s] for c, v, s in _renamed_cards()]))
+    aec = pettingzoo.env(
+        "m",
+        engine=engine,
+        players=np.int64(3),
+        colours=numpyish(["a", "b", "c", "d", "e"]),
+        cards=numpyish([[c, v, s] for c, v, s in _renamed_cards()]),
+    )
     assert_plain(aec.game.params)
     json.dumps(played(aec.game).to_dict())
     env.close()
@@ -232,21 +253,30 @@ def test_openspiel_takes_numpy_values_and_refuses_rng_seed_beyond_32_bits() -> N
     numpy ``rng_seed`` a TypeError; now every value is checked in mousehole's terms first."""
     pytest.importorskip("pyspiel", reason="open_spiel is not installed (Python 3.11+)")
     from mousehole import openspiel
-    for seed, words in ((2 ** 31, "or a seed 0..2147483647 (OpenSpiel's ints are 32-bit), got 2147483648"),
-                        (-2, "got -2"), (True, "got True"), (2 ** 70, "got 1180591620717411303424")):
+
+    for seed, words in (
+        (2**31, "or a seed 0..2147483647 (OpenSpiel's ints are 32-bit), got 2147483648"),
+        (-2, "got -2"),
+        (True, "got True"),
+        (2**70, "got 1180591620717411303424"),
+    ):
         with pytest.raises(mousehole.ParameterError, match=re.escape(words)):
             openspiel.load_game("kasimir", rng_seed=seed)
     with pytest.raises(mousehole.ParameterError, match="max_turns must be an int from 1 to 1,000,000"):
-        openspiel.load_game("kasimir", max_turns=2 ** 40)
+        openspiel.load_game("kasimir", max_turns=2**40)
     import pyspiel  # an OpenSpiel game string: the same rule and the same bounds
+
     openspiel.register()
-    for text, words in (("mousehole_kasimir(max_turns=1000001)", "max_turns must be an int from 1 to 1,000,000"),
-                        ("mousehole_kasimir(tie_break=" + "x" * 5000 + ")", "a string of at most 1,000 characters")):
+    for text, words in (
+        ("mousehole_kasimir(max_turns=1000001)", "max_turns must be an int from 1 to 1,000,000"),
+        ("mousehole_kasimir(tie_break=" + "x" * 5000 + ")", "a string of at most 1,000 characters"),
+    ):
         with pytest.raises(mousehole.ParameterError, match=re.escape(words)) as info:
             pyspiel.load_game(text)
         assert len(str(info.value)) <= LONGEST
-    game = openspiel.load_game("kasimir", rng_seed=np.int64(5), tie_break=np.str_("fewest_turns"),
-                               max_turns=np.int32(50), engine="python")
+    game = openspiel.load_game(
+        "kasimir", rng_seed=np.int64(5), tie_break=np.str_("fewest_turns"), max_turns=np.int32(50), engine="python"
+    )
     assert game.mousehole_game.params["tie_break"] == "fewest_turns"
     assert game.get_parameters()["rng_seed"] == 5 and game.get_parameters()["max_turns"] == 50
 
@@ -260,7 +290,7 @@ def test_max_turns_is_bounded_alike_in_load_and_records(name: str, engine: str) 
     """Issue 39: ``load`` took ``max_turns`` above 1,000,000, which records refuse. One
     bound now, ``mousehole._values.MAX_TURNS``, for both."""
     assert records.MAX_TURNS == MAX_TURNS == 1_000_000
-    for bad in (MAX_TURNS + 1, 2 ** 63, 10 ** 30):
+    for bad in (MAX_TURNS + 1, 2**63, 10**30):
         with pytest.raises(mousehole.ParameterError, match=rf"{name}: max_turns must be an int from 1 to 1,000,000"):
             mousehole.load(name, engine=engine, max_turns=bad)
     state = played(mousehole.load(name, players=2, engine=engine, max_turns=MAX_TURNS))
@@ -273,8 +303,20 @@ def test_whatever_load_accepts_a_record_holds(name: str, engine: str) -> None:
     the bounds of a record (numbers of 64 bits and more, huge floats, strings of 1,000
     characters, nested ones): either ``load`` refuses it or a record of the game writes and
     reads back (``max_turns`` above 1,000,000 was the one ``load`` took and records refused)."""
-    edges = (2 ** 63, 2 ** 64, -2 ** 63 - 1, 2 ** 70, 1e300, -1e300, 0.5, "x" * 1000, [2 ** 64], ["x" * 1000],
-             {"a": 2 ** 64}, MAX_TURNS + 1)
+    edges = (
+        2**63,
+        2**64,
+        -(2**63) - 1,
+        2**70,
+        1e300,
+        -1e300,
+        0.5,
+        "x" * 1000,
+        [2**64],
+        ["x" * 1000],
+        {"a": 2**64},
+        MAX_TURNS + 1,
+    )
     for key in sorted(mousehole.load(name, engine=engine).params):
         for value in edges:
             try:
@@ -290,10 +332,29 @@ def test_play_and_arena_refuse_max_turns_beyond_a_record_up_front(tmp_path: Any)
     then ended in a traceback with an empty record file; ``arena --records`` wrote nothing.
     Both refuse the value before the game, and write no file."""
     record, arena_records = tmp_path / "r.json", tmp_path / "a.json"
-    one_line_error(*shell("play", "m", "--players", "2", "--bots", "random", "--param", "max_turns=1000001",
-                          "--record", str(record)), "max_turns must be an int from 1 to 1,000,000, got 1000001")
-    one_line_error(*shell("arena", "m", "--players", "2", "--bots", "random,random", "--games", "1", "--param",
-                          "max_turns=1000001", "--records", str(arena_records)), "max_turns must be an int from 1")
+    one_line_error(
+        *shell(
+            "play", "m", "--players", "2", "--bots", "random", "--param", "max_turns=1000001", "--record", str(record)
+        ),
+        "max_turns must be an int from 1 to 1,000,000, got 1000001",
+    )
+    one_line_error(
+        *shell(
+            "arena",
+            "m",
+            "--players",
+            "2",
+            "--bots",
+            "random,random",
+            "--games",
+            "1",
+            "--param",
+            "max_turns=1000001",
+            "--records",
+            str(arena_records),
+        ),
+        "max_turns must be an int from 1",
+    )
     assert not record.exists() and not arena_records.exists()
 
 
@@ -302,6 +363,7 @@ def test_m_names_fit_the_moves_a_record_holds(engine: str) -> None:
     names are at most ``m.MAX_NAME`` characters, so that every move of a game ``load``
     accepts fits a record (a 300-character colour was accepted, and its record refused)."""
     from mousehole.m import MAX_NAME
+
     long_colours = [c * MAX_NAME for c in "abcde"]
     long_symbols = [s * MAX_NAME for s in "wxyz"]
     default = mousehole.load("m").params
@@ -330,8 +392,11 @@ def test_a_deeply_nested_value_of_any_parameter_is_a_parameter_error(name: str, 
     keys = sorted(mousehole.load(name, engine=engine).params)
     for key in keys:
         for value in (deep(2000), {"a": deep(2000)}, deep(MAX_VALUE_DEPTH + 1)):
-            with pytest.raises(mousehole.ParameterError, match=rf"^{name}: {key}: nested too deeply \(lists and "
-                                                                rf"dicts at most {MAX_VALUE_DEPTH} deep\)$"):
+            with pytest.raises(
+                mousehole.ParameterError,
+                match=rf"^{name}: {key}: nested too deeply \(lists and "
+                rf"dicts at most {MAX_VALUE_DEPTH} deep\)$",
+            ):
                 mousehole.load(name, engine=engine, **{key: value})
     # at the bound the value is read (and refused by the game for what it is, not its depth)
     with pytest.raises(mousehole.ParameterError) as info:
@@ -343,18 +408,24 @@ def test_deep_param_and_compare_values_are_one_line_errors(tmp_path: Any) -> Non
     """Issue 39: ``--param "traps=[[[...]]]"`` 2,400 deep and ``bench --compare`` of deeply
     nested JSON ended in RecursionError tracebacks. The depth is checked before parsing."""
     value = "[" * 2400 + "]" * 2400
-    one_line_error(*shell("show", "kasimir", "--param", f"traps={value}"),
-                   f"argument --param: traps: VALUE nests arrays and objects 2400 deep; a parameter value "
-                   f"nests at most {MAX_VALUE_DEPTH} deep")
-    one_line_error(*shell("simulate", "m", "--games", "1", "--param", "colours=" + '{"a":' * 1500 + "1" + "}" * 1500),
-                   "VALUE nests arrays and objects 1500 deep")
+    one_line_error(
+        *shell("show", "kasimir", "--param", f"traps={value}"),
+        f"argument --param: traps: VALUE nests arrays and objects 2400 deep; a parameter value "
+        f"nests at most {MAX_VALUE_DEPTH} deep",
+    )
+    one_line_error(
+        *shell("simulate", "m", "--games", "1", "--param", "colours=" + '{"a":' * 1500 + "1" + "}" * 1500),
+        "VALUE nests arrays and objects 1500 deep",
+    )
     at_bound = "[" * MAX_VALUE_DEPTH + "]" * MAX_VALUE_DEPTH
     status, _, err = shell("show", "kasimir", "--param", f"traps={at_bound}")
     one_line_error(status, "", err, "traps holds [")  # read, then refused by the game (KK-1), not for its depth
     deep_file = tmp_path / "deep.json"
     deep_file.write_text('{"games": ' + "[" * 100_000 + "]" * 100_000 + "}")
-    one_line_error(*shell("bench", "--compare", str(deep_file)),
-                   "nested too deeply: arrays and objects at most 32 deep, got 100001")
+    one_line_error(
+        *shell("bench", "--compare", str(deep_file)),
+        "nested too deeply: arrays and objects at most 32 deep, got 100001",
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -362,10 +433,23 @@ def test_deep_param_and_compare_values_are_one_line_errors(tmp_path: Any) -> Non
 
 
 BAD_SIZES: List[Tuple[Any, type]] = [
-    (float("nan"), ValueError), (float("inf"), ValueError), (1e-300, ValueError), (2 ** 64, ValueError),
-    (1e300, ValueError), (10 ** 400, ValueError), (1e5, ValueError), (1e9, ValueError), (20_000, ValueError),
-    (0, ValueError), (-5, ValueError), (15.9, ValueError), (True, TypeError), (np.True_, TypeError),
-    ("300", TypeError), ([300], TypeError), (None, None),
+    (float("nan"), ValueError),
+    (float("inf"), ValueError),
+    (1e-300, ValueError),
+    (2**64, ValueError),
+    (1e300, ValueError),
+    (10**400, ValueError),
+    (1e5, ValueError),
+    (1e9, ValueError),
+    (20_000, ValueError),
+    (0, ValueError),
+    (-5, ValueError),
+    (15.9, ValueError),
+    (True, TypeError),
+    (np.True_, TypeError),
+    ("300", TypeError),
+    ([300], TypeError),
+    (None, None),
 ]
 
 
@@ -376,19 +460,24 @@ def test_rgb_array_sizes_have_one_documented_range(size: Any, error: Any) -> Non
     silently the default size. The width is from MIN_SIZE to MAX_SIZE pixels, in svg too."""
     pytest.importorskip("cairosvg", reason="the render extra (CairoSVG) is not installed")
     from mousehole import render
+
     state = mousehole.load("m", players=2).new_state(1)
     if error is None:  # (None: the picture's own size)
         assert render.rgb_array(state, size=size).shape == (632, 850, 3)
         return
     for draw in (render.rgb_array, render.svg):
-        with pytest.raises(error, match=r"^size must be a number of pixels \(the picture's width\) from 16 to "
-                                        r"4,096, (got|not) "):
+        with pytest.raises(
+            error,
+            match=r"^size must be a number of pixels \(the picture's width\) from 16 to "
+            r"4,096, (got|not) ",
+        ):
             draw(state, size=size)
 
 
 def test_rgb_array_at_the_bounds() -> None:
     pytest.importorskip("cairosvg", reason="the render extra (CairoSVG) is not installed")
     from mousehole import render
+
     assert (render.MIN_SIZE, render.MAX_SIZE) == (16, 4096)
     state = mousehole.load("maus_au_chocolat", players=6).new_state(1)
     assert render.rgb_array(state, size=render.MIN_SIZE).shape[1] == 16
@@ -398,16 +487,22 @@ def test_rgb_array_at_the_bounds() -> None:
 
 BENCH_ARGS: List[Tuple[List[str], str]] = [
     (["--players", "1-1000000000"], "argument --players: player counts are from 1 to 16, got '1-1000000000'"),
-    (["--players", "2-" + "9" * 5000], "argument --players: expected player counts such as 4, 2,3 or 2-6 (at most "
-                                       "200 characters)"),
+    (
+        ["--players", "2-" + "9" * 5000],
+        "argument --players: expected player counts such as 4, 2,3 or 2-6 (at most 200 characters)",
+    ),
     (["--players", "٣"], "argument --players: expected player counts such as 4, 2,3 or 2-6 in ASCII digits, got '٣'"),
-    (["--sim-games", "99999999999999999999"], "argument --sim-games: must be from 1 to 10,000,000, "
-                                              "got 99,999,999,999,999,999,999"),
+    (
+        ["--sim-games", "99999999999999999999"],
+        "argument --sim-games: must be from 1 to 10,000,000, got 99,999,999,999,999,999,999",
+    ),
     (["--sim-games", "7" * 10_000], "argument --sim-games: expected an integer of at most 40 characters"),
     (["--rounds", "1000000000"], "argument --rounds: must be from 1 to 100, got 1,000,000,000"),
     (["--rounds", "0"], "argument --rounds: must be from 1 to 100, got 0"),
-    (["--compare", "/dev/zero"], "argument --compare: /dev/zero: too large: a benchmark run's JSON is at most "
-                                 "16,777,216 bytes"),
+    (
+        ["--compare", "/dev/zero"],
+        "argument --compare: /dev/zero: too large: a benchmark run's JSON is at most 16,777,216 bytes",
+    ),
     (["--compare", "/nonexistent/old.json"], "argument --compare: cannot read /nonexistent/old.json"),
 ]
 
@@ -423,12 +518,17 @@ def test_bench_options_are_bounded(argv: List[str], message: str) -> None:
 
 def test_bench_compare_reads_a_run_and_refuses_what_is_not_one(tmp_path: Any) -> None:
     from mousehole import bench
+
     good = tmp_path / "old.json"
     good.write_text(json.dumps({"games": {"m": {"compiled": {"clone_ns": 100.0}}}}))
     assert bench._read_compare(str(good)) == {"games": {"m": {"compiled": {"clone_ns": 100.0}}}}
-    for text, words in (("[1]", "is not the JSON of a benchmark run"), ('{"games": 1}', "is not the JSON"),
-                        ('{"games": {}, "games": {}}', "duplicate key 'games'"), ("{", "not JSON"),
-                        ('{"games": NaN}', "NaN is not a JSON number")):
+    for text, words in (
+        ("[1]", "is not the JSON of a benchmark run"),
+        ('{"games": 1}', "is not the JSON"),
+        ('{"games": {}, "games": {}}', "duplicate key 'games'"),
+        ("{", "not JSON"),
+        ('{"games": NaN}', "NaN is not a JSON number"),
+    ):
         good.write_text(text)
         got = bench._read_compare(str(good))
         assert isinstance(got, str) and words in got and "\n" not in got, got
@@ -443,13 +543,14 @@ def test_a_huge_bad_value_gives_a_short_message(name: str, engine: str) -> None:
     """Issue 39: a 1 MB string gave a 1 MB ParameterError. Every parameter of every game
     given a 1 MB string, a million-item list, an int of 5,000 digits or a weird object: the
     message names the parameter and stays short."""
+
     class Loud:
         def __repr__(self) -> str:
             return "loud " * 1_000_000
 
     keys = sorted(mousehole.load(name, engine=engine).params)
     for key in keys:
-        for value in ("x" * 10 ** 6, ["x" * 999] * 10 ** 6, [10 ** 5000], 10 ** 5000, Loud(), {"k" * 10 ** 6: 1}):
+        for value in ("x" * 10**6, ["x" * 999] * 10**6, [10**5000], 10**5000, Loud(), {"k" * 10**6: 1}):
             with pytest.raises(mousehole.ParameterError) as info:
                 mousehole.load(name, engine=engine, **{key: value})
             text = str(info.value)
@@ -462,10 +563,12 @@ def test_a_huge_bad_value_in_a_state_dict_gives_a_short_message(name: str, engin
     digits, a list holding a 1 MB string, a list nested 3,000 deep."""
     game = mousehole.load(name, players=3, engine=engine)
     state = played(game, steps=10)
-    for base, load in ((state.to_dict(), game.state_from_dict),
-                       (state.to_dict(for_player=1), lambda v: game.determinize_view(v, 1))):
+    for base, load in (
+        (state.to_dict(), game.state_from_dict),
+        (state.to_dict(for_player=1), lambda v: game.determinize_view(v, 1)),
+    ):
         for key in base:
-            for value in ("x" * 10 ** 6, 10 ** 5000, ["x" * 10 ** 6], deep(3000)):
+            for value in ("x" * 10**6, 10**5000, ["x" * 10**6], deep(3000)):
                 with pytest.raises(mousehole.StateError) as info:
                     load(dict(base, **{key: value}))
                 assert len(str(info.value)) <= LONGEST, (key, str(info.value)[:500])
@@ -475,8 +578,15 @@ def test_a_huge_bad_value_in_a_state_dict_gives_a_short_message(name: str, engin
 def test_a_huge_move_text_gives_a_short_message(name: str, engine: str) -> None:
     """Issue 39: a 100 KB ``show --moves`` gave a 100 KB line: the parsers quote a prefix."""
     state = mousehole.load(name, players=2, engine=engine).new_state(1)
-    for text in ("x" * 100_000, "place " + "1" * 100_000, "bid " + "x" * 100_000, "dog@" + "1" * 100_000,
-                 "pantry+" + "1" * 100_000, "space " + "1" * 10_000 + " +2", "roll " + "9" * 10_000):
+    for text in (
+        "x" * 100_000,
+        "place " + "1" * 100_000,
+        "bid " + "x" * 100_000,
+        "dog@" + "1" * 100_000,
+        "pantry+" + "1" * 100_000,
+        "space " + "1" * 10_000 + " +2",
+        "roll " + "9" * 10_000,
+    ):
         with pytest.raises(ValueError) as info:
             state.parse_action(text)
         assert len(str(info.value)) <= LONGEST, str(info.value)[:500]
@@ -485,14 +595,17 @@ def test_a_huge_move_text_gives_a_short_message(name: str, engine: str) -> None:
 def test_arena_quotes_a_prefix_of_huge_bot_specs() -> None:
     """``--bots`` with an empty or a bad spec among 100 KB quoted the whole text."""
     for bots in ("random,," + "x" * 100_000, "random,mcts:" + "9" * 100_000):
-        line = one_line_error(*shell("arena", "m", "--players", "2", "--bots", bots, "--games", "1"),
-                              "argument --bots: ")
+        line = one_line_error(
+            *shell("arena", "m", "--players", "2", "--bots", bots, "--games", "1"), "argument --bots: "
+        )
         assert len(line) <= 600, len(line)
 
 
 def test_show_quotes_a_prefix_of_a_huge_move() -> None:
-    line = one_line_error(*shell("show", "maus_au_chocolat", "--players", "2", "--seed", "1",
-                                 "--moves", "bid " + "x" * 100_000), "argument --moves: move 1 ('bid xxx")
+    line = one_line_error(
+        *shell("show", "maus_au_chocolat", "--players", "2", "--seed", "1", "--moves", "bid " + "x" * 100_000),
+        "argument --moves: move 1 ('bid xxx",
+    )
     assert len(line) <= 600, len(line)
 
 
@@ -502,14 +615,27 @@ def test_shorten_is_bounded_for_any_value() -> None:
             raise RuntimeError("no repr")
 
     wide = {f"key{i}": list(range(1000)) for i in range(1000)}
-    cases = ["x" * 10 ** 6, 10 ** 5000, -(10 ** 5000), deep(5000), wide, np.arange(10 ** 6), Raising(),
-             np.str_("abc"), "\x1b[2J\n" * 1000, b"\xff" * 10 ** 6, "\ud800" * 100, 1.5, None]
+    cases = [
+        "x" * 10**6,
+        10**5000,
+        -(10**5000),
+        deep(5000),
+        wide,
+        np.arange(10**6),
+        Raising(),
+        np.str_("abc"),
+        "\x1b[2J\n" * 1000,
+        b"\xff" * 10**6,
+        "\ud800" * 100,
+        1.5,
+        None,
+    ]
     for x in cases:
         for limit in (12, 40, 60, 199):
             text = shorten(x, limit)
             assert len(text) <= limit and text.isprintable() and "\n" not in text, (limit, text)
     assert shorten(np.str_("abc")) == "'abc'" and shorten("x" * 100, 12) == "'xxxxxx...'"
-    assert shorten(10 ** 5000) == "<an int of about 5,001 digits>"
+    assert shorten(10**5000) == "<an int of about 5,001 digits>"
 
 
 def test_the_values_module_doctests() -> None:
@@ -539,11 +665,16 @@ def test_one_integer_rule_read_four_ways() -> None:
         mousehole.load("m", engine="python").new_state(seed=True)
     assert ascii_digits("0123") and not any(ascii_digits(t) for t in ("", "+1", "1_0", " 1", "\u0663", "\u00b2"))
     assert [int_text(t) for t in ("0", " 42 ", "+7", "-7", "9" * 40)] == [0, 42, 7, -7, int("9" * 40)]
-    for text, why in [("1_000", "expected an integer, got '1_000'"), ("1e3", "expected an integer, got '1e3'"),
-                      ("", "expected an integer, got ''"), ("+-1", "expected an integer, got '+-1'"),
-                      ("1 2", "expected an integer, got '1 2'"), ("0x10", "expected an integer, got '0x10'"),
-                      ("\u0663", "expected an integer in ASCII digits, got '\u0663'"),
-                      ("9" * 41, "expected an integer of at most 40 characters, got 41 characters")]:
+    for text, why in [
+        ("1_000", "expected an integer, got '1_000'"),
+        ("1e3", "expected an integer, got '1e3'"),
+        ("", "expected an integer, got ''"),
+        ("+-1", "expected an integer, got '+-1'"),
+        ("1 2", "expected an integer, got '1 2'"),
+        ("0x10", "expected an integer, got '0x10'"),
+        ("\u0663", "expected an integer in ASCII digits, got '\u0663'"),
+        ("9" * 41, "expected an integer of at most 40 characters, got 41 characters"),
+    ]:
         with pytest.raises(ValueError) as e:
             int_text(text)
         assert str(e.value) == why
@@ -584,6 +715,7 @@ def test_the_command_lines_read_an_integer_alike() -> None:
     import argparse
 
     from mousehole import bench, cli
+
     for text in ("7", " 7 ", "+7", "-7", "1_000", "1__0", "\u0663", "1e3", "", "9" * 41):
         try:
             got: Any = cli._int_value(text)
@@ -594,8 +726,9 @@ def test_the_command_lines_read_an_integer_alike() -> None:
         except argparse.ArgumentTypeError as e:
             want = str(e)
         assert got == want, text
-    one_line_error(*shell("simulate", "m", "--games", "1_000", timeout=60),
-                   "argument --games: expected an integer, got '1_000'")
+    one_line_error(
+        *shell("simulate", "m", "--games", "1_000", timeout=60), "argument --games: expected an integer, got '1_000'"
+    )
 
 
 def test_exact_reads_subclasses_through_the_builtin_type() -> None:
@@ -607,8 +740,15 @@ def test_exact_reads_subclasses_through_the_builtin_type() -> None:
         def __float__(self) -> float:
             return 0.0
 
-    for x, want in ((S("truth"), "truth"), (F(2.5), 2.5), (np.float32(0.5), 0.5), (np.uint64(2 ** 64 - 1), 2 ** 64 - 1),
-                    (np.bool_(False), False), (np.str_("é"), "é"), (True, True)):
+    for x, want in (
+        (S("truth"), "truth"),
+        (F(2.5), 2.5),
+        (np.float32(0.5), 0.5),
+        (np.uint64(2**64 - 1), 2**64 - 1),
+        (np.bool_(False), False),
+        (np.str_("é"), "é"),
+        (True, True),
+    ):
         got = exact(x)
         assert got == want and type(got) is type(want), (x, got)
     thing = object()
@@ -635,10 +775,13 @@ def test_records_seat_names_are_a_list_of_exact_str(engine: str) -> None:
     state = played(mousehole.load("kasimir", players=3, engine=engine))
     with pytest.raises(records.RecordError, match=r"^seats: a list of 3 seat names \(str\), not str 'abc'$"):
         records.dumps(state, seats="abc")
-    for seats, words in (([True, "b", "c"], r"^seats\[0\]: a seat name is a str, not bool \(True\)$"),
-                         (["a", 7, "c"], r"^seats\[1\]: a seat name is a str, not int \(7\)$"),
-                         (["a", "b", None], r"^seats\[2\]: a seat name is a str, not NoneType"),
-                         ({"a": 1}, r"^seats: a list of 3 seat names"), (["a", "b"], r"^seats: 2 names for 3 seats$")):
+    for seats, words in (
+        ([True, "b", "c"], r"^seats\[0\]: a seat name is a str, not bool \(True\)$"),
+        (["a", 7, "c"], r"^seats\[1\]: a seat name is a str, not int \(7\)$"),
+        (["a", "b", None], r"^seats\[2\]: a seat name is a str, not NoneType"),
+        ({"a": 1}, r"^seats: a list of 3 seat names"),
+        (["a", "b"], r"^seats: 2 names for 3 seats$"),
+    ):
         with pytest.raises(records.RecordError, match=words):
             records.dumps(state, seats=seats)
     rec = records.loads(records.dumps(state, seats=(np.str_("ann"), "bob", "cy"), date=None))
@@ -705,6 +848,7 @@ def test_engine_game_id_and_parameter_names_are_read_as_exact_str(engine: str) -
     parameter name gave a 1 MB ParameterError."""
     with pytest.raises(mousehole.ParameterError, match=r"^engine must be 'compiled' or 'python', got 'bogus'$"):
         mousehole.load("m", engine=AlwaysEqual("bogus"))
+
     class Name(str):
         pass
 
@@ -712,9 +856,13 @@ def test_engine_game_id_and_parameter_names_are_read_as_exact_str(engine: str) -
     assert type(game.engine) is str and game.engine == engine and game.num_players == 2
     assert repr(game) == f"mousehole.load('m', players=2, engine='{engine}')"
     assert eval(repr(game), {"mousehole": mousehole}) == game
-    for params, words in (({"x" * 10 ** 6: 1}, "unknown parameter(s) xxxx"),
-                          ({f"k{i}": 1 for i in range(10 ** 5)}, "unknown parameter(s) k0, k1, k10, k100, k1000 "
-                                                                 "and 99,995 more; allowed: ")):
+    for params, words in (
+        ({"x" * 10**6: 1}, "unknown parameter(s) xxxx"),
+        (
+            {f"k{i}": 1 for i in range(10**5)},
+            "unknown parameter(s) k0, k1, k10, k100, k1000 and 99,995 more; allowed: ",
+        ),
+    ):
         with pytest.raises(mousehole.ParameterError) as info:
             mousehole.load("m", engine=engine, **params)
         assert words in str(info.value) and len(str(info.value)) <= LONGEST, str(info.value)[:500]
@@ -725,9 +873,9 @@ def test_huge_actions_and_seats_give_short_messages(engine: str) -> None:
     ValueError from the message's own formatting instead of the error naming the value."""
     state = mousehole.load("m", players=2, engine=engine).new_state(1)
     with pytest.raises(mousehole.IllegalMoveError, match=r"^action <an int of about 5,001 digits> is out of range"):
-        state.apply_action(10 ** 5000)
+        state.apply_action(10**5000)
     with pytest.raises(ValueError, match=r"<an int of about 5,001 digits> is out of range: this game has seats 0\.\.1"):
-        state.observation(10 ** 5000)
+        state.observation(10**5000)
 
 
 @pytest.mark.skipif(sys.version_info < (3, 10), reason="gymnasium and pettingzoo need Python 3.10+")
@@ -738,22 +886,34 @@ def test_the_environments_read_their_options_as_exact_str(engine: str) -> None:
     from mousehole import pettingzoo
     from mousehole.gymnasium import MouseholeEnv
 
-    env = MouseholeEnv("kasimir", engine=engine, render_mode=np.str_("ansi"), render_view=np.str_("full"),
-                       illegal_action=np.str_("raise"))
+    env = MouseholeEnv(
+        "kasimir",
+        engine=engine,
+        render_mode=np.str_("ansi"),
+        render_view=np.str_("full"),
+        illegal_action=np.str_("raise"),
+    )
     assert (type(env.render_mode), type(env.render_view), type(env.illegal_action)) == (str, str, str)
-    aec = pettingzoo.env("kasimir", engine=engine, render_mode=np.str_("ansi"), illegal_action=np.str_("lose"),
-                         render_view=np.str_("full"))
+    aec = pettingzoo.env(
+        "kasimir",
+        engine=engine,
+        render_mode=np.str_("ansi"),
+        illegal_action=np.str_("lose"),
+        render_view=np.str_("full"),
+    )
     assert (type(aec.render_mode), type(aec.illegal_action), type(aec.render_view)) == (str, str, str)
     aec.reset(seed=1)
     assert aec.observe(np.str_("player_0")) is not None
-    for bad in (AlwaysEqual("zzz"), "x" * 10 ** 6):
-        for make in (lambda v: MouseholeEnv("kasimir", engine=engine, render_mode=v),
-                     lambda v: MouseholeEnv("kasimir", engine=engine, render_view=v),
-                     lambda v: MouseholeEnv("kasimir", engine=engine, illegal_action=v),
-                     lambda v: pettingzoo.env("kasimir", engine=engine, render_mode=v),
-                     lambda v: pettingzoo.parallel_env("kasimir", engine=engine, illegal_action=v),
-                     lambda v: pettingzoo.env("kasimir", engine=engine, render_view=v),
-                     lambda v: aec.observe(v)):
+    for bad in (AlwaysEqual("zzz"), "x" * 10**6):
+        for make in (
+            lambda v: MouseholeEnv("kasimir", engine=engine, render_mode=v),
+            lambda v: MouseholeEnv("kasimir", engine=engine, render_view=v),
+            lambda v: MouseholeEnv("kasimir", engine=engine, illegal_action=v),
+            lambda v: pettingzoo.env("kasimir", engine=engine, render_mode=v),
+            lambda v: pettingzoo.parallel_env("kasimir", engine=engine, illegal_action=v),
+            lambda v: pettingzoo.env("kasimir", engine=engine, render_view=v),
+            lambda v: aec.observe(v),
+        ):
             with pytest.raises(ValueError) as info:
                 make(bad)
             text = str(info.value)
@@ -762,10 +922,11 @@ def test_the_environments_read_their_options_as_exact_str(engine: str) -> None:
 
 def test_search_reads_its_options_as_exact_str(engine: str) -> None:
     from mousehole import bots
+
     state = mousehole.load("kasimir", players=2, engine=engine).new_state(2)
     result = bots.search(state, algorithm=np.str_("mcts"), engine=np.str_(engine), iterations=5, seed=1)
     assert type(result.algorithm) is str and result.algorithm == "mcts"
-    for kwargs in ({"algorithm": AlwaysEqual("zzz")}, {"engine": AlwaysEqual("zzz")}, {"algorithm": "x" * 10 ** 6}):
+    for kwargs in ({"algorithm": AlwaysEqual("zzz")}, {"engine": AlwaysEqual("zzz")}, {"algorithm": "x" * 10**6}):
         with pytest.raises(ValueError) as info:
             bots.search(state, iterations=5, **kwargs)
         assert len(str(info.value)) <= LONGEST, str(info.value)[:500]

@@ -2,6 +2,7 @@
 game, player count and engine, and the environment's own semantics (masks, rewards, seeding,
 chance nodes, hidden bids, errors, rendering). Needs PettingZoo (Python 3.10 or later); below
 3.10 ``conftest.py`` deselects this file."""
+
 from __future__ import annotations
 
 import subprocess
@@ -24,6 +25,7 @@ def _mp() -> Any:
     import mousehole.pettingzoo
 
     return mousehole.pettingzoo
+
 
 #: the two warnings api_test gives every environment with dict observations (PettingZoo
 #: whitelists its own classic environments by name); any other warning fails the test
@@ -148,8 +150,7 @@ def _checked_episode(env: Any, seed: int) -> List[float]:
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_observations_masks_and_rewards_follow_the_game(case: Tuple[str, Dict[str, Any]],
-                                                       engine: str) -> None:
+def test_observations_masks_and_rewards_follow_the_game(case: Tuple[str, Dict[str, Any]], engine: str) -> None:
     """At every step: the agent to act is the seat to move (never a chance node), each
     agent's observation is the game's, the mask is the legal actions for the agent to move
     and zeros for the others, rewards are 0; at the end, rewards are the game's returns
@@ -210,7 +211,7 @@ def test_chance_nodes_are_resolved_inside(engine: str) -> None:
             before = len(state.history)
             legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
             env.step(int(legal[0]))
-            rolls.extend(state.history[before + 1:])
+            rolls.extend(state.history[before + 1 :])
         faces = {a for a, _ in env.game.new_state(0).chance_outcomes()}
         assert rolls and set(rolls) <= faces
         histories.append(list(state.history))
@@ -337,7 +338,7 @@ def test_render_shows_the_agent_to_act_by_default(engine: str, capsys: Any) -> N
 
 @pytest.mark.png
 def test_render_rgb_array(engine: str) -> None:
-    """"rgb_array" is the picture of mousehole.render.svg for the agent's view, H x W x 3 uint8."""
+    """ "rgb_array" is the picture of mousehole.render.svg for the agent's view, H x W x 3 uint8."""
     from mousehole import render
 
     env = _mp().env("maus_au_chocolat", render_mode="rgb_array", engine=engine, players=2)
@@ -375,8 +376,11 @@ def test_pettingzoo_render_test(name: str, engine: str) -> None:
         need("png")  # (skipped, or failed where MOUSEHOLE_REQUIRE names png, without cairo)
     render_test(lambda render_mode=None: _mp().env(name, render_mode=render_mode, engine=engine, players=2))
     if profile(name).simultaneous_choices:  # (simultaneous bids) several agents to act in one step
-        render_test(lambda render_mode=None: parallel_to_aec(
-            _mp().parallel_env(name, render_mode=render_mode, engine=engine, players=3)))
+        render_test(
+            lambda render_mode=None: parallel_to_aec(
+                _mp().parallel_env(name, render_mode=render_mode, engine=engine, players=3)
+            )
+        )
 
 
 # -- max_cycles, illegal_action="random" and the parallel environment ------------------------
@@ -396,8 +400,8 @@ def _module(name: str, params: Dict[str, Any], engine: str) -> Any:
 
     return types.SimpleNamespace(
         env=functools.partial(_mp().env, name, engine=engine, illegal_action="random", **params),
-        parallel_env=functools.partial(_mp().parallel_env, name, engine=engine, illegal_action="random",
-                                       **params))
+        parallel_env=functools.partial(_mp().parallel_env, name, engine=engine, illegal_action="random", **params),
+    )
 
 
 @pytest.mark.parametrize("case", ROTATING, ids=ROT_IDS)
@@ -427,8 +431,9 @@ def test_pettingzoo_parallel_seed_test(case: Tuple[str, Dict[str, Any]], engine:
     from pettingzoo.test import parallel_seed_test
 
     name, params = case
-    parallel_seed_test(lambda: _mp().parallel_env(name, engine=engine, illegal_action="random", **params),
-                       num_cycles=10)
+    parallel_seed_test(
+        lambda: _mp().parallel_env(name, engine=engine, illegal_action="random", **params), num_cycles=10
+    )
 
 
 def _cycle_ends(seats: List[int]) -> List[int]:
@@ -505,9 +510,8 @@ def test_illegal_action_random_plays_a_legal_action(engine: str) -> None:
         _mp().parallel_env("m", engine=engine, players=2, max_cycles="4")
 
 
-
-
 # -- the parallel environment: only pending decisions, never a substitution -------------------
+
 
 def _masked_choice(rng: Any, obs: Dict[str, Any], agents: List[str]) -> Dict[str, Any]:
     """A masked random action for each agent with a decision; garbage for the others
@@ -752,6 +756,7 @@ def test_readings_pass_pettingzoo_api_test(name: str, params: Dict[str, Any]) ->
 
 # -- illegal_action="lose" and render(mode): the checkers and wrappers of other trainers -------
 
+
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_illegal_action_lose_ends_the_episode(case: Tuple[str, Dict[str, Any]], engine: str) -> None:
     """AEC, ``illegal_action="lose"``: an action outside the mask ends the episode (-1 for the
@@ -822,8 +827,9 @@ def test_parallel_illegal_action_lose_ends_the_episode(engine: str) -> None:
     obs, _ = lenient.reset(seed=9)
     strict.reset(seed=9)
     while lenient.agents:  # with legal actions, "lose" plays exactly as the default
-        actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"])))
-                   for a, o in obs.items() if o["action_mask"].any()}
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items() if o["action_mask"].any()
+        }
         obs, rewards, terms, truncs, infos = lenient.step(actions)
         assert strict.step(actions)[1:] == (rewards, terms, truncs, infos)
     assert lenient.game_state.history == strict.game_state.history and lenient.game_state.is_terminal()

@@ -1,6 +1,7 @@
 """examples/pettingzoo_training.py, as documented in docs/rl.md ("Training through
 PettingZoo"), in its ``--quick`` configuration: it trains through the AEC API, evaluates
 before and after, and writes its learning-curve PNG."""
+
 from __future__ import annotations
 
 import re
@@ -14,12 +15,15 @@ SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "pettingzoo_train
 def test_pettingzoo_training_example_runs(tmp_path: Path) -> None:
     import matplotlib  # noqa: F401
     import pettingzoo  # noqa: F401  (the test extra installs it on Python >= 3.10)
+
     fig = tmp_path / "curve.png"
-    out = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--figure", str(fig)],
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", "--figure", str(fig)], capture_output=True, text=True, timeout=300
+    )
     assert out.returncode == 0, out.stdout + out.stderr
-    rates = re.findall(r"(before|after) training: win rate (\d\.\d{3}) against the random player \(20 games\)",
-                       out.stdout)
+    rates = re.findall(
+        r"(before|after) training: win rate (\d\.\d{3}) against the random player \(20 games\)", out.stdout
+    )
     assert [r[0] for r in rates] == ["before", "after"], out.stdout
     assert all(0.0 <= float(r[1]) <= 1.0 for r in rates)
     assert "training: 40 games in" in out.stdout

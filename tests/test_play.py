@@ -16,6 +16,7 @@
 Most tests call ``mousehole.cli.main`` in-process with a scripted person on stdin; one runs
 ``python -m mousehole play`` in a pseudo-terminal, as a person at a terminal meets it.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -51,13 +52,13 @@ class _Person(io.StringIO):
 
     def readline(self, *args: Any) -> str:  # type: ignore[override]
         text = self.out.getvalue()
-        self.prompts.append(text[text.rfind("\n") + 1:])
+        self.prompts.append(text[text.rfind("\n") + 1 :])
         if self.prompts[-1].endswith("Enter plays it> "):
             line = ""
         elif not self.typed or self.typed[-1] != "moves":
             line = "moves"
         else:
-            line = text[text.rindex("your legal moves ("):].splitlines()[1].strip()
+            line = text[text.rindex("your legal moves (") :].splitlines()[1].strip()
         self.typed.append(line)
         return line + "\n"
 
@@ -71,13 +72,28 @@ def _play_in_process(monkeypatch: Any, argv: List[str]) -> Tuple[int, str, _Pers
         return cli.main(argv), out.getvalue(), person
 
 
-def _play_kasimir(monkeypatch: Any, tmp_path: Any, engine: str, players: int, seed: int,
-                  *options: str) -> Tuple[str, _Person, List[int], List[int]]:
+def _play_kasimir(
+    monkeypatch: Any, tmp_path: Any, engine: str, players: int, seed: int, *options: str
+) -> Tuple[str, _Person, List[int], List[int]]:
     """A whole game of Kater Kasimir against random bots, the person at seat 0: the output,
     the person, and the legal move counts at its decisions and at the bots' (the record's)."""
     path = tmp_path / "game.json"
-    argv = ["play", "kasimir", "--players", str(players), "--bots", "random", "--seed", str(seed),
-            "--engine", engine, "--watch", "--record", str(path), *options]
+    argv = [
+        "play",
+        "kasimir",
+        "--players",
+        str(players),
+        "--bots",
+        "random",
+        "--seed",
+        str(seed),
+        "--engine",
+        engine,
+        "--watch",
+        "--record",
+        str(path),
+        *options,
+    ]
     status, out, person = _play_in_process(monkeypatch, argv)
     assert status == 0, out
     mine, theirs, state = _record_decisions(path, engine, 0)
@@ -89,6 +105,7 @@ def _record_decisions(path: Any, engine: str, seat: int) -> Tuple[List[int], Lis
     """From a game record: the number of legal moves at each of ``seat``'s decisions and at
     each of the other seats' decisions, and the final state."""
     from mousehole import records
+
     rec = records.loads(path.read_text(encoding="utf-8"), engine=engine)
     state = rec.initial_state(engine=engine)
     mine, theirs = [], []
@@ -109,8 +126,23 @@ def test_a_forced_move_is_played_for_the_person(monkeypatch: Any, tmp_path: Any,
     decision with one legal move is played for them and shown with a note; the moves the
     command printed are the record's."""
     path = tmp_path / "game.json"
-    argv = ["play", name, "--players", "2", "--seat", "1", "--bots", "random", "--seed", "6", "--engine", engine,
-            "--watch", "--record", str(path)]
+    argv = [
+        "play",
+        name,
+        "--players",
+        "2",
+        "--seat",
+        "1",
+        "--bots",
+        "random",
+        "--seed",
+        "6",
+        "--engine",
+        engine,
+        "--watch",
+        "--record",
+        str(path),
+    ]
     status, out, person = _play_in_process(monkeypatch, argv)
     assert status == 0, out
     mine, _, state = _record_decisions(path, engine, 1)
@@ -138,8 +170,9 @@ def test_an_empty_line_is_no_move(capsys: Any, monkeypatch: Any) -> None:
     status, out, err = run(capsys, "play", "cheese_rescue", "--players", "2", "--seed", "3")
     assert status == 0 and err == ""
     n = len(mousehole.load("cheese_rescue", players=2).new_state(seed=3).legal_actions())
-    hint = (f"an empty line is no move: type one of your {n} legal moves ('moves' lists them, "
-            "'help' explains the game)\n")
+    hint = (
+        f"an empty line is no move: type one of your {n} legal moves ('moves' lists them, 'help' explains the game)\n"
+    )
     assert out.count(hint) == 2 and out.count("seat 0, your move> ") == 3
 
 
@@ -198,8 +231,26 @@ def test_in_a_terminal_enter_skips_the_pause() -> None:
 
     primary, secondary = pty.openpty()
     child = subprocess.Popen(
-        [sys.executable, "-m", "mousehole", "play", "kasimir", "--players", "2", "--bots", "random",
-         "--seed", "6", "--pause", "60"], stdin=secondary, stdout=secondary, stderr=secondary, close_fds=True)
+        [
+            sys.executable,
+            "-m",
+            "mousehole",
+            "play",
+            "kasimir",
+            "--players",
+            "2",
+            "--bots",
+            "random",
+            "--seed",
+            "6",
+            "--pause",
+            "60",
+        ],
+        stdin=secondary,
+        stdout=secondary,
+        stderr=secondary,
+        close_fds=True,
+    )
     os.close(secondary)
     seen, skipped, start = b"", 0, time.monotonic()
     try:
@@ -246,11 +297,16 @@ def test_pause_and_forced_options(capsys: Any) -> None:
 
 
 #: per game, parameters whose settled rule differs (readings, a short game) and player counts
-SETTLED_CASES = [("kasimir", {}, 2), ("kasimir", {"elimination": "skip_turns"}, 3),
-                 ("kasimir", {"elimination": "skip_turns", "all_eliminated": "last_out_wins"}, 2),
-                 ("cheese_rescue", {}, 2),
-                 ("cheese_rescue", {"play_area": "centred_on_start"}, 4), ("maus_au_chocolat", {}, 3),
-                 ("maus_au_chocolat", {"target": 12}, 3), ("m", {}, 2)]
+SETTLED_CASES = [
+    ("kasimir", {}, 2),
+    ("kasimir", {"elimination": "skip_turns"}, 3),
+    ("kasimir", {"elimination": "skip_turns", "all_eliminated": "last_out_wins"}, 2),
+    ("cheese_rescue", {}, 2),
+    ("cheese_rescue", {"play_area": "centred_on_start"}, 4),
+    ("maus_au_chocolat", {}, 3),
+    ("maus_au_chocolat", {"target": 12}, 3),
+    ("m", {}, 2),
+]
 
 
 def test_the_settled_cases_cover_every_game() -> None:
@@ -267,8 +323,11 @@ def _finish(state: Any, seed: int) -> Any:
     return s
 
 
-@pytest.mark.parametrize("name, params, players", SETTLED_CASES,
-                         ids=[f"{n}-{p}p" + "".join(f"-{v}" for v in kw.values()) for n, kw, p in SETTLED_CASES])
+@pytest.mark.parametrize(
+    "name, params, players",
+    SETTLED_CASES,
+    ids=[f"{n}-{p}p" + "".join(f"-{v}" for v in kw.values()) for n, kw, p in SETTLED_CASES],
+)
 def test_settled_is_sound_and_read_from_the_view(engine: str, name: str, params: Dict[str, Any], players: int) -> None:
     """Where ``settled(state, p)`` says seat p has won (lost), every random continuation ends
     with p among the winners (not among them); it is the same for every state p cannot tell
@@ -306,8 +365,7 @@ def test_settled_refuses_bad_arguments() -> None:
         with pytest.raises((ValueError, TypeError)):
             game.settled(state, seat)  # type: ignore[arg-type]
     other = mousehole.load("m", players=2).new_state(seed=1)
-    for method in (lambda s: game.settled(s, 0), game.end_reason, game.score_breakdown,
-                   lambda s: game.play_help(s, 0)):
+    for method in (lambda s: game.settled(s, 0), game.end_reason, game.score_breakdown, lambda s: game.play_help(s, 0)):
         with pytest.raises(TypeError, match="takes a state of this game"):
             method(other)
     with pytest.raises(ValueError, match="the game is not over"):
@@ -345,14 +403,16 @@ def test_the_game_stops_when_the_result_is_settled(capsys: Any, engine: str) -> 
     lines = out.splitlines()
     at = lines.index(f"your result is settled after {len(before)} actions: {why}")
     assert lines[at + 1] == f"scores as they stand: {type(state.game).SCORE}"
-    assert lines[at + 2:at + 5] == [f"  seat {p} ({opts.labels[p]}): {b}"
-                                    for p, b in enumerate(state.game.score_breakdown(state))]
+    assert lines[at + 2 : at + 5] == [
+        f"  seat {p} ({opts.labels[p]}): {b}" for p, b in enumerate(state.game.score_breakdown(state))
+    ]
     verdict = "you win whatever is played now" if won else "you can no longer win"
     assert lines[at + 5] == f"{verdict}; the game stops here ('--watch' plays it to the end)"
 
 
 def test_watch_plays_on_to_the_end(monkeypatch: Any, engine: str) -> None:
     from mousehole.arena import _build
+
     state = _settled_state("kasimir", 3, engine, 0)
     why = state.game.settled(state, 0)[1]
     out = io.StringIO()
@@ -372,6 +432,7 @@ def test_play_command_stops_at_a_settled_result(capsys: Any, monkeypatch: Any, t
     """The command line: the game stops, the seed is revealed and the record holds the game
     as far as it went (unfinished)."""
     from mousehole import records
+
     for seed in range(40):
         path = tmp_path / f"game{seed}.json"
         argv = ["play", "kasimir", "--players", "3", "--bots", "random", "--seed", str(seed), "--record", str(path)]
@@ -421,6 +482,7 @@ def test_the_pictures_show_the_same_end_reason(engine: str, name: str) -> None:
     import html
 
     from mousehole.render import svg
+
     end = _random_end(name, 2, engine, 4)
     words = html.escape(end.game.end_reason(end), quote=False).encode("ascii", "xmlcharrefreplace").decode()
     assert f"Game over, {words}: " in svg(end) and f"Game over, {words}: " in svg(end, for_player=1)
@@ -467,23 +529,41 @@ def _m_sum(line: str) -> int:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_the_end_screen_says_why_and_breaks_the_scores_down(monkeypatch: Any, tmp_path: Any, engine: str,
-                                                            name: str) -> None:
+def test_the_end_screen_says_why_and_breaks_the_scores_down(
+    monkeypatch: Any, tmp_path: Any, engine: str, name: str
+) -> None:
     path = tmp_path / "game.json"
-    argv = ["play", name, "--players", "2", "--bots", "random", "--seed", "5", "--engine", engine, "--watch",
-            "--record", str(path)]
+    argv = [
+        "play",
+        name,
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--seed",
+        "5",
+        "--engine",
+        engine,
+        "--watch",
+        "--record",
+        str(path),
+    ]
     status, out, _ = _play_in_process(monkeypatch, argv)
     assert status == 0, out
     _, _, state = _record_decisions(path, engine, 0)
     lines = out.splitlines()
     at = lines.index(f"game over after {len(state.history)} actions: {state.game.end_reason(state)}")
     labels = ["you", "random"]
-    assert lines[at + 1:at + 4] == [f"scores: {type(state.game).SCORE}"] + [
-        f"  seat {p} ({labels[p]}): {b}" for p, b in enumerate(state.game.score_breakdown(state))]
+    assert lines[at + 1 : at + 4] == [f"scores: {type(state.game).SCORE}"] + [
+        f"  seat {p} ({labels[p]}): {b}" for p, b in enumerate(state.game.score_breakdown(state))
+    ]
     winners = state.winners()
     verdict = "you won" if winners == [0] else "you share the win" if 0 in winners else "you lost"
-    assert re.fullmatch(r"(seat \d \((you|random)\)( and seat \d \((you|random)\))? (wins|share the win)|"
-                        rf"nobody wins|all seats share the win): {verdict}", lines[at + 4]), lines[at + 4]
+    assert re.fullmatch(
+        r"(seat \d \((you|random)\)( and seat \d \((you|random)\))? (wins|share the win)|"
+        rf"nobody wins|all seats share the win): {verdict}",
+        lines[at + 4],
+    ), lines[at + 4]
     for p in winners:
         assert f"seat {p} ({labels[p]})" in lines[at + 4] or "all seats" in lines[at + 4]
 
@@ -514,12 +594,12 @@ def _cr_grid(text: str) -> Dict[Tuple[int, int], str]:
     head = next(i for i, ln in enumerate(lines) if ln.startswith("    ") and ln.split() and ln.split()[0].isdigit())
     cols = [int(c) for c in lines[head].split()]
     out = {}
-    for ln in lines[head + 1:]:
+    for ln in lines[head + 1 :]:
         if not re.match(r"^ {0,3}\d+( |$)", ln):
             break
         row = int(ln[:4])
         for k, col in enumerate(cols):
-            out[(row, col)] = ln[4 + 4 * k:8 + 4 * k].strip()
+            out[(row, col)] = ln[4 + 4 * k : 8 + 4 * k].strip()
     return out
 
 
@@ -582,8 +662,10 @@ def test_help_explains_the_game(capsys: Any, monkeypatch: Any, name: str) -> Non
     prefix = profile(name).rule_prefix
     assert rules.startswith(game.title) and len(re.findall(rf"\({prefix}-\d+", rules)) >= 5
     assert max(len(line) for line in rules.splitlines()) <= 100
-    legal = "\n".join([f"your legal moves ({len(state.legal_actions())}):"]
-                      + [f"  {state.describe(int(a))}" for a in state.legal_actions()])
+    legal = "\n".join(
+        [f"your legal moves ({len(state.legal_actions())}):"]
+        + [f"  {state.describe(int(a))}" for a in state.legal_actions()]
+    )
     assert f"{rules}\ncommands: 'moves' lists your legal moves, 'help' prints this, 'quit' leaves\n{legal}\n" in out
     assert out.count(legal) == 2
 
@@ -593,8 +675,9 @@ def test_maus_au_chocolat_help_names_every_helper_and_the_pick_order() -> None:
     s = game.new_state(seed=1)
     for p in range(3):
         text = game.play_help(s, p)
-        for rank, helper in zip(range(7, 0, -1), ("Etienne", "Henri", "Mathieu", "Maurice", "Lilly", "Amélie",
-                                                   "Claude")):
+        for rank, helper in zip(
+            range(7, 0, -1), ("Etienne", "Henri", "Mathieu", "Maurice", "Lilly", "Amélie", "Claude")
+        ):
             assert re.search(rf"^  {rank} {helper}: \w", text, re.M), helper
         held = s.to_dict()["helpers"][p]
         assert f"You hold {('Etienne', 'Henri', 'Mathieu', 'Maurice', 'Lilly', 'Amélie', 'Claude')[held]}" in text
@@ -627,6 +710,7 @@ def test_kasimir_announces_every_skipped_turn(monkeypatch: Any, tmp_path: Any, e
         out, _, _, _ = _play_kasimir(monkeypatch, tmp_path, engine, 4, seed)
         announced += re.findall(r"^seat (\d) \(\w+\) cannot move and skips the turn$", out, re.M)
         from mousehole import records
+
         rec = records.loads((tmp_path / "game.json").read_text(encoding="utf-8"), engine=engine)
         state = rec.initial_state(engine=engine)
         mover: Optional[int] = None

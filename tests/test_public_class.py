@@ -3,6 +3,7 @@ are adopted by their core (``adopt_public_class`` in _pyalloc.pxd): their instan
 tracked by the garbage collector, the core's methods are re-declared on them (so that the
 interpreter's specialised method calls apply), their memory comes from a small pool of freed
 states, and nothing else changes."""
+
 from __future__ import annotations
 
 import gc

@@ -13,6 +13,7 @@ session's default engine
 (:data:`ENGINE`: the compiled one, or the reference with ``MOUSEHOLE_PUREPYTHON=1``), so that
 each runs once a session.
 """
+
 from __future__ import annotations
 
 import json
@@ -62,6 +63,8 @@ def small_params() -> List[Any]:
     """:data:`SMALL_CASES` as ``pytest.param(game, params, id=...)``, for the adapters' tests
     (OpenSpiel, Gymnasium, PettingZoo) that take a game id and its parameters."""
     return [pytest.param(name, params, id=i) for (name, params), i in SMALL]
+
+
 READINGS = [(name, r) for name in mousehole.game_names() for r in _api._REGISTRY[name].READINGS]
 READING_IDS = [f"{name}-{r.param}" for name, r in READINGS]
 
@@ -93,7 +96,8 @@ def test_reading_is_a_parameter_with_its_default(name: str, reading: mousehole.R
         assert pickle.loads(pickle.dumps(g)) == g
         assert g.new_state(seed=3).to_dict()["params"][reading.param] == value
     assert mousehole.load(name, engine=engine, **{reading.param: reading.values[1]}) != mousehole.load(
-        name, engine=engine)
+        name, engine=engine
+    )
     for bad in ("", reading.default.upper() + "?", 1, None, True, [reading.default]):
         with pytest.raises(mousehole.ParameterError, match=re.escape(reading.param)) as e:
             mousehole.load(name, engine=engine, **{reading.param: bad})
@@ -133,8 +137,9 @@ def test_docs_tables_list_no_other_parameter() -> None:
 
 def test_rules_command_prints_every_reading() -> None:
     for name in mousehole.game_names():
-        out = subprocess.run([sys.executable, "-m", "mousehole", "rules", name], capture_output=True, text=True,
-                             timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-m", "mousehole", "rules", name], capture_output=True, text=True, timeout=120
+        )
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == rules_text(name)
         for r in _api._REGISTRY[name].READINGS:
@@ -150,6 +155,7 @@ def test_rules_command_prints_every_reading() -> None:
 def test_engines_agree(case: Tuple[str, Dict[str, Any]], quarter: None) -> None:
     from test_differential import test_engines_agree_step_by_step as step_by_step
     from test_differential import test_simulate_agrees as simulate_agrees
+
     step_by_step(case)
     simulate_agrees(case)
 
@@ -158,6 +164,7 @@ def test_engines_agree(case: Tuple[str, Dict[str, Any]], quarter: None) -> None:
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_engines_determinize_alike(case: Tuple[str, Dict[str, Any]], quarter: None) -> None:
     from test_information import test_engines_determinize_alike as determinize_alike
+
     determinize_alike(case)
 
 
@@ -165,6 +172,7 @@ def test_engines_determinize_alike(case: Tuple[str, Dict[str, Any]], quarter: No
 def test_views_and_determinization(case: Tuple[str, Dict[str, Any]], quarter: None) -> None:
     engine = ENGINE
     from test_information import test_determinization_depends_on_the_view_only as view_only
+
     view_only(case, engine)
 
 
@@ -172,13 +180,16 @@ def test_views_and_determinization(case: Tuple[str, Dict[str, Any]], quarter: No
 def test_records_round_trip(case: Tuple[str, Dict[str, Any]]) -> None:
     engine = ENGINE
     from test_records import test_round_trip_and_schema as round_trip
+
     round_trip(case, engine)
     name, params = case
     from mousehole import records
     from test_records import _played
+
     state = _played(name, params, engine, seed=5)
-    text = records.dumps(state, seats=[f"p{i}" for i in range(state.game.num_players)],
-                         date="2026-11-27T10:00:00+00:00")
+    text = records.dumps(
+        state, seats=[f"p{i}" for i in range(state.game.num_players)], date="2026-11-27T10:00:00+00:00"
+    )
     assert json.loads(text)["params"] == state.game.params
     game = records.loads(text, engine=engine).load_game(engine=engine)
     assert all(game.params[k] == v for k, v in params.items())
@@ -189,6 +200,7 @@ def test_vector_game(case: Tuple[str, Dict[str, Any]], quarter: None) -> None:
     engine = ENGINE
     from test_vector import test_vector_game_follows_the_reference_loop as follows
     from test_vector import test_vector_game_whole_games_and_opponent_seats as whole_games
+
     follows(case, engine)
     whole_games(case, engine)
 
@@ -200,6 +212,7 @@ def test_state_dict_fuzz(case: Tuple[str, Dict[str, Any]]) -> None:
     parameters: dicts of games played by that reading, loaded by a game of that reading."""
     from test_fuzz_state_dicts import EXAMPLES
     from test_hostile_states import isolated
+
     name, params = case
     isolated("child_fuzz", name, engine, max(20, EXAMPLES // 3), json.dumps(params), module="test_fuzz_state_dicts")
 
@@ -208,10 +221,23 @@ def test_state_dict_fuzz(case: Tuple[str, Dict[str, Any]]) -> None:
 def test_cli_plays_the_reading(case: Tuple[str, Dict[str, Any]]) -> None:
     engine = ENGINE
     name, params = case
-    (param, value), = [(k, v) for k, v in params.items() if k != "players"]
+    ((param, value),) = [(k, v) for k, v in params.items() if k != "players"]
     games = "20" if engine == "compiled" else "4"
-    args = [sys.executable, "-m", "mousehole", "simulate", name, "--players", str(params["players"]),
-            "--engine", engine, "--games", games, "--param", f"{param}={value}"]
+    args = [
+        sys.executable,
+        "-m",
+        "mousehole",
+        "simulate",
+        name,
+        "--players",
+        str(params["players"]),
+        "--engine",
+        engine,
+        "--games",
+        games,
+        "--param",
+        f"{param}={value}",
+    ]
     out = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert f"({param}={value})" in out.stdout.splitlines()[0]
@@ -227,8 +253,28 @@ def test_the_study_script_runs_a_line_per_reading(tmp_path: Path) -> None:
     its interval) and its ISMCTS figures; the same seeds give the same figures."""
     script = Path(__file__).resolve().parent.parent / "benchmarks" / "readings.py"
     out = tmp_path / "r.json"
-    args = [sys.executable, str(script), "--game", "kasimir", "--players", "2", "--games", "300", "--bot-games", "4",
-            "--chunk", "2", "--iterations", "5", "--end-sample", "20", "--workers", "0", "--json", str(out)]
+    args = [
+        sys.executable,
+        str(script),
+        "--game",
+        "kasimir",
+        "--players",
+        "2",
+        "--games",
+        "300",
+        "--bot-games",
+        "4",
+        "--chunk",
+        "2",
+        "--iterations",
+        "5",
+        "--end-sample",
+        "20",
+        "--workers",
+        "0",
+        "--json",
+        str(out),
+    ]
     done = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     doc = json.loads(out.read_text(encoding="utf-8"))
@@ -242,8 +288,10 @@ def test_the_study_script_runs_a_line_per_reading(tmp_path: Path) -> None:
     again = tmp_path / "again.json"
     subprocess.run(args[:-1] + [str(again)], capture_output=True, text=True, timeout=600, check=True)
     strip = [{k: v for k, v in r["random"].items() if k != "seconds"} for r in doc["results"]]
-    assert strip == [{k: v for k, v in r["random"].items() if k != "seconds"}
-                     for r in json.loads(again.read_text(encoding="utf-8"))["results"]]
+    assert strip == [
+        {k: v for k, v in r["random"].items() if k != "seconds"}
+        for r in json.loads(again.read_text(encoding="utf-8"))["results"]
+    ]
     assert "| kasimir | 2 | default |" in done.stdout
 
 
@@ -252,8 +300,24 @@ def test_the_study_script_plays_only_the_defaults_when_asked(tmp_path: Path) -> 
     no reading's line, and the baselines' random figures are those of the full study (the same
     seeds)."""
     script = Path(__file__).resolve().parent.parent / "benchmarks" / "readings.py"
-    base = [sys.executable, str(script), "--game", "kasimir", "--players", "2", "3", "--games", "200", "--bot-games",
-            "0", "--end-sample", "0", "--workers", "0", "--json"]
+    base = [
+        sys.executable,
+        str(script),
+        "--game",
+        "kasimir",
+        "--players",
+        "2",
+        "3",
+        "--games",
+        "200",
+        "--bot-games",
+        "0",
+        "--end-sample",
+        "0",
+        "--workers",
+        "0",
+        "--json",
+    ]
     only, full = tmp_path / "only.json", tmp_path / "full.json"
     subprocess.run(base + [str(only), "--defaults-only"], capture_output=True, text=True, timeout=600, check=True)
     subprocess.run(base + [str(full)], capture_output=True, text=True, timeout=600, check=True)
@@ -274,8 +338,26 @@ def test_the_study_script_plays_the_readings_named(tmp_path: Path) -> None:
     cls = _api._REGISTRY["kasimir"]
     param = cls.READINGS[-1].param
     out = tmp_path / "one.json"
-    args = [sys.executable, str(script), "--game", "kasimir", "--players", "2", "--games", "100", "--bot-games", "0",
-            "--end-sample", "0", "--workers", "0", "--json", str(out), "--reading", param]
+    args = [
+        sys.executable,
+        str(script),
+        "--game",
+        "kasimir",
+        "--players",
+        "2",
+        "--games",
+        "100",
+        "--bot-games",
+        "0",
+        "--end-sample",
+        "0",
+        "--workers",
+        "0",
+        "--json",
+        str(out),
+        "--reading",
+        param,
+    ]
     subprocess.run(args, capture_output=True, text=True, timeout=600, check=True)
     got = [(r["param"], r["value"]) for r in json.loads(out.read_text(encoding="utf-8"))["results"]]
     assert got == [(None, None)] + [(param, v) for v in cls.READINGS[-1].values[1:]]

@@ -1,5 +1,6 @@
 """Game records (mousehole.records): every game writes, reads and verifies its records on both
 engines; the shipped JSON Schema accepts them; a bad record is refused naming the move."""
+
 from __future__ import annotations
 
 import json
@@ -14,7 +15,7 @@ from mousehole import records
 from mousehole.records import RecordError
 
 
-def _played(name: str, params: Dict[str, Any], engine: str, seed: int, steps: int = 10 ** 6) -> Any:
+def _played(name: str, params: Dict[str, Any], engine: str, seed: int, steps: int = 10**6) -> Any:
     game = mousehole.load(name, engine=engine, **params)
     state = game.new_state(seed)
     for i, a in enumerate(random_walk(state.clone(), seed)):
@@ -30,8 +31,9 @@ def test_round_trip_and_schema(case: Any, engine: str) -> None:
     state = _played(name, params, engine, seed=11)
     assert state.is_terminal()
     assert state.seed == 11
-    text = records.dumps(state, seats=[f"p{i}" for i in range(state.game.num_players)],
-                         date="2026-11-26T10:00:00+00:00", event="test")
+    text = records.dumps(
+        state, seats=[f"p{i}" for i in range(state.game.num_players)], date="2026-11-26T10:00:00+00:00", event="test"
+    )
     d = json.loads(text)
     jsonschema.validate(d, records.SCHEMA)
     assert d["actions"] == [int(a) for a in state.history]
@@ -48,7 +50,7 @@ def test_round_trip_and_schema(case: Any, engine: str) -> None:
 def test_states_remember_their_seed(engine: str) -> None:
     for name in mousehole.game_names():
         game = mousehole.load(name, engine=engine)
-        s = game.new_state(2 ** 64 + 5)
+        s = game.new_state(2**64 + 5)
         assert s.seed == 5  # seeds are taken modulo 2**64
         s.apply_action(s.legal_actions()[0])
         assert s.clone().seed == 5
@@ -104,18 +106,21 @@ def test_wrong_move_text_and_wrong_result_are_refused(engine: str) -> None:
         records.loads(json.dumps(bad), engine=engine)
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d.update(version=2), "version: record version 2 is not supported"),
-    (lambda d: d.update(format="pgn"), "format: not a mousehole record"),
-    (lambda d: d.pop("seats"), "missing key seats"),
-    (lambda d: d.update(extra=1), "unknown key 'extra'"),
-    (lambda d: d.update(start={}), "seed, start: exactly one of them"),
-    (lambda d: d.update(seats=["a"]), "seats: must hold 2 to 16 items, got 1"),
-    (lambda d: d.update(seats=["a", "b", "c"]), "seats: 3 names for 2 seats"),
-    (lambda d: d.update(moves=d["moves"][:-1]), "moves: 24 actions but 23 moves"),
-    (lambda d: d.update(game="chess"), "game: unknown game id 'chess'; allowed: cheese_rescue, kasimir, m, "),
-    (lambda d: d.update(seed=-1), "seed: must be from 0 to 2\\*\\*64-1, got -1"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d.update(version=2), "version: record version 2 is not supported"),
+        (lambda d: d.update(format="pgn"), "format: not a mousehole record"),
+        (lambda d: d.pop("seats"), "missing key seats"),
+        (lambda d: d.update(extra=1), "unknown key 'extra'"),
+        (lambda d: d.update(start={}), "seed, start: exactly one of them"),
+        (lambda d: d.update(seats=["a"]), "seats: must hold 2 to 16 items, got 1"),
+        (lambda d: d.update(seats=["a", "b", "c"]), "seats: 3 names for 2 seats"),
+        (lambda d: d.update(moves=d["moves"][:-1]), "moves: 24 actions but 23 moves"),
+        (lambda d: d.update(game="chess"), "game: unknown game id 'chess'; allowed: cheese_rescue, kasimir, m, "),
+        (lambda d: d.update(seed=-1), "seed: must be from 0 to 2\\*\\*64-1, got -1"),
+    ],
+)
 def test_malformed_records_are_refused(change: Any, message: str, engine: str) -> None:
     d = json.loads(_text(engine))
     assert len(d["actions"]) == 24
@@ -147,34 +152,42 @@ def _bad(text: Any, engine: str = "python") -> str:
     return message
 
 
-@pytest.mark.parametrize("edit, start", [
-    (lambda d: d["result"].update(extra=1), "result: unknown key 'extra'"),
-    (lambda d: d["result"].update(terminal=1), "result.terminal: must be true or false, got an integer (1)"),
-    (lambda d: d["result"].update(truncated="false"), "result.truncated: must be true or false, got a string"),
-    (lambda d: d["result"].pop("scores"), "result: missing key scores"),
-    (lambda d: d["result"].update(winners=[0.0]), "result.winners[0]: must be an integer, got a number (0.0)"),
-    (lambda d: d["result"].update(winners=[True]), "result.winners[0]: must be an integer, got a boolean (true)"),
-    (lambda d: d["params"].update(max_turns=10 ** 1000), "integer with more than 20 digits"),
-    (lambda d: d["params"].update(max_turns=2_000_000), "params.max_turns: must be from 1 to 1,000,000, got 2000000"),
-    (lambda d: d["params"].update(max_turns=True), "params.max_turns: must be an integer, got a boolean"),
-    (lambda d: d["params"].update(players=2.0), "params.players: must be an integer, got a number"),
-    (lambda d: d.update(actions=[1.0] + d["actions"][1:]), "actions[0]: must be an integer, got a number (1.0)"),
-    (lambda d: d.update(actions=[True] + d["actions"][1:]), "actions[0]: must be an integer, got a boolean"),
-    (lambda d: d.update(actions=d["actions"][:-1] + [-1]), "actions[23]: must be from 0 to 2**31-1, got -1"),
-    (lambda d: d.update(actions=[0] * 100_001, moves=["x"] * 100_001),
-     "actions: too many items (100,001, at most 100,000)"),
-    (lambda d: d.update(seats=["x" * 201, "b"]), "seats[0]: string too long (201 characters, at most 200)"),
-    (lambda d: d.update(seed=2 ** 64), "seed: must be from 0 to 2**64-1, got 18446744073709551616"),
-    (lambda d: d.update(seed=1.0), "seed: must be an integer, got a number"),
-    (lambda d: d.update(date=7), "date: must be a string or null, got an integer"),
-    (lambda d: d.update(meta={"x": 2 ** 64}), "meta.x: number out of range (18446744073709551616; allowed"),
-    (lambda d: d.update(meta={"k" * 1001: 1}), "meta key 'kkkk"),
-    (lambda d: d.update(meta={"s": "x" * 1001}), "meta.s: string too long (1,001 characters, at most 1,000)"),
-    (lambda d: d.update(meta={"a": list(range(100_001))}), "meta.a: array too long (100,001 items"),
-    (lambda d: d.update(meta=[]), "meta: must be an object, got an array"),
-    (lambda d: d.update(version=True), "version: must be an integer, got a boolean"),
-    (lambda d: d.update(version=1.0), "version: must be an integer, got a number"),
-])
+@pytest.mark.parametrize(
+    "edit, start",
+    [
+        (lambda d: d["result"].update(extra=1), "result: unknown key 'extra'"),
+        (lambda d: d["result"].update(terminal=1), "result.terminal: must be true or false, got an integer (1)"),
+        (lambda d: d["result"].update(truncated="false"), "result.truncated: must be true or false, got a string"),
+        (lambda d: d["result"].pop("scores"), "result: missing key scores"),
+        (lambda d: d["result"].update(winners=[0.0]), "result.winners[0]: must be an integer, got a number (0.0)"),
+        (lambda d: d["result"].update(winners=[True]), "result.winners[0]: must be an integer, got a boolean (true)"),
+        (lambda d: d["params"].update(max_turns=10**1000), "integer with more than 20 digits"),
+        (
+            lambda d: d["params"].update(max_turns=2_000_000),
+            "params.max_turns: must be from 1 to 1,000,000, got 2000000",
+        ),
+        (lambda d: d["params"].update(max_turns=True), "params.max_turns: must be an integer, got a boolean"),
+        (lambda d: d["params"].update(players=2.0), "params.players: must be an integer, got a number"),
+        (lambda d: d.update(actions=[1.0] + d["actions"][1:]), "actions[0]: must be an integer, got a number (1.0)"),
+        (lambda d: d.update(actions=[True] + d["actions"][1:]), "actions[0]: must be an integer, got a boolean"),
+        (lambda d: d.update(actions=d["actions"][:-1] + [-1]), "actions[23]: must be from 0 to 2**31-1, got -1"),
+        (
+            lambda d: d.update(actions=[0] * 100_001, moves=["x"] * 100_001),
+            "actions: too many items (100,001, at most 100,000)",
+        ),
+        (lambda d: d.update(seats=["x" * 201, "b"]), "seats[0]: string too long (201 characters, at most 200)"),
+        (lambda d: d.update(seed=2**64), "seed: must be from 0 to 2**64-1, got 18446744073709551616"),
+        (lambda d: d.update(seed=1.0), "seed: must be an integer, got a number"),
+        (lambda d: d.update(date=7), "date: must be a string or null, got an integer"),
+        (lambda d: d.update(meta={"x": 2**64}), "meta.x: number out of range (18446744073709551616; allowed"),
+        (lambda d: d.update(meta={"k" * 1001: 1}), "meta key 'kkkk"),
+        (lambda d: d.update(meta={"s": "x" * 1001}), "meta.s: string too long (1,001 characters, at most 1,000)"),
+        (lambda d: d.update(meta={"a": list(range(100_001))}), "meta.a: array too long (100,001 items"),
+        (lambda d: d.update(meta=[]), "meta: must be an object, got an array"),
+        (lambda d: d.update(version=True), "version: must be an integer, got a boolean"),
+        (lambda d: d.update(version=1.0), "version: must be an integer, got a number"),
+    ],
+)
 def test_what_the_schema_does_not_allow_is_refused(edit: Any, start: str) -> None:
     d = json.loads(_text("python"))
     edit(d)
@@ -182,15 +195,20 @@ def test_what_the_schema_does_not_allow_is_refused(edit: Any, start: str) -> Non
     assert not strict_validator().is_valid(d)  # the schema refuses it too
 
 
-@pytest.mark.parametrize("edit, start", [
-    (lambda d: d["params"].update(engine="python"),
-     "params: unknown parameter 'engine' of cheese_rescue; allowed: "
-     "animals, cheese_values, initial_draw, max_turns, play_area, players, "),
-    (lambda d: d["params"].update(square=1), "params: cheese_rescue: square must be"),
-    (lambda d: d["params"].update(players=5), "params: cheese_rescue: players must be an int from 2 to 4, got 5"),
-    (lambda d: d.update(actions=d["actions"][:-1] + [2 ** 31 - 1]), "move 24 ("),
-    (lambda d: d["result"].update(winners=[0, 1, 1]), "result.winners: the record says [0, 1, 1], the replay"),
-])
+@pytest.mark.parametrize(
+    "edit, start",
+    [
+        (
+            lambda d: d["params"].update(engine="python"),
+            "params: unknown parameter 'engine' of cheese_rescue; allowed: "
+            "animals, cheese_values, initial_draw, max_turns, play_area, players, ",
+        ),
+        (lambda d: d["params"].update(square=1), "params: cheese_rescue: square must be"),
+        (lambda d: d["params"].update(players=5), "params: cheese_rescue: players must be an int from 2 to 4, got 5"),
+        (lambda d: d.update(actions=d["actions"][:-1] + [2**31 - 1]), "move 24 ("),
+        (lambda d: d["result"].update(winners=[0, 1, 1]), "result.winners: the record says [0, 1, 1], the replay"),
+    ],
+)
 def test_what_the_replay_refuses_the_schema_allows(edit: Any, start: str) -> None:
     """The schema is the format; the game's parameters, the moves and the result are the
     replay's to check."""
@@ -204,8 +222,7 @@ def strict_validator() -> Any:
     """A validator of the shipped schema that reads JSON numbers as Python's json module
     does (and as records.loads does): ``1.0`` is a float, not an integer. (JSON Schema's
     own ``integer`` admits ``1.0``; docs/records.md says so.)"""
-    checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda _checker, x: type(x) is int)
+    checker = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", lambda _checker, x: type(x) is int)
     cls = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=checker)
     return cls(records.SCHEMA)
 
@@ -218,27 +235,30 @@ def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
     assert not strict_validator().is_valid(dict(d, seed=7.0))
 
 
-@pytest.mark.parametrize("text, start", [
-    ('{"a": 1, "a": 2}', "duplicate key 'a' in an object"),
-    ('{"format": "mousehole.record", "meta": {"x": 1, "x": 1}}', "duplicate key 'x' in an object"),
-    ("[NaN]", "NaN is not a JSON number"),
-    ("[Infinity]", "Infinity is not a JSON number"),
-    ("[-Infinity]", "-Infinity is not a JSON number"),
-    ("[1e999]", "number too large for a double ('1e999')"),
-    ("[" + "9" * 5000 + "]", "integer with more than 20 digits"),
-    ("[" * 33 + "]" * 33, "nested too deeply: arrays and objects at most 32 deep, got 33"),
-    ('{"a":' * 100_000 + "1" + "}" * 100_000, "nested too deeply: arrays and objects at most 32 deep, got 100000"),
-    ("", "not JSON: Expecting value (line 1, column 1)"),
-    ("\ufeff{}", "not JSON: Unexpected UTF-8 BOM"),
-    ('{"a": "\udc80"}', "not UTF-8 text: lone surrogate U+DC80 at character 7"),
-    (b'{"a": "\xe9"}', "not UTF-8 text: byte 0xe9 at offset 7"),
-    (b"\x00\xff\xfe\x01", "not UTF-8 text: byte 0xff at offset 1"),
-    (b"\x00\x01\x02", "not JSON: Expecting value (line 1, column 1)"),
-    ("[1]", "not a record: a record is a JSON object, got an array"),
-    ("null", "not a record: a record is a JSON object, got null"),
-    (" " * (records.MAX_BYTES + 1), "too large: a record is at most 16,777,216 bytes"),
-    ("\u00e9" * (records.MAX_BYTES // 2 + 1), "too large: a record is at most 16,777,216 bytes, got 16,777,218"),
-])
+@pytest.mark.parametrize(
+    "text, start",
+    [
+        ('{"a": 1, "a": 2}', "duplicate key 'a' in an object"),
+        ('{"format": "mousehole.record", "meta": {"x": 1, "x": 1}}', "duplicate key 'x' in an object"),
+        ("[NaN]", "NaN is not a JSON number"),
+        ("[Infinity]", "Infinity is not a JSON number"),
+        ("[-Infinity]", "-Infinity is not a JSON number"),
+        ("[1e999]", "number too large for a double ('1e999')"),
+        ("[" + "9" * 5000 + "]", "integer with more than 20 digits"),
+        ("[" * 33 + "]" * 33, "nested too deeply: arrays and objects at most 32 deep, got 33"),
+        ('{"a":' * 100_000 + "1" + "}" * 100_000, "nested too deeply: arrays and objects at most 32 deep, got 100000"),
+        ("", "not JSON: Expecting value (line 1, column 1)"),
+        ("\ufeff{}", "not JSON: Unexpected UTF-8 BOM"),
+        ('{"a": "\udc80"}', "not UTF-8 text: lone surrogate U+DC80 at character 7"),
+        (b'{"a": "\xe9"}', "not UTF-8 text: byte 0xe9 at offset 7"),
+        (b"\x00\xff\xfe\x01", "not UTF-8 text: byte 0xff at offset 1"),
+        (b"\x00\x01\x02", "not JSON: Expecting value (line 1, column 1)"),
+        ("[1]", "not a record: a record is a JSON object, got an array"),
+        ("null", "not a record: a record is a JSON object, got null"),
+        (" " * (records.MAX_BYTES + 1), "too large: a record is at most 16,777,216 bytes"),
+        ("\u00e9" * (records.MAX_BYTES // 2 + 1), "too large: a record is at most 16,777,216 bytes, got 16,777,218"),
+    ],
+)
 def test_what_is_not_json_within_the_limits_is_refused(text: Any, start: str) -> None:
     assert _bad(text).startswith(start)
 
@@ -293,7 +313,7 @@ def test_control_characters_in_names_read_back_and_what_is_written_reads_back(en
     with pytest.raises(RecordError, match=r"^meta: not JSON data"):
         records.dumps(state, when=float("nan"))
     with pytest.raises(RecordError, match=r"^meta\.big: number out of range"):
-        records.dumps(state, big=10 ** 30)
+        records.dumps(state, big=10**30)
 
 
 def test_max_turns_has_one_bound_in_load_and_in_records() -> None:
@@ -323,5 +343,5 @@ def test_the_schema_states_the_module_limits() -> None:
     assert data["maxLength"] == data["propertyNames"]["maxLength"] == records.MAX_STRING
     assert data["maxItems"] == records.MAX_ITEMS and data["maxProperties"] == records.MAX_KEYS
     assert props["seed"]["oneOf"][0]["maximum"] == records.MAX_NUMBER
-    assert "16 MiB" in s["description"] and records.MAX_BYTES == 16 * 2 ** 20
+    assert "16 MiB" in s["description"] and records.MAX_BYTES == 16 * 2**20
     assert "32 deep" in s["description"] and records.MAX_DEPTH == 32

@@ -4,6 +4,7 @@ a seat's view shows nothing that seat may not see. Every registered game is cove
 generic test needs to know about a game comes from its test profile in ``gamecases``); the
 tests named for a game check marks only that game's picture has. ``render`` finds a game's
 drawing through the module its class declares (``Game.DRAWING``)."""
+
 from __future__ import annotations
 
 import io
@@ -72,7 +73,7 @@ def inside(root: ET.Element) -> None:
     """Every shape lies inside the picture, and every text starts inside it."""
     w, h = view_box(root)[2:]
     for el in root.iter():
-        tag = el.tag[len(NS):]
+        tag = el.tag[len(NS) :]
         if tag == "rect":
             x, y = float(el.get("x") or 0), float(el.get("y") or 0)
             assert -0.5 <= x and x + float(el.get("width") or 0) <= w + 0.5, ET.tostring(el)
@@ -99,7 +100,7 @@ def test_valid_svg_every_seat(name: str, engine: str) -> None:
             root = parse(text)
             w, h = view_box(root)[2:]
             assert (float(root.get("width") or 0), float(root.get("height") or 0)) == (w, h)
-            tags = {el.tag[len(NS):] if el.tag.startswith(NS) else el.tag for el in root.iter()}
+            tags = {el.tag[len(NS) :] if el.tag.startswith(NS) else el.tag for el in root.iter()}
             assert tags <= SVG11, tags - SVG11
             inside(root)
             title = root.find(NS + "title")
@@ -235,8 +236,10 @@ def cr12_removed(game: Any, table: List[int]) -> int:
 
     def near(i: int, code: int) -> bool:
         r, c = divmod(i, G)
-        return any(0 <= r + dr < G and 0 <= c + dc < G and t[(r + dr) * G + c + dc] == code
-                   for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+        return any(
+            0 <= r + dr < G and 0 <= c + dc < G and t[(r + dr) * G + c + dc] == code
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        )
 
     for victim, hunter in ((3, 2), (4, 3), (5, 4)):
         doomed = [i for i, x in enumerate(t) if (x >= 5 if victim == 5 else x == victim) and near(i, hunter)]
@@ -349,8 +352,11 @@ def test_every_configuration_draws() -> None:
         ("kasimir", {"players": 4, "track_length": 60, "mice": 8, "traps": list(range(2, 60, 2))}),
         ("maus_au_chocolat", {"players": 6, "hand_size": 8}),
     ]
-    cases = [(n, {"players": k}) for n in GAMES
-             for k in range(mousehole.load(n).min_players, mousehole.load(n).max_players + 1)]
+    cases = [
+        (n, {"players": k})
+        for n in GAMES
+        for k in range(mousehole.load(n).min_players, mousehole.load(n).max_players + 1)
+    ]
     cases += [(n, dict(params)) for n in GAMES for params in profile(n).extra_configs]
     for name, params in cases + extra:
         game = mousehole.load(name, **params)
@@ -447,8 +453,10 @@ def test_svg_draws_with_the_declared_module(monkeypatch: pytest.MonkeyPatch) -> 
     assert 'viewBox="0 0 100 50"' in text
 
 
-@pytest.mark.parametrize("declared,message", [("", "declares no DRAWING"), (None, "declares no DRAWING"),
-                                              ("mousehole.render._canvas", "has no class Drawing")])
+@pytest.mark.parametrize(
+    "declared,message",
+    [("", "declares no DRAWING"), (None, "declares no DRAWING"), ("mousehole.render._canvas", "has no class Drawing")],
+)
 def test_a_game_without_a_drawing(monkeypatch: pytest.MonkeyPatch, declared: Any, message: str) -> None:
     """A game class that declares no drawing module, or one without ``Drawing``: a
     ``ValueError`` naming the game, and the state is unchanged."""
@@ -496,8 +504,10 @@ def test_cheese_rescue_picture_marks_only_the_fixed_square(engine: str) -> None:
     """With ``play_area="centred_on_start"`` (CR-6, CR-8) the picture marks as open only the
     cells of the fixed square: fewer than the floating square leaves open at the start, and
     exactly the 5 x 5 square less the start card with 2 players."""
+
     def open_cells(**params: Any) -> int:
         g = mousehole.load("cheese_rescue", players=2, engine=engine, **params)
         return render.svg(g.new_state(seed=1)).count('fill="#fbf9f4"')
+
     assert open_cells(play_area="centred_on_start") == 5 * 5 - 1
     assert open_cells() > 5 * 5 - 1

@@ -6,6 +6,7 @@ The browser tests (marker ``browser``) need /usr/bin/chromium and /usr/bin/chrom
 are skipped, the test summary saying what to install; CI installs them and sets
 ``MOUSEHOLE_REQUIRE=browser`` (.ci/run), which makes them fail instead: a replay page that
 was never opened is not tested (conftest.py)."""
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,9 @@ def _record(name: str, engine: str, seed: int = 4, **params: Any) -> records.Rec
     state = game.new_state(seed)
     for a in random_walk(state.clone(), seed):
         state.apply_action(a)
-    return records.record_of(state, seats=["ann"] + [f"random:{i}" for i in range(1, game.num_players)],
-                             date="2026-11-26")
+    return records.record_of(
+        state, seats=["ann"] + [f"random:{i}" for i in range(1, game.num_players)], date="2026-11-26"
+    )
 
 
 @pytest.mark.parametrize("name", mousehole.game_names())
@@ -42,7 +44,7 @@ def test_text_replay(name: str, engine: str) -> None:
     seen = list(replay.text_lines(rec, for_player=1, engine=engine))
     final = rec.final_state(engine=engine)
     diagram = final.game._render(final.to_dict(for_player=1)).split("\n")
-    assert seen[-1 - len(diagram):-1] == diagram
+    assert seen[-1 - len(diagram) : -1] == diagram
 
 
 @pytest.mark.parametrize("name", mousehole.game_names())
@@ -59,6 +61,7 @@ def test_html_page_is_self_contained(name: str, engine: str) -> None:
 
 # -- in a real browser -----------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     need("browser")  # (the marker's check ran already; a test that takes the fixture unmarked too)
@@ -67,8 +70,7 @@ def browser() -> Iterator[Any]:
 
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1000,900"):
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1000,900"):
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
@@ -120,7 +122,6 @@ def test_replay_page_in_chromium(name: str, browser: Any, tmp_path: Any) -> None
     assert errors == [], errors
 
 
-
 # -- the command line: play --record, replay --------------------------------------------------
 
 
@@ -128,8 +129,22 @@ def test_play_writes_a_record_and_replay_reads_it(monkeypatch: Any, tmp_path: An
     from test_cli import _play_in_process, run
 
     path = tmp_path / "game.json"
-    argv = ["play", "kasimir", "--players", "2", "--seat", "1", "--bots", "random", "--seed", "6",
-            "--name", "ann", "--record", str(path)]
+    argv = [
+        "play",
+        "kasimir",
+        "--players",
+        "2",
+        "--seat",
+        "1",
+        "--bots",
+        "random",
+        "--seed",
+        "6",
+        "--name",
+        "ann",
+        "--record",
+        str(path),
+    ]
     status, out, typed = _play_in_process(monkeypatch, argv)
     assert status == 0, out
     assert out.rstrip().endswith(f"record written to {path}")

@@ -3,6 +3,7 @@ the docs, written below as :func:`documented`, checked against every game's seed
 every player count and reading that changes how a game can end (``max_turns``, Kater
 Kasimir's ``elimination``), and against positions that reach each clause (no winner, every
 seat winning, some seats winning, before the end)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -16,11 +17,13 @@ from gamecases import CASES, IDS, random_states
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the statement in the table of docs/api.md (the test fails when one changes without the other)
-STATEMENT = ("a float per seat: 0.0 for every seat before the end; at the end +1.0 for each winner and "
-             "-1.0 for each other seat, except 0.0 for every seat when every seat wins or when no seat wins in a "
-             "2-player game (a game ends without a winner only in Kater Kasimir with "
-             "`elimination=\"out_of_game\"`, its default, every seat eliminated; with 3 or 4 players every seat "
-             "then gets -1.0); an end by `max_turns` counts the same")
+STATEMENT = (
+    "a float per seat: 0.0 for every seat before the end; at the end +1.0 for each winner and "
+    "-1.0 for each other seat, except 0.0 for every seat when every seat wins or when no seat wins in a "
+    "2-player game (a game ends without a winner only in Kater Kasimir with "
+    '`elimination="out_of_game"`, its default, every seat eliminated; with 3 or 4 players every seat '
+    "then gets -1.0); an end by `max_turns` counts the same"
+)
 
 
 def documented(state: Any) -> List[float]:

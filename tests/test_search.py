@@ -12,6 +12,7 @@
 * ``time_limit`` is honoured (loosely); bad arguments are refused; the tree's memory is
   freed; Ctrl-C interrupts a long search.
 """
+
 from __future__ import annotations
 
 import math
@@ -127,7 +128,8 @@ def test_sqrt_log_table_matches_libm() -> None:
     """The compiled search tabulates sqrt(log(n)), 1/n and 1/sqrt(n); the Python search
     computes them with math: the same numbers (so the same UCB scores)."""
     from mousehole._search import DEFAULT_C, inv_sqrt, sqrt_log
-    for n in [1, 2, 3, 10, 999, 1000, 65535, 65536, 65537, 10 ** 6, 2 ** 32 - 1]:
+
+    for n in [1, 2, 3, 10, 999, 1000, 65535, 65536, 65537, 10**6, 2**32 - 1]:
         assert sqrt_log(n) == math.sqrt(math.log(n)), n
         assert inv_sqrt(n) == (1.0 / n, 1.0 / math.sqrt(n)), n
     assert DEFAULT_C == bots.DEFAULT_C
@@ -191,6 +193,7 @@ def test_ismcts_availability_and_root_legality(name: str, engine: str) -> None:
         if engine == "compiled":
             from mousehole._search import MODE_ISMCTS
             from mousehole._search import search as csearch
+
             actions, visits, _values, avail, done, _nodes, tree_bytes = csearch(state, MODE_ISMCTS, iters, None, g, 1.0)
             assert tree_bytes > 0
         else:
@@ -372,26 +375,29 @@ def test_time_limit_is_honoured(algo: str, engine: str) -> None:
     assert r.iterations == 3
 
 
-@pytest.mark.parametrize("kwargs, error, words", [
-    ({"iterations": 0}, ValueError, "iterations"),
-    ({"iterations": -5}, ValueError, "iterations"),
-    ({"iterations": 2 ** 31}, ValueError, "iterations"),
-    ({"iterations": 1.5}, TypeError, "iterations"),
-    ({"iterations": True}, TypeError, "iterations"),
-    ({"iterations": "100"}, TypeError, "iterations"),
-    ({"time_limit": 0}, ValueError, "time_limit"),
-    ({"time_limit": -1.0}, ValueError, "time_limit"),
-    ({"time_limit": float("nan")}, ValueError, "time_limit"),
-    ({"time_limit": float("inf")}, ValueError, "time_limit"),
-    ({"time_limit": "1"}, TypeError, "time_limit"),
-    ({"c": -0.1}, ValueError, "exploration"),
-    ({"c": float("nan")}, ValueError, "exploration"),
-    ({"c": "big"}, TypeError, "exploration"),
-    ({"seed": 1.0}, TypeError, "seed"),
-    ({"seed": None}, TypeError, "seed"),
-    ({"algorithm": "minimax"}, ValueError, "algorithm"),
-    ({"engine": "gpu"}, ValueError, "engine"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, words",
+    [
+        ({"iterations": 0}, ValueError, "iterations"),
+        ({"iterations": -5}, ValueError, "iterations"),
+        ({"iterations": 2**31}, ValueError, "iterations"),
+        ({"iterations": 1.5}, TypeError, "iterations"),
+        ({"iterations": True}, TypeError, "iterations"),
+        ({"iterations": "100"}, TypeError, "iterations"),
+        ({"time_limit": 0}, ValueError, "time_limit"),
+        ({"time_limit": -1.0}, ValueError, "time_limit"),
+        ({"time_limit": float("nan")}, ValueError, "time_limit"),
+        ({"time_limit": float("inf")}, ValueError, "time_limit"),
+        ({"time_limit": "1"}, TypeError, "time_limit"),
+        ({"c": -0.1}, ValueError, "exploration"),
+        ({"c": float("nan")}, ValueError, "exploration"),
+        ({"c": "big"}, TypeError, "exploration"),
+        ({"seed": 1.0}, TypeError, "seed"),
+        ({"seed": None}, TypeError, "seed"),
+        ({"algorithm": "minimax"}, ValueError, "algorithm"),
+        ({"engine": "gpu"}, ValueError, "engine"),
+    ],
+)
 def test_bad_arguments_are_refused(kwargs: Dict[str, Any], error: type, words: str, engine: str) -> None:
     state = mousehole.load("cheese_rescue", engine=engine, players=2).new_state(1)
     before = state.to_dict()
@@ -462,8 +468,9 @@ def test_ctrl_c_interrupts_a_search(algo: str) -> None:
     """The compiled iterations run without the GIL in batches of about 20 ms, and Ctrl-C is
     checked between batches (the Python search is interrupted like any Python loop): a search
     of 2**31 - 1 iterations stops at once (bound 2 s for a loaded machine)."""
-    child = interruptible([sys.executable, "-c", _CHILD, algo], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True)
+    child = interruptible(
+        [sys.executable, "-c", _CHILD, algo], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "started"
@@ -488,12 +495,17 @@ def test_ctrl_c_interrupts_a_search(algo: str) -> None:
 def test_compiled_strong_mode_checks_its_play_out_arguments() -> None:
     from mousehole._search import MODE_STRONG, has_evaluate
     from mousehole._search import search as csearch
+
     state = mousehole.load("kasimir", engine="compiled", players=2).new_state(1)
     assert has_evaluate(state)
     out = csearch(state, MODE_STRONG, 50, None, 1, 1.0, 4, 30.0, 0.5)
     assert out[4] == 50 and int(out[1].sum()) == 50
-    for depth, weight, greedy, words in ((4, 0.0, 0.0, "scale"), (4, float("inf"), 0.0, "scale"),
-                                         (4, 1.0, 1.5, "greedy"), (4, 1.0, float("nan"), "greedy")):
+    for depth, weight, greedy, words in (
+        (4, 0.0, 0.0, "scale"),
+        (4, float("inf"), 0.0, "scale"),
+        (4, 1.0, 1.5, "greedy"),
+        (4, 1.0, float("nan"), "greedy"),
+    ):
         with pytest.raises(ValueError, match=words):
             csearch(state, MODE_STRONG, 10, None, 1, 1.0, depth, weight, greedy)
     with pytest.raises(ValueError, match="unknown mode"):

@@ -3,6 +3,7 @@ fresh 64-bit seed drawn from the operating system and reports it as ``state.seed
 game replays from it; an explicit seed deals exactly what it dealt before. Both engines.
 
 (The OpenSpiel adapter's deals are tested in ``test_openspiel.py``.)"""
+
 from __future__ import annotations
 
 import hashlib
@@ -33,8 +34,7 @@ def _deal(state: Any) -> str:
 @pytest.mark.parametrize("name", GAMES)
 def test_no_seed_draws_a_fresh_64_bit_seed(name: str, engine: str) -> None:
     game = mousehole.load(name, players=2, engine=engine)
-    states = [game.new_state(), game.new_state(None), game.new_state(seed=None)] + \
-             [game.new_state() for _ in range(5)]
+    states = [game.new_state(), game.new_state(None), game.new_state(seed=None)] + [game.new_state() for _ in range(5)]
     seeds = [s.seed for s in states]
     assert all(type(x) is int and 0 <= x < 2**64 for x in seeds)
     assert len(set(seeds)) == len(seeds)
@@ -90,9 +90,7 @@ def test_new_state_draws_through_fresh_seed(engine: str, monkeypatch: pytest.Mon
 
 
 def test_two_processes_draw_different_seeds() -> None:
-    code = ("import mousehole\n"
-            "g = mousehole.load('maus_au_chocolat', players=3)\n"
-            "print(g.new_state().seed)\n")
+    code = "import mousehole\ng = mousehole.load('maus_au_chocolat', players=3)\nprint(g.new_state().seed)\n"
 
     def run() -> int:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
@@ -112,8 +110,9 @@ def test_bad_seeds_are_still_refused(name: str, engine: str) -> None:
 
 # The seeds of the hash below: small ones, the 32- and 64-bit edges, and 28 spread over the
 # 64-bit range (multiples of the golden-ratio constant).
-SEEDS = [0, 1, 2, 7, 42, 1000, 65535, 2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64 - 1] + \
-        [(k * 0x9E3779B97F4A7C15) % 2**64 for k in range(1, 29)]
+SEEDS = [0, 1, 2, 7, 42, 1000, 65535, 2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64 - 1] + [
+    (k * 0x9E3779B97F4A7C15) % 2**64 for k in range(1, 29)
+]
 
 
 def test_explicit_seeds_deal_what_they_dealt_before(engine: str) -> None:
@@ -136,8 +135,11 @@ def test_explicit_seeds_deal_what_they_dealt_before(engine: str) -> None:
                         break
                     legal = s.legal_actions()
                     s.apply_action(int(legal[(seed + 31 * step) % len(legal)]))
-                h.update(json.dumps([name, players, seed, list(s.history), [int(a) for a in s.legal_actions()],
-                                     list(s.scores())]).encode())
+                h.update(
+                    json.dumps(
+                        [name, players, seed, list(s.history), [int(a) for a in s.legal_actions()], list(s.scores())]
+                    ).encode()
+                )
     assert h.hexdigest() == "21d5fe6292bf728795d0b7d1c2b582934b51049767383701e5cec40b052bf74b"
 
 

@@ -2,6 +2,7 @@
 lobby's API, whole games of all four games with a bot and a spectator, reconnecting with a
 link, Maus au Chocolat's bids in any order (MC-7, MC-27), replay pages, records kept and
 exported, idle tables closed, and the pages' security headers."""
+
 from __future__ import annotations
 
 import asyncio
@@ -36,11 +37,17 @@ async def _join_all(session: aiohttp.ClientSession, url: str, made: Dict[str, An
 
 # -- pages and the lobby -------------------------------------------------------------------
 
+
 def test_pages_api_and_headers(tmp_path: Any) -> None:
     async def main() -> None:
         async with served(str(tmp_path)) as (hub, url), aiohttp.ClientSession() as s:
-            pages = [("", "text/html"), ("t/abcdefghijkl", "text/html"), ("static/client.js", "text/javascript"),
-                     ("static/lobby.js", "text/javascript"), ("static/style.css", "text/css")]
+            pages = [
+                ("", "text/html"),
+                ("t/abcdefghijkl", "text/html"),
+                ("static/client.js", "text/javascript"),
+                ("static/lobby.js", "text/javascript"),
+                ("static/style.css", "text/css"),
+            ]
             for path, kind in pages:
                 async with s.get(url + path) as r:
                     assert r.status == 200 and r.content_type == kind, path
@@ -55,17 +62,21 @@ def test_pages_api_and_headers(tmp_path: Any) -> None:
                 info = await r.json()
             assert [g["id"] for g in info["games"]] == GAMES
             m = next(g for g in info["games"] if g["id"] == "m")
-            assert m["min_players"] == 2 and {r["param"] for r in m["readings"]} == {"pass_cost", "stuck_cards",
-                                                                                   "draw_timing", "short_payer",
-                                                                                   "chipless_exchange"}
+            assert m["min_players"] == 2 and {r["param"] for r in m["readings"]} == {
+                "pass_cost",
+                "stuck_cards",
+                "draw_timing",
+                "short_payer",
+                "chipless_exchange",
+            }
             assert info["levels"] == ["easy", "medium", "hard"]
+
     asyncio.run(main())
 
 
 def test_creating_tables(tmp_path: Any) -> None:
     async def main() -> None:
-        async with served(str(tmp_path), create_burst=4, create_every=3600) as (hub, url), \
-                aiohttp.ClientSession() as s:
+        async with served(str(tmp_path), create_burst=4, create_every=3600) as (hub, url), aiohttp.ClientSession() as s:
             made = await create(s, url, _table("m", 2, ["hard"]))
             assert [x["token"] is None for x in made["seats"]] == [False, False, True]
             assert made["seats"][2]["bot"] == "strong:0.05s"
@@ -74,17 +85,22 @@ def test_creating_tables(tmp_path: Any) -> None:
             assert len(set(tokens)) == 3 and all(len(t) >= 40 for t in tokens)
             # the database keeps hashes only
             db = open(os.path.join(str(tmp_path), "serve.db"), "rb").read()
-            db += b"".join(open(os.path.join(str(tmp_path), f), "rb").read()
-                           for f in os.listdir(str(tmp_path)) if f.startswith("serve.db-"))
+            db += b"".join(
+                open(os.path.join(str(tmp_path), f), "rb").read()
+                for f in os.listdir(str(tmp_path))
+                if f.startswith("serve.db-")
+            )
             assert not any(t.encode() in db for t in tokens)
             bad = [
                 (dict(data=b"{", headers={"Content-Type": "application/json"}), 400, "bad-table"),
                 (dict(data=b"[1]", headers={"Content-Type": "application/json"}), 400, "bad-table"),
-                (dict(data=json.dumps(_table("m")).encode(), headers={"Content-Type": "text/plain"}), 415,
-                 "bad-table"),
+                (dict(data=json.dumps(_table("m")).encode(), headers={"Content-Type": "text/plain"}), 415, "bad-table"),
                 (dict(json=_table("m"), headers={"Origin": "http://evil.example"}), 403, "origin"),
-                (dict(data=b'{"game": "' + b"m" * 20000 + b'"}', headers={"Content-Type": "application/json"}),
-                 413, None),
+                (
+                    dict(data=b'{"game": "' + b"m" * 20000 + b'"}', headers={"Content-Type": "application/json"}),
+                    413,
+                    None,
+                ),
             ]
             for kwargs, status, code in bad:
                 async with s.post(url + "api/tables", **kwargs) as r:
@@ -94,6 +110,7 @@ def test_creating_tables(tmp_path: Any) -> None:
             # the burst of four is spent (the good table and the three bodies read count)
             async with s.post(url + "api/tables", json=_table("m")) as r:
                 assert r.status == 429 and (await r.json())["error"] == "rate"
+
     asyncio.run(main())
 
 
@@ -104,16 +121,19 @@ def test_the_server_holds_at_most_max_tables(tmp_path: Any) -> None:
             await create(s, url, _table("kasimir"))
             async with s.post(url + "api/tables", json=_table("kasimir")) as r:
                 assert r.status == 503 and (await r.json())["error"] == "full"
+
     asyncio.run(main())
 
 
 # -- whole games ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("game", GAMES)
 def test_whole_games_with_a_bot_and_a_spectator(game: str, tmp_path: Any) -> None:
     """Two people and a bot play a game to the end while a spectator watches: every seat and
     the spectator see the same result and why, the record in the database replays the game,
     and each seat's events describe every move of the game."""
+
     async def main() -> None:
         async with served(str(tmp_path)) as (hub, url), aiohttp.ClientSession() as s:
             made = await create(s, url, _table(game, 2, ["easy"]))
@@ -138,6 +158,7 @@ def test_whole_games_with_a_bot_and_a_spectator(game: str, tmp_path: Any) -> Non
                 assert [e["ply"] for e in c.events] == list(range(plies - len(c.events) + 1, plies + 1))
                 assert c.errors == []
             assert "legal" not in spectator.state
+
     asyncio.run(main())
 
 
@@ -158,12 +179,14 @@ def test_a_dropped_seat_gets_its_seat_back_with_its_link(tmp_path: Any) -> None:
             assert [e["text"] for e in again.events] == [e["text"] for e in first.events]
             await play_out([again, b if first is a else a], random.Random(3))
             assert again.state["result"]
+
     asyncio.run(main())
 
 
 def test_a_move_counts_once(tmp_path: Any) -> None:
     """A double click (the same move twice) and a move of another turn: the second is refused
     with one error frame (stale, or not your turn), the table moved once."""
+
     async def main() -> None:
         async with served(str(tmp_path)) as (hub, url), aiohttp.ClientSession() as s:
             made = await create(s, url, _table("m", 3, []))
@@ -175,12 +198,14 @@ def test_a_move_counts_once(tmp_path: Any) -> None:
             await mover.move(action, turn)
             assert (await mover.next_error())["code"] in ("stale", "not-your-turn")
             assert table.seq == 1 and len(table.state.history) == 1
+
     asyncio.run(main())
 
 
 def test_bids_in_any_order_over_the_wire(tmp_path: Any) -> None:
     """MC-7, MC-27: every seat may bid at once; a later seat's bid waits face down, shown to
     itself only (``queued``); nobody else hears of it until all bids are in."""
+
     async def main() -> None:
         async with served(str(tmp_path)) as (hub, url), aiohttp.ClientSession() as s:
             made = await create(s, url, _table("maus_au_chocolat", 3, []))
@@ -198,10 +223,12 @@ def test_bids_in_any_order_over_the_wire(tmp_path: Any) -> None:
             for c in (c0, c1, c2):
                 st = await c.until(lambda st: st["ply"] == 3)
             assert "bids revealed" in c0.events[-1]["text"] and c2.state["queued"] == []
+
     asyncio.run(main())
 
 
 # -- replays, records, idle tables --------------------------------------------------------
+
 
 def test_replay_pages(tmp_path: Any) -> None:
     async def main() -> None:
@@ -221,20 +248,27 @@ def test_replay_pages(tmp_path: Any) -> None:
                 csp = r.headers["Content-Security-Policy"]
             assert "script-src 'sha256-" in csp and "'unsafe-inline'" not in csp.split("script-src")[1].split(";")[0]
             assert page.count('class="frame"') == 2 and "unfinished game" in page
-            table_id, seat, expires, mac = msg["url"][len("/replay/"):].split(".")
-            for forged in (f"{table_id}.1.{expires}.{mac}", f"{table_id}.{seat}.{int(expires) + 9}.{mac}",
-                           f"{table_id}.{seat}.1.{mac}", "x"):
+            table_id, seat, expires, mac = msg["url"][len("/replay/") :].split(".")
+            for forged in (
+                f"{table_id}.1.{expires}.{mac}",
+                f"{table_id}.{seat}.{int(expires) + 9}.{mac}",
+                f"{table_id}.{seat}.1.{mac}",
+                "x",
+            ):
                 async with s.get(url + "replay/" + forged) as r:
                     assert r.status == 404, forged
             await spectator.send({"type": "replay"})
             assert (await spectator.next_error())["code"] == "spectator"
+
     asyncio.run(main())
 
 
 def test_idle_tables_are_closed_and_kept(tmp_path: Any) -> None:
     async def main() -> None:
-        async with served(str(tmp_path), idle_seconds=0.5, sweep_seconds=0.2) as (hub, url), \
-                aiohttp.ClientSession() as s:
+        async with (
+            served(str(tmp_path), idle_seconds=0.5, sweep_seconds=0.2) as (hub, url),
+            aiohttp.ClientSession() as s,
+        ):
             made = await create(s, url, _table("cheese_rescue", 2, []))
             a, b = await _join_all(s, url, made)
             st = await a.until(lambda st: st["status"] == "abandoned", timeout=20)
@@ -254,6 +288,7 @@ def test_idle_tables_are_closed_and_kept(tmp_path: Any) -> None:
             assert made["table"] not in hub.tables
             again = await Client.join(s, url, made["table"], a.token)
             assert again.state["status"] == "abandoned"
+
     asyncio.run(main())
 
 
@@ -263,20 +298,27 @@ def test_export_records_and_replay_them(tmp_path: Any) -> None:
             made = await create(s, url, _table("kasimir", 1, ["random"]))
             (a,) = await _join_all(s, url, made)
             await play_out([a], random.Random(1))
+
     asyncio.run(main())
     out = os.path.join(str(tmp_path), "records.json")
     db = os.path.join(str(tmp_path), "serve.db")
-    done = subprocess.run([sys.executable, "-m", "mousehole", "serve", "--db", db, "--export-records", out],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "mousehole", "serve", "--db", db, "--export-records", out],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"{out}: 1 records of finished games"
-    shown = subprocess.run([sys.executable, "-m", "mousehole", "replay", out, "--index", "0"],
-                           capture_output=True, text=True, timeout=120)
+    shown = subprocess.run(
+        [sys.executable, "-m", "mousehole", "replay", out, "--index", "0"], capture_output=True, text=True, timeout=120
+    )
     assert shown.returncode == 0 and "result: " in shown.stdout
 
 
 def test_serve_help_and_bad_options(capsys: Any, tmp_path: Any) -> None:
     from mousehole import cli
+
     with pytest.raises(SystemExit):
         cli.main(["serve", "--help"])
     out = " ".join(capsys.readouterr().out.split())
@@ -296,14 +338,17 @@ def test_serve_help_and_bad_options(capsys: Any, tmp_path: Any) -> None:
 
 def test_pictures_in_worker_processes(tmp_path: Any) -> None:
     """With picture workers the pictures are drawn off the event loop, the same bytes."""
+
     async def main() -> None:
         async with served(str(tmp_path), picture_workers=1) as (hub, url), aiohttp.ClientSession() as s:
             made = await create(s, url, _table("m", 2, []))
             a, b = await _join_all(s, url, made)
             table = hub.tables[made["table"]]
             from mousehole.render import svg
+
             assert a.state["picture"] == svg(table.state, for_player=0)
             assert b.state["picture"] == svg(table.state, for_player=1)
+
     asyncio.run(main())
 
 
@@ -323,6 +368,7 @@ def test_a_store_conflict_is_caught(tmp_path: Any) -> None:
             assert [e[0] for e in await store.log("t")] == list(range(1, 40))
         finally:
             await store.close()
+
     asyncio.run(main())
 
 
@@ -330,6 +376,7 @@ def test_one_object_a_table(tmp_path: Any) -> None:
     """A table is one object in a process however it is reached (created here, loaded on a
     notice of another process, found for a link): a second copy would miss the moves made on
     the first, and its connections would stop hearing of them."""
+
     async def main() -> None:
         async with served(str(tmp_path)) as (hub, url), aiohttp.ClientSession() as s:
             made = await create(s, url, _table("kasimir", 2, []))
@@ -341,4 +388,5 @@ def test_one_object_a_table(tmp_path: Any) -> None:
             hub._on_notify(f"{made['table']} new")
             await asyncio.sleep(0.2)
             assert hub.tables[made["table"]] is table
+
     asyncio.run(main())

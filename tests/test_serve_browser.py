@@ -6,6 +6,7 @@ Content-Security-Policy; the page never scrolls sideways; the console stays free
 
 Without Chromium the tests are skipped, unless ``MOUSEHOLE_REQUIRE`` names ``browser`` (CI),
 where they fail."""
+
 from __future__ import annotations
 
 import os
@@ -27,16 +28,26 @@ PHONE = (412, 915)
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    need("browser", os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER),
-         "the served table's browser test needs Chromium: apt-get install chromium chromium-driver (Debian)")
+    need(
+        "browser",
+        os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER),
+        "the served table's browser test needs Chromium: apt-get install chromium chromium-driver (Debian)",
+    )
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                f"--window-size={PHONE[0]},{PHONE[1]}", "--disable-background-timer-throttling",
-                "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        f"--window-size={PHONE[0]},{PHONE[1]}",
+        "--disable-background-timer-throttling",
+        "--disable-renderer-backgrounding",
+        "--disable-backgrounding-occluded-windows",
+    ):
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
@@ -58,8 +69,10 @@ def _phone(driver: Any) -> None:
     """The current tab as a phone's screen: headless Chromium's windows are at least 500 CSS
     pixels wide, whatever --window-size says, so the tab's metrics are set through the
     DevTools protocol (per tab)."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True},
+    )
 
 
 def _new_tab(driver: Any, url: str) -> str:
@@ -89,8 +102,9 @@ def test_two_browser_seats_and_a_bot_play_to_the_end(game: str, browser: Any, se
     from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
-    t = post_table(server.url, {"game": game, "seconds": 0.05,
-                                "seats": [{"name": "ann"}, {"name": "bob"}, {"bot": "easy"}]})
+    t = post_table(
+        server.url, {"game": game, "seconds": 0.05, "seats": [{"name": "ann"}, {"name": "bob"}, {"bot": "easy"}]}
+    )
     driver = browser
     tabs = [_new_tab(driver, server.url + t["seats"][p]["link"][1:]) for p in (0, 1)]
     for tab, who in zip(tabs, ("ann", "bob")):

@@ -4,6 +4,7 @@ answered by exactly one error frame and changes nothing. And clients that keep e
 they receive: nothing in it is a secret of the server (seeds, the generator, another seat's
 hidden cards), and every frame a seat gets is what its own view makes (the same for a
 position dealt anew from that view)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -106,6 +107,7 @@ def test_every_bad_frame_gets_one_error_and_changes_nothing(game: str, tmp_path:
             # the same connections still play
             await mover.move(mover.state["legal"][0][0])
             await mover.reach(1)
+
     asyncio.run(main())
 
 
@@ -120,8 +122,25 @@ def test_random_frames_are_refused_one_by_one(tmp_path: Any) -> None:
         for _ in range(rng.randint(1, 3)):
             kind = rng.randrange(6)
             key = rng.choice(list(msg) + ["type", "turn", "action", "text", "token", "x" * rng.randint(1, 9)])
-            values: List[Any] = [None, True, -1, 0, 2 ** 70, 1e9, "", "move", "hello", "\x00", "é" * 50, [], {},
-                                 [1, 2], {"a": 1}, rng.randint(-5, 500), "x" * rng.randint(0, 300)]
+            values: List[Any] = [
+                None,
+                True,
+                -1,
+                0,
+                2**70,
+                1e9,
+                "",
+                "move",
+                "hello",
+                "\x00",
+                "é" * 50,
+                [],
+                {},
+                [1, 2],
+                {"a": 1},
+                rng.randint(-5, 500),
+                "x" * rng.randint(0, 300),
+            ]
             if kind <= 2:
                 msg[key] = rng.choice(values)
             elif kind == 3:
@@ -130,7 +149,7 @@ def test_random_frames_are_refused_one_by_one(tmp_path: Any) -> None:
                 msg = {str(k)[::-1]: v for k, v in msg.items()}
             else:
                 text = json.dumps(msg)
-                return text[:rng.randrange(len(text) + 1)]
+                return text[: rng.randrange(len(text) + 1)]
         return json.dumps(msg)
 
     async def main() -> None:
@@ -142,8 +161,13 @@ def test_random_frames_are_refused_one_by_one(tmp_path: Any) -> None:
             before = (table.state.clone(), table.seq)
             sent = checked = 0
             while checked < 150:
-                good = rng.choice([{"type": "move", "turn": 0, "action": mover.state["legal"][0][0]},
-                                   {"type": "ping"}, {"type": "replay"}])
+                good = rng.choice(
+                    [
+                        {"type": "move", "turn": 0, "action": mover.state["legal"][0][0]},
+                        {"type": "ping"},
+                        {"type": "replay"},
+                    ]
+                )
                 frame = mutate(good)
                 try:
                     msg = protocol.parse(frame)
@@ -162,6 +186,7 @@ def test_random_frames_are_refused_one_by_one(tmp_path: Any) -> None:
                 sent += 1
                 checked += 1
             assert (table.state, table.seq) == before
+
     asyncio.run(main())
 
 
@@ -195,6 +220,7 @@ def test_too_many_errors_big_frames_and_floods_close_the_connection(tmp_path: An
             # the table still plays with a good connection
             c = await Client.join(s, url, made["table"], made["seats"][0]["token"])
             assert c.state["seq"] == 0
+
     asyncio.run(main())
 
 
@@ -219,14 +245,14 @@ def test_links_that_are_not_a_seat_are_refused(tmp_path: Any) -> None:
                 return body
 
             cases = [
-                ({"type": "hello", "token": "A" * 43}, "bad-token"),           # unknown here
-                ({"type": "hello", "token": "short"}, "bad-token"),            # malformed
+                ({"type": "hello", "token": "A" * 43}, "bad-token"),  # unknown here
+                ({"type": "hello", "token": "short"}, "bad-token"),  # malformed
                 ({"type": "hello", "token": "x" * 101}, "bad-token"),
                 ({"type": "hello", "token": other["seats"][0]["token"]}, "bad-token"),  # another table's
                 ({"type": "hello", "token": token0, "seat": 1}, "bad-token"),  # another seat's
                 ({"type": "ping"}, "hello"),
                 ("garbage", "bad-message"),
-                (None, "hello"),                                                # silent
+                (None, "hello"),  # silent
             ]
             for hello, code in cases:
                 body = await refused(hello)
@@ -235,13 +261,16 @@ def test_links_that_are_not_a_seat_are_refused(tmp_path: Any) -> None:
                 assert r.status == 404
             ok = await Client.join(s, url, table_id, token0, seat=0)
             assert ok.welcome["seat"] == 0
+
     asyncio.run(main())
 
 
 def test_origins_and_connection_limits(tmp_path: Any) -> None:
     async def main() -> None:
-        async with served(str(tmp_path), max_per_ip=3, allow_origins=("https://friends.example",)) as (hub, url), \
-                aiohttp.ClientSession() as s:
+        async with (
+            served(str(tmp_path), max_per_ip=3, allow_origins=("https://friends.example",)) as (hub, url),
+            aiohttp.ClientSession() as s,
+        ):
             made = await create(s, url, _table("kasimir", 2))
             host = url.split("//")[1].rstrip("/")
             with pytest.raises(aiohttp.WSServerHandshakeError) as e:
@@ -261,6 +290,7 @@ def test_origins_and_connection_limits(tmp_path: Any) -> None:
             await asyncio.sleep(0.2)
             c = await Client.join(s, url, made["table"], made["seats"][0]["token"])
             assert c.welcome["seat"] == 0
+
     asyncio.run(main())
 
 
@@ -381,6 +411,7 @@ def test_no_secret_leaves_the_server(game: str, players: int, tmp_path: Any) -> 
     every tenth move and at the end, the picture and the legal moves exactly what the
     audience's own view gives in a position where everything hidden from it was dealt
     anew."""
+
     async def main() -> None:
         async with served(str(tmp_path)) as (hub, url), aiohttp.ClientSession() as s:
             made = await create(s, url, _table(game, players))
@@ -402,4 +433,5 @@ def test_no_secret_leaves_the_server(game: str, players: int, tmp_path: Any) -> 
                 step += 1
             total = sum(len(f) for c in seats + [spectator] for f in c.frames)
             assert total > 0 and all(not c.errors for c in seats)
+
     asyncio.run(main())

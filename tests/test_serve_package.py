@@ -2,6 +2,7 @@
 aiohttp), its pages and scripts inside the package (a wheel or an sdist that lost them would
 serve nothing), and its command registered. This small file also runs in CI's lighter
 selections (other Pythons, the wheel); the other ``test_serve*`` files test the server."""
+
 from __future__ import annotations
 
 import asyncio
@@ -16,8 +17,10 @@ pytestmark = pytest.mark.serve
 
 
 def test_import_mousehole_does_not_import_the_server() -> None:
-    code = ("import sys, mousehole, mousehole.serve; "
-            "print(sorted(m for m in sys.modules if m.startswith(('aiohttp', 'psycopg', 'mousehole.serve.'))))")
+    code = (
+        "import sys, mousehole, mousehole.serve; "
+        "print(sorted(m for m in sys.modules if m.startswith(('aiohttp', 'psycopg', 'mousehole.serve.'))))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
 
@@ -41,6 +44,7 @@ def test_the_installed_server_answers(tmp_path: Any) -> None:
             for path in ("", "static/client.js", "api/games"):
                 async with s.get(url + path) as r:
                     assert r.status == 200, path
+
     asyncio.run(main())
 
 

@@ -6,6 +6,7 @@ another; everything resumed by a process started afterwards.
 PostgreSQL is a system part (Debian's ``postgresql``): the tests start a throwaway cluster
 (``serve_kit.postgres_cluster``) or use ``MOUSEHOLE_TEST_POSTGRES_URL``; without PostgreSQL
 they are skipped, unless ``MOUSEHOLE_REQUIRE`` names ``postgres`` (CI), where they fail."""
+
 from __future__ import annotations
 
 import asyncio
@@ -50,8 +51,14 @@ def test_seats_on_three_processes_play_one_game(pg_url: str, tmp_path: Any) -> N
     servers = _servers(pg_url, 3)
     try:
         a, b, c = servers
-        t = post_table(a.url, {"game": "maus_au_chocolat", "seconds": 0.05,
-                               "seats": [{"name": "ann"}, {"name": "bob"}, {"bot": "random"}]})
+        t = post_table(
+            a.url,
+            {
+                "game": "maus_au_chocolat",
+                "seconds": 0.05,
+                "seats": [{"name": "ann"}, {"name": "bob"}, {"bot": "random"}],
+            },
+        )
 
         async def main() -> None:
             async with aiohttp.ClientSession() as s:
@@ -63,12 +70,17 @@ def test_seats_on_three_processes_play_one_game(pg_url: str, tmp_path: Any) -> N
                 assert ann.state["result"] == bob.state["result"] == watcher.state["result"]
                 assert ann.state["ply"] == bob.state["ply"] == watcher.state["ply"]
                 assert [e["ply"] for e in watcher.events][-1] == watcher.state["ply"]
+
         asyncio.run(main())
     finally:
         _stop(servers)
     out = os.path.join(str(tmp_path), "records.json")
-    done = subprocess.run([sys.executable, "-m", "mousehole", "serve", "--db", pg_url, "--export-records", out],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "mousehole", "serve", "--db", pg_url, "--export-records", out],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     kept = {d["meta"]["table"]: d for d in json.load(open(out))}
     assert records.loads(json.dumps(kept[t["table"]])).result["terminal"]
@@ -98,8 +110,10 @@ def test_two_processes_race_for_one_move(pg_url: str) -> None:
                     await asyncio.gather(x.move(legal[0], turn), y.move(legal[-1], turn))
                     for cl in (x, y):
                         await cl.reach(seq + 1)
+
                     def errors() -> List[Dict[str, Any]]:
                         return [e for p in pairs for cl in p for e in cl.errors]
+
                     end = time.monotonic() + 30
                     while len(errors()) < races + 1 and time.monotonic() < end:
                         for cl in (x, y):  # the loser's error frame
@@ -116,6 +130,7 @@ def test_two_processes_race_for_one_move(pg_url: str) -> None:
                     assert x.state["picture"] == y.state["picture"]
                     races += 1
                 assert races == 8
+
         asyncio.run(main())
     finally:
         _stop(servers)
@@ -127,8 +142,7 @@ def test_a_killed_process_bots_are_taken_over(pg_url: str) -> None:
     servers = _servers(pg_url, 2)
     try:
         a, b = servers
-        t = post_table(a.url, {"game": "cheese_rescue", "seconds": 0.05,
-                               "seats": [{"name": "ann"}, {"bot": "random"}]})
+        t = post_table(a.url, {"game": "cheese_rescue", "seconds": 0.05, "seats": [{"name": "ann"}, {"bot": "random"}]})
 
         async def main() -> None:
             async with aiohttp.ClientSession() as s:
@@ -144,6 +158,7 @@ def test_a_killed_process_bots_are_taken_over(pg_url: str) -> None:
                 await ann_b.reach(ann_a.state["seq"])
                 await play_out([ann_b], rng, timeout=120)
                 assert "result" in ann_b.state
+
         asyncio.run(main())
         late = ServerProcess(pg_url, "--picture-workers", "0")
         servers.append(late)
@@ -152,6 +167,7 @@ def test_a_killed_process_bots_are_taken_over(pg_url: str) -> None:
             async with aiohttp.ClientSession() as s:
                 c = await Client.join(s, late.url, t["table"], t["seats"][0]["token"])
                 assert c.state["status"] == "finished" and "result" in c.state
+
         asyncio.run(again())
     finally:
         _stop(servers)

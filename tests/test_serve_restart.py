@@ -2,6 +2,7 @@
 every table resumes at the last move anyone was told of (a move is committed before it is
 announced), the seats get their seats back with their links, a bot that was thinking plays
 on, and the games end and are kept as records."""
+
 from __future__ import annotations
 
 import asyncio
@@ -19,9 +20,10 @@ import pytest
 from mousehole import records
 from serve_kit import Client, ServerProcess, play_out, post_table
 
-pytestmark = [pytest.mark.serve,
-              pytest.mark.skipif(sys.platform == "win32",
-                                 reason="SIGKILL: POSIX systems only (Windows has no signals)")]
+pytestmark = [
+    pytest.mark.serve,
+    pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL: POSIX systems only (Windows has no signals)"),
+]
 
 TABLES = [
     {"game": "m", "seats": [{"name": "ann"}, {"name": "bob"}], "seconds": 0.05},
@@ -92,8 +94,12 @@ def test_sigkill_and_restart_resume_every_table(tmp_path: Any) -> None:
         asyncio.run(after_restart(second.url))
         second.kill(signal.SIGTERM)
     out = os.path.join(str(tmp_path), "r.json")
-    done = subprocess.run([sys.executable, "-m", "mousehole", "serve", "--db", db, "--export-records", out],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "mousehole", "serve", "--db", db, "--export-records", out],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     docs = json.load(open(out))
     assert len(docs) == 3
@@ -154,6 +160,7 @@ def test_killed_while_moves_stream_in(tmp_path: Any) -> None:
 
             def kill(after: float = kill_after, proc: Any = proc) -> asyncio.TimerHandle:
                 return asyncio.get_running_loop().call_later(after, proc.send_signal, signal.SIGKILL)
+
             told = asyncio.run(_stream_moves(server.url, t, rng, kill))
             proc.wait(timeout=30)
             assert proc.returncode == -signal.SIGKILL

@@ -2,6 +2,7 @@
 whose decisions are pending (Maus au Chocolat's bids in any order, MC-7, MC-27), moves
 checked on a state dealt from the seat's view, the public view of the spectators, the
 descriptions of each move per audience, and the record of a served game."""
+
 from __future__ import annotations
 
 import json
@@ -78,9 +79,20 @@ def test_bad_table_settings_are_refused(data: Any, message: str) -> None:
 
 
 def test_table_settings() -> None:
-    spec = TableSpec.parse({"game": "maus_au_chocolat", "readings": {"henri_bonus": "optional"}, "seconds": 0.5,
-                            "seats": [{"name": "  ann  "}, {"bot": "hard"}, {"bot": "mcts:200", "name": "mc"},
-                                      {"bot": "ismcts:0.25s"}, {"bot": "Easy"}]})
+    spec = TableSpec.parse(
+        {
+            "game": "maus_au_chocolat",
+            "readings": {"henri_bonus": "optional"},
+            "seconds": 0.5,
+            "seats": [
+                {"name": "  ann  "},
+                {"bot": "hard"},
+                {"bot": "mcts:200", "name": "mc"},
+                {"bot": "ismcts:0.25s"},
+                {"bot": "Easy"},
+            ],
+        }
+    )
     assert spec.params == {"henri_bonus": "optional", "players": 5}
     assert [s.name for s in spec.seats] == ["ann", "bot hard", "mc", "bot ismcts:0.25s", "bot easy"]
     # a level is the bot of `mousehole play --level`, with the table's time a move
@@ -142,7 +154,7 @@ def test_every_audience_is_told_each_move_from_its_views(game: str, players: int
             mover = states[k - 1].current_player
             want.append(f"{table.labels[mover]}: {table.game.describe_seen(before, after)}")
         got = [e["text"] for e in table.logs[audience]]
-        assert got == want[-len(got):] and len(got) == min(len(want), MAX_EVENTS)
+        assert got == want[-len(got) :] and len(got) == min(len(want), MAX_EVENTS)
     replayed = Table("t2", table.spec, 5, 6, created=0.0)
     entries = [(seat, a) for seat, a in _log_of(table)]
     for seat, a in entries:
@@ -223,6 +235,7 @@ def test_moves_are_refused_with_the_table_unchanged() -> None:
 
 # -- the public view -------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("game, players", [("cheese_rescue", 2), ("kasimir", 3), ("m", 4), ("maus_au_chocolat", 3)])
 def test_the_public_view_is_what_every_seat_sees(game: str, players: int) -> None:
     """The spectators' view holds only what every seat sees: each of its parts is in every
@@ -269,8 +282,13 @@ def _assert_part_of(pub: Any, view: Any) -> None:
 def test_the_public_view_of_disagreeing_views() -> None:
     a: Dict[str, Any] = {"game": "x", "view": 0, "hands": [[1, 2], [None, None]], "n": 3, "flag": True}
     b: Dict[str, Any] = {"game": "x", "view": 1, "hands": [[None, None], [4, 5]], "n": 3, "flag": 1}
-    assert views.public_view([a, b]) == {"game": "x", "view": 2, "hands": [[None, None], [None, None]],
-                                         "n": 3, "flag": None}
+    assert views.public_view([a, b]) == {
+        "game": "x",
+        "view": 2,
+        "hands": [[None, None], [None, None]],
+        "n": 3,
+        "flag": None,
+    }
     assert views.public_view([{"k": [1]}, {"k": [1, 2]}])["k"] is None
     assert views.public_view([{"k": {"a": 1}}, {"k": {"b": 1}}])["k"] is None
     with pytest.raises(ValueError):

@@ -4,6 +4,7 @@ aggregates, empty runs, bad arguments, and Ctrl-C within half a second.
 Every test runs on each engine (``engine`` fixture); game counts are smaller on the
 reference engine, which is thousands of times slower.
 """
+
 from __future__ import annotations
 
 import math
@@ -31,7 +32,8 @@ def _cases(engine: str) -> List[Tuple[Any, int]]:
     reference engine, which plays a game of M in about 0.2 s."""
     if engine == "compiled":
         return [(mousehole.load(name, engine=engine), 1000) for name in mousehole.game_names()] + [
-            (mousehole.load("m", players=6, engine=engine), 1000)]
+            (mousehole.load("m", players=6, engine=engine), 1000)
+        ]
     n = {"m": 2, "cheese_rescue": 4}
     return [(mousehole.load(name, engine=engine), n.get(name, 6)) for name in mousehole.game_names()]
 
@@ -96,8 +98,9 @@ def test_summary_agrees_with_the_arrays(engine: str) -> None:
 
 def test_wilson_interval_values() -> None:
     """The 95% Wilson interval against values worked out by hand."""
-    s = SimulationSummary(n_games=10, score_sum=(0, 0), score_sq_sum=(0, 0), wins=(5, 0),
-                          length_hist=(10,), truncated=0)
+    s = SimulationSummary(
+        n_games=10, score_sum=(0, 0), score_sq_sum=(0, 0), wins=(5, 0), length_hist=(10,), truncated=0
+    )
     (lo, hi), (lo0, hi0) = s.win_intervals()
     assert math.isclose(lo, 0.2365896, abs_tol=1e-7) and math.isclose(hi, 0.7634104, abs_tol=1e-7)
     assert lo0 == 0.0 and math.isclose(hi0, 0.2775401, abs_tol=1e-7)
@@ -117,6 +120,7 @@ def test_progress_is_monotone_from_the_calling_thread_and_ends_at_n(engine: str,
             def progress(done: int, total: int, calls: List[Tuple[int, int]] = calls) -> None:
                 assert threading.get_ident() == me
                 calls.append((done, total))
+
             simulate(game, n, seed=1, threads=threads, progress=progress, aggregate=aggregate)
             done = [d for d, _ in calls]
             assert calls[0] == (0, n) and calls[-1] == (n, n), calls
@@ -164,21 +168,24 @@ def test_aggregate_memory_does_not_grow_with_n_games(engine: str, monkeypatch: A
         assert peaks[big] < arrays / 4, (peaks, arrays)
 
 
-@pytest.mark.parametrize("bad, exc, what", [
-    ({"n_games": True}, TypeError, "n_games"),
-    ({"n_games": 2.0}, TypeError, "n_games"),
-    ({"n_games": "3"}, TypeError, "n_games"),
-    ({"n_games": -1}, ValueError, "n_games"),
-    ({"n_games": 2 ** 53 + 1}, ValueError, "n_games"),
-    ({"seed": False}, TypeError, "seed"),
-    ({"seed": 1.5}, TypeError, "seed"),
-    ({"threads": True}, TypeError, "threads"),
-    ({"threads": 0}, ValueError, "threads"),
-    ({"threads": "2"}, TypeError, "threads"),
-    ({"progress": 3}, TypeError, "progress"),
-    ({"aggregate": 1}, TypeError, "aggregate"),
-    ({"aggregate": None}, TypeError, "aggregate"),
-])
+@pytest.mark.parametrize(
+    "bad, exc, what",
+    [
+        ({"n_games": True}, TypeError, "n_games"),
+        ({"n_games": 2.0}, TypeError, "n_games"),
+        ({"n_games": "3"}, TypeError, "n_games"),
+        ({"n_games": -1}, ValueError, "n_games"),
+        ({"n_games": 2**53 + 1}, ValueError, "n_games"),
+        ({"seed": False}, TypeError, "seed"),
+        ({"seed": 1.5}, TypeError, "seed"),
+        ({"threads": True}, TypeError, "threads"),
+        ({"threads": 0}, ValueError, "threads"),
+        ({"threads": "2"}, TypeError, "threads"),
+        ({"progress": 3}, TypeError, "progress"),
+        ({"aggregate": 1}, TypeError, "aggregate"),
+        ({"aggregate": None}, TypeError, "aggregate"),
+    ],
+)
 def test_bad_arguments_name_the_argument(engine: str, bad: Any, exc: Any, what: str) -> None:
     game = mousehole.load("cheese_rescue", players=2, engine=engine)
     kwargs: Any = {"n_games": 2, **bad}
@@ -203,9 +210,10 @@ def test_an_error_in_progress_stops_the_run(engine: str) -> None:
     def progress(done: int, n: int) -> None:
         if done:
             raise RuntimeError("stop here")
+
     for threads in (1, 2):
         with pytest.raises(RuntimeError, match="stop here"):
-            simulate(game, 10 ** 9, threads=threads, progress=progress, aggregate=True)
+            simulate(game, 10**9, threads=threads, progress=progress, aggregate=True)
     assert not [t for t in threading.enumerate() if t.name.startswith("mousehole-simulate")]
 
 
@@ -229,13 +237,18 @@ _CHILD = textwrap.dedent("""
 
 @pytest.mark.sigint
 @pytest.mark.parametrize("threads, aggregate", [(1, False), (2, False), (1, True), (2, True)])
-def test_ctrl_c_raises_keyboardinterrupt_at_once(engine: str, threads: int, aggregate: bool,
-                                                 record_property: Any) -> None:
+def test_ctrl_c_raises_keyboardinterrupt_at_once(
+    engine: str, threads: int, aggregate: bool, record_property: Any
+) -> None:
     """Ctrl-C during simulate(m 6 players, 10**8 games) raises KeyboardInterrupt within half
     a second on an idle machine; asserted with a 2 s bound so a loaded CI machine does not
     fail it (the latency is printed and recorded)."""
-    child = interruptible([sys.executable, "-c", _CHILD, engine, str(threads), "1" if aggregate else "0"],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = interruptible(
+        [sys.executable, "-c", _CHILD, engine, str(threads), "1" if aggregate else "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "started"
@@ -251,8 +264,10 @@ def test_ctrl_c_raises_keyboardinterrupt_at_once(engine: str, threads: int, aggr
     assert out.startswith("interrupted"), (out, err)
     latency = float(out.split()[1]) - sent  # CLOCK_MONOTONIC is shared by the processes
     record_property("ctrl_c_latency_s", latency)
-    print(f"\nCtrl-C latency ({engine}, threads={threads}, aggregate={aggregate}): {latency * 1000:.1f} ms "
-          f"to KeyboardInterrupt, {(ended - sent) * 1000:.1f} ms to exit")
+    print(
+        f"\nCtrl-C latency ({engine}, threads={threads}, aggregate={aggregate}): {latency * 1000:.1f} ms "
+        f"to KeyboardInterrupt, {(ended - sent) * 1000:.1f} ms to exit"
+    )
     assert err.rstrip().endswith("KeyboardInterrupt"), err
     assert child.returncode != 0
     assert latency < 2.0
@@ -277,12 +292,12 @@ def test_chunks_write_game_i_to_row_i_minus_start(engine: str) -> None:
     bufs = (np.zeros((k, 5), np.int64), np.zeros((k, 5), np.uint8), np.zeros(k, np.int64), np.zeros(k, np.uint8))
     for lo in range(0, n, k):
         chunk(game, 8, lo, lo + k, *bufs)
-        assert np.array_equal(bufs[0], full.scores[lo:lo + k])
-        assert np.array_equal(bufs[1].astype(bool), full.winners[lo:lo + k])
-        assert np.array_equal(bufs[2], full.lengths[lo:lo + k])
-        assert np.array_equal(bufs[3].astype(bool), full.truncated[lo:lo + k])
+        assert np.array_equal(bufs[0], full.scores[lo : lo + k])
+        assert np.array_equal(bufs[1].astype(bool), full.winners[lo : lo + k])
+        assert np.array_equal(bufs[2], full.lengths[lo : lo + k])
+        assert np.array_equal(bufs[3].astype(bool), full.truncated[lo : lo + k])
     if engine == "compiled":
-        big = 10 ** 12  # a game index far beyond any buffer: still row 0
+        big = 10**12  # a game index far beyond any buffer: still row 0
         chunk(game, 8, big, big + 1, *bufs)
         with pytest.raises(ValueError, match="rows"):
             chunk(game, 8, 0, k + 1, *bufs)

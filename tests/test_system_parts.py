@@ -5,6 +5,7 @@ where it is missing, with what to install in the test summary, and fail instead 
 pytest run, whatever this machine has: Chromium by pointing ``MOUSEHOLE_CHROMIUM`` at no
 file, cairo by a ``sitecustomize`` that makes CairoSVG fail to import (as cairocffi does
 without the library)."""
+
 from __future__ import annotations
 
 import os
@@ -19,7 +20,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 #: a sitecustomize for the child: ``import cairosvg`` raises what cairocffi raises without
 #: the library
-_NO_CAIRO = '''
+_NO_CAIRO = """
 import importlib.abc, sys
 
 class _NoCairo(importlib.abc.MetaPathFinder):
@@ -29,7 +30,7 @@ class _NoCairo(importlib.abc.MetaPathFinder):
         return None
 
 sys.meta_path.insert(0, _NoCairo())
-'''
+"""
 
 
 def _pytest(args: List[str], tmp_path: Path, require: Optional[str], env_more: Dict[str, str]) -> Any:
@@ -37,16 +38,30 @@ def _pytest(args: List[str], tmp_path: Path, require: Optional[str], env_more: D
     env.update(env_more)
     if require is not None:
         env["MOUSEHOLE_REQUIRE"] = require
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-rs", *args],
-                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-rs", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=600,
+    )
 
 
 CASES = {
-    "browser": (["-m", "browser", str(HERE / "test_replay.py")], {"MOUSEHOLE_CHROMIUM": "/nonexistent/chromium"},
-                4, r"needs Chromium \(/nonexistent/chromium\) and its driver "
-                   r".*apt-get install chromium chromium-driver"),
-    "png": (["-m", "png", str(HERE / "test_render.py")], {"PYTHONPATH": "{site}"},
-            4, r"needs CairoSVG and the system cairo library: apt-get install libcairo2"),
+    "browser": (
+        ["-m", "browser", str(HERE / "test_replay.py")],
+        {"MOUSEHOLE_CHROMIUM": "/nonexistent/chromium"},
+        4,
+        r"needs Chromium \(/nonexistent/chromium\) and its driver "
+        r".*apt-get install chromium chromium-driver",
+    ),
+    "png": (
+        ["-m", "png", str(HERE / "test_render.py")],
+        {"PYTHONPATH": "{site}"},
+        4,
+        r"needs CairoSVG and the system cairo library: apt-get install libcairo2",
+    ),
 }
 
 
@@ -70,8 +85,9 @@ def test_a_required_part_fails_its_tests(part: str, tmp_path: Path) -> None:
     out = _pytest(args, tmp_path, f"{part},{'png' if part == 'browser' else 'browser'}", env)
     assert out.returncode == 1, out.stdout + out.stderr
     assert re.search(rf"\b{n} errors?\b", out.stdout) and "skipped" not in out.stdout, out.stdout
-    assert re.search(rf"ERROR at setup of .*\n{why} \(Debian\) \(required here: MOUSEHOLE_REQUIRE=browser,png\)",
-                     out.stdout), out.stdout
+    assert re.search(
+        rf"ERROR at setup of .*\n{why} \(Debian\) \(required here: MOUSEHOLE_REQUIRE=browser,png\)", out.stdout
+    ), out.stdout
 
 
 def test_an_unknown_part_is_refused(tmp_path: Path) -> None:

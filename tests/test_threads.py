@@ -8,6 +8,7 @@ every object against a reference replayed in one thread (ordinary states, and th
 pure-Python engine). The in-process tests below pin the single-threaded parts of the same
 guarantees (bools refused, the output arrays never read back, a rejection names the value
 that was checked)."""
+
 from __future__ import annotations
 
 import json
@@ -37,15 +38,17 @@ STATE_GAMES = [(g, {"players": min(3, _api._REGISTRY[g].max_players), **profile(
 def hammer(scenario: str, **opts: Any) -> Dict[str, Any]:
     """Run one scenario in a child process; its counts (the child checked everything)."""
     try:
-        res = subprocess.run([sys.executable, HAMMER, scenario, json.dumps(opts)], capture_output=True,
-                             text=True, timeout=TIMEOUT)
+        res = subprocess.run(
+            [sys.executable, HAMMER, scenario, json.dumps(opts)], capture_output=True, text=True, timeout=TIMEOUT
+        )
     except subprocess.TimeoutExpired as e:  # a hang (or a deadlock) in the child
         pytest.fail(f"{scenario} {opts}: no answer within {TIMEOUT} s (hung?)\n{e.stderr!r}")
-    assert res.returncode == 0, (f"{scenario} {opts}: exit status {res.returncode} "
-                                 f"(-11 / 139: a crash)\n{res.stdout}\n{res.stderr}")
+    assert res.returncode == 0, (
+        f"{scenario} {opts}: exit status {res.returncode} (-11 / 139: a crash)\n{res.stdout}\n{res.stderr}"
+    )
     lines = [ln for ln in res.stdout.splitlines() if ln.startswith("RESULT ")]
     assert lines, res.stdout + res.stderr
-    out: Dict[str, Any] = json.loads(lines[-1][len("RESULT "):])
+    out: Dict[str, Any] = json.loads(lines[-1][len("RESULT ") :])
     assert out["engine"] == opts["engine"]
     return out
 
@@ -58,18 +61,26 @@ def _size(engine: str, compiled: int, python: int) -> int:
 # VectorGame
 
 
-@pytest.mark.parametrize("game, params", [("m", {"players": 4}),
-                                          ("kasimir", {"players": 2, "explicit_chance": True})])
-def test_a_writer_on_the_actions_array_never_reaches_the_envs(engine: str, game: str,
-                                                              params: Dict[str, Any]) -> None:
+@pytest.mark.parametrize("game, params", [("m", {"players": 4}), ("kasimir", {"players": 2, "explicit_chance": True})])
+def test_a_writer_on_the_actions_array_never_reaches_the_envs(engine: str, game: str, params: Dict[str, Any]) -> None:
     """While one thread steps, another rewrites its actions array (RANDOM, stale and fresh
     legal actions, in-range illegal ones, values outside the action space): every step
     either raises (nothing stepped) or applies exactly the copy it checked, and every env
     equals a replay of those copies (the issue: one value crashed the interpreter, an
     in-range illegal one corrupted thousands of games)."""
     n = _size(engine, 256, 6)
-    out = hammer("writer", game=game, params=params, engine=engine, n=n, seed=5, threads=2,
-                 seconds=1.5, max_steps=40, python_envs=4 if game == "m" else "all")
+    out = hammer(
+        "writer",
+        game=game,
+        params=params,
+        engine=engine,
+        n=n,
+        seed=5,
+        threads=2,
+        seconds=1.5,
+        max_steps=40,
+        python_envs=4 if game == "m" else "all",
+    )
     assert out["stepped"] > 0 and out["rejected"] > 0, out  # both outcomes were seen
     assert out["chosen_applied"] > 0, out  # some values the writer chose were applied
 
@@ -80,8 +91,18 @@ def test_two_threads_stepping_one_vector_game_are_refused_not_crashed(engine: st
     issue: 3 of 4 runs crashed, 1 hung), and the envs equal a replay of the steps that
     were done since the last reset."""
     n = _size(engine, 384, 6)
-    out = hammer("steppers", game="cheese_rescue", params={"players": 3, "max_turns": 12}, engine=engine,
-                 n=n, seed=7, threads=3, seconds=1.5, max_steps=400, python_envs=6)
+    out = hammer(
+        "steppers",
+        game="cheese_rescue",
+        params={"players": 3, "max_turns": 12},
+        engine=engine,
+        n=n,
+        seed=7,
+        threads=3,
+        seconds=1.5,
+        max_steps=400,
+        python_envs=6,
+    )
     assert out["busy"] > 0 and out["stepped"] > 0 and out["since_reset"] > 0, out
 
 
@@ -138,8 +159,9 @@ def test_searches_and_a_bot_shared_by_threads(game: str) -> None:
     """Two threads search (MCTS and ISMCTS) and step one shared MCTSBot on a state that a
     third thread keeps playing: every result equals a single-threaded search of a position
     the state went through during that search, and the bot drew one seed per step."""
-    out = hammer("search", game=game, params={"players": 3}, engine="compiled", seed=3, seconds=1.5,
-                 iterations=60, moves=40)
+    out = hammer(
+        "search", game=game, params={"players": 3}, engine="compiled", seed=3, seconds=1.5, iterations=60, moves=40
+    )
     assert out["searches"] > 0 and out["bot_steps"] > 0 and out["applied"] > 0, out
 
 
@@ -222,14 +244,18 @@ def test_a_busy_vector_game_names_itself(engine: str) -> None:
         inside.set()
         release.wait(30)
         vg._core._release()
+
     t = threading.Thread(target=holder)
     t.start()
     try:
         assert inside.wait(30)
-        for call, what in ((lambda: vg.step(np.full(2, RANDOM)), "step"), (lambda: vg.reset(), "reset"),
-                           (lambda: vg.reset(seed=5), "reset"), (lambda: vg.legal_actions(0), "legal_actions")):
-            with pytest.raises(RuntimeError,
-                               match=rf"VectorGame\.{what}: this VectorGame is in use by another thread"):
+        for call, what in (
+            (lambda: vg.step(np.full(2, RANDOM)), "step"),
+            (lambda: vg.reset(), "reset"),
+            (lambda: vg.reset(seed=5), "reset"),
+            (lambda: vg.legal_actions(0), "legal_actions"),
+        ):
+            with pytest.raises(RuntimeError, match=rf"VectorGame\.{what}: this VectorGame is in use by another thread"):
                 call()
     finally:
         release.set()
@@ -246,10 +272,17 @@ def test_the_compiled_search_checks_its_own_arguments() -> None:
     (every score NaN: no child chosen, an index of -1 read) or a NaN time limit (never
     reached) is refused there too, before any iteration runs."""
     from mousehole._search import MODE_MCTS, search
+
     st = mousehole.load("cheese_rescue", engine="compiled", players=2).new_state(1)
-    bad: List[Dict[str, Any]] = [dict(c=float("nan")), dict(c=float("inf")), dict(c=-1.0), dict(iterations=0),
-           dict(iterations=True), dict(iterations=None, time_limit=float("nan")),
-           dict(iterations=None, time_limit=-1.0)]
+    bad: List[Dict[str, Any]] = [
+        dict(c=float("nan")),
+        dict(c=float("inf")),
+        dict(c=-1.0),
+        dict(iterations=0),
+        dict(iterations=True),
+        dict(iterations=None, time_limit=float("nan")),
+        dict(iterations=None, time_limit=-1.0),
+    ]
     for kw in bad:
         a: Dict[str, Any] = dict(iterations=20, time_limit=None, c=1.0)
         a.update(kw)

@@ -11,6 +11,7 @@ navigation, reference page and per-game rows (``tools/mkdocs_games.py``, checked
 and the benchmark size (``bench.sim_games``). A game registered from outside the package (the
 test suite's toy game, ``tests/toygame.py``) has none of the package's files and is not
 checked here."""
+
 from __future__ import annotations
 
 import importlib
@@ -31,8 +32,15 @@ DOCS = ROOT / "docs"
 #: the package's games: those registered by a module of the package
 GAMES = [n for n in mousehole.game_names() if _api._REGISTRY[n].__module__.startswith("mousehole.")]
 #: the sections every game's page has (``docs/games/<id>.md``)
-PAGE_SECTIONS = ("## A position", "## Bots and play", "## Action encoding", "## Observation", "## State dictionary",
-                 "## Engine model", "## Readings")
+PAGE_SECTIONS = (
+    "## A position",
+    "## Bots and play",
+    "## Action encoding",
+    "## Observation",
+    "## State dictionary",
+    "## Engine model",
+    "## Readings",
+)
 #: the per-game test files (``tests/test_<id>_<concern>.py``)
 TEST_CONCERNS = ("rules", "notation", "observation", "cinterface", "readings")
 
@@ -52,7 +60,7 @@ def _table_rows(text: str, header: str) -> List[str]:
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(header))
     rows = []
-    for line in lines[start + 2:]:
+    for line in lines[start + 2 :]:
         if not line.startswith("|"):
             break
         rows.append(line)
@@ -86,8 +94,9 @@ def load_overload(name: str) -> None:
     """3. The typed ``load``: an overload in ``src/mousehole/_load.py``."""
     text = _read(ROOT / "src" / "mousehole" / "_load.py")
     cls = _cls(name).__name__
-    assert re.search(rf'def load\(name: Literal\["{name}"\].*\) -> {cls}: \.\.\.', text), \
+    assert re.search(rf'def load\(name: Literal\["{name}"\].*\) -> {cls}: \.\.\.', text), (
         f"{name}: no overload load(name: Literal['{name}'], ...) -> {cls} in src/mousehole/_load.py"
+    )
 
 
 def record_schema(name: str) -> None:
@@ -99,8 +108,11 @@ def record_schema(name: str) -> None:
 def compiled_core(name: str) -> None:
     """4. The compiled core ``cengine/mousehole/_<id>.pyx`` (its struct in ``_<id>.pxd``),
     built where the compiled engine is, and its stub ``src/mousehole/_<id>.pyi``."""
-    for path in (ROOT / "cengine" / "mousehole" / f"_{name}.pyx", ROOT / "cengine" / "mousehole" / f"_{name}.pxd",
-                 ROOT / "src" / "mousehole" / f"_{name}.pyi"):
+    for path in (
+        ROOT / "cengine" / "mousehole" / f"_{name}.pyx",
+        ROOT / "cengine" / "mousehole" / f"_{name}.pxd",
+        ROOT / "src" / "mousehole" / f"_{name}.pyi",
+    ):
         _read(path)
     if "compiled" in mousehole.available_engines():
         assert _cls(name).compiled_state() is not None, f"{name}: compiled_state() is None in a compiled build"
@@ -167,8 +179,19 @@ def gallery(name: str) -> None:
     assert "<svg" in _read(DOCS / "figures" / "gallery" / f"{name}.svg"), f"{name}: {name}.svg is no SVG"
 
 
-TOUCH_POINTS: List[Callable[[str], None]] = [module, load_overload, record_schema, compiled_core, drawing, profile,
-                                             own_tests, docs_page, user_docs, readings_table, gallery]
+TOUCH_POINTS: List[Callable[[str], None]] = [
+    module,
+    load_overload,
+    record_schema,
+    compiled_core,
+    drawing,
+    profile,
+    own_tests,
+    docs_page,
+    user_docs,
+    readings_table,
+    gallery,
+]
 
 
 @pytest.mark.parametrize("point", TOUCH_POINTS, ids=[p.__name__ for p in TOUCH_POINTS])
@@ -199,13 +222,16 @@ def test_the_site_shows_every_game(name: str) -> None:
     assert f"'games/{name}.md'" in nav and f"'reference/{name}.md'" in nav, nav
     assert f"::: mousehole.{name}\n" in hook.reference_page(cls)
     assert cls.ENV_ID, f"{name}: no ENV_ID (its Gymnasium id)"
-    pages = {"reference/index.md": f"[`mousehole.{name}`]({name}.md)",
-             "environments.md": f"| `{cls.ENV_ID}` | `{name}` |",
-             "typing.md": f'| `"{name}"` | `mousehole.{name}` | `{cls.__name__}` |',
-             "readings.md": f"](games/{name}.md#readings)", "index.md": f"(figures/gallery/{name}.svg)",
-             "gallery.md": f"(figures/gallery/{name}.svg)",
-             "bots.md": f"| {cls.title} | {hook.page_item(cls, hook.GREEDY_VALUE)} |",
-             "api.md": f"| {cls.title} | {hook.page_item(cls, hook.SETTLED)} |"}
+    pages = {
+        "reference/index.md": f"[`mousehole.{name}`]({name}.md)",
+        "environments.md": f"| `{cls.ENV_ID}` | `{name}` |",
+        "typing.md": f'| `"{name}"` | `mousehole.{name}` | `{cls.__name__}` |',
+        "readings.md": f"](games/{name}.md#readings)",
+        "index.md": f"(figures/gallery/{name}.svg)",
+        "gallery.md": f"(figures/gallery/{name}.svg)",
+        "bots.md": f"| {cls.title} | {hook.page_item(cls, hook.GREEDY_VALUE)} |",
+        "api.md": f"| {cls.title} | {hook.page_item(cls, hook.SETTLED)} |",
+    }
     for page, want in pages.items():
         text = _read(DOCS / page)
         assert hook.MARKER.search(text), f"docs/{page}: no <!-- registry: ... --> marker"
@@ -251,7 +277,6 @@ def test_the_guide_lists_every_touch_point() -> None:
         _SEEN.clear()
         point(name)
         for path in dict.fromkeys(_SEEN):
-            read.append((re.sub(rf"(?<![a-z]){name}(?![a-z])", "example", str(path.relative_to(ROOT))),
-                         point.__name__))
+            read.append((re.sub(rf"(?<![a-z]){name}(?![a-z])", "example", str(path.relative_to(ROOT))), point.__name__))
     assert sorted(listed) == sorted(read), (sorted(set(listed) - set(read)), sorted(set(read) - set(listed)))
     assert f"**{len(table)} files**" in guide, f"the guide does not say **{len(table)} files**"

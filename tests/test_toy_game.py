@@ -8,6 +8,7 @@ none of them changed for it.
 The generic suites run in a child pytest on the reference engine with
 ``MOUSEHOLE_TEST_TOY_GAME=1`` (``tests/conftest.py`` registers the game before any suite
 reads the registry), selecting the toy game's cases (``-k toy_nim``)."""
+
 from __future__ import annotations
 
 import os
@@ -29,10 +30,27 @@ HERE = Path(__file__).resolve().parent
 #: toy game). Not here: the suites that need a compiled core (differential, C interface,
 #: threads) and those that hold a game to files of the package (records: record.schema.json;
 #: facts: the drawing module's name; touch points: checked by the test below)
-SUITES = ["test_conformance.py", "test_api.py", "test_bots.py", "test_cli.py", "test_fuzz_state_dicts.py",
-          "test_hostile_states.py", "test_information.py", "test_openspiel.py", "test_outside_values.py",
-          "test_pettingzoo_env.py", "test_play.py", "test_render.py", "test_replay.py", "test_returns.py",
-          "test_search.py", "test_seeds.py", "test_validation.py", "test_vector.py", "test_views_replay.py"]
+SUITES = [
+    "test_conformance.py",
+    "test_api.py",
+    "test_bots.py",
+    "test_cli.py",
+    "test_fuzz_state_dicts.py",
+    "test_hostile_states.py",
+    "test_information.py",
+    "test_openspiel.py",
+    "test_outside_values.py",
+    "test_pettingzoo_env.py",
+    "test_play.py",
+    "test_render.py",
+    "test_replay.py",
+    "test_returns.py",
+    "test_search.py",
+    "test_seeds.py",
+    "test_validation.py",
+    "test_vector.py",
+    "test_views_replay.py",
+]
 if sys.version_info < (3, 11):  # (open_spiel has wheels for 3.11 and later: tests/conftest.py)
     SUITES.remove("test_openspiel.py")
 if sys.version_info < (3, 10):  # (PettingZoo needs 3.10: tests/conftest.py)
@@ -98,9 +116,27 @@ def test_the_touch_points_fail_for_a_game_without_them(registered: object) -> No
 
 def test_the_generic_suites_run_over_the_toy_game() -> None:
     env = dict(os.environ, MOUSEHOLE_PUREPYTHON="1", MOUSEHOLE_TEST_TOY_GAME="1")
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "-p", "no:xdist",
-                           "-k", toygame.NAME, *SUITES], cwd=HERE, env=env, capture_output=True, text=True,
-                          timeout=900)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-rA",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            "-k",
+            toygame.NAME,
+            *SUITES,
+        ],
+        cwd=HERE,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-4000:]
     passed = re.findall(r"^PASSED (test_\w+\.py)::\w+\[[^\]]*toy_nim", out, flags=re.M)

@@ -16,6 +16,7 @@ State type): a new game needs no edit of the typing cases, only its ``load`` ove
 Every checker runs in an empty temporary directory on the installed package, for the Python
 that runs the tests (its own numpy stubs, its own typeshed).
 """
+
 from __future__ import annotations
 
 import json
@@ -34,7 +35,11 @@ from mousehole import Game, _api
 pytestmark = pytest.mark.typing
 
 COMPILED_MODULES = sorted(f"mousehole._{name}" for name in _api._REGISTRY) + [
-    "mousehole._statecore", "mousehole._cgame", "mousehole._search", "mousehole._vector"]
+    "mousehole._statecore",
+    "mousehole._cgame",
+    "mousehole._search",
+    "mousehole._vector",
+]
 CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "typing_cases")
 OK = "ok_typed_api.py"
 BAD = "bad_typed_api.py"
@@ -74,16 +79,22 @@ def _case_text(name: str) -> str:
             lines.append(f'reveal_type(mousehole.load("{game}").new_state())  # reveal: {state}')
             continue
         mod = f"_typed_{game}"
-        lines += ["", f"import {cls.__module__} as {mod}  # noqa: E402", "", "",
-                  f"def check_registered_{game}() -> None:",
-                  f'    game = mousehole.load("{game}")',
-                  f"    assert_type(game, {mod}.{cls.__qualname__})",
-                  "    state = game.new_state(seed=1)",
-                  f"    assert_type(state, {mod}.{state.rsplit('.', 1)[1]})",
-                  "    assert play(state, 5) > 0",
-                  "", "",
-                  'if __name__ == "__main__":',
-                  f"    check_registered_{game}()"]
+        lines += [
+            "",
+            f"import {cls.__module__} as {mod}  # noqa: E402",
+            "",
+            "",
+            f"def check_registered_{game}() -> None:",
+            f'    game = mousehole.load("{game}")',
+            f"    assert_type(game, {mod}.{cls.__qualname__})",
+            "    state = game.new_state(seed=1)",
+            f"    assert_type(state, {mod}.{state.rsplit('.', 1)[1]})",
+            "    assert play(state, 5) > 0",
+            "",
+            "",
+            'if __name__ == "__main__":',
+            f"    check_registered_{game}()",
+        ]
     return text + "\n".join(lines) + "\n"
 
 
@@ -100,8 +111,9 @@ def workdir(tmp_path_factory: Any) -> str:
 @pytest.fixture(scope="module")
 def mypy_cases(workdir: str) -> Dict[str, List[Tuple[int, str, str]]]:
     """mypy --strict on both cases: per file, the (line, severity, code or text) it reports."""
-    r = _run(["mypy", "--strict", "--no-incremental", "--show-error-codes", "--config-file", "mypy.ini", OK, BAD],
-             workdir)
+    r = _run(
+        ["mypy", "--strict", "--no-incremental", "--show-error-codes", "--config-file", "mypy.ini", OK, BAD], workdir
+    )
     assert r.returncode in (0, 1), r.stdout + r.stderr  # 1: errors found (the bad case has some)
     out: Dict[str, List[Tuple[int, str, str]]] = {OK: [], BAD: []}
     for line in r.stdout.splitlines():
@@ -185,8 +197,7 @@ def test_user_script_is_clean_under_basedpyright_strict(pyright_cases: Dict[str,
 def test_user_script_runs(engine: str, workdir: str) -> None:
     """The script's calls are real: it runs (its plain asserts included) on each engine."""
     env = {"MOUSEHOLE_PUREPYTHON": "1" if engine == "python" else "0"}
-    r = subprocess.run([sys.executable, OK], capture_output=True, text=True, cwd=workdir,
-                       env=dict(os.environ, **env))
+    r = subprocess.run([sys.executable, OK], capture_output=True, text=True, cwd=workdir, env=dict(os.environ, **env))
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
 
 
@@ -233,15 +244,20 @@ def public_state_types() -> Dict[str, str]:
     return out
 
 
-def test_reveal_type_names_the_state_types(mypy_cases: Dict[str, List[Tuple[int, str, str]]],
-                                           pyright_cases: Dict[str, List[Tuple[int, str, str]]]) -> None:
+def test_reveal_type_names_the_state_types(
+    mypy_cases: Dict[str, List[Tuple[int, str, str]]], pyright_cases: Dict[str, List[Tuple[int, str, str]]]
+) -> None:
     reveals = {line: words[0] for line, words in _expected("reveal").items()}
     states = set(public_state_types().values())  # every registered game's (its load overload types it)
     assert states <= set(reveals.values())
-    by_mypy = {line: re.sub(r'^Revealed type is "(.*)"$', r"\1", text)
-               for line, sev, text in mypy_cases[BAD] if sev == "note"}
-    by_pyright = {line: re.sub(r'^Type of ".*" is "(.*)"$', r"\1", text)
-                  for line, sev, text in pyright_cases[BAD] if sev == "information"}
+    by_mypy = {
+        line: re.sub(r'^Revealed type is "(.*)"$', r"\1", text) for line, sev, text in mypy_cases[BAD] if sev == "note"
+    }
+    by_pyright = {
+        line: re.sub(r'^Type of ".*" is "(.*)"$', r"\1", text)
+        for line, sev, text in pyright_cases[BAD]
+        if sev == "information"
+    }
     assert set(by_mypy) == set(by_pyright) == set(reveals)
     for line, want in reveals.items():
         if want in states:

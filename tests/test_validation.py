@@ -13,6 +13,7 @@
 The hypothesis suite over the same arguments, run in child processes, is
 ``tests/test_hostile_states.py``.
 """
+
 from __future__ import annotations
 
 import operator
@@ -43,14 +44,37 @@ class Index:
 
 #: (value, the type name the error must give)
 NOT_INTEGERS: List[Tuple[Any, str]] = [
-    (True, "bool"), (False, "bool"), (np.True_, "bool"), (np.False_, "bool"),
-    (1.0, "float"), (0.0, "float"), (np.float64(1.0), "float64"), (np.float32(0.0), "float32"),
-    ("1", "str"), (b"1", "bytes"), (1 + 0j, "complex"), (Fraction(1), "Fraction"), (Decimal(1), "Decimal"),
-    ([1], "list"), ((1,), "tuple"), (np.array([1]), "ndarray"), (object(), "object"),
+    (True, "bool"),
+    (False, "bool"),
+    (np.True_, "bool"),
+    (np.False_, "bool"),
+    (1.0, "float"),
+    (0.0, "float"),
+    (np.float64(1.0), "float64"),
+    (np.float32(0.0), "float32"),
+    ("1", "str"),
+    (b"1", "bytes"),
+    (1 + 0j, "complex"),
+    (Fraction(1), "Fraction"),
+    (Decimal(1), "Decimal"),
+    ([1], "list"),
+    ((1,), "tuple"),
+    (np.array([1]), "ndarray"),
+    (object(), "object"),
 ]
 #: equal to 1 and accepted wherever 1 is
-ONES: List[Any] = [np.int8(1), np.int16(1), np.int32(1), np.int64(1), np.uint8(1), np.uint16(1),
-                   np.uint32(1), np.uint64(1), np.intp(1), Index(1)]
+ONES: List[Any] = [
+    np.int8(1),
+    np.int16(1),
+    np.int32(1),
+    np.int64(1),
+    np.uint8(1),
+    np.uint16(1),
+    np.uint32(1),
+    np.uint64(1),
+    np.intp(1),
+    Index(1),
+]
 
 
 def _state(name: str, engine: str, seed: int = 3, **params: Any) -> Any:
@@ -97,8 +121,9 @@ def test_a_seat_is_an_int_never_a_bool_or_a_float(name: str, engine: str, method
             call(state, bad)
     n = state.game.num_players
     for bad in (-1, n, n + 100, 2**64, -(2**64), np.int64(-1), np.uint64(2**63), Index(n)):
-        with pytest.raises(ValueError,
-                           match=f"{what} {operator.index(bad)} is out of range: this game has seats 0..{n - 1}"):
+        with pytest.raises(
+            ValueError, match=f"{what} {operator.index(bad)} is out of range: this game has seats 0..{n - 1}"
+        ):
             call(state, bad)
     for good in ONES:
         assert _same(call(state, good), one), (method, type(good).__name__)
@@ -220,17 +245,24 @@ def _bad_out_arrays(shape: Tuple[int, ...], dtype: Any) -> List[Tuple[Any, type,
         (np.zeros((), dtype), ValueError, "out must have shape"),
         (ro, ValueError, "out must be a writable C-contiguous array; this one is read-only"),
         (strided, ValueError, "out must be a writable C-contiguous array; this one is not C-contiguous"),
-        ([0] * size, TypeError, re.escape(f"out must be a numpy array, not list (a writable C-contiguous {want} "
-                                          f"array of shape {shape})")),
+        (
+            [0] * size,
+            TypeError,
+            re.escape(f"out must be a numpy array, not list (a writable C-contiguous {want} array of shape {shape})"),
+        ),
         (bytearray(size * 4), TypeError, "out must be a numpy array"),
         (memoryview(bytearray(size * 4)), TypeError, "out must be a numpy array"),
     ]
     if np.dtype(dtype) == np.float32:
         swapped = np.zeros(shape, np.dtype(np.float32).newbyteorder("S"))
         order = "big-endian" if swapped.dtype.byteorder == ">" else "little-endian"
-        cases.append((swapped, TypeError,
-                      f"out is {order} float32 \\({swapped.dtype.str}\\); out must have dtype float32 in native "
-                      "byte order"))
+        cases.append(
+            (
+                swapped,
+                TypeError,
+                f"out is {order} float32 \\({swapped.dtype.str}\\); out must have dtype float32 in native byte order",
+            )
+        )
     else:
         cases.append((np.zeros(shape, np.uint8), TypeError, "out must have dtype bool, not uint8"))
     return cases
@@ -338,8 +370,12 @@ def test_simulate_arguments(engine: str) -> None:
 
 def test_bot_arguments(engine: str) -> None:
     state = _state("cheese_rescue", engine)
-    for make in (bots.RandomBot, bots.GreedyBot, lambda seed: bots.MCTSBot(iterations=4, seed=seed),
-                 lambda seed: bots.ISMCTSBot(iterations=4, seed=seed)):
+    for make in (
+        bots.RandomBot,
+        bots.GreedyBot,
+        lambda seed: bots.MCTSBot(iterations=4, seed=seed),
+        lambda seed: bots.ISMCTSBot(iterations=4, seed=seed),
+    ):
         for bad, tname in NOT_INTEGERS:
             with pytest.raises(TypeError, match=f"seed must be an int, not {tname}"):
                 make(bad)

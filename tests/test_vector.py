@@ -4,6 +4,7 @@ masks, seat to move, game index, final observations), for every game configurati
 engines (the compiled backend and the pure-Python one), across several automatic restarts;
 identical for any number of threads and any number of envs; bad input rejected with nothing
 changed."""
+
 from __future__ import annotations
 
 import os
@@ -28,7 +29,7 @@ def _pick_chance(outcomes: List[Tuple[int, float]], rng: Rng) -> int:
     probs = [p for _, p in outcomes]
     if len(set(probs)) == 1:
         return outcomes[rng.below(len(outcomes))][0]
-    u = (rng.next64() >> 11) / 2.0 ** 53
+    u = (rng.next64() >> 11) / 2.0**53
     acc = 0.0
     for a, p in outcomes:
         acc += p
@@ -74,8 +75,7 @@ class RefEnv:
             a = int(legal[self.rng.below(len(legal))])
         st.apply_action(a)
         self.advance()
-        out: Dict[str, Any] = {"reward": [0.0] * self.game.num_players, "term": False, "trunc": False,
-                               "final": None}
+        out: Dict[str, Any] = {"reward": [0.0] * self.game.num_players, "term": False, "trunc": False, "final": None}
         if st.is_terminal():
             out["reward"] = st.returns()
             out["trunc"] = bool(st.truncated)
@@ -108,8 +108,9 @@ def _choose(rng: np.random.Generator, refs: List[RefEnv]) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def _run_against_reference(game: Any, n: int, seed: int, seats: Optional[Sequence[int]],
-                           threads: int, min_games: int, max_steps: int) -> int:
+def _run_against_reference(
+    game: Any, n: int, seed: int, seats: Optional[Sequence[int]], threads: int, min_games: int, max_steps: int
+) -> int:
     vg = VectorGame(game, n, seed, threads=threads, seats=seats)
     chosen = list(range(game.num_players)) if seats is None else list(seats)
     refs = [RefEnv(game, seed, i, chosen) for i in range(n)]
@@ -136,8 +137,6 @@ def _run_against_reference(game: Any, n: int, seed: int, seats: Optional[Sequenc
             break
     assert min(r.k for r in refs) >= min_games, "not enough restarts: raise max_steps"
     return ends
-
-
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -201,8 +200,9 @@ def test_threads_and_num_envs_do_not_change_results(case: Any) -> None:
     # at least 40 steps whatever MOUSEHOLE_TEST_SCALE: the last check needs every env to have
     # finished a game (short max_turns), which fewer steps do not guarantee
     for t in range(max(40, scale(40))):
-        acts = np.array([rng.choice(runs[0].legal_actions(i)) if rng.random() < 0.3 else RANDOM
-                         for i in range(n)], dtype=np.int64)
+        acts = np.array(
+            [rng.choice(runs[0].legal_actions(i)) if rng.random() < 0.3 else RANDOM for i in range(n)], dtype=np.int64
+        )
         results = [vg.step(acts) for vg in runs]
         for res in results[1:]:
             for a, b in zip(results[0], res):
@@ -342,7 +342,7 @@ def test_bad_arguments(engine: str) -> None:
     with pytest.raises(TypeError, match="seed"):
         vg.reset(seed=1.5)  # type: ignore[arg-type]
     assert VectorGame("kasimir", 1, np.int64(3)).seed == 3
-    assert VectorGame(game, 1, -1).seed == 2 ** 64 - 1
+    assert VectorGame(game, 1, -1).seed == 2**64 - 1
 
 
 def test_bad_actions_change_nothing(engine: str) -> None:
@@ -353,8 +353,18 @@ def test_bad_actions_change_nothing(engine: str) -> None:
     for _ in range(5):
         vg.step(np.full(3, RANDOM))
         twin.step(np.full(3, RANDOM))
-    before = [x.copy() for x in (vg.observations, vg.rewards, vg.terminated, vg.truncated,
-                                 vg.current_player, vg.action_mask, vg.game_index)]
+    before = [
+        x.copy()
+        for x in (
+            vg.observations,
+            vg.rewards,
+            vg.terminated,
+            vg.truncated,
+            vg.current_player,
+            vg.action_mask,
+            vg.game_index,
+        )
+    ]
     legal = vg.legal_actions(2)
     illegal = next(a for a in range(game.num_actions) if a not in legal)
     with pytest.raises(mousehole.IllegalMoveError, match=f"env 2: action {illegal} is not legal"):
@@ -369,8 +379,10 @@ def test_bad_actions_change_nothing(engine: str) -> None:
         vg.step([0.0, 1.0, 2.0])
     with pytest.raises(TypeError, match="integers"):
         vg.step(np.array([True, False, True]))
-    for x, y in zip(before, (vg.observations, vg.rewards, vg.terminated, vg.truncated,
-                             vg.current_player, vg.action_mask, vg.game_index)):
+    for x, y in zip(
+        before,
+        (vg.observations, vg.rewards, vg.terminated, vg.truncated, vg.current_player, vg.action_mask, vg.game_index),
+    ):
         np.testing.assert_array_equal(x, y)
     for _ in range(5):  # and the envs go on exactly as the twin that saw no bad input
         a = vg.step(np.array([RANDOM] * 3, dtype=np.int32))
@@ -390,8 +402,7 @@ def _odd_layouts(actions: npt.NDArray[np.int64]) -> List[Any]:
     raw[:] = actions
     frozen = actions.copy()
     frozen.flags.writeable = False
-    out: List[Any] = [strided, swapped, raw, frozen, actions.astype(np.longlong),
-                      actions.tolist()]
+    out: List[Any] = [strided, swapped, raw, frozen, actions.astype(np.longlong), actions.tolist()]
     if (actions >= 0).all():
         out.append(actions.astype(np.uint64))
     return out
@@ -425,7 +436,7 @@ def test_chance_rule_for_unequal_probabilities() -> None:
     outcomes = [(3, 0.25), (5, 0.5), (9, 0.25)]
     for seed in range(200):
         a, b = Rng(seed), Rng(seed)
-        u = (b.next64() >> 11) / 2.0 ** 53
+        u = (b.next64() >> 11) / 2.0**53
         want = 3 if u < 0.25 else 5 if u < 0.75 else 9
         assert _chance_pick(outcomes, a) == want
         assert a.state == b.state
@@ -455,9 +466,28 @@ def test_masked_policy_gradient_example_runs(tmp_path: Any) -> None:
     script = os.path.join(os.path.dirname(__file__), "..", "examples", "masked_policy_gradient.py")
     fig = tmp_path / "curve.png"
     out = subprocess.run(
-        [sys.executable, script, "--games", "24", "--envs", "8", "--eval-games", "16", "--batch", "64",
-         "--curve-every", "8", "--hidden", "8", "--figure", str(fig)],
-        capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            script,
+            "--games",
+            "24",
+            "--envs",
+            "8",
+            "--eval-games",
+            "16",
+            "--batch",
+            "64",
+            "--curve-every",
+            "8",
+            "--hidden",
+            "8",
+            "--figure",
+            str(fig),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "trained policy on 32 new games: win rate" in out.stdout
     assert fig.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

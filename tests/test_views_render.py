@@ -6,6 +6,7 @@ Maus au Chocolat (MC-26: the other hands, MC-7: face-down bids) are checked line
 ``mousehole play`` shows this diagram to a person, so it must show exactly what the seat
 sees: its own hand in full, and nothing of what is hidden. The diagram of a full state is
 unchanged (``str(state)``)."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List
@@ -21,8 +22,11 @@ CASES = [("cheese_rescue", n) for n in (2, 3, 4)] + [("maus_au_chocolat", n) for
 IDS = [f"{name}-{n}" for name, n in CASES]
 ANIMAL_NAMES = ("dog", "cat", "mouse")
 #: every configuration of every game that hides something from a seat
-HIDING = [(name, params["players"]) for name, params in ALL_CASES
-          if not profile(name).perfect_information and set(params) == {"players"}]
+HIDING = [
+    (name, params["players"])
+    for name, params in ALL_CASES
+    if not profile(name).perfect_information and set(params) == {"players"}
+]
 HIDING_IDS = [config_id((name, {"players": n})) for name, n in HIDING]
 
 
@@ -145,8 +149,9 @@ def test_mc26_other_hands_show_known_cards_and_a_question_mark_per_unseen_card(p
 
 
 @pytest.mark.parametrize("name,players", CASES, ids=IDS)
-def test_views_of_two_seats_differ_when_one_hides_something_from_the_other(name: str, players: int,
-                                                                           engine: str) -> None:
+def test_views_of_two_seats_differ_when_one_hides_something_from_the_other(
+    name: str, players: int, engine: str
+) -> None:
     """When seat q holds something p cannot see (CR: an animal; MC: an unseen card or a
     face-down bid), p's diagram and q's differ below the header line."""
     compared = 0
@@ -173,7 +178,7 @@ def test_views_of_two_seats_differ_when_one_hides_something_from_the_other(name:
 # legend lines, Cheese Rescue's blank cells where no card may go any more (CR-8) and Maus au
 # Chocolat's order of play (MC-8, MC-10); nothing else changed since views were drawn.
 FULL = {
-    ('cheese_rescue', 2, 5, 9): (
+    ("cheese_rescue", 2, 5, 9): (
         "       1   2   3   4   5   6\n"
         "   3   .   .  B2   C   .   .\n"
         "   4   .   M   C   S   .   .\n"
@@ -186,7 +191,7 @@ FULL = {
         "legend: S the start card, D dog, C cat, M mouse; A1 a cheese card of seat 0 (A) worth 1 (A-B: seats 0-1); "
         ". an empty cell a card may still go to (CR-8)"
     ),
-    ('maus_au_chocolat', 3, 5, 31): (
+    ("maus_au_chocolat", 3, 5, 31): (
         "round 3, phase pick, seat 0 to play; draw pile 54, discard 7\n"
         "display: nuts4/8c sugar4/1c\n"
         "helper row: Amélie Maurice Mathieu Claude; Etienne used this round (MC-16)\n"
@@ -202,7 +207,7 @@ FULL = {
 
 # Seat views of a seeded position in each game, as a person sees them in 'mousehole play'.
 VIEWS = {
-    ('cheese_rescue', 2, 5, 9, 1): (
+    ("cheese_rescue", 2, 5, 9, 1): (
         "seat 1 (B)'s view: the other seats' animals and the draw pile's cards are hidden (CR-15)\n"
         "       1   2   3   4   5   6\n"
         "   3   .   .  B2   C   .   .\n"
@@ -216,7 +221,7 @@ VIEWS = {
         "legend: S the start card, D dog, C cat, M mouse; A1 a cheese card of seat 0 (A) worth 1 (A-B: seats 0-1); "
         ". an empty cell a card may still go to (CR-8)"
     ),
-    ('maus_au_chocolat', 2, 5, 1, 1): (
+    ("maus_au_chocolat", 2, 5, 1, 1): (
         "seat 1's view: '?' is a card it cannot see (the other hands and face-down bids, MC-26)\n"
         "round 1, phase bid, seat 1 to play; draw pile 67, discard 0\n"
         "display: eggs5/4c fruit7/5c sugar7/3c\n"
@@ -227,7 +232,7 @@ VIEWS = {
         "and bids 1 coin (MC-8); [Henri] the seat's helper (MC-2); the first to 30 VP ends the game with that round "
         "(MC-24)"
     ),
-    ('maus_au_chocolat', 3, 5, 31, 2): (
+    ("maus_au_chocolat", 3, 5, 31, 2): (
         "seat 2's view: '?' is a card it cannot see (the other hands and face-down bids, MC-26)\n"
         "round 3, phase pick, seat 0 to play; draw pile 54, discard 7\n"
         "display: nuts4/8c sugar4/1c\n"

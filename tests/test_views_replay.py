@@ -10,6 +10,7 @@ worlds say. The outputs for seat p must be equal, byte for byte.
 
 The HTML page's size is bounded per frame and capped; text output escapes control characters.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -29,8 +30,12 @@ from mousehole._rng import derive
 MAX_PLAYERS = {name: mousehole.load(name).max_players for name in mousehole.game_names()}
 #: every game at 2 players and at its most; M at 6 players is cut at 150 actions (its reference
 #: engine is slow to replay, and a cut game tests the result line of a truncated game too)
-CONFIGS = [(name, n) for name in mousehole.game_names() for n in (2, 3, MAX_PLAYERS[name])
-           if (n != 3 or name in ("m", "maus_au_chocolat")) and (n != 2 or MAX_PLAYERS[name] != 2)]
+CONFIGS = [
+    (name, n)
+    for name in mousehole.game_names()
+    for n in (2, 3, MAX_PLAYERS[name])
+    if (n != 3 or name in ("m", "maus_au_chocolat")) and (n != 2 or MAX_PLAYERS[name] != 2)
+]
 PARAMS = {("m", 6): {"max_turns": 150}}
 
 
@@ -69,9 +74,19 @@ def _worlds(rec: records.Record, p: int, engine: str, salt: int) -> _Worlds:
     for k, (s, w) in enumerate(zip(real, worlds)):
         assert w.to_dict(for_player=p) == s.to_dict(for_player=p), k
     actions = tuple(int(w.history[-1]) for w in worlds[1:])
-    return _Worlds(game=rec.game, params=rec.params, seed=None, start=worlds[0].to_dict(), seats=rec.seats,
-                   actions=actions, moves=tuple("(not to be read)" for _ in actions), result=rec.result,
-                   date=rec.date, meta={}, worlds=worlds)
+    return _Worlds(
+        game=rec.game,
+        params=rec.params,
+        seed=None,
+        start=worlds[0].to_dict(),
+        seats=rec.seats,
+        actions=actions,
+        moves=tuple("(not to be read)" for _ in actions),
+        result=rec.result,
+        date=rec.date,
+        meta={},
+        worlds=worlds,
+    )
 
 
 def _hidden_differs(rec: records.Record, worlds: _Worlds, p: int, engine: str) -> bool:
@@ -95,8 +110,9 @@ def test_captions_and_text_for_a_seat_depend_on_its_views_only(name: str, player
         text = list(replay.text_lines(rec, for_player=p, diagrams=True, engine=engine))
         assert text == list(replay.text_lines(worlds, for_player=p, diagrams=True, engine=engine))
         if p == 0:
-            assert list(replay.text_lines(rec, for_player=p, engine=engine)) == \
-                list(replay.text_lines(worlds, for_player=p, engine=engine))
+            assert list(replay.text_lines(rec, for_player=p, engine=engine)) == list(
+                replay.text_lines(worlds, for_player=p, engine=engine)
+            )
     # Kater Kasimir hides nothing but its generator: its worlds may equal the game
     if name != "kasimir":
         assert differs, "the determinized worlds never differed from the real game"
@@ -259,8 +275,11 @@ def test_every_frame_fits_its_bound(name: str, engine: str) -> None:
         divs = re.findall(r'<div class="frame" id="frame-\d+" hidden>.*?</svg>\n?</div>', page, flags=re.S)
         assert 1 <= len(divs) <= len(rec.actions) + 1
         assert max(len(d.encode("utf-8")) for d in divs) <= replay.FRAME_BYTES - replay.MAX_CAPTION * 12
-        data = json.loads(re.search(r'id="captions">(.*?)</script>', page, flags=re.S).group(1)  # type: ignore[union-attr]
-                          .replace("\\u003c", "<"))
+        data = json.loads(
+            re.search(r'id="captions">(.*?)</script>', page, flags=re.S)
+            .group(1)  # type: ignore[union-attr]
+            .replace("\\u003c", "<")
+        )
         assert len(data["captions"]) == len(data["pictures"]) == len(rec.actions) + 1
 
 
@@ -289,8 +308,7 @@ def test_a_frame_equal_to_the_one_before_is_written_once(monkeypatch: Any, engin
     pictures: List[str] = []
 
     def every_other(state: Any, *, for_player: Optional[int] = None, size: Optional[float] = None) -> str:
-        pictures.append(real(state, for_player=for_player, size=size) if len(state.history) % 2 == 0
-                        else pictures[-1])
+        pictures.append(real(state, for_player=for_player, size=size) if len(state.history) % 2 == 0 else pictures[-1])
         return pictures[-1]
 
     monkeypatch.setattr(render, "svg", every_other)
@@ -318,8 +336,7 @@ def _unsafe(text: str) -> List[str]:
 
 
 def test_text_output_escapes_control_characters(engine: str) -> None:
-    rec = dataclasses.replace(_record("kasimir", 3, engine, seed=2), seats=tuple(NASTY),
-                              date="2026-11-26\x1b[1A\r")
+    rec = dataclasses.replace(_record("kasimir", 3, engine, seed=2), seats=tuple(NASTY), date="2026-11-26\x1b[1A\r")
     for p in (None, 1):
         for diagrams in (False, True):
             lines = list(replay.text_lines(rec, for_player=p, diagrams=diagrams, engine=engine))

@@ -12,6 +12,7 @@ of its own architecture (tools/wheel_matrix.py), and that every action it uses i
 by commit SHA. This file checks the source tree, not the installed package: the runs
 against built wheels (tools/run_wheel_tests.py) leave it out.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -113,12 +114,14 @@ def test_workflow_gets_one_job_per_wheel_on_a_matching_runner(aarch64: str) -> N
 
 def test_workflow_actions_are_pinned_by_commit_sha() -> None:
     workflow = ROOT / ".github" / "workflows" / "wheels.yml"
-    uses = [line.strip() for line in workflow.read_text(encoding="utf-8").splitlines()
-            if re.match(r"\s*(-\s+)?uses:", line)]
+    uses = [
+        line.strip() for line in workflow.read_text(encoding="utf-8").splitlines() if re.match(r"\s*(-\s+)?uses:", line)
+    ]
     assert uses, "no actions found in wheels.yml"
     for line in uses:
         assert re.fullmatch(r"(-\s+)?uses:\s+[\w.-]+/[\w.-]+@[0-9a-f]{40} # v\d+(\.\d+)*", line), (
-            f"not pinned to a full commit SHA with a version comment: {line}")
+            f"not pinned to a full commit SHA with a version comment: {line}"
+        )
     text = workflow.read_text(encoding="utf-8")
     assert "pypa/cibuildwheel@" in text and "only: ${{ matrix.id }}" in text
     assert "tools/wheel_proof.sh" in text and "--sdist" in text

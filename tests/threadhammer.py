@@ -25,6 +25,7 @@ Scenarios:
   thread keeps playing; every result must equal a single-threaded search of one of the
   positions the state went through while that search ran.
 """
+
 from __future__ import annotations
 
 import json
@@ -61,6 +62,7 @@ def until(seconds: float, min_count: Callable[[], bool], cap: float = 4.0) -> Ca
     def go() -> bool:
         el = time.monotonic() - t0
         return el < seconds or (el < cap * seconds and not min_count())
+
     return go
 
 
@@ -78,7 +80,9 @@ def run_threads(targets: Sequence[Callable[[], None]]) -> None:
                 f()
             except BaseException as e:  # reported by the main thread
                 errors.append(e)
+
         return run
+
     ts = [threading.Thread(target=wrap(f)) for f in targets]
     for t in ts:
         t.start()
@@ -95,8 +99,9 @@ def run_threads(targets: Sequence[Callable[[], None]]) -> None:
 from test_vector import RefEnv  # noqa: E402
 
 
-def check_vector(vg: VectorGame, seed: int, steps: List[np.ndarray], python_envs: Sequence[int],
-                 observed: bool) -> None:
+def check_vector(
+    vg: VectorGame, seed: int, steps: List[np.ndarray], python_envs: Sequence[int], observed: bool
+) -> None:
     """Replay every env of ``vg`` from ``seed`` with the actions of ``steps`` (one array per
     successful step since the last reset) and compare: the seat to move, the game index and
     the legal actions with the VectorGame's; on the compiled backend the env's whole state
@@ -138,6 +143,7 @@ def python_sample(n: int, spec: Any) -> List[int]:
 # --------------------------------------------------------------------------------------
 # scenarios
 
+
 def writer(opts: Dict[str, Any]) -> Dict[str, Any]:
     game = load(opts)
     n, seed = opts["n"], opts["seed"]
@@ -170,7 +176,7 @@ def writer(opts: Dict[str, Any]) -> Dict[str, Any]:
 
     def scribbler() -> None:
         rng = np.random.default_rng(seed)
-        big = [game.num_actions, 10 ** 9, 2 ** 62, 2 ** 63 - 1]
+        big = [game.num_actions, 10**9, 2**62, 2**63 - 1]
         while not done.is_set():
             op = rng.random()
             j = int(rng.integers(n))
@@ -191,8 +197,9 @@ def writer(opts: Dict[str, Any]) -> Dict[str, Any]:
                 time.sleep(0)  # let the stepper in now and then, after any kind of write
 
     run_threads([stepper, scribbler])
-    check_vector(vg, seed, steps, python_sample(n, opts.get("python_envs", "all")),
-                 observed=(counts["stepped"] - 1) % 2 == 0)
+    check_vector(
+        vg, seed, steps, python_sample(n, opts.get("python_envs", "all")), observed=(counts["stepped"] - 1) % 2 == 0
+    )
     return counts
 
 
@@ -224,6 +231,7 @@ def steppers(opts: Dict[str, Any]) -> Dict[str, Any]:
                     with lock:
                         counts["stepped"] += 1
                 time.sleep(0.0003)  # room for the third thread now and then
+
         return run
 
     def other() -> None:
@@ -246,8 +254,13 @@ def steppers(opts: Dict[str, Any]) -> Dict[str, Any]:
     # so one more observed step (single-threaded) writes them
     vg.step(np.full(n, RANDOM, dtype=np.int64))
     k = vg._core.stepped()
-    check_vector(vg, vg.seed, [np.full(n, RANDOM, dtype=np.int64)] * k,
-                 python_sample(n, opts.get("python_envs", "all")), observed=True)
+    check_vector(
+        vg,
+        vg.seed,
+        [np.full(n, RANDOM, dtype=np.int64)] * k,
+        python_sample(n, opts.get("python_envs", "all")),
+        observed=True,
+    )
     counts["since_reset"] = k
     return counts
 
@@ -285,8 +298,10 @@ def states(opts: Dict[str, Any]) -> Dict[str, Any]:
     clones: List[Tuple[int, Any, Dict[str, Any]]] = []
     lock = threading.Lock()
     counts = {"applied": 0, "conflicts": 0, "clones": 0, "games": 0}
+
     def contended() -> bool:
         return counts["conflicts"] > 0 and counts["clones"] > 0
+
     going = until(opts["seconds"], contended)
 
     def go() -> bool:  # (a bounded number of games: each is replayed twice afterwards; more
@@ -298,6 +313,7 @@ def states(opts: Dict[str, Any]) -> Dict[str, Any]:
         seeds.append(opts["seed"] + len(seeds))
         box.append(game.new_state(seeds[-1]))
         counts["games"] += 1
+
     fresh()
 
     def applier(k: int) -> Callable[[], None]:
@@ -315,6 +331,7 @@ def states(opts: Dict[str, Any]) -> Dict[str, Any]:
                 ok = _play_random(st, rng, 0.3)
                 with lock:
                     counts["applied" if ok else "conflicts"] += 1
+
         return run
 
     def cloner() -> None:
@@ -347,6 +364,7 @@ def states(opts: Dict[str, Any]) -> Dict[str, Any]:
 
 def search(opts: Dict[str, Any]) -> Dict[str, Any]:
     from mousehole import bots
+
     game = load(opts)
     st = game.new_state(opts["seed"])
     seed = opts["seed"]
@@ -387,6 +405,7 @@ def search(opts: Dict[str, Any]) -> Dict[str, Any]:
                     with lock:
                         bot_results.append((lo, hi, a))
                         counts["bot_steps"] += 1
+
         return run
 
     def player() -> None:
@@ -403,17 +422,25 @@ def search(opts: Dict[str, Any]) -> Dict[str, Any]:
     return counts
 
 
-def _check_searches(game: Any, seed: int, history: List[int], results: List[Tuple[int, int, str, int, Any]],
-                    bot_results: List[Tuple[int, int, int]], iterations: int) -> None:
+def _check_searches(
+    game: Any,
+    seed: int,
+    history: List[int],
+    results: List[Tuple[int, int, str, int, Any]],
+    bot_results: List[Tuple[int, int, int]],
+    iterations: int,
+) -> None:
     """Every search run by :func:`search`'s threads equals a single-threaded search of a
     position the state went through meanwhile; every bot move was legal in one of them."""
     from mousehole import bots
+
     prefixes: Dict[int, Any] = {}
 
     def at(p: int) -> Any:
         if p not in prefixes:
             prefixes[p] = _replay(game, seed, history[:p])
         return prefixes[p]
+
     for lo, hi, alg, s, res in results:
         ok = False
         for p in range(lo, hi + 1):
@@ -426,8 +453,9 @@ def _check_searches(game: Any, seed: int, history: List[int], results: List[Tupl
                 break
         assert ok, f"a search ({alg}, seed {s}) run during moves {lo}..{hi} matches none of those positions"
     for lo, hi, a in bot_results:
-        assert any(not at(p).is_terminal() and a in at(p).legal_actions().tolist()
-                   for p in range(lo, hi + 1)), f"the bot chose {a}, legal in none of moves {lo}..{hi}"
+        assert any(not at(p).is_terminal() and a in at(p).legal_actions().tolist() for p in range(lo, hi + 1)), (
+            f"the bot chose {a}, legal in none of moves {lo}..{hi}"
+        )
 
 
 SCENARIOS = {"writer": writer, "steppers": steppers, "states": states, "search": search}

@@ -18,6 +18,7 @@ The action of taking ``k`` counters from pile ``i`` is ``2 * i + k - 1`` (6 acti
 seat sees the whole position (Nim hides nothing); the dealing generator's state is the one
 secret (it is kept in the state dict and redacted from every view).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -45,12 +46,20 @@ from mousehole.render._canvas import BaseDrawing, Canvas, footer, header, result
 NAME = "toy_nim"
 PILES, FEWEST, MOST, TAKE = 3, 18, 21, 2
 #: the one open reading of the (made-up) rule text: who the last counter makes the winner
-READINGS = (Reading("last_counter", ("wins", "loses"),
-                    ("the seat that takes the last counter wins alone",
-                     "the seat that takes the last counter loses: every other seat wins"),
-                    ("N-4",), "Wer den letzten Stein nimmt, entscheidet das Spiel.",
-                    "Whoever takes the last counter decides the game.",
-                    "the common game (the other is misère Nim)"),)
+READINGS = (
+    Reading(
+        "last_counter",
+        ("wins", "loses"),
+        (
+            "the seat that takes the last counter wins alone",
+            "the seat that takes the last counter loses: every other seat wins",
+        ),
+        ("N-4",),
+        "Wer den letzten Stein nimmt, entscheidet das Spiel.",
+        "Whoever takes the last counter decides the game.",
+        "the common game (the other is misère Nim)",
+    ),
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,8 +113,12 @@ class Nim(Game["NimState", NimTake]):
 
     def parse_move(self, text: str) -> NimTake:
         words = str(text).split()
-        if len(words) != 5 or words[0] != "take" or words[2:4] != ["from", "pile"] \
-                or not (words[1].isdigit() and words[4].isdigit()):
+        if (
+            len(words) != 5
+            or words[0] != "take"
+            or words[2:4] != ["from", "pile"]
+            or not (words[1].isdigit() and words[4].isdigit())
+        ):
             raise ValueError(f"{self.name}: a move is written 'take K from pile I', not {text[:40]!r}")
         move = NimTake(int(words[4]), int(words[1]))
         self.move_to_action(move)
@@ -120,8 +133,10 @@ class Nim(Game["NimState", NimTake]):
         expect(type(d["truncated"]) is bool, "truncated must be a bool")
         expect(len(history) <= self.max_turns, "the history is longer than max_turns (N-5)")
         over = sum(piles) == 0
-        expect(d["truncated"] == (len(history) == self.max_turns and not over),
-               "truncated must say whether max_turns stopped the game (N-5)")
+        expect(
+            d["truncated"] == (len(history) == self.max_turns and not over),
+            "truncated must say whether max_turns stopped the game (N-5)",
+        )
         expect(sum(d["taken"]) == sum(a % TAKE + 1 for a in history), "taken must add up to the history (N-4)")
 
     def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
@@ -162,10 +177,14 @@ class Nim(Game["NimState", NimTake]):
 
     def _play_help(self, view: Dict[str, Any], p: int) -> str:
         last = "wins alone" if self.params["last_counter"] == "wins" else "loses (every other seat wins)"
-        return "\n".join([f"{self.title}: three piles: 1, then 18 to 21 counters (N-1); seats move in turn (N-2).",
-                          "A move takes 1 or 2 counters from one pile that has that many (N-3).",
-                          f"The seat that takes the last counter {last} (N-4).",
-                          f"After max_turns ({self.max_turns}) moves every seat shares the win (N-5)."])
+        return "\n".join(
+            [
+                f"{self.title}: three piles: 1, then 18 to 21 counters (N-1); seats move in turn (N-2).",
+                "A move takes 1 or 2 counters from one pile that has that many (N-3).",
+                f"The seat that takes the last counter {last} (N-4).",
+                f"After max_turns ({self.max_turns}) moves every seat shares the win (N-5).",
+            ]
+        )
 
 
 def _winners(d: Dict[str, Any], n: int, last_counter: str) -> List[int]:
@@ -187,8 +206,14 @@ class NimState(StateAPI[NimTake]):
     def new(game: Nim, seed: int) -> "NimState":
         rng = Rng(seed)
         piles = [1] + [FEWEST + rng.below(MOST - FEWEST + 1) for _ in range(PILES - 1)]  # N-1
-        d = {"piles": piles, "taken": [0] * game.num_players, "seat": 0, "rng": rng.state, "history": [],
-             "truncated": False}
+        d = {
+            "piles": piles,
+            "taken": [0] * game.num_players,
+            "seat": 0,
+            "rng": rng.state,
+            "history": [],
+            "truncated": False,
+        }
         s = NimState._from_valid_dict(game, d)
         s._seed0 = seed
         return s
@@ -223,8 +248,10 @@ class NimState(StateAPI[NimTake]):
     def legal_actions(self) -> npt.NDArray[np.int64]:
         if self.is_terminal():
             return np.zeros(0, dtype=np.int64)
-        return np.array([TAKE * i + k - 1 for i, size in enumerate(self._d["piles"])
-                         for k in range(1, min(TAKE, size) + 1)], dtype=np.int64)
+        return np.array(
+            [TAKE * i + k - 1 for i, size in enumerate(self._d["piles"]) for k in range(1, min(TAKE, size) + 1)],
+            dtype=np.int64,
+        )
 
     def apply_action(self, action: SupportsIndex) -> None:
         a = check_action_type(action)
@@ -267,20 +294,33 @@ class Drawing(BaseDrawing):
             for k in range(size):
                 cv.rect(70 + 16 * k, y, 14, 14, fill="#ffb000", rx=7)
         if f.over:
-            line = (f"Game over, {self.g._end_reason(d)}: {result_text(f.winners, self.n, self.label)} with "
-                    f"{max(f.scores)} counters (N-4)")
+            line = (
+                f"Game over, {self.g._end_reason(d)}: {result_text(f.winners, self.n, self.label)} with "
+                f"{max(f.scores)} counters (N-4)"
+            )
         else:
             line = f"{self.label(f.current)} to move: take 1 or 2 counters from one pile (N-3)"
-        cv.text(12, 56 + 30 * PILES, "taken: " + ", ".join(f"{self.label(p)} {t}" for p, t in enumerate(d["taken"])),
-                size=11)
+        cv.text(
+            12,
+            56 + 30 * PILES,
+            "taken: " + ", ".join(f"{self.label(p)} {t}" for p, t in enumerate(d["taken"])),
+            size=11,
+        )
         footer(cv, 70 + 30 * PILES, line, f.over, "a disc: a counter (N-1)")
         return cv
 
 
 #: the test profile of the game (``tests/gamecases.py``), added while it is registered
-PROFILE_FIELDS: Dict[str, Any] = {"perfect_information": True, "rotating_turns": True, "short_max_turns": 3,
-                                  "episode_steps": 40, "rule_prefix": "N",
-                                  "bots_every": 2, "information_every": 1, "legend_words": ("| a counter (N-1)",)}
+PROFILE_FIELDS: Dict[str, Any] = {
+    "perfect_information": True,
+    "rotating_turns": True,
+    "short_max_turns": 3,
+    "episode_steps": 40,
+    "rule_prefix": "N",
+    "bots_every": 2,
+    "information_every": 1,
+    "legend_words": ("| a counter (N-1)",),
+}
 
 
 def register() -> None:

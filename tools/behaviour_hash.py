@@ -25,6 +25,7 @@ engines); and the pictures (``render.svg`` of every seat's view and the spectato
     python tools/behaviour_hash.py --without-readings   # params without the readings' defaults
     python tools/behaviour_hash.py --fast-paths --games 4   # plus simulate, VectorGame, search, pictures
 """
+
 from __future__ import annotations
 
 import argparse
@@ -214,14 +215,23 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--games", type=int, default=12)
     ap.add_argument("--simulate", type=int, default=0, metavar="N")
     ap.add_argument("--engine", choices=["compiled", "python", "both"], default="both")
-    ap.add_argument("--game", action="append", choices=mousehole.game_names(),
-                    help="only this game (repeat for several; default: every game)")
-    ap.add_argument("--without-readings", action="store_true",
-                    help="leave the readings (Game.READINGS) at their default values out of the params of "
-                         "hashed dicts and records, to compare with hashes taken before they existed")
-    ap.add_argument("--fast-paths", action="store_true",
-                    help="also hash simulate's arrays (every reading combination), VectorGame, the search and "
-                         "the pictures")
+    ap.add_argument(
+        "--game",
+        action="append",
+        choices=mousehole.game_names(),
+        help="only this game (repeat for several; default: every game)",
+    )
+    ap.add_argument(
+        "--without-readings",
+        action="store_true",
+        help="leave the readings (Game.READINGS) at their default values out of the params of "
+        "hashed dicts and records, to compare with hashes taken before they existed",
+    )
+    ap.add_argument(
+        "--fast-paths",
+        action="store_true",
+        help="also hash simulate's arrays (every reading combination), VectorGame, the search and the pictures",
+    )
     args = ap.parse_args(argv)
     if args.without_readings:
         for name in mousehole.game_names():
@@ -237,16 +247,19 @@ def main(argv: List[str]) -> int:
                     print(line, flush=True)
             if args.fast_paths:
                 for engine in engines:
-                    for line in (vector_hashes(name, players, engine, 60)
-                                 + search_hashes(name, players, engine, 4)
-                                 + picture_hashes(name, players, engine, 2)):
+                    for line in (
+                        vector_hashes(name, players, engine, 60)
+                        + search_hashes(name, players, engine, 4)
+                        + picture_hashes(name, players, engine, 2)
+                    ):
                         print(line, flush=True)
                 if "compiled" in engines:
                     for line in simulate_hashes(name, players, 300):
                         print(line, flush=True)
             if args.simulate and "compiled" in mousehole.available_engines():
-                s = mousehole.simulate(mousehole.load(name, players=players, engine="compiled"),
-                                       args.simulate, seed=1, aggregate=True)
+                s = mousehole.simulate(
+                    mousehole.load(name, players=players, engine="compiled"), args.simulate, seed=1, aggregate=True
+                )
                 h = hashlib.sha256()
                 _feed(h, repr(s))
                 print(f"{'simulate':<12} {name:<16} {players} {'compiled':<8} {h.hexdigest()[:16]}", flush=True)

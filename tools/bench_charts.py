@@ -27,6 +27,7 @@ deterministic: fixed sizes, matplotlib's default style whatever the local config
 no software or date stamp in the PNG, so a second run over the same files writes the same
 bytes on the same matplotlib.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -124,23 +125,33 @@ def kind(data: Any) -> str:
         raise Unreadable("not a JSON object")
     if data.get("kind") == "readings":
         res = data.get("results")
-        if isinstance(res, list) and res and all(
-                isinstance(r, dict) and "game" in r and isinstance(r.get("random"), dict)
-                and _is_number(r["random"].get("first_seat_win_rate")) for r in res):
+        if (
+            isinstance(res, list)
+            and res
+            and all(
+                isinstance(r, dict)
+                and "game" in r
+                and isinstance(r.get("random"), dict)
+                and _is_number(r["random"].get("first_seat_win_rate"))
+                for r in res
+            )
+        ):
             return "readings"
         raise Unreadable("'results' is not a list of readings lines (game, random.first_seat_win_rate)")
     rows = data.get("rows")
     if isinstance(rows, list):
-        if rows and all(isinstance(r, dict) and _is_number(r.get("win_rate")) and "game" in r and "bot" in r
-                        for r in rows):
+        if rows and all(
+            isinstance(r, dict) and _is_number(r.get("win_rate")) and "game" in r and "bot" in r for r in rows
+        ):
             return "strength"
         raise Unreadable("'rows' is not a list of strength results (game, bot, win_rate)")
     games = data.get("games")
     if isinstance(games, dict) and games:
         for entry in games.values():
             if isinstance(entry, dict) and any(
-                    isinstance(entry.get(e), dict) and any(_is_number(entry[e].get(k)) for k, _ in CALLS)
-                    for e, _, _ in ENGINES):
+                isinstance(entry.get(e), dict) and any(_is_number(entry[e].get(k)) for k, _ in CALLS)
+                for e, _, _ in ENGINES
+            ):
                 return "bench"
         raise Unreadable("'games' holds no per-call figures (games/<game>/compiled|python/<call>_ns)")
     raise Unreadable("neither a benchmark run ('games') nor a strength table ('rows')")
@@ -176,8 +187,11 @@ def _fmt_rate(x: float) -> str:
 def calls_chart(game: str, entry: Dict[str, Any], sub: str, path: Path) -> Optional[Path]:
     """Nanoseconds per call, both engines, log scale (None when the game has no figure)."""
     engines = [(e, label, colour) for e, label, colour in ENGINES if isinstance(entry.get(e), dict)]
-    rows = [(key, label) for key, label in CALLS
-            if any(_is_number(entry[e].get(key)) and entry[e][key] > 0 for e, _, _ in engines)]
+    rows = [
+        (key, label)
+        for key, label in CALLS
+        if any(_is_number(entry[e].get(key)) and entry[e][key] > 0 for e, _, _ in engines)
+    ]
     if not rows:
         return None
     height = 1.3 + 0.42 * len(rows) * max(1, len(engines)) / 2 + 0.3
@@ -215,9 +229,11 @@ def simulate_chart(data: Dict[str, Any], sub: str, path: Path) -> Optional[Path]
     """``simulate`` games per second per game; the C-loop ratios (beside their targets
     where the run recorded them)."""
     games = _order([g for g, e in data["games"].items() if isinstance(e, dict)])
-    series = [("compiled", "simulate_games_per_s", "compiled, 1 thread", "#8c510a"),
-              ("compiled", "simulate_games_per_s_2_threads", "compiled, 2 threads", "#d8b365"),
-              ("python", "simulate_games_per_s", "reference (pure Python)", "#80cdc1")]
+    series = [
+        ("compiled", "simulate_games_per_s", "compiled, 1 thread", "#8c510a"),
+        ("compiled", "simulate_games_per_s_2_threads", "compiled, 2 threads", "#d8b365"),
+        ("python", "simulate_games_per_s", "reference (pure Python)", "#80cdc1"),
+    ]
     threads: Dict[str, Any] = data["threads"] if isinstance(data.get("threads"), dict) else {}
 
     def value(game: str, engine: str, key: str) -> Optional[float]:
@@ -232,8 +248,12 @@ def simulate_chart(data: Dict[str, Any], sub: str, path: Path) -> Optional[Path]
     if not series:
         return None
     ratios: Dict[str, Any] = data["c_ratio"] if isinstance(data.get("c_ratio"), dict) else {}
-    ratio_games = [g for g in _order(list(ratios)) if isinstance(ratios[g], dict) and any(
-        isinstance(e, dict) and _is_number(e.get("ratio")) for e in ratios[g].values())]
+    ratio_games = [
+        g
+        for g in _order(list(ratios))
+        if isinstance(ratios[g], dict)
+        and any(isinstance(e, dict) and _is_number(e.get("ratio")) for e in ratios[g].values())
+    ]
     wide = bool(ratio_games)
     fig = plt.figure(figsize=(13.0 if wide else 8.0, 4.8))
     ax = fig.add_subplot(1, 2, 1) if wide else fig.add_subplot(1, 1, 1)
@@ -272,16 +292,23 @@ def simulate_chart(data: Dict[str, Any], sub: str, path: Path) -> Optional[Path]
                 if isinstance(e, dict) and _is_number(e.get("ratio")):
                     xs.append(i + (j - (len(counts) - 1) / 2) * bar)
                     hs.append(float(e["ratio"]))
-            rx.bar(xs, hs, width=bar * 0.95, color=colours(j / max(1, len(counts) - 1) * 0.85),
-                   label=f"{n} players")
+            rx.bar(xs, hs, width=bar * 0.95, color=colours(j / max(1, len(counts) - 1) * 0.85), label=f"{n} players")
         ticks = []
         for i, g in enumerate(ratio_games):
-            target = next((e.get("target") for e in ratios[g].values()
-                           if isinstance(e, dict) and _is_number(e.get("target"))), None)
+            target = next(
+                (e.get("target") for e in ratios[g].values() if isinstance(e, dict) and _is_number(e.get("target"))),
+                None,
+            )
             ticks.append(_name(g) if target is None else f"{_name(g)}\n(target {target:g})")
             if target is not None:
-                rx.plot([i - 0.45, i + 0.45], [target, target], color="#b2182b", linestyle="--", linewidth=1.5,
-                        label="target" if i == 0 else None)
+                rx.plot(
+                    [i - 0.45, i + 0.45],
+                    [target, target],
+                    color="#b2182b",
+                    linestyle="--",
+                    linewidth=1.5,
+                    label="target" if i == 0 else None,
+                )
         rx.axhline(1.0, color="gray", linewidth=0.8)
         rx.set_xticks(range(len(ratio_games)))
         rx.set_xticklabels(ticks)
@@ -300,8 +327,9 @@ def _machines_subtitle(machines: List[Dict[str, Any]]) -> str:
     """``"parts 1-4: Intel Xeon, 2 cores, 2026-11-28; parts 5-8: AMD EPYC, 2 cores, 2026-11-29"``."""
     groups: Dict[str, List[int]] = {}
     for i, m in enumerate(machines):
-        where = ", ".join(str(x) for x in (m.get("cpu"), f"{m['cores']} cores" if m.get("cores") else None,
-                                           m.get("date")) if x)
+        where = ", ".join(
+            str(x) for x in (m.get("cpu"), f"{m['cores']} cores" if m.get("cores") else None, m.get("date")) if x
+        )
         groups.setdefault(where or "machine not recorded", []).append(i + 1)
     if len(groups) == 1:
         (where,) = groups
@@ -334,14 +362,22 @@ def strength_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
     for k, g in enumerate(games):
         ax = fig.add_subplot(lines, cols, k + 1)
         mine = [r for r in rows if str(r["game"]) == g]
-        groups = sorted({(int(r.get("players", 0)), str(r.get("opponent", "?"))) for r in mine},
-                        key=lambda t: (t[0], t[1] != "random", t[1]))
+        groups = sorted(
+            {(int(r.get("players", 0)), str(r.get("opponent", "?"))) for r in mine},
+            key=lambda t: (t[0], t[1] != "random", t[1]),
+        )
         bar = 0.8 / len(bots)
         for j, b in enumerate(bots):
             xs, hs, lo, hi = [], [], [], []
             for i, grp in enumerate(groups):
-                r = next((r for r in mine if str(r["bot"]) == b
-                          and (int(r.get("players", 0)), str(r.get("opponent", "?"))) == grp), None)
+                r = next(
+                    (
+                        r
+                        for r in mine
+                        if str(r["bot"]) == b and (int(r.get("players", 0)), str(r.get("opponent", "?"))) == grp
+                    ),
+                    None,
+                )
                 if r is None:
                     continue
                 w = float(r["win_rate"])
@@ -354,15 +390,35 @@ def strength_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
                 else:
                     lo.append(0.0)
                     hi.append(0.0)
-            ax.bar(xs, hs, width=bar * 0.95, color=colour[b], label=b, yerr=[lo, hi], capsize=3,
-                   error_kw={"elinewidth": 1, "ecolor": "black"})
+            ax.bar(
+                xs,
+                hs,
+                width=bar * 0.95,
+                color=colour[b],
+                label=b,
+                yerr=[lo, hi],
+                capsize=3,
+                error_kw={"elinewidth": 1, "ecolor": "black"},
+            )
         for i, grp in enumerate(groups):
-            share = next((r.get("even_share") for r in mine
-                          if (int(r.get("players", 0)), str(r.get("opponent", "?"))) == grp
-                          and _is_number(r.get("even_share"))), None)
+            share = next(
+                (
+                    r.get("even_share")
+                    for r in mine
+                    if (int(r.get("players", 0)), str(r.get("opponent", "?"))) == grp
+                    and _is_number(r.get("even_share"))
+                ),
+                None,
+            )
             if share is not None:
-                ax.plot([i - 0.45, i + 0.45], [share, share], color="gray", linestyle=":", linewidth=1.5,
-                        label="even share" if i == 0 else None)
+                ax.plot(
+                    [i - 0.45, i + 0.45],
+                    [share, share],
+                    color="gray",
+                    linestyle=":",
+                    linewidth=1.5,
+                    label="even share" if i == 0 else None,
+                )
         ax.set_xticks(range(len(groups)))
         ax.set_xticklabels([f"{n} players\nvs {opp}" for n, opp in groups], fontsize=8)
         ax.set_ylim(0, 1.05)
@@ -381,8 +437,10 @@ def strength_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
         what.append(f"{data['iterations']} iterations a move")
     if _is_number(data.get("games_per_line")):
         what.append(f"{data['games_per_line']} games a bar")
-    head = ("Search bots: one seat against players - 1 copies of the opponent, win rate over the decided games "
-            "(95% Wilson interval)")
+    head = (
+        "Search bots: one seat against players - 1 copies of the opponent, win rate over the decided games "
+        "(95% Wilson interval)"
+    )
     fig.suptitle(head + (f"; {', '.join(what)}" if what else "") + f"\n{sub}", fontsize=10)
     fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=9, frameon=False)
     fig.tight_layout(rect=(0, 0.5 / fig.get_figheight(), 1, 1))
@@ -393,8 +451,12 @@ def ladder_chart(data: Dict[str, Any], sub: str, path: Path) -> Optional[Path]:
     """The rating ladder of ``benchmarks/strength.py`` (its ``ladders``): per game, every bot's
     openskill mu with the interval mu +- 2 sigma, strongest on top; None without a ladder."""
     ladders = [x for x in data.get("ladders") or [] if isinstance(x, dict) and isinstance(x.get("ratings"), list)]
-    ladders = [x for x in ladders if x["ratings"] and all(
-        isinstance(r, dict) and _is_number(r.get("mu")) and _is_number(r.get("sigma")) for r in x["ratings"])]
+    ladders = [
+        x
+        for x in ladders
+        if x["ratings"]
+        and all(isinstance(r, dict) and _is_number(r.get("mu")) and _is_number(r.get("sigma")) for r in x["ratings"])
+    ]
     if not ladders:
         return None
     by_game = {str(x["game"]): x for x in ladders}
@@ -433,14 +495,22 @@ def readings_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
         bar = 0.84 / len(keys)
         # the default in grey beside the readings; alone (a --defaults-only run), in colour
         colours = palette if len(keys) > 1 else palette[1:]
-        for col, (field, label) in enumerate((("first_seat_win_rate", "first seat's win rate"),
-                                              ("mean_length", "mean length (actions)"))):
+        for col, (field, label) in enumerate(
+            (("first_seat_win_rate", "first seat's win rate"), ("mean_length", "mean length (actions)"))
+        ):
             ax = fig.add_subplot(len(games), 2, 2 * k + col + 1)
             for j, key in enumerate(keys):
                 xs, hs, lo, hi = [], [], [], []
                 for i, n in enumerate(counts):
-                    r = next((r for r in mine if int(r["players"]) == n and key == (
-                        "default" if r.get("param") is None else f"{r['param']}={r['value']}")), None)
+                    r = next(
+                        (
+                            r
+                            for r in mine
+                            if int(r["players"]) == n
+                            and key == ("default" if r.get("param") is None else f"{r['param']}={r['value']}")
+                        ),
+                        None,
+                    )
                     if r is None:
                         continue
                     v = float(r["random"][field])
@@ -450,8 +520,16 @@ def readings_chart(data: Dict[str, Any], sub: str, path: Path) -> Path:
                     ok = isinstance(ci, list) and len(ci) == 2 and all(_is_number(c) for c in ci)
                     lo.append(max(0.0, v - float(ci[0])) if ok else 0.0)
                     hi.append(max(0.0, float(ci[1]) - v) if ok else 0.0)
-                ax.bar(xs, hs, width=bar * 0.95, color=colours[j % len(colours)], label=key, yerr=[lo, hi],
-                       capsize=2, error_kw={"elinewidth": 0.8, "ecolor": "black"})
+                ax.bar(
+                    xs,
+                    hs,
+                    width=bar * 0.95,
+                    color=colours[j % len(colours)],
+                    label=key,
+                    yerr=[lo, hi],
+                    capsize=2,
+                    error_kw={"elinewidth": 0.8, "ecolor": "black"},
+                )
             ax.set_xticks(range(len(counts)))
             ax.set_xticklabels([f"{n} players" for n in counts], fontsize=8)
             ax.set_ylabel(label, fontsize=8)
@@ -506,8 +584,9 @@ def chart_file(path: Path, out: Path) -> List[Path]:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("files", nargs="*", type=Path,
-                    help=f"result files (default: every {RESULTS.relative_to(ROOT)}/*.json)")
+    ap.add_argument(
+        "files", nargs="*", type=Path, help=f"result files (default: every {RESULTS.relative_to(ROOT)}/*.json)"
+    )
     ap.add_argument("--out", type=Path, default=OUT, help=f"folder of the PNGs (default: {OUT.relative_to(ROOT)})")
     args = ap.parse_args(argv)
     files = list(args.files) or sorted(RESULTS.glob("*.json"))

@@ -30,6 +30,7 @@ compiles); and no compiled or generated files (``.so``,
 Exits 0 when every check passes, 1 otherwise (each failure is printed).
 Standard library only, so it runs on any Python >= 3.9 without installing anything.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -79,8 +80,8 @@ def setup_shared(setup_py: Path) -> str:
             value = ast.literal_eval(node.value)
             if not isinstance(value, str) or not value.startswith("mousehole."):
                 raise SystemExit(f"{setup_py}: SHARED is not a module of the mousehole package")
-            return value[len("mousehole."):]
-    raise SystemExit(f"{setup_py}: no module-level SHARED = \"mousehole....\" assignment")
+            return value[len("mousehole.") :]
+    raise SystemExit(f'{setup_py}: no module-level SHARED = "mousehole...." assignment')
 
 
 def compiled_modules(source: Path) -> List[str]:
@@ -119,19 +120,23 @@ def check_wheel(path: Path, source: Path, modules: Sequence[str], platform_tag: 
     for mod in modules:
         hits = found.get(mod, [])
         report.require(len(hits) == 1, f"expected one compiled module mousehole/{mod}.*.so|pyd, found {hits or 'none'}")
-        report.require(f"mousehole/{mod}.pyi" in name_set,
-                       f"missing stub mousehole/{mod}.pyi for compiled module {mod}")
+        report.require(
+            f"mousehole/{mod}.pyi" in name_set, f"missing stub mousehole/{mod}.pyi for compiled module {mod}"
+        )
     # Cython's shared utility code: one extension, no stub (it has no Python-level API)
     shared = setup_shared(source / "setup.py")
     hits = found.get(shared, [])
-    report.require(len(hits) == 1, f"expected one compiled module mousehole/{shared}.*.so|pyd (Cython's shared "
-                                   f"utility code), found {hits or 'none'}")
+    report.require(
+        len(hits) == 1,
+        f"expected one compiled module mousehole/{shared}.*.so|pyd (Cython's shared "
+        f"utility code), found {hits or 'none'}",
+    )
     for extra in sorted(set(found) - set(modules) - {shared}):
         report.error(f"unexpected extension module(s) {found[extra]} (not a MODULES entry with a .pyx)")
 
     # Typing: py.typed and every stub of the source package.
     report.require("mousehole/py.typed" in name_set, "missing mousehole/py.typed")
-    src_pkg = {f[len("src/"):] for f in files_under(source, "src/mousehole", (".py", ".pyi"))}
+    src_pkg = {f[len("src/") :] for f in files_under(source, "src/mousehole", (".py", ".pyi"))}
     for f in sorted(src_pkg - name_set):
         report.error(f"missing {f} (present in src/)")
 
@@ -148,13 +153,14 @@ def check_wheel(path: Path, source: Path, modules: Sequence[str], platform_tag: 
             report.error(f"source or build by-product in the wheel: {n}")
 
     if platform_tag:
-        tags = path.name[:-len(".whl")].split("-")[-1]
+        tags = path.name[: -len(".whl")].split("-")[-1]
         report.require(
             any(t.startswith(platform_tag) for t in tags.split(".")),
             f"platform tag {tags!r} is not a {platform_tag} tag",
         )
-    return report.print(f"{len(modules)} compiled modules {sorted(modules)}, stubs, py.typed, the C loops; "
-                        "no .pyx/.pxd/generated C")
+    return report.print(
+        f"{len(modules)} compiled modules {sorted(modules)}, stubs, py.typed, the C loops; no .pyx/.pxd/generated C"
+    )
 
 
 def check_sdist(path: Path, source: Path, modules: Sequence[str]) -> bool:
@@ -166,9 +172,16 @@ def check_sdist(path: Path, source: Path, modules: Sequence[str]) -> bool:
     rel = {n.split("/", 1)[1] for n in members if "/" in n}
 
     cython = files_under(source, "cengine/mousehole", (".pyx", ".pxd"))
-    required = {"setup.py", "pyproject.toml", "MANIFEST.in", "PKG-INFO",
-                "cengine/mousehole/_boundary.pxd", "src/mousehole/__init__.py",
-                "src/mousehole/py.typed", "tests/conftest.py"}
+    required = {
+        "setup.py",
+        "pyproject.toml",
+        "MANIFEST.in",
+        "PKG-INFO",
+        "cengine/mousehole/_boundary.pxd",
+        "src/mousehole/__init__.py",
+        "src/mousehole/py.typed",
+        "tests/conftest.py",
+    }
     required |= cython
     required |= {f"cengine/mousehole/{m}.pyx" for m in modules}
     required |= files_under(source, "src/mousehole", (".py", ".pyi"))
@@ -183,8 +196,10 @@ def check_sdist(path: Path, source: Path, modules: Sequence[str]) -> bool:
             report.error(f"compiled or generated file in the sdist: {n}")
     n_pyx = sum(1 for f in rel if f.startswith("cengine/") and f.endswith(".pyx"))
     n_pxd = sum(1 for f in rel if f.startswith("cengine/") and f.endswith(".pxd"))
-    return report.print(f"{n_pyx} .pyx and {n_pxd} .pxd (the shared declarations included), package, stubs, tests, "
-                        "C reference loops; nothing generated")
+    return report.print(
+        f"{n_pyx} .pyx and {n_pxd} .pxd (the shared declarations included), package, stubs, tests, "
+        "C reference loops; nothing generated"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,6 +9,7 @@ their fields but renders their text as Markdown. Two extensions bridge the gap:
   ``:meth:`~mousehole.Game.load```) become code spans of the name they show (``StateError``,
   ``load``), so that no role is printed as literal text.
 """
+
 from __future__ import annotations
 
 import re
@@ -24,11 +25,13 @@ _ROLE = re.compile(r":(?:py:)?(?:class|meth|func|attr|mod|data|exc|obj|const):`(
 def render_roles(text: str) -> str:
     """``text`` with every cross-reference role written as the code span it shows: the name
     as given, or its last dotted part after ``~`` (Sphinx's rule)."""
+
     def show(m: "re.Match[str]") -> str:
         name = m.group(2).strip()
         if m.group(1):
             name = name.rsplit(".", 1)[-1]
         return f"``{name}``"
+
     return _ROLE.sub(show, text)
 
 

@@ -7,6 +7,7 @@ Every picture is a position of a seeded random game (the same on every machine a
 ``mousehole.render.svg`` draws from the state dictionary), so the files only change when the
 drawing or the rules change. tests/test_render.py checks that they are up to date.
 """
+
 from __future__ import annotations
 
 import argparse

@@ -15,6 +15,7 @@ row, one link or one page per game:
 Only the games of the package are drawn (a game registered from outside it has no page).
 ``tests/test_touch_points.py`` checks the markers and what they expand to.
 """
+
 from __future__ import annotations
 
 import re
@@ -55,8 +56,11 @@ def types(cls: Any) -> Dict[str, Any]:
     module = sys.modules[cls.__module__]
     state = getattr(module, state.__forward_arg__ if isinstance(state, typing.ForwardRef) else state.__name__)
     move = getattr(module, move.__forward_arg__ if isinstance(move, typing.ForwardRef) else move.__name__)
-    kinds = [k for k in vars(module).values()
-             if isinstance(k, type) and k is not move and issubclass(k, move) and k.__module__ == module.__name__]
+    kinds = [
+        k
+        for k in vars(module).values()
+        if isinstance(k, type) and k is not move and issubclass(k, move) and k.__module__ == module.__name__
+    ]
     return {"state": state, "move": move, "kinds": kinds}
 
 
@@ -64,8 +68,10 @@ def reference_page(cls: Any) -> str:
     """The reference page of a game: its module's Game, State and Move classes."""
     t = types(cls)
     members = ", ".join(f'"{n}"' for n in (cls.__name__, t["state"].__name__, t["move"].__name__))
-    return (f"# {cls.title}: `{cls.__module__}`\n\n::: {cls.__module__}\n    options:\n"
-            f"      members: [{members}]\n      inherited_members: true\n")
+    return (
+        f"# {cls.title}: `{cls.__module__}`\n\n::: {cls.__module__}\n    options:\n"
+        f"      members: [{members}]\n      inherited_members: true\n"
+    )
 
 
 def _players(cls: Any) -> str:
@@ -95,8 +101,9 @@ def settled_results(page: str) -> str:
 
 
 def reference_rows(page: str) -> str:
-    return "\n".join(f"| [`{c.__module__}`]({c.name}.md) | {c.title}: its game, state and move classes |"
-                     for c in games())
+    return "\n".join(
+        f"| [`{c.__module__}`]({c.name}.md) | {c.title}: its game, state and move classes |" for c in games()
+    )
 
 
 def environment_rows(page: str) -> str:
@@ -108,8 +115,10 @@ def typing_rows(page: str) -> str:
     for c in games():
         t = types(c)
         kinds = ", ".join(f"`{k.__name__}`" for k in t["kinds"])
-        rows.append(f'| `"{c.name}"` | `{c.__module__}` | `{c.__name__}` | `{t["state"].__name__}` | '
-                    f'`{t["move"].__name__}`' + (f" ({kinds})" if kinds else "") + " |")
+        rows.append(
+            f'| `"{c.name}"` | `{c.__module__}` | `{c.__name__}` | `{t["state"].__name__}` | '
+            f"`{t['move'].__name__}`" + (f" ({kinds})" if kinds else "") + " |"
+        )
     return "\n".join(rows)
 
 
@@ -122,7 +131,7 @@ def home_pictures(page: str) -> str:
     cs = games()
     rows = ["| | |", "|---|---|"]
     for i in range(0, len(cs), 2):
-        pair = cs[i:i + 2]
+        pair = cs[i : i + 2]
         cells = [f'![{c.title}](figures/gallery/{c.name}.svg){{ width="420" }}' for c in pair]
         names = [f"**{c.title}** ({_players(c)} players)" for c in pair]
         if len(pair) == 1:
@@ -138,9 +147,11 @@ def gallery_sections(page: str) -> str:
     out = []
     for c in games():
         if f"(figures/gallery/{c.name}.svg)" not in page:
-            out.append(f"## {c.title}\n\n![{c.title}](figures/gallery/{c.name}.svg)\n\n"
-                       f"A seeded random game at {c.max_players} players, halfway through (the default picture "
-                       f"of `tools/make_gallery.py`), drawn by `{c.DRAWING}`.\n")
+            out.append(
+                f"## {c.title}\n\n![{c.title}](figures/gallery/{c.name}.svg)\n\n"
+                f"A seeded random game at {c.max_players} players, halfway through (the default picture "
+                f"of `tools/make_gallery.py`), drawn by `{c.DRAWING}`.\n"
+            )
     return "\n".join(out)
 
 
@@ -160,6 +171,7 @@ BLOCKS: Dict[str, Callable[[str], str]] = {
 def expand(markdown: str) -> str:
     """``markdown`` with every ``<!-- registry: NAME -->`` line replaced by its block; an
     unknown NAME is an error (a typo would otherwise drop a table silently)."""
+
     def block(m: "re.Match[str]") -> str:
         if m.group(1) not in BLOCKS:
             raise ValueError(f"unknown registry block {m.group(1)!r} (known: {sorted(BLOCKS)})")
@@ -171,6 +183,7 @@ def expand(markdown: str) -> str:
 def navigation(nav: List[Any]) -> List[Any]:
     """``nav`` (mkdocs.yml's) with every game's page first in the Games section and its
     reference page in the Reference section's Games."""
+
     def section(items: List[Any], title: str) -> List[Any]:
         found = next((e[title] for e in items if isinstance(e, dict) and title in e), None)
         if not isinstance(found, list):
@@ -179,7 +192,8 @@ def navigation(nav: List[Any]) -> List[Any]:
 
     section(nav, NAV_GAMES)[:0] = [{c.title: f"games/{c.name}.md"} for c in games()]
     section(section(nav, NAV_REFERENCE), NAV_REFERENCE_GAMES)[:] = [
-        {c.__module__: f"reference/{c.name}.md"} for c in games()]
+        {c.__module__: f"reference/{c.name}.md"} for c in games()
+    ]
     return nav
 
 

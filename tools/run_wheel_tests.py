@@ -27,6 +27,7 @@ cibuildwheel), test_lint.py (ruff over the sources) and test_touch_points.py (ev
 game's files in the checkout). A run that collects no
 test at all fails. Standard library only; runs on Python >= 3.9 and on Windows.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -72,8 +73,15 @@ def engine_env(engine: str) -> Dict[str, str]:
 
 
 def pytest_command(engine: str, tests: Path, cwd: str, markers: str, extra: Sequence[str]) -> List[str]:
-    cmd = [sys.executable, "-m", "pytest", str(tests), "-p", "no:cacheprovider",
-           f"--basetemp={Path(cwd).parent / ('tmp-' + engine)}"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        str(tests),
+        "-p",
+        "no:cacheprovider",
+        f"--basetemp={Path(cwd).parent / ('tmp-' + engine)}",
+    ]
     cmd += [f"--ignore={tests / name}" for name in SOURCE_ONLY_TESTS]
     if engine == "pure":
         markers = f"({markers}) and not typing" if markers else "not typing"
@@ -82,8 +90,9 @@ def pytest_command(engine: str, tests: Path, cwd: str, markers: str, extra: Sequ
     return cmd + list(extra)
 
 
-def session(engine: str, tests: Path, cwd: str, forbidden: List[str], markers: str,
-            extra: Sequence[str], out: IO[str]) -> int:
+def session(
+    engine: str, tests: Path, cwd: str, forbidden: List[str], markers: str, extra: Sequence[str], out: IO[str]
+) -> int:
     """Probe the installed package, then run pytest; everything goes to ``out``."""
     env = engine_env(engine)
     for cmd in ([sys.executable, "-c", PROBE, *forbidden], pytest_command(engine, tests, cwd, markers, extra)):
@@ -99,8 +108,9 @@ def session(engine: str, tests: Path, cwd: str, forbidden: List[str], markers: s
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tests", type=Path, default=ROOT / "tests",
-                    help="the tests directory (default: ./tests of this checkout)")
+    ap.add_argument(
+        "--tests", type=Path, default=ROOT / "tests", help="the tests directory (default: ./tests of this checkout)"
+    )
     ap.add_argument("--engines", default="compiled,pure", help="comma-separated: compiled, pure (default: both)")
     ap.add_argument("--parallel", action="store_true", help="run the engines' sessions at the same time")
     ap.add_argument("--markers", default="", help='pytest -m expression for both sessions, e.g. "not differential"')
@@ -121,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: Dict[str, int] = {}
     times: Dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="mousehole-test-cwd-") as cwd:
-        run_dir = Path(cwd) / "run"   # the empty working directory of every session
+        run_dir = Path(cwd) / "run"  # the empty working directory of every session
         run_dir.mkdir()
         logs = {e: Path(cwd) / f"{e}.log" for e in engines}
 
@@ -129,12 +139,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             start = time.monotonic()
             if args.parallel:
                 with open(logs[engine], "w", encoding="utf-8") as out:
-                    results[engine] = session(engine, tests, str(run_dir), forbidden, args.markers,
-                                              args.pytest_args, out)
+                    results[engine] = session(
+                        engine, tests, str(run_dir), forbidden, args.markers, args.pytest_args, out
+                    )
             else:
                 print(f"\n=== installed mousehole, {engine} engine ===", flush=True)
-                results[engine] = session(engine, tests, str(run_dir), forbidden, args.markers,
-                                          args.pytest_args, sys.stdout)
+                results[engine] = session(
+                    engine, tests, str(run_dir), forbidden, args.markers, args.pytest_args, sys.stdout
+                )
             times[engine] = time.monotonic() - start
 
         if args.parallel:

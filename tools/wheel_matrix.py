@@ -13,6 +13,7 @@ with ``--github-output`` it appends ``include=<json list>`` to ``$GITHUB_OUTPUT`
 can build is an error, so a build added to pyproject.toml cannot be silently left out.
 Needs cibuildwheel (Python >= 3.11).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,11 +49,16 @@ def identifiers(platform: str, root: Path = ROOT) -> List[str]:
     """What ``cibuildwheel --print-build-identifiers --platform PLATFORM`` lists for ``root``."""
     out = subprocess.run(
         [sys.executable, "-m", "cibuildwheel", "--print-build-identifiers", "--platform", platform, str(root)],
-        cwd=root, env=clean_env(), capture_output=True, text=True,
+        cwd=root,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
     )
     if out.returncode != 0:
-        raise RuntimeError(f"cibuildwheel --print-build-identifiers --platform {platform} failed "
-                           f"(exit {out.returncode}):\n{out.stdout}{out.stderr}")
+        raise RuntimeError(
+            f"cibuildwheel --print-build-identifiers --platform {platform} failed "
+            f"(exit {out.returncode}):\n{out.stdout}{out.stderr}"
+        )
     return [line.strip() for line in out.stdout.splitlines() if line.strip()]
 
 

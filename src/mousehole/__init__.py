@@ -8,6 +8,7 @@ True
 >>> state.current_player
 0
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -40,6 +41,7 @@ from ._simulate import SimulationResult, SimulationSummary, simulate
 
 def _svg(state: StateAPI[Any]) -> str:
     from .render import svg
+
     return svg(state)
 
 

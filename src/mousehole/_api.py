@@ -12,6 +12,7 @@ A game module defines
 :class:`StateAPI` then supplies everything else (moves, ``apply``, returns, ``to_dict`` with
 views, determinization, copy, pickle, equality) identically for both engines.
 """
+
 from __future__ import annotations
 
 import copy as _copy
@@ -135,12 +136,16 @@ def compiled_state_class(module: str, core: str, reference: type, game: str) -> 
         return None
     base = getattr(mod, core)
     name = "Compiled" + reference.__name__
-    cls = type(name, (base, reference), {
-        "__slots__": (),
-        "__doc__": f"{game} state on the compiled engine (same API as the reference).",
-        "__module__": reference.__module__,
-        "__qualname__": name,
-    })
+    cls = type(
+        name,
+        (base, reference),
+        {
+            "__slots__": (),
+            "__doc__": f"{game} state on the compiled engine (same API as the reference).",
+            "__module__": reference.__module__,
+            "__qualname__": name,
+        },
+    )
     base._adopt_public_class(cls)
     return cls
 
@@ -171,10 +176,17 @@ class Reading:
     why_default: str
 
     def __post_init__(self) -> None:
-        if not (self.param.isidentifier() and len(self.values) >= 2 and len(self.values) == len(self.meaning)
-                and len(set(self.values)) == len(self.values) and all(isinstance(v, str) for v in self.values)):
-            raise ValueError(f"malformed Reading {self.param!r}: needs an identifier, two or more distinct "
-                             "string values and one meaning per value")
+        if not (
+            self.param.isidentifier()
+            and len(self.values) >= 2
+            and len(self.values) == len(self.meaning)
+            and len(set(self.values)) == len(self.values)
+            and all(isinstance(v, str) for v in self.values)
+        ):
+            raise ValueError(
+                f"malformed Reading {self.param!r}: needs an identifier, two or more distinct "
+                "string values and one meaning per value"
+            )
 
     @property
     def default(self) -> str:
@@ -186,8 +198,10 @@ class Reading:
         holds) if it is one of :attr:`values`, else a :class:`ParameterError` naming them."""
         text = exact(value)
         if type(text) is not str or text not in self.values:
-            raise ParameterError(f"{game}: {self.param} must be one of {', '.join(map(repr, self.values))} "
-                                 f"({'/'.join(self.rules)}), got {shorten(value)}")
+            raise ParameterError(
+                f"{game}: {self.param} must be one of {', '.join(map(repr, self.values))} "
+                f"({'/'.join(self.rules)}), got {shorten(value)}"
+            )
         return text
 
 
@@ -259,8 +273,10 @@ def param_values(game: str, params: Mapping[str, Any]) -> Dict[str, Any]:
     """Every value of ``params`` as plain data (:func:`mousehole._values.plain_value`), or
     the :class:`ParameterError` that names the parameter: the one rule every value from
     outside goes through before a game reads it."""
+
     def refuse(message: str) -> ParameterError:
         return ParameterError(message)
+
     return {k: plain_value(v, f"{game}: {k}", refuse) for k, v in params.items()}
 
 
@@ -308,20 +324,24 @@ def check_out(out: Optional[_A], shape: Tuple[int, ...], dtype: Any, what: str) 
         return None
     want = np.dtype(dtype)
     if not isinstance(out, np.ndarray):
-        raise TypeError(f"{what} must be a numpy array, not {type(out).__name__} (a writable C-contiguous "
-                        f"{want.name} array of shape {tuple(shape)})")
+        raise TypeError(
+            f"{what} must be a numpy array, not {type(out).__name__} (a writable C-contiguous "
+            f"{want.name} array of shape {tuple(shape)})"
+        )
     got = out.dtype
     if got != want:
         if got.newbyteorder("=") == want or got.newbyteorder("S") == want:
             order = "big-endian" if got.byteorder == ">" else "little-endian"
-            raise TypeError(f"{what} is {order} {want.name} ({got.str}); {what} must have dtype {want.name} "
-                            "in native byte order")
+            raise TypeError(
+                f"{what} is {order} {want.name} ({got.str}); {what} must have dtype {want.name} in native byte order"
+            )
         raise TypeError(f"{what} must have dtype {want.name}, not {got.name} ({got.str})")
     if tuple(out.shape) != tuple(shape):
         raise ValueError(f"{what} must have shape {tuple(shape)}, not {tuple(out.shape)}")
     if not out.flags.c_contiguous:
-        raise ValueError(f"{what} must be a writable C-contiguous array; this one is not C-contiguous "
-                         "(a strided or transposed view)")
+        raise ValueError(
+            f"{what} must be a writable C-contiguous array; this one is not C-contiguous (a strided or transposed view)"
+        )
     if not out.flags.writeable:
         raise ValueError(f"{what} must be a writable C-contiguous array; this one is read-only")
     return out
@@ -450,8 +470,7 @@ class Game(Generic[StateT, MoveT]):
             shown = ", ".join(shorten(k, 40)[1:-1] if k.isidentifier() else shorten(k, 40) for k in unknown[:5])
             more = f" and {len(unknown) - 5:,} more" if len(unknown) > 5 else ""
             raise ParameterError(
-                f"{self.name}: unknown parameter(s) {shown}{more}; "
-                f"allowed: {', '.join(sorted(self.DEFAULTS))}"
+                f"{self.name}: unknown parameter(s) {shown}{more}; allowed: {', '.join(sorted(self.DEFAULTS))}"
             )
         full = {k: _copy.deepcopy(v) for k, v in self.DEFAULTS.items()}
         full.update(param_values(self.name, params))
@@ -686,16 +705,26 @@ class Game(Generic[StateT, MoveT]):
         reads nothing but the two views, so every state that shows the seat these two views
         gets the same text. Raises :class:`StateError` when they are not such views."""
         for name, v in (("before", before), ("after", after)):
-            expect(isinstance(v, Mapping) and v.get("game") == self.name and is_int(v.get("view"))
-                   and isinstance(v.get("history"), list),
-                   f"describe_seen: {name} must be a view of {self.name} (state.to_dict(for_player=p))")
-        expect(before["view"] == after["view"], f"describe_seen: the views are of seats {before['view']} "
-               f"and {after['view']}, not of one seat")
-        expect(len(after["history"]) == len(before["history"]) + 1,
-               "describe_seen: the views must be one action apart (after's history one entry longer)")
+            expect(
+                isinstance(v, Mapping)
+                and v.get("game") == self.name
+                and is_int(v.get("view"))
+                and isinstance(v.get("history"), list),
+                f"describe_seen: {name} must be a view of {self.name} (state.to_dict(for_player=p))",
+            )
+        expect(
+            before["view"] == after["view"],
+            f"describe_seen: the views are of seats {before['view']} and {after['view']}, not of one seat",
+        )
+        expect(
+            len(after["history"]) == len(before["history"]) + 1,
+            "describe_seen: the views must be one action apart (after's history one entry longer)",
+        )
         action = after["history"][-1]
-        expect(action is None or (is_int(action) and 0 <= action < self.num_actions),
-               f"describe_seen: the last history entry of after is not an action: {shorten(action)}")
+        expect(
+            action is None or (is_int(action) and 0 <= action < self.num_actions),
+            f"describe_seen: the last history entry of after is not an action: {shorten(action)}",
+        )
         try:
             return self._describe_seen(dict(before), dict(after), action)  # (read, never changed)
         except StateError:
@@ -763,8 +792,10 @@ class Game(Generic[StateT, MoveT]):
         if view:
             seat = as_int(d["view"])
             if seat is None or not 0 <= seat < self.num_players:
-                raise StateError(f"{self.name}: 'view' must be the seat 0..{self.num_players - 1} the view "
-                                 f"belongs to, got {shorten(d['view'])}")
+                raise StateError(
+                    f"{self.name}: 'view' must be the seat 0..{self.num_players - 1} the view "
+                    f"belongs to, got {shorten(d['view'])}"
+                )
         elif d["view"] is not None:
             raise StateError(
                 f"this is seat {shorten(d['view'])}'s redacted view, not a full state; use "
@@ -774,16 +805,19 @@ class Game(Generic[StateT, MoveT]):
             expected = set(self.STATE_KEYS) | {"game", "params", "view"}
             unknown = sorted(set(d) - expected)
             if unknown:
-                raise StateError(f"{self.name}: unknown key(s) {', '.join(map(repr, unknown))} in the state dict; "
-                                 f"allowed: {', '.join(sorted(expected))}")
+                raise StateError(
+                    f"{self.name}: unknown key(s) {', '.join(map(repr, unknown))} in the state dict; "
+                    f"allowed: {', '.join(sorted(expected))}"
+                )
             missing = [k for k in self.STATE_KEYS if k not in d]
             if missing:
                 raise StateError(f"{self.name}: the state dict is missing the key(s) {', '.join(map(repr, missing))}")
         if "rng" in d and not view:
             r = d["rng"]
             if not (type(r) is int and 0 <= r < 2**64):
-                raise StateError(f"{self.name}: 'rng' must be a 64-bit unsigned int (the generator state), "
-                                 f"got {shorten(r)}")
+                raise StateError(
+                    f"{self.name}: 'rng' must be a 64-bit unsigned int (the generator state), got {shorten(r)}"
+                )
 
     def state_from_dict(self, d: Mapping[str, Any]) -> StateT:
         """Rebuild a state from ``state.to_dict()`` (exact round trip); checks everything.
@@ -842,8 +876,9 @@ class Game(Generic[StateT, MoveT]):
         except (TypeError, ValueError) as e:
             raise _malformed(self.name, "malformed view", e) from None
         if not same:
-            raise StateError(f"{self.name}: the view is not consistent: no state of this game shows seat {p} "
-                             "exactly this view")
+            raise StateError(
+                f"{self.name}: the view is not consistent: no state of this game shows seat {p} exactly this view"
+            )
         return state
 
     def _header(self) -> Dict[str, Any]:
@@ -885,11 +920,16 @@ def load_state_as(cls: Any, game: Any, d: Any) -> Any:
     checked exactly as ``game.state_from_dict(d)`` checks it (:class:`StateError`), then
     built by ``cls._from_valid_dict``; ``TypeError`` when ``game`` is not a game of ``cls``."""
     core = next((k for k in getattr(cls, "__mro__", ()) if "_from_valid_dict" in vars(k)), None)
-    ok = isinstance(game, Game) and core is not None and any(
-        c is not None and issubclass(c, core) for c in (game.python_state(), game.compiled_state()))
+    ok = (
+        isinstance(game, Game)
+        and core is not None
+        and any(c is not None and issubclass(c, core) for c in (game.python_state(), game.compiled_state()))
+    )
     if not ok:
-        raise TypeError(f"{getattr(cls, '__name__', cls)}.from_dict: game must be a mousehole Game of this "
-                        f"core's game (mousehole.load(...)), not {type(game).__name__}")
+        raise TypeError(
+            f"{getattr(cls, '__name__', cls)}.from_dict: game must be a mousehole Game of this "
+            f"core's game (mousehole.load(...)), not {type(game).__name__}"
+        )
     return game._load(d, owned=False, cls=cls)
 
 
@@ -909,8 +949,9 @@ def _check_playable(game: "Game[Any, Any]", state: "StateAPI[Any]") -> None:
     if not 0 <= cp < n:
         raise StateError(f"{game.name}: the seat to move ({cp}) is not a seat 0..{n - 1}")
     if len(state.legal_actions()) == 0:
-        raise StateError(f"{game.name}: the game is not over, yet seat {cp} has no legal action "
-                         "(no reachable state is like this)")
+        raise StateError(
+            f"{game.name}: the game is not over, yet seat {cp} has no legal action (no reachable state is like this)"
+        )
 
 
 def _load_game(name: str, params: Dict[str, Any], engine: str) -> "Game[Any, Any]":
@@ -1116,9 +1157,11 @@ class StateAPI(Generic[MoveT]):
         if isinstance(move, Move):
             self.apply_action(self.game.move_to_action(move))
         elif isinstance(move, str):
-            raise TypeError(f"apply takes a Move or an int action, not the text {move[:40]!r}: read a move "
-                            f"written in the game's notation with state.parse_action(text) (e.g. "
-                            f"state.apply_action(state.parse_action({move[:40]!r})))")
+            raise TypeError(
+                f"apply takes a Move or an int action, not the text {move[:40]!r}: read a move "
+                f"written in the game's notation with state.parse_action(text) (e.g. "
+                f"state.apply_action(state.parse_action({move[:40]!r})))"
+            )
         else:
             self.apply_action(check_action_type(move))
 
@@ -1182,8 +1225,10 @@ class StateAPI(Generic[MoveT]):
         snap = self.clone()
         a = check_action_type(action)
         if 0 <= a < self.game.num_actions and a in snap.legal_actions():
-            return IllegalMoveError(f"action {a} was not legal when it was applied; another thread changed the "
-                                    "state meanwhile (it is legal in the state as it is now)")
+            return IllegalMoveError(
+                f"action {a} was not legal when it was applied; another thread changed the "
+                "state meanwhile (it is legal in the state as it is now)"
+            )
         return IllegalMoveError(self.game._explain_illegal(snap, a))
 
     # -- views -------------------------------------------------------------------------
@@ -1207,8 +1252,9 @@ class StateAPI(Generic[MoveT]):
             d["view"] = p
         return d
 
-    def observation(self, player: SupportsIndex,
-                    out: Optional[npt.NDArray[np.float32]] = None) -> npt.NDArray[np.float32]:
+    def observation(
+        self, player: SupportsIndex, out: Optional[npt.NDArray[np.float32]] = None
+    ) -> npt.NDArray[np.float32]:
         """Seat ``player``'s observation tensor, of shape ``game.observation_shape``;
         written into ``out`` (a C-contiguous float32 array of that shape) when given."""
         p = check_seat(self.game, player, "player")
@@ -1300,4 +1346,3 @@ def int_list(x: Any, n: Optional[int], what: str, lo: int = 0, hi: Optional[int]
         expect(type(v) is int, f"{what} must hold ints, holds {shorten(v)}")
         expect(v >= lo and (hi is None or v <= hi), f"{what} holds {shorten(v)}, outside {lo}..{hi}")
     return x  # type: ignore[no-any-return]
-

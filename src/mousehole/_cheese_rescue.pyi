@@ -1,4 +1,5 @@
 """Stub of the compiled Cheese Rescue engine (cengine/mousehole/_cheese_rescue.pyx)."""
+
 from typing import List
 
 from typing_extensions import disjoint_base

@@ -9,6 +9,7 @@ or, in a clone of the repository, with ``pip install --no-build-isolation '.[gym
 (which reuses the compiled modules of an install made the same way). :func:`install_hint`
 says both; it is the one place to change when the first release is published.
 """
+
 from __future__ import annotations
 
 import importlib.util

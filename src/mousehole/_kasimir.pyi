@@ -1,4 +1,5 @@
 """Stub of the compiled Kater Kasimir engine (cengine/mousehole/_kasimir.pyx)."""
+
 from typing import List, SupportsIndex
 
 from typing_extensions import disjoint_base

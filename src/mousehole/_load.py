@@ -4,6 +4,7 @@ them), so that ``mousehole._api`` below them imports none of them, not even for 
 Each game adds one overload here (``docs/adding_a_game.md``); the registry lookup itself is
 ``mousehole._api.load``.
 """
+
 from __future__ import annotations
 
 from typing import Any, Literal, Optional, overload

@@ -1,4 +1,5 @@
 """Stub of the compiled M engine (cengine/mousehole/_m.pyx)."""
+
 from typing import Any, Dict, Optional, Tuple
 
 from typing_extensions import disjoint_base

@@ -26,6 +26,7 @@ them to :func:`play`, which runs the game and says how it ended. What the person
 A move's line names its seat once: ``seat 1 (greedy): pantry +2 -> space 2``, or, where the
 game's own words start with the seat, ``seat 1 (greedy) bids face down``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -37,8 +38,17 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from .render._canvas import result_text
 
-__all__ = ["PlayOptions", "play", "view_text", "ask", "pause", "move_line", "FORCED_CHOICES", "FORCED_PAUSE",
-           "MAX_PAUSE"]
+__all__ = [
+    "PlayOptions",
+    "play",
+    "view_text",
+    "ask",
+    "pause",
+    "move_line",
+    "FORCED_CHOICES",
+    "FORCED_PAUSE",
+    "MAX_PAUSE",
+]
 
 #: ``play --forced``: ``play`` a forced move for the person (shown, with a pause Enter skips) or ``ask``
 FORCED_CHOICES = ("play", "ask")
@@ -112,6 +122,7 @@ def pause(seconds: float) -> Optional[str]:
     sys.stdout.flush()
     try:
         import select
+
         ready, _, _ = select.select([sys.stdin], [], [], seconds)
     except (OSError, ValueError, TypeError, io.UnsupportedOperation):  # no select on this stdin (Windows)
         return _pause_polling(seconds)
@@ -139,7 +150,7 @@ def move_line(seat: int, label: str, text: str) -> str:
     seat (``seat 1 bids face down``), the seat is named once: ``seat 1 (greedy) bids face down``."""
     own = f"seat {seat} "
     if text.startswith(own):
-        return f"seat {seat} ({label}) {text[len(own):]}"
+        return f"seat {seat} ({label}) {text[len(own) :]}"
     return f"seat {seat} ({label}): {text}"
 
 
@@ -167,12 +178,18 @@ def _person_move(state: Any, seat: int, only: Optional[int]) -> Union[int, str]:
             return only
         if not text:
             n = len(state.legal_actions())
-            print(f"an empty line is no move: type one of your {n} legal moves ('moves' lists them, "
-                  "'help' explains the game)", flush=True)
+            print(
+                f"an empty line is no move: type one of your {n} legal moves ('moves' lists them, "
+                "'help' explains the game)",
+                flush=True,
+            )
         elif command in ("help", "?"):
             rules = state.game.play_help(state, seat)
-            print((rules + "\n" if rules else "") + "commands: 'moves' lists your legal moves, 'help' prints this, "
-                  "'quit' leaves\n" + _legal_listing(state), flush=True)
+            print(
+                (rules + "\n" if rules else "") + "commands: 'moves' lists your legal moves, 'help' prints this, "
+                "'quit' leaves\n" + _legal_listing(state),
+                flush=True,
+            )
         elif command == "moves":
             print(_legal_listing(state), flush=True)
         elif command in ("quit", "exit"):

@@ -5,6 +5,7 @@ SplitMix64 for the stream, a 32-bit multiply-shift with rejection for bounded dr
 Fisher-Yates shuffle from the top down. The same seed gives the same numbers on every
 platform and in both engines.
 """
+
 from __future__ import annotations
 
 from typing import MutableSequence, Sequence, Tuple, TypeVar

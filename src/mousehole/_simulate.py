@@ -29,6 +29,7 @@ cut into about 64 tasks of consecutive games; each task is driven as above in it
 and sends back its rows or its totals, which the calling thread puts in place as tasks
 finish (checking for Ctrl-C and reporting progress in between).
 """
+
 from __future__ import annotations
 
 import concurrent.futures
@@ -45,8 +46,15 @@ from ._api import Game, index_arg
 from ._rng import Rng, derive
 from ._values import int_in
 
-__all__ = ["simulate", "SimulationResult", "SimulationSummary", "play_random_game", "MAX_BATCH", "MAX_GAMES",
-           "MAX_THREADS"]
+__all__ = [
+    "simulate",
+    "SimulationResult",
+    "SimulationSummary",
+    "play_random_game",
+    "MAX_BATCH",
+    "MAX_GAMES",
+    "MAX_THREADS",
+]
 
 #: the most games one batch (one compiled call) plays
 MAX_BATCH = 16384
@@ -57,7 +65,7 @@ _PROGRESS_EVERY = 0.2
 #: ... and, with worker threads, wakes up this often to handle signals (seconds)
 _POLL = 0.05
 #: ``n_games`` may not exceed this (far beyond any run that can finish)
-MAX_GAMES = 2 ** 53
+MAX_GAMES = 2**53
 #: ``threads`` may not exceed this (as ``VectorGame``'s; more threads than cores bring nothing,
 #: and each worker holds a batch of rows)
 MAX_THREADS = 256
@@ -133,8 +141,7 @@ class SimulationSummary:
         n = self.n_games
         if n < 2:
             return tuple(0.0 for _ in self.score_sum)
-        return tuple(math.sqrt((n * q - s * s) / (n * n * (n - 1)))
-                     for s, q in zip(self.score_sum, self.score_sq_sum))
+        return tuple(math.sqrt((n * q - s * s) / (n * n * (n - 1))) for s, q in zip(self.score_sum, self.score_sq_sum))
 
     def win_rates(self) -> Tuple[float, ...]:
         """Per seat, the share of games it won (shared wins count for each winner)."""
@@ -156,8 +163,10 @@ class SimulationSummary:
             return "0 games"
         rates = ", ".join(f"seat {p}: {r:.3f}" for p, r in enumerate(self.win_rates()))
         means = [round(m, 3) for m in self.mean_score]
-        return (f"{self.n_games} games, mean length {self.mean_length:.2f} actions, "
-                f"mean scores {means}, win rates {rates}, truncated {self.truncated}")
+        return (
+            f"{self.n_games} games, mean length {self.mean_length:.2f} actions, "
+            f"mean scores {means}, win rates {rates}, truncated {self.truncated}"
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -189,8 +198,7 @@ class SimulationResult:
         """The :class:`SimulationSummary` of these games: equal to what
         ``simulate(..., aggregate=True)`` returns for the same game, count and seed."""
         acc = _Totals(self.scores.shape[1])
-        acc.add(self.scores, self.winners.view(np.uint8), self.lengths, self.truncated.view(np.uint8),
-                self.n_games)
+        acc.add(self.scores, self.winners.view(np.uint8), self.lengths, self.truncated.view(np.uint8), self.n_games)
         return acc.summary()
 
     def summary(self) -> str:
@@ -231,8 +239,9 @@ class _PythonChunk:
     def __init__(self, stopped: Optional[Callable[[], bool]]) -> None:
         self.stopped = stopped
 
-    def __call__(self, game: Game[Any, Any], seed: int, lo: int, hi: int, scores: Any, winners: Any,
-                 lengths: Any, truncated: Any) -> None:
+    def __call__(
+        self, game: Game[Any, Any], seed: int, lo: int, hi: int, scores: Any, winners: Any, lengths: Any, truncated: Any
+    ) -> None:
         for i in range(lo, hi):
             st = _play(game, seed, i, self.stopped)
             r = i - lo
@@ -259,14 +268,21 @@ class _Totals:
         self.hist: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         self.truncated = 0
 
-    def add(self, scores: npt.NDArray[np.int64], winners: npt.NDArray[np.uint8],
-            lengths: npt.NDArray[np.int64], truncated: npt.NDArray[np.uint8], k: int) -> None:
+    def add(
+        self,
+        scores: npt.NDArray[np.int64],
+        winners: npt.NDArray[np.uint8],
+        lengths: npt.NDArray[np.int64],
+        truncated: npt.NDArray[np.uint8],
+        k: int,
+    ) -> None:
         """Fold in the first ``k`` rows of the arrays."""
         if k == 0:
             return
         s = scores[:k]
-        for p, (a, b, w) in enumerate(zip(s.sum(axis=0).tolist(), (s * s).sum(axis=0).tolist(),
-                                          winners[:k].sum(axis=0, dtype=np.int64).tolist())):
+        for p, (a, b, w) in enumerate(
+            zip(s.sum(axis=0).tolist(), (s * s).sum(axis=0).tolist(), winners[:k].sum(axis=0, dtype=np.int64).tolist())
+        ):
             self.score_sum[p] += a
             self.score_sq_sum[p] += b
             self.wins[p] += w
@@ -345,8 +361,16 @@ class _Worker:
     """Plays batches for one thread: into the result arrays, or (``aggregate``) into its own
     fixed-size buffers that are folded into its own totals after every batch."""
 
-    def __init__(self, game: Game[Any, Any], seed: int, work: _Work, out: Optional[Sequence[Any]],
-                 rows: int, threaded: bool, offset: int = 0) -> None:
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        seed: int,
+        work: _Work,
+        out: Optional[Sequence[Any]],
+        rows: int,
+        threaded: bool,
+        offset: int = 0,
+    ) -> None:
         self.game = game
         self.seed = seed
         self.work = work
@@ -354,14 +378,21 @@ class _Worker:
         #: game ``i`` goes to row ``i - offset`` of ``out``
         self.offset = offset
         self.size = 1
-        self.chunk: Callable[..., None] = (game._state_cls.simulate_chunk if game.engine == "compiled"
-                                           else _PythonChunk(self._stopped if threaded else None))
+        self.chunk: Callable[..., None] = (
+            game._state_cls.simulate_chunk
+            if game.engine == "compiled"
+            else _PythonChunk(self._stopped if threaded else None)
+        )
         self.totals: Optional[_Totals] = None
         if out is None:
             p = game.num_players
             self.totals = _Totals(p)
-            self.buf = (np.zeros((rows, p), dtype=np.int64), np.zeros((rows, p), dtype=np.uint8),
-                        np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.uint8))
+            self.buf = (
+                np.zeros((rows, p), dtype=np.int64),
+                np.zeros((rows, p), dtype=np.uint8),
+                np.zeros(rows, dtype=np.int64),
+                np.zeros(rows, dtype=np.uint8),
+            )
         self.error: Optional[BaseException] = None
 
     def _stopped(self) -> bool:
@@ -376,7 +407,7 @@ class _Worker:
         t = time.perf_counter()
         if self.totals is None:
             assert self.out is not None
-            self.chunk(self.game, self.seed, lo, hi, *(a[lo - self.offset:hi - self.offset] for a in self.out))
+            self.chunk(self.game, self.seed, lo, hi, *(a[lo - self.offset : hi - self.offset] for a in self.out))
         else:
             self.chunk(self.game, self.seed, lo, hi, *self.buf)
             self.totals.add(*self.buf, hi - lo)
@@ -426,14 +457,16 @@ def _drive(workers: List[_Worker], work: _Work, report: _Reporter) -> None:
             report(work.done, force=True)
             raise
         return
-    threads = [threading.Thread(target=w.run, name=f"mousehole-simulate-{i}", daemon=True)
-               for i, w in enumerate(workers)]
+    threads = [
+        threading.Thread(target=w.run, name=f"mousehole-simulate-{i}", daemon=True) for i, w in enumerate(workers)
+    ]
 
     def stop() -> None:  # each worker ends its current batch (at most ~20 ms) and returns
         work.stop = True
         for t in threads:
             if t.ident is not None:
                 t.join()
+
     try:
         for t in threads:
             t.start()
@@ -461,8 +494,9 @@ _EXECUTOR_TASKS = 64
 _Rows = Tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.bool_]]
 
 
-def _simulate_range(game: Game[Any, Any], seed: int, lo: int, hi: int, threads: int,
-                    aggregate: bool) -> Union[_Totals, _Rows]:
+def _simulate_range(
+    game: Game[Any, Any], seed: int, lo: int, hi: int, threads: int, aggregate: bool
+) -> Union[_Totals, _Rows]:
     """One executor task: games ``lo .. hi - 1`` of the run with seed ``seed``, played here
     on ``threads`` threads; their totals (``aggregate``) or their rows."""
     n = hi - lo
@@ -477,23 +511,32 @@ def _simulate_range(game: Game[Any, Any], seed: int, lo: int, hi: int, threads: 
             assert w.totals is not None
             totals.merge(w.totals)
         return totals
-    rows: _Rows = (np.zeros((n, game.num_players), dtype=np.int64), np.zeros((n, game.num_players), dtype=np.bool_),
-                   np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.bool_))
+    rows: _Rows = (
+        np.zeros((n, game.num_players), dtype=np.int64),
+        np.zeros((n, game.num_players), dtype=np.bool_),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.bool_),
+    )
     out = (rows[0], rows[1].view(np.uint8), rows[2], rows[3].view(np.uint8))
     _drive([_Worker(game, seed, work, out, 0, k > 1, offset=lo) for _ in range(k)], work, report)
     return rows
 
 
-def _on_executor(executor: Any, game: Game[Any, Any], seed: int, n: int, threads: int, aggregate: bool,
-                 report: _Reporter) -> Union[SimulationResult, SimulationSummary]:
+def _on_executor(
+    executor: Any, game: Game[Any, Any], seed: int, n: int, threads: int, aggregate: bool, report: _Reporter
+) -> Union[SimulationResult, SimulationSummary]:
     """``simulate`` with its games cut into tasks of consecutive games, run by ``executor``.
     Ctrl-C (or a failed task) cancels the tasks not started and propagates."""
     players = game.num_players
     size = max(1, -(-n // _EXECUTOR_TASKS))
     totals = _Totals(players)
     m = 0 if aggregate else n
-    rows: _Rows = (np.zeros((m, players), dtype=np.int64), np.zeros((m, players), dtype=np.bool_),
-                   np.zeros(m, dtype=np.int64), np.zeros(m, dtype=np.bool_))
+    rows: _Rows = (
+        np.zeros((m, players), dtype=np.int64),
+        np.zeros((m, players), dtype=np.bool_),
+        np.zeros(m, dtype=np.int64),
+        np.zeros(m, dtype=np.bool_),
+    )
     futures: Dict[Any, Tuple[int, int]] = {}
     done = 0
     try:
@@ -502,8 +545,9 @@ def _on_executor(executor: Any, game: Game[Any, Any], seed: int, n: int, threads
             futures[executor.submit(_simulate_range, game, seed, lo, hi, threads, aggregate)] = (lo, hi)
         pending = set(futures)
         while pending:
-            finished, pending = concurrent.futures.wait(pending, timeout=_POLL,
-                                                        return_when=concurrent.futures.FIRST_COMPLETED)
+            finished, pending = concurrent.futures.wait(
+                pending, timeout=_POLL, return_when=concurrent.futures.FIRST_COMPLETED
+            )
             for f in finished:
                 lo, hi = futures[f]
                 part = f.result()
@@ -532,24 +576,50 @@ def _on_executor(executor: Any, game: Game[Any, Any], seed: int, n: int, threads
 
 
 @overload
-def simulate(game: Game[Any, Any], n_games: int, seed: int = ..., *, threads: int = ...,
-             progress: Optional[ProgressFn] = ..., aggregate: Literal[False] = ...,
-             executor: Optional[concurrent.futures.Executor] = ...) -> SimulationResult: ...
+def simulate(
+    game: Game[Any, Any],
+    n_games: int,
+    seed: int = ...,
+    *,
+    threads: int = ...,
+    progress: Optional[ProgressFn] = ...,
+    aggregate: Literal[False] = ...,
+    executor: Optional[concurrent.futures.Executor] = ...,
+) -> SimulationResult: ...
 @overload
-def simulate(game: Game[Any, Any], n_games: int, seed: int = ..., *, threads: int = ...,
-             progress: Optional[ProgressFn] = ..., aggregate: Literal[True],
-             executor: Optional[concurrent.futures.Executor] = ...) -> SimulationSummary: ...
+def simulate(
+    game: Game[Any, Any],
+    n_games: int,
+    seed: int = ...,
+    *,
+    threads: int = ...,
+    progress: Optional[ProgressFn] = ...,
+    aggregate: Literal[True],
+    executor: Optional[concurrent.futures.Executor] = ...,
+) -> SimulationSummary: ...
 @overload
-def simulate(game: Game[Any, Any], n_games: int, seed: int = ..., *, threads: int = ...,
-             progress: Optional[ProgressFn] = ..., aggregate: bool = ...,
-             executor: Optional[concurrent.futures.Executor] = ...
-             ) -> Union[SimulationResult, SimulationSummary]: ...
+def simulate(
+    game: Game[Any, Any],
+    n_games: int,
+    seed: int = ...,
+    *,
+    threads: int = ...,
+    progress: Optional[ProgressFn] = ...,
+    aggregate: bool = ...,
+    executor: Optional[concurrent.futures.Executor] = ...,
+) -> Union[SimulationResult, SimulationSummary]: ...
 
 
-def simulate(game: Game[Any, Any], n_games: int, seed: int = 0, *, threads: int = 1,
-             progress: Optional[ProgressFn] = None, aggregate: bool = False,
-             executor: Optional[concurrent.futures.Executor] = None
-             ) -> Union[SimulationResult, SimulationSummary]:
+def simulate(
+    game: Game[Any, Any],
+    n_games: int,
+    seed: int = 0,
+    *,
+    threads: int = 1,
+    progress: Optional[ProgressFn] = None,
+    aggregate: bool = False,
+    executor: Optional[concurrent.futures.Executor] = None,
+) -> Union[SimulationResult, SimulationSummary]:
     """Play ``n_games`` uniformly random games of ``game``; return their results.
 
     With the compiled engine the games run inside compiled code without the GIL and
@@ -595,8 +665,9 @@ def simulate(game: Game[Any, Any], n_games: int, seed: int = 0, *, threads: int 
     t = int_in(threads, "threads", 1, MAX_THREADS)
     s = index_arg(seed, "seed") & 0xFFFFFFFFFFFFFFFF
     if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be a callable progress(games_done, n_games) or None, "
-                        f"not {type(progress).__name__}")
+        raise TypeError(
+            f"progress must be a callable progress(games_done, n_games) or None, not {type(progress).__name__}"
+        )
     if not isinstance(aggregate, (bool, np.bool_)):
         raise TypeError(f"aggregate must be a bool, not {type(aggregate).__name__}")
     if executor is not None and not isinstance(executor, concurrent.futures.Executor):

@@ -1,5 +1,6 @@
 """Stub of the compiled cores' base class (cengine/mousehole/_statecore.pyx): the shared
 protocol of every core's state (a core's own stub lists only its extras)."""
+
 from typing import Any, Dict, List, Mapping, Optional, SupportsIndex, Tuple, TypeVar
 
 import numpy as np

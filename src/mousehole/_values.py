@@ -18,6 +18,7 @@ characters of it, on one line, whatever its size, depth or type.
 
 This module imports nothing of mousehole: ``_api`` (and everything above it) builds on it.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -31,9 +32,28 @@ from typing import Any, Callable, Dict, List, NoReturn, Optional, Tuple, Union
 
 import numpy as np
 
-__all__ = ["MAX_TURNS", "MAX_DEPTH", "MAX_VALUE_DEPTH", "MAX_STRING", "MAX_ITEMS", "MAX_KEYS", "MAX_TEXT",
-           "MIN_NUMBER", "MAX_NUMBER", "SHOWN", "shorten", "clip", "escape", "exact", "word", "plain_value",
-           "json_depth", "read_json", "DeprecatedAlias", "warn_deprecated"]
+__all__ = [
+    "MAX_TURNS",
+    "MAX_DEPTH",
+    "MAX_VALUE_DEPTH",
+    "MAX_STRING",
+    "MAX_ITEMS",
+    "MAX_KEYS",
+    "MAX_TEXT",
+    "MIN_NUMBER",
+    "MAX_NUMBER",
+    "SHOWN",
+    "shorten",
+    "clip",
+    "escape",
+    "exact",
+    "word",
+    "plain_value",
+    "json_depth",
+    "read_json",
+    "DeprecatedAlias",
+    "warn_deprecated",
+]
 
 # --------------------------------------------------------------------------------------
 # the bounds (docs/api.md, Bounds; records.py and record.schema.json state the same numbers)
@@ -55,8 +75,8 @@ MAX_KEYS = 1_000
 #: the most characters of a move's readable text, a seat name or a date in a record
 MAX_TEXT = 200
 #: every number of a record lies in [MIN_NUMBER, MAX_NUMBER]
-MIN_NUMBER = -2 ** 63
-MAX_NUMBER = 2 ** 64 - 1
+MIN_NUMBER = -(2**63)
+MAX_NUMBER = 2**64 - 1
 #: the most characters of a value quoted in an error message
 SHOWN = 60
 
@@ -77,9 +97,9 @@ def clip(text: str, limit: int = 199) -> str:
     """``text`` on one line of at most ``limit`` characters (control characters escaped,
     ``...`` where it was cut)."""
     if len(text) > 4 * limit + 16:  # (an escape is at most 6 characters for 1: cut first)
-        text = text[:4 * limit + 16]
+        text = text[: 4 * limit + 16]
     text = escape(text)
-    return text if len(text) <= limit else text[:max(limit - 3, 0)] + "..."
+    return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."
 
 
 class _Short(reprlib.Repr):
@@ -95,7 +115,7 @@ class _Short(reprlib.Repr):
         self.maxstring = max(limit - 6, 4)  # (the quotes and the "..." fit in the limit)
 
     def repr_str(self, x: str, level: int) -> str:
-        text = repr(x[:self.maxstring])
+        text = repr(x[: self.maxstring])
         return text if len(x) <= self.maxstring else text[:-1] + "..." + text[-1]
 
     def repr_int(self, x: int, level: int) -> str:
@@ -317,20 +337,25 @@ def plain_value(x: Any, what: str, error: Callable[[str], Exception] = ValueErro
             else:
                 v = _plain_list(v, where, depth, stack, error)
         else:
-            raise error(f"{where}: {type(v).__name__} is not a plain value (a parameter is None, a bool, an int, "
-                        f"a float, a str, or a list or dict of them; got {shorten(v, 40)})")
+            raise error(
+                f"{where}: {type(v).__name__} is not a plain value (a parameter is None, a bool, an int, "
+                f"a float, a str, or a list or dict of them; got {shorten(v, 40)})"
+            )
         box[key] = v
     return out[0]
 
 
-def _plain_list(v: Any, where: str, depth: int, stack: List[Tuple[Any, Any, Any, str, int]],
-                error: Callable[[str], Exception]) -> List[Any]:
+def _plain_list(
+    v: Any, where: str, depth: int, stack: List[Tuple[Any, Any, Any, str, int]], error: Callable[[str], Exception]
+) -> List[Any]:
     """A list, tuple (or a subclass: read as the built-in type) or numeric / str numpy array
     as a new list whose items :func:`plain_value` then converts (pushed on ``stack``)."""
     if isinstance(v, np.ndarray):
         if v.dtype.kind not in "biufU" or v.ndim > MAX_VALUE_DEPTH - depth or v.size > MAX_ITEMS:
-            raise error(f"{where}: a numpy array of {v.dtype} with shape {v.shape} is not a plain value "
-                        "(numbers or str, within the bounds of a list)")
+            raise error(
+                f"{where}: a numpy array of {v.dtype} with shape {v.shape} is not a plain value "
+                "(numbers or str, within the bounds of a list)"
+            )
         items: List[Any] = v.tolist()
     else:
         size = list.__len__(v) if isinstance(v, list) else tuple.__len__(v)
@@ -344,8 +369,13 @@ def _plain_list(v: Any, where: str, depth: int, stack: List[Tuple[Any, Any, Any,
     return items
 
 
-def _plain_dict(v: Dict[Any, Any], where: str, depth: int, stack: List[Tuple[Any, Any, Any, str, int]],
-                error: Callable[[str], Exception]) -> Dict[str, Any]:
+def _plain_dict(
+    v: Dict[Any, Any],
+    where: str,
+    depth: int,
+    stack: List[Tuple[Any, Any, Any, str, int]],
+    error: Callable[[str], Exception],
+) -> Dict[str, Any]:
     """A dict (or a subclass, read as a dict) with str keys as a new dict whose values
     :func:`plain_value` then converts (pushed on ``stack``)."""
     if dict.__len__(v) > MAX_KEYS:
@@ -421,13 +451,20 @@ def json_depth(text: str) -> int:
     return max(itertools.accumulate(map(_STEP.__getitem__, brackets)))
 
 
-def read_json(data: Union[str, bytes, bytearray], *, max_bytes: int, max_depth: int = MAX_DEPTH,
-              what: str = "the text", error: Callable[[str], Exception] = ValueError) -> Any:
+def read_json(
+    data: Union[str, bytes, bytearray],
+    *,
+    max_bytes: int,
+    max_depth: int = MAX_DEPTH,
+    what: str = "the text",
+    error: Callable[[str], Exception] = ValueError,
+) -> Any:
     """JSON ``data`` (text, or UTF-8 bytes) as Python data, or ``error(message)`` with a
     one-line message of under 200 characters: at most ``max_bytes`` bytes of UTF-8 (no lone
     surrogate), one JSON value in standard JSON (no ``NaN`` or ``Infinity``, no key twice in
     an object), arrays and objects nested at most ``max_depth`` deep (checked before parsing),
     integers of at most 20 digits. ``what`` names the text in messages (``"a record"``)."""
+
     def fail(message: str) -> NoReturn:
         raise error(clip(message))
 
@@ -454,8 +491,7 @@ def read_json(data: Union[str, bytes, bytearray], *, max_bytes: int, max_depth: 
     if depth > max_depth:
         fail(f"nested too deeply: arrays and objects at most {max_depth} deep, got {depth}")
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
-                          parse_constant=_constant)
+        return json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except _Refused as e:
         fail(str(e))
     except json.JSONDecodeError as e:
@@ -470,8 +506,11 @@ def read_json(data: Union[str, bytes, bytearray], *, max_bytes: int, max_depth: 
 
 def warn_deprecated(old: str, new: str, stacklevel: int = 3) -> None:
     """The ``DeprecationWarning`` of an old name: ``old`` is deprecated, use ``new``."""
-    warnings.warn(f"{old} is deprecated and will be removed in the next minor version: use {new}",
-                  DeprecationWarning, stacklevel=stacklevel)
+    warnings.warn(
+        f"{old} is deprecated and will be removed in the next minor version: use {new}",
+        DeprecationWarning,
+        stacklevel=stacklevel,
+    )
 
 
 class DeprecatedAlias:

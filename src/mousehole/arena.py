@@ -29,6 +29,7 @@ A bot entry is a *spec* string (``"random"``, ``"greedy"``, ``"mcts:1000"``,
 worker), so only the entries travel between processes: specs always do; for a process pool
 a factory must be picklable (defined at the top level of a module, not a lambda).
 """
+
 from __future__ import annotations
 
 import concurrent.futures as cf
@@ -58,7 +59,7 @@ ProgressFn = Callable[[int, int], Any]
 #: the pip extra that brings the ratings' package
 EXTRA = "arena"
 #: ``n_games`` may not exceed this
-MAX_GAMES = 2 ** 53
+MAX_GAMES = 2**53
 #: the calling thread wakes up this often while it waits for an executor (seconds)
 _POLL = 0.05
 #: at most this many tasks are handed to an executor at a time
@@ -160,13 +161,24 @@ class BotStats:
         return (self.mean_score - half, self.mean_score + half)
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"position": self.position, "name": self.name, "games": self.games, "wins": self.wins,
-                "losses": self.losses, "draws": self.draws, "decided": self.decided,
-                "win_rate": self.win_rate, "win_rate_95": list(self.win_interval),
-                "mean_score": self.mean_score,
-                "mean_score_95": None if self.score_interval is None else list(self.score_interval),
-                "score_sum": self.score_sum, "score_sq_sum": self.score_sq_sum,
-                "moves": self.moves, "seconds": self.seconds, "seconds_per_move": self.seconds_per_move}
+        return {
+            "position": self.position,
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "losses": self.losses,
+            "draws": self.draws,
+            "decided": self.decided,
+            "win_rate": self.win_rate,
+            "win_rate_95": list(self.win_interval),
+            "mean_score": self.mean_score,
+            "mean_score_95": None if self.score_interval is None else list(self.score_interval),
+            "score_sum": self.score_sum,
+            "score_sq_sum": self.score_sq_sum,
+            "moves": self.moves,
+            "seconds": self.seconds,
+            "seconds_per_move": self.seconds_per_move,
+        }
 
 
 @dataclasses.dataclass(frozen=True)
@@ -238,28 +250,38 @@ class ArenaResult:
         >>> whole.n_games, whole.outcomes == play(g, ["random", "greedy"], 8, seed=3).outcomes
         (8, True)
         """
-        if isinstance(parts, (str, bytes)) or not isinstance(parts, Sequence) or not parts \
-                or not all(isinstance(r, ArenaResult) for r in parts):
+        if (
+            isinstance(parts, (str, bytes))
+            or not isinstance(parts, Sequence)
+            or not parts
+            or not all(isinstance(r, ArenaResult) for r in parts)
+        ):
             raise TypeError("combine needs a non-empty list of ArenaResult")
         pieces = sorted(parts, key=lambda r: r.start)
         first = pieces[0]
         for r in pieces[1:]:
             for what in ("game", "params", "engine", "bots", "seed"):
                 if getattr(r, what) != getattr(first, what):
-                    raise ValueError(f"combine: the pieces differ in {what} ({getattr(first, what)!r} and "
-                                     f"{getattr(r, what)!r}): they are not one tournament")
+                    raise ValueError(
+                        f"combine: the pieces differ in {what} ({getattr(first, what)!r} and "
+                        f"{getattr(r, what)!r}): they are not one tournament"
+                    )
         at = first.start
         for r in pieces:
             if r.start != at:
-                raise ValueError(f"combine: games {at} to {r.start - 1} are missing" if r.start > at else
-                                 f"combine: the pieces overlap at game {r.start}")
+                raise ValueError(
+                    f"combine: games {at} to {r.start - 1} are missing"
+                    if r.start > at
+                    else f"combine: the pieces overlap at game {r.start}"
+                )
             at += r.n_games
         outcomes = tuple(g for r in pieces for g in r.outcomes)
         recs = None if any(r.records is None for r in pieces) else [x for r in pieces for x in (r.records or [])]
         n = len(outcomes)
         stats = tuple(_bot_stats(i, name, n, outcomes) for i, name in enumerate(first.bots))
-        return cls(first.game, first.params, first.engine, n, first.seed, first.bots, stats, outcomes, recs,
-                   first.start)
+        return cls(
+            first.game, first.params, first.engine, n, first.seed, first.bots, stats, outcomes, recs, first.start
+        )
 
     @functools.cached_property
     def ratings(self) -> Tuple[Rating, ...]:
@@ -279,8 +301,10 @@ class ArenaResult:
         used (total and per move; the only lines that depend on the machine)."""
         n = self.n_games
         players = len(self.bots)
-        head = (f"{self.game}: {players} players, {self.engine} engine, seed {self.seed}: "
-                f"{n:,} game{'s' if n != 1 else ''} (seats rotated every game), {self.decided:,} decided")
+        head = (
+            f"{self.game}: {players} players, {self.engine} engine, seed {self.seed}: "
+            f"{n:,} game{'s' if n != 1 else ''} (seats rotated every game), {self.decided:,} decided"
+        )
         if self.start:
             head += f" (games {self.start:,} to {self.start + n - 1:,})"
         try:
@@ -288,8 +312,10 @@ class ArenaResult:
         except ImportError:
             ratings = None
         w = max(4, *(len(b) for b in self.bots))
-        cols = (f"  {'bot':<{w}}  {'wins':>6}  {'losses':>6}  {'draws':>6}  {'win rate':>8}  {'95% interval':<13}"
-                f"  {'mean score':>10}  {'95% interval':<17}")
+        cols = (
+            f"  {'bot':<{w}}  {'wins':>6}  {'losses':>6}  {'draws':>6}  {'win rate':>8}  {'95% interval':<13}"
+            f"  {'mean score':>10}  {'95% interval':<17}"
+        )
         if ratings is not None:
             cols += f"  {'mu':>6}  {'sigma':>5}  {'ordinal':>7}"
         rows = [head, cols]
@@ -297,8 +323,10 @@ class ArenaResult:
             lo, hi = s.win_interval
             si = s.score_interval
             sc = "-" if si is None else f"{si[0]:.2f} to {si[1]:.2f}"
-            line = (f"  {s.name:<{w}}  {s.wins:>6}  {s.losses:>6}  {s.draws:>6}  {s.win_rate:>8.4f}  "
-                    f"{lo:.4f}-{hi:.4f}  {s.mean_score:>10.3f}  {sc:<17}")
+            line = (
+                f"  {s.name:<{w}}  {s.wins:>6}  {s.losses:>6}  {s.draws:>6}  {s.win_rate:>8.4f}  "
+                f"{lo:.4f}-{hi:.4f}  {s.mean_score:>10.3f}  {sc:<17}"
+            )
             if ratings is not None:
                 r = ratings[i]
                 line += f"  {r.mu:>6.2f}  {r.sigma:>5.2f}  {r.ordinal:>7.2f}"
@@ -322,12 +350,21 @@ class ArenaResult:
         without the per-game outcomes and records)."""
         try:
             ratings: Optional[List[Dict[str, Any]]] = [
-                {"name": r.name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal} for r in self.ratings]
+                {"name": r.name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal} for r in self.ratings
+            ]
         except ImportError:
             ratings = None
-        return {"game": self.game, "params": self.params, "engine": self.engine, "n_games": self.n_games,
-                "seed": self.seed, "start": self.start, "decided": self.decided,
-                "bots": [s.to_dict() for s in self.stats], "ratings": ratings}
+        return {
+            "game": self.game,
+            "params": self.params,
+            "engine": self.engine,
+            "n_games": self.n_games,
+            "seed": self.seed,
+            "start": self.start,
+            "decided": self.decided,
+            "bots": [s.to_dict() for s in self.stats],
+            "ratings": ratings,
+        }
 
 
 # --------------------------------------------------------------------------------------
@@ -350,6 +387,7 @@ def _build(entry: BotEntry, seed: int) -> Any:
     """A fresh bot from a spec or a factory, seeded with ``seed``."""
     if isinstance(entry, str):
         from .bots import make_bot
+
         return make_bot(entry, seed=seed)
     return entry(seed=seed)
 
@@ -360,12 +398,16 @@ def _check_bots(game: Game[Any, Any], bots: Any, executor: Optional[cf.Executor]
     entries = tuple(bots)
     n = game.num_players
     if len(entries) != n:
-        raise ValueError(f"bots: {game.name} is played here by {n} players, so it needs {n} bots "
-                         f"(one per seat of the rotation), got {len(entries)}")
+        raise ValueError(
+            f"bots: {game.name} is played here by {n} players, so it needs {n} bots "
+            f"(one per seat of the rotation), got {len(entries)}"
+        )
     for i, e in enumerate(entries):
         if not isinstance(e, (str, type)) and hasattr(e, "step"):
-            raise TypeError(f"bots[{i}]: pass a spec or a factory factory(seed=...) -> Bot, not a bot "
-                            f"({type(e).__name__}): every game builds its own bots from its seeds")
+            raise TypeError(
+                f"bots[{i}]: pass a spec or a factory factory(seed=...) -> Bot, not a bot "
+                f"({type(e).__name__}): every game builds its own bots from its seeds"
+            )
         if isinstance(e, str):
             try:
                 bot = _build(e, 0)
@@ -375,11 +417,13 @@ def _check_bots(game: Game[Any, Any], bots: Any, executor: Optional[cf.Executor]
             try:
                 bot = e(seed=0)
             except TypeError as err:
-                raise TypeError(f"bots[{i}] ({bot_name(e)}): a factory is called as factory(seed=int) -> Bot; "
-                                f"{err}") from None
+                raise TypeError(
+                    f"bots[{i}] ({bot_name(e)}): a factory is called as factory(seed=int) -> Bot; {err}"
+                ) from None
         else:
-            raise TypeError(f"bots[{i}]: expected a bot spec (str) or a factory factory(seed=...) -> Bot, "
-                            f"got {type(e).__name__}")
+            raise TypeError(
+                f"bots[{i}]: expected a bot spec (str) or a factory factory(seed=...) -> Bot, got {type(e).__name__}"
+            )
         if not callable(getattr(bot, "step", None)):
             raise TypeError(f"bots[{i}] ({bot_name(e)}) made a {type(bot).__name__}, which has no step(state) method")
     if isinstance(executor, cf.ProcessPoolExecutor):
@@ -387,8 +431,10 @@ def _check_bots(game: Game[Any, Any], bots: Any, executor: Optional[cf.Executor]
             try:
                 pickle.dumps(e)
             except Exception as err:  # pickling errors come in many types
-                raise TypeError(f"bots[{i}] ({bot_name(e)}) cannot be sent to worker processes ({err}); pass a "
-                                "spec string or a factory defined at the top level of a module") from None
+                raise TypeError(
+                    f"bots[{i}] ({bot_name(e)}) cannot be sent to worker processes ({err}); pass a "
+                    "spec string or a factory defined at the top level of a module"
+                ) from None
     return entries
 
 
@@ -407,8 +453,9 @@ def _chance(state: Any, rng: Rng) -> int:
     return int(outcomes[pick_outcome(outcomes, unit(rng))][0])
 
 
-def play_game(game: Game[Any, Any], bots: Sequence[BotEntry], seed: int, k: int,
-              names: Optional[Sequence[str]] = None) -> Tuple[GameOutcome, Any]:
+def play_game(
+    game: Game[Any, Any], bots: Sequence[BotEntry], seed: int, k: int, names: Optional[Sequence[str]] = None
+) -> Tuple[GameOutcome, Any]:
     """Play game ``k`` of a tournament with seed ``seed``; return its outcome and final state.
 
     The bot at position ``i`` takes seat ``(i + k) % players``; see the module's documentation
@@ -442,9 +489,16 @@ def play_game(game: Game[Any, Any], bots: Sequence[BotEntry], seed: int, k: int,
             state.apply_action(a)
         except IllegalMoveError as e:
             raise IllegalMoveError(f"{who} chose an illegal action: {e}") from None
-    outcome = GameOutcome(k, seating, tuple(int(x) for x in state.scores()),
-                          tuple(int(x) for x in state.winners()), len(state.history), bool(state.truncated),
-                          tuple(moves), tuple(seconds))
+    outcome = GameOutcome(
+        k,
+        seating,
+        tuple(int(x) for x in state.scores()),
+        tuple(int(x) for x in state.winners()),
+        len(state.history),
+        bool(state.truncated),
+        tuple(moves),
+        tuple(seconds),
+    )
     return outcome, state
 
 
@@ -453,12 +507,15 @@ def _record(game: Game[Any, Any], names: Sequence[str], seed: int, outcome: Game
     a date (so that a tournament's records depend only on its seed), with the tournament's
     seed and the game's index in ``meta``."""
     from mousehole.records import record_of
-    return record_of(state, seats=[names[i] for i in outcome.seating], date=None,
-                     tournament_seed=seed, index=outcome.index).to_dict()
+
+    return record_of(
+        state, seats=[names[i] for i in outcome.seating], date=None, tournament_seed=seed, index=outcome.index
+    ).to_dict()
 
 
-def _play_chunk(game: Game[Any, Any], bots: Sequence[BotEntry], names: Sequence[str], seed: int, lo: int, hi: int,
-                records: bool) -> Tuple[List[GameOutcome], Optional[List[Dict[str, Any]]]]:
+def _play_chunk(
+    game: Game[Any, Any], bots: Sequence[BotEntry], names: Sequence[str], seed: int, lo: int, hi: int, records: bool
+) -> Tuple[List[GameOutcome], Optional[List[Dict[str, Any]]]]:
     """Games ``lo .. hi - 1`` (what one executor task runs)."""
     out: List[GameOutcome] = []
     recs: Optional[List[Dict[str, Any]]] = [] if records else None
@@ -490,8 +547,15 @@ class _Progress:
             )
         except ImportError:
             return
-        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn(), transient=True)
+        self.bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("games"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            transient=True,
+        )
 
     def __enter__(self) -> "_Progress":
         if self.bar is not None:
@@ -518,9 +582,18 @@ def _chunks(n: int, size: int) -> List[Tuple[int, int]]:
     return [(lo, min(n, lo + size)) for lo in range(0, n, size)]
 
 
-def _run(game: Game[Any, Any], entries: Tuple[BotEntry, ...], names: Tuple[str, ...], seed: int, n: int,
-         executor: Optional[cf.Executor], chunk_size: int, records: bool, report: Optional[ProgressFn],
-         start: int = 0) -> Tuple[List[GameOutcome], Optional[List[Dict[str, Any]]]]:
+def _run(
+    game: Game[Any, Any],
+    entries: Tuple[BotEntry, ...],
+    names: Tuple[str, ...],
+    seed: int,
+    n: int,
+    executor: Optional[cf.Executor],
+    chunk_size: int,
+    records: bool,
+    report: Optional[ProgressFn],
+    start: int = 0,
+) -> Tuple[List[GameOutcome], Optional[List[Dict[str, Any]]]]:
     """Games ``start .. start + n - 1``, in order (``outcomes[i]`` is game ``start + i``)."""
     outcomes: List[Optional[GameOutcome]] = [None] * n
     recs: Optional[List[Optional[Dict[str, Any]]]] = [None] * n if records else None
@@ -590,9 +663,18 @@ def _bot_stats(i: int, name: str, n: int, outcomes: Sequence[GameOutcome]) -> Bo
     return BotStats(i, name, n, wins, losses, draws, ssum, ssq, moves, secs)
 
 
-def play(game: Union[Game[Any, Any], str], bots: Sequence[BotEntry], n_games: int, seed: int = 0, *,
-         executor: Optional[cf.Executor] = None, progress: Union[bool, ProgressFn] = False,
-         records: bool = False, chunk_size: Optional[int] = None, start: int = 0) -> ArenaResult:
+def play(
+    game: Union[Game[Any, Any], str],
+    bots: Sequence[BotEntry],
+    n_games: int,
+    seed: int = 0,
+    *,
+    executor: Optional[cf.Executor] = None,
+    progress: Union[bool, ProgressFn] = False,
+    records: bool = False,
+    chunk_size: Optional[int] = None,
+    start: int = 0,
+) -> ArenaResult:
     """Play ``n_games`` seat-rotated games between ``bots``; return an :class:`ArenaResult`.
 
     ``game``: a Game from :func:`mousehole.load` (or a game id, loaded with its defaults).
@@ -644,8 +726,9 @@ def play(game: Union[Game[Any, Any], str], bots: Sequence[BotEntry], n_games: in
             raise ValueError(f"chunk_size must be an int >= 1, got {shorten(chunk_size)}")
         size = c
     if not (isinstance(progress, bool) or callable(progress)):
-        raise TypeError(f"progress must be a bool or a callable progress(games_done, n_games), "
-                        f"not {type(progress).__name__}")
+        raise TypeError(
+            f"progress must be a bool or a callable progress(games_done, n_games), not {type(progress).__name__}"
+        )
     entries = _check_bots(game, bots, executor)
     names = _names(entries)
     if progress is True:
@@ -655,5 +738,4 @@ def play(game: Union[Game[Any, Any], str], bots: Sequence[BotEntry], n_games: in
         report = progress if callable(progress) else None
         outcomes, recs = _run(game, entries, names, s, n, executor, size, bool(records), report, first)
     stats = [_bot_stats(i, name, n, outcomes) for i, name in enumerate(names)]
-    return ArenaResult(game.name, game.params, game.engine, n, s, names, tuple(stats), tuple(outcomes), recs,
-                       first)
+    return ArenaResult(game.name, game.params, game.engine, n, s, names, tuple(stats), tuple(outcomes), recs, first)

@@ -30,6 +30,7 @@ ships the C loops' sources (``mousehole/limits``), so an installed package finds
 ``MOUSEHOLE_LIMITS`` points at another folder. The C ratio is skipped with one line (never an
 error) only when no C compiler works (or the sources were removed).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,8 +53,20 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-__all__ = ["add_arguments", "add_parser", "run", "measure", "format_table", "compare_rows", "machine", "c_sources",
-           "build_c_loops", "run_c_loop", "fingerprint", "C_LOOPS"]
+__all__ = [
+    "add_arguments",
+    "add_parser",
+    "run",
+    "measure",
+    "format_table",
+    "compare_rows",
+    "machine",
+    "c_sources",
+    "build_c_loops",
+    "run_c_loop",
+    "fingerprint",
+    "C_LOOPS",
+]
 
 EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
 
@@ -63,8 +76,10 @@ C_LOOPS = {"cheese_rescue": "cheese_rescue.c", "m": "m.c", "maus_au_chocolat": "
 #: keeps a set's highest printed cards (``kept_card="highest_printed"``, the default until
 #: issue 41), M's loop draws after the scoring (``draw_timing="after_scoring"``, the default
 #: until issue 41), so ``simulate`` is compared with each under that reading
-C_LOOP_PARAMS: Dict[str, Dict[str, str]] = {"maus_au_chocolat": {"kept_card": "highest_printed"},
-                                            "m": {"draw_timing": "after_scoring"}}
+C_LOOP_PARAMS: Dict[str, Dict[str, str]] = {
+    "maus_au_chocolat": {"kept_card": "highest_printed"},
+    "m": {"draw_timing": "after_scoring"},
+}
 #: 4 standard errors: the fingerprint tolerance
 FINGERPRINT_SE = 4.0
 #: the player count of the per-call table when the game allows it (every game's default)
@@ -90,15 +105,25 @@ MAX_SIM_GAMES = 10_000_000
 #: ``--rounds`` is at most this
 MAX_ROUNDS = 100
 #: ``--compare`` reads at most this many bytes of its file (a run's JSON is about 30 KB)
-MAX_COMPARE_BYTES = 16 * 2 ** 20
+MAX_COMPARE_BYTES = 16 * 2**20
 #: names that left this module: name -> (value, what to use instead). The performance goals
 #: are written in ``docs/benchmarks.md``; ``mousehole bench`` reports the figures alone.
 _DEPRECATED: Dict[str, Tuple[Any, str]] = {
-    "TARGET_RATIO": ({"cheese_rescue": 1.0, "m": 0.8, "maus_au_chocolat": 0.7},
-                     "the simulate / C-loop goals are listed in docs/benchmarks.md"),
-    "CALL_TARGETS": ({"clone_ns": 100.0, "apply_action_np_extra_ns": 10.0, "is_chance_node_ns": 25.0,
-                      "current_player_ns": 25.0, "new_state_ns": 300.0, "legal_actions_ns": 110.0},
-                     "the per-call goals are listed in docs/benchmarks.md"),
+    "TARGET_RATIO": (
+        {"cheese_rescue": 1.0, "m": 0.8, "maus_au_chocolat": 0.7},
+        "the simulate / C-loop goals are listed in docs/benchmarks.md",
+    ),
+    "CALL_TARGETS": (
+        {
+            "clone_ns": 100.0,
+            "apply_action_np_extra_ns": 10.0,
+            "is_chance_node_ns": 25.0,
+            "current_player_ns": 25.0,
+            "new_state_ns": 300.0,
+            "legal_actions_ns": 110.0,
+        },
+        "the per-call goals are listed in docs/benchmarks.md",
+    ),
 }
 
 
@@ -107,9 +132,14 @@ def __getattr__(name: str) -> Any:
     each time, so no caller can change another's)."""
     if name in _DEPRECATED:
         import warnings
+
         value, instead = _DEPRECATED[name]
-        warnings.warn(f"mousehole.bench.{name} is deprecated and will be removed: {instead}; "
-                      "mousehole bench reports measured figures without targets", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            f"mousehole.bench.{name} is deprecated and will be removed: {instead}; "
+            "mousehole bench reports measured figures without targets",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return dict(value)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -121,6 +151,7 @@ def __getattr__(name: str) -> Any:
 def _games_arg(text: str) -> List[str]:
     from . import game_names
     from ._values import shorten
+
     names = game_names()
     out: List[str] = []
     for part in text.split(","):
@@ -138,6 +169,7 @@ def _int_text(text: str, what: str) -> int:
     """``text`` as an int (:func:`mousehole._values.int_text`: ASCII digits, one sign), else
     the argparse error naming ``what`` and quoting a bounded prefix."""
     from ._values import int_text
+
     try:
         return int_text(text, what)
     except ValueError as e:
@@ -147,6 +179,7 @@ def _int_text(text: str, what: str) -> int:
 def _players_arg(text: str) -> List[int]:
     """Player counts: ``4``, ``2,3``, ``2-6``, each from 1 to :data:`MAX_PLAYERS`."""
     from ._values import shorten
+
     what = "player counts such as 4, 2,3 or 2-6"
     if len(text) > 200:
         raise argparse.ArgumentTypeError(f"expected {what} (at most 200 characters), got {len(text):,} characters")
@@ -168,11 +201,13 @@ def _players_arg(text: str) -> List[int]:
 
 def _ranged(lo: int, hi: int) -> Callable[[str], int]:
     """An integer option from ``lo`` to ``hi``."""
+
     def check(text: str) -> int:
         v = _int_text(text, "an integer")
         if not lo <= v <= hi:
             raise argparse.ArgumentTypeError(f"must be from {lo} to {hi:,}, got {v:,}")
         return v
+
     return check
 
 
@@ -182,45 +217,94 @@ _rounds_arg = _ranged(1, MAX_ROUNDS)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``mousehole bench`` (and ``benchmarks/run.py``)."""
-    parser.add_argument("--games", nargs="+", type=_games_arg, default=None, metavar="GAME",
-                        help="game ids, separated by spaces or commas, or 'all' (default: all)")
-    parser.add_argument("--players", nargs="+", type=_players_arg, default=None, metavar="N",
-                        help=f"player counts from 1 to {MAX_PLAYERS}, e.g. 4, '2 3', 2,3 or 2-6; counts a game "
-                             "does not allow are "
-                             "skipped for it (default: every count each game allows for the C ratio and "
-                             f"simulate; the per-call table at {MAIN_PLAYERS})")
-    parser.add_argument("--quick", action="store_true", default=False,
-                        help="small sizes: a smoke run of a few seconds per game (default: off)")
-    parser.add_argument("--json", metavar="FILE", default=None,
-                        help="also write every figure as JSON to FILE (default: none)")
-    parser.add_argument("--compare", metavar="OLD.json", default=None,
-                        help="also print the ratio of every figure to those of an earlier run's JSON "
-                             f"(at most {MAX_COMPARE_BYTES // 2 ** 20} MiB) (default: none)")
-    parser.add_argument("--no-c", dest="no_c", action="store_true", default=False,
-                        help="skip the C loops (and so the C ratio) (default: off)")
-    parser.add_argument("--no-threads", dest="no_threads", action="store_true", default=False,
-                        help="skip the threads measurement (default: off)")
-    parser.add_argument("--engine", choices=["compiled", "python"], default=None,
-                        help="measure the calls and loops of one engine only (default: every engine available)")
-    parser.add_argument("--sim-games", dest="sim_games", type=_sim_games_arg, default=None, metavar="N",
-                        help=f"games per simulate / C round, 1 to {MAX_SIM_GAMES:,} (default: by game, "
-                             + ", ".join(f"{k} {v:,}" for k, v in SIM_GAMES.items()) + f", others {SIM_GAMES_DEFAULT:,}"
-                             + f"; divided by {QUICK_DIV} with --quick)")
-    parser.add_argument("--rounds", type=_rounds_arg, default=None, metavar="R",
-                        help=f"rounds of the C ratio and the threads measurement, best of each, 1 to {MAX_ROUNDS} "
-                             "(default: 5; 2 with --quick)")
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        type=_games_arg,
+        default=None,
+        metavar="GAME",
+        help="game ids, separated by spaces or commas, or 'all' (default: all)",
+    )
+    parser.add_argument(
+        "--players",
+        nargs="+",
+        type=_players_arg,
+        default=None,
+        metavar="N",
+        help=f"player counts from 1 to {MAX_PLAYERS}, e.g. 4, '2 3', 2,3 or 2-6; counts a game "
+        "does not allow are "
+        "skipped for it (default: every count each game allows for the C ratio and "
+        f"simulate; the per-call table at {MAIN_PLAYERS})",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        default=False,
+        help="small sizes: a smoke run of a few seconds per game (default: off)",
+    )
+    parser.add_argument(
+        "--json", metavar="FILE", default=None, help="also write every figure as JSON to FILE (default: none)"
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="OLD.json",
+        default=None,
+        help="also print the ratio of every figure to those of an earlier run's JSON "
+        f"(at most {MAX_COMPARE_BYTES // 2**20} MiB) (default: none)",
+    )
+    parser.add_argument(
+        "--no-c",
+        dest="no_c",
+        action="store_true",
+        default=False,
+        help="skip the C loops (and so the C ratio) (default: off)",
+    )
+    parser.add_argument(
+        "--no-threads",
+        dest="no_threads",
+        action="store_true",
+        default=False,
+        help="skip the threads measurement (default: off)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=["compiled", "python"],
+        default=None,
+        help="measure the calls and loops of one engine only (default: every engine available)",
+    )
+    parser.add_argument(
+        "--sim-games",
+        dest="sim_games",
+        type=_sim_games_arg,
+        default=None,
+        metavar="N",
+        help=f"games per simulate / C round, 1 to {MAX_SIM_GAMES:,} (default: by game, "
+        + ", ".join(f"{k} {v:,}" for k, v in SIM_GAMES.items())
+        + f", others {SIM_GAMES_DEFAULT:,}"
+        + f"; divided by {QUICK_DIV} with --quick)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=_rounds_arg,
+        default=None,
+        metavar="R",
+        help=f"rounds of the C ratio and the threads measurement, best of each, 1 to {MAX_ROUNDS} "
+        "(default: 5; 2 with --quick)",
+    )
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """The ``bench`` subcommand of ``mousehole`` (``cli.COMMANDS``): its parser, with
     :func:`add_arguments`; :func:`run` runs it."""
     p: argparse.ArgumentParser = subparsers.add_parser(
-        "bench", help="benchmark the engines: calls, loops, simulate against plain C, threads",
+        "bench",
+        help="benchmark the engines: calls, loops, simulate against plain C, threads",
         description="Measure, per game: ns per call from Python on mid-game states (both engines), the "
-                    "Python loop, simulate, the ratio of simulate to a plain-C player of the same game "
-                    "(compiled here with the wheel's flags; with a fingerprint check), and threads=2 "
-                    "against a two-process control; print the tables of measured figures and ratios. "
-                    "See docs/benchmarks.md.")
+        "Python loop, simulate, the ratio of simulate to a plain-C player of the same game "
+        "(compiled here with the wheel's flags; with a fingerprint check), and threads=2 "
+        "against a two-process control; print the tables of measured figures and ratios. "
+        "See docs/benchmarks.md.",
+    )
     add_arguments(p)
     return p
 
@@ -232,8 +316,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def _git_commit() -> Optional[str]:
     here = os.path.dirname(os.path.abspath(__file__))
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True,
-                             timeout=10)
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=here, capture_output=True, text=True, timeout=10
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     text = out.stdout.strip()
@@ -243,6 +328,7 @@ def _git_commit() -> Optional[str]:
 def machine() -> Dict[str, Any]:
     """What the figures were measured on."""
     from . import __version__, available_engines
+
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as f:
@@ -298,13 +384,17 @@ def _compiler() -> Tuple[List[str], List[str]]:
                 break
         else:
             return [], []
-    flags = [f for f in shlex.split(sysconfig.get_config_var("CFLAGS") or "")
-             if not f.startswith(("-W", "-g", "-flto", "-ffat-lto", "-fprofile", "-fuse-linker-plugin", "-O"))]
+    flags = [
+        f
+        for f in shlex.split(sysconfig.get_config_var("CFLAGS") or "")
+        if not f.startswith(("-W", "-g", "-flto", "-ffat-lto", "-fprofile", "-fuse-linker-plugin", "-O"))
+    ]
     return cmd, flags + ["-O3"]
 
 
-def build_c_loops(folder: str, cache: Optional[str] = None, *,
-                  sources: Optional[Dict[str, str]] = None) -> Tuple[Dict[str, str], str]:
+def build_c_loops(
+    folder: str, cache: Optional[str] = None, *, sources: Optional[Dict[str, str]] = None
+) -> Tuple[Dict[str, str], str]:
     """Compile the C loops of ``folder`` (cached by a hash of the sources, the compiler and
     the flags in a temporary folder). Returns ``({game: executable}, note)``; the dict is
     empty when no compiler works, and ``note`` says why in one line. ``sources`` (name ->
@@ -432,6 +522,7 @@ def midgame_states(game: Any, count: int, seed: int) -> List[Any]:
     on the compiled engine when it is available and loaded into ``game`` from their dicts."""
     from . import available_engines, load
     from ._rng import Rng
+
     player = game
     if game.engine != "compiled" and "compiled" in available_engines():
         player = load(game.name, engine="compiled", **game.params)
@@ -552,8 +643,10 @@ def _apply_figures(states: List[Any], inner: int, reps: int) -> Dict[str, float]
     """``apply_action`` with each state's first legal action as an ``int`` and as a
     ``numpy.int64``, and their difference."""
     legal0 = [s.legal_actions()[0] for s in states]
-    r = {"apply_action_ns": _apply_ns(states, [int(a) for a in legal0], inner, reps),
-         "apply_action_np_ns": _apply_ns(states, [np.int64(a) for a in legal0], inner, reps)}
+    r = {
+        "apply_action_ns": _apply_ns(states, [int(a) for a in legal0], inner, reps),
+        "apply_action_np_ns": _apply_ns(states, [np.int64(a) for a in legal0], inner, reps),
+    }
     # The two are timed separately, so their difference carries both timings' noise: a
     # difference below zero means "too small to measure", reported as the floor 0.
     r["apply_action_np_extra_ns"] = max(0.0, r["apply_action_np_ns"] - r["apply_action_ns"])
@@ -596,9 +689,12 @@ def _view_figures(game: Any, states: List[Any], inner: int, reps: int) -> Dict[s
                 s.legal_action_mask(out=mask_buf)
         return inner * n
 
-    return {"observation_ns": best_ns(obs_loop, reps), "observation_out_ns": best_ns(obs_out_loop, reps),
-            "legal_action_mask_ns": best_ns(mask_loop, reps),
-            "legal_action_mask_out_ns": best_ns(mask_out_loop, reps)}
+    return {
+        "observation_ns": best_ns(obs_loop, reps),
+        "observation_out_ns": best_ns(obs_out_loop, reps),
+        "legal_action_mask_ns": best_ns(mask_loop, reps),
+        "legal_action_mask_out_ns": best_ns(mask_out_loop, reps),
+    }
 
 
 def _dict_figures(game: Any, states: List[Any], inner: int, reps: int) -> Dict[str, float]:
@@ -618,9 +714,11 @@ def _dict_figures(game: Any, states: List[Any], inner: int, reps: int) -> Dict[s
                 one_to_dict(s)
         return few * len(states)
 
-    return {"to_dict_ns": best_ns(to_dict_loop, reps),
-            "state_from_dict_ns": best_ns(lambda: sum(1 for d in dicts if game.state_from_dict(d)), reps),
-            "determinize_view_ns": best_ns(lambda: sum(1 for v in views if game.determinize_view(v, 1)), reps)}
+    return {
+        "to_dict_ns": best_ns(to_dict_loop, reps),
+        "state_from_dict_ns": best_ns(lambda: sum(1 for d in dicts if game.state_from_dict(d)), reps),
+        "determinize_view_ns": best_ns(lambda: sum(1 for v in views if game.determinize_view(v, 1)), reps),
+    }
 
 
 def _python_loop_steps_per_s(game: Any, games: int) -> float:
@@ -641,20 +739,25 @@ def _simulate_figures(game: Any, games: int) -> Dict[str, float]:
     """Whole random games through ``simulate`` on one thread: games and actions per second
     (wall clock), ns per action (CPU time) and the mean game length."""
     from . import simulate
+
     t = time.perf_counter()
     c = time.process_time()
     res = simulate(game, games, seed=7)
     cpu = time.process_time() - c
     dt = time.perf_counter() - t
     actions = float(res.lengths.sum())
-    return {"simulate_games_per_s": games / dt, "simulate_actions_per_s": actions / dt,
-            "simulate_ns_per_action": cpu * 1e9 / actions if actions else 0.0,
-            "mean_game_length": actions / games}
+    return {
+        "simulate_games_per_s": games / dt,
+        "simulate_actions_per_s": actions / dt,
+        "simulate_ns_per_action": cpu * 1e9 / actions if actions else 0.0,
+        "mean_game_length": actions / games,
+    }
 
 
 def bench_calls(name: str, engine: str, players: int, quick: bool) -> Dict[str, float]:
     """The per-call figures and the loops of one engine (docs/benchmarks.md)."""
     from . import load
+
     game = load(name, players=players, engine=engine)
     z = _sizes(engine, quick)
     states = midgame_states(game, z["states"], seed=1)
@@ -717,6 +820,7 @@ def c_ratio(name: str, players: int, exe: Optional[str], games: int, rounds: int
 
 def _c_ratio(name: str, players: int, exe: Optional[str], games: int, rounds: int) -> Dict[str, Any]:
     from . import load, simulate
+
     game = load(name, players=players, engine="compiled", **C_LOOP_PARAMS.get(name, {}))
     sim_best, c_best = float("inf"), float("inf")
     sim_wall_best = float("inf")
@@ -744,23 +848,34 @@ def _c_ratio(name: str, players: int, exe: Optional[str], games: int, rounds: in
             c_len.add_summary(int(out["games"]), float(out["mean_length"]), float(out["length_stderr"]))
             c_score.add_summary(int(out["games"]), float(out["mean_score0"]), float(out["score0_stderr"]))
     entry: Dict[str, Any] = {
-        "players": players, "games_per_round": games, "rounds": rounds,
-        "simulate_ns_per_action": sim_best, "simulate_wall_ns_per_action": sim_wall_best,
-        "simulate_mean_length": sim_len.mean, "simulate_length_stderr": sim_len.se,
-        "simulate_mean_score0": sim_score.mean, "simulate_score0_stderr": sim_score.se,
+        "players": players,
+        "games_per_round": games,
+        "rounds": rounds,
+        "simulate_ns_per_action": sim_best,
+        "simulate_wall_ns_per_action": sim_wall_best,
+        "simulate_mean_length": sim_len.mean,
+        "simulate_length_stderr": sim_len.se,
+        "simulate_mean_score0": sim_score.mean,
+        "simulate_score0_stderr": sim_score.se,
     }
     if exe is not None:
         zl, okl = fingerprint(sim_len.mean, sim_len.se, c_len.mean, c_len.se)
         zs, oks = fingerprint(sim_score.mean, sim_score.se, c_score.mean, c_score.se)
-        entry.update({
-            "c_ns_per_action": c_best, "ratio": c_best / sim_best,
-            "round_ratios": [c / sim for c, sim in zip(c_rounds, sim_rounds)],
-            "ratio_median": statistics.median(c / sim for c, sim in zip(c_rounds, sim_rounds)),
-            "c_mean_length": c_len.mean, "c_length_stderr": c_len.se,
-            "c_mean_score0": c_score.mean, "c_score0_stderr": c_score.se,
-            "length_z": zl if math.isfinite(zl) else None, "score0_z": zs if math.isfinite(zs) else None,
-            "fingerprint_ok": okl and oks,
-        })
+        entry.update(
+            {
+                "c_ns_per_action": c_best,
+                "ratio": c_best / sim_best,
+                "round_ratios": [c / sim for c, sim in zip(c_rounds, sim_rounds)],
+                "ratio_median": statistics.median(c / sim for c, sim in zip(c_rounds, sim_rounds)),
+                "c_mean_length": c_len.mean,
+                "c_length_stderr": c_len.se,
+                "c_mean_score0": c_score.mean,
+                "c_score0_stderr": c_score.se,
+                "length_z": zl if math.isfinite(zl) else None,
+                "score0_z": zs if math.isfinite(zs) else None,
+                "fingerprint_ok": okl and oks,
+            }
+        )
     return entry
 
 
@@ -785,8 +900,15 @@ print(json.dumps({"seconds": time.perf_counter() - t}), flush=True)
 def _control(name: str, players: int, games: int, seed: int) -> float:
     """Two processes playing ``games`` single-threaded games each, started together: their
     summed games per second."""
-    procs = [subprocess.Popen([sys.executable, "-c", _CONTROL, name, str(players), str(games), str(seed + k)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for k in range(2)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _CONTROL, name, str(players), str(games), str(seed + k)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for k in range(2)
+    ]
     try:
         for p in procs:
             assert p.stdout is not None
@@ -815,6 +937,7 @@ def bench_threads(name: str, players: int, games: int, rounds: int, seconds: flo
     alternately, best games per second of each (wall clock); at least ``games`` games per
     thread, and enough for about ``seconds`` of work."""
     from . import load, simulate
+
     game = load(name, players=players, engine="compiled")
     simulate(game, max(10, games // 20), seed=0)
     t = time.perf_counter()
@@ -832,10 +955,17 @@ def bench_threads(name: str, players: int, games: int, rounds: int, seconds: flo
         control = max(control, _control(name, players, games, r))
     threads_speedup = two / one
     control_speedup = control / one
-    return {"players": players, "games": games, "rounds": rounds, "games_per_s_1_thread": one,
-            "games_per_s_2_threads": two, "control_games_per_s_2_processes": control,
-            "threads_speedup": threads_speedup, "control_speedup": control_speedup,
-            "relative_to_control": threads_speedup / control_speedup}
+    return {
+        "players": players,
+        "games": games,
+        "rounds": rounds,
+        "games_per_s_1_thread": one,
+        "games_per_s_2_threads": two,
+        "control_games_per_s_2_processes": control,
+        "threads_speedup": threads_speedup,
+        "control_speedup": control_speedup,
+        "relative_to_control": threads_speedup / control_speedup,
+    }
 
 
 # --------------------------------------------------------------------------------------
@@ -844,6 +974,7 @@ def bench_threads(name: str, players: int, games: int, rounds: int, seconds: flo
 
 def _allowed(name: str) -> Tuple[int, int]:
     from . import load
+
     g = type(load(name, engine="python"))
     return int(g.min_players), int(g.max_players)
 
@@ -852,6 +983,7 @@ def _plan(args: argparse.Namespace) -> Tuple[List[str], Dict[str, List[int]], Di
     """The games, the player counts of each (C ratio), and the player count of each one's
     per-call table. Raises ValueError (a usage error) when nothing is left to measure."""
     from . import game_names
+
     games = [g for group in (args.games or [game_names()]) for g in group]
     games = list(dict.fromkeys(games))
     asked = None if args.players is None else sorted(set(n for group in args.players for n in group))
@@ -869,17 +1001,27 @@ def _plan(args: argparse.Namespace) -> Tuple[List[str], Dict[str, List[int]], Di
     return list(counts), counts, main
 
 
-def measure(args: argparse.Namespace, extra: Optional[Callable[[str, bool], Dict[str, Any]]] = None,
-            log: Callable[[str], None] = lambda text: None) -> Dict[str, Any]:
+def measure(
+    args: argparse.Namespace,
+    extra: Optional[Callable[[str, bool], Dict[str, Any]]] = None,
+    log: Callable[[str], None] = lambda text: None,
+) -> Dict[str, Any]:
     """Every figure of one run, as a JSON-ready dict (``docs/benchmarks.md`` lists the keys).
     ``extra(game, quick)`` adds game-specific figures under ``games/<game>/extra``."""
     from . import available_engines
+
     names, counts, main = _plan(args)
     quick = bool(args.quick)
     rounds = args.rounds or (2 if quick else 5)
     engines = [e for e in available_engines() if args.engine in (None, e)]
-    results: Dict[str, Any] = {"machine": machine(), "quick": quick, "games": {}, "c_ratio": {}, "threads": {},
-                               "notes": []}
+    results: Dict[str, Any] = {
+        "machine": machine(),
+        "quick": quick,
+        "games": {},
+        "c_ratio": {},
+        "threads": {},
+        "notes": [],
+    }
     primary = sorted(set(main.values()))
     results["players"] = primary[0] if len(primary) == 1 else {k: v for k, v in main.items()}
     # calls and loops
@@ -911,8 +1053,10 @@ def measure(args: argparse.Namespace, extra: Optional[Callable[[str, bool], Dict
     elif any(n in C_LOOPS for n in names):
         folder = c_sources()
         if folder is None:
-            results["notes"].append("C ratio skipped: the C loops' sources (benchmarks/limits of the source "
-                                    "checkout) are not here; set MOUSEHOLE_LIMITS to their folder")
+            results["notes"].append(
+                "C ratio skipped: the C loops' sources (benchmarks/limits of the source "
+                "checkout) are not here; set MOUSEHOLE_LIMITS to their folder"
+            )
         else:
             exes, note = build_c_loops(folder)
             results["notes"].append(note)
@@ -941,12 +1085,17 @@ def measure(args: argparse.Namespace, extra: Optional[Callable[[str, bool], Dict
 def format_table(results: Dict[str, Any]) -> str:
     """The figures of ``measure`` as text tables."""
     m = results["machine"]
-    lines = [f"mousehole {m['mousehole']} (commit {m.get('commit') or '?'}) on {m['cpu']} ({m['cores']} cores), "
-             f"Python {m['python']}{' (quick)' if results['quick'] else ''}", ""]
+    lines = [
+        f"mousehole {m['mousehole']} (commit {m.get('commit') or '?'}) on {m['cpu']} ({m['cores']} cores), "
+        f"Python {m['python']}{' (quick)' if results['quick'] else ''}",
+        "",
+    ]
     lines.append("Calls from Python, ns per call (mid-game states); loops")
-    head = (f"{'game':<17}{'players':>7} {'engine':<9}{'clone':>8}{'apply':>8}{'apply np':>9}{'chance?':>8}"
-            f"{'current':>8}{'new':>8}{'legal':>8}{'obs':>8}{'mask':>8}{'loop':>6}"
-            f"{'py steps/s':>12}{'sim games/s':>13}{'sim ns/act':>11}")
+    head = (
+        f"{'game':<17}{'players':>7} {'engine':<9}{'clone':>8}{'apply':>8}{'apply np':>9}{'chance?':>8}"
+        f"{'current':>8}{'new':>8}{'legal':>8}{'obs':>8}{'mask':>8}{'loop':>6}"
+        f"{'py steps/s':>12}{'sim games/s':>13}{'sim ns/act':>11}"
+    )
     lines.append(head)
     for name, entry in results["games"].items():
         for engine in ("compiled", "python"):
@@ -958,21 +1107,29 @@ def format_table(results: Dict[str, Any]) -> str:
                 f"{r['apply_action_np_ns']:>9.0f}{r['is_chance_node_ns']:>8.0f}{r['current_player_ns']:>8.0f}"
                 f"{r['new_state_ns']:>8.0f}{r['legal_actions_ns']:>8.0f}{r['observation_ns']:>8.0f}"
                 f"{r['legal_action_mask_ns']:>8.0f}{r['loop_ns']:>6.0f}{r['python_loop_steps_per_s']:>12,.0f}"
-                f"{r['simulate_games_per_s']:>13,.0f}{r['simulate_ns_per_action']:>11.1f}")
+                f"{r['simulate_games_per_s']:>13,.0f}{r['simulate_ns_per_action']:>11.1f}"
+            )
         for key, val in entry.get("extra", {}).items():
             lines.append(f"{'':<17}{key}: {val:,.1f}" if isinstance(val, (int, float)) else f"{'':<17}{key}: {val}")
     lines.append("  (loop: the same Python loop with no call, included in every figure)")
     if results["c_ratio"]:
-        lines += ["", "simulate against the C loop (ns per action, CPU time, best of the rounds; median: the "
-                      "median of the rounds' ratios;", "fingerprint: |difference| in standard errors, length / "
-                      "seat-0 score)"]
-        lines.append(f"{'game':<17}{'players':>7}{'simulate':>10}{'C loop':>9}{'ratio':>7}{'median':>7}  "
-                     f"{'mean length sim / C':>24}{'seat 0 sim / C':>20}  fingerprint")
+        lines += [
+            "",
+            "simulate against the C loop (ns per action, CPU time, best of the rounds; median: the "
+            "median of the rounds' ratios;",
+            "fingerprint: |difference| in standard errors, length / seat-0 score)",
+        ]
+        lines.append(
+            f"{'game':<17}{'players':>7}{'simulate':>10}{'C loop':>9}{'ratio':>7}{'median':>7}  "
+            f"{'mean length sim / C':>24}{'seat 0 sim / C':>20}  fingerprint"
+        )
         for name, per in results["c_ratio"].items():
             for n, e in per.items():
                 if "c_ns_per_action" not in e:
-                    lines.append(f"{name:<17}{n:>7}{e['simulate_ns_per_action']:>10.1f}{'-':>9}{'-':>7}{'-':>7}  "
-                                 f"{e['simulate_mean_length']:>11.2f}{'':>13}{e['simulate_mean_score0']:>9.3f}")
+                    lines.append(
+                        f"{name:<17}{n:>7}{e['simulate_ns_per_action']:>10.1f}{'-':>9}{'-':>7}{'-':>7}  "
+                        f"{e['simulate_mean_length']:>11.2f}{'':>13}{e['simulate_mean_score0']:>9.3f}"
+                    )
                     continue
                 z = "/".join("-" if v is None else f"{v:.1f}" for v in (e["length_z"], e["score0_z"]))
                 lines.append(
@@ -980,18 +1137,25 @@ def format_table(results: Dict[str, Any]) -> str:
                     f"{e['ratio']:>7.2f}{e.get('ratio_median', e['ratio']):>7.2f}  "
                     f"{e['simulate_mean_length']:>11.2f} / {e['c_mean_length']:<10.2f}"
                     f"{e['simulate_mean_score0']:>9.3f} / {e['c_mean_score0']:<8.3f}"
-                    f"  {'ok' if e['fingerprint_ok'] else 'FAILED'} ({z})")
+                    f"  {'ok' if e['fingerprint_ok'] else 'FAILED'} ({z})"
+                )
     if results["threads"]:
         lines += ["", "Threads: simulate, games per second (wall clock, best of the rounds)"]
-        lines.append(f"{'game':<17}{'players':>7}{'1 thread':>11}{'2 threads':>11}{'speedup':>9}"
-                     f"{'control':>11}{'speedup':>9}{'threads / control':>19}")
+        lines.append(
+            f"{'game':<17}{'players':>7}{'1 thread':>11}{'2 threads':>11}{'speedup':>9}"
+            f"{'control':>11}{'speedup':>9}{'threads / control':>19}"
+        )
         for name, e in results["threads"].items():
-            lines.append(f"{name:<17}{e['players']:>7}{e['games_per_s_1_thread']:>11,.0f}"
-                         f"{e['games_per_s_2_threads']:>11,.0f}{e['threads_speedup']:>9.2f}"
-                         f"{e['control_games_per_s_2_processes']:>11,.0f}{e['control_speedup']:>9.2f}"
-                         f"{e['relative_to_control']:>19.2f}")
-        lines.append("  (control: the single-threaded simulate in two processes at once; threads / control "
-                     "1.0 means the threads scale as far as the machine lets two processes)")
+            lines.append(
+                f"{name:<17}{e['players']:>7}{e['games_per_s_1_thread']:>11,.0f}"
+                f"{e['games_per_s_2_threads']:>11,.0f}{e['threads_speedup']:>9.2f}"
+                f"{e['control_games_per_s_2_processes']:>11,.0f}{e['control_speedup']:>9.2f}"
+                f"{e['relative_to_control']:>19.2f}"
+            )
+        lines.append(
+            "  (control: the single-threaded simulate in two processes at once; threads / control "
+            "1.0 means the threads scale as far as the machine lets two processes)"
+        )
     for note in results.get("notes", []):
         lines.append(note)
     return "\n".join(lines)
@@ -1026,8 +1190,11 @@ def format_compare(rows: List[Tuple[str, float, float, float]], old_name: str) -
     if not rows:
         return f"Compared with {old_name}: no figure in common"
     width = max(len(r[0]) for r in rows)
-    lines = [f"Compared with {old_name} (new / old; for ns and seconds lower is faster, for rates and "
-             "ratios higher is faster)", f"{'figure':<{width}}{'new':>14}{'old':>14}{'new/old':>9}"]
+    lines = [
+        f"Compared with {old_name} (new / old; for ns and seconds lower is faster, for rates and "
+        "ratios higher is faster)",
+        f"{'figure':<{width}}{'new':>14}{'old':>14}{'new/old':>9}",
+    ]
     for path, a, b, q in rows:
         lines.append(f"{path:<{width}}{a:>14.4g}{b:>14.4g}{q:>9.3f}")
     return "\n".join(lines)
@@ -1044,6 +1211,7 @@ def _usage(message: str) -> int:
 
 def _clip_path(path: str) -> str:
     from ._values import clip
+
     return clip(path, 80)
 
 
@@ -1052,6 +1220,7 @@ def _read_compare(path: str) -> Any:
     bytes, nested at most ``_values.MAX_DEPTH`` deep, checked before parsing), or the
     message that says why not."""
     from ._values import read_json
+
     shown = _clip_path(path)
     try:
         with open(path, "rb") as fh:
@@ -1105,8 +1274,9 @@ def run(args: argparse.Namespace, extra: Optional[Callable[[str, bool], Dict[str
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """``python -m mousehole.bench``: the same as ``mousehole bench``."""
-    parser = argparse.ArgumentParser(prog="mousehole bench", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="mousehole bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     add_arguments(parser)
     return run(parser.parse_args(argv))
 

@@ -45,6 +45,7 @@ between two searches), so any number of threads may search at once, also from on
 A bot may be stepped from two threads at once: each step draws its own ``k`` (the seed
 counter is taken under a lock), though which thread gets which ``k`` is then up to timing.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -105,14 +106,14 @@ _MODES = {"open": 0, "mcts": 1, "ismcts": 2}
 # The bounds of a search's budget, the same wherever a budget enters (the bot classes,
 # search(), make_bot and its specs, the command line's --time and specs): defined here only.
 #: the most iterations one search may be asked for (the tree's visit counts are 32-bit)
-MAX_ITERATIONS = 2 ** 31 - 1
+MAX_ITERATIONS = 2**31 - 1
 #: the longest time one move's search may be given (seconds): a day
 MAX_SECONDS = 86400.0
 #: the node budget of a search when none is given: the tree stops growing at this many nodes
 #: (32 bytes each in the compiled search: 128 MB; about 200 bytes in the pure-Python one)
 DEFAULT_NODES = 4_000_000
 #: the largest node budget (the compiled tree indexes its nodes with 32-bit ints)
-MAX_NODES = 2 ** 31 - 1
+MAX_NODES = 2**31 - 1
 
 
 @runtime_checkable
@@ -146,16 +147,18 @@ def _real(x: Any, what: str) -> float:
     return float(x)
 
 
-def _check_iterations(iterations: Any, time_limit: Any, what: str = "time_limit"
-                      ) -> Tuple[Optional[int], Optional[float]]:
+def _check_iterations(
+    iterations: Any, time_limit: Any, what: str = "time_limit"
+) -> Tuple[Optional[int], Optional[float]]:
     """``(iterations, time_limit)`` checked; ``iterations`` defaults to
     :data:`DEFAULT_ITERATIONS` when neither is given (``what``: the time's name in errors)."""
     limit: Optional[float] = None
     if time_limit is not None:
         limit = _real(time_limit, f"{what} (seconds)")
         if not 0.0 < limit <= MAX_SECONDS:  # (False for a NaN)
-            raise ValueError(f"{what} must be a number of seconds above 0 and at most {MAX_SECONDS:g}, "
-                             f"got {shorten(time_limit)}")
+            raise ValueError(
+                f"{what} must be a number of seconds above 0 and at most {MAX_SECONDS:g}, got {shorten(time_limit)}"
+            )
     if iterations is None:
         return (DEFAULT_ITERATIONS if limit is None else None), limit
     return int_in(iterations, "iterations", 1, MAX_ITERATIONS), limit
@@ -285,9 +288,18 @@ def _compiled_twin(state: StateAPI[Any]) -> Any:
     return copy if hasattr(copy, "_c_game") else None
 
 
-def search(state: StateAPI[Any], *, algorithm: str = "mcts", iterations: Optional[int] = None,
-           time: Optional[float] = None, time_limit: Optional[float] = None, seed: int = 0,
-           c: float = DEFAULT_C, engine: Optional[str] = None, nodes: Optional[int] = None) -> SearchResult:
+def search(
+    state: StateAPI[Any],
+    *,
+    algorithm: str = "mcts",
+    iterations: Optional[int] = None,
+    time: Optional[float] = None,
+    time_limit: Optional[float] = None,
+    seed: int = 0,
+    c: float = DEFAULT_C,
+    engine: Optional[str] = None,
+    nodes: Optional[int] = None,
+) -> SearchResult:
     """Search ``state`` (a seat to move) and return the chosen action with the root's
     statistics (``docs/bots.md``).
 
@@ -306,12 +318,22 @@ def search(state: StateAPI[Any], *, algorithm: str = "mcts", iterations: Optiona
     n, limit = _check_budget(iterations, time, time_limit)
     if n is None and limit is None:  # pragma: no cover - _check_budget gives one of them
         raise ValueError("search: no budget")
-    return _search(state, algorithm=algorithm, iterations=n, time_limit=limit, seed=seed, c=c, engine=engine,
-                   nodes=nodes)
+    return _search(
+        state, algorithm=algorithm, iterations=n, time_limit=limit, seed=seed, c=c, engine=engine, nodes=nodes
+    )
 
 
-def _search(state: StateAPI[Any], *, algorithm: str, iterations: Optional[int], time_limit: Optional[float],
-            seed: int, c: float, engine: Optional[str], nodes: Optional[int]) -> SearchResult:
+def _search(
+    state: StateAPI[Any],
+    *,
+    algorithm: str,
+    iterations: Optional[int],
+    time_limit: Optional[float],
+    seed: int,
+    c: float,
+    engine: Optional[str],
+    nodes: Optional[int],
+) -> SearchResult:
     """``search`` of a state no other thread can reach (a private copy)."""
     seat = _check_state(state, "search")
     mode = word(algorithm, tuple(_MODES))  # (the exact str: docs/api.md, Bounds)
@@ -328,22 +350,25 @@ def _search(state: StateAPI[Any], *, algorithm: str, iterations: Optional[int], 
     legal: List[int] = state.legal_actions().tolist()  # (an int64 array: Python ints)
     target = None if engine == "python" else _compiled_twin(state)
     if target is None and engine == "compiled":
-        raise ValueError(f"search: the compiled search is not available for {state.game.name} here "
-                         "(no compiled engine or search extension, or the game's interface is missing)")
+        raise ValueError(
+            f"search: the compiled search is not available for {state.game.name} here "
+            "(no compiled engine or search extension, or the game's interface is missing)"
+        )
     if target is not None:
         csearch = _compiled_search()
-        actions, visits, values, _avail, done, made, _bytes = csearch(target, _MODES[mode], n, limit, s, cc,
-                                                                      nodes=room)
+        actions, visits, values, _avail, done, made, _bytes = csearch(target, _MODES[mode], n, limit, s, cc, nodes=room)
         acts = tuple(actions.tolist())  # (numpy's tolist gives Python ints and floats)
         vis = tuple(visits.tolist())
-        return SearchResult(_choose(acts, vis, legal), acts, vis, tuple(values.tolist()),
-                            int(done), int(made), mode, "compiled")
+        return SearchResult(
+            _choose(acts, vis, legal), acts, vis, tuple(values.tolist()), int(done), int(made), mode, "compiled"
+        )
     root, done, made = _py_search(state, seat, _MODES[mode], n, limit, s, cc, max_nodes=room)
     kids = root.children or []
     acts = tuple(ch.action for ch in kids)
     vis = tuple(ch.visits for ch in kids)
-    return SearchResult(_choose(acts, vis, legal), acts, vis, tuple(ch.value for ch in kids), done, made,
-                        mode, "python")
+    return SearchResult(
+        _choose(acts, vis, legal), acts, vis, tuple(ch.value for ch in kids), done, made, mode, "python"
+    )
 
 
 # ---- the pure-Python search: the same algorithm and random numbers as _search.pyx -----------
@@ -413,8 +438,9 @@ def _merge(node: _Node, acts: Sequence[int], room: _Room, root: bool) -> Tuple[L
             if not room.take(total + total // 2, root):
                 return [node.children[index[a]] for a in acts if a in index], 0
             node.cap = total + total // 2
-        merged = sorted([(ch.action, ch) for ch in node.children] + [(a, _Node(a)) for a in missing],
-                        key=lambda t: t[0])
+        merged = sorted(
+            [(ch.action, ch) for ch in node.children] + [(a, _Node(a)) for a in missing], key=lambda t: t[0]
+        )
         node.children = [ch for _, ch in merged]
         node.keys = [a for a, _ in merged]
         index = {a: i for i, a in enumerate(node.keys)}
@@ -485,8 +511,9 @@ def _chance_child(node: _Node, work: StateAPI[Any], rs: Rng, mode: int, room: _R
     return child, made
 
 
-def _seat_child(node: _Node, work: StateAPI[Any], mode: int, rs: Rng, c: float, room: _Room,
-                root: bool) -> Tuple[Optional[_Node], int]:
+def _seat_child(
+    node: _Node, work: StateAPI[Any], mode: int, rs: Rng, c: float, room: _Room, root: bool
+) -> Tuple[Optional[_Node], int]:
     """At a seat's node of the search (not the ISMCTS root once listed): the child the
     selection takes (None when the node budget leaves the node no child to take), and the
     number of nodes made."""
@@ -514,8 +541,9 @@ def _strong_value(game: Game[Any, Any]) -> Heuristic:
     return game.search_value
 
 
-def _py_strong_playout(work: StateAPI[Any], policy: Rng, depth: int, scale: float, greedy: float,
-                       value: Heuristic) -> List[float]:
+def _py_strong_playout(
+    work: StateAPI[Any], policy: Rng, depth: int, scale: float, greedy: float, value: Heuristic
+) -> List[float]:
     """``strong_playout`` of _search.pyx over the Python API (the evaluation: ``value``,
     :func:`_strong_value`); returns the returns per seat."""
     steps = 0
@@ -549,9 +577,17 @@ def _py_strong_playout(work: StateAPI[Any], policy: Rng, depth: int, scale: floa
     return [math.tanh(float(value(work, p)) / scale) for p in range(n)]
 
 
-def _py_search(state: StateAPI[Any], seat: int, mode: int, iterations: Optional[int], time_limit: Optional[float],
-               seed: int, c: float, strong: Optional[Tuple[int, float, float]] = None,
-               max_nodes: int = MAX_NODES) -> Tuple[_Node, int, int]:
+def _py_search(
+    state: StateAPI[Any],
+    seat: int,
+    mode: int,
+    iterations: Optional[int],
+    time_limit: Optional[float],
+    seed: int,
+    c: float,
+    strong: Optional[Tuple[int, float, float]] = None,
+    max_nodes: int = MAX_NODES,
+) -> Tuple[_Node, int, int]:
     """The pure-Python twin of ``_search.search``: ``(root, iterations_done, nodes)``.
     ``strong``: ``(depth, scale, greedy)`` of the strong search (``mode`` 3, the ISMCTS tree);
     ``max_nodes``: the node budget (:class:`_Room`)."""
@@ -694,8 +730,14 @@ class _SearchBot(_Seeded):
     #: the ``SearchResult.algorithm`` of its searches
     algorithm = ""
 
-    def __init__(self, seed: int, iterations: Optional[int], time: Optional[float],
-                 time_limit: Optional[float], nodes: Optional[int]) -> None:
+    def __init__(
+        self,
+        seed: int,
+        iterations: Optional[int],
+        time: Optional[float],
+        time_limit: Optional[float],
+        nodes: Optional[int],
+    ) -> None:
         super().__init__(seed)
         self.iterations, self.time = _check_budget(iterations, time, time_limit)
         self.nodes = _check_nodes(nodes)
@@ -743,19 +785,35 @@ class MCTSBot(_SearchBot):
 
     algorithm = "mcts"
 
-    def __init__(self, iterations: Optional[int] = None, *, time: Optional[float] = None,
-                 time_limit: Optional[float] = None, seed: int = 0, c: float = DEFAULT_C,
-                 nodes: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        iterations: Optional[int] = None,
+        *,
+        time: Optional[float] = None,
+        time_limit: Optional[float] = None,
+        seed: int = 0,
+        c: float = DEFAULT_C,
+        nodes: Optional[int] = None,
+    ) -> None:
         super().__init__(seed, iterations, time, time_limit, nodes)
         self.c = _check_c(c)
 
     def _search_move(self, state: StateAPI[Any], seat: int, time_left: Optional[float]) -> SearchResult:
-        return _search(state, algorithm=self.algorithm, iterations=self.iterations, time_limit=time_left,
-                       seed=self._next_seed(), c=self.c, engine=None, nodes=self.nodes)
+        return _search(
+            state,
+            algorithm=self.algorithm,
+            iterations=self.iterations,
+            time_limit=time_left,
+            seed=self._next_seed(),
+            c=self.c,
+            engine=None,
+            nodes=self.nodes,
+        )
 
     def __repr__(self) -> str:
-        return (f"{type(self).__name__}({_budget_text(self.iterations, self.time, self.nodes)}seed={self.seed}, "
-                f"c={self.c})")
+        return (
+            f"{type(self).__name__}({_budget_text(self.iterations, self.time, self.nodes)}seed={self.seed}, c={self.c})"
+        )
 
 
 class ISMCTSBot(MCTSBot):
@@ -793,7 +851,7 @@ class GreedyBot(_Seeded):
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self._rng = Rng(derive(self.seed, 2 ** 63))
+        self._rng = Rng(derive(self.seed, 2**63))
 
     def step(self, state: StateAPI[Any]) -> int:
         seat = _check_state(state, "GreedyBot.step")
@@ -817,7 +875,7 @@ class GreedyBot(_Seeded):
 
     def reset(self) -> None:
         super().reset()
-        self._rng = Rng(derive(self.seed, 2 ** 63))
+        self._rng = Rng(derive(self.seed, 2**63))
 
     def __repr__(self) -> str:
         return f"GreedyBot(seed={self.seed})"
@@ -853,8 +911,12 @@ def _tuning_of(values: Mapping[str, float], players: Optional[int] = None) -> St
     def get(name: str, default: float) -> float:
         return values.get(f"{name}@{players}", values.get(name, default))
 
-    return StrongTuning(c=float(get("c", d.c)), depth=int(get("depth", d.depth)),
-                        scale=float(get("scale", d.scale)), greedy=float(get("greedy", d.greedy)))
+    return StrongTuning(
+        c=float(get("c", d.c)),
+        depth=int(get("depth", d.depth)),
+        scale=float(get("scale", d.scale)),
+        greedy=float(get("greedy", d.greedy)),
+    )
 
 
 def __getattr__(name: str) -> Any:
@@ -862,6 +924,7 @@ def __getattr__(name: str) -> Any:
     without the per-player-count overrides of :func:`game_tuning`)."""
     if name == "STRONG_TUNING":
         from ._api import _REGISTRY
+
         return {gid: _tuning_of(cls.SEARCH_TUNING) for gid, cls in _REGISTRY.items()}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -877,9 +940,17 @@ def _shares(total: int, k: int) -> List[int]:
     return [total // k + (1 if t < total % k else 0) for t in range(k)]
 
 
-def _strong_search(state: StateAPI[Any], seat: int, tune: StrongTuning, iterations: Optional[int],
-                   limit: Optional[float], seed: int, threads: int, engine: Optional[str] = None,
-                   nodes: int = DEFAULT_NODES) -> SearchResult:
+def _strong_search(
+    state: StateAPI[Any],
+    seat: int,
+    tune: StrongTuning,
+    iterations: Optional[int],
+    limit: Optional[float],
+    seed: int,
+    threads: int,
+    engine: Optional[str] = None,
+    nodes: int = DEFAULT_NODES,
+) -> SearchResult:
     """The search of :meth:`StrongBot.step` on a private copy ``state``: ``threads`` root-parallel
     searches (thread ``t`` seeded ``derive(seed, t)``, or ``seed`` alone with one thread, each
     with its share of ``iterations`` and of the node budget ``nodes`` (at least 1) and the
@@ -901,15 +972,23 @@ def _strong_search(state: StateAPI[Any], seat: int, tune: StrongTuning, iteratio
         try:
             if target is not None:
                 a, v, w, _av, done, made, _b = _compiled_search()(
-                    target, 3, shares[t], limit, seeds[t], tune.c, tune.depth, tune.scale, tune.greedy,
-                    nodes=rooms[t])
+                    target, 3, shares[t], limit, seeds[t], tune.c, tune.depth, tune.scale, tune.greedy, nodes=rooms[t]
+                )
                 out[t] = (a.tolist(), v.tolist(), w.tolist(), int(done), int(made))
             else:
-                root, done, made = _py_search(state if k == 1 else state.clone(), seat, 3, shares[t], limit,
-                                              seeds[t], tune.c, strong, max_nodes=rooms[t])
+                root, done, made = _py_search(
+                    state if k == 1 else state.clone(),
+                    seat,
+                    3,
+                    shares[t],
+                    limit,
+                    seeds[t],
+                    tune.c,
+                    strong,
+                    max_nodes=rooms[t],
+                )
                 kids = root.children or []
-                out[t] = ([ch.action for ch in kids], [ch.visits for ch in kids], [ch.value for ch in kids],
-                          done, made)
+                out[t] = ([ch.action for ch in kids], [ch.visits for ch in kids], [ch.value for ch in kids], done, made)
         except BaseException as e:  # re-raised in the calling thread
             errors.append(e)
 
@@ -934,8 +1013,16 @@ def _strong_search(state: StateAPI[Any], seat: int, tune: StrongTuning, iteratio
         nodes_all += made
     acts_t = tuple(sorted(visits))
     vis_t = tuple(visits[a] for a in acts_t)
-    return SearchResult(_choose(acts_t, vis_t, legal), acts_t, vis_t, tuple(values[a] for a in acts_t), done_all,
-                        nodes_all, "strong", "compiled" if target is not None else "python")
+    return SearchResult(
+        _choose(acts_t, vis_t, legal),
+        acts_t,
+        vis_t,
+        tuple(values[a] for a in acts_t),
+        done_all,
+        nodes_all,
+        "strong",
+        "compiled" if target is not None else "python",
+    )
 
 
 class StrongBot(_SearchBot):
@@ -967,10 +1054,20 @@ class StrongBot(_SearchBot):
 
     algorithm = "strong"
 
-    def __init__(self, iterations: Optional[int] = None, *, time: Optional[float] = None,
-                 time_limit: Optional[float] = None, seed: int = 0, threads: int = 1, c: Optional[float] = None,
-                 depth: Optional[int] = None, scale: Optional[float] = None, greedy: Optional[float] = None,
-                 nodes: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        iterations: Optional[int] = None,
+        *,
+        time: Optional[float] = None,
+        time_limit: Optional[float] = None,
+        seed: int = 0,
+        threads: int = 1,
+        c: Optional[float] = None,
+        depth: Optional[int] = None,
+        scale: Optional[float] = None,
+        greedy: Optional[float] = None,
+        nodes: Optional[int] = None,
+    ) -> None:
         super().__init__(seed, iterations, time, time_limit, nodes)
         t = int_in(threads, "threads", 1, MAX_THREADS)
         self.threads = t
@@ -979,8 +1076,9 @@ class StrongBot(_SearchBot):
         if depth is not None:
             d = index_arg(depth, "depth")
             if not -1 <= d <= 10_000:
-                raise ValueError(f"depth (play-out actions before the evaluation; -1: to the end) must be from -1 "
-                                 f"to 10000, got {d}")
+                raise ValueError(
+                    f"depth (play-out actions before the evaluation; -1: to the end) must be from -1 to 10000, got {d}"
+                )
             self.depth = d
         self.scale: Optional[float] = None
         if scale is not None:
@@ -999,28 +1097,46 @@ class StrongBot(_SearchBot):
         """The constants this bot plays ``game`` with: the game's (:data:`STRONG_TUNING`)
         with this bot's overrides."""
         base = game_tuning(game)
-        return StrongTuning(c=base.c if self.c is None else self.c,
-                            depth=base.depth if self.depth is None else self.depth,
-                            scale=base.scale if self.scale is None else self.scale,
-                            greedy=base.greedy if self.greedy is None else self.greedy)
+        return StrongTuning(
+            c=base.c if self.c is None else self.c,
+            depth=base.depth if self.depth is None else self.depth,
+            scale=base.scale if self.scale is None else self.scale,
+            greedy=base.greedy if self.greedy is None else self.greedy,
+        )
 
     def _search_move(self, state: StateAPI[Any], seat: int, time_left: Optional[float]) -> SearchResult:
-        return _strong_search(state, seat, self.tuning(state.game), self.iterations, time_left, self._next_seed(),
-                              self.threads, nodes=self.nodes)
+        return _strong_search(
+            state,
+            seat,
+            self.tuning(state.game),
+            self.iterations,
+            time_left,
+            self._next_seed(),
+            self.threads,
+            nodes=self.nodes,
+        )
 
     def __repr__(self) -> str:
-        extra = "".join(f", {k}={getattr(self, k)}" for k in ("c", "depth", "scale", "greedy")
-                        if getattr(self, k) is not None)
-        return (f"StrongBot({_budget_text(self.iterations, self.time, self.nodes)}seed={self.seed}, "
-                f"threads={self.threads}{extra})")
+        extra = "".join(
+            f", {k}={getattr(self, k)}" for k in ("c", "depth", "scale", "greedy") if getattr(self, k) is not None
+        )
+        return (
+            f"StrongBot({_budget_text(self.iterations, self.time, self.nodes)}seed={self.seed}, "
+            f"threads={self.threads}{extra})"
+        )
 
 
 # --------------------------------------------------------------------------------------
 # specs
 
 
-SPECS = ("random", "greedy", "mcts[:ITERATIONS|:SECONDSs][:nodes=NODES]",
-         "ismcts[:ITERATIONS|:SECONDSs][:nodes=NODES]", "strong[:ITERATIONS|:SECONDSs][:nodes=NODES]")
+SPECS = (
+    "random",
+    "greedy",
+    "mcts[:ITERATIONS|:SECONDSs][:nodes=NODES]",
+    "ismcts[:ITERATIONS|:SECONDSs][:nodes=NODES]",
+    "strong[:ITERATIONS|:SECONDSs][:nodes=NODES]",
+)
 #: the spec names of the search bots (they take a budget)
 SEARCH_SPECS = ("mcts", "ismcts", "strong")
 #: the longest time per move a spec may ask for (seconds): :data:`MAX_SECONDS`, as everywhere
@@ -1058,15 +1174,19 @@ def _parse_spec(spec: str) -> _Spec:
     shown = repr(spec) if len(spec) <= _SHOWN else repr(spec[:_SHOWN]) + f"... ({len(spec)} characters)"
     allowed = ", ".join(repr(s) for s in SPECS)
     if any(ch.isspace() for ch in spec):
-        raise ValueError(f"bad bot spec {shown}: a spec is written without spaces, e.g. 'mcts:1000' "
-                         f"(allowed: {allowed})")
+        raise ValueError(
+            f"bad bot spec {shown}: a spec is written without spaces, e.g. 'mcts:1000' (allowed: {allowed})"
+        )
     if not spec.isascii():
-        raise ValueError(f"bad bot spec {shown}: a spec is written in ASCII: letters a-z, digits 0-9 and ':.=', "
-                         f"e.g. 'mcts:1000' (allowed: {allowed})")
+        raise ValueError(
+            f"bad bot spec {shown}: a spec is written in ASCII: letters a-z, digits 0-9 and ':.=', "
+            f"e.g. 'mcts:1000' (allowed: {allowed})"
+        )
     name, *parts = spec.split(":")
     if name not in ("random", "greedy") + SEARCH_SPECS:
-        hint = f" (specs are lowercase: {name.lower()!r})" if name.lower() in ("random", "greedy") + SEARCH_SPECS \
-            else ""
+        hint = (
+            f" (specs are lowercase: {name.lower()!r})" if name.lower() in ("random", "greedy") + SEARCH_SPECS else ""
+        )
         raise ValueError(f"unknown bot spec {shown}{hint}; allowed: {allowed}")
     if name in ("random", "greedy"):
         if parts:
@@ -1074,29 +1194,37 @@ def _parse_spec(spec: str) -> _Spec:
         return _Spec(name)
     out = _Spec(name)
     if parts and parts[-1].startswith("nodes="):
-        count = parts.pop()[len("nodes="):]
+        count = parts.pop()[len("nodes=") :]
         if not _COUNT.fullmatch(count) or not 1 <= int(count) <= MAX_NODES:
-            raise ValueError(f"bad bot spec {shown}: the node budget after 'nodes=' must be an int from 1 to "
-                             f"{MAX_NODES} in digits 0-9, e.g. {name}:nodes=100000 (allowed: {allowed})")
+            raise ValueError(
+                f"bad bot spec {shown}: the node budget after 'nodes=' must be an int from 1 to "
+                f"{MAX_NODES} in digits 0-9, e.g. {name}:nodes=100000 (allowed: {allowed})"
+            )
         out = dataclasses.replace(out, nodes=int(count))
     if len(parts) > 1 or any(p.startswith("nodes=") for p in parts):
-        raise ValueError(f"bad bot spec {shown}: after {name!r} come at most a budget (':1000' iterations or "
-                         f"':0.5s' seconds) and then a node budget (':nodes=100000'), e.g. {name}:0.5s:nodes=100000 "
-                         f"(allowed: {allowed})")
+        raise ValueError(
+            f"bad bot spec {shown}: after {name!r} come at most a budget (':1000' iterations or "
+            f"':0.5s' seconds) and then a node budget (':nodes=100000'), e.g. {name}:0.5s:nodes=100000 "
+            f"(allowed: {allowed})"
+        )
     if parts:
         arg = parts[0]
         if arg.endswith("s"):
             num = arg[:-1]
             seconds = float(num) if _SECONDS.fullmatch(num) else math.nan
             if not 0.0 < seconds <= MAX_SECONDS:  # (False for a NaN)
-                raise ValueError(f"bad bot spec {shown}: the time after {name + ':'!r} must be a number of seconds "
-                                 f"above 0 and at most {MAX_SECONDS:g}, followed by 's', e.g. {name}:0.1s "
-                                 f"(allowed: {allowed})")
+                raise ValueError(
+                    f"bad bot spec {shown}: the time after {name + ':'!r} must be a number of seconds "
+                    f"above 0 and at most {MAX_SECONDS:g}, followed by 's', e.g. {name}:0.1s "
+                    f"(allowed: {allowed})"
+                )
             return dataclasses.replace(out, seconds=seconds)
         if not _COUNT.fullmatch(arg) or not 1 <= int(arg) <= MAX_ITERATIONS:
-            raise ValueError(f"bad bot spec {shown}: the iterations after {name + ':'!r} must be an int "
-                             f"from 1 to {MAX_ITERATIONS} in digits 0-9, or a time such as {name}:0.1s "
-                             f"(allowed: {allowed})")
+            raise ValueError(
+                f"bad bot spec {shown}: the iterations after {name + ':'!r} must be an int "
+                f"from 1 to {MAX_ITERATIONS} in digits 0-9, or a time such as {name}:0.1s "
+                f"(allowed: {allowed})"
+            )
         return dataclasses.replace(out, iterations=int(arg))
     return out
 
@@ -1122,7 +1250,7 @@ def spec_with_time(spec: str, seconds: float) -> str:
     if parsed.name not in SEARCH_SPECS or parsed.iterations is not None or parsed.seconds is not None:
         return spec
     _check_iterations(None, seconds, "time")
-    return f"{parsed.name}:{float(seconds)!r}s{spec[len(parsed.name):]}"
+    return f"{parsed.name}:{float(seconds)!r}s{spec[len(parsed.name) :]}"
 
 
 def make_bot(spec: str, seed: int = 0, *, time: Optional[float] = None) -> Bot:

@@ -27,6 +27,7 @@ Readings (``READINGS``, keyword parameters of ``mousehole.load``; ``docs/games/c
 cards lie) or ``"centred_on_start"`` (with 2 or 4 players the square is fixed, the start card on
 its centre cell).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -55,8 +56,15 @@ from ._api import (
 from ._rng import Rng
 from ._values import DeprecatedAlias, exact, shorten
 
-__all__ = ["CheeseRescue", "CRMove", "CheeseRescueState", "ReferenceCheeseRescueState", "DEFAULT", "READINGS",
-           "parse_move"]
+__all__ = [
+    "CheeseRescue",
+    "CRMove",
+    "CheeseRescueState",
+    "ReferenceCheeseRescueState",
+    "DEFAULT",
+    "READINGS",
+    "parse_move",
+]
 
 # ---- constants and the DEFAULT data table ------------------------------------------------
 
@@ -96,19 +104,19 @@ READINGS: Tuple[Reading, ...] = (
         ),
         rules=("CR-6", "CR-8"),
         source='Dans une partie à 2 ou 4 joueurs, la carte "départ" est posée au centre de la table. ... '
-               "La carte posée ne doit pas sortir de la surface de jeu. La surface de jeu est délimitée ainsi : "
-               "A 2 joueurs : un carré de 5 cartes par 5 ... A 4 joueurs : un carré de 7 cartes par 7 / "
-               "Het speelvlak mag het volgende aantal kaarten niet overschrijden: Bij 2 spelers: een vierkant "
-               "van 5 bij 5 kaarten",
+        "La carte posée ne doit pas sortir de la surface de jeu. La surface de jeu est délimitée ainsi : "
+        "A 2 joueurs : un carré de 5 cartes par 5 ... A 4 joueurs : un carré de 7 cartes par 7 / "
+        "Het speelvlak mag het volgende aantal kaarten niet overschrijden: Bij 2 spelers: een vierkant "
+        "van 5 bij 5 kaarten",
         translation='In a game with 2 or 4 players, the "start" card is placed in the centre of the table. ... '
-                    "The card laid must not go outside the play area. The play area is delimited as follows: "
-                    "with 2 players, a square of 5 cards by 5 ... with 4 players, a square of 7 cards by 7 / "
-                    "The play area may not exceed the following number of cards: with 2 players, a square of "
-                    "5 by 5 cards",
+        "The card laid must not go outside the play area. The play area is delimited as follows: "
+        "with 2 players, a square of 5 cards by 5 ... with 4 players, a square of 7 cards by 7 / "
+        "The play area may not exceed the following number of cards: with 2 players, a square of "
+        "5 by 5 cards",
         why_default="Neither text says where the square lies, and the Dutch gives it as a size the play area "
-                    "may not exceed; the 3-player game, which has no start card, can only be played with a "
-                    "floating square. The odd squares (5, 7) of the games with a start card are what suggests "
-                    "it marks a fixed centre.",
+        "may not exceed; the 3-player game, which has no start card, can only be played with a "
+        "floating square. The odd squares (5, 7) of the games with a start card are what suggests "
+        "it marks a fixed centre.",
     ),
 )
 
@@ -193,7 +201,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
     title = "Cheese Rescue"
     min_players = 2
     max_players = 4
-    STATE_KEYS = ('table', 'hands', 'pile', 'rng', 'history', 'truncated')
+    STATE_KEYS = ("table", "hands", "pile", "rng", "history", "truncated")
     READINGS = READINGS
     DEFAULTS = {
         "players": 4,
@@ -271,8 +279,10 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         for q in range(self.num_players):
             left = " + ".join(kept[q]) if kept[q] else "no cheese left"
             gone = f"; eaten: {', '.join(eaten[q])}" if eaten[q] else ""
-            lines.append(f"{left} = {total[q]} ({len(kept[q])} cheese card{'' if len(kept[q]) == 1 else 's'} "
-                         f"left{gone}) (CR-12, CR-13)")
+            lines.append(
+                f"{left} = {total[q]} ({len(kept[q])} cheese card{'' if len(kept[q]) == 1 else 's'} "
+                f"left{gone}) (CR-12, CR-13)"
+            )
         return lines
 
     def _open_cells(self, table: List[int]) -> Set[int]:
@@ -288,8 +298,12 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         out = set()
         for i, c in enumerate(table):
             r, col = divmod(i, G)
-            if (not c and max(bottom, r) - min(top, r) < N and max(right, col) - min(left, col) < N
-                    and self._in_area(r, col)):
+            if (
+                not c
+                and max(bottom, r) - min(top, r) < N
+                and max(right, col) - min(left, col) < N
+                and self._in_area(r, col)
+            ):
                 out.add(i)
         return out
 
@@ -328,51 +342,64 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         placed, end = len(view["history"]), min(self.cells_to_fill, self.max_turns)
         for q in range(n):  # the best cheese in its hand, one card a turn it still has (CR-7, CR-11)
             turns = sum(1 for t in range(placed, end) if t % n == q)
-            held = sorted((v for k, v in zip(view["hands"][q][3:], self.cheese_kind_values) for _ in range(k)),
-                          reverse=True)
+            held = sorted(
+                (v for k, v in zip(view["hands"][q][3:], self.cheese_kind_values) for _ in range(k)), reverse=True
+            )
             high[q] += sum(held[:turns])
         for q in range(n):
             if q != p and low[q] > high[p]:
-                return False, (f"seat {q} keeps at least {low[q]} points of cheese whatever is laid, more than "
-                               f"the {high[p]} seat {p} can still reach (CR-12, CR-13)")
+                return False, (
+                    f"seat {q} keeps at least {low[q]} points of cheese whatever is laid, more than "
+                    f"the {high[p]} seat {p} can still reach (CR-12, CR-13)"
+                )
         if all(high[q] < low[p] for q in range(n) if q != p):
-            return True, (f"seat {p} keeps at least {low[p]} points of cheese whatever is laid, more than any "
-                          "other seat can still reach (CR-12, CR-13)")
+            return True, (
+                f"seat {p} keeps at least {low[p]} points of cheese whatever is laid, more than any "
+                "other seat can still reach (CR-12, CR-13)"
+            )
         return None
 
     def _play_help(self, view: Dict[str, Any], p: int) -> str:
         N = self.square_size
-        square = (f"the {N} x {N} square centred on the start card" if self.fixed_area
-                  else f"one {N} x {N} square, wherever the cards lie")
+        square = (
+            f"the {N} x {N} square centred on the start card"
+            if self.fixed_area
+            else f"one {N} x {N} square, wherever the cards lie"
+        )
         start = "the start card S" if self.uses_start else "the first card (laid anywhere)"
-        return "\n".join([
-            f"{self.title}: lay cards into a square; at the end dogs, cats and mice clear the table, and",
-            "your cheese that is left scores.",
-            f"- Your turn: lay one hand card on an empty cell next to a card on the table, {start}",
-            f"  included (CR-7); all cards must fit in {square}",
-            "  (CR-8: '.' marks the cells a card may still go to). Then you draw a card while the pile",
-            "  lasts (CR-9).",
-            "- The end: the square is full (CR-11). Then, in this order: every cat next to a dog goes,",
-            "  then every mouse next to a cat that is left, then every cheese next to a mouse that is",
-            "  left; dogs and the start card stay and remove nothing else (CR-12).",
-            "- Score: the values of your own cheese left on the table; a tie goes to more cheese cards",
-            "  left, then it is shared (CR-13).",
-            "- You see your own animals; of the others, their cheese and how many animals they hold (CR-15).",
-            "Moves: 'dog@3,4', 'cat@3,4', 'mouse@3,4', 'cheese2@3,4': the card, then row,column as the",
-            "board numbers them.",
-        ])
+        return "\n".join(
+            [
+                f"{self.title}: lay cards into a square; at the end dogs, cats and mice clear the table, and",
+                "your cheese that is left scores.",
+                f"- Your turn: lay one hand card on an empty cell next to a card on the table, {start}",
+                f"  included (CR-7); all cards must fit in {square}",
+                "  (CR-8: '.' marks the cells a card may still go to). Then you draw a card while the pile",
+                "  lasts (CR-9).",
+                "- The end: the square is full (CR-11). Then, in this order: every cat next to a dog goes,",
+                "  then every mouse next to a cat that is left, then every cheese next to a mouse that is",
+                "  left; dogs and the start card stay and remove nothing else (CR-12).",
+                "- Score: the values of your own cheese left on the table; a tie goes to more cheese cards",
+                "  left, then it is shared (CR-13).",
+                "- You see your own animals; of the others, their cheese and how many animals they hold (CR-15).",
+                "Moves: 'dog@3,4', 'cat@3,4', 'mouse@3,4', 'cheese2@3,4': the card, then row,column as the",
+                "board numbers them.",
+            ]
+        )
 
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
         n = self.num_players
         animals = _counts(DEFAULT["animals"] if params["animals"] is None else params["animals"], "animals")
-        removal = _counts(
-            DEFAULT["removal"][n] if params["removal"] is None else params["removal"], "removal"
-        )
+        removal = _counts(DEFAULT["removal"][n] if params["removal"] is None else params["removal"], "removal")
         cv = DEFAULT["cheese_values"] if params["cheese_values"] is None else params["cheese_values"]
-        if (not isinstance(cv, (list, tuple)) or not cv or len(cv) > 30
-                or any(not is_int(v) or not 1 <= v <= 99 for v in cv)):
-            raise ParameterError(f"cheese_rescue: cheese_values must be a list of 1 to 30 ints 1..99, "
-                                 f"got {shorten(cv)}")
+        if (
+            not isinstance(cv, (list, tuple))
+            or not cv
+            or len(cv) > 30
+            or any(not is_int(v) or not 1 <= v <= 99 for v in cv)
+        ):
+            raise ParameterError(
+                f"cheese_rescue: cheese_values must be a list of 1 to 30 ints 1..99, got {shorten(cv)}"
+            )
         square = DEFAULT["square"][n] if params["square"] is None else params["square"]
         square = int_param("cheese_rescue", square, "square", 2, MAX_SQUARE)
         draw = DEFAULT["initial_draw"] if params["initial_draw"] is None else params["initial_draw"]
@@ -484,14 +511,18 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         history = int_list(d["history"], None, "history", 0, self.num_actions - 1)
         expect(type(d["truncated"]) is bool, f"truncated must be a bool, not {shorten(d['truncated'])}")
         placed = len(history)
-        expect(placed <= self.cells_to_fill, f"CR-11: history has {placed} actions, but only "
-                                             f"{self.cells_to_fill} cards are laid in a game")
+        expect(
+            placed <= self.cells_to_fill,
+            f"CR-11: history has {placed} actions, but only {self.cells_to_fill} cards are laid in a game",
+        )
         expect(placed <= self.max_turns, f"history has {placed} actions, more than max_turns={self.max_turns}")
         # -- CR-3, CR-6: the start card
         start_cells = [i for i, c in enumerate(table) if c == START]
-        expect(start_cells == ([self.center] if self.uses_start else []),
-               f"CR-3: the start card lies on the centre cell {divmod(self.center, G)} with 2 or 4 players "
-               "and is not used with 3 (key 'table')")
+        expect(
+            start_cells == ([self.center] if self.uses_start else []),
+            f"CR-3: the start card lies on the centre cell {divmod(self.center, G)} with 2 or 4 players "
+            "and is not used with 3 (key 'table')",
+        )
         # -- CR-7, CR-8: the history lays exactly the cards on the table, seat by seat, each on
         #    a legal cell of the moment
         laid = [EMPTY] * C
@@ -506,17 +537,27 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             where = f"history[{i}] (seat {q}: {self.kind_name(kind)}@{r},{c})"
             expect(laid[cell] == EMPTY, f"CR-7: {where} lays a card on a cell that is already taken")
             if box:
-                expect(any(laid[x] != EMPTY for x in _neighbours(cell, G)),
-                       f"CR-7: {where} is not next to a card laid before it")
+                expect(
+                    any(laid[x] != EMPTY for x in _neighbours(cell, G)),
+                    f"CR-7: {where} is not next to a card laid before it",
+                )
                 box = [min(box[0], r), max(box[1], r), min(box[2], c), max(box[3], c)]
-                expect(box[1] - box[0] < self.square_size and box[3] - box[2] < self.square_size,
-                       f"CR-8: {where} leaves the {self.square_size} x {self.square_size} square")
-                expect(self._in_area(r, c), f"CR-8: {where} leaves the {self.square_size} x {self.square_size} square "
-                                            "centred on "
-                                            "the start card (play_area='centred_on_start')")
+                expect(
+                    box[1] - box[0] < self.square_size and box[3] - box[2] < self.square_size,
+                    f"CR-8: {where} leaves the {self.square_size} x {self.square_size} square",
+                )
+                expect(
+                    self._in_area(r, c),
+                    f"CR-8: {where} leaves the {self.square_size} x {self.square_size} square "
+                    "centred on "
+                    "the start card (play_area='centred_on_start')",
+                )
             else:
-                expect(cell == self.center, f"CR-7: {where}: the first card lies on the centre cell "
-                                            f"{divmod(self.center, G)} (the engine's 3-player start)")
+                expect(
+                    cell == self.center,
+                    f"CR-7: {where}: the first card lies on the centre cell "
+                    f"{divmod(self.center, G)} (the engine's 3-player start)",
+                )
                 box = [r, r, c, c]
             expect(table[cell] == code, f"CR-10: {where} is not the card the table shows on that cell")
             laid[cell] = code
@@ -524,20 +565,26 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         # -- CR-1, CR-2, CR-4: every card is somewhere
         for k in range(3):
             n_k = table.count(DOG_CODE + k) + sum(h[k] for h in hands) + pile.count(k)
-            expect(n_k == self.pile_counts[k],
-                   f"CR-4: {n_k} {ANIMALS[k]}s on the table, in the hands and in the pile; the game has "
-                   f"{self.pile_counts[k]}")
+            expect(
+                n_k == self.pile_counts[k],
+                f"CR-4: {n_k} {ANIMALS[k]}s on the table, in the hands and in the pile; the game has "
+                f"{self.pile_counts[k]}",
+            )
         for p in range(n):
             for ck in range(K):
                 n_c = table.count(self._cheese_code(p, ck)) + hands[p][3 + ck]
-                expect(n_c == self.cheese_counts[ck],
-                       f"CR-2: seat {p} has {n_c} {self.kind_name(3 + ck)} cards on the table and in hand, "
-                       f"not {self.cheese_counts[ck]}")
+                expect(
+                    n_c == self.cheese_counts[ck],
+                    f"CR-2: seat {p} has {n_c} {self.kind_name(3 + ck)} cards on the table and in hand, "
+                    f"not {self.cheese_counts[ck]}",
+                )
         # -- CR-5, CR-9: sizes of the pile and of each hand after the deal and the draws, and
         #    no seat laid more animals than it had received by then
         after_deal = sum(self.pile_counts) - n * self.initial_draw
-        expect(len(pile) == max(0, after_deal - placed),
-               f"CR-9: after {placed} cards laid the pile holds {max(0, after_deal - placed)} cards, not {len(pile)}")
+        expect(
+            len(pile) == max(0, after_deal - placed),
+            f"CR-9: after {placed} cards laid the pile holds {max(0, after_deal - placed)} cards, not {len(pile)}",
+        )
         received = [self.initial_draw] * n
         animals_laid = [0] * n
         plays = [0] * n
@@ -546,18 +593,25 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             plays[q] += 1
             if a // C < 3:
                 animals_laid[q] += 1
-                expect(animals_laid[q] <= received[q],
-                       f"CR-7: history[{i}]: seat {q} lays its animal number {animals_laid[q]} but has drawn only "
-                       f"{received[q]} animals by then")
+                expect(
+                    animals_laid[q] <= received[q],
+                    f"CR-7: history[{i}]: seat {q} lays its animal number {animals_laid[q]} but has drawn only "
+                    f"{received[q]} animals by then",
+                )
             if i < after_deal:
                 received[q] += 1
         for p in range(n):
             size = sum(self.cheese_counts) + received[p] - plays[p]
-            expect(sum(hands[p]) == size, f"CR-5/CR-9: seat {p} must hold {size} cards after its {plays[p]} turns, "
-                                          f"holds {sum(hands[p])} (key 'hands')")
+            expect(
+                sum(hands[p]) == size,
+                f"CR-5/CR-9: seat {p} must hold {size} cards after its {plays[p]} turns, "
+                f"holds {sum(hands[p])} (key 'hands')",
+            )
         terminal = placed == self.cells_to_fill or placed >= self.max_turns
-        expect(d["truncated"] == (terminal and placed < self.cells_to_fill),
-               "truncated must be true exactly when max_turns ended the game before the square was full")
+        expect(
+            d["truncated"] == (terminal and placed < self.cells_to_fill),
+            "truncated must be true exactly when max_turns ended the game before the square was full",
+        )
 
     def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
         # CR-15: the animals in the other seats' hands, the pile (its order, and so the
@@ -585,14 +639,18 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         animals = [0] * n
         for q in range(n):
             if q != p:
-                expect(isinstance(hands[q], list) and len(hands[q]) == self.num_kinds,
-                       f"hands[{q}] must be a list of {self.num_kinds} entries")
+                expect(
+                    isinstance(hands[q], list) and len(hands[q]) == self.num_kinds,
+                    f"hands[{q}] must be a list of {self.num_kinds} entries",
+                )
                 cheese = int_list(hands[q][3:], self.num_cheese_kinds, f"hands[{q}] (cheese)", 0, 255)
                 animals[q] = sizes[q] - sum(cheese)
                 expect(animals[q] >= 0, f"CR-15: hand_sizes[{q}] is smaller than seat {q}'s cheese in hand")
-        expect(sum(animals) + pile_size == sum(hidden),
-               f"CR-15: {sum(hidden)} animals are hidden from seat {p}, but the other hands and the pile "
-               f"hold {sum(animals) + pile_size}")
+        expect(
+            sum(animals) + pile_size == sum(hidden),
+            f"CR-15: {sum(hidden)} animals are hidden from seat {p}, but the other hands and the pile "
+            f"hold {sum(animals) + pile_size}",
+        )
         pool = [k for k in range(3) for _ in range(hidden[k])]
         rng.shuffle(pool)
         for q in range(n):
@@ -654,9 +712,14 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             c0, c1 = min(i % G for i in [*occupied, *near]), max(i % G for i in [*occupied, *near])
         else:
             r0 = r1 = c0 = c1 = self.square_size - 1
-        lines = [] if seat is None else [
-            f"seat {seat} ({'ABCD'[seat]})'s view: the other seats' animals and the draw pile's cards are "
-            "hidden (CR-15)"]
+        lines = (
+            []
+            if seat is None
+            else [
+                f"seat {seat} ({'ABCD'[seat]})'s view: the other seats' animals and the draw pile's cards are "
+                "hidden (CR-15)"
+            ]
+        )
         lines.append("    " + "".join(f"{c:>4}" for c in range(c0, c1 + 1)))
         for r in range(r0, r1 + 1):
             cells = [table[r * G + c] or (EMPTY if r * G + c in open_ else -1) for c in range(c0, c1 + 1)]
@@ -673,10 +736,12 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
                 held[:0] = [f"{hidden} hidden animal{'s' if hidden != 1 else ''}"] if hidden else []
             lines.append(f"seat {p} ({'ABCD'[p]}): " + ", ".join(held))
         last = "ABCD"[n - 1]
-        lines.append(("legend: S the start card, " if self.uses_start else "legend: ")
-                     + f"D dog, C cat, M mouse; A{self.cheese_kind_values[0]} a cheese card of seat 0 (A) worth "
-                     f"{self.cheese_kind_values[0]} (A-{last}: seats 0-{n - 1}); . an empty cell a card may still "
-                     "go to (CR-8)")
+        lines.append(
+            ("legend: S the start card, " if self.uses_start else "legend: ")
+            + f"D dog, C cat, M mouse; A{self.cheese_kind_values[0]} a cheese card of seat 0 (A) worth "
+            f"{self.cheese_kind_values[0]} (A-{last}: seats 0-{n - 1}); . an empty cell a card may still "
+            "go to (CR-8)"
+        )
         return "\n".join(lines)
 
     def _cell_text(self, code: int) -> str:
@@ -708,9 +773,11 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         if not any(d["table"][x] for x in _neighbours(cell, self.grid_size)):
             return f"CR-7: cell ({r}, {c}) is not adjacent to a card on the table"
         if not self._in_area(r, c):
-            return (f"CR-8: cell ({r}, {c}) is outside the {self.square_size} x {self.square_size} square centred on "
-                    "the start card "
-                    f"(play_area='centred_on_start')")
+            return (
+                f"CR-8: cell ({r}, {c}) is outside the {self.square_size} x {self.square_size} square centred on "
+                "the start card "
+                f"(play_area='centred_on_start')"
+            )
         return f"CR-8: a card at ({r}, {c}) would not fit in the {self.square_size} x {self.square_size} square"
 
 
@@ -819,7 +886,6 @@ class ReferenceCheeseRescueState(CheeseRescueState):
             **self._closing_fields(),
         )
         return d
-
 
     @property
     def current_player(self) -> int:

@@ -29,6 +29,7 @@ its control characters escaped.
 ``rich`` (the ``cli`` extra: ``pip install 'rich>=13'``) draws the progress bar when it is installed and
 stderr is a terminal; it is imported only then.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,8 +51,18 @@ from ._simulate import MAX_GAMES, MAX_THREADS, SimulationSummary, simulate
 from ._values import MAX_INT_TEXT, MAX_VALUE_DEPTH, clip, int_text, json_depth, shorten
 from .bots import MAX_SECONDS, SPECS
 
-__all__ = ["main", "build_parser", "COMMANDS", "DEFAULT_GAMES", "MAX_SEED", "MAX_THREADS", "MAX_WORKERS",
-           "MAX_FILE_BYTES", "MAX_MAX_BYTES", "MAX_NAME"]
+__all__ = [
+    "main",
+    "build_parser",
+    "COMMANDS",
+    "DEFAULT_GAMES",
+    "MAX_SEED",
+    "MAX_THREADS",
+    "MAX_WORKERS",
+    "MAX_FILE_BYTES",
+    "MAX_MAX_BYTES",
+    "MAX_NAME",
+]
 
 PROG = "mousehole"
 #: ``simulate``'s default game count per engine (the reference is thousands of times slower)
@@ -60,15 +71,16 @@ EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
 #: seconds between two progress lines when stderr is not a terminal
 LOG_EVERY = 5.0
 #: ``--seed`` is from 0 to this (a 64-bit seed, as records hold it)
-MAX_SEED = 2 ** 64 - 1
+MAX_SEED = 2**64 - 1
 #: ``arena --workers`` is from 1 to this
 MAX_WORKERS = 256
 #: ``replay`` reads at most this many bytes of its file unless ``--max-bytes`` says otherwise
-MAX_FILE_BYTES = 64 * 2 ** 20
+MAX_FILE_BYTES = 64 * 2**20
 #: ``--max-bytes`` is at most this
-MAX_MAX_BYTES = 2 ** 30
+MAX_MAX_BYTES = 2**30
 #: ``play --name`` is at most this many characters (a record's seat name)
 MAX_NAME = 200
+
 
 class UsageError(Exception):
     """A bad value found after parsing (a player count the game does not allow, an illegal
@@ -95,7 +107,7 @@ def _escape(text: str, *, keep_newlines: bool = False) -> str:
 def _shown(text: str, limit: int = 80) -> str:
     """A value (a path, a typed text) for a message: escaped and at most ``limit`` characters."""
     text = _escape(text)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # --------------------------------------------------------------------------------------
@@ -112,6 +124,7 @@ def _int_value(text: str) -> int:
 
 def _ranged(lo: int, hi: int, hi_text: str = "") -> Callable[[str], int]:
     """An integer argument from ``lo`` to ``hi``."""
+
     def check(text: str) -> int:
         v = _int_value(text)
         if not lo <= v <= hi:
@@ -119,10 +132,11 @@ def _ranged(lo: int, hi: int, hi_text: str = "") -> Callable[[str], int]:
                 raise argparse.ArgumentTypeError(f"must be at least {lo}, got {v}")
             raise argparse.ArgumentTypeError(f"must be from {lo} to {hi_text or hi}, got {v}")
         return v
+
     return check
 
 
-_NO_LIMIT = 10 ** MAX_INT_TEXT
+_NO_LIMIT = 10**MAX_INT_TEXT
 _count = _ranged(0, MAX_GAMES, "2**53")
 _positive = _ranged(1, _NO_LIMIT)
 _games_arg = _ranged(1, MAX_GAMES, "2**53")
@@ -154,6 +168,7 @@ def _game_choice(allow_all: bool) -> Callable[[str], str]:
         if text not in names:
             raise argparse.ArgumentTypeError(f"unknown game {_shown(repr(text), 40)}; choose from {', '.join(names)}")
         return text
+
     return check
 
 
@@ -161,8 +176,9 @@ def _games(n: int) -> str:
     return f"{n:,} game" if n == 1 else f"{n:,} games"
 
 
-def _load(name: str, players: Optional[int], engine: Optional[str],
-          params: Optional[Dict[str, Any]] = None) -> Game[Any, Any]:
+def _load(
+    name: str, players: Optional[int], engine: Optional[str], params: Optional[Dict[str, Any]] = None
+) -> Game[Any, Any]:
     given: Dict[str, Any] = dict(params or {})
     if players is not None:
         given["players"] = players
@@ -190,8 +206,9 @@ def _param_arg(text: str) -> Tuple[str, Any]:
     """``NAME=VALUE``: VALUE is read as JSON when it is JSON (``5``, ``true``, ``[1, 2]``),
     as the text itself otherwise (``tie_break=first_home``)."""
     if len(text) > MAX_PARAM_TEXT:
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE of at most {MAX_PARAM_TEXT:,} characters, "
-                                         f"got {len(text):,} characters")
+        raise argparse.ArgumentTypeError(
+            f"expected NAME=VALUE of at most {MAX_PARAM_TEXT:,} characters, got {len(text):,} characters"
+        )
     name, sep, value = text.partition("=")
     name = name.strip()
     if not sep or not name.isidentifier():
@@ -200,8 +217,10 @@ def _param_arg(text: str) -> Tuple[str, Any]:
         raise argparse.ArgumentTypeError(f"{name} has its own option: use --{name}")
     depth = json_depth(value)  # (before the parser, which recurses, sees it)
     if depth > MAX_VALUE_DEPTH:
-        raise argparse.ArgumentTypeError(f"{name}: VALUE nests arrays and objects {depth} deep; a parameter "
-                                         f"value nests at most {MAX_VALUE_DEPTH} deep")
+        raise argparse.ArgumentTypeError(
+            f"{name}: VALUE nests arrays and objects {depth} deep; a parameter "
+            f"value nests at most {MAX_VALUE_DEPTH} deep"
+        )
     try:
         return name, json.loads(value)
     except ValueError:
@@ -224,18 +243,37 @@ def _params(args: argparse.Namespace) -> Dict[str, Any]:
 
 def _add_game_options(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
     what = "a game id, or 'all' for every game" if allow_all else "a game id"
-    p.add_argument("game", metavar="GAME", type=_game_choice(allow_all),
-                   help=f"{what}: {', '.join(game_names())} (default: none, required)")
-    p.add_argument("--players", type=_int_value, default=None, metavar="N",
-                   help="number of players (default: each game's own default"
-                        + ("; with 'all', games that do not allow N are skipped)" if allow_all else ")"))
-    p.add_argument("--engine", choices=["compiled", "python"], default=None,
-                   help=f"engine: the compiled one or the pure-Python reference (default: "
-                        f"{default_engine()}, the fastest available here)")
-    p.add_argument("--param", type=_param_arg, action="append", default=None, metavar="NAME=VALUE",
-                   help="a game parameter, e.g. a reading of the rules (see 'mousehole rules GAME'); "
-                        "repeat for several; VALUE is JSON or plain text (default: the game's defaults"
-                        + ("; with 'all', games without the parameter are skipped)" if allow_all else ")"))
+    p.add_argument(
+        "game",
+        metavar="GAME",
+        type=_game_choice(allow_all),
+        help=f"{what}: {', '.join(game_names())} (default: none, required)",
+    )
+    p.add_argument(
+        "--players",
+        type=_int_value,
+        default=None,
+        metavar="N",
+        help="number of players (default: each game's own default"
+        + ("; with 'all', games that do not allow N are skipped)" if allow_all else ")"),
+    )
+    p.add_argument(
+        "--engine",
+        choices=["compiled", "python"],
+        default=None,
+        help=f"engine: the compiled one or the pure-Python reference (default: "
+        f"{default_engine()}, the fastest available here)",
+    )
+    p.add_argument(
+        "--param",
+        type=_param_arg,
+        action="append",
+        default=None,
+        metavar="NAME=VALUE",
+        help="a game parameter, e.g. a reading of the rules (see 'mousehole rules GAME'); "
+        "repeat for several; VALUE is JSON or plain text (default: the game's defaults"
+        + ("; with 'all', games without the parameter are skipped)" if allow_all else ")"),
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -244,22 +282,40 @@ def _add_game_options(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
 
 def _add_simulate(sub: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = sub.add_parser(
-        "simulate", help="play seeded uniformly random games and summarise them",
+        "simulate",
+        help="play seeded uniformly random games and summarise them",
         description="Play seeded uniformly random games (mousehole.simulate, in constant memory) "
-                    "and print per seat the mean score with its standard error and the win rate "
-                    "with a 95% Wilson interval, the mean game length, truncations and speed. "
-                    "Ctrl-C stops at once (exit status 130).")
+        "and print per seat the mean score with its standard error and the win rate "
+        "with a 95% Wilson interval, the mean game length, truncations and speed. "
+        "Ctrl-C stops at once (exit status 130).",
+    )
     _add_game_options(p, allow_all=True)
-    p.add_argument("--games", type=_count, default=None, metavar="N",
-                   help=f"number of games per game id (default: {DEFAULT_GAMES['compiled']:,} with the "
-                        f"compiled engine, {DEFAULT_GAMES['python']:,} with the python engine)")
-    p.add_argument("--seed", type=_seed_arg, default=1, metavar="S",
-                   help="seed of the run, from 0 to 2**64-1: the same seed gives the same games; random "
-                        "games hide nothing from anyone, so the same command gives the same figures (default: 1)")
-    p.add_argument("--threads", type=_threads_arg, default=1, metavar="T",
-                   help=f"threads playing games (compiled engine: no GIL), from 1 to {MAX_THREADS} (default: 1)")
-    p.add_argument("--json", metavar="FILE", default=None,
-                   help="also write the figures as JSON to FILE (default: none)")
+    p.add_argument(
+        "--games",
+        type=_count,
+        default=None,
+        metavar="N",
+        help=f"number of games per game id (default: {DEFAULT_GAMES['compiled']:,} with the "
+        f"compiled engine, {DEFAULT_GAMES['python']:,} with the python engine)",
+    )
+    p.add_argument(
+        "--seed",
+        type=_seed_arg,
+        default=1,
+        metavar="S",
+        help="seed of the run, from 0 to 2**64-1: the same seed gives the same games; random "
+        "games hide nothing from anyone, so the same command gives the same figures (default: 1)",
+    )
+    p.add_argument(
+        "--threads",
+        type=_threads_arg,
+        default=1,
+        metavar="T",
+        help=f"threads playing games (compiled engine: no GIL), from 1 to {MAX_THREADS} (default: 1)",
+    )
+    p.add_argument(
+        "--json", metavar="FILE", default=None, help="also write the figures as JSON to FILE (default: none)"
+    )
     return p
 
 
@@ -291,10 +347,16 @@ class _Display:
             except ImportError:
                 self.inline = True
             else:
-                self.rich = Progress(TextColumn("{task.description}"), BarColumn(bar_width=20),
-                                     TaskProgressColumn(), MofNCompleteColumn(), TextColumn("games, eta"),
-                                     TimeRemainingColumn(),
-                                     console=Console(file=self.stream), transient=True)
+                self.rich = Progress(
+                    TextColumn("{task.description}"),
+                    BarColumn(bar_width=20),
+                    TaskProgressColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("games, eta"),
+                    TimeRemainingColumn(),
+                    console=Console(file=self.stream),
+                    transient=True,
+                )
         else:
             self._line(f"{label}: {_games(n)} started")
 
@@ -331,8 +393,9 @@ class _Display:
             self.stream.flush()
 
 
-def _figures(name: str, game: Game[Any, Any], seed: int, threads: int, s: SimulationSummary,
-             seconds: float) -> Dict[str, Any]:
+def _figures(
+    name: str, game: Game[Any, Any], seed: int, threads: int, s: SimulationSummary, seconds: float
+) -> Dict[str, Any]:
     """Everything the table shows, as JSON-ready values (no nan: empty runs give zeros)."""
     hist = s.length_hist
     lengths = [k for k, c in enumerate(hist) if c]
@@ -352,9 +415,17 @@ def _figures(name: str, game: Game[Any, Any], seed: int, threads: int, s: Simula
         "truncated": s.truncated,
         "length_hist": list(hist),
         "seats": [
-            {"seat": p, "mean_score": s.mean_score[p], "score_stderr": s.score_stderr[p],
-             "score_var": s.score_var[p], "score_sum": s.score_sum[p], "score_sq_sum": s.score_sq_sum[p],
-             "wins": s.wins[p], "win_rate": s.win_rates()[p], "win_rate_95": list(s.win_intervals()[p])}
+            {
+                "seat": p,
+                "mean_score": s.mean_score[p],
+                "score_stderr": s.score_stderr[p],
+                "score_var": s.score_var[p],
+                "score_sum": s.score_sum[p],
+                "score_sq_sum": s.score_sq_sum[p],
+                "wins": s.wins[p],
+                "win_rate": s.win_rates()[p],
+                "win_rate_95": list(s.win_intervals()[p]),
+            }
             for p in range(s.num_players)
         ],
     }
@@ -365,26 +436,34 @@ def _legend(game: Game[Any, Any]) -> str:
     rates count."""
     cls = type(game)
     score = cls.SCORE or "as the game's rules count it"
-    wins = ("one winner a game, so the rates add up to 1" if cls.SINGLE_WINNER else
-            "a shared win counts for every seat that shares it, so the rates can add up to more than 1")
+    wins = (
+        "one winner a game, so the rates add up to 1"
+        if cls.SINGLE_WINNER
+        else "a shared win counts for every seat that shares it, so the rates can add up to more than 1"
+    )
     return f"  score: {score}\n  win rate: the share of games the seat won ({wins})"
 
 
 def _table(f: Dict[str, Any], readings: str = "") -> str:
     n = f["n_games"]
     speed = f"{f['games_per_second']:,.0f} games/s" if f["games_per_second"] else "- games/s"
-    head = (f"{f['game']}: {f['players']} players{readings}, {f['engine']} engine, seed {f['seed']}: "
-            f"{_games(n)} in {f['seconds']:.2f} s ({speed})")
+    head = (
+        f"{f['game']}: {f['players']} players{readings}, {f['engine']} engine, seed {f['seed']}: "
+        f"{_games(n)} in {f['seconds']:.2f} s ({speed})"
+    )
     if n == 0:
         return head
     rows = [head, "  seat  mean score  std error  win rate  95% interval"]
     for seat in f["seats"]:
         lo, hi = seat["win_rate_95"]
         se = f"{seat['score_stderr']:10.3f}" if n >= 2 else f"{'-':>10}"
-        rows.append(f"  {seat['seat']:>4}  {seat['mean_score']:10.3f}  {se}  {seat['win_rate']:8.4f}"
-                    f"  {lo:.4f}-{hi:.4f}")
-    rows.append(f"  mean length {f['mean_length']:.2f} actions (shortest {f['shortest']}, longest "
-                f"{f['longest']}); truncated {_games(f['truncated'])} ({100.0 * f['truncated'] / n:.2f}%)")
+        rows.append(
+            f"  {seat['seat']:>4}  {seat['mean_score']:10.3f}  {se}  {seat['win_rate']:8.4f}  {lo:.4f}-{hi:.4f}"
+        )
+    rows.append(
+        f"  mean length {f['mean_length']:.2f} actions (shortest {f['shortest']}, longest "
+        f"{f['longest']}); truncated {_games(f['truncated'])} ({100.0 * f['truncated'] / n:.2f}%)"
+    )
     return "\n".join(rows)
 
 
@@ -445,8 +524,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         try:
             with display:
-                summary = simulate(game, n, seed=args.seed, threads=args.threads, progress=display,
-                                   aggregate=True)
+                summary = simulate(game, n, seed=args.seed, threads=args.threads, progress=display, aggregate=True)
         except KeyboardInterrupt:
             sys.stdout.flush()
             sys.stderr.write(f"interrupted after {_games(display.done)} of {name}\n")
@@ -457,8 +535,14 @@ def _run_simulate(args: argparse.Namespace) -> int:
         if summary.n_games:
             print(_legend(game), flush=True)
     if args.json is not None:
-        doc = {"mousehole": __version__, "command": "simulate", "seed": args.seed, "threads": args.threads,
-               "results": report, "skipped": skipped}
+        doc = {
+            "mousehole": __version__,
+            "command": "simulate",
+            "seed": args.seed,
+            "threads": args.threads,
+            "results": report,
+            "skipped": skipped,
+        }
         try:
             with open(args.json, "w", encoding="utf-8") as fh:
                 fh.write(_dump_json(doc))
@@ -474,17 +558,26 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 def _add_show(sub: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = sub.add_parser(
-        "show", help="print a position after some moves",
+        "show",
+        help="print a position after some moves",
         description="Print the position of a new game (seeded) after the given moves, each "
-                    "written in the game's readable notation (as --legal lists them).")
+        "written in the game's readable notation (as --legal lists them).",
+    )
     _add_game_options(p, allow_all=False)
-    p.add_argument("--seed", type=_seed_arg, default=None, metavar="S",
-                   help="seed of the deal, from 0 to 2**64-1 (default: a fresh secret seed from the operating "
-                        "system; the seed used is printed)")
-    p.add_argument("--moves", default="", metavar='"M1; M2; ..."',
-                   help="moves to play first, separated by ';' (default: none)")
-    p.add_argument("--legal", action="store_true", default=False,
-                   help="also list the legal moves of the position (default: off)")
+    p.add_argument(
+        "--seed",
+        type=_seed_arg,
+        default=None,
+        metavar="S",
+        help="seed of the deal, from 0 to 2**64-1 (default: a fresh secret seed from the operating "
+        "system; the seed used is printed)",
+    )
+    p.add_argument(
+        "--moves", default="", metavar='"M1; M2; ..."', help="moves to play first, separated by ';' (default: none)"
+    )
+    p.add_argument(
+        "--legal", action="store_true", default=False, help="also list the legal moves of the position (default: off)"
+    )
     return p
 
 
@@ -505,8 +598,10 @@ def _run_show(args: argparse.Namespace) -> int:
         state.apply_action(action)
         text = _escape(text)
         played.append(f"{i}. seat {seat}: {text}" if seat >= 0 else f"{i}. chance: {text}")
-    print(f"{args.game}, {game.num_players} players{_readings_text(game)}, {game.engine} engine, seed {seed}; "
-          f"after {len(played)} move{'s' if len(played) != 1 else ''}")
+    print(
+        f"{args.game}, {game.num_players} players{_readings_text(game)}, {game.engine} engine, seed {seed}; "
+        f"after {len(played)} move{'s' if len(played) != 1 else ''}"
+    )
     for line in played:
         print(f"  {line}")
     print()
@@ -530,7 +625,8 @@ def _bot_specs(text: str) -> List[str]:
     specs = [s.strip() for s in text.split(",")]
     if not text.strip() or any(not s for s in specs):
         raise argparse.ArgumentTypeError(
-            f"expected bot specs separated by commas (e.g. mcts:200,random), got {shorten(text)}")
+            f"expected bot specs separated by commas (e.g. mcts:200,random), got {shorten(text)}"
+        )
     return specs
 
 
@@ -550,8 +646,10 @@ def _seconds_arg(text: str) -> float:
     except ValueError:
         v = math.nan
     if not 0.0 < v <= MAX_MOVE_SECONDS:  # (False for a NaN)
-        raise argparse.ArgumentTypeError(f"expected seconds per move, a number above 0 and at most "
-                                         f"{MAX_MOVE_SECONDS:g}, got {_shown(repr(text), 60)}")
+        raise argparse.ArgumentTypeError(
+            f"expected seconds per move, a number above 0 and at most "
+            f"{MAX_MOVE_SECONDS:g}, got {_shown(repr(text), 60)}"
+        )
     return v
 
 
@@ -559,6 +657,7 @@ def _timed(specs: Sequence[str], seconds: Optional[float]) -> List[str]:
     """``--time``: every search bot given without a budget gets ``seconds`` per move
     (``mcts`` becomes ``mcts:0.5s``); the other specs stay as they are."""
     from .bots import spec_with_time
+
     if seconds is None:
         return list(specs)
     return [spec_with_time(s, seconds) for s in specs]
@@ -567,6 +666,7 @@ def _timed(specs: Sequence[str], seconds: Optional[float]) -> List[str]:
 def _check_spec(spec: str, i: int) -> None:
     """A usage error naming the spec unless it makes a bot."""
     from .arena import _build
+
     try:
         _build(spec, 0)
     except (ValueError, TypeError, ImportError) as e:
@@ -592,57 +692,102 @@ def _pause_arg(text: str) -> float:
     """``--pause``: seconds, a number from 0 to :data:`mousehole._play.MAX_PAUSE`."""
     v = _real_text(text)
     if not 0.0 <= v <= MAX_PAUSE:  # (False for a NaN)
-        raise argparse.ArgumentTypeError(f"expected seconds, a number from 0 to {MAX_PAUSE:g}, "
-                                         f"got {_shown(repr(text), 60)}")
+        raise argparse.ArgumentTypeError(
+            f"expected seconds, a number from 0 to {MAX_PAUSE:g}, got {_shown(repr(text), 60)}"
+        )
     return v
 
 
 def _add_play(sub: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = sub.add_parser(
-        "play", help="play a game against bots in the terminal",
+        "play",
+        help="play a game against bots in the terminal",
         description="Play one game against bots: type your moves in the game's readable notation "
-                    "('moves' lists the legal ones), 'help' for the game's rules and your legal moves, "
-                    "'quit' to leave. Before each of your moves the position is shown as your seat sees it "
-                    "(what the game hides from you stays hidden), with a legend; the bots' moves are printed "
-                    "as they play. A move that is your only legal one is played for you (see --forced). Once "
-                    "your result can no longer change, the game stops and says why (see --watch). At the end "
-                    "it says why the game ended and how every seat's score is made up.")
+        "('moves' lists the legal ones), 'help' for the game's rules and your legal moves, "
+        "'quit' to leave. Before each of your moves the position is shown as your seat sees it "
+        "(what the game hides from you stays hidden), with a legend; the bots' moves are printed "
+        "as they play. A move that is your only legal one is played for you (see --forced). Once "
+        "your result can no longer change, the game stops and says why (see --watch). At the end "
+        "it says why the game ended and how every seat's score is made up.",
+    )
     _add_game_options(p, allow_all=False)
-    p.add_argument("--seat", type=_int_value, default=0, metavar="K",
-                   help="your seat, from 0 to players - 1 (default: 0)")
-    p.add_argument("--bots", type=_bot_specs, default=None, metavar="SPEC,...",
-                   help=f"the bots of the other seats in seat order, separated by commas: {_SPECS_TEXT} "
-                        "(e.g. strong:1s); a single spec plays every other seat (default: random)")
-    p.add_argument("--level", choices=sorted(LEVELS), default=None,
-                   help="play every other seat at a difficulty instead of --bots: easy (greedy), medium "
-                        f"(ismcts), hard (strong, the strongest bot), {LEVEL_SECONDS:g} s a move unless --time "
-                        "says otherwise (default: none)")
-    p.add_argument("--time", type=_seconds_arg, default=None, metavar="SECONDS",
-                   help="seconds per move of the search bots given without a budget (e.g. --bots mcts "
-                        "--time 0.5) (default: their 1000 iterations)")
-    p.add_argument("--forced", choices=FORCED_CHOICES, default="play",
-                   help="a move that is your only legal one: 'play' plays it for you and shows it, pausing "
-                        "--pause seconds (Enter goes on at once); 'ask' asks you as for any move, and an empty "
-                        "line (Enter) plays it (default: play)")
-    p.add_argument("--pause", type=_pause_arg, default=FORCED_PAUSE, metavar="SECONDS",
-                   help=f"how long a move played for you stays on screen before the game goes on, from 0 to "
-                        f"{MAX_PAUSE:g}; only when standard input is a terminal (default: {FORCED_PAUSE:g})")
-    p.add_argument("--watch", action="store_true",
-                   help="play on to the end when your result can no longer change (default: the game stops "
-                        "there and says why, with the scores as they stand)")
-    p.add_argument("--seed", type=_seed_arg, default=None, metavar="S",
-                   help="seed of the deal, the dice and the bots, from 0 to 2**64-1 (default: a fresh secret "
-                        "seed from the operating system, printed when the game ends and kept in the record)")
-    p.add_argument("--name", type=_name_arg, default="you", metavar="NAME",
-                   help=f"your name in the game record, 1 to {MAX_NAME} characters (default: you)")
-    p.add_argument("--record", metavar="FILE", default=None,
-                   help="write the game record (mousehole.records JSON) to FILE at the end, "
-                        "finished, stopped or left (default: none)")
+    p.add_argument(
+        "--seat", type=_int_value, default=0, metavar="K", help="your seat, from 0 to players - 1 (default: 0)"
+    )
+    p.add_argument(
+        "--bots",
+        type=_bot_specs,
+        default=None,
+        metavar="SPEC,...",
+        help=f"the bots of the other seats in seat order, separated by commas: {_SPECS_TEXT} "
+        "(e.g. strong:1s); a single spec plays every other seat (default: random)",
+    )
+    p.add_argument(
+        "--level",
+        choices=sorted(LEVELS),
+        default=None,
+        help="play every other seat at a difficulty instead of --bots: easy (greedy), medium "
+        f"(ismcts), hard (strong, the strongest bot), {LEVEL_SECONDS:g} s a move unless --time "
+        "says otherwise (default: none)",
+    )
+    p.add_argument(
+        "--time",
+        type=_seconds_arg,
+        default=None,
+        metavar="SECONDS",
+        help="seconds per move of the search bots given without a budget (e.g. --bots mcts "
+        "--time 0.5) (default: their 1000 iterations)",
+    )
+    p.add_argument(
+        "--forced",
+        choices=FORCED_CHOICES,
+        default="play",
+        help="a move that is your only legal one: 'play' plays it for you and shows it, pausing "
+        "--pause seconds (Enter goes on at once); 'ask' asks you as for any move, and an empty "
+        "line (Enter) plays it (default: play)",
+    )
+    p.add_argument(
+        "--pause",
+        type=_pause_arg,
+        default=FORCED_PAUSE,
+        metavar="SECONDS",
+        help=f"how long a move played for you stays on screen before the game goes on, from 0 to "
+        f"{MAX_PAUSE:g}; only when standard input is a terminal (default: {FORCED_PAUSE:g})",
+    )
+    p.add_argument(
+        "--watch",
+        action="store_true",
+        help="play on to the end when your result can no longer change (default: the game stops "
+        "there and says why, with the scores as they stand)",
+    )
+    p.add_argument(
+        "--seed",
+        type=_seed_arg,
+        default=None,
+        metavar="S",
+        help="seed of the deal, the dice and the bots, from 0 to 2**64-1 (default: a fresh secret "
+        "seed from the operating system, printed when the game ends and kept in the record)",
+    )
+    p.add_argument(
+        "--name",
+        type=_name_arg,
+        default="you",
+        metavar="NAME",
+        help=f"your name in the game record, 1 to {MAX_NAME} characters (default: you)",
+    )
+    p.add_argument(
+        "--record",
+        metavar="FILE",
+        default=None,
+        help="write the game record (mousehole.records JSON) to FILE at the end, "
+        "finished, stopped or left (default: none)",
+    )
     return p
 
 
 def _write_record(path: str, state: Any, seats: List[str]) -> None:
     from .records import dumps
+
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(dumps(state, seats=seats, indent=1) + "\n")
     print(f"record written to {_escape(path)}")
@@ -655,8 +800,10 @@ def _play_specs(bots: Sequence[str], n: int, seat: int) -> Dict[int, str]:
     if len(specs) == 1:
         specs = specs * (n - 1)
     if len(specs) != n - 1:
-        raise UsageError(f"argument --bots: {n} players: give {n - 1} bots (the other seats, in seat order) "
-                         f"or one for every other seat, got {len(specs)}")
+        raise UsageError(
+            f"argument --bots: {n} players: give {n - 1} bots (the other seats, in seat order) "
+            f"or one for every other seat, got {len(specs)}"
+        )
     for i, spec in enumerate(specs):
         _check_spec(spec, i)
     return dict(zip([s for s in range(n) if s != seat], specs))
@@ -666,6 +813,7 @@ def _run_play(args: argparse.Namespace) -> int:
     from ._play import PlayOptions, play
     from ._rng import Rng, derive
     from .arena import _build, _chance
+
     game = _load(args.game, args.players, args.engine, _params(args))
     n = game.num_players
     seat = args.seat
@@ -691,13 +839,18 @@ def _run_play(args: argparse.Namespace) -> int:
     state = game.new_state(seed=seed)
     seats = ", ".join(f"seat {s}: {spec_of[s]}" for s in others)
     dealt = "a secret seed (printed at the end)" if secret else f"seed {seed}"
-    print(f"{args.game}, {n} players{_readings_text(game)}, {game.engine} engine, {dealt}; you are seat {seat}; "
-          f"{seats}")
-    print("type your move in the game's notation; 'moves' lists your legal moves, 'help' explains the game, "
-          "'quit' leaves")
+    print(
+        f"{args.game}, {n} players{_readings_text(game)}, {game.engine} engine, {dealt}; you are seat {seat}; {seats}"
+    )
+    print(
+        "type your move in the game's notation; 'moves' lists your legal moves, 'help' explains the game, 'quit' leaves"
+    )
     if args.forced == "play":
-        print("a move that is your only legal one is played for you (Enter skips the pause; --forced ask asks "
-              "you instead)", flush=True)
+        print(
+            "a move that is your only legal one is played for you (Enter skips the pause; --forced ask asks "
+            "you instead)",
+            flush=True,
+        )
     labels = ["you" if s == seat else spec_of[s] for s in range(n)]
     options = PlayOptions(seat=seat, labels=labels, forced=args.forced, pause=args.pause, watch=args.watch)
     outcome = play(state, bots, lambda st: _chance(st, rolls), options)
@@ -714,27 +867,51 @@ def _run_play(args: argparse.Namespace) -> int:
 
 def _add_replay(sub: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = sub.add_parser(
-        "replay", help="replay a game record, in the terminal or as an HTML page",
+        "replay",
+        help="replay a game record, in the terminal or as an HTML page",
         description="Replay a game record (mousehole.records JSON, as 'play --record' and 'arena --records' "
-                    "write them; a file holding a list of records takes --index). The record is verified "
-                    "move by move first. Without --html the game is printed move by move; with --html OUT "
-                    "one self-contained HTML page is written (SVG frames, a slider, previous/next buttons "
-                    "and the arrow keys). A file that is not a record (too large, not UTF-8, not JSON, not "
-                    "the record format, a move that does not replay) is refused with one line (status 2).")
+        "write them; a file holding a list of records takes --index). The record is verified "
+        "move by move first. Without --html the game is printed move by move; with --html OUT "
+        "one self-contained HTML page is written (SVG frames, a slider, previous/next buttons "
+        "and the arrow keys). A file that is not a record (too large, not UTF-8, not JSON, not "
+        "the record format, a move that does not replay) is refused with one line (status 2).",
+    )
     p.add_argument("file", metavar="FILE", help="the record, or a list of records ('-': standard input)")
-    p.add_argument("--index", type=_count, default=None, metavar="K",
-                   help="which record of a list of records, from 0; only for a list (default: 0, the first)")
+    p.add_argument(
+        "--index",
+        type=_count,
+        default=None,
+        metavar="K",
+        help="which record of a list of records, from 0; only for a list (default: 0, the first)",
+    )
     p.add_argument("--html", metavar="OUT", default=None, help="write the replay page to OUT (default: none)")
-    p.add_argument("--view", type=_int_value, default=None, metavar="SEAT",
-                   help="show the game as this seat saw it: positions and captions, in the text and on the "
-                        "page (default: everything)")
-    p.add_argument("--diagrams", action="store_true",
-                   help="print the position after every move, not only at the end (default: off)")
-    p.add_argument("--engine", choices=["compiled", "python"], default=None,
-                   help="engine that replays the record (default: the default engine)")
-    p.add_argument("--max-bytes", type=_max_bytes_arg, default=MAX_FILE_BYTES, metavar="N",
-                   help=f"read at most N bytes of FILE, from 1 to 2**30; a larger file is refused "
-                        f"(default: {MAX_FILE_BYTES:,}, 64 MiB)")
+    p.add_argument(
+        "--view",
+        type=_int_value,
+        default=None,
+        metavar="SEAT",
+        help="show the game as this seat saw it: positions and captions, in the text and on the "
+        "page (default: everything)",
+    )
+    p.add_argument(
+        "--diagrams",
+        action="store_true",
+        help="print the position after every move, not only at the end (default: off)",
+    )
+    p.add_argument(
+        "--engine",
+        choices=["compiled", "python"],
+        default=None,
+        help="engine that replays the record (default: the default engine)",
+    )
+    p.add_argument(
+        "--max-bytes",
+        type=_max_bytes_arg,
+        default=MAX_FILE_BYTES,
+        metavar="N",
+        help=f"read at most N bytes of FILE, from 1 to 2**30; a larger file is refused "
+        f"(default: {MAX_FILE_BYTES:,}, 64 MiB)",
+    )
     return p
 
 
@@ -750,14 +927,16 @@ def _read_capped(path: str, cap: int) -> bytes:
 def _run_replay(args: argparse.Namespace) -> int:
     from .records import MAX_DEPTH, RecordError, _parse, loads
     from .replay import html, text_lines
+
     name = "standard input" if args.file == "-" else _shown(args.file)
     try:
         data = _read_capped(args.file, args.max_bytes)
     except OSError as e:
         raise UsageError(f"argument FILE: cannot read {name}: {e.strerror or e}") from None
     if len(data) > args.max_bytes:
-        raise UsageError(f"argument FILE: {name} is larger than {args.max_bytes:,} bytes "
-                         "(--max-bytes raises the limit)")
+        raise UsageError(
+            f"argument FILE: {name} is larger than {args.max_bytes:,} bytes (--max-bytes raises the limit)"
+        )
     listed = data.lstrip(b" \t\r\n")[:1] == b"["  # a list of records: one level more
     try:
         doc = _parse(data, max_bytes=args.max_bytes, max_depth=MAX_DEPTH + listed, what="the file")
@@ -785,8 +964,11 @@ def _run_replay(args: argparse.Namespace) -> int:
         _check_output(args.html, "--html")
     # The record's free text (seat names, the date) is shown with its control characters
     # escaped: a name cannot clear the terminal or forge a line of the replay.
-    shown = dataclasses.replace(record, seats=tuple(_escape(s) for s in record.seats),
-                                date=None if record.date is None else _escape(record.date))
+    shown = dataclasses.replace(
+        record,
+        seats=tuple(_escape(s) for s in record.seats),
+        date=None if record.date is None else _escape(record.date),
+    )
     # Everything is made before anything is written, so that a refusal is one line alone.
     try:
         if args.html is not None:
@@ -817,44 +999,75 @@ def _run_replay(args: argparse.Namespace) -> int:
 
 def _add_arena(sub: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = sub.add_parser(
-        "arena", help="play a seat-rotated tournament between bots and print the results table",
+        "arena",
+        help="play a seat-rotated tournament between bots and print the results table",
         description="Play seeded games between bots (mousehole.arena.play), rotating the seats every game, "
-                    "and print per bot the wins, the win rate of decided games with its 95% interval, the "
-                    "mean score with its 95% interval and the openskill ratings. The games run here, on "
-                    "a pool of worker processes (--workers) or on a Dask cluster (--dask); the results "
-                    "are the same for the same seed. Ctrl-C stops (exit status 130).")
+        "and print per bot the wins, the win rate of decided games with its 95% interval, the "
+        "mean score with its 95% interval and the openskill ratings. The games run here, on "
+        "a pool of worker processes (--workers) or on a Dask cluster (--dask); the results "
+        "are the same for the same seed. Ctrl-C stops (exit status 130).",
+    )
     _add_game_options(p, allow_all=False)
     players = next(a for a in p._actions if a.dest == "players")
     players.help = "number of players (default: the number of bots)"
-    p.add_argument("--bots", type=_bot_specs, required=True, metavar="SPEC,SPEC,...",
-                   help=f"one bot per seat of the rotation, separated by commas: {_SPECS_TEXT} "
-                        "(e.g. mcts:0.1s); their number is the player count unless --players says it "
-                        "(default: none, required)")
-    p.add_argument("--time", type=_seconds_arg, default=None, metavar="SECONDS",
-                   help="seconds per move of the search bots given without a budget (mcts becomes "
-                        "mcts:SECONDSs); the table shows the time every bot used (default: their 1000 "
-                        "iterations)")
-    p.add_argument("--games", type=_games_arg, default=100, metavar="N",
-                   help="number of games, from 1 to 2**53 (default: 100)")
-    p.add_argument("--seed", type=_seed_arg, default=None, metavar="S",
-                   help="seed of the tournament, from 0 to 2**64-1: the same seed gives the same games "
-                        "(default: a fresh seed from the operating system; the table shows the seed used)")
-    p.add_argument("--workers", type=_workers_arg, default=None, metavar="K",
-                   help=f"worker processes playing games, from 1 to {MAX_WORKERS}; 1 plays them in this "
-                        "process (default: 1)")
-    p.add_argument("--dask", default=None, metavar="ADDRESS",
-                   help="run the games on the Dask cluster whose scheduler is at ADDRESS, e.g. "
-                        "tcp://10.0.0.5:8786 (needs dask[distributed]) (default: none)")
-    p.add_argument("--json", metavar="FILE", default=None,
-                   help="also write the figures as JSON to FILE (default: none)")
-    p.add_argument("--records", metavar="FILE", default=None,
-                   help="also write every game's record (seed, seats, actions, returns) as JSON to FILE "
-                        "(default: none)")
+    p.add_argument(
+        "--bots",
+        type=_bot_specs,
+        required=True,
+        metavar="SPEC,SPEC,...",
+        help=f"one bot per seat of the rotation, separated by commas: {_SPECS_TEXT} "
+        "(e.g. mcts:0.1s); their number is the player count unless --players says it "
+        "(default: none, required)",
+    )
+    p.add_argument(
+        "--time",
+        type=_seconds_arg,
+        default=None,
+        metavar="SECONDS",
+        help="seconds per move of the search bots given without a budget (mcts becomes "
+        "mcts:SECONDSs); the table shows the time every bot used (default: their 1000 "
+        "iterations)",
+    )
+    p.add_argument(
+        "--games", type=_games_arg, default=100, metavar="N", help="number of games, from 1 to 2**53 (default: 100)"
+    )
+    p.add_argument(
+        "--seed",
+        type=_seed_arg,
+        default=None,
+        metavar="S",
+        help="seed of the tournament, from 0 to 2**64-1: the same seed gives the same games "
+        "(default: a fresh seed from the operating system; the table shows the seed used)",
+    )
+    p.add_argument(
+        "--workers",
+        type=_workers_arg,
+        default=None,
+        metavar="K",
+        help=f"worker processes playing games, from 1 to {MAX_WORKERS}; 1 plays them in this process (default: 1)",
+    )
+    p.add_argument(
+        "--dask",
+        default=None,
+        metavar="ADDRESS",
+        help="run the games on the Dask cluster whose scheduler is at ADDRESS, e.g. "
+        "tcp://10.0.0.5:8786 (needs dask[distributed]) (default: none)",
+    )
+    p.add_argument(
+        "--json", metavar="FILE", default=None, help="also write the figures as JSON to FILE (default: none)"
+    )
+    p.add_argument(
+        "--records",
+        metavar="FILE",
+        default=None,
+        help="also write every game's record (seed, seats, actions, returns) as JSON to FILE (default: none)",
+    )
     return p
 
 
 def _ignore_sigint() -> None:  # worker processes: Ctrl-C is the parent's to handle
     import signal
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -867,8 +1080,10 @@ def _arena_game(args: argparse.Namespace, specs: List[str]) -> Game[Any, Any]:
     if args.players is None:
         cls = type(load(args.game, engine="python"))
         if not cls.min_players <= players <= cls.max_players:
-            raise UsageError(f"argument --bots: {args.game} is for {cls.min_players} to {cls.max_players} players, "
-                             f"one bot each; got {players} bot{'s' if players != 1 else ''}")
+            raise UsageError(
+                f"argument --bots: {args.game} is for {cls.min_players} to {cls.max_players} players, "
+                f"one bot each; got {players} bot{'s' if players != 1 else ''}"
+            )
     game = _load(args.game, players, args.engine, _params(args))
     for i, spec in enumerate(specs):
         _check_spec(spec, i)
@@ -880,6 +1095,7 @@ def _arena_executor(args: argparse.Namespace) -> Tuple[Any, Any, Any]:
     processes (``--workers``), or none of them (this process)."""
     if args.dask is not None:
         import importlib
+
         try:
             distributed: Any = importlib.import_module("distributed")
         except ImportError:
@@ -891,6 +1107,7 @@ def _arena_executor(args: argparse.Namespace) -> Tuple[Any, Any, Any]:
         return client.get_executor(), client, None
     if args.workers is not None and args.workers > 1:
         import concurrent.futures
+
         pool = concurrent.futures.ProcessPoolExecutor(args.workers, initializer=_ignore_sigint)
         return pool, None, pool
     return None, None, None
@@ -901,12 +1118,12 @@ def _end_pool(pool: Any) -> None:
     import concurrent.futures
     import multiprocessing
     import threading
+
     # Ending the workers breaks the pool; its manager thread then tries to fail the
     # futures already cancelled and CPython (3.9-3.12) prints an InvalidStateError
     # from that thread. Nothing is lost: keep stderr to the one line the caller writes.
     hook = threading.excepthook
-    threading.excepthook = lambda a: (None if isinstance(a.exc_value, concurrent.futures.InvalidStateError)
-                                      else hook(a))
+    threading.excepthook = lambda a: None if isinstance(a.exc_value, concurrent.futures.InvalidStateError) else hook(a)
     manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
     pool.shutdown(wait=False, cancel_futures=True)
     for child in multiprocessing.active_children():
@@ -937,6 +1154,7 @@ def _write_arena_outputs(args: argparse.Namespace, result: Any, seconds: float) 
 
 def _run_arena(args: argparse.Namespace) -> int:
     from .arena import play
+
     specs: List[str] = _timed(args.bots, args.time)
     game = _arena_game(args, specs)
     if args.dask is not None and args.workers is not None:
@@ -946,14 +1164,20 @@ def _run_arena(args: argparse.Namespace) -> int:
             _check_output(path, opt)
     executor, client, pool = _arena_executor(args)
     seed = args.seed if args.seed is not None else _fresh_seed()
-    where = (f"Dask at {_escape(args.dask)}" if client is not None else
-             f"{args.workers} worker processes" if pool is not None else "this process")
+    where = (
+        f"Dask at {_escape(args.dask)}"
+        if client is not None
+        else f"{args.workers} worker processes"
+        if pool is not None
+        else "this process"
+    )
     display = _Display(f"{args.game} ({game.num_players}p, {' vs '.join(specs)})", args.games)
     start = time.perf_counter()
     try:
         with display:
-            result = play(game, specs, args.games, seed, executor=executor, progress=display,
-                          records=args.records is not None)
+            result = play(
+                game, specs, args.games, seed, executor=executor, progress=display, records=args.records is not None
+            )
     except KeyboardInterrupt:
         if pool is not None:
             _end_pool(pool)
@@ -968,8 +1192,10 @@ def _run_arena(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     print(result.table())
     readings = _readings_text(game)
-    print(f"  {_games(args.games)}{' with ' + readings.strip()[1:-1] if readings else ''} in {seconds:.2f} s "
-          f"on {where}", flush=True)
+    print(
+        f"  {_games(args.games)}{' with ' + readings.strip()[1:-1] if readings else ''} in {seconds:.2f} s on {where}",
+        flush=True,
+    )
     return _write_arena_outputs(args, result, seconds)
 
 
@@ -979,27 +1205,36 @@ def _run_arena(args: argparse.Namespace) -> int:
 
 def _add_rules(sub: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = sub.add_parser(
-        "rules", help="list a game's readings of its rules (parameters) with their sources",
+        "rules",
+        help="list a game's readings of its rules (parameters) with their sources",
         description="Print the game's readings: where the printed rules allow more than one "
-                    "reading, a parameter (--param NAME=VALUE on simulate, show, play and arena; a "
-                    "keyword of mousehole.load) with its values, the sentence of the original text it "
-                    "rests on and its translation, and why the default was chosen; then the game's "
-                    "other parameters.")
-    p.add_argument("game", metavar="GAME", type=_game_choice(False),
-                   help=f"a game id: {', '.join(game_names())} (default: none, required)")
+        "reading, a parameter (--param NAME=VALUE on simulate, show, play and arena; a "
+        "keyword of mousehole.load) with its values, the sentence of the original text it "
+        "rests on and its translation, and why the default was chosen; then the game's "
+        "other parameters.",
+    )
+    p.add_argument(
+        "game",
+        metavar="GAME",
+        type=_game_choice(False),
+        help=f"a game id: {', '.join(game_names())} (default: none, required)",
+    )
     return p
 
 
 def _wrap(text: str, indent: str, width: int = 96) -> List[str]:
     import textwrap
+
     return textwrap.wrap(_escape(text), width=width, initial_indent=indent, subsequent_indent=indent) or [indent]
 
 
 def rules_text(name: str) -> str:
     """What ``mousehole rules NAME`` prints: the game's readings table in plain text."""
     cls = type(load(name, engine="python"))
-    lines = [f"{cls.title}: readings of the rules (parameters of mousehole.load(\"{name}\", ...); "
-             "on the command line --param NAME=VALUE)"]
+    lines = [
+        f'{cls.title}: readings of the rules (parameters of mousehole.load("{name}", ...); '
+        "on the command line --param NAME=VALUE)"
+    ]
     if not cls.READINGS:
         lines.append("  (none: the text leaves no open question that changes play)")
     for r in cls.READINGS:
@@ -1013,8 +1248,11 @@ def rules_text(name: str) -> str:
         lines += _wrap(f"why the default: {r.why_default}", "  ")
     readings = {r.param for r in cls.READINGS}
     other = [f"{k}={v!r}" for k, v in cls.DEFAULTS.items() if k not in readings]
-    lines += ["", "other parameters (defaults): " + ", ".join(other),
-              f"({cls.min_players} to {cls.max_players} players; None: the rules' own value for the player count)"]
+    lines += [
+        "",
+        "other parameters (defaults): " + ", ".join(other),
+        f"({cls.min_players} to {cls.max_players} players; None: the rules' own value for the player count)",
+    ]
     return "\n".join(lines)
 
 
@@ -1026,24 +1264,29 @@ def _run_rules(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------------------
 # the parser and main
 
+
 #: subcommand name -> (adds its parser, runs it)
 def _bench_parser(sub: Any) -> argparse.ArgumentParser:
     from . import bench
+
     return bench.add_parser(sub)
 
 
 def _bench_run(args: argparse.Namespace) -> int:
     from . import bench
+
     return bench.run(args)
 
 
 def _serve_parser(sub: Any) -> argparse.ArgumentParser:  # (the serve extra: mousehole.serve)
     from .serve import cli as serve_cli
+
     return serve_cli.add_parser(sub)
 
 
 def _serve_run(args: argparse.Namespace) -> int:
     from .serve import cli as serve_cli
+
     return serve_cli.run(args)
 
 
@@ -1060,9 +1303,12 @@ COMMANDS: Dict[str, Tuple[Callable[[Any], argparse.ArgumentParser], Callable[[ar
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="mousehole: exact, fast rules engines for M, Cheese Rescue, "
-                     "Kater Kasimir and Maus au Chocolat. Engines available here: "
-                     f"{', '.join(available_engines())}.")
+    parser = _Parser(
+        prog=PROG,
+        description="mousehole: exact, fast rules engines for M, Cheese Rescue, "
+        "Kater Kasimir and Maus au Chocolat. Engines available here: "
+        f"{', '.join(available_engines())}.",
+    )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True

@@ -56,6 +56,7 @@ makes one.
 ``gymnasium`` is an optional dependency, the ``gymnasium`` extra (Python 3.10+): ``pip install
 'gymnasium>=1.0'``. ``import mousehole`` never imports it.
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence, Tuple
@@ -77,8 +78,15 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from ._api import _REGISTRY, CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, check_seat, game_names, index_arg, load
 from ._values import shorten, word
 
-__all__ = ["ENV_IDS", "RENDER_MODES", "AVAILABLE_RENDER_MODES", "RENDER_VIEWS", "MouseholeEnv",
-           "MouseholeVectorEnv", "RandomOpponent"]
+__all__ = [
+    "ENV_IDS",
+    "RENDER_MODES",
+    "AVAILABLE_RENDER_MODES",
+    "RENDER_VIEWS",
+    "MouseholeEnv",
+    "MouseholeVectorEnv",
+    "RandomOpponent",
+]
 
 #: Gymnasium id -> mousehole game id, for every game that declares one (``Game.ENV_ID``)
 ENV_IDS: Dict[str, str] = {_REGISTRY[g].ENV_ID: g for g in game_names() if _REGISTRY[g].ENV_ID}
@@ -137,13 +145,14 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
         # (each option read as the exact str it holds: docs/api.md, Bounds)
         mode = None if render_mode is None else word(render_mode, RENDER_MODES)
         if render_mode is not None and mode is None:
-            raise ValueError("render_mode must be None, 'human', 'ansi' or 'rgb_array', "
-                             f"got {shorten(render_mode)}")
+            raise ValueError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {shorten(render_mode)}")
         self.render_mode = mode
         view = word(render_view, RENDER_VIEWS)
         if view is None:
-            raise ValueError(f"render_view must be 'seat' (the learner's view) or 'full' "
-                             f"(the whole position), got {shorten(render_view)}")
+            raise ValueError(
+                f"render_view must be 'seat' (the learner's view) or 'full' "
+                f"(the whole position), got {shorten(render_view)}"
+            )
         self.render_view: str = view
         illegal = word(illegal_action, _ILLEGAL_MODES)
         if illegal is None:
@@ -166,11 +175,14 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
         if callable(getattr(opponents, "step", None)):
             return {p: opponents for p in others}
         if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
-            raise TypeError("opponents must be None, an object with step(state) -> int, "
-                            "or a sequence of such objects (one per other seat)")
+            raise TypeError(
+                "opponents must be None, an object with step(state) -> int, "
+                "or a sequence of such objects (one per other seat)"
+            )
         if len(opponents) != len(others):
-            raise ValueError(f"opponents: expected one per other seat ({len(others)}: seats "
-                             f"{others}), got {len(opponents)}")
+            raise ValueError(
+                f"opponents: expected one per other seat ({len(others)}: seats {others}), got {len(opponents)}"
+            )
         for i, o in enumerate(opponents):
             if not callable(getattr(o, "step", None)):
                 raise TypeError(f"opponents[{i}] has no step(state) -> int method")
@@ -234,9 +246,7 @@ class MouseholeEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):  # type: ignore
             self.render()
         return self._obs(), self._info()
 
-    def step(
-        self, action: Any
-    ) -> Tuple[npt.NDArray[np.float32], float, bool, bool, Dict[str, Any]]:
+    def step(self, action: Any) -> Tuple[npt.NDArray[np.float32], float, bool, bool, Dict[str, Any]]:
         """Apply the learner's ``action``, then the opponents' until the learner is to move
         again or the game ends. Raises :class:`mousehole.IllegalMoveError` for an illegal
         action (state unchanged) when ``illegal_action="raise"``."""
@@ -331,11 +341,18 @@ class MouseholeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc, unus
       naming the call.
     """
 
-    metadata: Dict[str, Any] = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP,
-                                "render_modes": []}
+    metadata: Dict[str, Any] = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, game_id: str, num_envs: int = 1, *, seat: int = 0, threads: int = 1,
-                 engine: Optional[str] = None, **params: Any) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: int = 1,
+        *,
+        seat: int = 0,
+        threads: int = 1,
+        engine: Optional[str] = None,
+        **params: Any,
+    ) -> None:
         from .vector import VectorGame
 
         super().__init__()
@@ -344,10 +361,10 @@ class MouseholeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc, unus
         self.vector = VectorGame(self.game, num_envs, 0, threads=threads, seats=[self.seat])
         self.num_envs = self.vector.num_envs
         self.single_observation_space = spaces.Box(
-            low=-np.inf, high=np.inf, shape=tuple(self.game.observation_shape), dtype=np.float32)
+            low=-np.inf, high=np.inf, shape=tuple(self.game.observation_shape), dtype=np.float32
+        )
         self.single_action_space = spaces.Discrete(self.game.num_actions)
-        self.observation_space = gymnasium.vector.utils.batch_space(
-            self.single_observation_space, self.num_envs)
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, self.num_envs)
         self._rewards = np.zeros(self.num_envs, dtype=np.float64)
         self._all = np.ones(self.num_envs, dtype=np.bool_)
@@ -355,14 +372,14 @@ class MouseholeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc, unus
 
     def _check_reset(self, call: str) -> None:
         if not self._reset_done:
-            raise RuntimeError(f"MouseholeVectorEnv.{call}() was called before reset(): "
-                               "call reset() first")
+            raise RuntimeError(f"MouseholeVectorEnv.{call}() was called before reset(): call reset() first")
 
     def _info(self) -> Dict[str, Any]:
         return {"action_mask": self.vector.action_mask.view(np.int8), "_action_mask": self._all}
 
-    def reset(self, *, seed: Optional[int] = None,
-              options: Optional[Dict[str, Any]] = None) -> Tuple[npt.NDArray[np.float32], Dict[str, Any]]:
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[npt.NDArray[np.float32], Dict[str, Any]]:
         """Every sub-environment starts a new game (see the class docstring for seeds);
         ``options`` is accepted and ignored."""
         super().reset(seed=seed)
@@ -372,8 +389,11 @@ class MouseholeVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc, unus
         self._reset_done = True
         return obs, self._info()
 
-    def step(self, actions: Any) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float64],
-                                          npt.NDArray[np.bool_], npt.NDArray[np.bool_], Dict[str, Any]]:
+    def step(
+        self, actions: Any
+    ) -> Tuple[
+        npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Dict[str, Any]
+    ]:
         """One learner action per sub-environment, then the opponents' until the learner
         is to move again (in a new game where one ended)."""
         self._check_reset("step")

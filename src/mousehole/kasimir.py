@@ -62,6 +62,7 @@ Choices where the text is silent (``docs/games/kasimir.md``): skipped turns draw
 ``max_turns`` counts moves (not chance actions, not skipped turns); with a clover every
 distance 1..clover is a separate action even when several reach the hole.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -92,8 +93,17 @@ from ._api import (
 from ._rng import Rng
 from ._values import DeprecatedAlias, exact, shorten
 
-__all__ = ["Kasimir", "KasimirMove", "KKMove", "KKRoll", "KasimirState", "ReferenceKasimirState", "DEFAULT", "CLOVER",
-           "parse_move"]
+__all__ = [
+    "Kasimir",
+    "KasimirMove",
+    "KKMove",
+    "KKRoll",
+    "KasimirState",
+    "ReferenceKasimirState",
+    "DEFAULT",
+    "CLOVER",
+    "parse_move",
+]
 
 # ---- constants and the DEFAULT data table ------------------------------------------------
 
@@ -120,11 +130,11 @@ READINGS: Tuple[Reading, ...] = (
         ),
         rules=("KK-13",),
         source="Bei Gleichstand gewinnt derjenige, der als erster mit einer Maus im Mauseloch war. "
-               "(French: En cas d'égalité, le plus rapide (à nombre de tours égaux), l'emporte.)",
+        "(French: En cas d'égalité, le plus rapide (à nombre de tours égaux), l'emporte.)",
         translation="In a tie, the one who was first to have a mouse in the mouse hole wins. "
-                    "(French: In a tie, the fastest (at equal numbers of turns) wins.)",
+        "(French: In a tie, the fastest (at equal numbers of turns) wins.)",
         why_default="The German sentence names exactly what is compared, and it is the reading the engines "
-                    "followed before this parameter; the French 'fastest' does not say what is timed.",
+        "followed before this parameter; the French 'fastest' does not say what is timed.",
     ),
     Reading(
         param="elimination",
@@ -137,14 +147,14 @@ READINGS: Tuple[Reading, ...] = (
         ),
         rules=("KK-11", "KK-13"),
         source="Sind alle vier Mäuse von dir in Fallen gefangen, scheidest du ganz aus dem Spiel aus. "
-               "(French: Si toutes tes souris sont tombées dans des pièges, tu es éliminé de la partie.)",
+        "(French: Si toutes tes souris sont tombées dans des pièges, tu es éliminé de la partie.)",
         translation="If all four of your mice are caught in traps, you drop out of the game entirely. "
-                    "(French: If all your mice have fallen into traps, you are eliminated from the game.)",
+        "(French: If all your mice have fallen into traps, you are eliminated from the game.)",
         why_default="The sentence is explicit: 'scheidest du ganz aus dem Spiel aus' (you drop out of the game "
-                    "entirely; French: 'tu es éliminé de la partie'), and a player out of the game does not "
-                    "win it; where a player only loses turns the text says 'aussetzen' instead. The scoring "
-                    "sentence's silence about eliminated players is the only argument for skip_turns, the "
-                    "default until issue 41.",
+        "entirely; French: 'tu es éliminé de la partie'), and a player out of the game does not "
+        "win it; where a player only loses turns the text says 'aussetzen' instead. The scoring "
+        "sentence's silence about eliminated players is the only argument for skip_turns, the "
+        "default until issue 41.",
     ),
     Reading(
         param="all_eliminated",
@@ -157,14 +167,14 @@ READINGS: Tuple[Reading, ...] = (
         ),
         rules=("KK-11", "KK-13"),
         source="Sind alle vier Mäuse von dir in Fallen gefangen, scheidest du ganz aus dem Spiel aus. [...] "
-               "Es gewinnt, wer schließlich - wenn keine Mäuse mehr unterwegs sind - die meisten Mäuse ins "
-               "Mauseloch bringen konnte.",
+        "Es gewinnt, wer schließlich - wenn keine Mäuse mehr unterwegs sind - die meisten Mäuse ins "
+        "Mauseloch bringen konnte.",
         translation="If all four of your mice are caught in traps, you drop out of the game entirely. [...] "
-                    "The winner is the one who in the end - when no mice are on the way any more - could bring "
-                    "the most mice into the mouse hole.",
+        "The winner is the one who in the end - when no mice are on the way any more - could bring "
+        "the most mice into the mouse hole.",
         why_default="The winning sentence counts mice in the hole, and nobody has one; no sentence names a winner "
-                    "among seats that have all dropped out, and this is the reading the engines followed before "
-                    "this parameter. Outlasting the others is a reading the text allows, not one it states.",
+        "among seats that have all dropped out, and this is the reading the engines followed before "
+        "this parameter. Outlasting the others is a reading the text allows, not one it states.",
     ),
 )
 #: ``tie_break`` as the engines' code: 0 first_home, 1 first_finished, 2 fewest_turns
@@ -173,8 +183,11 @@ TIE_CODES = {"first_home": 0, "first_finished": 1, "fewest_turns": 2}
 #: seat the ``history`` index of the move that caught its last mouse (KK-11), ``-1``: none
 OUT_KEYS: Tuple[str, ...] = ("out_at",)
 #: the state dict keys each ``tie_break`` adds (after ``first_home``)
-TIE_KEYS: Dict[str, Tuple[str, ...]] = {"first_home": (), "first_finished": ("last_home",),
-                                        "fewest_turns": ("round", "home_round")}
+TIE_KEYS: Dict[str, Tuple[str, ...]] = {
+    "first_home": (),
+    "first_finished": ("last_home",),
+    "fewest_turns": ("round", "home_round"),
+}
 #: Limits of the compiled engine (bitboards of 64 positions, 32 mice, small action space).
 MAX_TRACK = 60
 MAX_MICE = 8
@@ -290,8 +303,14 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
 
     DRAWING = "mousehole.render.kasimir"
     SCORE = "the mice the seat brought into the hole, 0 to 4 (KK-13)"
-    SEARCH_TUNING = {"c": 1.0, "depth": 1000, "scale": 15.0, "greedy": 1.0,  # StrongBot (docs/bots.md)
-                     "depth@2": 3, "greedy@2": 0.0}  # 3-4 players: greedy play-outs to the end
+    SEARCH_TUNING = {
+        "c": 1.0,
+        "depth": 1000,
+        "scale": 15.0,
+        "greedy": 1.0,  # StrongBot (docs/bots.md)
+        "depth@2": 3,
+        "greedy@2": 0.0,
+    }  # 3-4 players: greedy play-outs to the end
     INFORMATION = "perfect"  # nothing hidden but the next roll of the die
     ENV_ID = "mousehole/Kasimir-v0"
     OPENSPIEL_DEFAULTS = {"explicit_chance": True}  # every roll a chance node of OpenSpiel's
@@ -301,7 +320,16 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     min_players = 2
     max_players = 4
     STATE_KEYS: ClassVar[Tuple[str, ...]] = (
-        'pantry', 'track', 'home', 'first_home', 'seat', 'roll', 'rng', 'history', 'truncated')
+        "pantry",
+        "track",
+        "home",
+        "first_home",
+        "seat",
+        "roll",
+        "rng",
+        "history",
+        "truncated",
+    )
     DEFAULTS = {
         "players": 4,
         "max_turns": 1000,
@@ -390,9 +418,11 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         return "no mouse is on the way any more: each one is home or caught in a trap (KK-12)"
 
     def _tie_words(self) -> str:
-        return {0: "the seat whose first mouse got home first",
-                1: "the seat whose last mouse got home first",
-                2: "the seat that brought its last mouse home in the fewest rounds"}[self.tie]
+        return {
+            0: "the seat whose first mouse got home first",
+            1: "the seat whose last mouse got home first",
+            2: "the seat that brought its last mouse home in the fewest rounds",
+        }[self.tie]
 
     def _score_breakdown(self, d: Dict[str, Any]) -> Optional[List[str]]:
         """KK-13 per seat: its mice home (with what the tie-break compares), caught and on the way."""
@@ -407,8 +437,10 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
                 when = f", the {'last' if self.tie == 1 else 'first'} at action {i + 1}" if i >= 0 else ""
             if self.last_out and d["out_at"][q] >= 0:  # KK-11, all_eliminated="last_out_wins"
                 when += f", out at action {d['out_at'][q] + 1}"
-            lines.append(f"{home} {'mouse' if home == 1 else 'mice'} home{when}; {caught[q]} caught, {way[q]} on "
-                         f"the way = {home} (KK-13)")
+            lines.append(
+                f"{home} {'mouse' if home == 1 else 'mice'} home{when}; {caught[q]} caught, {way[q]} on "
+                f"the way = {home} (KK-13)"
+            )
         return lines
 
     def _settled(self, view: Dict[str, Any], p: int) -> Optional[Tuple[bool, str]]:
@@ -427,38 +459,44 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             return False, f"all of seat {p}'s mice are caught: it is out of the game (KK-11)"
         for q in range(self.num_players):
             if q != p and home[q] > best:
-                return False, (f"seat {q} has {home[q]} mice home, more than seat {p} can still get there "
-                               f"({home[p]} home, {way[p]} on the way) (KK-13)")
+                return False, (
+                    f"seat {q} has {home[q]} mice home, more than seat {p} can still get there "
+                    f"({home[p]} home, {way[p]} on the way) (KK-13)"
+                )
         if all(home[q] + way[q] < home[p] for q in range(self.num_players) if q != p):
-            return True, (f"seat {p} has {home[p]} mice home, more than any other seat can still get there "
-                          "(KK-13)")
+            return True, (f"seat {p} has {home[p]} mice home, more than any other seat can still get there (KK-13)")
         return None
 
     def _play_help(self, view: Dict[str, Any], p: int) -> str:
         clover = f"the clover: any distance from 1 to {self.clover}" if CLOVER in self.faces else ""
         faces = ", ".join(str(f) for f in self.faces)
-        out = ("a seat whose mice are all caught is out of the game and cannot win" if self.elim_out
-               else "a seat whose mice are all caught only loses its turns")
+        out = (
+            "a seat whose mice are all caught is out of the game and cannot win"
+            if self.elim_out
+            else "a seat whose mice are all caught only loses its turns"
+        )
         if self.last_out:
             out += "; when every seat is out, the last one out wins"
-        return "\n".join([
-            f"{self.title}: bring your {self.mice} mice from the pantry along the track into the hole.",
-            f"- Your turn: the die is rolled for you (faces {faces}); move one of your free",
-            "  mice that many spaces on (KK-5)" + (f"; {clover}." if clover else "."),
-            "  You must move when you can, even into a trap; a seat without a free mouse skips its turn",
-            "  (KK-10).",
-            "- A mouse is free when it is not caught, not home, and no mouse stands on it; your pantry",
-            "  stack moves one mouse at a time (KK-6).",
-            "- A mouse that stops on other mice climbs on top and blocks them until it leaves (KK-8).",
-            "- A mouse that stops exactly on an empty trap is caught there for good; the trap is then",
-            "  full and mice stop on it safely (KK-9). Passing over a trap is safe, and the hole needs",
-            f"  no exact roll (KK-7). The traps: spaces {', '.join(map(str, self.traps))} (KK-1).",
-            f"- {out[0].upper()}{out[1:]} (KK-11).",
-            "- The end: no mouse is on the way any more (KK-12). Most mice home wins; a tie goes to",
-            f"  {self._tie_words()} (KK-13).",
-            "Moves: '12+5' (the mouse on space 12 moves 5), 'pantry+3', or as 'moves' lists them",
-            "('space 12 +5 -> space 17').",
-        ])
+        return "\n".join(
+            [
+                f"{self.title}: bring your {self.mice} mice from the pantry along the track into the hole.",
+                f"- Your turn: the die is rolled for you (faces {faces}); move one of your free",
+                "  mice that many spaces on (KK-5)" + (f"; {clover}." if clover else "."),
+                "  You must move when you can, even into a trap; a seat without a free mouse skips its turn",
+                "  (KK-10).",
+                "- A mouse is free when it is not caught, not home, and no mouse stands on it; your pantry",
+                "  stack moves one mouse at a time (KK-6).",
+                "- A mouse that stops on other mice climbs on top and blocks them until it leaves (KK-8).",
+                "- A mouse that stops exactly on an empty trap is caught there for good; the trap is then",
+                "  full and mice stop on it safely (KK-9). Passing over a trap is safe, and the hole needs",
+                f"  no exact roll (KK-7). The traps: spaces {', '.join(map(str, self.traps))} (KK-1).",
+                f"- {out[0].upper()}{out[1:]} (KK-11).",
+                "- The end: no mouse is on the way any more (KK-12). Most mice home wins; a tie goes to",
+                f"  {self._tie_words()} (KK-13).",
+                "Moves: '12+5' (the mouse on space 12 moves 5), 'pantry+3', or as 'moves' lists them",
+                "('space 12 +5 -> space 17').",
+            ]
+        )
 
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
         L = int_param("kasimir", params["track_length"], "track_length (KK-1: number of spaces)", 1, MAX_TRACK)
@@ -507,13 +545,14 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         if self.tie or self.last_out:  # the keys these readings need, after first_home (default dicts unchanged)
             i = Kasimir.STATE_KEYS.index("first_home") + 1
             self.STATE_KEYS = (  # type: ignore[misc]  # this game's keys (a class default otherwise)
-                Kasimir.STATE_KEYS[:i] + TIE_KEYS[self.tie_break] + (OUT_KEYS if self.last_out else ())
-                + Kasimir.STATE_KEYS[i:])
+                Kasimir.STATE_KEYS[:i]
+                + TIE_KEYS[self.tie_break]
+                + (OUT_KEYS if self.last_out else ())
+                + Kasimir.STATE_KEYS[i:]
+            )
         n = self.num_players
         self.stack_levels = n * mice
-        self.observation_shape = (
-            n * (L + 2) + L * self.stack_levels * n + 2 * L + self.num_faces + n + 1 + n,
-        )
+        self.observation_shape = (n * (L + 2) + L * self.stack_levels * n + 2 * L + self.num_faces + n + 1 + n,)
         return {
             "explicit_chance": ec,
             "track_length": L,
@@ -538,13 +577,15 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         if isinstance(move, KKRoll):
             if not (is_int(move.index) and 0 <= move.index < self.num_faces) or self.faces[move.index] != move.face:
                 raise IllegalMoveError(
-                    f"KK-3: the die has no face {shorten(move.face)} at index {move.index}; faces: {self.faces}")
+                    f"KK-3: the die has no face {shorten(move.face)} at index {move.index}; faces: {self.faces}"
+                )
             return self.num_move_actions + move.index
         if not isinstance(move, KKMove):
             raise TypeError(f"kasimir takes KKMove or KKRoll moves, not {type(move).__name__}")
         if not (is_int(move.start) and 0 <= move.start <= self.track_length):
-            raise IllegalMoveError(f"KK-1: a move starts in the pantry (0) or on a space 1..{self.track_length}, "
-                                   f"not {move.start}")
+            raise IllegalMoveError(
+                f"KK-1: a move starts in the pantry (0) or on a space 1..{self.track_length}, not {move.start}"
+            )
         if not (is_int(move.distance) and 1 <= move.distance <= self.max_distance):
             raise IllegalMoveError(f"KK-5: a move goes 1..{self.max_distance} spaces, not {move.distance}")
         return move.start * self.max_distance + move.distance - 1
@@ -605,7 +646,8 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         and die."""
         if not isinstance(text, str):
             raise ValueError(
-                f"a Kater Kasimir move is written as text like '12+5' or 'roll 3', not {type(text).__name__}")
+                f"a Kater Kasimir move is written as text like '12+5' or 'roll 3', not {type(text).__name__}"
+            )
         text = str(exact(text))  # (the str it holds: a subclass's own methods unheard)
         where = r"(pantry|hole|\d{1,9}|(?:space|trap)\s+\d{1,9})"
         m = re.fullmatch(r"\s*roll\s+(\d{1,9}|clover)\s*(?:#\s*(\d{1,9})\s*)?", text)
@@ -616,15 +658,18 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
                 if not (0 <= roll.index < self.num_faces and self.faces[roll.index] == face):
                     raise ValueError(
                         f"KK-3: {shorten(text.strip())}: face #{roll.index} of the die {self.faces} is not "
-                        f"{shorten(face)}")
+                        f"{shorten(face)}"
+                    )
                 return roll
             if face not in self.faces:
                 raise ValueError(f"KK-3: {shorten(text.strip())}: the die {self.faces} has no face {shorten(face)}")
             return KKRoll(self.faces.index(face), face)  # a repeated face: its first index
         m = re.fullmatch(rf"\s*{where}\s*\+\s*(\d{{1,9}})\s*(?:->\s*{where}\s*)?", text)
         if not m:
-            raise ValueError(f"not a Kater Kasimir move: {shorten(text)} (expected e.g. '12+5', 'pantry+3', "
-                             "'space 12 +5 -> space 17', 'roll 3' or 'roll clover #5')")
+            raise ValueError(
+                f"not a Kater Kasimir move: {shorten(text)} (expected e.g. '12+5', 'pantry+3', "
+                "'space 12 +5 -> space 17', 'roll 3' or 'roll clover #5')"
+            )
         start = self._read_position(m.group(1), text)
         move = KKMove(start, int(m.group(2)))
         self.move_to_action(move)  # KK-1, KK-5: a start on the track and a distance the die allows
@@ -632,9 +677,11 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             end = self._read_position(m.group(3), text)
             target = min(start + move.distance, self.home_pos)
             if end != target:
-                raise ValueError(f"KK-7: {shorten(text.strip())}: {move.distance} spaces from the "
-                                 f"{self.position_name(start)} lead to the {self.position_name(target)}, "
-                                 f"not to the {self.position_name(end)}")
+                raise ValueError(
+                    f"KK-7: {shorten(text.strip())}: {move.distance} spaces from the "
+                    f"{self.position_name(start)} lead to the {self.position_name(target)}, "
+                    f"not to the {self.position_name(end)}"
+                )
         return move
 
     def _read_position(self, word: str, text: str) -> int:
@@ -649,8 +696,9 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         if pos == 0 and not kind:
             return 0  # "0+3" (str of KKMove): the pantry
         if not 1 <= pos <= self.track_length:
-            raise ValueError(f"KK-1: {shorten(text.strip())}: {pos} is not a space of the track "
-                             f"(1..{self.track_length})")
+            raise ValueError(
+                f"KK-1: {shorten(text.strip())}: {pos} is not a space of the track (1..{self.track_length})"
+            )
         if kind == "trap" and not self.is_trap[pos]:
             raise ValueError(f"KK-1: {shorten(text.strip())}: space {pos} is not a trap (traps: {self.traps})")
         return pos
@@ -679,8 +727,10 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         fh = int_list(d["first_home"], n, "first_home", -1, max(len(history) - 1, -1))
         expect(type(d["truncated"]) is bool, f"truncated must be a bool, not {shorten(d['truncated'])}")
         roll = d["roll"]
-        expect(roll is None or (is_int(roll) and 0 <= roll < self.num_faces),
-               f"roll must be None or a face index 0..{self.num_faces - 1} of the die, not {shorten(roll)}")
+        expect(
+            roll is None or (is_int(roll) and 0 <= roll < self.num_faces),
+            f"roll must be None or a face index 0..{self.num_faces - 1} of the die, not {shorten(roll)}",
+        )
         seat = d["seat"]
         expect(is_int(seat), f"seat must be an int (a seat, or {TERMINAL} once the game is over), not {shorten(seat)}")
         # -- KK-2: every mouse is somewhere
@@ -689,62 +739,85 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             for q in st:
                 count[q] += 1
         for p in range(n):
-            expect(count[p] == m, f"KK-2: seat {p} has {count[p]} mice in the pantry, on the track and home; "
-                                  f"it has {m}")
+            expect(
+                count[p] == m, f"KK-2: seat {p} has {count[p]} mice in the pantry, on the track and home; it has {m}"
+            )
         # -- KK-3, KK-5: the form of the history
         any_face = sorted({x for f in range(self.num_faces) for x in self.roll_distances(f)})
         for i, a in enumerate(history):
             if self.explicit_chance:
-                expect((a >= P) == (i % 2 == 0), f"KK-5: history[{i}] = {a}: with explicit chance every turn is "
-                                                 "a die face (an action >= P) followed by a move")
+                expect(
+                    (a >= P) == (i % 2 == 0),
+                    f"KK-5: history[{i}] = {a}: with explicit chance every turn is "
+                    "a die face (an action >= P) followed by a move",
+                )
                 if a < P:
                     face = history[i - 1] - P
-                    expect(a % self.max_distance + 1 in self.roll_distances(face),
-                           f"KK-5: history[{i}] moves {a % self.max_distance + 1} spaces after the die showed "
-                           f"{self.faces[face]!r}")
+                    expect(
+                        a % self.max_distance + 1 in self.roll_distances(face),
+                        f"KK-5: history[{i}] moves {a % self.max_distance + 1} spaces after the die showed "
+                        f"{self.faces[face]!r}",
+                    )
             else:
-                expect(a < P, f"KK-5: history[{i}] = {a} is a die face, but without explicit chance the "
-                              "state rolls itself and history holds moves only")
+                expect(
+                    a < P,
+                    f"KK-5: history[{i}] = {a} is a die face, but without explicit chance the "
+                    "state rolls itself and history holds moves only",
+                )
                 step = a % self.max_distance + 1
-                expect(step in any_face, f"KK-3: history[{i}] moves {step} spaces, "
-                                                   f"which no face of the die {self.faces} allows")
+                expect(
+                    step in any_face,
+                    f"KK-3: history[{i}] moves {step} spaces, which no face of the die {self.faces} allows",
+                )
         moves = sum(1 for a in history if a < P)
         expect(moves <= self.max_turns, f"history holds {moves} moves, more than max_turns={self.max_turns}")
         # -- KK-13: the tie-break record
         for p in range(n):
-            expect((fh[p] >= 0) == (home[p] > 0),
-                   f"KK-13: first_home[{p}] = {fh[p]} disagrees with home[{p}] = {home[p]}")
+            expect(
+                (fh[p] >= 0) == (home[p] > 0), f"KK-13: first_home[{p}] = {fh[p]} disagrees with home[{p}] = {home[p]}"
+            )
             if fh[p] >= 0:
                 expect(history[fh[p]] < P, f"KK-13: first_home[{p}] points at history[{fh[p]}], a die face, not a move")
         got = [x for x in fh if x >= 0]
-        expect(len(set(got)) == len(got),
-               "KK-13: two seats cannot reach the hole with the same action (key 'first_home')")
+        expect(
+            len(set(got)) == len(got), "KK-13: two seats cannot reach the hole with the same action (key 'first_home')"
+        )
         self._validate_tie_record(d, home, fh, history, moves)  # KK-13 under tie_break
         if self.last_out:  # KK-11 under all_eliminated="last_out_wins"
             self._validate_out_record(d, track, history)
         # -- KK-10, KK-12: the turn
-        on_way = (sum(pantry) + sum(len(st) for st in track)
-                  - sum(1 for i, st in enumerate(track) if st and self.is_trap[i + 1]))
+        on_way = (
+            sum(pantry)
+            + sum(len(st) for st in track)
+            - sum(1 for i, st in enumerate(track) if st and self.is_trap[i + 1])
+        )
         over = on_way == 0
-        expect(d["truncated"] == (not over and moves >= self.max_turns),
-               f"truncated must be true exactly when max_turns={self.max_turns} moves ended a game with mice "
-               "on the way")
+        expect(
+            d["truncated"] == (not over and moves >= self.max_turns),
+            f"truncated must be true exactly when max_turns={self.max_turns} moves ended a game with mice on the way",
+        )
         if over or d["truncated"]:
             expect(seat == TERMINAL and roll is None, f"KK-12: a finished game has seat {TERMINAL} and no roll")
-            expect(not (self.explicit_chance and history and history[-1] >= P),
-                   "KK-12: a game ends with a move, not with a die face")
+            expect(
+                not (self.explicit_chance and history and history[-1] >= P),
+                "KK-12: a game ends with a move, not with a die face",
+            )
         else:
             expect(0 <= seat < n, f"KK-12: {on_way} mice are still on the way, so seat must be 0..{n - 1}, not {seat}")
             expect(_can_move(self, pantry, track, seat), f"KK-10: seat {seat} has no free mouse and cannot be to move")
             if self.explicit_chance:
                 shown = history[-1] - P if history and history[-1] >= P else None
-                expect(roll == shown, f"KK-5: with explicit chance the roll is the die face that history ends with "
-                                      f"({shown!r}: None when the seat has yet to roll), not {shorten(roll)}")
+                expect(
+                    roll == shown,
+                    f"KK-5: with explicit chance the roll is the die face that history ends with "
+                    f"({shown!r}: None when the seat has yet to roll), not {shorten(roll)}",
+                )
             else:
                 expect(roll is not None, "KK-5: without explicit chance the roll is always shown")
 
-    def _validate_tie_record(self, d: Dict[str, Any], home: List[int], fh: List[int], history: List[int],
-                             moves: int) -> None:
+    def _validate_tie_record(
+        self, d: Dict[str, Any], home: List[int], fh: List[int], history: List[int], moves: int
+    ) -> None:
         """KK-13: the keys the ``tie_break`` reading adds (``TIE_KEYS``), checked against
         ``home``, ``first_home`` and the history: ``last_home`` (``first_finished``) set exactly
         for the seats with a mouse home, at a move, the first one for one mouse home and a
@@ -755,28 +828,39 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         if self.tie == 1:  # tie_break="first_finished": the move of each seat's latest mouse home
             lh = int_list(d["last_home"], n, "KK-13: last_home", -1, max(len(history) - 1, -1))
             for p in range(n):
-                expect((lh[p] >= 0) == (home[p] > 0),
-                       f"KK-13: last_home[{p}] = {lh[p]} disagrees with home[{p}] = {home[p]}")
+                expect(
+                    (lh[p] >= 0) == (home[p] > 0),
+                    f"KK-13: last_home[{p}] = {lh[p]} disagrees with home[{p}] = {home[p]}",
+                )
                 if lh[p] >= 0:
-                    expect(history[lh[p]] < P, f"KK-13: last_home[{p}] points at history[{lh[p]}], a die face, "
-                                               "not a move")
-                    expect((lh[p] == fh[p]) == (home[p] == 1) and lh[p] >= fh[p],
-                           f"KK-13: last_home[{p}] = {lh[p]} and first_home[{p}] = {fh[p]} do not fit "
-                           f"home[{p}] = {home[p]} (the same move for one mouse home, a later one for more)")
+                    expect(
+                        history[lh[p]] < P, f"KK-13: last_home[{p}] points at history[{lh[p]}], a die face, not a move"
+                    )
+                    expect(
+                        (lh[p] == fh[p]) == (home[p] == 1) and lh[p] >= fh[p],
+                        f"KK-13: last_home[{p}] = {lh[p]} and first_home[{p}] = {fh[p]} do not fit "
+                        f"home[{p}] = {home[p]} (the same move for one mouse home, a later one for more)",
+                    )
             for p in range(n):
                 for q in range(p + 1, n):
-                    expect(not ({fh[p], lh[p]} & {fh[q], lh[q]}) or home[p] == 0 or home[q] == 0,
-                           f"KK-13: seats {p} and {q} cannot reach the hole with the same action "
-                           "(keys 'first_home', 'last_home')")
+                    expect(
+                        not ({fh[p], lh[p]} & {fh[q], lh[q]}) or home[p] == 0 or home[q] == 0,
+                        f"KK-13: seats {p} and {q} cannot reach the hole with the same action "
+                        "(keys 'first_home', 'last_home')",
+                    )
         elif self.tie == 2:  # tie_break="fewest_turns": the round now and of each seat's latest mouse home
             rnd = d["round"]
-            expect(type(rnd) is int and 1 <= rnd <= moves + 1 and moves <= n * rnd,
-                   f"KK-13: round must be an int from 1 to the moves + 1 ({moves + 1}), with at most {n} moves "
-                   f"a round ({moves} moves so far), not {shorten(rnd)}")
+            expect(
+                type(rnd) is int and 1 <= rnd <= moves + 1 and moves <= n * rnd,
+                f"KK-13: round must be an int from 1 to the moves + 1 ({moves + 1}), with at most {n} moves "
+                f"a round ({moves} moves so far), not {shorten(rnd)}",
+            )
             hr = int_list(d["home_round"], n, "KK-13: home_round", 0, rnd)
             for p in range(n):
-                expect((hr[p] > 0) == (home[p] > 0),
-                       f"KK-13: home_round[{p}] = {hr[p]} disagrees with home[{p}] = {home[p]}")
+                expect(
+                    (hr[p] > 0) == (home[p] > 0),
+                    f"KK-13: home_round[{p}] = {hr[p]} disagrees with home[{p}] = {home[p]}",
+                )
 
     def _validate_out_record(self, d: Dict[str, Any], track: List[List[int]], history: List[int]) -> None:
         """KK-11: ``out_at`` (``all_eliminated="last_out_wins"``) is set exactly for the seats
@@ -786,9 +870,11 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         oa = int_list(d["out_at"], n, "KK-11: out_at", -1, max(len(history) - 1, -1))
         out = _eliminated(self, track)
         for p in range(n):
-            expect((oa[p] >= 0) == out[p],
-                   f"KK-11: out_at[{p}] = {oa[p]} disagrees with the track: seat {p}'s mice are "
-                   f"{'all' if out[p] else 'not all'} caught")
+            expect(
+                (oa[p] >= 0) == out[p],
+                f"KK-11: out_at[{p}] = {oa[p]} disagrees with the track: seat {p}'s mice are "
+                f"{'all' if out[p] else 'not all'} caught",
+            )
             if oa[p] >= 0:
                 expect(history[oa[p]] < P, f"KK-11: out_at[{p}] points at history[{oa[p]}], a die face, not a move")
         got = [x for x in oa if x >= 0]
@@ -881,9 +967,11 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             who = f"seat {seat} ({'ABCD'[seat]}) to move, rolled {self.faces[roll]}"
         lines.append(f"{len(d['history'])} actions; {who}")
         big, small = f"A-{'ABCD'[n - 1]}", f"a-{'abcd'[n - 1]}"  # (2 to 4 seats)
-        lines.append(f"legend: {big} the mice of seats 0-{n - 1} (pantry, hole: how many are there); track: . a "
-                     f"space, o an empty trap, a letter the top mouse of a space, {small} a mouse caught alone in "
-                     "its trap; then each space with mice, its tower bottom to top (T a trap, [X] the caught mouse)")
+        lines.append(
+            f"legend: {big} the mice of seats 0-{n - 1} (pantry, hole: how many are there); track: . a "
+            f"space, o an empty trap, a letter the top mouse of a space, {small} a mouse caught alone in "
+            "its trap; then each space with mice, its tower bottom to top (T a trap, [X] the caught mouse)"
+        )
         return "\n".join(lines)
 
     def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
@@ -896,8 +984,10 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         p, roll = d["seat"], d["roll"]
         if roll is None:
             if a < self.num_move_actions:
-                return (f"KK-5: seat {p} must roll first: this is a chance node, apply a die face "
-                        f"{self.num_move_actions}..{self.num_actions - 1}")
+                return (
+                    f"KK-5: seat {p} must roll first: this is a chance node, apply a die face "
+                    f"{self.num_move_actions}..{self.num_actions - 1}"
+                )
             return f"KK-3: action {a} is not a face of the die"  # pragma: no cover - every face is legal
         if a >= self.num_move_actions:
             return f"KK-5: the die already shows {self.faces[roll]}; seat {p} must move a mouse"
@@ -939,8 +1029,9 @@ def _can_move(game: Kasimir, pantry: List[int], track: List[List[int]], p: int) 
     return bool(_free_starts(game, pantry, track, p))
 
 
-def winners_from(home: List[int], keys: List[int], out: Optional[List[bool]] = None,
-                 out_at: Optional[List[int]] = None) -> List[int]:
+def winners_from(
+    home: List[int], keys: List[int], out: Optional[List[bool]] = None, out_at: Optional[List[int]] = None
+) -> List[int]:
     """KK-13: most mice home; tie-break: the smallest key (``_tie_keys``: by default the
     history index of the first mouse home), equal keys share; tied seats without any mouse
     home share, except the seats ``out`` marks as eliminated (KK-11, ``elimination=
@@ -1021,8 +1112,23 @@ class ReferenceKasimirState(KasimirState):
     """A Kater Kasimir state (pure-Python reference engine), written straight from the rules
     (``docs/games/kasimir.md``)."""
 
-    __slots__ = ("_seed0", "game", "pantry", "track", "home", "first_home", "last_home", "home_round", "round",
-                 "out_at", "seat", "roll", "rng", "history", "truncated")
+    __slots__ = (
+        "_seed0",
+        "game",
+        "pantry",
+        "track",
+        "home",
+        "first_home",
+        "last_home",
+        "home_round",
+        "round",
+        "out_at",
+        "seat",
+        "roll",
+        "rng",
+        "history",
+        "truncated",
+    )
 
     game: Kasimir
     pantry: List[int]  # mice of each seat still in the pantry (one stack each, KK-4)
@@ -1095,7 +1201,6 @@ class ReferenceKasimirState(KasimirState):
         )
         return d
 
-
     # -- turn structure --------------------------------------------------------------
 
     def _roll_die(self) -> None:
@@ -1139,8 +1244,9 @@ class ReferenceKasimirState(KasimirState):
             return np.arange(g.num_move_actions, g.num_move_actions + g.num_faces, dtype=np.int64)
         assert self.roll is not None
         dists = g.roll_distances(self.roll)  # KK-5
-        acts = [s * g.max_distance + d - 1
-                for s in _free_starts(g, self.pantry, self.track, cp) for d in dists]  # KK-6, KK-10
+        acts = [
+            s * g.max_distance + d - 1 for s in _free_starts(g, self.pantry, self.track, cp) for d in dists
+        ]  # KK-6, KK-10
         return np.array(acts, dtype=np.int64)
 
     def apply_action(self, action: SupportsIndex) -> None:

@@ -52,6 +52,7 @@ play (the rest are removed unseen), the last of them is the top of the pile.
   ``take green 20 eight at 1,3``); ``state.parse_action(text)`` reads it back, and also the
   slot/window form ``str(move)``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -81,8 +82,19 @@ from ._api import (
 from ._rng import Rng
 from ._values import DeprecatedAlias, exact, shorten
 
-__all__ = ["M", "READINGS", "MMove", "ReferenceMState", "MPlace", "MPass", "MChooseRow", "MTake", "MState", "DEFAULT",
-           "parse_move"]
+__all__ = [
+    "M",
+    "READINGS",
+    "MMove",
+    "ReferenceMState",
+    "MPlace",
+    "MPass",
+    "MChooseRow",
+    "MTake",
+    "MState",
+    "DEFAULT",
+    "parse_move",
+]
 
 # ---- constants and the DEFAULT data table ------------------------------------------------
 
@@ -124,8 +136,7 @@ DEFAULT: Dict[str, Any] = {
 }
 
 PLAY, CHOOSE, TAKE, OVER = "play", "choose", "take", "over"
-_A_KIND = {"place": "a placement", "pass": "a pass", "exchange": "an exchange", "row": "a row choice",
-           "take": "a take"}
+_A_KIND = {"place": "a placement", "pass": "a pass", "exchange": "an exchange", "row": "a row choice", "take": "a take"}
 COORD = 2**62  #: bound of absolute coordinates in a state dict (the compiled core keeps int64)
 #: a logged cell lies within this many rows and columns of the table's top left card: a game
 #: drifts less than 800 cells (the compiled core keeps log cells as int16 offsets)
@@ -134,12 +145,16 @@ MAX_DRAWS = 1000  #: determinization: draws tried before giving up on M-17 (see 
 END_REASONS = ("M-16", "M-17", "M-18", "max_turns")
 
 #: M-9's sentence (and its translation), which two readings rest on: pass_cost and chipless_exchange
-_PASSING = ("Wie geen kaart kan of wil aanleggen, mag ook passen. Voor zover hij nog fiches heeft, moet hij dan "
-            "één fiche aan zijn rechter buurman betalen, maar hij mag daarvoor echter één van zijn handkaarten "
-            "onder de trekstapel schuiven en een nieuwe kaart pakken.")
-_PASSING_EN = ("Whoever cannot or will not lay a card may also pass. As far as he still has chips, he must then "
-               "pay one chip to his right neighbour, but in return he may slide one of his hand cards under the "
-               "draw pile and take a new card.")
+_PASSING = (
+    "Wie geen kaart kan of wil aanleggen, mag ook passen. Voor zover hij nog fiches heeft, moet hij dan "
+    "één fiche aan zijn rechter buurman betalen, maar hij mag daarvoor echter één van zijn handkaarten "
+    "onder de trekstapel schuiven en een nieuwe kaart pakken."
+)
+_PASSING_EN = (
+    "Whoever cannot or will not lay a card may also pass. As far as he still has chips, he must then "
+    "pay one chip to his right neighbour, but in return he may slide one of his hand cards under the "
+    "draw pile and take a new card."
+)
 
 #: The open readings of the rule text (docs/games/m.md, "Readings"); each is a parameter.
 READINGS: Tuple[Reading, ...] = (
@@ -148,14 +163,13 @@ READINGS: Tuple[Reading, ...] = (
         values=("every_pass", "exchange_only"),
         meaning=(
             "every pass of a player who has a chip costs one chip, and the exchange is an option of that paid pass",
-            "a plain pass is free; only a pass with an exchange costs a chip (a player without chips cannot "
-            "exchange)",
+            "a plain pass is free; only a pass with an exchange costs a chip (a player without chips cannot exchange)",
         ),
         rules=("M-9",),
         source=_PASSING,
         translation=_PASSING_EN,
         why_default="'moet hij dan ... betalen' makes the chip the price of every pass; the exchange is what "
-                    "the chip buys ('daarvoor'), an option, not the condition of paying.",
+        "the chip buys ('daarvoor'), an option, not the condition of paying.",
     ),
     Reading(
         param="stuck_cards",
@@ -168,10 +182,10 @@ READINGS: Tuple[Reading, ...] = (
         source="Het spel eindigt ook als geen enkele speler meer een kaart kan leggen.",
         translation="The game also ends when no player can lay a card any more.",
         why_default="A pile card still reaches a hand by a draw or an exchange (M-9), so a player can still "
-                    "lay it later; only when no card in play fits can nobody ever lay a card again. With no "
-                    "hand card fitting nobody lays, so nobody draws, and an exchange needs a chip: with "
-                    "chips=0 no pile card can reach a hand, and M-17 looks at the hands only under either "
-                    "value (unless chipless_exchange='free').",
+        "lay it later; only when no card in play fits can nobody ever lay a card again. With no "
+        "hand card fitting nobody lays, so nobody draws, and an exchange needs a chip: with "
+        "chips=0 no pile card can reach a hand, and M-17 looks at the hands only under either "
+        "value (unless chipless_exchange='free').",
     ),
     Reading(
         param="draw_timing",
@@ -183,27 +197,27 @@ READINGS: Tuple[Reading, ...] = (
         ),
         rules=("M-10", "M-11", "M-16"),
         source="Wie een kaart heeft aangelegd, pakt een nieuwe kaart van de trekstapel, zodat hij weer vier "
-               "kaarten in de hand heeft. Daarna gaat de linker buurman verder. ... Een waardering wordt "
-               "automatisch in gang gezet als na het leggen van een kaart aan twee voorwaarden is voldaan ... "
-               "krijgt eventueel nog fiches van zijn rechter buurman ... de linker buurman van de speler die de "
-               "waardering in gang zette, zet het spel voort. ... Is de trekstapel opgebruikt, dan wordt nog "
-               "doorgespeeld totdat er een volgende waardering wordt uitgevoerd.",
+        "kaarten in de hand heeft. Daarna gaat de linker buurman verder. ... Een waardering wordt "
+        "automatisch in gang gezet als na het leggen van een kaart aan twee voorwaarden is voldaan ... "
+        "krijgt eventueel nog fiches van zijn rechter buurman ... de linker buurman van de speler die de "
+        "waardering in gang zette, zet het spel voort. ... Is de trekstapel opgebruikt, dan wordt nog "
+        "doorgespeeld totdat er een volgende waardering wordt uitgevoerd.",
         translation="Whoever has laid a card takes a new card from the draw pile, so that he holds four cards "
-                    "again. Then the left neighbour continues. ... A scoring is started automatically when, "
-                    "after a card is laid, two conditions are met ... possibly still gets chips from his right "
-                    "neighbour ... the left neighbour of the player who started the scoring continues the "
-                    "game. ... Once the draw pile is used up, play goes on until a next scoring is carried "
-                    "out.",
+        "again. Then the left neighbour continues. ... A scoring is started automatically when, "
+        "after a card is laid, two conditions are met ... possibly still gets chips from his right "
+        "neighbour ... the left neighbour of the player who started the scoring continues the "
+        "game. ... Once the draw pile is used up, play goes on until a next scoring is carried "
+        "out.",
         why_default="The only sentence about the draw binds it to the laying ('Wie een kaart heeft aangelegd, "
-                    "pakt een nieuwe kaart'), and a scoring starts after the laying ('na het leggen van een "
-                    "kaart'). The scoring section carries the placement's chips into the scoring explicitly "
-                    "('krijgt eventueel nog fiches van zijn rechter buurman') but names no draw, before or "
-                    "after, and it ends with its own hand-over to the left neighbour with no draw before it; "
-                    "so the draw stays where the laying section puts it, right after the card is laid, and a "
-                    "draw that empties the pile makes that scoring the last ('Is de trekstapel opgebruikt, "
-                    "dan wordt nog doorgespeeld totdat er een volgende waardering wordt uitgevoerd'). "
-                    "after_scoring, the default until issue 41, reads 'Daarna gaat de linker buurman verder' "
-                    "as making the draw the last act before the hand-over, joined to the scoring's hand-over.",
+        "pakt een nieuwe kaart'), and a scoring starts after the laying ('na het leggen van een "
+        "kaart'). The scoring section carries the placement's chips into the scoring explicitly "
+        "('krijgt eventueel nog fiches van zijn rechter buurman') but names no draw, before or "
+        "after, and it ends with its own hand-over to the left neighbour with no draw before it; "
+        "so the draw stays where the laying section puts it, right after the card is laid, and a "
+        "draw that empties the pile makes that scoring the last ('Is de trekstapel opgebruikt, "
+        "dan wordt nog doorgespeeld totdat er een volgende waardering wordt uitgevoerd'). "
+        "after_scoring, the default until issue 41, reads 'Daarna gaat de linker buurman verder' "
+        "as making the draw the last act before the hand-over, joined to the scoring's hand-over.",
     ),
     Reading(
         param="short_payer",
@@ -217,16 +231,16 @@ READINGS: Tuple[Reading, ...] = (
         ),
         rules=("M-8",),
         source="Bezit de rechter buurman niet meer genoeg fiches, dan incasseert men van de volgende rechter "
-               "buurman of de daarna volgende spelers. Fiches krijgt men dus altijd, tenzij men alle fiches al "
-               "heeft.",
+        "buurman of de daarna volgende spelers. Fiches krijgt men dus altijd, tenzij men alle fiches al "
+        "heeft.",
         translation="If the right neighbour no longer has enough chips, one collects from the next right "
-                    "neighbour or the players after him. So one always gets chips, unless one already has all "
-                    "the chips.",
+        "neighbour or the players after him. So one always gets chips, unless one already has all "
+        "the chips.",
         why_default="'niet meer genoeg' (no longer enough) says he has some, and nothing lets him keep them; "
-                    "'Fiches krijgt men dus altijd, tenzij men alle fiches al heeft' follows ('dus') only if "
-                    "every chip the others hold can be collected. 'skipped' reads 'incasseert men van de "
-                    "volgende' as naming who pays instead, but needs a rule the text does not give for when "
-                    "nobody holds the whole amount (ours: each then pays what he has).",
+        "'Fiches krijgt men dus altijd, tenzij men alle fiches al heeft' follows ('dus') only if "
+        "every chip the others hold can be collected. 'skipped' reads 'incasseert men van de "
+        "volgende' as naming who pays instead, but needs a rule the text does not give for when "
+        "nobody holds the whole amount (ours: each then pays what he has).",
     ),
     Reading(
         param="chipless_exchange",
@@ -240,9 +254,9 @@ READINGS: Tuple[Reading, ...] = (
         source=_PASSING,
         translation=_PASSING_EN,
         why_default="'daarvoor' (in return, for it) ties the exchange to the chip paid: who pays nothing gets "
-                    "nothing in return. 'free' reads 'voor zover hij nog fiches heeft' as limiting only the "
-                    "payment ('moet hij ... betalen') and 'maar hij mag' as a permission of every passing "
-                    "player, but then 'daarvoor' points at a payment that was never made.",
+        "nothing in return. 'free' reads 'voor zover hij nog fiches heeft' as limiting only the "
+        "payment ('moet hij ... betalen') and 'maar hij mag' as a permission of every passing "
+        "player, but then 'daarvoor' points at a payment that was never made.",
     ),
 )
 
@@ -343,19 +357,24 @@ def parse_move(text: str) -> MMove:
     m = re.fullmatch(r"take\s+(\d+)\s*,\s*(\d+)", t)
     if m:
         return MTake(int(m.group(1)), int(m.group(2)))
-    raise ValueError(f"not an M move: {shorten(text)} (e.g. 'place 1@2,3', 'pass', 'pass exchange 0', "
-                     "'row vertical', 'take 3,4')")
+    raise ValueError(
+        f"not an M move: {shorten(text)} (e.g. 'place 1@2,3', 'pass', 'pass exchange 0', 'row vertical', 'take 3,4')"
+    )
 
 
 # ---- the game ----------------------------------------------------------------------------
 
 
 def _names(x: Any, what: str, most: int) -> List[str]:
-    if not isinstance(x, list) or not 1 <= len(x) <= most or any(
-        type(v) is not str or not 1 <= len(v) <= MAX_NAME for v in x
-    ) or len(set(x)) != len(x):
-        raise ParameterError(f"m: {what} must be a list of 1..{most} distinct strings of 1..{MAX_NAME} characters, "
-                             f"got {shorten(x)}")
+    if (
+        not isinstance(x, list)
+        or not 1 <= len(x) <= most
+        or any(type(v) is not str or not 1 <= len(v) <= MAX_NAME for v in x)
+        or len(set(x)) != len(x)
+    ):
+        raise ParameterError(
+            f"m: {what} must be a list of 1..{most} distinct strings of 1..{MAX_NAME} characters, got {shorten(x)}"
+        )
     return list(x)
 
 
@@ -377,8 +396,9 @@ def _cards_param(cards: Any, colours: List[str], symbols: List[str]) -> List[Lis
             raise ParameterError(f"m: cards[{i}] has colour {shorten(col)}, not one of {shorten(colours)} (M-1)")
         _int(val, f"cards[{i}] value", 0, 10**6)
         if sym is not None and (type(sym) is not str or sym not in symbols):
-            raise ParameterError(f"m: cards[{i}] has symbol {shorten(sym)}, not None or one of {shorten(symbols)} "
-                                 "(M-1)")
+            raise ParameterError(
+                f"m: cards[{i}] has symbol {shorten(sym)}, not None or one of {shorten(symbols)} (M-1)"
+            )
         if val == 0 and sym is not None:
             raise ParameterError(f"m: cards[{i}]: value-0 cards have no symbol (M-1)")
         norm_cards.append([col, val, sym])
@@ -432,8 +452,13 @@ class M(Game["MState", MMove]):
 
     DRAWING = "mousehole.render.m"
     SCORE = "M-20 points: 10 a chip, plus the two colours with the highest card totals, minus the other colours"
-    SEARCH_TUNING = {"c": 1.0, "depth": 4, "scale": 20.0, "greedy": 0.0,  # StrongBot (docs/bots.md)
-                     "depth@2": 16}
+    SEARCH_TUNING = {
+        "c": 1.0,
+        "depth": 4,
+        "scale": 20.0,
+        "greedy": 0.0,  # StrongBot (docs/bots.md)
+        "depth@2": 16,
+    }
     INFORMATION = "imperfect"  # the hands and the pile
     ENV_ID = "mousehole/M-v0"
 
@@ -442,8 +467,26 @@ class M(Game["MState", MMove]):
     min_players = 2
     max_players = 6
     READINGS = READINGS
-    STATE_KEYS = ('table', 'hands', 'pile', 'pile_putter', 'removed', 'chips', 'taken', 'phase', 'current', 'placer',
-                  'last', 'scoring_row', 'passes', 'end', 'truncated', 'rng', 'history', 'log')
+    STATE_KEYS = (
+        "table",
+        "hands",
+        "pile",
+        "pile_putter",
+        "removed",
+        "chips",
+        "taken",
+        "phase",
+        "current",
+        "placer",
+        "last",
+        "scoring_row",
+        "passes",
+        "end",
+        "truncated",
+        "rng",
+        "history",
+        "log",
+    )
     DEFAULTS = {
         "players": 4,
         "max_turns": 2000,
@@ -519,37 +562,45 @@ class M(Game["MState", MMove]):
 
     def _play_help(self, view: Dict[str, Any], p: int) -> str:
         stuck = "no card in a hand or in the draw pile" if self.pile_in_reach else "no card in any hand"
-        pass_cost = ("a pass costs you a chip if you have one" if self.pass_always_pays
-                     else "a plain pass is free; exchanging costs a chip")
-        short = ("by the first next one who has them all, when it has too few" if self.skip_short_payer
-                 else "by the next ones when it runs out")
-        exchange = ("paying (or without chips, for free)" if self.free_exchange else "paying")
+        pass_cost = (
+            "a pass costs you a chip if you have one"
+            if self.pass_always_pays
+            else "a plain pass is free; exchanging costs a chip"
+        )
+        short = (
+            "by the first next one who has them all, when it has too few"
+            if self.skip_short_payer
+            else "by the next ones when it runs out"
+        )
+        exchange = "paying (or without chips, for free)" if self.free_exchange else "paying"
         draw = "after" if self.draw_after_scoring else "before"  # draw_timing (M-10)
-        return "\n".join([
-            f"{self.title}: lay cards that match their neighbours, earn chips, take cards in scorings.",
-            "Play goes up the seat numbers; the seat to your right is the one before you.",
-            "- Your turn: lay a hand card next to the table, or pass (M-6, M-9). The card must share its",
-            "  colour, its value or its symbol with every card it touches (a 0 has no symbol), and all",
-            f"  cards must fit in a {SQUARE} x {SQUARE} square (M-7).",
-            "- A card touching k cards earns k - 1 chips, paid by the seat to your right",
-            f"  ({short}) (M-8).",
-            f"- After laying, you draw back up to {self.hand_size} cards, {draw} the scoring your card may "
-            "start (M-10).",
-            f"- Passing: {pass_cost}; {exchange}, you may put one hand card under the",
-            "  draw pile and draw the top one ('exchange ...') (M-9).",
-            "- Scoring (M-12 to M-15): when the card you lay makes a line of 5 or 6 cards in a row and",
-            "  shares two of colour, value and symbol with a neighbour in that line, the line scores",
-            "  (both lines: you choose, 'row horizontal' or 'row vertical'). You take one of its cards,",
-            "  then the seat to your right, and so on round the table, while a card can be taken without",
-            "  emptying the line or splitting the table; you keep what you take, by colour.",
-            "- The end: after a scoring that began with the draw pile empty (M-16), when",
-            f"  {stuck} fits (M-17), or when every seat passes in turn with the",
-            "  pile empty (M-18).",
-            "- Score (M-20): 10 a chip, plus your two best colours, minus your other colours; cards in",
-            "  hand count nothing (M-19). The highest score wins; ties share (M-21).",
-            "Moves: 'place b30s@2,-1' (the board's short code, or 'place blue 30 square at 2,-1'), 'pass',",
-            "'exchange b30s', 'row vertical', 'take g20e@1,3'; row and column are the board's numbers.",
-        ])
+        return "\n".join(
+            [
+                f"{self.title}: lay cards that match their neighbours, earn chips, take cards in scorings.",
+                "Play goes up the seat numbers; the seat to your right is the one before you.",
+                "- Your turn: lay a hand card next to the table, or pass (M-6, M-9). The card must share its",
+                "  colour, its value or its symbol with every card it touches (a 0 has no symbol), and all",
+                f"  cards must fit in a {SQUARE} x {SQUARE} square (M-7).",
+                "- A card touching k cards earns k - 1 chips, paid by the seat to your right",
+                f"  ({short}) (M-8).",
+                f"- After laying, you draw back up to {self.hand_size} cards, {draw} the scoring your card may "
+                "start (M-10).",
+                f"- Passing: {pass_cost}; {exchange}, you may put one hand card under the",
+                "  draw pile and draw the top one ('exchange ...') (M-9).",
+                "- Scoring (M-12 to M-15): when the card you lay makes a line of 5 or 6 cards in a row and",
+                "  shares two of colour, value and symbol with a neighbour in that line, the line scores",
+                "  (both lines: you choose, 'row horizontal' or 'row vertical'). You take one of its cards,",
+                "  then the seat to your right, and so on round the table, while a card can be taken without",
+                "  emptying the line or splitting the table; you keep what you take, by colour.",
+                "- The end: after a scoring that began with the draw pile empty (M-16), when",
+                f"  {stuck} fits (M-17), or when every seat passes in turn with the",
+                "  pile empty (M-18).",
+                "- Score (M-20): 10 a chip, plus your two best colours, minus your other colours; cards in",
+                "  hand count nothing (M-19). The highest score wins; ties share (M-21).",
+                "Moves: 'place b30s@2,-1' (the board's short code, or 'place blue 30 square at 2,-1'), 'pass',",
+                "'exchange b30s', 'row vertical', 'take g20e@1,3'; row and column are the board's numbers.",
+            ]
+        )
 
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
         n = self.num_players
@@ -712,8 +763,7 @@ class M(Game["MState", MMove]):
         self._check_end(d, cells)
         hist = _ints(d["history"], None, "history", 0, self.num_actions - 1)
         self._check_max_turns(d, hist)
-        kinds = self._validate_log(d["log"], hist, cells, d["taken"], d["phase"], d["current"], d["placer"],
-                                   d["last"])
+        kinds = self._validate_log(d["log"], hist, cells, d["taken"], d["phase"], d["current"], d["placer"], d["last"])
         self._check_passes_logged(d, kinds)
 
     def _check_cards(self, d: Dict[str, Any]) -> Dict[Cell, int]:
@@ -740,8 +790,10 @@ class M(Game["MState", MMove]):
         for p, t in enumerate(taken):
             _ints(t, None, f"taken[{p}]", 0, N - 1)
         every = list(cells.values()) + [c for h in hands for c in h] + pile + removed + [c for t in taken for c in t]
-        expect(sorted(every) == list(range(N)), "M-1/M-3: every card must be exactly once on the table, in a hand, "
-               "in the pile, removed or taken")
+        expect(
+            sorted(every) == list(range(N)),
+            "M-1/M-3: every card must be exactly once on the table, in a hand, in the pile, removed or taken",
+        )
         return cells
 
     def _check_table(self, table: Any) -> Dict[Cell, int]:
@@ -766,8 +818,10 @@ class M(Game["MState", MMove]):
         last and scoring_row (M-13: its cells hold cards)."""
         n = self.num_players
         phase = d["phase"]
-        expect(isinstance(phase, str) and phase in (PLAY, CHOOSE, TAKE, OVER),
-               f"phase must be one of play, choose, take, over; got {shorten(phase)}")
+        expect(
+            isinstance(phase, str) and phase in (PLAY, CHOOSE, TAKE, OVER),
+            f"phase must be one of play, choose, take, over; got {shorten(phase)}",
+        )
         cur = d["current"]
         expect(is_int(cur), f"current must be an int seat (or -4 when the game is over), got {shorten(cur)}")
         placer = d["placer"]
@@ -775,10 +829,14 @@ class M(Game["MState", MMove]):
         passes = d["passes"]
         expect(is_int(passes) and 0 <= passes <= n, f"passes (M-18) must be an int 0..{n}, got {shorten(passes)}")
         end = d["end"]
-        expect(end is None or (isinstance(end, str) and end in END_REASONS),
-               f"end must be None or one of {', '.join(END_REASONS)}; got {shorten(end)}")
-        expect(isinstance(d["truncated"], bool) and d["truncated"] == (end == "max_turns"),
-               "truncated must be a bool, True exactly when end is 'max_turns'")
+        expect(
+            end is None or (isinstance(end, str) and end in END_REASONS),
+            f"end must be None or one of {', '.join(END_REASONS)}; got {shorten(end)}",
+        )
+        expect(
+            isinstance(d["truncated"], bool) and d["truncated"] == (end == "max_turns"),
+            "truncated must be a bool, True exactly when end is 'max_turns'",
+        )
         last = d["last"]
         expect(last is None or isinstance(last, list), "last must be None or [row, col]")
         if last is not None:
@@ -788,8 +846,10 @@ class M(Game["MState", MMove]):
         for rc in row:
             _ints(rc, 2, "scoring_row cell", -COORD, COORD)
             expect((rc[0], rc[1]) in cells, f"M-13: scoring row cell {shorten(rc)} holds no card")
-        expect(row == sorted(row) and len({(rc[0], rc[1]) for rc in row}) == len(row),
-               "scoring_row must be sorted, without repeats")
+        expect(
+            row == sorted(row) and len({(rc[0], rc[1]) for rc in row}) == len(row),
+            "scoring_row must be sorted, without repeats",
+        )
 
     def _check_phase(self, d: Dict[str, Any], cells: Dict[Cell, int]) -> None:
         """The phase and the seat to move: over (M-16 .. M-18), play, or a scoring (M-12 .. M-14)."""
@@ -820,18 +880,26 @@ class M(Game["MState", MMove]):
         expect(at in cells, "M-12: a row choice needs the placed card (last) on the table")
         expect(d["current"] == d["placer"], "M-12: the placer chooses the scoring row (current must be the placer)")
         expect(not d["scoring_row"], "M-12: the scoring row is empty until the placer chooses it")
-        expect(_qualifies(self, cells, at, 0, 1) and _qualifies(self, cells, at, 1, 0),
-               f"M-12: a row choice needs both lines through the placed card at {at} to qualify")
+        expect(
+            _qualifies(self, cells, at, 0, 1) and _qualifies(self, cells, at, 1, 0),
+            f"M-12: a row choice needs both lines through the placed card at {at} to qualify",
+        )
 
     def _check_scoring_row(self, d: Dict[str, Any], cells: Dict[Cell, int]) -> None:
         """M-12: the scoring row lies on a line through the placed card; M-14: a take is left."""
         row, last = d["scoring_row"], d["last"]
-        expect(len({rc[0] for rc in row}) == 1 and row[0][0] == last[0]
-               or len({rc[1] for rc in row}) == 1 and row[0][1] == last[1],
-               "M-12: the scoring row must lie on a line through the placed card (last)")
-        expect(bool(_takeable(set(cells), {(rc[0], rc[1]) for rc in row})),
-               "M-14: the scoring row has no legal take (M-13 a: one card stays; b: the table stays "
-               "connected), so the scoring is over")
+        expect(
+            len({rc[0] for rc in row}) == 1
+            and row[0][0] == last[0]
+            or len({rc[1] for rc in row}) == 1
+            and row[0][1] == last[1],
+            "M-12: the scoring row must lie on a line through the placed card (last)",
+        )
+        expect(
+            bool(_takeable(set(cells), {(rc[0], rc[1]) for rc in row})),
+            "M-14: the scoring row has no legal take (M-13 a: one card stays; b: the table stays "
+            "connected), so the scoring is over",
+        )
 
     def _check_end(self, d: Dict[str, Any], cells: Dict[Cell, int]) -> None:
         """The end of the game: M-18 (successive passes with an empty pile), M-16 (the
@@ -847,15 +915,20 @@ class M(Game["MState", MMove]):
             expect(not pile and passes == 0, "M-16: the game ended after a scoring that began with an empty pile")
         # M-17 looks at the hands and, by default, the draw pile (stuck_cards; not with chips=0)
         in_play = [c for h in d["hands"] for c in h] + (pile if self.pile_in_reach else [])
-        where = ("in a hand or in the draw pile" if self.pile_in_reach
-                 else "in a hand (stuck_cards='hands')" if not self.stuck_with_pile
-                 else "in a hand (chips=0: no pile card can reach a hand)")
+        where = (
+            "in a hand or in the draw pile"
+            if self.pile_in_reach
+            else "in a hand (stuck_cards='hands')"
+            if not self.stuck_with_pile
+            else "in a hand (chips=0: no pile card can reach a hand)"
+        )
         if d["phase"] == PLAY:
-            expect(_any_fits(self, cells, in_play),
-                   f"M-17: no card {where} fits on the table, so the game is over")
+            expect(_any_fits(self, cells, in_play), f"M-17: no card {where} fits on the table, so the game is over")
         if end == "M-17":
-            expect(not _any_fits(self, cells, in_play),
-                   f"M-17: the game ended because no card fits, yet a card {where} fits")
+            expect(
+                not _any_fits(self, cells, in_play),
+                f"M-17: the game ended because no card fits, yet a card {where} fits",
+            )
 
     def _check_max_turns(self, d: Dict[str, Any], hist: List[int]) -> None:
         """max_turns: the history is no longer, and a truncated game exactly as long."""
@@ -873,18 +946,33 @@ class M(Game["MState", MMove]):
         passes = d["passes"]
         trailing = len(kinds) - next((i + 1 for i in range(len(kinds) - 1, -1, -1) if kinds[i] != "pass"), 0)
         if trailing < len(kinds):
-            expect(passes == trailing, f"M-18: the log ends with {trailing} pass(es) with an empty pile, "
-                   f"so passes must be {trailing}")
+            expect(
+                passes == trailing,
+                f"M-18: the log ends with {trailing} pass(es) with an empty pile, so passes must be {trailing}",
+            )
         else:
-            expect(passes >= trailing, f"M-18: the log holds {trailing} pass(es) with an empty pile, "
-                   f"so passes is at least {trailing}")
+            expect(
+                passes >= trailing,
+                f"M-18: the log holds {trailing} pass(es) with an empty pile, so passes is at least {trailing}",
+            )
 
-    def _validate_log(self, log: Any, hist: List[int], cells: Dict[Cell, int], taken: List[List[int]],
-                      phase: str, cur: int, placer: int, last: Optional[List[int]]) -> List[str]:
+    def _validate_log(
+        self,
+        log: Any,
+        hist: List[int],
+        cells: Dict[Cell, int],
+        taken: List[List[int]],
+        phase: str,
+        cur: int,
+        placer: int,
+        last: Optional[List[int]],
+    ) -> List[str]:
         """``log`` (public facts of each action) against ``history`` and the state; returns the
         kind of every action."""
-        expect(isinstance(log, list) and len(log) == len(hist),
-               f"log must hold one [seat, card, row, col] entry per history action ({len(hist)})")
+        expect(
+            isinstance(log, list) and len(log) == len(hist),
+            f"log must hold one [seat, card, row, col] entry per history action ({len(hist)})",
+        )
         laid: Set[int] = set()
         took: Set[int] = set()
         out_of_hands = set(cells.values()) | {c for t in taken for c in t}
@@ -893,8 +981,9 @@ class M(Game["MState", MMove]):
         for i in range(len(hist)):
             a, e = hist[i], log[i]
             if not (type(e) is list and len(e) == 4 and all(type(v) is int and -COORD <= v <= COORD for v in e)):
-                expect(isinstance(e, list) and len(e) == 4,
-                       f"log[{i}] must be [seat, card, row, col], got {shorten(e)}")
+                expect(
+                    isinstance(e, list) and len(e) == 4, f"log[{i}] must be [seat, card, row, col], got {shorten(e)}"
+                )
                 int_list(e, 4, f"log[{i}]", -COORD, COORD)
             seat, card, r, c = e
             kind = self._action_kind(a)
@@ -902,39 +991,48 @@ class M(Game["MState", MMove]):
             if not 0 <= seat < self.num_players:
                 raise StateError(f"log[{i}]: seat {seat} is not a seat 0..{self.num_players - 1}")
             if kind == "place" or kind == "take":
-                self._check_logged_card(i, a, kind, e, corner, out_of_hands if kind == "place" else taken[seat],
-                                        laid if kind == "place" else took)
+                self._check_logged_card(
+                    i,
+                    a,
+                    kind,
+                    e,
+                    corner,
+                    out_of_hands if kind == "place" else taken[seat],
+                    laid if kind == "place" else took,
+                )
             elif card != (-2 if kind == "exchange" else -1) or r != 0 or c != 0:
                 code = -2 if kind == "exchange" else -1
-                raise StateError(f"log[{i}]: {_A_KIND[kind]} (history[{i}] = {a}) is logged as [seat, {code}, 0, 0], "
-                                 f"got {e}")
+                raise StateError(
+                    f"log[{i}]: {_A_KIND[kind]} (history[{i}] = {a}) is logged as [seat, {code}, 0, 0], got {e}"
+                )
         if log:  # (a crafted position may have no past)
             self._check_log_turn(log, kinds, phase, cur, placer, last)
         return kinds
 
-    def _check_logged_card(self, i: int, a: int, kind: str, e: List[int], corner: Cell, where: Any,
-                           seen: Set[int]) -> None:
+    def _check_logged_card(
+        self, i: int, a: int, kind: str, e: List[int], corner: Cell, where: Any, seen: Set[int]
+    ) -> None:
         """M-15: log entry ``i`` of a placement or a take names a card that left a hand once
         and is now ``where`` it must be (on the table or taken, or among the taker's taken
         cards), on a cell near the table."""
         N = self.n_cards
         seat, card, r, c = e
         if not 0 <= card < N:
-            raise StateError(f"log[{i}]: {_A_KIND[kind]} (history[{i}] = {a}) names its card 0..{N - 1}, "
-                             f"got {card}")
+            raise StateError(f"log[{i}]: {_A_KIND[kind]} (history[{i}] = {a}) names its card 0..{N - 1}, got {card}")
         if abs(r - corner[0]) > LOG_REACH or abs(c - corner[1]) > LOG_REACH:
-            raise StateError(f"log[{i}]: cell ({r}, {c}) lies more than {LOG_REACH} rows or columns from "
-                             "the table (a game drifts less than 800)")
+            raise StateError(
+                f"log[{i}]: cell ({r}, {c}) lies more than {LOG_REACH} rows or columns from "
+                "the table (a game drifts less than 800)"
+            )
         if card in seen or card not in where:
             if kind == "place":  # M-15: a card that left a hand never returns to one
-                raise StateError(f"log[{i}]: card {card} was laid, so it is on the table or taken "
-                                 "(and laid once)")
-            raise StateError(f"log[{i}]: seat {seat} took card {card}, so it is among its taken "
-                             "cards (M-15)")
+                raise StateError(f"log[{i}]: card {card} was laid, so it is on the table or taken (and laid once)")
+            raise StateError(f"log[{i}]: seat {seat} took card {card}, so it is among its taken cards (M-15)")
         seen.add(card)
 
-    def _check_log_turn(self, log: List[List[int]], kinds: List[str], phase: str, cur: int, placer: int,
-                        last: Optional[List[int]]) -> None:
+    def _check_log_turn(
+        self, log: List[List[int]], kinds: List[str], phase: str, cur: int, placer: int, last: Optional[List[int]]
+    ) -> None:
         """M-11 .. M-13: the latest placement, the placer and the seat to move follow from the log."""
         n = self.num_players
         places = [i for i, k in enumerate(kinds) if k == "place"]
@@ -944,21 +1042,29 @@ class M(Game["MState", MMove]):
         if phase in (CHOOSE, TAKE):
             expect(bool(places), "M-12: a scoring follows a placement, and the log has none")
             i = places[-1]
-            after = kinds[i + 1:]
+            after = kinds[i + 1 :]
             expect(log[i][0] == placer, f"the placer must be the seat of the latest placement (log[{i}])")
-            expect(all(k == "take" for k in after[1:]) and (not after or after[0] in ("row", "take"))
-                   and (phase == TAKE or not after),
-                   "M-12/M-13: after the placement being scored the log may only hold a row choice and takes")
+            expect(
+                all(k == "take" for k in after[1:])
+                and (not after or after[0] in ("row", "take"))
+                and (phase == TAKE or not after),
+                "M-12/M-13: after the placement being scored the log may only hold a row choice and takes",
+            )
             if phase == TAKE:
                 takes = sum(1 for k in after if k == "take")
-                expect(cur == (placer - takes) % n, "M-13: the takers go around to the right of the placer; "
-                       f"after {takes} takes seat {(placer - takes) % n} must take")
+                expect(
+                    cur == (placer - takes) % n,
+                    "M-13: the takers go around to the right of the placer; "
+                    f"after {takes} takes seat {(placer - takes) % n} must take",
+                )
         elif phase == PLAY:
             k, seat = kinds[-1], log[-1][0]
             expect(k != "row", "M-12: a row choice starts a scoring; the phase cannot be play")
             ender = log[places[-1]][0] if k == "take" and places else seat
-            expect(cur == (ender + 1) % n, f"M-11: after the turn of seat {ender} its left neighbour "
-                   f"{(ender + 1) % n} plays, not seat {cur}")
+            expect(
+                cur == (ender + 1) % n,
+                f"M-11: after the turn of seat {ender} its left neighbour {(ender + 1) % n} plays, not seat {cur}",
+            )
 
     def _redact(self, d: Dict[str, Any], p: int) -> Dict[str, Any]:
         # M-22: other hands, the pile (except the cards p put under it) and the removed cards
@@ -1001,8 +1107,10 @@ class M(Game["MState", MMove]):
         sizes = [len(h) if q != p else 0 for q, h in enumerate(hands)]
         unknown = [i for i, c in enumerate(pile) if c is None]
         k = sum(sizes) + len(unknown)  # hidden cards in play; the rest of the pool was removed
-        expect(len(pool) == k + len(view["removed"]), "M-22: the view's hidden cards do not add up to the cards "
-               f"seat {p} cannot see ({len(pool)})")
+        expect(
+            len(pool) == k + len(view["removed"]),
+            f"M-22: the view's hidden cards do not add up to the cards seat {p} cannot see ({len(pool)})",
+        )
         # M-17 holds in the world exactly when p saw it hold. A game that ended by M-17 has no
         # card in play that fits: the hidden cards in play are dealt from the pool cards that
         # do not fit (the others were removed). A game in its play phase has a card that
@@ -1038,8 +1146,10 @@ class M(Game["MState", MMove]):
         history = []
         for i, (a, e) in enumerate(zip(view["history"], view["log"])):
             if a is None:
-                expect(isinstance(e, list) and len(e) == 4 and is_int(e[1]) and (e[1] >= 0 or e[1] == -2),
-                       f"log[{i}]: a hidden history action must be a placement or an exchange")
+                expect(
+                    isinstance(e, list) and len(e) == 4 and is_int(e[1]) and (e[1] >= 0 or e[1] == -2),
+                    f"log[{i}]: a hidden history action must be a placement or an exchange",
+                )
                 a = 0 if e[1] >= 0 else self.A_EXCH
             history.append(a)
         d["history"] = history
@@ -1120,9 +1230,11 @@ class M(Game["MState", MMove]):
             lines.append(f"seat {p}: {d['chips'][p]} chips; hand [{hand}]; taken: {piles or '-'}")
         colours = " ".join(f"{c[:1]}={c}" for c in self.colours)
         symbols = " ".join(f"{s[:1]}={s}" for s in self.symbols)
-        lines.append(f"board: row and column at the left and on top (moves name them: 'place b30s@2,-1' or "
-                     f"'place blue 30 square at 2,-1'); a card is colour, value, symbol ({colours}; {symbols})"
-                     + ("; * marks the scoring row" if srow else ""))
+        lines.append(
+            f"board: row and column at the left and on top (moves name them: 'place b30s@2,-1' or "
+            f"'place blue 30 square at 2,-1'); a card is colour, value, symbol ({colours}; {symbols})"
+            + ("; * marks the scoring row" if srow else "")
+        )
         return "\n".join(lines)
 
     def _short(self, card: int) -> str:
@@ -1140,8 +1252,10 @@ class M(Game["MState", MMove]):
         if m is None and e is None:
             return t
         col, val, sym = m.group(2, 3, 4) if m is not None else e.group(1, 2, 3)  # type: ignore[union-attr]
-        name = " ".join([self._initial(col, self.colours, "colour"), val]
-                        + ([self._initial(sym, self.symbols, "symbol")] if sym else []))
+        name = " ".join(
+            [self._initial(col, self.colours, "colour"), val]
+            + ([self._initial(sym, self.symbols, "symbol")] if sym else [])
+        )
         if e is not None:
             return f"exchange {name}"
         assert m is not None
@@ -1152,8 +1266,10 @@ class M(Game["MState", MMove]):
         hits = [n for n in names if n[:1].casefold() == letter]
         if len(hits) != 1:
             known = ", ".join(f"{n[:1]}={n}" for n in names)
-            raise ValueError(f"M: {letter!r} is the initial of {'no' if not hits else 'more than one'} {what} "
-                             f"({known}); write the card's name")
+            raise ValueError(
+                f"M: {letter!r} is the initial of {'no' if not hits else 'more than one'} {what} "
+                f"({known}); write the card's name"
+            )
         return hits[0].casefold()
 
     def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
@@ -1229,11 +1345,15 @@ def _phase_problem(d: Dict[str, Any], what: str) -> str:
     """Why ``what`` cannot be played in the phase of state dict ``d`` (not over)."""
     p = d["current"]
     if d["phase"] == CHOOSE:
-        return (f"M-12: both lines qualify; seat {p} must first choose the scoring row ({shorten(what)} is not a "
-                "row choice)")
+        return (
+            f"M-12: both lines qualify; seat {p} must first choose the scoring row ({shorten(what)} is not a "
+            "row choice)"
+        )
     if d["phase"] == TAKE:
-        return (f"M-14: a scoring is under way; seat {p} must take a card of the scoring row ({shorten(what)} is "
-                "not a take)")
+        return (
+            f"M-14: a scoring is under way; seat {p} must take a card of the scoring row ({shorten(what)} is "
+            "not a take)"
+        )
     return f"M-11: seat {p} must place or pass; no scoring is under way ({shorten(what)})"
 
 
@@ -1330,8 +1450,7 @@ def _placement_problem(game: M, cells: Dict[Cell, int], card: int, at: Cell) -> 
         return f"M-6: cell {at} is not adjacent to a card on the table"
     for x in nbrs:  # M-6: every neighbour shares at least one attribute
         if game.matches(card, cells[x]) == 0:
-            return (f"M-6: card {game.card_name(card)} does not match its neighbour "
-                    f"{game.card_name(cells[x])} at {x}")
+            return f"M-6: card {game.card_name(card)} does not match its neighbour {game.card_name(cells[x])} at {x}"
     if not _fits_square(list(cells) + [at]):
         return f"M-7: a card at {at} would not fit in the 6 x 6 square"
     return None
@@ -1396,6 +1515,7 @@ class MState(StateAPI[MMove]):
         if d and d["phase"] == OVER:
             raise self._illegal(a)
         return _describe_in(g, d, a)
+
     def parse_action(self, text: str) -> int:
         """The int action that ``text`` names in this state: the readable notation of
         :meth:`describe` (card names, absolute cells) or the slot/window form ``str(move)``.
@@ -1472,8 +1592,9 @@ class MState(StateAPI[MMove]):
         name = (m.group(1) if m else text).casefold()
         ids = g._by_name.get(name)
         if not ids:
-            raise ValueError(f"not a card of this game: {shorten(text)} (cards are named like 'blue 30 square' or "
-                             "'pink 0')")
+            raise ValueError(
+                f"not a card of this game: {shorten(text)} (cards are named like 'blue 30 square' or 'pink 0')"
+            )
         if m:
             if int(m.group(2)) not in ids:
                 raise ValueError(f"card #{m.group(2)} is not a {name}")
@@ -1516,8 +1637,27 @@ def _describe_in(g: M, d: Dict[str, Any], a: int) -> str:
 class ReferenceMState(MState):
     """An M state (pure-Python reference engine), written straight from the spec."""
 
-    __slots__ = ("_seed0", "game", "table", "hands", "pile", "pile_putter", "removed", "chips", "taken", "phase",
-                 "current", "placer", "last", "scoring_row", "passes", "end", "rng", "history", "log")
+    __slots__ = (
+        "_seed0",
+        "game",
+        "table",
+        "hands",
+        "pile",
+        "pile_putter",
+        "removed",
+        "chips",
+        "taken",
+        "phase",
+        "current",
+        "placer",
+        "last",
+        "scoring_row",
+        "passes",
+        "end",
+        "rng",
+        "history",
+        "log",
+    )
 
     game: M
     table: Dict[Cell, int]  # absolute cell -> card
@@ -1543,7 +1683,7 @@ class ReferenceMState(MState):
         s = ReferenceMState._reference(game, seed, [], seed)
         deck = list(range(game.n_cards))
         s.rng.shuffle(deck)  # M-3, M-4: one shuffle decides everything
-        s.removed = sorted(deck[game.in_play:])  # M-3: removed unseen
+        s.removed = sorted(deck[game.in_play :])  # M-3: removed unseen
         s.pile = deck[: game.in_play]  # top of the pile = last
         s.pile_putter = [-1] * len(s.pile)
         s.table = {}
@@ -1607,7 +1747,6 @@ class ReferenceMState(MState):
             log=[list(e) for e in self.log],
         )
         return d
-
 
     # -- small helpers --------------------------------------------------------------------
 

@@ -68,6 +68,7 @@ Engine model
 
 Choices where the text is silent are listed in ``docs/games/maus_au_chocolat.md``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -210,12 +211,16 @@ HAND_LIMIT_VALUES = ("after_combination", "standing")
 _DEFAULT_CARDS = default_cards()
 
 #: MC-16's sentences, the source of two readings (``etienne_swap``, ``etienne_draw``)
-_ETIENNE_TEXT = ("Etienne, das Eichhörnchen: Der Spieler darf eine seiner Zutatenkarten abwerfen und offen auf "
-                 "den Ablagestapel legen. Dafür darf er die oberste Karte des Nachziehstapels auf die Hand "
-                 "nehmen. Dies kann jederzeit während seines Zuges geschehen.")
-_ETIENNE_TRANSLATION = ("Etienne the squirrel: the player may discard one of his ingredient cards face up on the "
-                        "discard pile. For it he may take the top card of the draw pile into his hand. This can "
-                        "happen at any time during his turn.")
+_ETIENNE_TEXT = (
+    "Etienne, das Eichhörnchen: Der Spieler darf eine seiner Zutatenkarten abwerfen und offen auf "
+    "den Ablagestapel legen. Dafür darf er die oberste Karte des Nachziehstapels auf die Hand "
+    "nehmen. Dies kann jederzeit während seines Zuges geschehen."
+)
+_ETIENNE_TRANSLATION = (
+    "Etienne the squirrel: the player may discard one of his ingredient cards face up on the "
+    "discard pile. For it he may take the top card of the draw pile into his hand. This can "
+    "happen at any time during his turn."
+)
 
 
 def card_name(c: int, cards: Optional[List[List[int]]] = None) -> str:
@@ -334,8 +339,14 @@ class MCCombine(MCMove):
 
 #: the names the move classes had before every game named them ``<game prefix><kind>``;
 #: they still work, with a ``DeprecationWarning``
-_RENAMED = {"Bid": "MCBid", "Pick": "MCPick", "Discard": "MCDiscard", "Swap": "MCSwap",
-            "Decline": "MCDecline", "Combine": "MCCombine"}
+_RENAMED = {
+    "Bid": "MCBid",
+    "Pick": "MCPick",
+    "Discard": "MCDiscard",
+    "Swap": "MCSwap",
+    "Decline": "MCDecline",
+    "Combine": "MCCombine",
+}
 
 if TYPE_CHECKING:  # the type checker sees the aliases as the classes they name
     Bid, Pick, Discard, Swap, Decline, Combine = MCBid, MCPick, MCDiscard, MCSwap, MCDecline, MCCombine
@@ -355,9 +366,18 @@ else:
 _CARD_MOVES: Dict[str, Any] = {"bid": MCBid, "pick": MCPick, "discard": MCDiscard, "swap": MCSwap}
 #: the verbs of the notation; ``describe`` writes the third-person forms
 _VERBS = {
-    "bid": "bid", "bids": "bid", "pick": "pick", "picks": "pick", "discard": "discard",
-    "discards": "discard", "swap": "swap", "swaps": "swap", "decline": "decline",
-    "declines": "decline", "combine": "combine", "combines": "combine",
+    "bid": "bid",
+    "bids": "bid",
+    "pick": "pick",
+    "picks": "pick",
+    "discard": "discard",
+    "discards": "discard",
+    "swap": "swap",
+    "swaps": "swap",
+    "decline": "decline",
+    "declines": "decline",
+    "combine": "combine",
+    "combines": "combine",
 }
 _NOTATION = (
     "Maus au Chocolat moves read 'bid 17', 'bid fruit3/3c', 'bid 17 without Henri', 'pick 3', 'discard 40', 'swap 9', "
@@ -390,8 +410,9 @@ def _tokens(text: Any) -> List[str]:
     return plain.lower().replace(",", " ").split()
 
 
-def _card_token(tok: str, cards: List[List[int]], names: Dict[str, List[int]],
-                among: Optional[Sequence[int]] = None) -> int:
+def _card_token(
+    tok: str, cards: List[List[int]], names: Dict[str, List[int]], among: Optional[Sequence[int]] = None
+) -> int:
     """The card id a token names: ``17``, ``fruit3/3c`` or ``fruit3/3c#17``; a bare name is
     looked up among ``among`` (a hand, the display) first, then in the whole table."""
     if _number(tok):
@@ -406,8 +427,9 @@ def _card_token(tok: str, cards: List[List[int]], names: Dict[str, List[int]],
         return int(ident)
     ids = names.get(name)
     if not ids:
-        raise ValueError(f"{shorten(tok)} is not a card name (written like 'fruit3/3c': ingredient, candy "
-                         f"value, coins); {_NOTATION}")
+        raise ValueError(
+            f"{shorten(tok)} is not a card name (written like 'fruit3/3c': ingredient, candy value, coins); {_NOTATION}"
+        )
     if among is not None:
         here = [c for c in ids if c in among]
         if len(here) == 1:
@@ -419,8 +441,13 @@ def _card_token(tok: str, cards: List[List[int]], names: Dict[str, List[int]],
     return ids[0]
 
 
-def _parse_tokens(toks: List[str], text: str, cards: List[List[int]], names: Dict[str, List[int]],
-                  among: Optional[Sequence[int]] = None) -> MCMove:
+def _parse_tokens(
+    toks: List[str],
+    text: str,
+    cards: List[List[int]],
+    names: Dict[str, List[int]],
+    among: Optional[Sequence[int]] = None,
+) -> MCMove:
     """The move of the stateless notation (``str(move)``, or a card move by name; a name is
     looked up among ``among`` first when given)."""
     if not toks or toks[0] not in _VERBS:
@@ -439,10 +466,12 @@ def _parse_tokens(toks: List[str], text: str, cards: List[List[int]], names: Dic
         if "keep" not in args and "keeps" not in args:
             raise ValueError(f"a combination names its kept cards after 'keep': {shorten(text)}; {_NOTATION}")
         k = args.index("keep") if "keep" in args else args.index("keeps")
-        laid, kept = args[:k], args[k + 1:]
+        laid, kept = args[:k], args[k + 1 :]
         if not all(_number(t) for t in laid + kept) or not laid or not kept:
-            raise ValueError(f"without a state, a combination names hand slots ('combine 0,2,5 keep 5'), "
-                             f"got {shorten(text)}; use state.parse_action for card names")
+            raise ValueError(
+                f"without a state, a combination names hand slots ('combine 0,2,5 keep 5'), "
+                f"got {shorten(text)}; use state.parse_action for card names"
+            )
         return MCCombine(tuple(int(t) for t in laid), tuple(int(t) for t in kept))
     if len(args) == 2 and args[1].startswith("(") and args[1].endswith(")") and _number(args[0]):
         # the str form 'bid 17 (fruit3/3c)': the name must be the card's
@@ -476,8 +505,9 @@ def parse_move(text: str) -> MCMove:
 # ---- the combination search (engine-neutral reference) ---------------------------------------
 
 
-def _kept(mv: Sequence[int], pv: Sequence[int], one_colour: bool, k: int, lilly: bool,
-          choose: bool = False) -> List[Tuple[int, ...]]:
+def _kept(
+    mv: Sequence[int], pv: Sequence[int], one_colour: bool, k: int, lilly: bool, choose: bool = False
+) -> List[Tuple[int, ...]]:
     """The kept sets (relative indices) of a combination with modified values ``mv`` and
     printed values ``pv`` (cards in slot order): none when it is neither a run nor a set.
     ``choose`` (``kept_card="player_chooses"``, MC-23): a set gives every choice of its
@@ -501,9 +531,14 @@ def _kept(mv: Sequence[int], pv: Sequence[int], one_colour: bool, k: int, lilly:
     return []
 
 
-def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: int, *,
-                         kept_card: str = "player_chooses",
-                         changed_value: str = "unbounded") -> Set[Tuple[int, ...]]:
+def combination_outcomes(
+    cards: Sequence[int],
+    table: List[List[int]],
+    helper: int,
+    *,
+    kept_card: str = "player_chooses",
+    changed_value: str = "unbounded",
+) -> Set[Tuple[int, ...]]:
     """Every kept set (relative indices) reachable by laying ``cards`` with ``helper``
     (``kept_card``: the reading of MC-23, ``"highest_printed"`` or ``"player_chooses"``;
     ``changed_value``: the reading of MC-18/MC-19, ``"unbounded"`` or ``"printed_range"``)."""
@@ -536,8 +571,14 @@ def combination_outcomes(cards: Sequence[int], table: List[List[int]], helper: i
     return out
 
 
-def combination_actions(hand: Sequence[int], table: List[List[int]], helper: int, *,
-                        kept_card: str = "player_chooses", changed_value: str = "unbounded") -> List[int]:
+def combination_actions(
+    hand: Sequence[int],
+    table: List[List[int]],
+    helper: int,
+    *,
+    kept_card: str = "player_chooses",
+    changed_value: str = "unbounded",
+) -> List[int]:
     """The combination actions legal for a hand (sorted by card id) held with ``helper``:
     every distinct (cards, kept cards) outcome once (MC-10, MC-11, MC-12, MC-18 .. MC-23).
     ``kept_card`` is the reading of MC-23 (``MausAuChocolat.READINGS``): with
@@ -550,8 +591,9 @@ def combination_actions(hand: Sequence[int], table: List[List[int]], helper: int
         if len(hand) - k < 1:  # MC-11: at least one card must stay in the hand
             continue
         for slots in itertools.combinations(range(len(hand)), k):
-            for kept in combination_outcomes([hand[i] for i in slots], table, helper, kept_card=kept_card,
-                                             changed_value=changed_value):
+            for kept in combination_outcomes(
+                [hand[i] for i in slots], table, helper, kept_card=kept_card, changed_value=changed_value
+            ):
                 acts.append(COMBINE + PATTERN_INDEX[(slots, tuple(slots[r] for r in kept))])
     return sorted(acts)
 
@@ -561,8 +603,10 @@ def _change_range(changed_value: str, table: List[List[int]]) -> Tuple[float, fl
     a changed card may count (the table's candy values with ``"printed_range"``, no bound with
     ``"unbounded"``); ``ValueError`` for another value."""
     if changed_value not in CHANGED_VALUE_VALUES:
-        raise ValueError(f"MC-18/MC-19: changed_value must be one of "
-                         f"{', '.join(map(repr, CHANGED_VALUE_VALUES))}, got {shorten(changed_value)}")
+        raise ValueError(
+            f"MC-18/MC-19: changed_value must be one of "
+            f"{', '.join(map(repr, CHANGED_VALUE_VALUES))}, got {shorten(changed_value)}"
+        )
     if changed_value == "unbounded":
         return float("-inf"), float("inf")
     return min(c[1] for c in table), max(c[1] for c in table)
@@ -572,8 +616,9 @@ def _kept_choice(kept_card: str) -> bool:
     """``kept_card`` (MC-23) as the engines use it: whether the player chooses a set's kept
     cards; ``ValueError`` for another value."""
     if kept_card not in KEPT_CARD_VALUES:
-        raise ValueError(f"MC-23: kept_card must be one of {', '.join(map(repr, KEPT_CARD_VALUES))}, "
-                         f"got {shorten(kept_card)}")
+        raise ValueError(
+            f"MC-23: kept_card must be one of {', '.join(map(repr, KEPT_CARD_VALUES))}, got {shorten(kept_card)}"
+        )
     return kept_card == "player_chooses"
 
 
@@ -631,8 +676,14 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
 
     DRAWING = "mousehole.render.maus_au_chocolat"
     SCORE = "victory points: the printed candy values of the cards the seat kept (MC-13)"
-    SEARCH_TUNING = {"c": 1.0, "depth": -1, "scale": 3.0, "greedy": 0.0,  # StrongBot (docs/bots.md)
-                     "depth@2": 300, "greedy@2": 0.5}
+    SEARCH_TUNING = {
+        "c": 1.0,
+        "depth": -1,
+        "scale": 3.0,
+        "greedy": 0.0,  # StrongBot (docs/bots.md)
+        "depth@2": 300,
+        "greedy@2": 0.5,
+    }
     INFORMATION = "imperfect"  # MC-26: the hands, the bids until all are in, the pile
     SINGLE_WINNER = True  # MC-25
     ENV_ID = "mousehole/MausAuChocolat-v0"
@@ -643,8 +694,25 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
     min_players = 2
     max_players = 6
     STATE_KEYS = (
-        "round", "phase", "pile", "display", "discard", "hands", "known", "pools", "bids", "vp", "helpers",
-        "row", "order", "turn", "picks_left", "etienne_used", "rng", "history", "truncated",
+        "round",
+        "phase",
+        "pile",
+        "display",
+        "discard",
+        "hands",
+        "known",
+        "pools",
+        "bids",
+        "vp",
+        "helpers",
+        "row",
+        "order",
+        "turn",
+        "picks_left",
+        "etienne_used",
+        "rng",
+        "history",
+        "truncated",
     )
     READINGS = (
         Reading(
@@ -652,18 +720,23 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             values=("always", "optional"),
             meaning=(
                 "Henri's holder's bid card always counts 2 coins more.",
-                "Henri's holder chooses with each bid, face down like the bid, whether its card counts "
-                "2 coins more.",
+                "Henri's holder chooses with each bid, face down like the bid, whether its card counts 2 coins more.",
             ),
             rules=("MC-17", "MC-8"),
-            source=("Mit jeder der Helferkarten kann eine besondere Aktion einmal pro Runde genutzt werden. "
-                    "[...] Henri, der Hamster: Der Hamster erhöht die Anzahl der Schokotaler der "
-                    "ausgespielten Karte um 2."),
-            translation=("With each of the helper cards a special action can be used once per round. [...] "
-                         "Henri the hamster: the hamster raises the number of chocolate coins of the card "
-                         "played by 2."),
-            why_default=("Henri's own sentence states the +2 as a fact, without the 'darf' (may) of the other "
-                         "helpers; 'kann' in the general sentence is read as 'is available'."),
+            source=(
+                "Mit jeder der Helferkarten kann eine besondere Aktion einmal pro Runde genutzt werden. "
+                "[...] Henri, der Hamster: Der Hamster erhöht die Anzahl der Schokotaler der "
+                "ausgespielten Karte um 2."
+            ),
+            translation=(
+                "With each of the helper cards a special action can be used once per round. [...] "
+                "Henri the hamster: the hamster raises the number of chocolate coins of the card "
+                "played by 2."
+            ),
+            why_default=(
+                "Henri's own sentence states the +2 as a fact, without the 'darf' (may) of the other "
+                "helpers; 'kann' in the general sentence is read as 'is available'."
+            ),
         ),
         Reading(
             param="kept_card",
@@ -673,18 +746,24 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 "A set keeps its cards of the highest printed candy value (equal ones: the lowest card id).",
             ),
             rules=("MC-23", "MC-12", "MC-21"),
-            source=("Bei einem Drilling, der aus verschiedenen Zutaten besteht, darf der Spieler eine dieser "
-                    "Karten als Siegpunkte offen neben sich beiseitelegen. [...] Bei einem einfarbigem Drilling "
-                    "behält der Spieler sogar zwei Karten als Siegpunkte, die übrige kommt auf den Ablagestapel."),
-            translation=("With a set made of different ingredients the player may put one of these cards aside "
-                         "face up as victory points. [...] With a set of one colour the player even keeps two "
-                         "cards as victory points; the remaining one goes to the discard pile."),
-            why_default=("'darf der Spieler eine dieser Karten' gives the choice to the player (the player "
-                         "may lay aside one of these cards), and where the text fixes the card it names it (a "
-                         "run keeps 'die niedrigste' or 'die höchste'); the set's sentences name none. Keeping "
-                         "the highest printed value (the default until issue 41, still 'highest_printed') is "
-                         "a choice the text does not make: it takes away which card goes to the discard pile "
-                         "and, after Mathieu or Maurice, which printed value scores."),
+            source=(
+                "Bei einem Drilling, der aus verschiedenen Zutaten besteht, darf der Spieler eine dieser "
+                "Karten als Siegpunkte offen neben sich beiseitelegen. [...] Bei einem einfarbigem Drilling "
+                "behält der Spieler sogar zwei Karten als Siegpunkte, die übrige kommt auf den Ablagestapel."
+            ),
+            translation=(
+                "With a set made of different ingredients the player may put one of these cards aside "
+                "face up as victory points. [...] With a set of one colour the player even keeps two "
+                "cards as victory points; the remaining one goes to the discard pile."
+            ),
+            why_default=(
+                "'darf der Spieler eine dieser Karten' gives the choice to the player (the player "
+                "may lay aside one of these cards), and where the text fixes the card it names it (a "
+                "run keeps 'die niedrigste' or 'die höchste'); the set's sentences name none. Keeping "
+                "the highest printed value (the default until issue 41, still 'highest_printed') is "
+                "a choice the text does not make: it takes away which card goes to the discard pile "
+                "and, after Mathieu or Maurice, which printed value scores."
+            ),
         ),
         Reading(
             param="etienne_swap",
@@ -692,18 +771,19 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             meaning=(
                 "Etienne's holder may swap at any of his decisions of the round (his bid, each pick, his "
                 "combination step), not while discarding for the hand limit.",
-                "Etienne's holder may swap only at his picks and at his combination step, not at the "
-                "simultaneous bid.",
+                "Etienne's holder may swap only at his picks and at his combination step, not at the simultaneous bid.",
                 "Etienne's holder may swap at any of his decisions, also between his hand-limit discards "
                 "after his combination step.",
             ),
             rules=("MC-16", "MC-7", "MC-14"),
             source=_ETIENNE_TEXT,
             translation=_ETIENNE_TRANSLATION,
-            why_default=("The leaflet defines no 'Zug' (turn) of a player; 'jederzeit' (at any time) is read "
-                         "as every decision the holder makes in the round, and the hand-limit discards are "
-                         "read as a forced clean-up („muss er die überzähligen abwerfen“), not a decision of "
-                         "his turn."),
+            why_default=(
+                "The leaflet defines no 'Zug' (turn) of a player; 'jederzeit' (at any time) is read "
+                "as every decision the holder makes in the round, and the hand-limit discards are "
+                "read as a forced clean-up („muss er die überzähligen abwerfen“), not a decision of "
+                "his turn."
+            ),
         ),
         Reading(
             param="tie_break_moment",
@@ -716,21 +796,27 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 "leftmost).",
             ),
             rules=("MC-25", "MC-15", "MC-24"),
-            source=("Danach gibt jeder Spieler seine Helferkarte an den linken Nachbarn weiter. [...] Das "
-                    "Spiel endet, wenn ein Spieler Zutatenkarten mit 30 oder mehr Siegpunkten offen vor sich "
-                    "ausgelegt hat. Die Runde wird zu Ende gespielt. Es gewinnt der Spieler, der dann die "
-                    "meisten Siegpunkte hat. Bei einem Gleichstand gewinnt der Spieler, der zu diesem "
-                    "Zeitpunkt die Helferkarte mit der höheren Zahl vorweisen kann."),
-            translation=("Then every player passes his helper card to his left neighbour. [...] The game "
-                         "ends when a player has laid out ingredient cards worth 30 or more victory points "
-                         "in front of him. The round is played to its end. The player who then has the most "
-                         "victory points wins. In a tie the player who at that moment can show the helper "
-                         "card with the higher number wins."),
-            why_default=("'Zu diesem Zeitpunkt' (at that moment) is the moment of 'dann' (then), when the "
-                         "points are counted; the pass („Danach gibt jeder Spieler ...“) hands the helpers "
-                         "on for the next round, which never comes, so the helpers are those of the round "
-                         "just played. Counting the pass as the last act of the round played 'zu Ende' (to "
-                         "its end) is the other reading."),
+            source=(
+                "Danach gibt jeder Spieler seine Helferkarte an den linken Nachbarn weiter. [...] Das "
+                "Spiel endet, wenn ein Spieler Zutatenkarten mit 30 oder mehr Siegpunkten offen vor sich "
+                "ausgelegt hat. Die Runde wird zu Ende gespielt. Es gewinnt der Spieler, der dann die "
+                "meisten Siegpunkte hat. Bei einem Gleichstand gewinnt der Spieler, der zu diesem "
+                "Zeitpunkt die Helferkarte mit der höheren Zahl vorweisen kann."
+            ),
+            translation=(
+                "Then every player passes his helper card to his left neighbour. [...] The game "
+                "ends when a player has laid out ingredient cards worth 30 or more victory points "
+                "in front of him. The round is played to its end. The player who then has the most "
+                "victory points wins. In a tie the player who at that moment can show the helper "
+                "card with the higher number wins."
+            ),
+            why_default=(
+                "'Zu diesem Zeitpunkt' (at that moment) is the moment of 'dann' (then), when the "
+                "points are counted; the pass („Danach gibt jeder Spieler ...“) hands the helpers "
+                "on for the next round, which never comes, so the helpers are those of the round "
+                "just played. Counting the pass as the last act of the round played 'zu Ende' (to "
+                "its end) is the other reading."
+            ),
         ),
         Reading(
             param="changed_value",
@@ -742,24 +828,30 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 "a 3 cannot be lowered, a 7 cannot be raised).",
             ),
             rules=("MC-18", "MC-19", "MC-1", "MC-23"),
-            source=("Jeweils 16 Karten pro Zutat mit den Naschwerten 3 bis 7. [...] Mathieu, der Mistkäfer: "
-                    "Der Spieler darf den Naschwert einer Karte um 1 verringern, um damit eine Kombination "
-                    "ausulegen. Erhält der Spieler die Karte, deren Wert er verringert hat, als Siegpunkte, "
-                    "zählt trotzdem der aufgedruckte Wert für die Ermittlung der Siegpunkte. Maurice, der "
-                    "Maulwurf: Der Spieler darf den Naschwert einer Karte um 1 erhöhen, um damit eine "
-                    "Kombination ausulegen."),
-            translation=("16 cards of each ingredient with the candy values 3 to 7. [...] Mathieu the dung "
-                         "beetle: the player may lower the candy value of one card by 1 to lay out a "
-                         "combination with it. If the player gets the card whose value he lowered as victory "
-                         "points, the printed value still counts for the victory points. Maurice the mole: "
-                         "the player may raise the candy value of one card by 1 to lay out a combination "
-                         "with it."),
-            why_default=("The powers' sentences set no bound: 'einer Karte' is any card, a run is "
-                         "'aufeinanderfolgende' values and 2-3-4 or 6-7-8 follow each other, and the changed "
-                         "value never scores ('zählt trotzdem der aufgedruckte Wert'), so no 2 or 8 ever "
-                         "reaches the points. 'Naschwerten 3 bis 7' describes the printed cards, not the "
-                         "values a power may count; reading it as a bound ('printed_range') is the other "
-                         "reading."),
+            source=(
+                "Jeweils 16 Karten pro Zutat mit den Naschwerten 3 bis 7. [...] Mathieu, der Mistkäfer: "
+                "Der Spieler darf den Naschwert einer Karte um 1 verringern, um damit eine Kombination "
+                "ausulegen. Erhält der Spieler die Karte, deren Wert er verringert hat, als Siegpunkte, "
+                "zählt trotzdem der aufgedruckte Wert für die Ermittlung der Siegpunkte. Maurice, der "
+                "Maulwurf: Der Spieler darf den Naschwert einer Karte um 1 erhöhen, um damit eine "
+                "Kombination ausulegen."
+            ),
+            translation=(
+                "16 cards of each ingredient with the candy values 3 to 7. [...] Mathieu the dung "
+                "beetle: the player may lower the candy value of one card by 1 to lay out a "
+                "combination with it. If the player gets the card whose value he lowered as victory "
+                "points, the printed value still counts for the victory points. Maurice the mole: "
+                "the player may raise the candy value of one card by 1 to lay out a combination "
+                "with it."
+            ),
+            why_default=(
+                "The powers' sentences set no bound: 'einer Karte' is any card, a run is "
+                "'aufeinanderfolgende' values and 2-3-4 or 6-7-8 follow each other, and the changed "
+                "value never scores ('zählt trotzdem der aufgedruckte Wert'), so no 2 or 8 ever "
+                "reaches the points. 'Naschwerten 3 bis 7' describes the printed cards, not the "
+                "values a power may count; reading it as a bound ('printed_range') is the other "
+                "reading."
+            ),
         ),
         Reading(
             param="etienne_draw",
@@ -772,10 +864,12 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             rules=("MC-16", "MC-6"),
             source=_ETIENNE_TEXT,
             translation=_ETIENNE_TRANSLATION,
-            why_default=("'Dafür' (for it, in return) makes the draw the gain of the discard: one special "
-                         "action ('eine besondere Aktion', used 'einmal pro Runde') whose 'darf' grants the "
-                         "power as every helper's sentence does. The draw's own 'darf' read as a second, "
-                         "separate choice is the other reading ('optional')."),
+            why_default=(
+                "'Dafür' (for it, in return) makes the draw the gain of the discard: one special "
+                "action ('eine besondere Aktion', used 'einmal pro Runde') whose 'darf' grants the "
+                "power as every helper's sentence does. The draw's own 'darf' read as a second, "
+                "separate choice is the other reading ('optional')."
+            ),
         ),
         Reading(
             param="hand_limit",
@@ -788,28 +882,44 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 "next pick.",
             ),
             rules=("MC-14", "MC-9", "MC-10"),
-            source=("Nach dem Ausspielen seiner Kombination muss der Spieler allerdings noch mindestens eine "
-                    "eigene Handkarte besitzen, ansonsten ist das Ausspielen einer Kombination nicht erlaubt! "
-                    "Allerdings darf auch kein Spieler mehr als 8 Zutatenkarten auf der Hand halten. Besitzt "
-                    "ein Spieler mehr als 8 Zutatenkarten, muss er die überzähligen abwerfen, sie kommen auf "
-                    "den Ablagestapel."),
-            translation=("After laying his combination the player must still hold at least one card of his "
-                         "own, otherwise laying a combination is not allowed! But no player may hold more "
-                         "than 8 ingredient cards in his hand either. A player who holds more than 8 "
-                         "ingredient cards must discard the surplus ones; they go to the discard pile."),
-            why_default=("The sentences stand in the combination paragraph, after the picks and before "
-                         "'Danach gibt jeder Spieler seine Helferkarte ... weiter', and 'Allerdings ... auch' "
-                         "pairs the limit with the bound of 'Nach dem Ausspielen seiner Kombination' (at least "
-                         "one card): the two bound the hand after the combination step; the picking text, "
-                         "where a 9th card arrives, names no limit. 'Darf kein Spieler ... halten' names no "
-                         "moment, which is the other reading ('standing'); the text does not favour it, so "
-                         "the default stays."),
+            source=(
+                "Nach dem Ausspielen seiner Kombination muss der Spieler allerdings noch mindestens eine "
+                "eigene Handkarte besitzen, ansonsten ist das Ausspielen einer Kombination nicht erlaubt! "
+                "Allerdings darf auch kein Spieler mehr als 8 Zutatenkarten auf der Hand halten. Besitzt "
+                "ein Spieler mehr als 8 Zutatenkarten, muss er die überzähligen abwerfen, sie kommen auf "
+                "den Ablagestapel."
+            ),
+            translation=(
+                "After laying his combination the player must still hold at least one card of his "
+                "own, otherwise laying a combination is not allowed! But no player may hold more "
+                "than 8 ingredient cards in his hand either. A player who holds more than 8 "
+                "ingredient cards must discard the surplus ones; they go to the discard pile."
+            ),
+            why_default=(
+                "The sentences stand in the combination paragraph, after the picks and before "
+                "'Danach gibt jeder Spieler seine Helferkarte ... weiter', and 'Allerdings ... auch' "
+                "pairs the limit with the bound of 'Nach dem Ausspielen seiner Kombination' (at least "
+                "one card): the two bound the hand after the combination step; the picking text, "
+                "where a 9th card arrives, names no limit. 'Darf kein Spieler ... halten' names no "
+                "moment, which is the other reading ('standing'); the text does not favour it, so "
+                "the default stays."
+            ),
         ),
     )
-    DEFAULTS = {"players": 4, "max_turns": 200, "target": None, "hand_size": None, "cards": None,
-                "henri_bonus": "always", "kept_card": "player_chooses", "etienne_swap": "any_decision",
-                "tie_break_moment": "before_passing", "changed_value": "unbounded", "etienne_draw": "always",
-                "hand_limit": "after_combination"}
+    DEFAULTS = {
+        "players": 4,
+        "max_turns": 200,
+        "target": None,
+        "hand_size": None,
+        "cards": None,
+        "henri_bonus": "always",
+        "kept_card": "player_chooses",
+        "etienne_swap": "any_decision",
+        "tie_break_moment": "before_passing",
+        "changed_value": "unbounded",
+        "etienne_draw": "always",
+        "hand_limit": "after_combination",
+    }
 
     cards: List[List[int]]
     _names: Dict[str, List[int]]
@@ -861,8 +971,10 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         other's."""
         d = state.to_dict()
         cards = d["params"]["cards"]
-        vals = [float(v) + 0.05 * float(sum(cards[c][1] for c in (hand or [])))
-                for v, hand in zip(state.scores(), d["hands"])]
+        vals = [
+            float(v) + 0.05 * float(sum(cards[c][1] for c in (hand or [])))
+            for v, hand in zip(state.scores(), d["hands"])
+        ]
         return self._lead(vals, seat)
 
     def _end_reason(self, d: Dict[str, Any]) -> str:
@@ -879,8 +991,10 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         for q, vp in enumerate(d["vp"]):
             kept = " + ".join(self.card_name(c) for c in vp) or "no card kept"
             h = tie[q]
-            lines.append(f"{kept} = {_score(vp, self.cards)} VP (MC-13); helper{when} {HELPERS[h]}, rank "
-                         f"{NUM_HELPERS - h} (a tie goes to the higher rank, MC-25)")
+            lines.append(
+                f"{kept} = {_score(vp, self.cards)} VP (MC-13); helper{when} {HELPERS[h]}, rank "
+                f"{NUM_HELPERS - h} (a tie goes to the higher rank, MC-25)"
+            )
         return lines
 
     def _settled(self, view: Dict[str, Any], p: int) -> Optional[Tuple[bool, str]]:
@@ -897,35 +1011,51 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if max(vp) < self.target and view["round"] < min(self.max_turns, MAX_ROUNDS):
             return None
         order, turn = view["order"], view["turn"]
-        to_come = set(order[turn + (1 if view["phase"] == "discard" else 0):])
+        to_come = set(order[turn + (1 if view["phase"] == "discard" else 0) :])
         gain = max(len(keep) for _, keep in PATTERNS) * max(c[1] for c in self.cards)
         # MC-25: the higher rank (the lower helper id) wins a tie (the helpers of tie_break_moment)
         rank = [-h for h in _tie_helpers(view["helpers"], view["row"], self.tie_after_pass)]
         low = [(vp[q], rank[q]) for q in range(n)]
         high = [(vp[q] + (gain if q in to_come else 0), rank[q]) for q in range(n)]
-        last = ("a seat has reached the target, so this round is the last (MC-24)" if max(vp) >= self.target
-                else "this round is the last (max_turns)")
+        last = (
+            "a seat has reached the target, so this round is the last (MC-24)"
+            if max(vp) >= self.target
+            else "this round is the last (max_turns)"
+        )
         for q in range(n):
             if q != p and low[q] > high[p]:
-                return False, (f"{last}, and seat {q}'s {vp[q]} victory points rank above all seat {p} can still "
-                               f"reach ({high[p][0]}; ties by helper rank, MC-25)")
+                return False, (
+                    f"{last}, and seat {q}'s {vp[q]} victory points rank above all seat {p} can still "
+                    f"reach ({high[p][0]}; ties by helper rank, MC-25)"
+                )
         if all(high[q] < low[p] for q in range(n) if q != p):
             return True, f"{last}, and no other seat can still reach seat {p}'s {vp[p]} victory points (MC-25)"
         return None
 
     def _play_help(self, view: Dict[str, Any], p: int) -> str:
-        henri = ("Henri: your bid counts 2 coins more, if you choose ('bid X' or 'bid X without Henri')"
-                 if self.henri_optional else "Henri: your bid card always counts 2 coins more")
-        when = {("bid", "pick", "combine"): "at your bid, a pick or your combination step",
-                ("pick", "combine"): "at a pick or your combination step",
-                ("bid", "pick", "combine", "discard"): "at your bid, a pick, your combination step or a "
-                                                       "hand-limit discard"}.get(tuple(self.etienne_phases),
-                                                                                 "at one of your decisions")
-        kept = ("you choose which of a set's cards to keep" if self.kept_choice
-                else "a set keeps its cards of the highest printed value")
-        limit = (["  No hand ever holds more than 8 cards: a pick that brings a 9th card is followed at once",
-                  "  by discards down to 8 ('discard X'), before the next pick (MC-14)."] if self.limit_standing
-                 else ["  Over 8 cards in hand after that, discard down to 8 (MC-14)."])
+        henri = (
+            "Henri: your bid counts 2 coins more, if you choose ('bid X' or 'bid X without Henri')"
+            if self.henri_optional
+            else "Henri: your bid card always counts 2 coins more"
+        )
+        when = {
+            ("bid", "pick", "combine"): "at your bid, a pick or your combination step",
+            ("pick", "combine"): "at a pick or your combination step",
+            ("bid", "pick", "combine", "discard"): "at your bid, a pick, your combination step or a hand-limit discard",
+        }.get(tuple(self.etienne_phases), "at one of your decisions")
+        kept = (
+            "you choose which of a set's cards to keep"
+            if self.kept_choice
+            else "a set keeps its cards of the highest printed value"
+        )
+        limit = (
+            [
+                "  No hand ever holds more than 8 cards: a pick that brings a 9th card is followed at once",
+                "  by discards down to 8 ('discard X'), before the next pick (MC-14).",
+            ]
+            if self.limit_standing
+            else ["  Over 8 cards in hand after that, discard down to 8 (MC-14)."]
+        )
         lines = [
             f"{self.title}: bid for cards, take them, lay runs and sets; kept cards are victory points (VP).",
             "A round (MC-5 to MC-15):",
@@ -963,7 +1093,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         cards = default_cards() if params["cards"] is None else params["cards"]
         if not isinstance(cards, (list, tuple)) or len(cards) != NUM_CARDS:
             raise ParameterError(
-                f"maus_au_chocolat: cards must be a list of {NUM_CARDS} [ingredient, candy, coin] (MC-1)")
+                f"maus_au_chocolat: cards must be a list of {NUM_CARDS} [ingredient, candy, coin] (MC-1)"
+            )
         out_cards = []
         for i, c in enumerate(cards):
             if (
@@ -1061,8 +1192,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             if not is_int(c) or not 0 <= c < NUM_CARDS:
                 raise IllegalMoveError(f"MC-1: card ids are 0..{NUM_CARDS - 1}, got {shorten(c)}")
             if not self.henri_optional:
-                raise IllegalMoveError(f"MC-17: {move}: Henri's +2 always applies in this game "
-                                       "(henri_bonus='always')")
+                raise IllegalMoveError(f"MC-17: {move}: Henri's +2 always applies in this game (henri_bonus='always')")
             return BID_PLAIN + c
         if isinstance(move, MCCombine):
             key = (tuple(move.slots), tuple(move.keep))
@@ -1096,14 +1226,22 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         elif picking:
             self._check_pick_phase(d)
         else:
-            expect(all(b < 0 for b in d["bids"]), "MC-9: bid cards lie on the table only in the bid and pick phases"
-                   + (" (MC-14: a discard phase during the picks is hand_limit='standing')" if phase == "discard"
-                      else ""))
+            expect(
+                all(b < 0 for b in d["bids"]),
+                "MC-9: bid cards lie on the table only in the bid and pick phases"
+                + (" (MC-14: a discard phase during the picks is hand_limit='standing')" if phase == "discard" else ""),
+            )
         if phase in ("combine", "discard") and not picking:
             self._check_combine_phase(d, scores)
         self._check_game_end(d, scores)
-        _check_history(d, d["history"], self.num_players, self.etienne_phases,  # the log against the position
-                       self.etienne_discards, self.limit_standing)
+        _check_history(
+            d,
+            d["history"],
+            self.num_players,
+            self.etienne_phases,  # the log against the position
+            self.etienne_discards,
+            self.limit_standing,
+        )
         _check_display_kept(d, d["history"], picking)
 
     def _picking(self, d: Dict[str, Any]) -> bool:
@@ -1154,16 +1292,19 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             (f"'{key}'[{q}]", d[key][q]) for key in ("hands", "known", "vp") for q in range(n)
         ]:
             expect(xs == sorted(set(xs)), f"{name} must be sorted ascending without repeats")
-        everything = (d["pile"] + display + d["discard"] + [b for b in bids if b >= 0] + sum(d["hands"], [])
-                      + sum(d["vp"], []))
+        everything = (
+            d["pile"] + display + d["discard"] + [b for b in bids if b >= 0] + sum(d["hands"], []) + sum(d["vp"], [])
+        )
         expect(
             sorted(everything) == list(range(NUM_CARDS)),
             f"MC-28: the pile, display, discard, hands, bids and victory cards must hold each of the "
             f"{NUM_CARDS} cards exactly once (they hold {len(everything)} entries)",
         )
         expect(len(display) <= n + 1, f"MC-5/MC-9: the display holds at most n + 1 = {n + 1} cards, not {len(display)}")
-        expect(sorted(d["helpers"] + d["row"]) == list(range(NUM_HELPERS)),
-               "MC-4: 'helpers' and 'row' must hold the 7 helpers once each")
+        expect(
+            sorted(d["helpers"] + d["row"]) == list(range(NUM_HELPERS)),
+            "MC-4: 'helpers' and 'row' must hold the 7 helpers once each",
+        )
 
     def _check_what_is_seen(self, d: Dict[str, Any]) -> None:
         """MC-26: the known cards are in their seat's hand (or its bid); MC-26, MC-6: only
@@ -1171,36 +1312,50 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         bidding, bids, pools = d["phase"] == "bid", d["bids"], d["pools"]
         for q in range(self.num_players):
             mine = d["hands"][q] + ([bids[q]] if bidding and bids[q] >= 0 else [])
-            expect(set(d["known"][q]) <= set(mine),
-                   f"MC-26: 'known'[{q}] lists cards seen entering seat {q}'s hand; it must be part of 'hands'[{q}]"
-                   + (" (or the bid just laid)" if bidding else ""))
-        seen = (d["display"] + d["discard"] + sum(d["vp"], []) + sum(d["known"], [])
-                + ([] if bidding else [b for b in bids if b >= 0]))
+            expect(
+                set(d["known"][q]) <= set(mine),
+                f"MC-26: 'known'[{q}] lists cards seen entering seat {q}'s hand; it must be part of 'hands'[{q}]"
+                + (" (or the bid just laid)" if bidding else ""),
+            )
+        seen = (
+            d["display"]
+            + d["discard"]
+            + sum(d["vp"], [])
+            + sum(d["known"], [])
+            + ([] if bidding else [b for b in bids if b >= 0])
+        )
         for c in seen:
             expect(pools[c] == 0, f"MC-26: 'pools'[{c}] must be 0: card {c} is face up or known")
         top = max(pools)
         for c in d["pile"]:
-            expect(pools[c] == top, f"MC-6: the draw pile holds only the newest pool of unseen cards ('pools'[{c}] "
-                                    f"is {pools[c]}, not {top})")
+            expect(
+                pools[c] == top,
+                f"MC-6: the draw pile holds only the newest pool of unseen cards ('pools'[{c}] "
+                f"is {pools[c]}, not {top})",
+            )
 
     def _check_turn_order(self, d: Dict[str, Any], scores: List[int]) -> None:
         """MC-16: Etienne's swap; the order of play and its turn; MC-9: picks only in the
         pick phase; MC-24: nobody has reached the target while bids and picks go on."""
         n, phase, order, turn, picks_left = self.num_players, d["phase"], d["order"], d["turn"], d["picks_left"]
-        expect(not d["etienne_used"] or ETIENNE in d["helpers"],
-               "MC-16: 'etienne_used' is set but nobody holds Etienne")
+        expect(
+            not d["etienne_used"] or ETIENNE in d["helpers"], "MC-16: 'etienne_used' is set but nobody holds Etienne"
+        )
         if phase in ("bid", "over"):
-            expect(order == [] and turn == 0 and picks_left == 0,
-                   f"'order' must be [] and 'turn', 'picks_left' 0 in the {phase} phase")
+            expect(
+                order == [] and turn == 0 and picks_left == 0,
+                f"'order' must be [] and 'turn', 'picks_left' 0 in the {phase} phase",
+            )
         else:
             expect(sorted(order) == list(range(n)), "'order' must list every seat once")
             expect(0 <= turn < n, f"'turn' must index 'order' (0..{n - 1}), got {turn}")
         if phase != "pick":
             expect(picks_left == 0, "MC-9: 'picks_left' is 0 outside the pick phase")
         if phase == "bid" or self._picking(d):
-            expect(max(scores) < self.target,
-                   f"MC-24: a seat has {max(scores)} victory points (target {self.target}): the game ended with "
-                   "its round")
+            expect(
+                max(scores) < self.target,
+                f"MC-24: a seat has {max(scores)} victory points (target {self.target}): the game ended with its round",
+            )
 
     def _check_bid_phase(self, d: Dict[str, Any]) -> None:
         """MC-7, MC-27: bids committed in seat order and not yet revealed; MC-7/MC-14: hand
@@ -1209,28 +1364,46 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         committed = [b >= 0 for b in bids]
         k = committed.count(True)
         expect(k < n, "MC-7: the bids are revealed as soon as the last one is in; 'phase' cannot be bid")
-        expect(committed == [True] * k + [False] * (n - k),
-               "MC-27: seats commit their bids in seat order (the lowest seat without a bid is to move)")
+        expect(
+            committed == [True] * k + [False] * (n - k),
+            "MC-27: seats commit their bids in seat order (the lowest seat without a bid is to move)",
+        )
         for q in range(n):
             lo, hi = (0, HAND_LIMIT - 1) if committed[q] else (1, HAND_LIMIT)
-            expect(lo <= len(hands[q]) <= hi,
-                   f"MC-7/MC-14: seat {q} holds {len(hands[q])} cards in the bid phase ({lo}..{hi} possible)")
+            expect(
+                lo <= len(hands[q]) <= hi,
+                f"MC-7/MC-14: seat {q} holds {len(hands[q])} cards in the bid phase ({lo}..{hi} possible)",
+            )
         bid_at, swap_at = _bid_phase_actions(history)
         first = bid_at[0] if bid_at else len(history)
-        if (self.etienne_discards and d["etienne_used"] and not swap_at and helpers[0] == ETIENNE
-                and first > 0 and DISCARD <= (history[first - 1] or 0) < SWAP):
+        if (
+            self.etienne_discards
+            and d["etienne_used"]
+            and not swap_at
+            and helpers[0] == ETIENNE
+            and first > 0
+            and DISCARD <= (history[first - 1] or 0) < SWAP
+        ):
             swap_at = [first - 1]  # MC-16: seat 0's discard without a draw before its bid
-        expect([_bid_card(history[i]) for i in bid_at] == bids[:k],
-               "MC-27: 'history' must end with this round's bids ('bids'), in seat order")
+        expect(
+            [_bid_card(history[i]) for i in bid_at] == bids[:k],
+            "MC-27: 'history' must end with this round's bids ('bids'), in seat order",
+        )
         for q, i in enumerate(bid_at):
-            expect(history[i] < BID_PLAIN or helpers[q] == HENRI,
-                   f"MC-17: seat {q} bids without Henri ('history'[{i}]) but holds {HELPERS[helpers[q]]}")
-        expect(len(swap_at) == int(d["etienne_used"]),
-               "MC-16: 'etienne_used' must say whether this round's bid actions in 'history' hold a swap")
+            expect(
+                history[i] < BID_PLAIN or helpers[q] == HENRI,
+                f"MC-17: seat {q} bids without Henri ('history'[{i}]) but holds {HELPERS[helpers[q]]}",
+            )
+        expect(
+            len(swap_at) == int(d["etienne_used"]),
+            "MC-16: 'etienne_used' must say whether this round's bid actions in 'history' hold a swap",
+        )
         if swap_at:
-            expect("bid" in self.etienne_phases,
-                   f"MC-16: with etienne_swap={self.params['etienne_swap']!r} Etienne's holder does not swap "
-                   "at the bid ('history' ends with a swap among this round's bids)")
+            expect(
+                "bid" in self.etienne_phases,
+                f"MC-16: with etienne_swap={self.params['etienne_swap']!r} Etienne's holder does not swap "
+                "at the bid ('history' ends with a swap among this round's bids)",
+            )
             before = sum(1 for i in bid_at if i < swap_at[0])
             expect(helpers.index(ETIENNE) == before, "MC-16: only Etienne's holder swaps, before its own bid")
 
@@ -1241,24 +1414,33 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         is the picker's, above 8 cards, its bid card still on the table)."""
         order, turn, picks_left, bids, hands = d["order"], d["turn"], d["picks_left"], d["bids"], d["hands"]
         if d["phase"] == "discard":  # MC-14 (hand_limit="standing"; 'picks_left' is 0: checked before)
-            expect(len(hands[order[turn]]) > HAND_LIMIT,
-                   f"MC-14: the discard phase is for a hand above {HAND_LIMIT} cards")
+            expect(
+                len(hands[order[turn]]) > HAND_LIMIT, f"MC-14: the discard phase is for a hand above {HAND_LIMIT} cards"
+            )
         else:
-            expect(1 <= picks_left <= min(2, len(d["display"])),
-                   f"MC-9: the picker takes 1 or 2 cards that lie in the display; 'picks_left' is {picks_left}")
+            expect(
+                1 <= picks_left <= min(2, len(d["display"])),
+                f"MC-9: the picker takes 1 or 2 cards that lie in the display; 'picks_left' is {picks_left}",
+            )
         for i, q in enumerate(order):
-            expect((bids[q] >= 0) == (i >= turn),
-                   "MC-9: the seats still to pick (order[turn:]) and only they have a bid card on the table")
+            expect(
+                (bids[q] >= 0) == (i >= turn),
+                "MC-9: the seats still to pick (order[turn:]) and only they have a bid card on the table",
+            )
         rest = order[turn:]
         offs = [False]
         if self.henri_optional:  # MC-17: with or without Henri, as this round's bid in 'history' says
-            acts = [a for a in d["history"] if _bid_card(a) >= 0][-self.num_players:]
+            acts = [a for a in d["history"] if _bid_card(a) >= 0][-self.num_players :]
             h = d["helpers"].index(HENRI) if HENRI in d["helpers"] else -1
-            offs = ([acts[h] >= BID_PLAIN] if h >= 0 and len(acts) == self.num_players
-                    else [False, True])  # a position set up without its history: either
-        expect(any(rest == sorted(rest, key=lambda q: _bid_key(bids[q], d["helpers"][q], self.cards, off))
-                   for off in offs),
-               "MC-8: the seats still to pick must follow the coins of their bids (Henri +2), ties by helper rank")
+            offs = (
+                [acts[h] >= BID_PLAIN] if h >= 0 and len(acts) == self.num_players else [False, True]
+            )  # a position set up without its history: either
+        expect(
+            any(
+                rest == sorted(rest, key=lambda q: _bid_key(bids[q], d["helpers"][q], self.cards, off)) for off in offs
+            ),
+            "MC-8: the seats still to pick must follow the coins of their bids (Henri +2), ties by helper rank",
+        )
         done = HAND_LIMIT if self.limit_standing else MAX_SLOTS  # MC-14: after its picks
         for i, q in enumerate(order):
             room = MAX_SLOTS - picks_left if i == turn else MAX_SLOTS - 2 if i > turn else done
@@ -1273,11 +1455,14 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             done = i < turn or (i == turn and phase == "discard")
             limit = HAND_LIMIT if i < turn or self.limit_standing else MAX_SLOTS  # (MC-14, hand_limit)
             expect(len(hands[q]) <= limit, f"MC-14: seat {q} holds {len(hands[q])} cards (at most {limit} here)")
-            expect(done or scores[q] < self.target,
-                   f"MC-24: seat {q} reached the target before its combination step: the game would be over")
+            expect(
+                done or scores[q] < self.target,
+                f"MC-24: seat {q} reached the target before its combination step: the game would be over",
+            )
         if phase == "discard":
-            expect(len(hands[order[turn]]) > HAND_LIMIT,
-                   f"MC-14: the discard phase is for a hand above {HAND_LIMIT} cards")
+            expect(
+                len(hands[order[turn]]) > HAND_LIMIT, f"MC-14: the discard phase is for a hand above {HAND_LIMIT} cards"
+            )
 
     def _check_game_end(self, d: Dict[str, Any], scores: List[int]) -> None:
         """MC-24: the game is over once a seat reaches the target (or max_turns rounds are
@@ -1289,8 +1474,10 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             hand = d["hands"][q]
             expect(len(hand) <= HAND_LIMIT, f"MC-14: seat {q} holds {len(hand)} cards at the end")
         if d["truncated"]:
-            expect(d["round"] == min(self.max_turns, MAX_ROUNDS) and max(scores) < self.target,
-                   "'truncated' means max_turns rounds were played without anyone reaching the target (MC-24)")
+            expect(
+                d["round"] == min(self.max_turns, MAX_ROUNDS) and max(scores) < self.target,
+                "'truncated' means max_turns rounds were played without anyone reaching the target (MC-24)",
+            )
         else:
             expect(max(scores) >= self.target, f"MC-24: the game is over only once a seat has {self.target} points")
 
@@ -1357,7 +1544,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             expect(len(shown) == n and all(a is not None for a in shown), "MC-7: the revealed bids are in the history")
             text += "; bids revealed: " + ", ".join(
                 f"seat {q} {self.card_token(_bid_card(a))}" + (" without Henri" if a >= BID_PLAIN else "")
-                for q, a in enumerate(shown))
+                for q, a in enumerate(shown)
+            )
         return text
 
     def _determinize(self, view: Dict[str, Any], p: int, rng: Rng) -> Dict[str, Any]:
@@ -1374,8 +1562,9 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             del d[key]
         bids, hands, known, pools = d["bids"], d["hands"], d["known"], d["pools"]
         plain = [False] * n
-        expect(isinstance(pools, list) and len(pools) == NUM_CARDS,
-               "'pools' must list the pool of each of the 80 cards")
+        expect(
+            isinstance(pools, list) and len(pools) == NUM_CARDS, "'pools' must list the pool of each of the 80 cards"
+        )
         visible: Set[int] = set(d["display"]) | set(d["discard"]) | set(hands[p])
         for q in range(n):
             visible |= set(d["vp"][q])
@@ -1401,8 +1590,10 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                     plain[q] = rng.below(2) == 1
             hands[q] = mine
         top = max(pools)
-        expect(all(not cs for t, cs in groups.items() if t != top),
-               "view: unseen cards of an older pool are left over, but the pile is the newest pool (MC-6)")
+        expect(
+            all(not cs for t, cs in groups.items() if t != top),
+            "view: unseen cards of an older pool are left over, but the pile is the newest pool (MC-6)",
+        )
         d["pile"] = groups.get(top, [])
         history = list(d["history"])
         if d["phase"] == "bid":
@@ -1475,18 +1666,24 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             cur = _current(d, n)
         who = "game over" if cur == TERMINAL else f"seat {cur} to play"
         pile = len(d["pile"]) if seat is None else d["pile_size"]
-        lines = [] if seat is None else [
-            f"seat {seat}'s view: '?' is a card it cannot see (the other hands and face-down bids, MC-26)"]
+        lines = (
+            []
+            if seat is None
+            else [f"seat {seat}'s view: '?' is a card it cannot see (the other hands and face-down bids, MC-26)"]
+        )
         lines += [
             f"round {d['round']}, phase {d['phase']}, {who}; draw pile {pile}, discard {len(d['discard'])}",
             "display: " + (" ".join(name(c) for c in d["display"]) or "-"),
-            "helper row: " + " ".join(HELPERS[h] for h in d["row"]) + ("; Etienne used this round (MC-16)"
-                                                                      if d["etienne_used"] else ""),
+            "helper row: "
+            + " ".join(HELPERS[h] for h in d["row"])
+            + ("; Etienne used this round (MC-16)" if d["etienne_used"] else ""),
         ]
         if d["phase"] in ("pick", "combine", "discard"):  # whose turn comes when (MC-8, MC-10)
             now = {"pick": f"picking, {d['picks_left']} left", "combine": "now", "discard": "discarding"}[d["phase"]]
-            marks = [f"{q} (done)" if i < d["turn"] else f"{q} ({now})" if i == d["turn"] else str(q)
-                     for i, q in enumerate(d["order"])]
+            marks = [
+                f"{q} (done)" if i < d["turn"] else f"{q} ({now})" if i == d["turn"] else str(q)
+                for i, q in enumerate(d["order"])
+            ]
             what = "pick order (MC-8)" if self._picking(d) else "combination order (MC-10)"  # (MC-14, hand_limit)
             lines.append(f"{what}: seats " + ", ".join(marks))
         for q in range(n):
@@ -1496,8 +1693,9 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 known = d["known"][q]
                 if bid is None:  # MC-7: its bid lies face down, maybe one of the known cards
                     shown = ["?"] * d["hand_sizes"][q]
-                    extra = "; bid ?" + ("; known among hand and bid: " + " ".join(name(c) for c in known)
-                                         if known else "")
+                    extra = "; bid ?" + (
+                        "; known among hand and bid: " + " ".join(name(c) for c in known) if known else ""
+                    )
                 else:
                     shown = [name(c) for c in known] + ["?"] * (d["hand_sizes"][q] - len(known))
                     extra = f"; bid {name(bid)}" if bid >= 0 else ""
@@ -1507,9 +1705,11 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             lines.append(
                 f"seat {q} [{HELPERS[d['helpers'][q]]}] {_score(d['vp'][q], cards)} VP: hand " + " ".join(shown) + extra
             )
-        lines.append("legend: a card is ingredient, candy value and coins: eggs5/1c scores 5 kept as a victory "
-                     "point (MC-13) and bids 1 coin (MC-8); [Henri] the seat's helper (MC-2); the first to "
-                     f"{self.target} VP ends the game with that round (MC-24)")
+        lines.append(
+            "legend: a card is ingredient, candy value and coins: eggs5/1c scores 5 kept as a victory "
+            "point (MC-13) and bids 1 coin (MC-8); [Henri] the seat's helper (MC-2); the first to "
+            f"{self.target} VP ends the game with that round (MC-24)"
+        )
         return "\n".join(lines)
 
     def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
@@ -1531,10 +1731,12 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             if d["helpers"][p] != HENRI:
                 return f"MC-17: only Henri's holder may bid without Henri; seat {p} holds {HELPERS[d['helpers'][p]]}"
             return f"MC-7: seat {p} does not hold card {c} ({self.card_name(c)})"
-        want = {"bid": "MC-7: every seat bids one hand card now",
-                "pick": "MC-9: the picker takes cards from the display now",
-                "combine": "MC-10: the current seat lays a combination or declines now",
-                "discard": "MC-14: the current seat discards down to 8 cards now"}[phase]
+        want = {
+            "bid": "MC-7: every seat bids one hand card now",
+            "pick": "MC-9: the picker takes cards from the display now",
+            "combine": "MC-10: the current seat lays a combination or declines now",
+            "discard": "MC-14: the current seat discards down to 8 cards now",
+        }[phase]
         if a < PICK:
             if phase != "bid":
                 return f"{want}, not a bid"
@@ -1570,12 +1772,18 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             return "MC-16: Etienne's swap was already used this round"
         if d["phase"] not in self.etienne_phases:
             if self.params["etienne_swap"] == "any_decision":
-                return ("MC-16: Etienne swaps before bidding, before a pick or before the combination step, "
-                        "not while discarding")
-            when = {"picks_and_combination": "before a pick or before the combination step",
-                    "also_hand_limit": "at any decision"}[self.params["etienne_swap"]]
-            return (f"MC-16: with etienne_swap={self.params['etienne_swap']!r} Etienne swaps {when}, "
-                    f"not in the {d['phase']} phase")
+                return (
+                    "MC-16: Etienne swaps before bidding, before a pick or before the combination step, "
+                    "not while discarding"
+                )
+            when = {
+                "picks_and_combination": "before a pick or before the combination step",
+                "also_hand_limit": "at any decision",
+            }[self.params["etienne_swap"]]
+            return (
+                f"MC-16: with etienne_swap={self.params['etienne_swap']!r} Etienne swaps {when}, "
+                f"not in the {d['phase']} phase"
+            )
         return f"MC-16: seat {p} does not hold card {c} ({self.card_name(c)})"
 
     def _why_no_combination(self, d: Dict[str, Any], p: int, a: int) -> str:
@@ -1590,8 +1798,9 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         if len(hand) - len(slots) < 1:
             return "MC-11: after laying a combination the player must still hold at least one card"
         cards = [hand[i] for i in slots]
-        outs = combination_outcomes(cards, self.cards, helper, kept_card=self.params["kept_card"],
-                                    changed_value=self.params["changed_value"])
+        outs = combination_outcomes(
+            cards, self.cards, helper, kept_card=self.params["kept_card"], changed_value=self.params["changed_value"]
+        )
         shown = ", ".join(self.card_name(x) for x in cards)
         if not outs:
             return f"MC-10: {shown} is neither a run nor a set (with {HELPERS[helper]})"
@@ -1634,8 +1843,9 @@ def _bid_phase_actions(history: Sequence[Optional[int]], k: Optional[int] = None
         a = history[i - 1]
         if a is None or _bid_card(a) >= 0:
             bid_at.append(i - 1)
-        elif SWAP <= a < DECLINE or (DISCARD <= a < SWAP and i > 1 and (history[i - 2] is None
-                                                                       or _bid_card(history[i - 2]) >= 0)):
+        elif SWAP <= a < DECLINE or (
+            DISCARD <= a < SWAP and i > 1 and (history[i - 2] is None or _bid_card(history[i - 2]) >= 0)
+        ):
             swap_at.append(i - 1)
         else:
             break
@@ -1645,9 +1855,14 @@ def _bid_phase_actions(history: Sequence[Optional[int]], k: Optional[int] = None
     return bid_at, swap_at
 
 
-def _check_history(d: Dict[str, Any], history: List[int], n: int,
-                   swap_phases: Tuple[str, ...] = ETIENNE_SWAP_PHASES["any_decision"],
-                   etienne_discards: bool = False, limit_standing: bool = False) -> None:
+def _check_history(
+    d: Dict[str, Any],
+    history: List[int],
+    n: int,
+    swap_phases: Tuple[str, ...] = ETIENNE_SWAP_PHASES["any_decision"],
+    etienne_discards: bool = False,
+    limit_standing: bool = False,
+) -> None:
     """``history`` (the actions since ``new_state``) against the position (StateError).
 
     An empty history is a position set up directly (the position keys are authoritative), in
@@ -1670,8 +1885,11 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
     round's progress: the committed bids, the bid cards still on the table, the seats that
     have combined, and the swap that ``etienne_used`` records."""
     if not history:
-        expect(d["round"] == 1, f"'history' is empty (a position set up directly), but a position of round "
-                                f"{d['round']} follows {d['round'] - 1} rounds that 'history' must hold")
+        expect(
+            d["round"] == 1,
+            f"'history' is empty (a position set up directly), but a position of round "
+            f"{d['round']} follows {d['round'] - 1} rounds that 'history' must hold",
+        )
         return
     phase, rnd = d["phase"], d["round"]
     done = 0  # complete rounds
@@ -1692,8 +1910,11 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
     for i, a in enumerate(history):
         kind = _action_kind(a)
         dswap = _is_discard_swap(history, i, phase)  # MC-16, MC-14: a swap between the discards
-        edisc = (kind == "discard" and etienne_discards  # MC-16: Etienne's discard without a draw
-                 and (prev not in (after, "discard") or discards >= MAX_SLOTS - HAND_LIMIT))
+        edisc = (
+            kind == "discard"
+            and etienne_discards  # MC-16: Etienne's discard without a draw
+            and (prev not in (after, "discard") or discards >= MAX_SLOTS - HAND_LIMIT)
+        )
         if stage == "end" and (kind != "discard" or edisc) and not dswap:  # the round is over: this opens the next
             done, last_swaps, last_opened_after_discard = done + 1, swaps, opened_after_discard
             last_maybe_etienne, maybe_etienne = maybe_etienne, False
@@ -1701,8 +1922,11 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
             stage, bids, picks, combined, swaps, discards, prev = "bid", [], set(), 0, 0, 0, ""
         where = f"'history'[{i}] = {a}"
         if kind == "bid":
-            expect(stage == "bid", f"MC-7: {where} is a bid, but the round's {n} bids are in (a round is "
-                                   "the bids, the picks, then the combination steps)")
+            expect(
+                stage == "bid",
+                f"MC-7: {where} is a bid, but the round's {n} bids are in (a round is "
+                "the bids, the picks, then the combination steps)",
+            )
             card = _bid_card(a)
             expect(card not in bids, f"MC-7: {where} bids card {card} a second time in one round")
             _check_bid_without_henri(d, where, a, len(bids), done + 1)  # MC-17
@@ -1710,8 +1934,10 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
             if len(bids) == n:
                 stage = "pick"
         elif kind == "pick":
-            expect(stage == "pick", f"MC-9: {where} is a pick, but picks come after the round's {n} bids "
-                                    "and before its combination steps")
+            expect(
+                stage == "pick",
+                f"MC-9: {where} is a pick, but picks come after the round's {n} bids and before its combination steps",
+            )
             expect(a - PICK not in picks, f"MC-9: {where} picks card {a - PICK} a second time in one round")
             picks.add(a - PICK)
             expect(len(picks) <= 2 * n, f"MC-9: {where}: {n} seats pick at most {2 * n} cards a round")
@@ -1720,20 +1946,26 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
             _check_swap(where, n, stage, swap_phases, prev, swaps, dswap, after)
             swaps += 1
         elif kind == "combine":
-            expect(stage in ("pick", "combine"), f"MC-10: {where} is a combination step, but they follow the "
-                                                 f"round's {n} bids")
+            expect(
+                stage in ("pick", "combine"),
+                f"MC-10: {where} is a combination step, but they follow the round's {n} bids",
+            )
             combined += 1
             discards = 0
             stage = "combine" if combined < n else "end"
         else:  # discard
-            expect(prev in (after, "discard"), f"MC-14: {where} is a hand-limit discard, which only follows "
-                                               + ("a pick (hand_limit='standing')" if limit_standing
-                                                  else "a combination step"))
+            expect(
+                prev in (after, "discard"),
+                f"MC-14: {where} is a hand-limit discard, which only follows "
+                + ("a pick (hand_limit='standing')" if limit_standing else "a combination step"),
+            )
             maybe_etienne |= etienne_discards and limit_standing and swaps == 0
             discards += 1
-            expect(discards <= MAX_SLOTS - HAND_LIMIT,
-                   f"MC-14: {where}: a hand holds at most {MAX_SLOTS} cards at its combination step, so at "
-                   f"most {MAX_SLOTS - HAND_LIMIT} discard follows it")
+            expect(
+                discards <= MAX_SLOTS - HAND_LIMIT,
+                f"MC-14: {where}: a hand holds at most {MAX_SLOTS} cards at its combination step, so at "
+                f"most {MAX_SLOTS - HAND_LIMIT} discard follows it",
+            )
         prev = prev if dswap else "swap" if edisc else kind  # (after a swap between the discards, they go on)
     if stage == "end" and phase != "discard":  # the history ends with a complete round
         done, last_swaps, last_opened_after_discard = done + 1, swaps, opened_after_discard
@@ -1742,52 +1974,77 @@ def _check_history(d: Dict[str, Any], history: List[int], n: int,
         stage, bids, combined, swaps = "bid", [], 0, 0
         picks = set()
     if phase == "over":
-        expect(done == rnd and stage == "bid" and not bids and not swaps,
-               f"MC-24: a finished game's 'history' holds its {rnd} rounds exactly "
-               f"(it holds {done} complete rounds and {len(bids)} more bids)")
-        expect(d["etienne_used"] == (last_swaps == 1) or _seat0_discard(d, last_swaps, last_opened_after_discard,
-                                                                          swap_phases)
-               or (last_maybe_etienne and bool(d["etienne_used"])),
-               "MC-16: 'etienne_used' must say whether the last round's actions in 'history' hold a swap")
+        expect(
+            done == rnd and stage == "bid" and not bids and not swaps,
+            f"MC-24: a finished game's 'history' holds its {rnd} rounds exactly "
+            f"(it holds {done} complete rounds and {len(bids)} more bids)",
+        )
+        expect(
+            d["etienne_used"] == (last_swaps == 1)
+            or _seat0_discard(d, last_swaps, last_opened_after_discard, swap_phases)
+            or (last_maybe_etienne and bool(d["etienne_used"])),
+            "MC-16: 'etienne_used' must say whether the last round's actions in 'history' hold a swap",
+        )
         return
-    expect(done == rnd - 1, f"'history' must hold the {rnd - 1} rounds played before round {rnd} ('round'), "
-                            f"then this round's actions; it holds {done} complete rounds")
-    expect(d["etienne_used"] == (swaps == 1) or _seat0_discard(d, swaps, opened_after_discard, swap_phases)
-           or (maybe_etienne and bool(d["etienne_used"])),
-           "MC-16: 'etienne_used' must say whether this round's actions in 'history' hold a swap")
+    expect(
+        done == rnd - 1,
+        f"'history' must hold the {rnd - 1} rounds played before round {rnd} ('round'), "
+        f"then this round's actions; it holds {done} complete rounds",
+    )
+    expect(
+        d["etienne_used"] == (swaps == 1)
+        or _seat0_discard(d, swaps, opened_after_discard, swap_phases)
+        or (maybe_etienne and bool(d["etienne_used"])),
+        "MC-16: 'etienne_used' must say whether this round's actions in 'history' hold a swap",
+    )
     committed = [b for b in d["bids"] if b >= 0]
     if phase == "bid":
-        expect(stage == "bid" and len(bids) == len(committed),
-               f"MC-27: this round's part of 'history' must hold the {len(committed)} committed bids and no more")
+        expect(
+            stage == "bid" and len(bids) == len(committed),
+            f"MC-27: this round's part of 'history' must hold the {len(committed)} committed bids and no more",
+        )
         return
     expect(len(bids) == n, f"MC-7: in the {phase} phase this round's part of 'history' holds all {n} bids")
     _check_round_progress(d, bids, picks, combined, prev, limit_standing)
 
 
-def _check_round_progress(d: Dict[str, Any], bids: List[int], picks: Set[int], combined: int, prev: str,
-                          limit_standing: bool) -> None:
+def _check_round_progress(
+    d: Dict[str, Any], bids: List[int], picks: Set[int], combined: int, prev: str, limit_standing: bool
+) -> None:
     """After the bids (``_check_history``): this round's ``bids``, ``picks``, ``combined``
     steps and last action kind ``prev`` in ``history`` against the phase and its ``turn``
     (MC-9, MC-10, MC-14; ``limit_standing``: the discard phase follows a pick)."""
     phase, turn = d["phase"], d["turn"]
     if phase == "discard" and limit_standing:  # MC-14 (hand_limit="standing"): right after a pick
-        expect(prev in ("pick", "discard"), f"MC-14: the discard phase follows seat {d['order'][turn]}'s "
-                                            "pick that took its hand above 8 cards (hand_limit='standing')")
+        expect(
+            prev in ("pick", "discard"),
+            f"MC-14: the discard phase follows seat {d['order'][turn]}'s "
+            "pick that took its hand above 8 cards (hand_limit='standing')",
+        )
     if phase == "pick" or (phase == "discard" and limit_standing):
         expect(combined == 0, "MC-10: no combination step before the picks are over")
         for q, b in enumerate(d["bids"]):
-            expect(b < 0 or b == bids[q], f"MC-9: seat {q}'s bid card on the table ({b}) is not its bid "
-                                          f"of this round in 'history' ({bids[q]})")
-        expect(len(picks) <= 2 * turn + 2 - d["picks_left"],
-               f"MC-9: 'history' holds {len(picks)} picks this round; {turn} seats have picked and the "
-               f"picker has {d['picks_left']} of at most 2 left")
+            expect(
+                b < 0 or b == bids[q],
+                f"MC-9: seat {q}'s bid card on the table ({b}) is not its bid of this round in 'history' ({bids[q]})",
+            )
+        expect(
+            len(picks) <= 2 * turn + 2 - d["picks_left"],
+            f"MC-9: 'history' holds {len(picks)} picks this round; {turn} seats have picked and the "
+            f"picker has {d['picks_left']} of at most 2 left",
+        )
     elif phase == "combine":
-        expect(combined == turn, f"MC-10: 'turn' {turn} says {turn} seats have combined this round; "
-                                 f"'history' holds {combined} combination steps")
+        expect(
+            combined == turn,
+            f"MC-10: 'turn' {turn} says {turn} seats have combined this round; "
+            f"'history' holds {combined} combination steps",
+        )
     else:  # discard
-        expect(combined == turn + 1 and prev in ("combine", "discard"),
-               f"MC-14: the discard phase follows seat {d['order'][turn]}'s combination step, the "
-               f"{turn + 1}. of the round; 'history' holds {combined}")
+        expect(
+            combined == turn + 1 and prev in ("combine", "discard"),
+            f"MC-14: the discard phase follows seat {d['order'][turn]}'s combination step, the "
+            f"{turn + 1}. of the round; 'history' holds {combined}",
+        )
 
 
 def _check_display_kept(d: Dict[str, Any], history: List[int], picking: bool = False) -> None:
@@ -1816,12 +2073,15 @@ def _check_display_kept(d: Dict[str, Any], history: List[int], picking: bool = F
             over = True
     phase = d["phase"]
     if not over and picking:  # the seats that have picked laid their bid cards
-        kept = (kept | {bids[q] for q in d["order"][:d["turn"]]}) - picks
+        kept = (kept | {bids[q] for q in d["order"][: d["turn"]]}) - picks
     elif not over and phase in ("combine", "discard"):
         kept = (kept | set(bids)) - picks
     missing = sorted(kept - set(d["display"]))
-    expect(not missing, f"MC-9, MC-5: card {missing[0] if missing else 0} was laid in the display as a bid card "
-                        "in 'history' and no pick took it since, so it must be in 'display'")
+    expect(
+        not missing,
+        f"MC-9, MC-5: card {missing[0] if missing else 0} was laid in the display as a bid card "
+        "in 'history' and no pick took it since, so it must be in 'display'",
+    )
 
 
 def _seat0_discard(d: Dict[str, Any], swaps: int, opened_after_discard: bool, swap_phases: Tuple[str, ...]) -> bool:
@@ -1830,8 +2090,13 @@ def _seat0_discard(d: Dict[str, Any], swaps: int, opened_after_discard: bool, sw
     seat 0's discard without a draw at its bid (seat 0 holds Etienne in that round: the
     helpers are not passed after it; the reading etienne_swap lets him act at the bid), not the
     last round's hand-limit discard."""
-    return (opened_after_discard and swaps == 0 and bool(d["etienne_used"]) and d["helpers"][0] == ETIENNE
-            and "bid" in swap_phases)
+    return (
+        opened_after_discard
+        and swaps == 0
+        and bool(d["etienne_used"])
+        and d["helpers"][0] == ETIENNE
+        and "bid" in swap_phases
+    )
 
 
 def _is_discard_swap(history: List[int], i: int, phase: str) -> bool:
@@ -1843,23 +2108,38 @@ def _is_discard_swap(history: List[int], i: int, phase: str) -> bool:
     return _action_kind(history[i + 1]) == "discard" if i + 1 < len(history) else phase == "discard"
 
 
-def _check_swap(where: str, n: int, stage: str, swap_phases: Tuple[str, ...], prev: str, swaps: int,
-                between_discards: bool, after: str = "combine") -> None:
+def _check_swap(
+    where: str,
+    n: int,
+    stage: str,
+    swap_phases: Tuple[str, ...],
+    prev: str,
+    swaps: int,
+    between_discards: bool,
+    after: str = "combine",
+) -> None:
     """MC-16: an Etienne swap in ``history`` (at ``where``): once a round, and only in the
     phases of the reading ``etienne_swap`` (``swap_phases``): a swap in the bid ``stage`` is
     made at the bid; one ``between_discards`` (MC-14) must follow a combination step (``after``:
     a pick with hand_limit="standing")."""
     expect(swaps == 0, f"MC-16: {where} is a second Etienne swap in one round")
     if not between_discards:
-        expect(stage != "bid" or "bid" in swap_phases,
-               f"MC-16: {where} is an Etienne swap at the bid (before the round's {n} bids are in), which "
-               "the reading etienne_swap of this game does not allow")
+        expect(
+            stage != "bid" or "bid" in swap_phases,
+            f"MC-16: {where} is an Etienne swap at the bid (before the round's {n} bids are in), which "
+            "the reading etienne_swap of this game does not allow",
+        )
         return
-    expect("discard" in swap_phases,
-           f"MC-16: {where} is an Etienne swap while discarding for the hand limit (MC-14), which the "
-           "reading etienne_swap of this game does not allow")
-    expect(prev in (after, "discard"), f"MC-14: {where} is a swap between hand-limit discards, which only "
-                                       f"follow a {'pick' if after == 'pick' else 'combination step'}")
+    expect(
+        "discard" in swap_phases,
+        f"MC-16: {where} is an Etienne swap while discarding for the hand limit (MC-14), which the "
+        "reading etienne_swap of this game does not allow",
+    )
+    expect(
+        prev in (after, "discard"),
+        f"MC-14: {where} is a swap between hand-limit discards, which only "
+        f"follow a {'pick' if after == 'pick' else 'combination step'}",
+    )
 
 
 def _bid_key(bid: int, helper: int, cards: List[List[int]], henri_off: bool = False) -> Tuple[int, int]:
@@ -1868,8 +2148,9 @@ def _bid_key(bid: int, helper: int, cards: List[List[int]], henri_off: bool = Fa
     return (-(cards[bid][2] + (2 if helper == HENRI and not henri_off else 0)), helper)
 
 
-def _pick_order(bids: Sequence[int], helpers: Sequence[int], cards: List[List[int]],
-                henri_off: bool = False) -> List[int]:
+def _pick_order(
+    bids: Sequence[int], helpers: Sequence[int], cards: List[List[int]], henri_off: bool = False
+) -> List[int]:
     """MC-8: the pick order of the revealed bids (``henri_off``: Henri's holder bid without
     him, MC-17)."""
     return sorted(range(len(bids)), key=lambda q: _bid_key(bids[q], helpers[q], cards, henri_off))
@@ -1899,8 +2180,10 @@ def _check_bid_without_henri(d: Dict[str, Any], where: str, a: int, seat: int, r
     if a < BID_PLAIN:
         return
     held = _helpers_in_round(d, r)[seat]
-    expect(held == HENRI, f"MC-17: {where} is seat {seat}'s bid without Henri, but seat {seat} holds "
-                          f"{HELPERS[held]} in round {r}")
+    expect(
+        held == HENRI,
+        f"MC-17: {where} is seat {seat}'s bid without Henri, but seat {seat} holds {HELPERS[held]} in round {r}",
+    )
 
 
 def _helpers_in_round(d: Dict[str, Any], r: int) -> List[int]:
@@ -1913,7 +2196,7 @@ def _helpers_in_round(d: Dict[str, Any], r: int) -> List[int]:
     for _ in range((d["round"] - r) % 7):
         old = [0] * n  # the inverse of MC-15's passing (see _next_combiner)
         old[0] = row[-1]
-        old[1:n - 1] = helpers[2:n]
+        old[1 : n - 1] = helpers[2:n]
         old[n - 1] = helpers[0]
         row = [helpers[1]] + row[:-1]
         helpers = old
@@ -2034,7 +2317,7 @@ class MausAuChocolatState(StateAPI[MCMove]):
             k = args.index("keep") if "keep" in args else args.index("keeps")
             names = g._card_names()
             laid = [_card_token(t, g.cards, names, hand) for t in args[:k]]
-            kept = [_card_token(t, g.cards, names, hand) for t in args[k + 1:]]
+            kept = [_card_token(t, g.cards, names, hand) for t in args[k + 1 :]]
             for c in laid:
                 if c not in hand:
                     raise IllegalMoveError(f"MC-10: seat {p} does not hold {g.card_token(c)}")
@@ -2062,15 +2345,22 @@ class MausAuChocolatState(StateAPI[MCMove]):
         d = self._to_dict()
         if d["phase"] != "bid" or any(b >= 0 for b in d["bids"]):
             raise IllegalMoveError(
-                "MC-27: joint bids are made at the start of a bid phase, before any seat has committed")
+                "MC-27: joint bids are made at the start of a bid phase, before any seat has committed"
+            )
         seq: List[int] = []
         for q, x in enumerate(actions):
             xs = list(x) if isinstance(x, (list, tuple)) else [x]
             xs = [self.game.move_to_action(m) if isinstance(m, Move) else check_action_type(m) for m in xs]
             if not xs or _bid_card(xs[-1]) < 0:
-                raise IllegalMoveError(f"MC-7: seat {q}'s entry must end with a bid action (0..79"
-                                       + (f" or {BID_PLAIN}..{BID_PLAIN + NUM_CARDS - 1} without Henri"
-                                          if self.game.henri_optional else "") + f"), got {shorten(x)}")
+                raise IllegalMoveError(
+                    f"MC-7: seat {q}'s entry must end with a bid action (0..79"
+                    + (
+                        f" or {BID_PLAIN}..{BID_PLAIN + NUM_CARDS - 1} without Henri"
+                        if self.game.henri_optional
+                        else ""
+                    )
+                    + f"), got {shorten(x)}"
+                )
             seq += xs
         trial = self.clone()
         for a in seq:
@@ -2082,9 +2372,28 @@ class MausAuChocolatState(StateAPI[MCMove]):
 class ReferenceMausAuChocolatState(MausAuChocolatState):
     """A Maus au Chocolat state (pure-Python reference engine), written from the spec."""
 
-    __slots__ = ("_seed0",
-        "game", "round", "phase", "pile", "display", "discard", "hands", "known", "pools", "bids", "vp",
-        "helpers", "row", "order", "turn", "picks_left", "etienne_used", "rng", "history", "truncated",
+    __slots__ = (
+        "_seed0",
+        "game",
+        "round",
+        "phase",
+        "pile",
+        "display",
+        "discard",
+        "hands",
+        "known",
+        "pools",
+        "bids",
+        "vp",
+        "helpers",
+        "row",
+        "order",
+        "turn",
+        "picks_left",
+        "etienne_used",
+        "rng",
+        "history",
+        "truncated",
     )
 
     game: MausAuChocolat
@@ -2173,7 +2482,6 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
         )
         return d
 
-
     # -- queries -----------------------------------------------------------------------
 
     @property
@@ -2217,9 +2525,13 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
             acts += [SWAP + c for c in hand]  # MC-16: once per round, at the decisions of etienne_swap
         if self.phase == "combine":
             acts.append(DECLINE)  # MC-10
-            acts += combination_actions(hand, self.game.cards, self.helpers[p],
-                                        kept_card=self.game.params["kept_card"],
-                                        changed_value=self.game.params["changed_value"])
+            acts += combination_actions(
+                hand,
+                self.game.cards,
+                self.helpers[p],
+                kept_card=self.game.params["kept_card"],
+                changed_value=self.game.params["changed_value"],
+            )
         if self.phase == "bid" and self.game.henri_optional and self.helpers[p] == HENRI:
             acts += [BID_PLAIN + c for c in hand]  # MC-17: a bid without Henri's +2
         return acts

@@ -56,6 +56,7 @@ OpenSpiel does for every game: an unpickled ``rng_seed=-1`` game deals from fres
 seeded one starts its deals again at ``k = 0``), a state as itself (``state.serialize()``
 with its game: same history, same deal and pile, same information-state trails).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -102,8 +103,9 @@ def _pyspiel() -> Any:
     try:
         import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
     except ImportError as exc:
-        raise ImportError("mousehole.openspiel needs OpenSpiel (open_spiel 2.x, Python 3.11 or later): "
-                          f"{install_hint('openspiel')}") from exc
+        raise ImportError(
+            f"mousehole.openspiel needs OpenSpiel (open_spiel 2.x, Python 3.11 or later): {install_hint('openspiel')}"
+        ) from exc
     return pyspiel
 
 
@@ -165,24 +167,32 @@ def _split_params(game_id: str, params: Optional[Mapping[str, Any]]) -> Tuple[Di
     given = dict(params or {})
     unknown = sorted(set(given) - set(spec))
     if unknown:
-        raise ParameterError(f"{PREFIX}{game_id}: unknown parameter(s) {', '.join(unknown)}; "
-                             f"allowed: {', '.join(sorted(spec))}")
+        raise ParameterError(
+            f"{PREFIX}{game_id}: unknown parameter(s) {', '.join(unknown)}; allowed: {', '.join(sorted(spec))}"
+        )
     full = dict(spec)
     full.update(given)
     engine = full["engine"]
     if engine not in ("compiled", "python"):
         raise ParameterError(f"{PREFIX}{game_id}: engine must be 'compiled' or 'python', got {shorten(engine)}")
     if engine not in available_engines():
-        raise ParameterError(f"{PREFIX}{game_id}: the {engine} engine is not available here "
-                             f"(available: {', '.join(available_engines())})")
+        raise ParameterError(
+            f"{PREFIX}{game_id}: the {engine} engine is not available here "
+            f"(available: {', '.join(available_engines())})"
+        )
     seed = full["rng_seed"]
     if not is_int(seed) or not OS_SEED <= seed <= MAX_RNG_SEED:
-        raise ParameterError(f"{PREFIX}{game_id}: rng_seed must be -1 (a fresh seed from the operating "
-                             f"system for every deal) or a seed 0..{MAX_RNG_SEED} (OpenSpiel's ints are 32-bit), "
-                             f"got {shorten(seed)}")
+        raise ParameterError(
+            f"{PREFIX}{game_id}: rng_seed must be -1 (a fresh seed from the operating "
+            f"system for every deal) or a seed 0..{MAX_RNG_SEED} (OpenSpiel's ints are 32-bit), "
+            f"got {shorten(seed)}"
+        )
     defaults = _REGISTRY[game_id].DEFAULTS
-    mh = {k: v for k, v in full.items()
-          if k not in ("engine", "rng_seed") and not (defaults[k] is None and v == AUTO and is_int(v))}
+    mh = {
+        k: v
+        for k, v in full.items()
+        if k not in ("engine", "rng_seed") and not (defaults[k] is None and v == AUTO and is_int(v))
+    }
     return full, mh
 
 
@@ -251,8 +261,7 @@ def _type_info(g: Game[Any, Any]) -> Dict[str, Any]:
 
 
 def _view_bytes(view: Dict[str, Any], drop: Tuple[str, ...]) -> bytes:
-    return json.dumps({k: v for k, v in view.items() if k not in drop},
-                      sort_keys=True, separators=(",", ":")).encode()
+    return json.dumps({k: v for k, v in view.items() if k not in drop}, sort_keys=True, separators=(",", ":")).encode()
 
 
 def _fold(digest: bytes, view: Dict[str, Any]) -> bytes:
@@ -324,8 +333,14 @@ class _Core:
 
     __slots__ = ("shared", "_s", "seed", "base", "trails")
 
-    def __init__(self, shared: _Shared, s: Optional[StateAPI[Any]] = None, base: int = 0,
-                 trails: Optional[Tuple[_Trail, ...]] = None, seed: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        shared: _Shared,
+        s: Optional[StateAPI[Any]] = None,
+        base: int = 0,
+        trails: Optional[Tuple[_Trail, ...]] = None,
+        seed: Optional[int] = None,
+    ) -> None:
         self.shared = shared
         self._s = s
         self.seed = seed
@@ -373,7 +388,7 @@ class _Core:
             digest = _fold(b"", cur.to_dict(for_player=p))
         if t.steps < m:
             cur = cur.clone()
-            for a in hist[self.base + t.steps:self.base + m]:
+            for a in hist[self.base + t.steps : self.base + m]:
                 cur.apply_action(a)
                 digest = _fold(digest, cur.to_dict(for_player=p))
         t = _Trail(m, digest, cur)
@@ -476,8 +491,10 @@ def _define_game(pyspiel: Any, state_cls: Any) -> Any:
             """A new deal: its seed is taken now (a fresh one from the operating system, or
             the next one derived from ``rng_seed``), the cards are dealt on first use."""
             if args:
-                raise ValueError(f"{self.get_type().short_name}: new_initial_state takes no argument "
-                                 "(use game.from_mousehole(state) to start from a given position)")
+                raise ValueError(
+                    f"{self.get_type().short_name}: new_initial_state takes no argument "
+                    "(use game.from_mousehole(state) to start from a given position)"
+                )
             shared = self._shared
             return state_cls(self, _Core(shared, seed=shared.next_seed()))
 
@@ -486,8 +503,7 @@ def _define_game(pyspiel: Any, state_cls: Any) -> Any:
             engine). Its OpenSpiel ``history()`` starts empty and the seats' information-state
             trails start at this position."""
             if not isinstance(state, StateAPI) or state.game != self._shared.game:
-                raise ValueError(f"from_mousehole needs a state of {self._shared.game!r}, "
-                                 f"got {state!r}")
+                raise ValueError(f"from_mousehole needs a state of {self._shared.game!r}, got {state!r}")
             return state_cls(self, _Core(self._shared, state.clone()))
 
         def max_chance_nodes_in_history(self) -> int:
@@ -507,10 +523,10 @@ def _define_game(pyspiel: Any, state_cls: Any) -> Any:
             if iig_obs_type is None:
                 info_state = False
             else:
-                if (iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-                        or not iig_obs_type.public_info):
-                    raise ValueError("mousehole games observe for one seat: public_info=True and "
-                                     "private_info=SINGLE_PLAYER only")
+                if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
+                    raise ValueError(
+                        "mousehole games observe for one seat: public_info=True and private_info=SINGLE_PLAYER only"
+                    )
                 info_state = bool(iig_obs_type.perfect_recall)
             return _Observer(tuple(self._shared.game.observation_shape), info_state)
 
@@ -597,8 +613,7 @@ def _define_state(pyspiel: Any) -> Any:
             det = core.s.determinize(p, (hi << 32) | lo)
             new = self.clone()
             fresh = _Trail(0, None, det.clone())
-            trails = tuple(_Trail(0, t.digest, fresh.cursor) if q == p else fresh
-                           for q in range(core.shared.n))
+            trails = tuple(_Trail(0, t.digest, fresh.cursor) if q == p else fresh for q in range(core.shared.n))
             new._core = _Core(core.shared, det, len(det.history), trails)
             return new
 
@@ -672,8 +687,16 @@ def _game_class(game_id: str) -> Any:
             base.__init__(self, game_id, params)
 
         name = _class_name(game_id)
-        cls = type(name, (base,), {"__init__": __init__, "__module__": __name__, "__qualname__": name,
-                                   "__doc__": f"``mousehole_{game_id}`` for OpenSpiel."})
+        cls = type(
+            name,
+            (base,),
+            {
+                "__init__": __init__,
+                "__module__": __name__,
+                "__qualname__": name,
+                "__doc__": f"``mousehole_{game_id}`` for OpenSpiel.",
+            },
+        )
         _GAME_CLASSES[game_id] = cls
     return cls
 

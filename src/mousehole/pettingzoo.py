@@ -68,6 +68,7 @@ says why not elsewhere); with ``illegal_action="lose"`` they pass RLlib's
 ``check_multiagent_environments`` through RLlib's ``PettingZooEnv`` and ``ParallelPettingZooEnv``
 (``tests/test_clients_rllib.py``; :mod:`mousehole.rllib` is RLlib's own environment).
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Set, Tuple, Union
@@ -89,8 +90,7 @@ from . import render as _render
 from ._api import CHANCE, TERMINAL, Game, IllegalMoveError, StateAPI, check_seat, index_arg, load
 from ._values import exact, shorten, word
 
-__all__ = ["MouseholeAECEnv", "MouseholeParallelEnv", "env", "parallel_env", "agent_name",
-           "RENDER_MODES"]
+__all__ = ["MouseholeAECEnv", "MouseholeParallelEnv", "env", "parallel_env", "agent_name", "RENDER_MODES"]
 
 _AECEnv: Any = pettingzoo.AECEnv
 _ParallelEnv: Any = pettingzoo.ParallelEnv
@@ -106,26 +106,54 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
-def env(game_id: str, render_mode: Optional[str] = None, *, engine: Optional[str] = None,
-        max_cycles: Optional[int] = None, illegal_action: str = "raise",
-        render_view: RenderView = "agent", **params: Any) -> "MouseholeAECEnv":
+def env(
+    game_id: str,
+    render_mode: Optional[str] = None,
+    *,
+    engine: Optional[str] = None,
+    max_cycles: Optional[int] = None,
+    illegal_action: str = "raise",
+    render_view: RenderView = "agent",
+    **params: Any,
+) -> "MouseholeAECEnv":
     """A PettingZoo AEC environment playing ``mousehole.load(game_id, engine=engine,
     **params)``; ``render_mode`` is None, ``"human"``, ``"ansi"`` or ``"rgb_array"``;
     ``max_cycles`` None (no limit) or a positive int; ``illegal_action`` ``"raise"``,
     ``"lose"`` or ``"random"``; ``render_view`` ``"agent"``, a seat or ``"full"`` (see the module
     docstring)."""
-    return MouseholeAECEnv(game_id, render_mode, engine=engine, max_cycles=max_cycles,
-                           illegal_action=illegal_action, render_view=render_view, **params)
+    return MouseholeAECEnv(
+        game_id,
+        render_mode,
+        engine=engine,
+        max_cycles=max_cycles,
+        illegal_action=illegal_action,
+        render_view=render_view,
+        **params,
+    )
 
 
-def parallel_env(game_id: str, render_mode: Optional[str] = None, *, engine: Optional[str] = None,
-                 max_cycles: Optional[int] = None, illegal_action: str = "raise",
-                 render_view: RenderView = "agent", **params: Any) -> "MouseholeParallelEnv":
+def parallel_env(
+    game_id: str,
+    render_mode: Optional[str] = None,
+    *,
+    engine: Optional[str] = None,
+    max_cycles: Optional[int] = None,
+    illegal_action: str = "raise",
+    render_view: RenderView = "agent",
+    **params: Any,
+) -> "MouseholeParallelEnv":
     """A PettingZoo parallel environment in which a step asks only the agents with a
     pending decision (see :class:`MouseholeParallelEnv`); the arguments are those of
     :func:`env`, except that ``max_cycles`` counts parallel steps."""
-    return MouseholeParallelEnv(game_id, render_mode, engine=engine, max_cycles=max_cycles,
-                                illegal_action=illegal_action, render_view=render_view, **params)
+    return MouseholeParallelEnv(
+        game_id,
+        render_mode,
+        engine=engine,
+        max_cycles=max_cycles,
+        illegal_action=illegal_action,
+        render_view=render_view,
+        **params,
+    )
 
 
 def _illegal_mode(illegal_action: Any) -> str:
@@ -160,8 +188,10 @@ def _check_render(game: Game[Any, Any], render_mode: Any, render_view: Any) -> R
     if isinstance(render_view, str):
         view = word(render_view, ("agent", "full"))
         if view is None:
-            raise ValueError(f"render_view must be 'agent' (the seat whose decision is pending), "
-                             f"'full' (the whole position) or a seat, got {shorten(render_view)}")
+            raise ValueError(
+                f"render_view must be 'agent' (the seat whose decision is pending), "
+                f"'full' (the whole position) or a seat, got {shorten(render_view)}"
+            )
         return view
     return check_seat(game, render_view, "render_view")
 
@@ -174,16 +204,17 @@ def _render_mode(render_mode: Optional[str], mode: Any) -> Optional[str]:
         return render_mode
     chosen = word(mode, RENDER_MODES)
     if chosen is None:
-        raise ValueError(f"render(mode): mode must be None (the environment's render_mode), 'human', "
-                         f"'ansi' or 'rgb_array', got {shorten(mode)}")
+        raise ValueError(
+            f"render(mode): mode must be None (the environment's render_mode), 'human', "
+            f"'ansi' or 'rgb_array', got {shorten(mode)}"
+        )
     return chosen
 
 
 def _draw(state: StateAPI[Any], render_mode: Optional[str], seat: Optional[int]) -> Any:
     """``state`` drawn for ``render_mode`` as ``seat`` sees it (the whole position for None)."""
     if render_mode is None:
-        gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi', "
-                              "'human' or 'rgb_array'")
+        gymnasium.logger.warn("render() called without a render_mode; use render_mode='ansi', 'human' or 'rgb_array'")
         return None
     if render_mode == "rgb_array":
         return _render.rgb_array(state, for_player=seat)
@@ -200,13 +231,24 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
     ``render_view="agent"`` draws the view of ``agent_selection`` (the seat to move; at the
     end, the agent whose final step is due)."""
 
-    metadata: Dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4,
-                                "name": "mousehole_v0", "is_parallelizable": False}
+    metadata: Dict[str, Any] = {
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 4,
+        "name": "mousehole_v0",
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, game_id: str, render_mode: Optional[str] = None, *,
-                 engine: Optional[str] = None, max_cycles: Optional[int] = None,
-                 illegal_action: str = "raise", render_view: RenderView = "agent",
-                 **params: Any) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        render_mode: Optional[str] = None,
+        *,
+        engine: Optional[str] = None,
+        max_cycles: Optional[int] = None,
+        illegal_action: str = "raise",
+        render_view: RenderView = "agent",
+        **params: Any,
+    ) -> None:
         super().__init__()
         self.max_cycles: Optional[int] = _check_options(max_cycles, illegal_action)
         self.illegal_action: str = _illegal_mode(illegal_action)
@@ -225,14 +267,15 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
             a: gymnasium.spaces.Discrete(self.game.num_actions) for a in self.possible_agents
         }
         self.observation_spaces: Dict[str, Any] = {
-            a: gymnasium.spaces.Dict({
-                # Values are finite; their ranges are documented per game (docs/games/).
-                "observation": gymnasium.spaces.Box(
-                    low=-np.inf, high=np.inf, shape=tuple(self.game.observation_shape),
-                    dtype=np.float32),
-                "action_mask": gymnasium.spaces.Box(
-                    low=0, high=1, shape=(self.game.num_actions,), dtype=np.int8),
-            })
+            a: gymnasium.spaces.Dict(
+                {
+                    # Values are finite; their ranges are documented per game (docs/games/).
+                    "observation": gymnasium.spaces.Box(
+                        low=-np.inf, high=np.inf, shape=tuple(self.game.observation_shape), dtype=np.float32
+                    ),
+                    "action_mask": gymnasium.spaces.Box(low=0, high=1, shape=(self.game.num_actions,), dtype=np.int8),
+                }
+            )
             for a in self.possible_agents
         }
         self.rewards: Dict[str, float] = {}
@@ -451,13 +494,19 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
     the seat that acted last.
     """
 
-    metadata: Dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4,
-                                "name": "mousehole_v0"}
+    metadata: Dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4, "name": "mousehole_v0"}
 
-    def __init__(self, game_id: str, render_mode: Optional[str] = None, *,
-                 engine: Optional[str] = None, max_cycles: Optional[int] = None,
-                 illegal_action: str = "raise", render_view: RenderView = "agent",
-                 **params: Any) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        render_mode: Optional[str] = None,
+        *,
+        engine: Optional[str] = None,
+        max_cycles: Optional[int] = None,
+        illegal_action: str = "raise",
+        render_view: RenderView = "agent",
+        **params: Any,
+    ) -> None:
         super().__init__()
         self._max_cycles = _check_options(max_cycles, illegal_action)
         self.illegal_action: str = _illegal_mode(illegal_action)
@@ -504,8 +553,9 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> Any:
         return self.aec_env.action_space(agent)
 
-    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
-              ) -> Tuple[Dict[str, Any], Dict[str, Dict[str, Any]]]:
+    def reset(
+        self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Dict[str, Any], Dict[str, Dict[str, Any]]]:
         """As :meth:`MouseholeAECEnv.reset`; returns every agent's observation and info."""
         infos = self._start(seed, options)
         obs = self._observations()
@@ -524,8 +574,9 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
         self._pending = self._decisions()
         return {a: {"to_act": self._seat(a) in self._pending} for a in self.possible_agents}
 
-    def step(self, actions: Mapping[str, Any]) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool],
-                                                        Dict[str, bool], Dict[str, Dict[str, Any]]]:
+    def step(
+        self, actions: Mapping[str, Any]
+    ) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool], Dict[str, bool], Dict[str, Dict[str, Any]]]:
         """Apply the actions of the agents with a pending decision (see the class docstring)."""
         rewards, terms, truncs, infos, ended = self._apply(actions)
         obs = self._observations()
@@ -535,8 +586,9 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
             self.render()
         return obs, rewards, terms, truncs, infos
 
-    def _apply(self, actions: Mapping[str, Any]) -> Tuple[Dict[str, float], Dict[str, bool], Dict[str, bool],
-                                                          Dict[str, Dict[str, Any]], bool]:
+    def _apply(
+        self, actions: Mapping[str, Any]
+    ) -> Tuple[Dict[str, float], Dict[str, bool], Dict[str, bool], Dict[str, Dict[str, Any]], bool]:
         """The work of :meth:`step` but the observations: check and apply ``actions``, then
         find the next pending decisions; returns the rewards, terminations, truncations and
         infos of the live agents, and whether the episode ended (the caller then empties
@@ -556,8 +608,7 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
             self._last_seat = p
         self.steps += 1
         over = state.is_terminal()
-        cut = (not over and not self._waiting and self._max_cycles is not None
-               and self.steps >= self._max_cycles)
+        cut = not over and not self._waiting and self._max_cycles is not None and self.steps >= self._max_cycles
         returns = state.returns() if over else [0.0] * self.game.num_players
         truncated = over and bool(state.truncated)
         rewards = {a: float(returns[self._seat(a)]) for a in self.agents}
@@ -583,8 +634,9 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
             raise ValueError(f"actions for agents that are not live: {', '.join(map(str, unknown))}")
         missing = [agent_name(p) for p in sorted(self._pending) if agent_name(p) not in actions]
         if missing:
-            raise ValueError(f"step needs an action from every agent with a pending decision; "
-                             f"missing: {', '.join(missing)}")
+            raise ValueError(
+                f"step needs an action from every agent with a pending decision; missing: {', '.join(missing)}"
+            )
         infos: Dict[str, Dict[str, Any]] = {a: {"acted": False} for a in self.agents}
         chosen: Dict[int, int] = {}
         for p in sorted(self._pending):
@@ -592,8 +644,7 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
             action = actions[agent]
             a = index_arg(action, f"{agent} has a pending decision: its action")
             if not 0 <= a < self.game.num_actions:
-                raise ValueError(f"{agent}'s action {a} is outside the action space "
-                                 f"0..{self.game.num_actions - 1}")
+                raise ValueError(f"{agent}'s action {a} is outside the action space 0..{self.game.num_actions - 1}")
             if not mask[a]:
                 if self.illegal_action == "raise":
                     raise self._illegal(p, a)
@@ -604,8 +655,9 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
             chosen[p] = a
         return chosen, infos
 
-    def _lose(self, infos: Dict[str, Dict[str, Any]]) -> Tuple[Dict[str, float], Dict[str, bool], Dict[str, bool],
-                                                                Dict[str, Dict[str, Any]], bool]:
+    def _lose(
+        self, infos: Dict[str, Dict[str, Any]]
+    ) -> Tuple[Dict[str, float], Dict[str, bool], Dict[str, bool], Dict[str, Dict[str, Any]], bool]:
         """``illegal_action="lose"``: nothing is applied; the episode ends with -1 for each
         agent whose action was outside its mask and 0 for the others."""
         self._pending = {}
@@ -637,7 +689,7 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
 
     @staticmethod
     def _seat(agent: str) -> int:
-        return int(agent[len("player_"):])
+        return int(agent[len("player_") :])
 
     def _observations(self) -> Dict[str, Dict[str, npt.NDArray[Any]]]:
         state = self.game_state
@@ -646,8 +698,10 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
         for p, a in enumerate(self.possible_agents):
             if a in self.agents:
                 mask = self._pending.get(p)
-                out[a] = {"observation": state.observation(p),
-                          "action_mask": zeros.copy() if mask is None else mask.copy()}
+                out[a] = {
+                    "observation": state.observation(p),
+                    "action_mask": zeros.copy() if mask is None else mask.copy(),
+                }
         return out
 
     def _decisions(self) -> Dict[int, npt.NDArray[np.int8]]:
@@ -663,7 +717,7 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
         mask = state.legal_action_mask()
         out = {cp: mask.view(np.int8)}
         sim = self._simultaneous
-        if len(sim) and mask[sim.start:sim.stop].any():  # a phase of simultaneous choices (bids)
+        if len(sim) and mask[sim.start : sim.stop].any():  # a phase of simultaneous choices (bids)
             probe: Optional[StateAPI[Any]] = None
             for q in range(cp + 1, self.game.num_players):
                 if q in self._waiting:

@@ -44,6 +44,7 @@ they make reads back.
 >>> rec.seed, len(rec.actions), rec.final_state() == state
 (7, 3, True)
 """
+
 from __future__ import annotations
 
 import datetime
@@ -57,15 +58,33 @@ from mousehole import _values
 from mousehole._api import _REGISTRY, Game, MouseholeError, StateAPI, available_engines, copy_data, game_names, load
 from mousehole._values import MAX_DEPTH, MAX_ITEMS, MAX_KEYS, MAX_NUMBER, MAX_STRING, MAX_TEXT, MAX_TURNS, MIN_NUMBER
 
-__all__ = ["FORMAT", "VERSION", "SCHEMA", "Record", "RecordError", "dumps", "loads", "record_of",
-           "MAX_BYTES", "MAX_DEPTH", "MAX_ACTIONS", "MAX_ACTION", "MAX_SEATS", "MAX_TEXT", "MAX_STRING",
-           "MAX_ITEMS", "MAX_KEYS", "MAX_TURNS", "MIN_NUMBER", "MAX_NUMBER"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "SCHEMA",
+    "Record",
+    "RecordError",
+    "dumps",
+    "loads",
+    "record_of",
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_ACTIONS",
+    "MAX_ACTION",
+    "MAX_SEATS",
+    "MAX_TEXT",
+    "MAX_STRING",
+    "MAX_ITEMS",
+    "MAX_KEYS",
+    "MAX_TURNS",
+    "MIN_NUMBER",
+    "MAX_NUMBER",
+]
 
 FORMAT = "mousehole.record"
 #: the version this module writes (and the only one it reads so far)
 VERSION = 1
-_KEYS = ("format", "version", "game", "params", "seed", "start", "seats", "actions", "moves",
-         "result", "date", "meta")
+_KEYS = ("format", "version", "game", "params", "seed", "start", "seats", "actions", "moves", "result", "date", "meta")
 _RESULT_KEYS = ("returns", "winners", "scores", "terminal", "truncated")
 
 # The limits of a record (record.schema.json states the same numbers; docs/records.md lists them).
@@ -75,11 +94,11 @@ _RESULT_KEYS = ("returns", "winners", "scores", "terminal", "truncated")
 # MAX_ITEMS (an array of params, start and meta), MAX_KEYS (an object's keys), MAX_TURNS (the
 # largest params.max_turns) and the range of every number, MIN_NUMBER to MAX_NUMBER.
 #: the most bytes of a record's JSON text (UTF-8)
-MAX_BYTES = 16 * 2 ** 20
+MAX_BYTES = 16 * 2**20
 #: the most actions (and moves) of a record
 MAX_ACTIONS = MAX_ITEMS
 #: the largest action (the games' action spaces are far smaller; legality is the replay's)
-MAX_ACTION = 2 ** 31 - 1
+MAX_ACTION = 2**31 - 1
 #: the most seats (and entries of ``result.returns``, ``winners``, ``scores``)
 MAX_SEATS = 16
 _RANGE = "-2**63 to 2**64-1"
@@ -144,11 +163,20 @@ class Record:
 
     def to_dict(self) -> Dict[str, Any]:
         """The record as JSON data (the format above)."""
-        return {"format": FORMAT, "version": VERSION, "game": self.game,
-                "params": copy_data(self.params), "seed": self.seed,
-                "start": copy_data(self.start), "seats": list(self.seats),
-                "actions": list(self.actions), "moves": list(self.moves),
-                "result": copy_data(self.result), "date": self.date, "meta": copy_data(self.meta)}
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "params": copy_data(self.params),
+            "seed": self.seed,
+            "start": copy_data(self.start),
+            "seats": list(self.seats),
+            "actions": list(self.actions),
+            "moves": list(self.moves),
+            "result": copy_data(self.result),
+            "date": self.date,
+            "meta": copy_data(self.meta),
+        }
 
     def dumps(self, *, indent: Optional[int] = None) -> str:
         """The record as JSON text (what :func:`loads` reads)."""
@@ -156,14 +184,23 @@ class Record:
 
 
 def _result(state: "StateAPI[Any]") -> Dict[str, Any]:
-    return {"returns": [float(x) for x in state.returns()], "winners": [int(p) for p in state.winners()],
-            "scores": [int(x) for x in state.scores()], "terminal": bool(state.is_terminal()),
-            "truncated": bool(state.truncated)}
+    return {
+        "returns": [float(x) for x in state.returns()],
+        "winners": [int(p) for p in state.winners()],
+        "scores": [int(x) for x in state.scores()],
+        "terminal": bool(state.is_terminal()),
+        "truncated": bool(state.truncated),
+    }
 
 
-def record_of(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
-              start: Optional["StateAPI[Any]"] = None, date: Optional[str] = "now",
-              **meta: Any) -> Record:
+def record_of(
+    state: "StateAPI[Any]",
+    *,
+    seats: Optional[Sequence[str]] = None,
+    start: Optional["StateAPI[Any]"] = None,
+    date: Optional[str] = "now",
+    **meta: Any,
+) -> Record:
     """The record of the game that led to ``state``.
 
     The game starts from the seed ``state`` was created from (``state.seed``), or from
@@ -182,17 +219,19 @@ def record_of(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
         if start.game != game:
             raise RecordError(_clip(f"start is a position of {start.game!r}, not of {game!r}"))
         prefix = [int(a) for a in start.history]
-        if history[:len(prefix)] != prefix:
+        if history[: len(prefix)] != prefix:
             raise RecordError("start is not an earlier position of this game (its history is not a prefix)")
         begin: Any = start.clone()
         seed: Optional[int] = None
         start_dict: Optional[Dict[str, Any]] = start.to_dict()
-        actions = history[len(prefix):]
+        actions = history[len(prefix) :]
     else:
         seed = getattr(state, "seed", None)
         if seed is None:
-            raise RecordError("this state does not know the seed it was created from "
-                              "(it was loaded from a dict or determinized): pass start=")
+            raise RecordError(
+                "this state does not know the seed it was created from "
+                "(it was loaded from a dict or determinized): pass start="
+            )
         begin = game.new_state(seed)
         start_dict = None
         actions = history
@@ -211,9 +250,18 @@ def record_of(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
         json.dumps(meta, allow_nan=False)
     except (TypeError, ValueError, RecursionError) as e:
         raise RecordError(_clip(f"meta: not JSON data: {e}")) from None
-    rec = Record(game=game.name, params=copy_data(game.params), seed=seed, start=start_dict,
-                 seats=tuple(names), actions=tuple(actions), moves=tuple(moves),
-                 result=_result(state), date=date, meta=dict(meta))
+    rec = Record(
+        game=game.name,
+        params=copy_data(game.params),
+        seed=seed,
+        start=start_dict,
+        seats=tuple(names),
+        actions=tuple(actions),
+        moves=tuple(moves),
+        result=_result(state),
+        date=date,
+        meta=dict(meta),
+    )
     # What is written must read back: the schema's checks (and its limits) as loads makes
     # them, on the data as JSON gives it back (tuples as lists), then the size of the text.
     _check_record(json.loads(json.dumps(rec.to_dict())))
@@ -230,21 +278,31 @@ def _seat_names(seats: Any, n: int) -> List[str]:
     if seats is None:
         return [f"seat {p}" for p in range(n)]
     if isinstance(seats, (str, bytes, bytearray)) or not isinstance(seats, (list, tuple)):
-        raise RecordError(_clip(f"seats: a list of {n} seat names (str), not {type(seats).__name__} "
-                                f"{_values.shorten(seats, 40)}"))
+        raise RecordError(
+            _clip(f"seats: a list of {n} seat names (str), not {type(seats).__name__} {_values.shorten(seats, 40)}")
+        )
     if len(seats) != n:
         raise RecordError(f"seats: {len(seats)} names for {n} seats")
     names = [_values.exact(s) for s in seats]
     for p, name in enumerate(names):
         if type(name) is not str:
-            raise RecordError(_clip(f"seats[{p}]: a seat name is a str, not {type(seats[p]).__name__} "
-                                    f"({_values.shorten(seats[p], 40)})"))
+            raise RecordError(
+                _clip(
+                    f"seats[{p}]: a seat name is a str, not {type(seats[p]).__name__} ({_values.shorten(seats[p], 40)})"
+                )
+            )
     return names
 
 
-def dumps(state: "StateAPI[Any]", *, seats: Optional[Sequence[str]] = None,
-          start: Optional["StateAPI[Any]"] = None, date: Optional[str] = "now",
-          indent: Optional[int] = None, **meta: Any) -> str:
+def dumps(
+    state: "StateAPI[Any]",
+    *,
+    seats: Optional[Sequence[str]] = None,
+    start: Optional["StateAPI[Any]"] = None,
+    date: Optional[str] = "now",
+    indent: Optional[int] = None,
+    **meta: Any,
+) -> str:
     """The record of the game that led to ``state``, as JSON text (see :func:`record_of`)."""
     return record_of(state, seats=seats, start=start, date=date, **meta).dumps(indent=indent)
 
@@ -277,8 +335,14 @@ def _kind(x: Any) -> str:
     """The JSON name of a value's type."""
     if x is None:
         return "null"
-    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array",
-            dict: "an object"}.get(type(x), type(x).__name__)
+    return {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "an array",
+        dict: "an object",
+    }.get(type(x), type(x).__name__)
 
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,30}\Z")
@@ -297,8 +361,13 @@ def _fail(message: str) -> NoReturn:
 # stage 1: the text
 
 
-def _parse(data: Union[str, bytes, bytearray], *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH,
-           what: str = "a record") -> Any:
+def _parse(
+    data: Union[str, bytes, bytearray],
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_depth: int = MAX_DEPTH,
+    what: str = "a record",
+) -> Any:
     """Stage 1: JSON ``data`` (text, or UTF-8 bytes) as Python data, or a RecordError
     (:func:`mousehole._values.read_json`, which ``mousehole bench --compare`` reads with too)."""
     return _values.read_json(data, max_bytes=max_bytes, max_depth=max_depth, what=what, error=RecordError)
@@ -441,8 +510,10 @@ def _check_format(d: Dict[str, Any]) -> None:
         _fail(f"version: record version {_show(version, 24)} is not supported (this mousehole reads {VERSION})")
     unknown = [k for k in d if k not in _KEYS]
     if unknown:
-        _fail(f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(_show(k, 30) for k in unknown[:3])}"
-              f"{', ...' if len(unknown) > 3 else ''}; a record has {', '.join(_KEYS)}")
+        _fail(
+            f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(_show(k, 30) for k in unknown[:3])}"
+            f"{', ...' if len(unknown) > 3 else ''}; a record has {', '.join(_KEYS)}"
+        )
     missing = [k for k in _KEYS if k not in d]
     if missing:
         _fail(f"missing key{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
@@ -547,11 +618,22 @@ def _replay(d: Dict[str, Any], engine: Optional[str]) -> Record:
     stated = d["result"]
     for key in _RESULT_KEYS:
         if stated[key] != replayed[key]:
-            _fail(f"result.{key}: the record says {_show(stated[key])}, the replay after move "
-                  f"{len(actions)} gives {_show(replayed[key])}")
-    return Record(game=name, params=dict(game.params), seed=d["seed"], start=d["start"],
-                  seats=tuple(d["seats"]), actions=tuple(actions), moves=tuple(moves),
-                  result=replayed, date=d["date"], meta=d["meta"])
+            _fail(
+                f"result.{key}: the record says {_show(stated[key])}, the replay after move "
+                f"{len(actions)} gives {_show(replayed[key])}"
+            )
+    return Record(
+        game=name,
+        params=dict(game.params),
+        seed=d["seed"],
+        start=d["start"],
+        seats=tuple(d["seats"]),
+        actions=tuple(actions),
+        moves=tuple(moves),
+        result=replayed,
+        date=d["date"],
+        meta=d["meta"],
+    )
 
 
 def loads(text: Union[str, bytes, bytearray], *, engine: Optional[str] = None) -> Record:

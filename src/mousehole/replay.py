@@ -35,6 +35,7 @@ other invisible format characters, and line or paragraph separators as visible e
 (``\\x1b``, ``\\u202e``), so nothing in a record can move the cursor, recolour or reorder
 the terminal. The HTML page applies the same escapes and then HTML's.
 """
+
 from __future__ import annotations
 
 import html as _html
@@ -47,13 +48,23 @@ from mousehole._api import check_seat
 from mousehole._values import is_int, shorten
 from mousehole.records import Record, RecordError
 
-__all__ = ["frames", "text_lines", "html", "printable", "page_bound", "ReplayTooLargeError",
-           "FRAME_BYTES", "MAX_PAGE_BYTES", "MAX_CAPTION", "MAX_NAME"]
+__all__ = [
+    "frames",
+    "text_lines",
+    "html",
+    "printable",
+    "page_bound",
+    "ReplayTooLargeError",
+    "FRAME_BYTES",
+    "MAX_PAGE_BYTES",
+    "MAX_CAPTION",
+    "MAX_NAME",
+]
 
 #: the most bytes one frame adds to a page: its SVG picture, its ``<div>`` and its caption
 FRAME_BYTES = 64 * 1024
 #: the default largest page :func:`html` writes (``max_bytes``)
-MAX_PAGE_BYTES = 256 * 2 ** 20
+MAX_PAGE_BYTES = 256 * 2**20
 #: the most characters of a caption (after escaping); a longer one is cut and ends in "..."
 MAX_CAPTION = 400
 #: the most characters of a seat name inside a caption (the header prints the whole name)
@@ -100,7 +111,7 @@ def printable(text: str) -> str:
 
 
 def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _seat_label(record: Record, p: int) -> str:
@@ -120,8 +131,9 @@ def _check_view(record: Record, for_player: Optional[int], engine: Optional[str]
     return check_seat(record.load_game(engine=engine), for_player, "for_player")
 
 
-def frames(record: Record, *, for_player: Optional[int] = None,
-           engine: Optional[str] = None) -> Iterator[Tuple[int, str, Any]]:
+def frames(
+    record: Record, *, for_player: Optional[int] = None, engine: Optional[str] = None
+) -> Iterator[Tuple[int, str, Any]]:
     """``(k, caption, state)`` for the start (k = 0) and after each move k = 1, 2, ...
 
     The caption of move k is ``"k. seat q (name): <move>"``, the move in the record's
@@ -165,6 +177,7 @@ def _diagram(state: Any, for_player: Optional[int]) -> List[str]:
 def _changed_params(record: Record) -> Dict[str, Any]:
     """The record's parameters that differ from the game's defaults at its player count."""
     from mousehole import load
+
     players = record.params.get("players")
     try:
         defaults = load(record.game, engine="python", players=players).params
@@ -187,21 +200,26 @@ def _params_line(record: Record) -> str:
 
 def _title(record: Record) -> str:
     from mousehole._api import _REGISTRY
+
     cls = _REGISTRY.get(record.game)
     name = cls.title if cls is not None else record.game
     return f"{name}, {len(record.seats)} players"
 
 
 def _header(record: Record) -> List[str]:
-    lines = [printable(f"{_title(record)} ({record.game})"), printable(_params_line(record)),
-             printable("seats: " + ", ".join(f"{p}: {s}" for p, s in enumerate(record.seats)))]
+    lines = [
+        printable(f"{_title(record)} ({record.game})"),
+        printable(_params_line(record)),
+        printable("seats: " + ", ".join(f"{p}: {s}" for p, s in enumerate(record.seats))),
+    ]
     if record.date:
         lines.append(printable(f"date: {record.date}"))
     return lines
 
 
-def text_lines(record: Record, *, diagrams: bool = False, for_player: Optional[int] = None,
-               engine: Optional[str] = None) -> Iterator[str]:
+def text_lines(
+    record: Record, *, diagrams: bool = False, for_player: Optional[int] = None, engine: Optional[str] = None
+) -> Iterator[str]:
     """The game as text, one line at a time: a header (game and parameters, seats, date),
     one line per move (with the position after it when ``diagrams``), the final position
     and the result. With ``for_player`` every line is what that seat saw (the moves as
@@ -277,27 +295,32 @@ def _esc(text: str) -> str:
 def _page_parts(record: Record, last: int, data_json: str = "") -> Tuple[str, str]:
     """The page before the frames and after them (``data_json``: the captions' JSON)."""
     title = f"mousehole replay: {record.game}, " + " vs ".join(record.seats)
-    head = "".join([
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
-        f"<title>{_esc(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n",
-        f"<h1>{_esc(title)}</h1>\n",
-        f'<div id="about">{_esc(_title(record))} &middot; seats: '
-        + ", ".join(f"{p}: {_esc(s)}" for p, s in enumerate(record.seats))
-        + (f" &middot; {_esc(record.date)}" if record.date else "") + "</div>\n",
-        f"<details><summary>{_esc(_params_line(record))}</summary>"
-        f"<pre>{_esc(json.dumps(record.params, ensure_ascii=False))}</pre></details>\n",
-        '<div id="controls">'
-        '<button id="prev" type="button" title="previous (left arrow)">&#9664; previous</button>'
-        f'<input id="slider" type="range" min="0" max="{last}" value="0" aria-label="move">'
-        '<button id="next" type="button" title="next (right arrow)">next &#9654;</button>'
-        "</div>\n",
-        '<div id="caption"></div>\n',
-    ])
-    tail = "".join([
-        f'\n<div id="result" hidden>Result: {_esc(_result_line(record))}</div>\n',
-        f'<script type="application/json" id="captions">{data_json}</script>\n',
-        f"<script>{_SCRIPT}</script>\n</body>\n</html>\n",
-    ])
+    head = "".join(
+        [
+            '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
+            f"<title>{_esc(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n",
+            f"<h1>{_esc(title)}</h1>\n",
+            f'<div id="about">{_esc(_title(record))} &middot; seats: '
+            + ", ".join(f"{p}: {_esc(s)}" for p, s in enumerate(record.seats))
+            + (f" &middot; {_esc(record.date)}" if record.date else "")
+            + "</div>\n",
+            f"<details><summary>{_esc(_params_line(record))}</summary>"
+            f"<pre>{_esc(json.dumps(record.params, ensure_ascii=False))}</pre></details>\n",
+            '<div id="controls">'
+            '<button id="prev" type="button" title="previous (left arrow)">&#9664; previous</button>'
+            f'<input id="slider" type="range" min="0" max="{last}" value="0" aria-label="move">'
+            '<button id="next" type="button" title="next (right arrow)">next &#9654;</button>'
+            "</div>\n",
+            '<div id="caption"></div>\n',
+        ]
+    )
+    tail = "".join(
+        [
+            f'\n<div id="result" hidden>Result: {_esc(_result_line(record))}</div>\n',
+            f'<script type="application/json" id="captions">{data_json}</script>\n',
+            f"<script>{_SCRIPT}</script>\n</body>\n</html>\n",
+        ]
+    )
     return head, tail
 
 
@@ -308,8 +331,14 @@ def page_bound(record: Record) -> int:
     return len(head.encode("utf-8")) + len(tail.encode("utf-8")) + (len(record.actions) + 1) * FRAME_BYTES
 
 
-def html(record: Record, *, for_player: Optional[int] = None, size: Optional[float] = None,
-         engine: Optional[str] = None, max_bytes: int = MAX_PAGE_BYTES) -> str:
+def html(
+    record: Record,
+    *,
+    for_player: Optional[int] = None,
+    size: Optional[float] = None,
+    engine: Optional[str] = None,
+    max_bytes: int = MAX_PAGE_BYTES,
+) -> str:
     """One self-contained HTML page replaying ``record``: each position drawn whole, or as
     seat ``for_player`` saw it, with the captions of :func:`frames`.
 
@@ -323,7 +352,8 @@ def html(record: Record, *, for_player: Optional[int] = None, size: Optional[flo
     if bound > max_bytes:
         raise ReplayTooLargeError(
             f"replay page: {len(record.actions):,} moves could take {bound:,} bytes "
-            f"({FRAME_BYTES:,} per frame), more than max_bytes={max_bytes:,}")
+            f"({FRAME_BYTES:,} per frame), more than max_bytes={max_bytes:,}"
+        )
     captions: List[str] = []
     pictures: List[int] = []
     divs: List[str] = []
@@ -335,7 +365,8 @@ def html(record: Record, *, for_player: Optional[int] = None, size: Optional[flo
             if len(picture.encode("utf-8")) > MAX_PICTURE_BYTES:
                 raise ReplayTooLargeError(
                     f"replay page: the picture of frame {k} takes {len(picture.encode('utf-8')):,} bytes, "
-                    f"more than the {MAX_PICTURE_BYTES:,} a frame may use")
+                    f"more than the {MAX_PICTURE_BYTES:,} a frame may use"
+                )
             divs.append(f'<div class="frame" id="frame-{k}" hidden>{picture}</div>')
             previous = picture
         pictures.append(len(divs) - 1)

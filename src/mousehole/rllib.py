@@ -64,6 +64,7 @@ addition, so masked logits carry no gradient (a row whose mask is all zero would
 policy gradient at all; the environment never asks such a row for an action). Its
 ``model_config`` is RLlib's ``DefaultModelConfig`` (``fcnet_hiddens``, ``conv_filters``, ...).
 """
+
 from __future__ import annotations
 
 import math
@@ -88,7 +89,8 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "mousehole.rllib needs Ray RLlib and PettingZoo (Python 3.10 to 3.13) and torch: install a "
-        f"torch build first (the CPU one on a machine without a GPU), then {install_hint('rllib')}") from exc
+        f"torch build first (the CPU one on a machine without a GPU), then {install_hint('rllib')}"
+    ) from exc
 
 from ._api import Game, StateAPI
 from ._values import exact, shorten, word
@@ -100,11 +102,20 @@ _DefaultPPOTorchRLModule: Any = DefaultPPOTorchRLModule
 
 torch, _nn = try_import_torch()
 if torch is None:  # pragma: no cover - exercised only without torch
-    raise ImportError("mousehole.rllib needs torch: install a torch build (the CPU one on a machine "
-                      "without a GPU), e.g. pip install torch==2.13.0 where pip finds the CPU wheel")
+    raise ImportError(
+        "mousehole.rllib needs torch: install a torch build (the CPU one on a machine "
+        "without a GPU), e.g. pip install torch==2.13.0 where pip finds the CPU wheel"
+    )
 
-__all__ = ["ENV_NAME", "LAYOUTS", "ILLEGAL_MODES", "MouseholeMultiAgentEnv", "MaskedPPOTorchRLModule",
-           "env_creator", "register"]
+__all__ = [
+    "ENV_NAME",
+    "LAYOUTS",
+    "ILLEGAL_MODES",
+    "MouseholeMultiAgentEnv",
+    "MaskedPPOTorchRLModule",
+    "env_creator",
+    "register",
+]
 
 #: the name :func:`register` gives the environment in Ray Tune's registry (done on import)
 ENV_NAME = "mousehole"
@@ -133,8 +144,9 @@ class MouseholeMultiAgentEnv(_MultiAgentEnv):  # type: ignore[misc]
         given = params.pop("game", None)
         game_id = exact(given)
         if type(game_id) is not str:
-            raise ValueError(f"env_config needs 'game', a game id string (one of mousehole.game_names()), "
-                             f"got {shorten(given)}")
+            raise ValueError(
+                f"env_config needs 'game', a game id string (one of mousehole.game_names()), got {shorten(given)}"
+            )
         given = params.pop("layout", "flat")
         layout = word(given, LAYOUTS)
         if layout is None:
@@ -147,8 +159,13 @@ class MouseholeMultiAgentEnv(_MultiAgentEnv):  # type: ignore[misc]
         self.illegal_action: str = illegal
         #: the PettingZoo parallel environment that plays the game
         self.par_env = MouseholeParallelEnv(
-            game_id, params.pop("render_mode", None), engine=params.pop("engine", None), illegal_action=illegal,
-            render_view=params.pop("render_view", "agent"), **params)
+            game_id,
+            params.pop("render_mode", None),
+            engine=params.pop("engine", None),
+            illegal_action=illegal,
+            render_view=params.pop("render_view", "agent"),
+            **params,
+        )
         self.render_mode: Optional[str] = self.par_env.render_mode  # (as the environment checked it)
         self.game: Game[Any, Any] = self.par_env.game
         self.possible_agents: List[str] = list(self.par_env.possible_agents)
@@ -158,14 +175,15 @@ class MouseholeMultiAgentEnv(_MultiAgentEnv):  # type: ignore[misc]
         self._hwc = layout == "hwc" and len(shape) == 3
         obs_shape = (shape[1], shape[2], shape[0]) if self._hwc else (math.prod(shape),)
         n = self.game.num_actions
-        space = gymnasium.spaces.Dict({
-            # values are finite; their ranges are documented per game (docs/games/)
-            "observations": gymnasium.spaces.Box(low=-np.inf, high=np.inf, shape=obs_shape, dtype=np.float32),
-            "action_mask": gymnasium.spaces.Box(low=0.0, high=1.0, shape=(n,), dtype=np.float32),
-        })
+        space = gymnasium.spaces.Dict(
+            {
+                # values are finite; their ranges are documented per game (docs/games/)
+                "observations": gymnasium.spaces.Box(low=-np.inf, high=np.inf, shape=obs_shape, dtype=np.float32),
+                "action_mask": gymnasium.spaces.Box(low=0.0, high=1.0, shape=(n,), dtype=np.float32),
+            }
+        )
         self.observation_spaces: Dict[str, Any] = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces: Dict[str, Any] = {
-            a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
+        self.action_spaces: Dict[str, Any] = {a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
         self._zero_mask = np.zeros(n, dtype=np.float32)
         self._asked: List[str] = []
         self._over = True
@@ -181,8 +199,9 @@ class MouseholeMultiAgentEnv(_MultiAgentEnv):  # type: ignore[misc]
         order); empty once the episode is over."""
         return list(self._asked)
 
-    def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
-              ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         """A new game (see the module docstring for seeds); the observations and infos of the
         agents to act first."""
         infos = self.par_env._start(seed, options)
@@ -194,8 +213,9 @@ class MouseholeMultiAgentEnv(_MultiAgentEnv):  # type: ignore[misc]
             self.par_env.render()
         return self._observe(self._asked), {a: infos[a] for a in self._asked}
 
-    def step(self, action_dict: Mapping[str, Any]) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool],
-                                                             Dict[str, bool], Dict[str, Any]]:
+    def step(
+        self, action_dict: Mapping[str, Any]
+    ) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool], Dict[str, bool], Dict[str, Any]]:
         """Apply the actions of the agents observed last (see the module docstring)."""
         if self._over:
             raise RuntimeError("the episode is over (or was never started): call reset()")
@@ -203,8 +223,9 @@ class MouseholeMultiAgentEnv(_MultiAgentEnv):  # type: ignore[misc]
             raise TypeError(f"step takes a dict of actions by agent, not {type(action_dict).__name__}")
         unasked = [str(a) for a in action_dict if a not in self._asked]
         if unasked:
-            raise ValueError(f"actions of agents that were not asked to act: {', '.join(unasked)} "
-                             f"(asked: {', '.join(self._asked)})")
+            raise ValueError(
+                f"actions of agents that were not asked to act: {', '.join(unasked)} (asked: {', '.join(self._asked)})"
+            )
         rewards, terms, truncs, infos, ended = self.par_env._apply(action_dict)
         if ended:
             self.par_env.agents = []
@@ -221,8 +242,13 @@ class MouseholeMultiAgentEnv(_MultiAgentEnv):  # type: ignore[misc]
             truncateds = dict(terminateds)
         if self.render_mode == "human":
             self.par_env.render()
-        return (self._observe(shown), {a: rewards[a] for a in shown}, terminateds, truncateds,
-                {a: infos[a] for a in shown})
+        return (
+            self._observe(shown),
+            {a: rewards[a] for a in shown},
+            terminateds,
+            truncateds,
+            {a: infos[a] for a in shown},
+        )
 
     def render(self) -> Any:
         """The position drawn as ``render_mode`` says (see :mod:`mousehole.pettingzoo`)."""
@@ -242,8 +268,10 @@ class MouseholeMultiAgentEnv(_MultiAgentEnv):  # type: ignore[misc]
             obs = state.observation(p)
             obs = obs.transpose(1, 2, 0).copy() if self._hwc else obs.reshape(-1)
             mask = pending.get(p)
-            out[a] = {"observations": obs,
-                      "action_mask": self._zero_mask.copy() if mask is None else mask.astype(np.float32)}
+            out[a] = {
+                "observations": obs,
+                "action_mask": self._zero_mask.copy() if mask is None else mask.astype(np.float32),
+            }
         return out
 
 
@@ -268,13 +296,16 @@ class MaskedPPOTorchRLModule(_DefaultPPOTorchRLModule):  # type: ignore[misc]
     def __init__(self, *, observation_space: Any = None, action_space: Any = None, **kwargs: Any) -> None:
         spaces = getattr(observation_space, "spaces", None)
         if not isinstance(observation_space, gymnasium.spaces.Dict) or set(spaces or ()) != {
-                "observations", "action_mask"}:
-            raise ValueError("MaskedPPOTorchRLModule needs a Dict observation space with the keys "
-                             f"'observations' and 'action_mask', got {observation_space!r}")
+            "observations",
+            "action_mask",
+        }:
+            raise ValueError(
+                "MaskedPPOTorchRLModule needs a Dict observation space with the keys "
+                f"'observations' and 'action_mask', got {observation_space!r}"
+            )
         # the networks are built for the observations alone; the module keeps the whole space
         self._space_with_mask = observation_space
-        super().__init__(observation_space=observation_space["observations"], action_space=action_space,
-                         **kwargs)
+        super().__init__(observation_space=observation_space["observations"], action_space=action_space, **kwargs)
 
     def setup(self) -> None:
         super().setup()
@@ -299,8 +330,9 @@ def _split(batch: Dict[str, Any]) -> Tuple[Any, Dict[str, Any]]:
     ``"observations"`` alone (the batch itself is left as it is)."""
     obs = batch[Columns.OBS]
     if not isinstance(obs, Mapping) or "observations" not in obs or "action_mask" not in obs:
-        raise ValueError("MaskedPPOTorchRLModule: the batch's observations must be a dict with "
-                         "'observations' and 'action_mask'")
+        raise ValueError(
+            "MaskedPPOTorchRLModule: the batch's observations must be a dict with 'observations' and 'action_mask'"
+        )
     inner = dict(batch)
     inner[Columns.OBS] = obs["observations"]
     return obs["action_mask"], inner

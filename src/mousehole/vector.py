@@ -60,6 +60,7 @@ are written in place by every step: a thread that reads them during another thre
 sees a mix of old and new rows, and writing them changes nothing inside (the seat to move
 and the game index are kept privately, and the arrays only receive copies).
 """
+
 from __future__ import annotations
 
 import os
@@ -79,8 +80,14 @@ __all__ = ["VectorGame", "RANDOM", "StepResult"]
 RANDOM = -1
 
 #: ``(observations, rewards, terminated, truncated, current_player, action_mask)``
-StepResult = Tuple[npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.bool_],
-                   npt.NDArray[np.bool_], npt.NDArray[np.int32], npt.NDArray[np.bool_]]
+StepResult = Tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.int32],
+    npt.NDArray[np.bool_],
+]
 
 #: the most envs and threads one VectorGame takes
 MAX_ENVS = 1 << 24
@@ -129,7 +136,7 @@ class _PyBackend:
         #: the seat to move and the game index of each env (the VectorGame's arrays are copies)
         self.seat_now: List[int] = [0] * n
         self.game_k: List[int] = [0] * n
-        self.acts: List[int] = [0] * n      # the last step's actions (``applied``)
+        self.acts: List[int] = [0] * n  # the last step's actions (``applied``)
         self.nsteps = 0
         #: held by the thread inside a method (``_enter``): one thread at a time
         self._busy = threading.Lock()
@@ -139,7 +146,8 @@ class _PyBackend:
         if not self._busy.acquire(blocking=False):
             raise RuntimeError(
                 f"VectorGame.{what}: this VectorGame is in use by another thread (a VectorGame "
-                "serves one thread at a time: give each thread its own VectorGame)")
+                "serves one thread at a time: give each thread its own VectorGame)"
+            )
 
     def blocks(self) -> int:
         return 1
@@ -233,8 +241,7 @@ class _PyBackend:
         the right shape, -1 once stepped, else ``(env, action, seat, legal)`` of the first
         invalid env (nothing stepped). The actions are read once (``tolist``: a private
         copy) and that copy is checked and applied."""
-        if not (type(actions) is np.ndarray and actions.dtype == np.int64
-                and actions.shape == (self.vg.num_envs,)):
+        if not (type(actions) is np.ndarray and actions.dtype == np.int64 and actions.shape == (self.vg.num_envs,)):
             return -2
         self._enter("step")
         try:
@@ -289,13 +296,15 @@ class VectorGame:
     takes (default: every seat).
     """
 
-    def __init__(self, game: Any, num_envs: int, seed: int, *, threads: int = 1,
-                 seats: Optional[Sequence[int]] = None) -> None:
+    def __init__(
+        self, game: Any, num_envs: int, seed: int, *, threads: int = 1, seats: Optional[Sequence[int]] = None
+    ) -> None:
         if isinstance(game, str):
             game = load(game)
         if not isinstance(game, Game):
-            raise TypeError(f"game must be a mousehole Game (mousehole.load(...)) or a game id, "
-                            f"not {type(game).__name__}")
+            raise TypeError(
+                f"game must be a mousehole Game (mousehole.load(...)) or a game id, not {type(game).__name__}"
+            )
         self.game: Game[Any, Any] = game
         n = index_arg(num_envs, "num_envs")
         if not 1 <= n <= MAX_ENVS:
@@ -347,12 +356,23 @@ class VectorGame:
         self._core: Any
         if game.engine == "compiled":
             from ._vector import VectorCore
+
             size = int(np.prod(self.observation_shape))
             self._core = VectorCore(
-                game.new_state(0), n, self.seed, t, chosen,
-                self.observations.reshape(n, size), self.final_observations.reshape(n, size),
-                self.rewards, self.terminated.view(np.uint8), self.truncated.view(np.uint8),
-                self.current_player, self.action_mask.view(np.uint8), self.game_index)
+                game.new_state(0),
+                n,
+                self.seed,
+                t,
+                chosen,
+                self.observations.reshape(n, size),
+                self.final_observations.reshape(n, size),
+                self.rewards,
+                self.terminated.view(np.uint8),
+                self.truncated.view(np.uint8),
+                self.current_player,
+                self.action_mask.view(np.uint8),
+                self.game_index,
+            )
             self.backend = "compiled"
         else:
             self._core = _PyBackend(self)
@@ -360,17 +380,26 @@ class VectorGame:
         #: worker threads run this VectorGame's blocks (threads > 1 and enough envs)
         self._workers: bool = self.backend == "compiled" and self._core.blocks() > 1
         self._forks = _forks
-        self._result: StepResult = (self.observations, self.rewards, self.terminated,
-                                    self.truncated, self.current_player, self.action_mask)
+        self._result: StepResult = (
+            self.observations,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.current_player,
+            self.action_mask,
+        )
 
     def __repr__(self) -> str:
-        return (f"VectorGame({self.game!r}, num_envs={self.num_envs}, seed={self.seed}, "
-                f"threads={self.threads}, seats={list(self.seats)}, backend={self.backend!r})")
+        return (
+            f"VectorGame({self.game!r}, num_envs={self.num_envs}, seed={self.seed}, "
+            f"threads={self.threads}, seats={list(self.seats)}, backend={self.backend!r})"
+        )
 
     def _check_process(self) -> None:
         if self._workers and _forks != self._forks:
-            raise RuntimeError("this VectorGame's worker threads belong to the parent process: "
-                               "make a new VectorGame after fork")
+            raise RuntimeError(
+                "this VectorGame's worker threads belong to the parent process: make a new VectorGame after fork"
+            )
 
     def reset(self, seed: Optional[int] = None) -> Tuple[npt.NDArray[np.float32], Dict[str, Any]]:
         """Every env starts its game 0 (with a new ``seed`` if given). Returns
@@ -384,12 +413,15 @@ class VectorGame:
         if new_seed is not None:
             self.seed = new_seed
         self._reset_done = True
-        return self.observations, {"current_player": self.current_player,
-                                   "action_mask": self.action_mask}
+        return self.observations, {"current_player": self.current_player, "action_mask": self.action_mask}
 
     def _actions(self, actions: Any) -> npt.NDArray[np.int64]:
-        if (type(actions) is np.ndarray and actions.dtype == np.int64
-                and actions.shape == (self.num_envs,) and actions.flags.c_contiguous):
+        if (
+            type(actions) is np.ndarray
+            and actions.dtype == np.int64
+            and actions.shape == (self.num_envs,)
+            and actions.flags.c_contiguous
+        ):
             return actions  # the fast path: nothing to convert
         if isinstance(actions, (list, tuple)):
             # one snapshot of the elements, checked and converted (a bool is not an action,
@@ -436,10 +468,13 @@ class VectorGame:
                 raise TypeError("actions: could not be converted to an int64 array")
         i, a, seat, legal = bad
         if not (a == RANDOM or 0 <= a < self.num_actions):
-            raise ValueError(f"env {i}: action {a} is outside the action space "
-                             f"0..{self.num_actions - 1} (or RANDOM = -1); no env was stepped")
-        raise IllegalMoveError(f"env {i}: action {a} is not legal for seat {seat} "
-                               f"(legal: {legal.tolist()}); no env was stepped")
+            raise ValueError(
+                f"env {i}: action {a} is outside the action space "
+                f"0..{self.num_actions - 1} (or RANDOM = -1); no env was stepped"
+            )
+        raise IllegalMoveError(
+            f"env {i}: action {a} is not legal for seat {seat} (legal: {legal.tolist()}); no env was stepped"
+        )
 
     def legal_actions(self, i: int) -> npt.NDArray[np.int64]:
         """Env ``i``'s legal actions now (ascending int64; valid with ``observe=False`` too).

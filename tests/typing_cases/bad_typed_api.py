@@ -7,6 +7,7 @@ unknown type), and nowhere else; and that ``reveal_type`` names the public types
 (``# reveal:``). The test appends a ``reveal_type`` of every registered game's State type
 (from the registry), so a new game needs no line here.
 """
+
 from __future__ import annotations
 
 import mousehole

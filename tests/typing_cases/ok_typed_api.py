@@ -4,6 +4,7 @@ tests/test_typing.py checks it with ``mypy --strict`` and with basedpyright in s
 (both must report nothing), and runs it: every ``assert_type`` below is what a type checker
 infers, and the calls are real, so the script also works on either engine.
 """
+
 from __future__ import annotations
 
 import json

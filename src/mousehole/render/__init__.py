@@ -42,6 +42,7 @@ Layout (per game, see ``docs/gallery.md``):
   seat its helper, victory points, hand (face down for the others in a view), bid (face
   down until the reveal) and victory-point cards.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -73,14 +74,15 @@ def _drawing(game: Game[Any, Any]) -> Any:
     ``Game.DRAWING``, imported on first use."""
     name = type(game).DRAWING
     if not isinstance(name, str) or not name:
-        raise ValueError(f"no picture for the game {game.name!r}: its class declares no DRAWING module "
-                         f"(the dotted name of its drawing module), got {name!r}")
+        raise ValueError(
+            f"no picture for the game {game.name!r}: its class declares no DRAWING module "
+            f"(the dotted name of its drawing module), got {name!r}"
+        )
     found = _DRAWINGS.get(name)
     if found is None:  # the import system serializes imports; two threads store the same class
         found = getattr(importlib.import_module(name), "Drawing", None)
         if found is None:
-            raise ValueError(f"no picture for the game {game.name!r}: its DRAWING module {name!r} "
-                             "has no class Drawing")
+            raise ValueError(f"no picture for the game {game.name!r}: its DRAWING module {name!r} has no class Drawing")
         _DRAWINGS[name] = found
     return found
 
@@ -92,15 +94,19 @@ def _check_size(size: Any) -> Optional[float]:
     if size is None:
         return None
     if isinstance(size, (bool, np.bool_)) or not isinstance(size, numbers.Real):
-        raise TypeError(f"size must be a number of pixels (the picture's width) from {MIN_SIZE} to {MAX_SIZE:,}, "
-                        f"not {type(size).__name__}")
+        raise TypeError(
+            f"size must be a number of pixels (the picture's width) from {MIN_SIZE} to {MAX_SIZE:,}, "
+            f"not {type(size).__name__}"
+        )
     try:
         s = float(size)
     except (OverflowError, ValueError):  # (an int or a Fraction beyond any double)
         s = math.inf
     if not MIN_SIZE <= s <= MAX_SIZE:  # (NaN fails too)
-        raise ValueError(f"size must be a number of pixels (the picture's width) from {MIN_SIZE} to {MAX_SIZE:,}, "
-                         f"got {shorten(size)}")
+        raise ValueError(
+            f"size must be a number of pixels (the picture's width) from {MIN_SIZE} to {MAX_SIZE:,}, "
+            f"got {shorten(size)}"
+        )
     return s
 
 
@@ -151,8 +157,7 @@ def text(state: StateAPI[Any], *, for_player: Optional[int] = None) -> str:
     return state.game._render(state.to_dict(for_player=seat))
 
 
-def rgb_array(state: StateAPI[Any], *, for_player: Optional[int] = None,
-              size: Optional[float] = None) -> Any:
+def rgb_array(state: StateAPI[Any], *, for_player: Optional[int] = None, size: Optional[float] = None) -> Any:
     """The picture of :func:`svg` rasterized: a ``numpy.uint8`` array of shape
     ``(height, width, 3)`` (RGB, on white). Needs the ``render`` extra
     (CairoSVG and Pillow: ``pip install 'cairosvg>=2.7' 'pillow>=9'``) and the system cairo
@@ -168,12 +173,16 @@ def rgb_array(state: StateAPI[Any], *, for_player: Optional[int] = None,
     except (ImportError, OSError) as e:  # OSError: cairocffi without the cairo library
         from .._extras import install_hint
 
-        raise ImportError("mousehole.render.rgb_array needs CairoSVG, Pillow and the system cairo library: "
-                          f"{install_hint('render')}, and cairo (Debian: apt-get install libcairo2): {e}") from e
+        raise ImportError(
+            "mousehole.render.rgb_array needs CairoSVG, Pillow and the system cairo library: "
+            f"{install_hint('render')}, and cairo (Debian: apt-get install libcairo2): {e}"
+        ) from e
     picture, width, height = _picture(state, for_player, size)
     if round(height) > MAX_SIZE:
-        raise ValueError(f"rgb_array: the picture would be {round(width):,} x {round(height):,} pixels; at most "
-                         f"{MAX_SIZE:,} pixels high (give a smaller size)")
+        raise ValueError(
+            f"rgb_array: the picture would be {round(width):,} x {round(height):,} pixels; at most "
+            f"{MAX_SIZE:,} pixels high (give a smaller size)"
+        )
     png = cairosvg.svg2png(bytestring=picture.encode("ascii"), background_color="white")
     with Image.open(io.BytesIO(png)) as im:
         arr = np.asarray(im.convert("RGB"), dtype=np.uint8)

@@ -7,6 +7,7 @@ Each game draws itself in its own module of this package (``mousehole.render.<ga
 by the game's ``Game.DRAWING``), whose class ``Drawing(state, d, facts)`` returns a
 :class:`Canvas` from ``draw()``.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -67,51 +68,105 @@ class Canvas:
         head = f"<{tag} " + " ".join(items) if items else f"<{tag}"
         self.parts.append(head + ("/>" if body is None else f">{body}</{tag}>"))
 
-    def rect(self, x: float, y: float, w: float, h: float, fill: str = "none", stroke: Optional[str] = None,
-             sw: float = 1, rx: float = 0, opacity: Optional[float] = None, dash: Optional[str] = None) -> None:
-        self.el("rect", x=x, y=y, width=w, height=h, rx=rx if rx else None, fill=fill, stroke=stroke,
-                stroke_width=sw if stroke else None, fill_opacity=opacity, stroke_dasharray=dash)
+    def rect(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        fill: str = "none",
+        stroke: Optional[str] = None,
+        sw: float = 1,
+        rx: float = 0,
+        opacity: Optional[float] = None,
+        dash: Optional[str] = None,
+    ) -> None:
+        self.el(
+            "rect",
+            x=x,
+            y=y,
+            width=w,
+            height=h,
+            rx=rx if rx else None,
+            fill=fill,
+            stroke=stroke,
+            stroke_width=sw if stroke else None,
+            fill_opacity=opacity,
+            stroke_dasharray=dash,
+        )
 
-    def circle(self, cx: float, cy: float, r: float, fill: str = "none", stroke: Optional[str] = None,
-               sw: float = 1) -> None:
+    def circle(
+        self, cx: float, cy: float, r: float, fill: str = "none", stroke: Optional[str] = None, sw: float = 1
+    ) -> None:
         self.el("circle", cx=cx, cy=cy, r=r, fill=fill, stroke=stroke, stroke_width=sw if stroke else None)
 
-    def line(self, x1: float, y1: float, x2: float, y2: float, stroke: str = INK, sw: float = 1,
-             cap: Optional[str] = None) -> None:
+    def line(
+        self, x1: float, y1: float, x2: float, y2: float, stroke: str = INK, sw: float = 1, cap: Optional[str] = None
+    ) -> None:
         self.el("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=stroke, stroke_width=sw, stroke_linecap=cap)
 
-    def poly(self, pts: Sequence[Tuple[float, float]], fill: str = "none", stroke: Optional[str] = None,
-             sw: float = 1) -> None:
-        self.el("polygon", points=" ".join(f"{num(x)},{num(y)}" for x, y in pts), fill=fill, stroke=stroke,
-                stroke_width=sw if stroke else None, stroke_linejoin="round" if stroke else None)
+    def poly(
+        self, pts: Sequence[Tuple[float, float]], fill: str = "none", stroke: Optional[str] = None, sw: float = 1
+    ) -> None:
+        self.el(
+            "polygon",
+            points=" ".join(f"{num(x)},{num(y)}" for x, y in pts),
+            fill=fill,
+            stroke=stroke,
+            stroke_width=sw if stroke else None,
+            stroke_linejoin="round" if stroke else None,
+        )
 
-    def path(self, d: str, fill: str = "none", stroke: Optional[str] = None, sw: float = 1,
-             opacity: Optional[float] = None) -> None:
-        self.el("path", d=d, fill=fill, stroke=stroke, stroke_width=sw if stroke else None,
-                stroke_linejoin="round" if stroke else None, stroke_linecap="round" if stroke else None,
-                stroke_opacity=opacity)
+    def path(
+        self, d: str, fill: str = "none", stroke: Optional[str] = None, sw: float = 1, opacity: Optional[float] = None
+    ) -> None:
+        self.el(
+            "path",
+            d=d,
+            fill=fill,
+            stroke=stroke,
+            stroke_width=sw if stroke else None,
+            stroke_linejoin="round" if stroke else None,
+            stroke_linecap="round" if stroke else None,
+            stroke_opacity=opacity,
+        )
 
-    def text(self, x: float, y: float, s: str, size: float = 12, fill: str = INK, anchor: str = "start",
-             bold: bool = False) -> None:
-        self.el("text", esc(s), x=x, y=y, font_size=size, fill=fill,
-                text_anchor=None if anchor == "start" else anchor, font_weight="bold" if bold else None)
+    def text(
+        self, x: float, y: float, s: str, size: float = 12, fill: str = INK, anchor: str = "start", bold: bool = False
+    ) -> None:
+        self.el(
+            "text",
+            esc(s),
+            x=x,
+            y=y,
+            font_size=size,
+            fill=fill,
+            text_anchor=None if anchor == "start" else anchor,
+            font_weight="bold" if bold else None,
+        )
 
     def finish(self, title: str, size: Optional[float]) -> str:
         w, h = self.width, self.height
         out_w, out_h = (w, h) if size is None else (size, size * h / w)
-        head = (f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{num(out_w)}" '
-                f'height="{num(out_h)}" viewBox="0 0 {num(w)} {num(h)}">')
-        return "".join([
-            head, f"<title>{esc(title)}</title>",
-            f'<g font-family="{esc(FONT)}">',
-            f'<rect x="0" y="0" width="{num(w)}" height="{num(h)}" fill="{PAPER}"/>',
-            *self.parts, "</g></svg>\n",
-        ])
+        head = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{num(out_w)}" '
+            f'height="{num(out_h)}" viewBox="0 0 {num(w)} {num(h)}">'
+        )
+        return "".join(
+            [
+                head,
+                f"<title>{esc(title)}</title>",
+                f'<g font-family="{esc(FONT)}">',
+                f'<rect x="0" y="0" width="{num(w)}" height="{num(h)}" fill="{PAPER}"/>',
+                *self.parts,
+                "</g></svg>\n",
+            ]
+        )
 
 
 def contrast(fill: str) -> str:
     """Black or white text, whichever reads better on ``fill`` (#rrggbb)."""
-    r, g, b = (int(fill[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    r, g, b = (int(fill[i : i + 2], 16) / 255 for i in (1, 3, 5))
 
     def lin(c: float) -> float:
         return c / 12.92 if c <= 0.03928 else float(((c + 0.055) / 1.055) ** 2.4)
@@ -135,12 +190,21 @@ def marker(cv: Canvas, x: float, y: float, s: float = 6, fill: str = INK) -> Non
     cv.poly([(x, y - s * 0.8), (x + s, y), (x, y + s * 0.8)], fill=fill)
 
 
-def seat_box(cv: Canvas, x: float, y: float, w: float, h: float, to_move: bool, winner: bool,
-              badge: Tuple[float, float]) -> None:
+def seat_box(
+    cv: Canvas, x: float, y: float, w: float, h: float, to_move: bool, winner: bool, badge: Tuple[float, float]
+) -> None:
     """A seat's panel: yellow for the seat to move (with a marker), green for a winner (with a
     badge at ``badge``, relative to the panel)."""
-    cv.rect(x, y, w, h, fill="#dafbe1" if winner else TURN if to_move else PANEL,
-            stroke="#2da44e" if winner else "#d0d7de", sw=1.5 if winner else 1, rx=8)
+    cv.rect(
+        x,
+        y,
+        w,
+        h,
+        fill="#dafbe1" if winner else TURN if to_move else PANEL,
+        stroke="#2da44e" if winner else "#d0d7de",
+        sw=1.5 if winner else 1,
+        rx=8,
+    )
     if to_move:
         marker(cv, x + 8, y + 16, 7)
     if winner:

@@ -2,6 +2,7 @@
 may go any more, CR-8, hatched), animals by kind, cheese in its owner's colour with its value;
 per seat its hand (in a view, the other seats' animals face down, CR-15) and score (CR-13); at
 the end the cards removed by CR-12 crossed out."""
+
 from __future__ import annotations
 
 import math
@@ -47,10 +48,12 @@ class Drawing(BaseDrawing):
             cv.el("ellipse", cx=cx + r * 0.95, cy=cy + r * 0.2, rx=r * 0.38, ry=r * 0.75, fill=ink)
             cv.circle(cx, cy, r * 0.8, fill=ink)
         elif kind == 1:  # cat: pointed ears
-            cv.poly([(cx - r * 0.9, cy - r * 0.2), (cx - r * 0.75, cy - r * 1.25), (cx - r * 0.1, cy - r * 0.6)],
-                    fill=ink)
-            cv.poly([(cx + r * 0.9, cy - r * 0.2), (cx + r * 0.75, cy - r * 1.25), (cx + r * 0.1, cy - r * 0.6)],
-                    fill=ink)
+            cv.poly(
+                [(cx - r * 0.9, cy - r * 0.2), (cx - r * 0.75, cy - r * 1.25), (cx - r * 0.1, cy - r * 0.6)], fill=ink
+            )
+            cv.poly(
+                [(cx + r * 0.9, cy - r * 0.2), (cx + r * 0.75, cy - r * 1.25), (cx + r * 0.1, cy - r * 0.6)], fill=ink
+            )
             cv.circle(cx, cy, r * 0.85, fill=ink)
         else:  # mouse: big round ears
             cv.circle(cx - r * 0.8, cy - r * 0.6, r * 0.55, fill=ink)
@@ -64,12 +67,17 @@ class Drawing(BaseDrawing):
         fill = SEAT_COLOURS[owner % len(SEAT_COLOURS)]
         cv.rect(x, y, s, s, fill=fill, stroke="#1f2328", sw=0.8, rx=s * 0.12)
         wx, wy = x + s * 0.1, y + s * 0.12
-        cv.poly([(wx, wy + s * 0.3), (wx + s * 0.36, wy), (wx + s * 0.36, wy + s * 0.3)], fill=CHEESE,
-                stroke="#b8860b", sw=0.6)
+        cv.poly(
+            [(wx, wy + s * 0.3), (wx + s * 0.36, wy), (wx + s * 0.36, wy + s * 0.3)],
+            fill=CHEESE,
+            stroke="#b8860b",
+            sw=0.6,
+        )
         cv.text(x + s * 0.62, y + s * 0.66, str(value), size=s * 0.5, fill="#ffffff", anchor="middle", bold=True)
         if s >= 30:
-            cv.text(x + s * 0.25, y + s * 0.88, LETTERS[owner], size=s * 0.22, fill="#ffffff", anchor="middle",
-                    bold=True)
+            cv.text(
+                x + s * 0.25, y + s * 0.88, LETTERS[owner], size=s * 0.22, fill="#ffffff", anchor="middle", bold=True
+            )
 
     def start(self, cv: Canvas, x: float, y: float, s: float) -> None:
         """The start card (CR-3)."""
@@ -172,8 +180,10 @@ class Drawing(BaseDrawing):
         # seats
         for p in range(n):
             self.seat_block(cv, panel_x, by - 6 + p * seat_h, seat_h - 8, p)
-        legend = ("dogs chase cats, cats catch mice, mice eat cheese (CR-12); "
-                  "cheese: the owner's colour and letter, and its value")
+        legend = (
+            "dogs chase cats, cats catch mice, mice eat cheese (CR-12); "
+            "cheese: the owner's colour and letter, and its value"
+        )
         if f.over:
             best = max(f.scores)
             line = f"Game over, {g._end_reason(d)}: {result_text(f.winners, n, self.label)} with {best} (CR-13)"
@@ -202,8 +212,13 @@ class Drawing(BaseDrawing):
             hidden = d["hand_sizes"][p] - sum(hand[3:])
             for k in range(min(hidden, 5)):
                 card_back(cv, hx + k * 9, hy, s, s)
-            cv.text(hx + min(hidden, 5) * 9 + s + 4, hy + 17,
-                    f"{hidden} animal{'s' if hidden != 1 else ''}" if hidden else "no animal", size=11, fill=MUTED)
+            cv.text(
+                hx + min(hidden, 5) * 9 + s + 4,
+                hy + 17,
+                f"{hidden} animal{'s' if hidden != 1 else ''}" if hidden else "no animal",
+                size=11,
+                fill=MUTED,
+            )
             ax = hx + 150
         else:
             ax = hx

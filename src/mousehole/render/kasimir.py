@@ -2,6 +2,7 @@
 with its traps (the caught mouse framed in black, KK-9), the towers of mice bottom to top by
 colour (KK-8; the mice that may move outlined in gold, KK-6), the pantry, the hole (with who got
 home first, KK-13) and the die (KK-5). Nothing is hidden (KK-14): a view draws the same."""
+
 from __future__ import annotations
 
 from typing import List, Optional, Tuple
@@ -34,11 +35,26 @@ class Drawing(BaseDrawing):
         fill = SEAT_COLOURS[p % len(SEAT_COLOURS)]
         if free:
             cv.rect(x - 2.5, y - 2.5, w + 5, h + 5, fill="#fff3bf", stroke=GOLD, sw=2.2, rx=4)
-        cv.rect(x, y, w, h, fill=fill, stroke="#111111" if caught else "#ffffff", sw=2.2 if caught else 0.8,
-                rx=min(3.0, h / 2))
+        cv.rect(
+            x,
+            y,
+            w,
+            h,
+            fill=fill,
+            stroke="#111111" if caught else "#ffffff",
+            sw=2.2 if caught else 0.8,
+            rx=min(3.0, h / 2),
+        )
         if h >= 9:
-            cv.text(x + w / 2, y + h / 2 + min(h, 12) * 0.36, LETTERS[p], size=min(h, 12) * 0.95, fill="#ffffff",
-                    anchor="middle", bold=True)
+            cv.text(
+                x + w / 2,
+                y + h / 2 + min(h, 12) * 0.36,
+                LETTERS[p],
+                size=min(h, 12) * 0.95,
+                fill="#ffffff",
+                anchor="middle",
+                bold=True,
+            )
 
     def draw(self) -> Canvas:
         g, d, f, n = self.g, self.d, self.f, self.n
@@ -75,8 +91,9 @@ class Drawing(BaseDrawing):
             hy = ly
             cv.line(pts[0][0] - CW / 2, pts[0][1], px + side - 12, pts[0][1], stroke="#d7c9a7", sw=CW * 0.3)
             end = lx + CW if last_row % 2 == 0 else lx
-            cv.line(end, pts[-1][1], hx + (0 if last_row % 2 == 0 else side - 12), pts[-1][1], stroke="#d7c9a7",
-                    sw=CW * 0.3)
+            cv.line(
+                end, pts[-1][1], hx + (0 if last_row % 2 == 0 else side - 12), pts[-1][1], stroke="#d7c9a7", sw=CW * 0.3
+            )
         else:
             hx, hy = x0, y0
         self.box(cv, hx, hy, side - 12, CH, "hole", d["home"], d["first_home"], -1)
@@ -106,16 +123,19 @@ class Drawing(BaseDrawing):
         # the die and whose turn (KK-5)
         rx_ = x0 + track_w + 12
         self.die_panel(cv, rx_, die_y, side - 12)
-        legend = ("towers bottom to top (KK-8); gold: the mice that may move (KK-6); "
-                  "black frame: caught in a trap (KK-9)")
+        legend = (
+            "towers bottom to top (KK-8); gold: the mice that may move (KK-6); black frame: caught in a trap (KK-9)"
+        )
         if f.over:
             homes = d["home"]
             best = max(homes)
             ws = f.winners
             tie = len([p for p in range(n) if homes[p] == best]) > 1 and len(ws) == 1 and best > 0
             why = ", first home" if tie else ""
-            line = (f"Game over, {g._end_reason(d)}: {result_text(ws, n, self.label)} with {best} "
-                    f"{'mouse' if best == 1 else 'mice'} home{why} (KK-13)")
+            line = (
+                f"Game over, {g._end_reason(d)}: {result_text(ws, n, self.label)} with {best} "
+                f"{'mouse' if best == 1 else 'mice'} home{why} (KK-13)"
+            )
         elif f.current == CHANCE:
             line = f"{self.label(d['seat'])} rolls the die (chance)"
         else:
@@ -125,8 +145,18 @@ class Drawing(BaseDrawing):
         footer(cv, foot_y, line, f.over, legend)
         return cv
 
-    def box(self, cv: Canvas, x: float, y: float, w: float, h: float, title: str, counts: List[int],
-            first: Optional[List[int]], mover: int) -> None:
+    def box(
+        self,
+        cv: Canvas,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        title: str,
+        counts: List[int],
+        first: Optional[List[int]],
+        mover: int,
+    ) -> None:
         """The pantry or the hole: the mice of each seat there (in the pantry, the stack of the
         seat to move ringed in gold: its top mouse may move, KK-6)."""
         n = self.n
@@ -142,8 +172,14 @@ class Drawing(BaseDrawing):
             yy = y + 22 + p * rh
             if p == mover and counts[p] > 0:
                 cv.circle(x + 14, yy + rh / 2, min(6.0, rh / 2 - 1) + 2.5, fill="#fff3bf", stroke=GOLD, sw=2.2)
-            cv.circle(x + 14, yy + rh / 2, min(6.0, rh / 2 - 1), fill=SEAT_COLOURS[p % len(SEAT_COLOURS)],
-                      stroke="#ffffff", sw=0.8)
+            cv.circle(
+                x + 14,
+                yy + rh / 2,
+                min(6.0, rh / 2 - 1),
+                fill=SEAT_COLOURS[p % len(SEAT_COLOURS)],
+                stroke="#ffffff",
+                sw=0.8,
+            )
             txt = f"{LETTERS[p]}: {counts[p]}"
             cv.text(x + 25, yy + rh / 2 + 4, txt, size=11, fill=ink, bold=counts[p] > 0)
             if p in rank and rank[p] == 0:
@@ -154,18 +190,19 @@ class Drawing(BaseDrawing):
         cv.rect(x, y, w, max(150, 56 + 26 * len(f.winners)), fill=PANEL, stroke="#d0d7de", rx=10)
         if f.over:
             cv.text(x + w / 2, y + 20, "game over", size=12, anchor="middle", bold=True)
-            cv.text(x + w / 2, y + 40, "winner" if len(f.winners) == 1 else "winners", size=11, fill=MUTED,
-                    anchor="middle")
+            cv.text(
+                x + w / 2, y + 40, "winner" if len(f.winners) == 1 else "winners", size=11, fill=MUTED, anchor="middle"
+            )
             for k, p in enumerate(f.winners):
                 cv.rect(x + 14, y + 48 + k * 26, w - 28, 22, fill=SEAT_COLOURS[p % len(SEAT_COLOURS)], rx=6)
-                cv.text(x + w / 2, y + 64 + k * 26, self.label(p), size=12, fill="#ffffff", anchor="middle",
-                        bold=True)
+                cv.text(x + w / 2, y + 64 + k * 26, self.label(p), size=12, fill="#ffffff", anchor="middle", bold=True)
             return
         else:
             seat = d["seat"]
             colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-            cv.text(x + w / 2, y + 20, "to move" if f.current != CHANCE else "to roll", size=11, fill=MUTED,
-                    anchor="middle")
+            cv.text(
+                x + w / 2, y + 20, "to move" if f.current != CHANCE else "to roll", size=11, fill=MUTED, anchor="middle"
+            )
             cv.rect(x + 14, y + 28, w - 28, 22, fill=colour, rx=6)
             cv.text(x + w / 2, y + 44, self.label(seat), size=12, fill="#ffffff", anchor="middle", bold=True)
         s = 58
@@ -174,21 +211,30 @@ class Drawing(BaseDrawing):
         roll = d["roll"]
         if roll is None:
             cv.text(dx + s / 2, dy + s / 2 + 11, "?", size=30, fill=MUTED, anchor="middle", bold=True)
-            cv.text(x + w / 2, y + 140, "no roll" if f.over else "not rolled yet", size=10.5, fill=MUTED,
-                    anchor="middle")
+            cv.text(
+                x + w / 2, y + 140, "no roll" if f.over else "not rolled yet", size=10.5, fill=MUTED, anchor="middle"
+            )
             return
         face = g.faces[roll]
         if face == "clover":
             cx, cy, r = dx + s / 2, dy + s / 2 - 2, 8.5
             for ax, ay in ((0, -1), (1, 0), (0, 1), (-1, 0)):
                 cv.circle(cx + ax * r * 0.95, cy + ay * r * 0.95, r, fill="#2e7d32")
-            cv.path(f"M{num(cx)} {num(cy)} Q{num(cx + 4)} {num(cy + 14)} {num(cx + 10)} {num(cy + 22)}",
-                    stroke="#2e7d32", sw=2.5)
+            cv.path(
+                f"M{num(cx)} {num(cy)} Q{num(cx + 4)} {num(cy + 14)} {num(cx + 10)} {num(cy + 22)}",
+                stroke="#2e7d32",
+                sw=2.5,
+            )
             cv.text(x + w / 2, y + 140, f"clover: 1 to {g.clover}", size=10.5, anchor="middle")
         elif 1 <= int(face) <= 6:
-            pips = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
-                    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-                    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}[int(face)]
+            pips = {
+                1: [(0, 0)],
+                2: [(-1, -1), (1, 1)],
+                3: [(-1, -1), (0, 0), (1, 1)],
+                4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+                5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+                6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+            }[int(face)]
             for px, py in pips:
                 cv.circle(dx + s / 2 + px * s * 0.27, dy + s / 2 + py * s * 0.27, 5.2, fill=INK)
             cv.text(x + w / 2, y + 140, f"rolled {face}", size=10.5, anchor="middle")

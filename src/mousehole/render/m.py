@@ -2,6 +2,7 @@
 column numbers, the scoring row ringed in gold (M-12), the last card laid ringed in black, the
 draw pile (M-22: in a view, how many of its cards the seat put there), and per seat its chips,
 hand, taken cards per colour with the colour totals, and score (M-20)."""
+
 from __future__ import annotations
 
 import math
@@ -12,9 +13,20 @@ from ..m import _colour_totals
 from ._canvas import INK, MUTED, BaseDrawing, Canvas, Facts, card_back, contrast, footer, header, result_text, seat_box
 
 M_COLOURS = {
-    "blue": "#1f63c6", "green": "#2e8b3a", "pink": "#e0529c", "yellow": "#f5cb11", "orange": "#f07800",
-    "red": "#d32f2f", "purple": "#7b1fa2", "black": "#2b2b2b", "white": "#ffffff", "grey": "#8c959f",
-    "gray": "#8c959f", "brown": "#795548", "cyan": "#00acc1", "violet": "#8e44ad",
+    "blue": "#1f63c6",
+    "green": "#2e8b3a",
+    "pink": "#e0529c",
+    "yellow": "#f5cb11",
+    "orange": "#f07800",
+    "red": "#d32f2f",
+    "purple": "#7b1fa2",
+    "black": "#2b2b2b",
+    "white": "#ffffff",
+    "grey": "#8c959f",
+    "gray": "#8c959f",
+    "brown": "#795548",
+    "cyan": "#00acc1",
+    "violet": "#8e44ad",
 }
 M_SPARE = ["#5d4037", "#00897b", "#6d4c41", "#455a64", "#c2185b", "#512da8", "#689f38", "#0288d1"]
 SHAPES = ["square", "triangle", "eight", "circle", "diamond", "cross", "star", "hexagon"]
@@ -41,9 +53,23 @@ def _shape(cv: Canvas, shape: str, cx: float, cy: float, s: float, fill: str) ->
         cv.poly([(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)], fill=fill)
     elif shape == "cross":
         k = s * 0.34
-        cv.poly([(cx - k, cy - s), (cx + k, cy - s), (cx + k, cy - k), (cx + s, cy - k), (cx + s, cy + k),
-                 (cx + k, cy + k), (cx + k, cy + s), (cx - k, cy + s), (cx - k, cy + k), (cx - s, cy + k),
-                 (cx - s, cy - k), (cx - k, cy - k)], fill=fill)
+        cv.poly(
+            [
+                (cx - k, cy - s),
+                (cx + k, cy - s),
+                (cx + k, cy - k),
+                (cx + s, cy - k),
+                (cx + s, cy + k),
+                (cx + k, cy + k),
+                (cx + k, cy + s),
+                (cx - k, cy + s),
+                (cx - k, cy + k),
+                (cx - s, cy + k),
+                (cx - s, cy - k),
+                (cx - k, cy - k),
+            ],
+            fill=fill,
+        )
     elif shape == "star":
         pts = []
         for i in range(10):
@@ -52,8 +78,7 @@ def _shape(cv: Canvas, shape: str, cx: float, cy: float, s: float, fill: str) ->
             pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
         cv.poly(pts, fill=fill)
     else:  # hexagon
-        cv.poly([(cx + s * math.cos(math.pi / 3 * i), cy + s * math.sin(math.pi / 3 * i)) for i in range(6)],
-                fill=fill)
+        cv.poly([(cx + s * math.cos(math.pi / 3 * i), cy + s * math.sin(math.pi / 3 * i)) for i in range(6)], fill=fill)
 
 
 class Drawing(BaseDrawing):
@@ -143,12 +168,18 @@ class Drawing(BaseDrawing):
             cv.rect(board_x, py, 40, 46, stroke="#8c959f", dash="4 3", rx=5)
         viewer: Optional[int] = d["view"]
         # M-22: the pile cards the viewer put under the pile are the only ones it knows
-        own = 0 if viewer is None else sum(1 for c, who in zip(pile, d["pile_putter"])
-                                           if who == viewer and c is not None)
+        own = (
+            0 if viewer is None else sum(1 for c, who in zip(pile, d["pile_putter"]) if who == viewer and c is not None)
+        )
         pile_txt = f"draw pile: {len(pile)} card{'s' if len(pile) != 1 else ''}"
         cv.text(board_x + 56, py + 20, pile_txt, size=13, bold=True)
-        sub = f"{own} of them put there by {seat(viewer)}" if own and viewer is not None else \
-            "face down" if pile else "empty"
+        sub = (
+            f"{own} of them put there by {seat(viewer)}"
+            if own and viewer is not None
+            else "face down"
+            if pile
+            else "empty"
+        )
         cv.text(board_x + 56, py + 38, sub, size=11, fill=MUTED)
         # marks, as the legend says
         lx = board_x + 230
@@ -161,8 +192,10 @@ class Drawing(BaseDrawing):
         for p in range(n):
             self.seat_block(cv, panel_x, board_y - 6 + p * seat_h, seat_h - 8, p, totals[p])
         # what happens now, or the result
-        legend = ("cards: colour, value, symbol (square, triangle, eight, circle; a 0 has none); "
-                  "score (M-20) = 10 per chip + two best colours - the others")
+        legend = (
+            "cards: colour, value, symbol (square, triangle, eight, circle; a 0 has none); "
+            "score (M-20) = 10 per chip + two best colours - the others"
+        )
         footer(cv, foot_y, self.status_line(), f.over, legend)
         return cv
 
@@ -217,6 +250,7 @@ class Drawing(BaseDrawing):
             for i, c in enumerate(gr):
                 self.card(cv, tx + i * step, y + 70, cw, 22, c)
             gw = cw + step * (len(gr) - 1)
-            cv.text(tx + gw / 2, y + h - 4, str(totals[g.colour_of[gr[0]]]), size=10, fill=INK, anchor="middle",
-                    bold=True)
+            cv.text(
+                tx + gw / 2, y + h - 4, str(totals[g.colour_of[gr[0]]]), size=10, fill=INK, anchor="middle", bold=True
+            )
             tx += gw + gap

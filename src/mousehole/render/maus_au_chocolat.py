@@ -2,6 +2,7 @@
 helper row (MC-4), and per seat its helper, victory points, hand (MC-26: face down for the
 others in a view, but for the cards everyone saw it take), bid (MC-7: face down until the
 reveal) and victory-point cards (MC-12, MC-13)."""
+
 from __future__ import annotations
 
 from typing import List, Optional
@@ -34,8 +35,9 @@ class Drawing(BaseDrawing):
             r = w * 0.17
             cv.circle(x + r + 3, y + r + 3, r, fill="#f2c94c", stroke="#8a6d00", sw=0.8)
             cv.text(x + r + 3, y + r + 3 + r * 0.5, str(coin), size=r * 1.35, fill=INK, anchor="middle", bold=True)
-            cv.text(x + w / 2, y + h - 5, MC_NAMES[ing % len(MC_NAMES)], size=min(9.0, w * 0.23), fill=ink,
-                    anchor="middle")
+            cv.text(
+                x + w / 2, y + h - 5, MC_NAMES[ing % len(MC_NAMES)], size=min(9.0, w * 0.23), fill=ink, anchor="middle"
+            )
         else:
             cv.text(x + w / 2, y + h * 0.68, str(candy), size=h * 0.5, fill=ink, anchor="middle", bold=True)
 
@@ -102,15 +104,20 @@ class Drawing(BaseDrawing):
         # seats
         for p in range(n):
             self.seat_block(cv, 8, seats_y + p * self.SEAT_H, width - 16, self.SEAT_H - 8, p)
-        legend = ("cards: candy value (big), coins (gold disc), ingredient; "
-                  "VP = candy values of the cards kept (MC-13); first to 30 ends the game (MC-24)")
+        legend = (
+            "cards: candy value (big), coins (gold disc), ingredient; "
+            "VP = candy values of the cards kept (MC-13); first to 30 ends the game (MC-24)"
+        )
         if f.over:
             best = max(f.scores)
             line = f"Game over, {g._end_reason(d)}: {result_text(f.winners, n, self.label)} with {best} VP (MC-25)"
         else:
-            what = {"bid": "bids a card, face down (MC-7)", "pick": "takes a card from the display (MC-9)",
-                    "combine": "lays a combination or declines (MC-10)",
-                    "discard": "discards down to 8 cards (MC-14)"}.get(d["phase"], "plays")
+            what = {
+                "bid": "bids a card, face down (MC-7)",
+                "pick": "takes a card from the display (MC-9)",
+                "combine": "lays a combination or declines (MC-10)",
+                "discard": "discards down to 8 cards (MC-14)",
+            }.get(d["phase"], "plays")
             line = f"{self.label(f.current)} {what}"
         footer(cv, foot_y, line, f.over, legend)
         return cv

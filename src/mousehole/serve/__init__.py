@@ -18,6 +18,7 @@ The parts, each a module of its own:
 * :mod:`~mousehole.serve.server`: the aiohttp application;
 * :mod:`~mousehole.serve.cli`: the ``mousehole serve`` command.
 """
+
 from __future__ import annotations
 
 __all__ = ["EXTRA"]

@@ -1,4 +1,5 @@
 """The ``mousehole serve`` command (its options and what it runs)."""
+
 from __future__ import annotations
 
 import argparse
@@ -20,6 +21,7 @@ _LIMIT = 1_000_000
 
 def _ranged(lo: int, hi: int) -> Any:
     from ..cli import _ranged as ranged
+
     return ranged(lo, hi)
 
 
@@ -31,9 +33,11 @@ def _seconds_in(lo: float, hi: float) -> Callable[[str], float]:
     def check(text: str) -> float:
         v = _real_text(text)
         if not lo <= v <= hi:  # (False for a NaN)
-            raise argparse.ArgumentTypeError(f"expected seconds from {lo:,.10g} to {hi:,.10g}, "
-                                             f"got {_shown(repr(text), 60)}")
+            raise argparse.ArgumentTypeError(
+                f"expected seconds from {lo:,.10g} to {hi:,.10g}, got {_shown(repr(text), 60)}"
+            )
         return v
+
     return check
 
 
@@ -45,56 +49,127 @@ _grace = _seconds_in(0.5, 3600.0)
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = sub.add_parser(
-        "serve", help="serve tables in the browser: friends play from their own devices, bots in the other seats",
+        "serve",
+        help="serve tables in the browser: friends play from their own devices, bots in the other seats",
         description="Serve the four games at tables in the browser (needs the serve extra: pip install "
-                    "--no-build-isolation '.[serve]' from a clone). Open the printed address, create a table "
-                    "(game, players, readings, bots and their level) and send each person their seat's link: "
-                    "each sees only their own view. Every move is committed to the database before anyone "
-                    "hears of it; a restarted server resumes every table. Ctrl-C stops it (docs/serve.md).")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on; 0.0.0.0 lets other devices of the network in (default: 127.0.0.1)")
-    p.add_argument("--port", type=_ranged(0, MAX_PORT), default=8000, metavar="PORT",
-                   help="port to listen on, 0 for any free one (default: 8000)")
-    p.add_argument("--db", default="mousehole-serve.db", metavar="URL",
-                   help="the database: a SQLite file, or a PostgreSQL URL (postgresql://user@host/db) that "
-                        "several server processes share (default: mousehole-serve.db in this folder)")
-    p.add_argument("--engine", choices=["compiled", "python"], default=None,
-                   help="engine of the tables (default: the fastest available here)")
-    p.add_argument("--allow-origin", action="append", default=None, metavar="ORIGIN",
-                   help="an origin (https://example.org) whose pages may open WebSockets here besides the "
-                        "server's own, e.g. behind a proxy; repeat for several (default: none)")
-    p.add_argument("--idle", type=_seconds, default=IDLE_SECONDS, metavar="SECONDS",
-                   help=f"close an open table after this many seconds without a move, keeping its record "
-                        f"(default: {IDLE_SECONDS:.0f}, a day)")
-    p.add_argument("--max-tables", type=_ranged(1, _LIMIT), default=Config.max_tables, metavar="N",
-                   help=f"most open tables (default: {Config.max_tables})")
-    p.add_argument("--max-connections", type=_ranged(1, _LIMIT), default=Config.max_connections, metavar="N",
-                   help=f"most WebSocket connections at once (default: {Config.max_connections})")
-    p.add_argument("--max-per-ip", type=_ranged(1, _LIMIT), default=Config.max_per_ip, metavar="N",
-                   help=f"most WebSocket connections from one address (default: {Config.max_per_ip})")
-    p.add_argument("--bot-threads", type=_ranged(1, 256), default=Config.bot_threads, metavar="N",
-                   help=f"threads the bots think in (default: {Config.bot_threads})")
-    p.add_argument("--picture-workers", type=_ranged(0, 64), default=PICTURE_WORKERS, metavar="N",
-                   help="worker processes that draw the pictures, off the event loop; 0 draws them in the "
-                        f"server's own process (default: {PICTURE_WORKERS})")
-    p.add_argument("--lease-grace", type=_grace, default=LEASE_GRACE, metavar="SECONDS",
-                   help="with PostgreSQL: another server process takes over a table's bots this many seconds "
-                        f"after twice their time a move has passed without a move (default: {LEASE_GRACE:g})")
-    p.add_argument("--export-records", metavar="FILE", default=None,
-                   help="write the records of the finished games in the database to FILE (a JSON list "
-                        "that 'mousehole replay FILE --index K' reads) and exit (default: none)")
+        "--no-build-isolation '.[serve]' from a clone). Open the printed address, create a table "
+        "(game, players, readings, bots and their level) and send each person their seat's link: "
+        "each sees only their own view. Every move is committed to the database before anyone "
+        "hears of it; a restarted server resumes every table. Ctrl-C stops it (docs/serve.md).",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on; 0.0.0.0 lets other devices of the network in (default: 127.0.0.1)",
+    )
+    p.add_argument(
+        "--port",
+        type=_ranged(0, MAX_PORT),
+        default=8000,
+        metavar="PORT",
+        help="port to listen on, 0 for any free one (default: 8000)",
+    )
+    p.add_argument(
+        "--db",
+        default="mousehole-serve.db",
+        metavar="URL",
+        help="the database: a SQLite file, or a PostgreSQL URL (postgresql://user@host/db) that "
+        "several server processes share (default: mousehole-serve.db in this folder)",
+    )
+    p.add_argument(
+        "--engine",
+        choices=["compiled", "python"],
+        default=None,
+        help="engine of the tables (default: the fastest available here)",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=None,
+        metavar="ORIGIN",
+        help="an origin (https://example.org) whose pages may open WebSockets here besides the "
+        "server's own, e.g. behind a proxy; repeat for several (default: none)",
+    )
+    p.add_argument(
+        "--idle",
+        type=_seconds,
+        default=IDLE_SECONDS,
+        metavar="SECONDS",
+        help=f"close an open table after this many seconds without a move, keeping its record "
+        f"(default: {IDLE_SECONDS:.0f}, a day)",
+    )
+    p.add_argument(
+        "--max-tables",
+        type=_ranged(1, _LIMIT),
+        default=Config.max_tables,
+        metavar="N",
+        help=f"most open tables (default: {Config.max_tables})",
+    )
+    p.add_argument(
+        "--max-connections",
+        type=_ranged(1, _LIMIT),
+        default=Config.max_connections,
+        metavar="N",
+        help=f"most WebSocket connections at once (default: {Config.max_connections})",
+    )
+    p.add_argument(
+        "--max-per-ip",
+        type=_ranged(1, _LIMIT),
+        default=Config.max_per_ip,
+        metavar="N",
+        help=f"most WebSocket connections from one address (default: {Config.max_per_ip})",
+    )
+    p.add_argument(
+        "--bot-threads",
+        type=_ranged(1, 256),
+        default=Config.bot_threads,
+        metavar="N",
+        help=f"threads the bots think in (default: {Config.bot_threads})",
+    )
+    p.add_argument(
+        "--picture-workers",
+        type=_ranged(0, 64),
+        default=PICTURE_WORKERS,
+        metavar="N",
+        help="worker processes that draw the pictures, off the event loop; 0 draws them in the "
+        f"server's own process (default: {PICTURE_WORKERS})",
+    )
+    p.add_argument(
+        "--lease-grace",
+        type=_grace,
+        default=LEASE_GRACE,
+        metavar="SECONDS",
+        help="with PostgreSQL: another server process takes over a table's bots this many seconds "
+        f"after twice their time a move has passed without a move (default: {LEASE_GRACE:g})",
+    )
+    p.add_argument(
+        "--export-records",
+        metavar="FILE",
+        default=None,
+        help="write the records of the finished games in the database to FILE (a JSON list "
+        "that 'mousehole replay FILE --index K' reads) and exit (default: none)",
+    )
     return p
 
 
 def _config(args: argparse.Namespace) -> Config:
-    return Config(db=args.db, engine=args.engine, max_tables=args.max_tables, idle_seconds=args.idle,
-                  max_connections=args.max_connections, max_per_ip=args.max_per_ip, bot_threads=args.bot_threads,
-                  allow_origins=tuple(args.allow_origin or ()), picture_workers=args.picture_workers,
-                  lease_grace=args.lease_grace)
+    return Config(
+        db=args.db,
+        engine=args.engine,
+        max_tables=args.max_tables,
+        idle_seconds=args.idle,
+        max_connections=args.max_connections,
+        max_per_ip=args.max_per_ip,
+        bot_threads=args.bot_threads,
+        allow_origins=tuple(args.allow_origin or ()),
+        picture_workers=args.picture_workers,
+        lease_grace=args.lease_grace,
+    )
 
 
 async def _export(config: Config, path: str) -> int:
     from .storage import Store
+
     store = Store(config.db)
     await store.open()
     try:
@@ -110,23 +185,29 @@ async def _export(config: Config, path: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from ..cli import UsageError
+
     try:
         from . import server
     except ImportError as e:
-        raise UsageError(f"serve needs the serve extra (aiohttp): pip install --no-build-isolation '.[serve]' "
-                         f"from a clone ({e})") from None
+        raise UsageError(
+            f"serve needs the serve extra (aiohttp): pip install --no-build-isolation '.[serve]' from a clone ({e})"
+        ) from None
     from .storage import StorageError, describe_url
+
     config = _config(args)
     try:
         if args.export_records is not None:
             return asyncio.run(_export(config, args.export_records))
 
         import logging
-        logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                            format="%(asctime)s mousehole serve %(levelname)s: %(message)s")
+
+        logging.basicConfig(
+            level=logging.INFO, stream=sys.stderr, format="%(asctime)s mousehole serve %(levelname)s: %(message)s"
+        )
 
         def ready(url: str) -> None:
             print(f"mousehole serve: {url} (database {describe_url(config.db)}); Ctrl-C stops", flush=True)
+
         server.run(config, args.host, args.port, ready=ready)
     except StorageError as e:
         raise UsageError(f"argument --db: {e}") from None

@@ -16,6 +16,7 @@ processes, the process holding a table's *lease* (a row in the database, renewed
 bot move, lapsing :data:`LEASE_GRACE` seconds after the bot's time) runs its bots; when it
 dies, another takes over after the lease lapses.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -110,6 +111,7 @@ class _Bucket:
 def _think(table: Table, view: Dict[str, Any], spec: str, seed: int) -> int:
     """A bot's move (in a worker thread): from a state dealt from its seat's view alone."""
     from ..bots import make_bot
+
     state = table.game.determinize_view(view, seed)
     return int(make_bot(spec, seed).step(state))
 
@@ -127,8 +129,9 @@ class Hub:
         self.watchers: Dict[str, Set[Any]] = {}
         self.listeners: List[Callable[[Table], None]] = []
         self.owner = secrets.token_hex(8)
-        self.bot_pool = concurrent.futures.ThreadPoolExecutor(max(1, config.bot_threads),
-                                                              thread_name_prefix="mousehole-bot")
+        self.bot_pool = concurrent.futures.ThreadPoolExecutor(
+            max(1, config.bot_threads), thread_name_prefix="mousehole-bot"
+        )
         self._thinking: Dict[Tuple[str, int], "asyncio.Future[Any]"] = {}
         self._tasks: Set["asyncio.Future[Any]"] = set()
         self._sweeper: Optional["asyncio.Task[None]"] = None
@@ -236,8 +239,9 @@ class Hub:
             raise Refused("full", f"this server holds its most open tables ({self.config.max_tables}); try later")
         now = time.time()
         table_id = secrets.token_urlsafe(9)
-        table = Table(table_id, spec, secrets.randbits(64), secrets.randbits(64), created=now,
-                      engine=self.config.engine)
+        table = Table(
+            table_id, spec, secrets.randbits(64), secrets.randbits(64), created=now, engine=self.config.engine
+        )
         seats: List[Dict[str, Any]] = []
         hashes: List[Tuple[str, int]] = []
         for p, seat in enumerate(spec.seats):
@@ -267,8 +271,7 @@ class Hub:
 
     # -- moves ------------------------------------------------------------------------
 
-    async def move(self, table: Table, seat: Optional[int], turn: Any, *, action: Any = None,
-                   text: Any = None) -> None:
+    async def move(self, table: Table, seat: Optional[int], turn: Any, *, action: Any = None, text: Any = None) -> None:
         """Accept seat ``seat``'s move (see the module's docstring), or raise
         :class:`Refused` with the table unchanged (but for the entries of other processes it
         read meanwhile: those are announced either way)."""
@@ -327,8 +330,10 @@ class Hub:
 
     def _picture_pool(self) -> concurrent.futures.ProcessPoolExecutor:
         import multiprocessing
-        return concurrent.futures.ProcessPoolExecutor(self.config.picture_workers,
-                                                      mp_context=multiprocessing.get_context("spawn"))
+
+        return concurrent.futures.ProcessPoolExecutor(
+            self.config.picture_workers, mp_context=multiprocessing.get_context("spawn")
+        )
 
     async def picture(self, table: Table, audience: int) -> str:
         """``audience``'s picture of the table now (SVG), drawn once per change of the table
@@ -446,8 +451,9 @@ class Hub:
         for table in list(self.tables.values()):
             if table.status == "open" and now - table.updated > self.config.idle_seconds:
                 async with self.lock(table.id):
-                    done = await self.store.close_table(table.id, "abandoned", table.record_text(), now,
-                                                        idle_before=now - self.config.idle_seconds)
+                    done = await self.store.close_table(
+                        table.id, "abandoned", table.record_text(), now, idle_before=now - self.config.idle_seconds
+                    )
                     if done:
                         table.set_status("abandoned")
                 if done:

@@ -33,6 +33,7 @@ after :data:`MAX_ERRORS` errors, when it sends faster than :data:`RATE` messages
 (beyond a burst of :data:`BURST`), or without a good ``hello``; a frame larger than
 :data:`MAX_MESSAGE_BYTES` closes it with code 1009.
 """
+
 from __future__ import annotations
 
 import json
@@ -42,8 +43,19 @@ from typing import Any, Dict, Optional
 from .._values import is_int
 from .tables import MAX_MOVE_TEXT, Refused
 
-__all__ = ["PROTOCOL", "MAX_MESSAGE_BYTES", "RATE", "BURST", "MAX_ERRORS", "HELLO_SECONDS", "parse",
-           "error_frame", "TOKEN_RE", "TABLE_ID_RE", "SEND_SECONDS"]
+__all__ = [
+    "PROTOCOL",
+    "MAX_MESSAGE_BYTES",
+    "RATE",
+    "BURST",
+    "MAX_ERRORS",
+    "HELLO_SECONDS",
+    "parse",
+    "error_frame",
+    "TOKEN_RE",
+    "TABLE_ID_RE",
+    "SEND_SECONDS",
+]
 
 PROTOCOL = 1
 #: the largest frame a client may send (bytes); larger ones close the connection (1009)
@@ -94,8 +106,9 @@ def parse(text: str) -> Dict[str, Any]:
     keys = set(msg) - {"type"}
     if not need <= keys or keys - need - may:
         fields = ", ".join(sorted(need | may)) or "none"
-        raise _bad(f"a {kind} message has the fields {fields}" + (f" ({', '.join(sorted(need))} required)"
-                                                                  if need else ""))
+        raise _bad(
+            f"a {kind} message has the fields {fields}" + (f" ({', '.join(sorted(need))} required)" if need else "")
+        )
     if kind == "hello":
         token = msg["token"]
         if not isinstance(token, str) or not TOKEN_RE.match(token):

@@ -16,6 +16,7 @@ Routes:
 Every response carries a Content-Security-Policy that allows only the server's own scripts
 (the replay page: its own inline script, by hash), no framing, and no referrer.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -52,10 +53,17 @@ log = logging.getLogger("mousehole.serve")
 
 #: the largest HTTP request body (a new table's JSON)
 MAX_BODY_BYTES = 16 * 1024
-_STATIC = {"client.js": "text/javascript", "lobby.js": "text/javascript", "style.css": "text/css",
-           "table.html": "text/html", "index.html": "text/html"}
-_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
-        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+_STATIC = {
+    "client.js": "text/javascript",
+    "lobby.js": "text/javascript",
+    "style.css": "text/css",
+    "table.html": "text/html",
+    "index.html": "text/html",
+}
+_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 _HUB = web.AppKey("hub", Hub)
 _FILES = web.AppKey("files", dict)
 
@@ -66,8 +74,9 @@ def _static_files() -> Dict[str, bytes]:
 
 
 @web.middleware
-async def _headers(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-                   ) -> web.StreamResponse:
+async def _headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
     resp = await handler(request)
     resp.headers.setdefault("Content-Security-Policy", _CSP)
     resp.headers["X-Content-Type-Options"] = "nosniff"
@@ -103,8 +112,9 @@ async def _file(request: web.Request) -> web.Response:
     files: Dict[str, bytes] = request.app[_FILES]
     if name not in files:
         raise web.HTTPNotFound()
-    return web.Response(body=files[name], content_type=_STATIC[name], charset="utf-8",
-                        headers={"Cache-Control": "no-cache"})
+    return web.Response(
+        body=files[name], content_type=_STATIC[name], charset="utf-8", headers={"Cache-Control": "no-cache"}
+    )
 
 
 async def _table_page(request: web.Request) -> web.Response:
@@ -120,12 +130,23 @@ def games_info() -> Dict[str, Any]:
     games = []
     for name in game_names():
         cls = type(load(name, engine="python"))
-        games.append({"id": name, "title": cls.title, "min_players": cls.min_players,
-                      "max_players": cls.max_players,
-                      "readings": [{"param": r.param, "values": list(r.values), "default": r.default,
-                                    "meaning": list(r.meaning)} for r in cls.READINGS]})
-    return {"games": games, "levels": list(LEVELS), "seconds": {"default": DEFAULT_SECONDS, "min": MIN_SECONDS,
-                                                                "max": MAX_SECONDS}}
+        games.append(
+            {
+                "id": name,
+                "title": cls.title,
+                "min_players": cls.min_players,
+                "max_players": cls.max_players,
+                "readings": [
+                    {"param": r.param, "values": list(r.values), "default": r.default, "meaning": list(r.meaning)}
+                    for r in cls.READINGS
+                ],
+            }
+        )
+    return {
+        "games": games,
+        "levels": list(LEVELS),
+        "seconds": {"default": DEFAULT_SECONDS, "min": MIN_SECONDS, "max": MAX_SECONDS},
+    }
 
 
 async def _games(request: web.Request) -> web.Response:
@@ -163,14 +184,16 @@ async def _create(request: web.Request) -> web.Response:
 
 def _script_hashes(page: str) -> str:
     found = re.findall(r"<script>(.*?)</script>", page, flags=re.S)
-    return " ".join("'sha256-" + base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode() + "'"
-                    for s in found)
+    return " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode() + "'" for s in found
+    )
 
 
 def _replay_html(record_text: str, seat: int) -> str:
     from ..records import loads
     from ..replay import html
     from .tables import REPLAY_MAX_BYTES
+
     return html(loads(record_text), for_player=seat, max_bytes=REPLAY_MAX_BYTES)
 
 
@@ -191,8 +214,10 @@ async def _replay(request: web.Request) -> web.Response:
             page = await asyncio.get_running_loop().run_in_executor(None, _replay_html, text, found[1])
         except ValueError as e:
             return web.Response(status=413, text=f"no replay page: {str(e)[:200]}")
-    csp = (f"default-src 'none'; script-src {_script_hashes(page)}; style-src 'unsafe-inline'; img-src data:; "
-           "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+    csp = (
+        f"default-src 'none'; script-src {_script_hashes(page)}; style-src 'unsafe-inline'; img-src data:; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    )
     return web.Response(text=page, content_type="text/html", headers={"Content-Security-Policy": csp})
 
 
@@ -341,11 +366,23 @@ class _Server:
         conn.last_event = max(0, table.log_count - JOIN_EVENTS)
         self.hub.watchers.setdefault(table.id, set()).add(conn)
         spec = table.spec
-        await conn.send(json.dumps({
-            "type": "welcome", "protocol": PROTOCOL, "table": table.id, "game": spec.game,
-            "title": table.game.title, "players": table.n, "seat": seat, "seconds": spec.seconds,
-            "readings": {r.param: table.game.params[r.param] for r in type(table.game).READINGS},
-            "seats": [{"name": s.name, "bot": s.bot} for s in spec.seats], "labels": table.labels}))
+        await conn.send(
+            json.dumps(
+                {
+                    "type": "welcome",
+                    "protocol": PROTOCOL,
+                    "table": table.id,
+                    "game": spec.game,
+                    "title": table.game.title,
+                    "players": table.n,
+                    "seat": seat,
+                    "seconds": spec.seconds,
+                    "readings": {r.param: table.game.params[r.param] for r in type(table.game).READINGS},
+                    "seats": [{"name": s.name, "bot": s.bot} for s in spec.seats],
+                    "labels": table.labels,
+                }
+            )
+        )
         conn.writer = asyncio.ensure_future(conn.write_loop())
         return True
 
@@ -409,6 +446,7 @@ def make_app(hub: Hub) -> web.Application:
 
     async def on_cleanup(app: web.Application) -> None:
         await hub.stop()
+
     app.on_startup.append(on_startup)
     app.on_cleanup.append(on_cleanup)
     return app
@@ -456,4 +494,5 @@ def run(config: Config, host: str, port: int, *, ready: Optional[Callable[[str],
             await stop.wait()
         finally:
             await runner.cleanup()
+
     asyncio.run(main())

@@ -26,6 +26,7 @@ With PostgreSQL each accepted entry also sends ``NOTIFY mousehole_serve`` (deliv
 commit) so that the other server processes catch up at once; a listener thread with a
 connection of its own hears them.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -40,8 +41,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from .._api import MouseholeError
 
-__all__ = ["Store", "TableRow", "Conflict", "StorageError", "SCHEMA_VERSION", "CHANNEL", "describe_url",
-           "MAX_BATCH"]
+__all__ = ["Store", "TableRow", "Conflict", "StorageError", "SCHEMA_VERSION", "CHANNEL", "describe_url", "MAX_BATCH"]
 
 SCHEMA_VERSION = 1
 #: the PostgreSQL notification channel of entries, new and closed tables
@@ -142,6 +142,7 @@ class _Postgres(_Db):
 
     def __init__(self, url: str) -> None:
         import psycopg
+
         self.integrity = (psycopg.errors.IntegrityError,)
         self.conn = psycopg.connect(url, autocommit=True, connect_timeout=10)
 
@@ -164,12 +165,18 @@ def _connect(url: str) -> _Db:
         try:
             return _Postgres(url)
         except ImportError:
-            raise StorageError("a PostgreSQL URL needs psycopg: pip install 'psycopg[binary]' (the serve "
-                               "extra)") from None
+            raise StorageError(
+                "a PostgreSQL URL needs psycopg: pip install 'psycopg[binary]' (the serve extra)"
+            ) from None
         except Exception as e:  # noqa: BLE001  (psycopg's OperationalError and kin)
             raise StorageError(f"cannot connect to {describe_url(url)}: {str(e).strip()[:200]}") from None
-    path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else url[len("sqlite:"):] \
-        if url.startswith("sqlite:") else url
+    path = (
+        url[len("sqlite:///") :]
+        if url.startswith("sqlite:///")
+        else url[len("sqlite:") :]
+        if url.startswith("sqlite:")
+        else url
+    )
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise StorageError(f"cannot open the database {path}: the folder {folder} does not exist")
@@ -214,8 +221,9 @@ class Store:
         await self.call(self._schema)
         if self.kind == "postgresql" and self.on_notify is not None:
             ready = threading.Event()
-            self._listener = threading.Thread(target=self._listen, args=(ready,), name="mousehole-serve-listen",
-                                              daemon=True)
+            self._listener = threading.Thread(
+                target=self._listen, args=(ready,), name="mousehole-serve-listen", daemon=True
+            )
             self._listener.start()
             await self._loop.run_in_executor(None, ready.wait, 15.0)
 
@@ -238,8 +246,9 @@ class Store:
         if row is None:
             db.execute("INSERT INTO mh_meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         elif row[0] != str(SCHEMA_VERSION):
-            raise StorageError(f"the database holds schema version {row[0]}; this server reads version "
-                               f"{SCHEMA_VERSION}")
+            raise StorageError(
+                f"the database holds schema version {row[0]}; this server reads version {SCHEMA_VERSION}"
+            )
 
     # -- the writer thread ------------------------------------------------------------
 
@@ -296,9 +305,13 @@ class Store:
                 except Exception as e:  # noqa: BLE001  (this request fails; the others go on)
                     db.execute("ROLLBACK TO SAVEPOINT mh")
                     retry = isinstance(e, db.integrity) or type(e).__name__ in _RETRY
-                    problem: BaseException = (Conflict(str(e).strip()[:200]) if retry else
-                                          e if isinstance(e, StorageError) else
-                                          StorageError(f"{type(e).__name__}: {str(e).strip()[:200]}"))
+                    problem: BaseException = (
+                        Conflict(str(e).strip()[:200])
+                        if retry
+                        else e
+                        if isinstance(e, StorageError)
+                        else StorageError(f"{type(e).__name__}: {str(e).strip()[:200]}")
+                    )
                     results.append((fut, None, problem))
                 else:
                     results.append((fut, r, None))
@@ -333,6 +346,7 @@ class Store:
 
     def _listen(self, ready: threading.Event) -> None:
         import psycopg
+
         first = True
         while not self._stop.is_set():
             try:
@@ -362,28 +376,37 @@ class Store:
     async def create_table(self, row: TableRow, tokens: Sequence[Tuple[str, int]]) -> None:
         """A new table with the hashes of its links' tokens (``(hash, seat)``, seat -1 for the
         spectators)."""
+
         def fn(db: _Db) -> None:
-            db.execute(f"INSERT INTO mh_tables ({_ROW}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       (row.id, row.spec, str(row.seed), str(row.bot_seed), row.status, row.created,
-                        row.updated, row.seq))
+            db.execute(
+                f"INSERT INTO mh_tables ({_ROW}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (row.id, row.spec, str(row.seed), str(row.bot_seed), row.status, row.created, row.updated, row.seq),
+            )
             for h, seat in tokens:
                 db.execute("INSERT INTO mh_tokens (hash, table_id, seat) VALUES (?, ?, ?)", (h, row.id, seat))
             db.notify(f"{row.id} new")
+
         await self.call(fn)
 
     async def append(self, table_id: str, seq: int, seat: int, action: int, at: float) -> None:
         """Entry ``seq`` of a table's log; :class:`Conflict` when the log already has it."""
+
         def fn(db: _Db) -> None:
-            db.execute("INSERT INTO mh_log (table_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
-                       (table_id, seq, seat, action, at))
+            db.execute(
+                "INSERT INTO mh_log (table_id, seq, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                (table_id, seq, seat, action, at),
+            )
             db.execute("UPDATE mh_tables SET seq = ?, updated = ? WHERE id = ? AND seq < ?", (seq, at, table_id, seq))
             db.notify(f"{table_id} {seq}")
+
         await self.call(fn)
 
-    async def close_table(self, table_id: str, status: str, record: str, at: float,
-                          idle_before: Optional[float] = None) -> bool:
+    async def close_table(
+        self, table_id: str, status: str, record: str, at: float, idle_before: Optional[float] = None
+    ) -> bool:
         """Mark an open table ``finished`` or ``abandoned`` with its record; False when it
         was not open any more (or, with ``idle_before``, had an entry since then)."""
+
         def fn(db: _Db) -> bool:
             sql = "UPDATE mh_tables SET status = ?, record = ?, updated = ? WHERE id = ? AND status = 'open'"
             args: List[Any] = [status, record, at, table_id]
@@ -394,29 +417,48 @@ class Store:
             if done:
                 db.notify(f"{table_id} closed")
             return done
+
         return bool(await self.call(fn))
 
     async def open_tables(self) -> List[TableRow]:
-        return list(await self.call(lambda db: [_row(r) for r in db.execute(
-            f"SELECT {_ROW} FROM mh_tables WHERE status = 'open' ORDER BY created").fetchall()]))
+        return list(
+            await self.call(
+                lambda db: [
+                    _row(r)
+                    for r in db.execute(
+                        f"SELECT {_ROW} FROM mh_tables WHERE status = 'open' ORDER BY created"
+                    ).fetchall()
+                ]
+            )
+        )
 
     async def table(self, table_id: str) -> Optional[TableRow]:
         def fn(db: _Db) -> Optional[TableRow]:
             r = db.execute(f"SELECT {_ROW} FROM mh_tables WHERE id = ?", (table_id,)).fetchone()
             return None if r is None else _row(r)
+
         result: Optional[TableRow] = await self.call(fn)
         return result
 
     async def log(self, table_id: str, after: int = 0) -> List[Tuple[int, int, int]]:
         """The entries ``(seq, seat, action)`` of a table's log after ``after``, in order."""
-        return list(await self.call(lambda db: [(int(a), int(b), int(c)) for a, b, c in db.execute(
-            "SELECT seq, seat, action FROM mh_log WHERE table_id = ? AND seq > ? ORDER BY seq",
-            (table_id, after)).fetchall()]))
+        return list(
+            await self.call(
+                lambda db: [
+                    (int(a), int(b), int(c))
+                    for a, b, c in db.execute(
+                        "SELECT seq, seat, action FROM mh_log WHERE table_id = ? AND seq > ? ORDER BY seq",
+                        (table_id, after),
+                    ).fetchall()
+                ]
+            )
+        )
 
     async def token(self, token_hash: str) -> Optional[Tuple[str, int]]:
         def fn(db: _Db) -> Optional[Tuple[str, int]]:
             r = db.execute("SELECT table_id, seat FROM mh_tokens WHERE hash = ?", (token_hash,)).fetchone()
             return None if r is None else (str(r[0]), int(r[1]))
+
         result: Optional[Tuple[str, int]] = await self.call(fn)
         return result
 
@@ -429,10 +471,15 @@ class Store:
             return True
 
         def fn(db: _Db) -> bool:
-            return bool(db.execute(
-                "UPDATE mh_tables SET lease_owner = ?, lease_until = ? WHERE id = ? AND status = 'open' AND "
-                "(lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)",
-                (owner, until, table_id, owner, now)).rowcount == 1)
+            return bool(
+                db.execute(
+                    "UPDATE mh_tables SET lease_owner = ?, lease_until = ? WHERE id = ? AND status = 'open' AND "
+                    "(lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)",
+                    (owner, until, table_id, owner, now),
+                ).rowcount
+                == 1
+            )
+
         return bool(await self.call(fn))
 
     async def secret(self) -> bytes:
@@ -446,6 +493,7 @@ class Store:
                 return str(row[0])
             db.execute("INSERT INTO mh_meta (key, value) VALUES ('ticket_key', ?)", (fresh,))
             return fresh
+
         try:
             value = await self.call(fn)
         except Conflict:  # another process made it meanwhile
@@ -456,16 +504,25 @@ class Store:
         def fn(db: _Db) -> Optional[str]:
             r = db.execute("SELECT record FROM mh_tables WHERE id = ?", (table_id,)).fetchone()
             return None if r is None or r[0] is None else str(r[0])
+
         result: Optional[str] = await self.call(fn)
         return result
 
     async def records(self, *, statuses: Sequence[str] = ("finished",)) -> List[Tuple[str, str]]:
         """``(table id, record)`` of every table whose status is one of ``statuses``."""
         marks = ", ".join("?" for _ in statuses)
-        return list(await self.call(lambda db: [(str(a), str(b)) for a, b in db.execute(
-            f"SELECT id, record FROM mh_tables WHERE status IN ({marks})"
-            " AND record IS NOT NULL ORDER BY created",
-            tuple(statuses)).fetchall()]))
+        return list(
+            await self.call(
+                lambda db: [
+                    (str(a), str(b))
+                    for a, b in db.execute(
+                        f"SELECT id, record FROM mh_tables WHERE status IN ({marks})"
+                        " AND record IS NOT NULL ORDER BY created",
+                        tuple(statuses),
+                    ).fetchall()
+                ]
+            )
+        )
 
 
 def now() -> float:

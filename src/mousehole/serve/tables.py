@@ -9,6 +9,7 @@ given by any seat that has not bid yet, in any order, and waits, face down, unti
 before it have bid. So the log alone rebuilds the table (after a restart, in another server
 process) and the game's own history is the record.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -22,8 +23,21 @@ from .._api import Game, IllegalMoveError, MouseholeError, ParameterError, State
 from .._values import ascii_digits
 from .views import end_text, public_view, result_lines, seat_twin
 
-__all__ = ["Refused", "TableSpec", "Seat", "Table", "LEVELS", "MAX_NAME", "MIN_SECONDS", "MAX_SECONDS",
-           "DEFAULT_SECONDS", "MAX_BOT_ITERATIONS", "MAX_EVENTS", "MAX_MOVE_TEXT", "bot_spec"]
+__all__ = [
+    "Refused",
+    "TableSpec",
+    "Seat",
+    "Table",
+    "LEVELS",
+    "MAX_NAME",
+    "MIN_SECONDS",
+    "MAX_SECONDS",
+    "DEFAULT_SECONDS",
+    "MAX_BOT_ITERATIONS",
+    "MAX_EVENTS",
+    "MAX_MOVE_TEXT",
+    "bot_spec",
+]
 
 #: the bot levels of a table (those of ``mousehole play --level``): level -> bot spec
 LEVELS: Dict[str, str] = {"easy": "greedy", "medium": "ismcts", "hard": "strong"}
@@ -70,6 +84,7 @@ def bot_spec(text: Any, seconds: float) -> str:
     ``ismcts:500``, ``strong:0.5s``, ...). A search bot without a budget thinks ``seconds``
     a move; one with a budget may ask for at most ``seconds`` or :data:`MAX_BOT_ITERATIONS`."""
     from ..bots import SEARCH_SPECS, make_bot, spec_has_budget, spec_with_time
+
     if not isinstance(text, str) or not 1 <= len(text) <= 40:
         raise Refused("bad-table", "a bot is a level (easy, medium, hard) or a bot spec of at most 40 characters")
     spec = LEVELS.get(text.strip().lower(), text.strip().lower())
@@ -117,15 +132,22 @@ class TableSpec:
     seconds: float
 
     def to_json(self) -> Dict[str, Any]:
-        return {"game": self.game, "params": dict(self.params), "seconds": self.seconds,
-                "seats": [{"name": s.name, "bot": s.bot} for s in self.seats]}
+        return {
+            "game": self.game,
+            "params": dict(self.params),
+            "seconds": self.seconds,
+            "seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
+        }
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "TableSpec":
         """A spec as :meth:`to_json` wrote it (read back from the database)."""
-        return cls(game=str(d["game"]), params=dict(d["params"]), seconds=float(d["seconds"]),
-                   seats=tuple(Seat(str(s["name"]), None if s["bot"] is None else str(s["bot"]))
-                               for s in d["seats"]))
+        return cls(
+            game=str(d["game"]),
+            params=dict(d["params"]),
+            seconds=float(d["seconds"]),
+            seats=tuple(Seat(str(s["name"]), None if s["bot"] is None else str(s["bot"])) for s in d["seats"]),
+        )
 
     @classmethod
     def parse(cls, d: Any) -> "TableSpec":
@@ -139,22 +161,28 @@ class TableSpec:
             raise Refused("bad-table", "a table is a JSON object")
         unknown = sorted(set(d) - _SPEC_KEYS)
         if unknown:
-            raise Refused("bad-table", f"unknown field {str(unknown[0])[:40]!r}; "
-                                       f"allowed: {', '.join(sorted(_SPEC_KEYS))}")
+            raise Refused(
+                "bad-table", f"unknown field {str(unknown[0])[:40]!r}; allowed: {', '.join(sorted(_SPEC_KEYS))}"
+            )
         game = d.get("game")
         if not isinstance(game, str) or game not in game_names():
             raise Refused("bad-table", f"game must be one of {', '.join(game_names())}")
         seconds = d.get("seconds", DEFAULT_SECONDS)
-        if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                or not MIN_SECONDS <= seconds <= MAX_SECONDS):
-            raise Refused("bad-table", f"seconds (the bots' time a move) must be a number from {MIN_SECONDS:g} "
-                                       f"to {MAX_SECONDS:g}")
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, (int, float))
+            or not MIN_SECONDS <= seconds <= MAX_SECONDS
+        ):
+            raise Refused(
+                "bad-table", f"seconds (the bots' time a move) must be a number from {MIN_SECONDS:g} to {MAX_SECONDS:g}"
+            )
         seconds = float(seconds)
         seats_in = d.get("seats")
         cls_ = type(load(game, engine="python"))
         if not isinstance(seats_in, list) or not cls_.min_players <= len(seats_in) <= cls_.max_players:
-            raise Refused("bad-table", f"seats must be a list of {cls_.min_players} to {cls_.max_players} seats "
-                                       f"for {game}")
+            raise Refused(
+                "bad-table", f"seats must be a list of {cls_.min_players} to {cls_.max_players} seats for {game}"
+            )
         players = d.get("players", len(seats_in))
         if not is_int(players) or players != len(seats_in):
             raise Refused("bad-table", "players must be the number of seats")
@@ -172,7 +200,7 @@ class TableSpec:
     @staticmethod
     def _seat(s: Any, i: int, seconds: float) -> Seat:
         if not isinstance(s, dict) or set(s) - _SEAT_KEYS:
-            raise Refused("bad-table", f"seat {i}: a seat is {{\"name\": ...}} or {{\"bot\": ..., \"name\": ...}}")
+            raise Refused("bad-table", f'seat {i}: a seat is {{"name": ...}} or {{"bot": ..., "name": ...}}')
         if "bot" in s:
             spec = bot_spec(s["bot"], seconds)
             name = _clean_name(s["name"], f"seat {i}") if "name" in s else f"bot {str(s['bot']).strip().lower()}"
@@ -206,8 +234,9 @@ class Table:
     at, so a double click or a stale page is refused), and the moves described for each
     seat and for the spectators."""
 
-    def __init__(self, table_id: str, spec: TableSpec, seed: int, bot_seed: int, *, created: float,
-                 engine: Optional[str] = None) -> None:
+    def __init__(
+        self, table_id: str, spec: TableSpec, seed: int, bot_seed: int, *, created: float, engine: Optional[str] = None
+    ) -> None:
         self.id = table_id
         self.spec = spec
         self.seed = seed
@@ -266,7 +295,7 @@ class Table:
             cp = int(s.current_player)
             out[cp] = s
             sim = self.game.SIMULTANEOUS_ACTIONS
-            if len(sim) and s.legal_action_mask()[sim.start:sim.stop].any():
+            if len(sim) and s.legal_action_mask()[sim.start : sim.stop].any():
                 probe: Optional[StateAPI[Any]] = None
                 for q in range(cp + 1, self.n):
                     if probe is None:
@@ -279,7 +308,7 @@ class Table:
                     # still to choose in this phase (a swap of Etienne's holder comes before
                     # the bid, MC-16); a seat whose bid is in is done, even where the phase
                     # after the bids begins with it
-                    if mine.current_player == q and mine.legal_action_mask()[sim.start:sim.stop].any():
+                    if mine.current_player == q and mine.legal_action_mask()[sim.start : sim.stop].any():
                         out[q] = mine
         self._decisions = out
         return out
@@ -308,8 +337,11 @@ class Table:
             waiting = ", ".join(self.labels[p] for p in sorted(decisions))
             raise Refused("not-your-turn", f"it is not your turn (waiting for {waiting})")
         if not is_int(turn) or turn != self.turns[seat]:
-            raise Refused("stale", f"this move was chosen at your move {turn!r:.20}; you are at move "
-                                   f"{self.turns[seat]} (the table changed: choose again)")
+            raise Refused(
+                "stale",
+                f"this move was chosen at your move {turn!r:.20}; you are at move "
+                f"{self.turns[seat]} (the table changed: choose again)",
+            )
         twin = self.twin(seat)
         if text is not None:
             try:
@@ -354,8 +386,9 @@ class Table:
         self.log_count += 1
         for audience in range(self.n + 1):
             text = self.game.describe_seen(before[audience], self.views[audience])
-            self.logs[audience].append({"n": self.log_count, "ply": ply, "seat": mover,
-                                        "text": f"{self.labels[mover]}: {text}"})
+            self.logs[audience].append(
+                {"n": self.log_count, "ply": ply, "seat": mover, "text": f"{self.labels[mover]}: {text}"}
+            )
 
     # -- what is shown ----------------------------------------------------------------
 
@@ -380,8 +413,7 @@ class Table:
         body = snap.get("body")
         if body is None:
             decisions = self.decisions()
-            body = {"seq": self.seq, "ply": len(self.state.history), "status": self.status,
-                    "to_act": sorted(decisions)}
+            body = {"seq": self.seq, "ply": len(self.state.history), "status": self.status, "to_act": sorted(decisions)}
             if audience < self.n:
                 body["turn"] = self.turns[audience]
                 body["queued"] = list(self.queued_text[audience])
@@ -400,14 +432,18 @@ class Table:
         s = self.state
         scores = [int(x) for x in s.scores()]
         winners = [int(p) for p in s.winners()]
-        return {"scores": scores, "winners": winners,
-                "why": end_text(self.game, self.views[self.n], truncated=bool(s.truncated)),
-                "lines": result_lines(scores, winners, self.labels)}
+        return {
+            "scores": scores,
+            "winners": winners,
+            "why": end_text(self.game, self.views[self.n], truncated=bool(s.truncated)),
+            "lines": result_lines(scores, winners, self.labels),
+        }
 
     def record_text(self, *, date: Optional[str] = "now") -> str:
         """The game so far as a record (``mousehole.records``: the existing format; it holds
         the seed, so it stays on the server)."""
         from ..records import dumps
+
         names = [s.bot if s.bot is not None else s.name for s in self.spec.seats]
         return dumps(self.state, seats=names, date=date, table=self.id)
 
@@ -415,9 +451,10 @@ class Table:
         """The replay page of the game so far as seat ``seat`` saw it (``mousehole.replay``)."""
         from ..records import loads
         from ..replay import html
+
         rec = loads(self.record_text(date=None))
         return html(rec, for_player=seat, max_bytes=REPLAY_MAX_BYTES)
 
 
 #: the largest replay page a table serves (a game of a few thousand moves)
-REPLAY_MAX_BYTES = 64 * 2 ** 20
+REPLAY_MAX_BYTES = 64 * 2**20

@@ -14,6 +14,7 @@
 
 Nothing here reads the seed or the generator: the whole state's dict is never built.
 """
+
 from __future__ import annotations
 
 import functools
@@ -85,17 +86,20 @@ def public_svg(state: StateAPI[Any], public: Mapping[str, Any]) -> str:
 @functools.lru_cache(maxsize=64)
 def _game(name: str, params: str, engine: Optional[str]) -> Game[Any, Any]:
     from .. import load
+
     return load(name, engine=engine, **json.loads(params))
 
 
-def draw_picture(name: str, params: str, engine: Optional[str], view: Dict[str, Any],
-                 seat_view: Optional[Dict[str, Any]] = None) -> str:
+def draw_picture(
+    name: str, params: str, engine: Optional[str], view: Dict[str, Any], seat_view: Optional[Dict[str, Any]] = None
+) -> str:
     """The picture of a seat's view (``view``; ``seat_view`` None), or of the public view
     (``view``, with ``seat_view`` any seat's view for the public facts: the seat to move,
     the scores, the winners). It reads nothing but views, so it runs as well in a worker
     process (the server draws there, off its event loop): the game is loaded from its id
     and parameters (JSON text), and the state drawn from is dealt from a view alone."""
     from ..render import svg
+
     game = _game(name, params, engine)
     if seat_view is None:
         return svg(seat_twin(game, view), for_player=int(view["view"]))
@@ -113,6 +117,7 @@ def seat_twin(game: Game[Any, Any], view: Mapping[str, Any]) -> StateAPI[Any]:
 # --------------------------------------------------------------------------------------
 # why a game ended (the rule, in words), from the public view
 
+
 def _m_end(pub: Mapping[str, Any]) -> str:
     return {
         "M-16": "a scoring started with the draw pile empty, and the game ended when it was complete (M-16)",
@@ -125,11 +130,11 @@ def _m_end(pub: Mapping[str, Any]) -> str:
 END_TEXTS: Dict[str, Any] = {
     "m": _m_end,
     "cheese_rescue": "the square is full: every player has laid all their cards (CR-11); each scores "
-                     "the cheese of their colour still on the table (CR-13)",
+    "the cheese of their colour still on the table (CR-13)",
     "kasimir": "no mouse is still on the way: every mouse is home or trapped (KK-12); most mice in the "
-               "hole wins (KK-13)",
+    "hole wins (KK-13)",
     "maus_au_chocolat": "a player reached the target of victory points after a round's combinations "
-                        "(MC-24); most victory points wins (MC-25)",
+    "(MC-24); most victory points wins (MC-25)",
 }
 
 
