@@ -63,6 +63,13 @@ from mousehole._cgame cimport mh_game_def
 from mousehole._boundary cimport seat_arg, hist_reserve, sim_out_t
 from mousehole._statecore cimport StateCore, state_loaded, load_constants, core_t, core_def, core_capsule, core_place
 
+cimport numpy as cnp
+
+# _boundary's seat_arg reads numpy's integer scalar type through numpy's C API table, which is
+# NULL in a module that does not import it: without this line a seat that is not a Python int
+# (1.0, True, np.int64(1)) crashed combination_actions (gcc turned the NULL read into a trap)
+cnp.import_array()
+
 
 cdef enum:
     H_ETIENNE = 0
