@@ -13,28 +13,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_ruff_finds_nothing() -> None:
+def _ruff(*args: str) -> None:
+    """Run ``ruff ARGS`` on the checkout; it must find nothing."""
     assert (ROOT / "pyproject.toml").is_file(), f"no pyproject.toml in {ROOT}: the lint runs on a checkout"
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "ruff",
-            "check",
-            "--no-cache",
-            "--output-format",
-            "concise",
-            "src/mousehole",
-            "tools",
-            "benchmarks",
-            "tests",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = subprocess.run([sys.executable, "-m", "ruff", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_ruff_finds_nothing() -> None:
+    _ruff("check", "--no-cache", "--output-format", "concise", "src/mousehole", "tools", "benchmarks", "tests")
 
 
 def test_ruff_format_would_change_nothing() -> None:
@@ -42,15 +29,7 @@ def test_ruff_format_would_change_nothing() -> None:
     ``setup.py`` is laid out as ``ruff format`` lays it out (run ``ruff format .`` after an
     edit); ruff is pinned to one minor version in the ``test`` and ``dev`` extras, so the
     layout does not move under the check."""
-    where = ["src/mousehole", "tools", "benchmarks", "tests", "examples", "setup.py"]
-    proc = subprocess.run(
-        [sys.executable, "-m", "ruff", "format", "--check", "--no-cache", *where],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    _ruff("format", "--check", "--no-cache", "src/mousehole", "tools", "benchmarks", "tests", "examples", "setup.py")
 
 
 def _extras() -> dict:
