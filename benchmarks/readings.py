@@ -69,12 +69,11 @@ def configs(
     names: Sequence[str],
     players: Optional[Sequence[int]],
     *,
-    defaults_only: bool = False,
     readings: Optional[Sequence[str]] = None,
 ) -> List[Dict[str, Any]]:
     """The study's lines: per game and player count the baseline, then every other value of
-    every reading (only the baselines with ``defaults_only``; only the readings named in
-    ``readings``, when given, beside the baselines)."""
+    every reading (only the readings named in ``readings``, when given, beside the baselines:
+    none gives the baselines alone)."""
     out: List[Dict[str, Any]] = []
     for name in names:
         cls = _api._REGISTRY[name]
@@ -85,7 +84,7 @@ def configs(
         ]
         for n in counts:
             out.append({"game": name, "players": n, "param": None, "value": None})
-            for r in () if defaults_only else cls.READINGS:
+            for r in cls.READINGS:
                 if readings is not None and r.param not in readings:
                     continue
                 for v in r.values[1:]:
@@ -340,7 +339,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 f"--reading {', '.join(unknown)}: no such reading of {', '.join(games)} "
                 f"(known: {', '.join(sorted(known))})"
             )
-    lines = configs(games, args.players, defaults_only=args.defaults_only, readings=args.reading)
+    lines = configs(games, args.players, readings=[] if args.defaults_only else args.reading)
     executor, client, cluster = _executor(args)
     results: List[Dict[str, Any]] = []
     start = time.perf_counter()
