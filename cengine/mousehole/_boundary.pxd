@@ -153,10 +153,11 @@ cdef inline object out_result(object out, cnp.ndarray arr):
 
 # ---- the constants of a game ------------------------------------------------------------------
 #
-# A core copies its game's constants (its ``*_cfg_t``) into every state. They are built once
-# per game object by the core's ``fill`` and kept on the game (``game._compiled_cfg``, a
-# capsule named after the core); the game of the previous lookup (the usual case: many
-# states of one game) is found without any Python-level lookup. That cache is a module-level
+# A core copies its game's constants (its ``*_cfg_t``) into every state, or shares them (its
+# struct points at them and its state object holds their capsule: ``load_constants`` in
+# _statecore.pxd). They are built once per game object by the core's ``fill`` and kept on the
+# game (``game._compiled_cfg``, a capsule named after the core); the game of the previous
+# lookup (the usual case: many states of one game) is found without any Python-level lookup. That cache is a module-level
 # pair (game, capsule) held by reference (no id reuse); it changes with no Python code
 # between its writes, so under the GIL no thread sees it half made, and a free-threaded
 # build does not use it.
@@ -189,18 +190,15 @@ cdef extern from *:
     object mh_cfg_capsule(size_t size, const char* name)
 
 
-cdef inline int load_cfg_slow(cfg_cache_t* c, object game, void* dst) except -1:
-    """``load_cfg`` for a game other than the previous one (or without the GIL)."""
+cdef inline object cfg_holder_slow(cfg_cache_t* c, object game):
+    """``cfg_holder`` for a game other than the previous one (or without the GIL)."""
     cdef object holder = getattr(game, "_compiled_cfg", None)
-    cdef void* cfg
     cdef PyObject* old_game
     cdef PyObject* old_holder
     if holder is None or not PyCapsule_IsValid(holder, c.name):
         holder = mh_cfg_capsule(c.size, c.name)
         c.fill(game, PyCapsule_GetPointer(holder, c.name))
         game._compiled_cfg = holder
-    cfg = PyCapsule_GetPointer(holder, c.name)
-    memcpy(dst, cfg, c.size)
     if MH_HAVE_GIL:
         old_game = c.game
         old_holder = c.holder
@@ -208,9 +206,25 @@ cdef inline int load_cfg_slow(cfg_cache_t* c, object game, void* dst) except -1:
         Py_INCREF(holder)
         c.game = <PyObject*>game
         c.holder = <PyObject*>holder
-        c.cfg = cfg
+        c.cfg = PyCapsule_GetPointer(holder, c.name)
         Py_XDECREF(old_game)  # last: a release may run Python code, the pair is complete
         Py_XDECREF(old_holder)
+    return holder
+
+
+cdef inline object cfg_holder(cfg_cache_t* c, object game):
+    """The capsule holding the constants of ``game`` (named ``c.name``, ``c.size`` bytes,
+    never written after ``fill``): the errors of the core's ``fill`` for a game it cannot
+    read."""
+    if MH_HAVE_GIL and <PyObject*>game == c.game:
+        return <object>c.holder
+    return cfg_holder_slow(c, game)
+
+
+cdef inline int load_cfg_slow(cfg_cache_t* c, object game, void* dst) except -1:
+    """``load_cfg`` for a game other than the previous one (or without the GIL)."""
+    cdef object holder = cfg_holder_slow(c, game)
+    memcpy(dst, PyCapsule_GetPointer(holder, c.name), c.size)
     return 0
 
 

@@ -16,9 +16,11 @@ cdef enum:
 # Every compiled core fills in one static ``mh_game_t`` (its functions work on the core's
 # state struct, ``cr_t``, ``m_t``, ``kk_t`` or ``mc_t``, passed as ``void*``), so that search
 # (``_search.pyx``) and batched stepping (``_vector.pyx``) are written once for all games.
-# A state struct holds no pointer (its game's constants are copied into it), so a copy is
-# ``memcpy(dst, src, game.size)``; the action history of M, Kater Kasimir and Maus au
-# Chocolat lives outside the struct (in the Python object) and is not part of this interface.
+# A copy of a state struct is ``memcpy(dst, src, game.size)``; it is valid while the state
+# object it was copied from lives (M's struct points at its game's constants, which that
+# object holds; the other cores' hold no pointer). The action history of M, Kater Kasimir
+# and Maus au Chocolat lives outside the struct (in the Python object) and is not part of
+# this interface.
 # Every function is ``noexcept nogil`` and trusts its input: actions passed to ``apply`` are
 # legal, seats are in range, ``out`` buffers are large enough (sizes from ``dims``).
 # A compiled state exposes it with two methods: ``state._c_game()`` returns a capsule named

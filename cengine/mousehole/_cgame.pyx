@@ -22,6 +22,7 @@ cdef class CGame:
     """A copy of a compiled state's struct, driven through ``mh_game_t`` alone."""
     cdef const mh_game_t* g
     cdef void* s
+    cdef object owner   # the state its struct was copied from (what the struct may point at)
     cdef mh_dims_t d
     cdef int32_t* buf
     cdef double* prob
@@ -34,9 +35,11 @@ cdef class CGame:
             other = <CGame>state
             self.g = other.g
             src = other.s
+            self.owner = other.owner
         else:
             self.g = game_of(state)
             src = state_of(state)
+            self.owner = state
         self.s = malloc(self.g.size)
         if self.s == NULL:
             raise MemoryError()

@@ -38,7 +38,9 @@ ctypedef struct m_card_t:
     uint8_t colour, vidx, symi, symw
     uint32_t attr
 
-# The constants of one game (copied into each state).
+# The constants of one game: one block per game object (its ``_compiled_cfg`` capsule), which
+# every state of the game points at (``m_t.cfg``) and holds (StateCore._consts), never
+# written after fill_cfg; simulate's threads play on a copy each.
 ctypedef struct m_cfg_t:
     int32_t n, H, n_cards, in_play, chips, n_layout
     int64_t max_turns
@@ -119,8 +121,12 @@ ctypedef struct m_pos_t:
     int32_t lazy
     rng_t rng
 
+# A state: a pointer to its game's constants (shared: 2 kB of them, mostly the card table,
+# copied into every env of a VectorGame made its 1,024 envs' steps wait on memory; shared, the
+# table stays in the first-level cache) and the position. A copy of the struct points at the
+# same constants: it is valid while the state object it was copied from lives.
 ctypedef struct m_t:
-    m_cfg_t cfg
+    const m_cfg_t* cfg
     m_pos_t pos
 
 # One entry per action, in order: the int action (the state dict's "history") and its public

@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Compiled M engine (rules M-1 .. M-22).
 
-The state is one C struct (``m_t`` in ``_m.pxd``): the game's constants (``cfg``) and the
+The state is one C struct (``m_t`` in ``_m.pxd``): a pointer to the game's constants
+(``cfg``, shared by every state of the game and held alive by each state object) and the
 position (``pos``, ``m_pos_t``), everything play changes. The table is an 8 x 8 window of
 bitboards (one uint64 for the occupied cells, one per colour, per value and per symbol)
 anchored so that the bounding box starts at window cell (1, 1): it moves only when a card
@@ -922,7 +923,7 @@ cdef void m_deal(m_t* s, uint64_t seed) noexcept nogil:
     N - in_play steps fix the cards M-3 removes unseen; the steps for the pile's positions are
     taken as its cards come to the top (m_fix_top)."""
     cdef m_pos_t* x = &s.pos
-    cdef const m_cfg_t* c = &s.cfg
+    cdef const m_cfg_t* c = s.cfg
     cdef uint8_t deck[M_MAX_CARDS]
     cdef int i, N = c.n_cards
     memset(x, 0, sizeof(m_pos_t))
@@ -950,7 +951,7 @@ cdef inline int m_current(const m_t* s) noexcept nogil:
 cdef inline int m_num_legal(const m_t* s) noexcept nogil:
     """How many actions ``m_legal`` lists (from the cached masks)."""
     if s.pos.phase == PH_PLAY:
-        return m_num_turn(&s.pos, &s.cfg)
+        return m_num_turn(&s.pos, s.cfg)
     if s.pos.phase == PH_CHOOSE:
         return 2
     if s.pos.phase == PH_TAKE:
@@ -962,7 +963,7 @@ cdef inline uint64_t m_last_cell_runs(const m_t* s, int r) noexcept nogil:
     """CHOOSE: the run of the row (r 0) or the column (r 1) through the card just laid."""
     cdef uint64_t hl, vl
     cdef int cell = <int>((s.pos.lrow - s.pos.board.orow) * 8 + (s.pos.lcol - s.pos.board.ocol))
-    m_runs(&s.pos.board, &s.cfg, cell, m_card_at(&s.pos.board, cell), &hl, &vl)
+    m_runs(&s.pos.board, s.cfg, cell, m_card_at(&s.pos.board, cell), &hl, &vl)
     return vl if r else hl
 
 
@@ -971,7 +972,7 @@ cdef inline void m_act_h(m_t* s, uint32_t r, rng_t* policy, int H) noexcept nogi
     cdef uint64_t hl, vl
     cdef int k, p = x.current
     if x.phase == PH_PLAY:
-        k = m_play(x, &s.cfg, r, policy, &hl, &vl, H, 1)
+        k = m_play(x, s.cfg, r, policy, &hl, &vl, H, 1)
         if k == M_SCORE:
             m_clear_masks(x)
             if hl and vl:  # the placer chooses the row (M-12)
@@ -986,14 +987,14 @@ cdef inline void m_act_h(m_t* s, uint32_t r, rng_t* policy, int H) noexcept nogi
             x.phase = PH_TAKE
             m_start_scoring(x, m_last_cell_runs(s, r))
         else:
-            m_take_card(x, &s.cfg, nth_bit(x.tmask, r), H, 1)
+            m_take_card(x, s.cfg, nth_bit(x.tmask, r), H, 1)
         k = M_SCORE
     if k == M_SCORE and x.phase == PH_TAKE and not x.tmask:
         m_scoring_done(x, 1)
         p = x.placer
         k = M_LAID
     if k == M_LAID and x.end == END_NONE:
-        m_end_turn(x, &s.cfg, p, H, 1)
+        m_end_turn(x, s.cfg, p, H, 1)
     x.n_hist += 1
     if x.phase != PH_OVER and x.n_hist >= s.cfg.max_turns:
         m_finish(x, END_MAX_TURNS, 1)
@@ -1068,7 +1069,7 @@ cdef int m_legal(const m_t* s, action_t* out) noexcept nogil:
                 n += 1
         out[n] = s.cfg.A_PASS
         n += 1
-        if m_may_exchange(x, &s.cfg, p):
+        if m_may_exchange(x, s.cfg, p):
             for i in range(x.hand_n[p]):
                 out[n] = s.cfg.A_EXCH + i
                 n += 1
@@ -1099,7 +1100,7 @@ cdef void m_legal_mask(const m_t* s, uint8_t* out) noexcept nogil:
                 out[(i << 6) | ctz64(bits)] = 1
                 bits &= bits - 1
         out[s.cfg.A_PASS] = 1
-        if m_may_exchange(x, &s.cfg, p):
+        if m_may_exchange(x, s.cfg, p):
             for i in range(x.hand_n[p]):
                 out[s.cfg.A_EXCH + i] = 1
     elif x.phase == PH_CHOOSE:
@@ -1124,7 +1125,7 @@ cdef bint m_is_legal(const m_t* s, int a) noexcept nogil:
         if a == s.cfg.A_PASS:
             return True  # M-9: passing is always allowed
         if a < s.cfg.A_ROW:
-            return a - s.cfg.A_EXCH < x.hand_n[p] and m_may_exchange(x, &s.cfg, p)
+            return a - s.cfg.A_EXCH < x.hand_n[p] and m_may_exchange(x, s.cfg, p)
         return False
     if x.phase == PH_CHOOSE:
         return s.cfg.A_ROW <= a < s.cfg.A_TAKE
@@ -1145,10 +1146,10 @@ cdef void m_refresh(m_t* s) noexcept nogil:
     m_clear_masks(x)
     x.tmask = 0
     if x.phase == PH_PLAY:
-        m_set_bad(x, &s.cfg, x.hand[x.current], s.cfg.H)
+        m_set_bad(x, s.cfg, x.hand[x.current], s.cfg.H)
         m_count(x, s.cfg.H)
     elif x.phase == PH_CHOOSE or x.phase == PH_TAKE:
-        m_set_bad(x, &s.cfg, x.hand[next_seat(x.placer, s.cfg.n)], s.cfg.H)
+        m_set_bad(x, s.cfg, x.hand[next_seat(x.placer, s.cfg.n)], s.cfg.H)
         if x.phase == PH_TAKE:
             x.tmask = m_takeable(x.board.occ, x.srow)
 
@@ -1298,9 +1299,9 @@ cdef void m_playout(m_t* s, rng_t* policy, double* out) noexcept nogil:
     if s.pos.phase == PH_PLAY:
         m_settle(&s.pos)
         if s.cfg.H == 4:  # the rules' hand (M-5): a constant for the compiler
-            m_sim_game(&s.cfg, &s.pos, 0, policy, sc, &end, &length, 4)
+            m_sim_game(s.cfg, &s.pos, 0, policy, sc, &end, &length, 4)
         else:
-            m_sim_game(&s.cfg, &s.pos, 0, policy, sc, &end, &length, s.cfg.H)
+            m_sim_game(s.cfg, &s.pos, 0, policy, sc, &end, &length, s.cfg.H)
         returns_from(sc, s.cfg.n, end, out)
     else:
         m_returns(s, out)
@@ -1336,7 +1337,7 @@ cdef void m_observe(const m_t* s, int p, float* obs) noexcept nogil:
     caller), the layout of ``M._observation``, value for value: the window is the one of the
     struct (origin (top - 1, left - 1), as the reference's), ratios are computed in double and
     rounded once to float32, as numpy does when it stores a Python float."""
-    cdef const m_cfg_t* c = &s.cfg
+    cdef const m_cfg_t* c = s.cfg
     cdef const m_pos_t* x = &s.pos
     cdef const m_board_t* bd = &x.board
     cdef int n = c.n, nc = c.nc, F = c.F
@@ -1414,7 +1415,7 @@ cdef void m_determinize(m_t* s, int p, uint64_t seed) noexcept nogil:
     the same stream. Structs are canonical (``from_dict`` builds the bytes play builds, once
     the deal's deferred steps are taken), so this is the struct of the Python
     determinization loaded back: its pile is dealt in full (``lazy`` 0)."""
-    cdef const m_cfg_t* c = &s.cfg
+    cdef const m_cfg_t* c = s.cfg
     cdef m_pos_t* x = &s.pos
     cdef const m_board_t* bd = &x.board
     cdef rng_t rng = seed
@@ -1721,6 +1722,7 @@ cdef flat_void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssiz
 cdef core_t M_CORE
 core_def(&M_CORE, &M_GAME, b"mousehole._m.cfg", sizeof(m_cfg_t), fill_cfg, sim_range,
          g_scores, g_winner_mask)
+M_CORE.shared = 1  # m_t points at its game's constants (load_constants)
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -1784,7 +1786,7 @@ cdef class MGameCore(StateCore):
         cdef m_t* s = &st.s
         cdef m_pos_t* x = &s.pos
         cdef m_board_t* b = &x.board
-        cdef const m_cfg_t* c = &s.cfg
+        cdef const m_cfg_t* c = s.cfg
         cdef int i, p, k, card
         m_board_clear(b)
         m_board_origin(b, min(e[0] for e in d["table"]) - 1, min(e[1] for e in d["table"]) - 1)

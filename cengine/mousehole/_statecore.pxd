@@ -13,12 +13,16 @@ from libc.stdint cimport uint16_t, int64_t
 from mousehole._rng cimport uint64_t
 from mousehole._cgame cimport mh_game_t, mh_dims_t
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
-from mousehole._boundary cimport new_instance, cfg_cache_t, cfg_fill_t, load_cfg, sim_range_t
+from mousehole._boundary cimport new_instance, cfg_cache_t, cfg_fill_t, load_cfg, cfg_holder, sim_range_t
 
 
 # What a core gives the shared layer, once (a static struct of its module, ``core_def``):
 # its C game interface, the cache of its games' constants and its ``simulate`` loop. Every
-# core's state struct starts with its game's constants (``cfg``), ``cfg.size`` bytes.
+# core's state struct starts with its game's constants (``cfg``), ``cfg.size`` bytes, or, for
+# a core that shares them (``shared``), with a pointer to them: then every state object holds
+# their capsule (``StateCore._consts``), so that its struct and every copy of it made while
+# it lives (``clone``, ``VectorGame``'s envs, a search's determinizations) point at live
+# memory, and ``new_state`` copies 8 bytes instead of the whole constants.
 ctypedef void (*core_scores_f)(const void* s, int64_t* out) noexcept nogil
 ctypedef int (*core_winner_mask_f)(const void* s) noexcept nogil
 
@@ -29,6 +33,7 @@ ctypedef struct core_t:
     core_scores_f scores    # each seat's score by the game's scoring rule (``players`` entries)
     core_winner_mask_f winner_mask   # bit p set when seat p won (read at the end only)
     Py_ssize_t offset       # where a state object holds its struct (``core_place``)
+    bint shared             # its struct points at its constants (``load_constants``)
 
 
 cdef extern from *:
@@ -56,6 +61,7 @@ cdef inline void core_def(core_t* c, const mh_game_t* game, const char* cfg_name
                           core_scores_f scores, core_winner_mask_f winner_mask) noexcept:
     """Fill a core's description ``c`` (once, when its module is imported)."""
     c.game = game
+    c.shared = 0  # (a core that shares its constants sets it after)
     c.cfg.name = cfg_name
     c.cfg.size = cfg_size
     c.cfg.fill = fill
@@ -68,6 +74,7 @@ cdef inline void core_def(core_t* c, const mh_game_t* game, const char* cfg_name
 cdef class StateCore:
     cdef readonly object game
     cdef readonly object seed     # the seed of new_state; None for a loaded or determinized state
+    cdef object _consts           # a ``shared`` core's: the capsule of the constants its struct points at
     # the game interface and this state's struct, bound once per object (``bound``)
     cdef const mh_game_t* _g
     cdef void* _s
@@ -136,10 +143,15 @@ cdef inline StateCore state_new(type t, object game):
 
 cdef inline void* load_constants(StateCore st, object game) except NULL:
     """The constants of ``game`` into the struct of ``st`` (its first field), from its core's
-    cache (``load_cfg``); the struct's address."""
+    cache (``load_cfg``), or, for a ``shared`` core, their address (the capsule held by
+    ``st``, ``cfg_holder``); the struct's address."""
     cdef void* s
     cdef core_t* c = core_of(st, &s)
-    load_cfg(&c.cfg, game, s, c.cfg.size)
+    if c.shared:
+        st._consts = cfg_holder(&c.cfg, game)
+        (<const void**>s)[0] = PyCapsule_GetPointer(st._consts, c.cfg.name)
+    else:
+        load_cfg(&c.cfg, game, s, c.cfg.size)
     return s
 
 

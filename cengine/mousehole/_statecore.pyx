@@ -52,6 +52,7 @@ cdef StateCore copy_of(StateCore self):
     cdef StateCore c = <StateCore>new_instance(type(self))
     c.game = self.game
     c.seed = self.seed
+    c._consts = self._consts  # (the constants a shared core's struct points at)
     c._g = g
     c._cd = self._cd
     c._max_legal = self._max_legal
