@@ -1637,27 +1637,8 @@ def _describe_in(g: M, d: Dict[str, Any], a: int) -> str:
 class ReferenceMState(MState):
     """An M state (pure-Python reference engine), written straight from the spec."""
 
-    __slots__ = (
-        "_seed0",
-        "game",
-        "table",
-        "hands",
-        "pile",
-        "pile_putter",
-        "removed",
-        "chips",
-        "taken",
-        "phase",
-        "current",
-        "placer",
-        "last",
-        "scoring_row",
-        "passes",
-        "end",
-        "rng",
-        "history",
-        "log",
-    )
+    #: the state keys, less ``truncated`` (a property: ``end == "max_turns"``)
+    __slots__ = ("_seed0", "game", *(k for k in M.STATE_KEYS if k != "truncated"))
 
     game: M
     table: Dict[Cell, int]  # absolute cell -> card

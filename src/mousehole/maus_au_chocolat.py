@@ -2372,29 +2372,7 @@ class MausAuChocolatState(StateAPI[MCMove]):
 class ReferenceMausAuChocolatState(MausAuChocolatState):
     """A Maus au Chocolat state (pure-Python reference engine), written from the spec."""
 
-    __slots__ = (
-        "_seed0",
-        "game",
-        "round",
-        "phase",
-        "pile",
-        "display",
-        "discard",
-        "hands",
-        "known",
-        "pools",
-        "bids",
-        "vp",
-        "helpers",
-        "row",
-        "order",
-        "turn",
-        "picks_left",
-        "etienne_used",
-        "rng",
-        "history",
-        "truncated",
-    )
+    __slots__ = ("_seed0", "game", *MausAuChocolat.STATE_KEYS)
 
     game: MausAuChocolat
     round: int
