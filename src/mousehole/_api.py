@@ -205,6 +205,10 @@ class Reading:
         return text
 
 
+#: the engines a game can run on, by their names: the compiled cores and the pure-Python reference
+ENGINES = ("compiled", "python")
+
+
 def default_engine() -> str:
     """``"compiled"`` when the extension modules import, else ``"python"``."""
     return "compiled" if "compiled" in available_engines() else "python"
@@ -226,7 +230,7 @@ def available_engines() -> List[str]:
             _COMPILED_OK = False
         else:
             _COMPILED_OK = any(g.compiled_state() is not None for g in _REGISTRY.values())
-    return ["compiled", "python"] if _COMPILED_OK else ["python"]
+    return list(ENGINES) if _COMPILED_OK else ["python"]
 
 
 # --------------------------------------------------------------------------------------
@@ -487,7 +491,7 @@ class Game(Generic[StateT, MoveT]):
         if engine is None:
             engine = default_engine()
         engine = exact(engine)  # (a numpy str as the str it holds; a str subclass's own == unheard)
-        if type(engine) is not str or engine not in ("compiled", "python"):
+        if type(engine) is not str or engine not in ENGINES:
             raise ParameterError(f"engine must be 'compiled' or 'python', got {shorten(engine)}")
         if engine == "compiled":
             cls = self.compiled_state() if not _PURE else None

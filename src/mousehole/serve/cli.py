@@ -56,6 +56,8 @@ _grace = _seconds_in(0.5, 3600.0)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
+    from ..cli import _add_engine_option
+
     p: argparse.ArgumentParser = sub.add_parser(
         "serve",
         help="serve tables in the browser: friends play from their own devices, bots in the other seats",
@@ -84,12 +86,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="the database: a SQLite file, or a PostgreSQL URL (postgresql://user@host/db) that "
         "several server processes share (default: mousehole-serve.db in this folder)",
     )
-    p.add_argument(
-        "--engine",
-        choices=["compiled", "python"],
-        default=None,
-        help="engine of the tables (default: the fastest available here)",
-    )
+    _add_engine_option(p, "engine of the tables (default: the fastest available here)")
     p.add_argument(
         "--allow-origin",
         action="append",
