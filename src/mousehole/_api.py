@@ -540,6 +540,12 @@ class Game(Generic[StateT, MoveT]):
         """The int action of ``move``."""
         raise NotImplementedError
 
+    def _action(self, action: Union[MoveT, SupportsIndex]) -> int:
+        """``action``, an int or a Move, as an int action: a Move through
+        :meth:`move_to_action`, anything else by :func:`check_action_type`'s rule (every
+        method that takes either: ``describe``, ``joint_actions``, ...)."""
+        return self.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+
     def parse_move(self, text: str) -> MoveT:
         """Read a Move from its ``str`` (``game.parse_move(str(m)) == m``); raises
         ``ValueError`` naming the notation when ``text`` is not a move of this game."""
@@ -1176,7 +1182,7 @@ class StateAPI(Generic[MoveT]):
         seat's views before and after it; the action must be legal here)."""
         if for_player is not None:
             return self._describe_for(action, for_player)
-        a = self.game.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+        a = self.game._action(action)
         return str(self.game.action_to_move(a))
 
     def _describe_for(self, action: Union[MoveT, SupportsIndex], for_player: SupportsIndex) -> str:
@@ -1184,7 +1190,7 @@ class StateAPI(Generic[MoveT]):
         step from seat p's two views alone (raises :class:`IllegalMoveError` when the action
         is not legal here)."""
         p = check_seat(self.game, for_player, "for_player")
-        a = self.game.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+        a = self.game._action(action)
         after = self.clone()
         after.apply_action(a)
         return self.game.describe_seen(self.to_dict(for_player=p), after.to_dict(for_player=p))

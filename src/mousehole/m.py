@@ -1509,7 +1509,7 @@ class MState(StateAPI[MMove]):
         if for_player is not None:
             return self._describe_for(action, for_player)
         g = self.game
-        a = g.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+        a = g._action(action)
         g.action_to_move(a)  # a ValueError for what is not an action of this game
         d = self._to_dict() if a < g.A_PASS or g.A_PASS < a < g.A_ROW or a >= g.A_TAKE else {}
         if d and d["phase"] == OVER:
