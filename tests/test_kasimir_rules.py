@@ -830,8 +830,8 @@ def test_move_to_action_refuses_a_bool_or_a_float_for_a_number() -> None:
 # struct; the reference engine computes them from the state dictionary
 # (``Kasimir._observation``). Checked here: the compiled values equal the reference's bit for
 # bit at every step of seeded random games (differential), the documented layout on a position
-# set up by hand (KK-1, KK-5, KK-8, KK-9, KK-13), the ``out=`` arguments and the errors for a
-# bad ``out`` or a bad seat, on both engines.
+# set up by hand (KK-1, KK-5, KK-8, KK-9, KK-13), on both engines (a bad ``out`` or seat:
+# every game's, ``tests/test_observation.py``).
 
 
 GAMES = [
@@ -1021,112 +1021,6 @@ def test_terminal_mask_is_empty(engine: str) -> None:
     assert not s.legal_action_mask().any() and not s.legal_action_mask(out=buf).any()
     sec = sections(game, s.observation(0))
     assert not sec["D"].any() and not sec["E"].any()
-
-
-def bad_outs(shape: int, dtype: Any) -> List[Any]:
-    """(out, error type, words of the message) for every kind of bad ``out``."""
-    ro = np.zeros(shape, dtype=dtype)
-    ro.flags.writeable = False
-    other = np.float64 if dtype == np.bool_ else np.bool_
-    return [
-        pytest.param([0] * shape, TypeError, "out must be a numpy array, not list", id="list"),
-        pytest.param(np.zeros(shape, dtype=other), TypeError, "out must have dtype", id="dtype"),
-        pytest.param(np.zeros(shape, dtype=np.int32), TypeError, "out must have dtype", id="int32"),
-        pytest.param(
-            np.zeros(shape, dtype=np.dtype(dtype).newbyteorder()), TypeError, "out must have dtype", id="byteorder"
-        )
-        if dtype != np.bool_
-        else pytest.param(np.zeros(shape, dtype=np.uint8), TypeError, "out must have dtype", id="uint8"),
-        pytest.param(np.zeros(shape + 1, dtype=dtype), ValueError, f"out must have shape ({shape},)", id="long"),
-        pytest.param(np.zeros((1, shape), dtype=dtype), ValueError, f"out must have shape ({shape},)", id="2d"),
-        pytest.param(np.zeros(2 * shape, dtype=dtype)[::2], ValueError, "writable C-contiguous", id="strided"),
-        pytest.param(ro, ValueError, "writable C-contiguous", id="readonly"),
-    ]
-
-
-OBS_SIZE = mousehole.load("kasimir", engine="python").observation_shape[0]  # the 4-player DEFAULT game
-
-
-NUM_ACTIONS = mousehole.load("kasimir", engine="python").num_actions
-
-
-def midgame(engine: str) -> Any:
-    game = mousehole.load("kasimir", engine=engine)
-    for i, s in enumerate(random_states(game, 7)):
-        if i == 40:
-            return s
-    raise AssertionError("the game ended early")  # pragma: no cover
-
-
-@pytest.mark.parametrize("out,error,words", bad_outs(OBS_SIZE, np.float32))
-def test_bad_observation_out_is_refused_untouched(engine: str, out: Any, error: type, words: str) -> None:
-    s = midgame(engine)
-    before = s.to_dict()
-    if isinstance(out, np.ndarray) and out.flags.writeable:
-        out[...] = 7
-    copy = np.array(out, copy=True)
-    with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)")):
-        s.observation(1, out=out)
-    assert np.array_equal(np.asarray(out), copy)  # nothing written
-    assert s.to_dict() == before
-
-
-@pytest.mark.parametrize("out,error,words", bad_outs(NUM_ACTIONS, np.bool_))
-def test_bad_mask_out_is_refused_untouched(engine: str, out: Any, error: type, words: str) -> None:
-    s = midgame(engine)
-    before = s.to_dict()
-    if isinstance(out, np.ndarray) and out.flags.writeable:
-        out[...] = True
-    copy = np.array(out, copy=True)
-    with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)")):
-        s.legal_action_mask(out=out)
-    assert np.array_equal(np.asarray(out), copy)
-    assert s.to_dict() == before
-
-
-def test_unaligned_out_is_written(engine: str) -> None:
-    """An unaligned but otherwise fitting float32 array is a valid ``out`` (as for the
-    reference's ``check_out``): it is filled like any other."""
-    s = midgame(engine)
-    raw = np.zeros(OBS_SIZE * 4 + 1, dtype=np.uint8)
-    out = raw[1:].view(np.float32)
-    assert not out.flags.aligned and out.flags.c_contiguous and out.flags.writeable
-    out[...] = np.nan
-    assert s.observation(2, out=out) is out
-    assert same_bits(np.ascontiguousarray(out), s.observation(2))
-
-
-@pytest.mark.parametrize(
-    "seat,error,words",
-    [
-        ("1", TypeError, "player must be an int, not str"),
-        (1.0, TypeError, "player must be an int, not float"),
-        (None, TypeError, "player must be an int, not NoneType"),
-        (4, ValueError, r"player 4 is out of range: this game has seats 0..3"),
-        (-1, ValueError, r"player -1 is out of range: this game has seats 0..3"),
-        (2**70, ValueError, f"player {2**70} is out of range"),
-        (np.int64(9), ValueError, "player 9 is out of range"),
-    ],
-)
-def test_bad_seat_is_refused(engine: str, seat: Any, error: type, words: str) -> None:
-    s = midgame(engine)
-    out = np.full(OBS_SIZE, 7.0, dtype=np.float32)
-    with pytest.raises(error, match=words):
-        s.observation(seat)
-    with pytest.raises(error, match=words):
-        s.observation(seat, out=out)
-    assert np.all(out == 7.0)
-
-
-def test_keywords_and_seat_types(engine: str) -> None:
-    """``observation(player=..., out=...)`` by keyword, any integer seat type."""
-    s = midgame(engine)
-    want = s.observation(3)
-    buf = np.empty(OBS_SIZE, dtype=np.float32)
-    assert s.observation(player=3, out=buf) is buf and same_bits(buf, want)
-    assert same_bits(s.observation(np.int8(3)), want) and same_bits(s.observation(np.uint64(3)), want)
-    mask = np.empty(NUM_ACTIONS, dtype=np.bool_)
-    assert s.legal_action_mask(out=mask) is mask and np.array_equal(mask, s.legal_action_mask())
 
 
 # -- the C game interface (mh_game_t) ----------------------------------------------------------

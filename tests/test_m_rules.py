@@ -9,7 +9,7 @@ core's ``mh_game_t``, hand-built positions with their expected strings, planes a
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 import pytest
@@ -17,7 +17,6 @@ import pytest
 import mousehole
 from gamecases import check_observations_against_reference, random_states, same_bits, scale
 from mousehole import IllegalMoveError, Rng
-from mousehole._api import check_out, check_seat
 from mousehole._rng import derive
 from mousehole.m import DEFAULT, MChooseRow, MPass, MPlace, MTake, W, final_score, parse_move
 
@@ -1152,8 +1151,8 @@ def test_board_short_codes_are_moves(engine: str) -> None:
 # Checked here: the compiled values equal the reference's bit for bit at every step of seeded
 # random games and in the rare positions (a row choice, M-12; the last placed cell outside the
 # window after takes), the documented layout against the rules (M-1, M-2, M-9, M-12, M-13,
-# M-15, M-22) on both engines, the ``out=`` arguments, and the errors for a bad ``out`` or a bad
-# seat (the messages of ``_api.check_out`` / ``_api.check_seat``), which leave ``out`` as it was.
+# M-15, M-22) on both engines and the ``out=`` arguments (a bad ``out`` or seat: every game's,
+# ``tests/test_observation.py``).
 
 
 SIDE = 8
@@ -1423,132 +1422,6 @@ def test_row_choice_position_by_hand(engine: str) -> None:
     assert np.all(sec["turn"][1] == 1.0) and not sec["turn"][[0, 2]].any()  # seat 0 is p + 1
     check_layout(game, s.to_dict(), 2, obs)
     assert np.flatnonzero(s.legal_action_mask()).tolist() == [game.A_ROW, game.A_ROW + 1]
-
-
-def bad_observation_outs(shape: Tuple[int, ...]) -> List[Tuple[str, Callable[[], Any]]]:
-    def read_only() -> np.ndarray:
-        a = np.zeros(shape, dtype=np.float32)
-        a.flags.writeable = False
-        return a
-
-    return [
-        ("list", lambda: np.zeros(shape, dtype=np.float32).tolist()),
-        ("float64", lambda: np.zeros(shape, dtype=np.float64)),
-        ("float16", lambda: np.zeros(shape, dtype=np.float16)),
-        ("big-endian float32", lambda: np.zeros(shape, dtype=">f4")),
-        ("flat", lambda: np.zeros(int(np.prod(shape)), dtype=np.float32)),
-        ("one plane short", lambda: np.zeros((shape[0] - 1,) + shape[1:], dtype=np.float32)),
-        ("strided", lambda: np.zeros(shape[:2] + (2 * shape[2],), dtype=np.float32)[:, :, ::2]),
-        ("fortran order", lambda: np.asfortranarray(np.zeros(shape, dtype=np.float32))),
-        ("read-only", read_only),
-    ]
-
-
-def bad_mask_outs(size: int) -> List[Tuple[str, Callable[[], Any]]]:
-    def read_only() -> np.ndarray:
-        a = np.zeros(size, dtype=np.bool_)
-        a.flags.writeable = False
-        return a
-
-    return [
-        ("tuple", lambda: (False,) * size),
-        ("uint8", lambda: np.zeros(size, dtype=np.uint8)),
-        ("float32", lambda: np.zeros(size, dtype=np.float32)),
-        ("short", lambda: np.zeros(size - 1, dtype=np.bool_)),
-        ("2-d", lambda: np.zeros((1, size), dtype=np.bool_)),
-        ("strided", lambda: np.zeros(2 * size, dtype=np.bool_)[::2]),
-        ("read-only", read_only),
-    ]
-
-
-def expected_error(out: Any, shape: Tuple[int, ...], dtype: Any) -> BaseException:
-    """The error ``_api.check_out`` raises for ``out`` (the contract of both engines)."""
-    try:
-        check_out(out, shape, dtype, "out")
-    except (TypeError, ValueError) as e:
-        return e
-    raise AssertionError(f"check_out accepted {out!r}")
-
-
-def snapshot(out: Any) -> Any:
-    return out.copy() if isinstance(out, np.ndarray) else out
-
-
-def unchanged(out: Any, before: Any) -> bool:
-    if isinstance(out, np.ndarray):
-        return same_bits(out, before)
-    return bool(out == before)
-
-
-def test_bad_observation_out_raises_and_leaves_it(engine: str) -> None:
-    """A bad ``out`` raises ``_api.check_out``'s TypeError (not an array, wrong dtype or byte
-    order) or ValueError (shape, layout, read-only), naming what is wrong; nothing is written."""
-    game = mousehole.load("m", players=4, engine=engine)
-    s = game.new_state(5)
-    shape = tuple(game.observation_shape)
-    for name, make in bad_observation_outs(shape):
-        out = make()
-        if isinstance(out, np.ndarray) and out.flags.writeable:
-            out[...] = 7  # a value an observation never holds everywhere
-        before = snapshot(out)
-        want = expected_error(out, shape, np.float32)
-        with pytest.raises(type(want)) as info:
-            s.observation(1, out=out)
-        assert str(info.value) == str(want), name
-        assert "out" in str(info.value)
-        assert unchanged(out, before), name
-    good = np.zeros(shape, dtype=np.float32)
-    assert s.observation(1, out=good) is good
-
-
-def test_bad_mask_out_raises_and_leaves_it(engine: str) -> None:
-    """As for observations: a bad ``out`` of ``legal_action_mask`` raises the error of
-    ``_api.check_out`` and is not written."""
-    game = mousehole.load("m", players=3, engine=engine)
-    s = game.new_state(8)
-    size = game.num_actions
-    for name, make in bad_mask_outs(size):
-        out = make()
-        if isinstance(out, np.ndarray) and out.flags.writeable:
-            out[...] = 1
-        before = snapshot(out)
-        want = expected_error(out, (size,), np.bool_)
-        with pytest.raises(type(want)) as info:
-            s.legal_action_mask(out=out)
-        assert str(info.value) == str(want), name
-        assert unchanged(out, before), name
-
-
-@pytest.mark.parametrize(
-    "seat", ["0", 1.0, None, [1], -1, 4, 2**80, -(2**80), np.int64(-1), np.int64(4), np.uint64(2**63)]
-)
-def test_bad_seat_raises(engine: str, seat: Any) -> None:
-    """A seat that is not an int raises TypeError, one outside 0..n-1 ValueError, with the
-    message of ``_api.check_seat``."""
-    game = mousehole.load("m", players=4, engine=engine)
-    s = game.new_state(2)
-    try:
-        check_seat(game, seat, "player")
-    except (TypeError, ValueError) as e:
-        want: BaseException = e
-    else:
-        raise AssertionError(f"check_seat accepted {seat!r}")
-    buf = np.full(game.observation_shape, 3.0, dtype=np.float32)
-    with pytest.raises(type(want)) as info:
-        s.observation(seat, out=buf)
-    assert str(info.value) == str(want)
-    assert np.all(buf == 3.0)
-
-
-def test_integer_seats_of_any_kind(engine: str) -> None:
-    """Seats may be any integer (``operator.index``), as for the rest of the API: a numpy
-    int32 or uint8 seat gives the int seat's observation."""
-    game = mousehole.load("m", players=4, engine=engine)
-    s = game.new_state(2)
-    for p in range(4):
-        want = s.observation(p)
-        for seat in (np.int32(p), np.uint8(p), np.int64(p)):
-            assert same_bits(s.observation(seat), want)
 
 
 # -- the C game interface (mh_game_t) ----------------------------------------------------------
