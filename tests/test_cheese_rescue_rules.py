@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import mousehole
-from gamecases import scale
+from gamecases import cgame, scale, state_clones, write_out
 from mousehole._api import TERMINAL
 from mousehole._rng import Rng, derive
 from mousehole.cheese_rescue import CAT_CODE, CHEESE_CODE, DOG_CODE, EMPTY, MOUSE_CODE, START, CRMove
@@ -596,23 +596,11 @@ def test_a_written_out_game_reads_back(players: int, engine: str) -> None:
     """A whole game written with ``describe`` is read back by ``parse_action`` on a fresh
     state, step by step, to the same final state; an illegal move is refused by name."""
     game = mousehole.load("cheese_rescue", players=players, engine=engine)
-    s = game.new_state(seed=players)
-    rng = Rng(5)
-    written: List[str] = []
-    while not s.is_terminal():
-        legal = [int(a) for a in s.legal_actions()]
-        texts = [s.describe(a) for a in legal]
-        assert len(set(texts)) == len(texts)
-        for a, t in zip(legal, texts):
-            assert s.parse_action(t) == a
-            assert t == str(game.action_to_move(a)) and s.describe(game.action_to_move(a)) == t
-        a = legal[rng.below(len(legal))]
-        written.append(s.describe(a))
-        s.apply_action(a)
-    replay = game.new_state(seed=players)
-    for t in written:
-        replay.apply_action(replay.parse_action(t))
-    assert replay.to_dict() == s.to_dict()
+
+    def the_str_is_the_text(s: Any, a: int, text: str) -> None:
+        assert text == str(game.action_to_move(a)) and s.describe(game.action_to_move(a)) == text
+
+    _, written = write_out(game, players, Rng(5), the_str_is_the_text)
     assert len(written) == game.cells_to_fill
 
 
@@ -872,13 +860,14 @@ def test_each_seat_gets_its_own_observation(engine: str) -> None:
 #   the reference engine's state dict for dict;
 # * CR-15: it keeps everything p may see (table, history, own hand, the cheese in every hand,
 #   every hand's size, the pile's size), deals only animals that are hidden from p, changes
-#   what p cannot see, and depends on p's view alone (two different full states with the same
-#   view give byte-equal determinizations);
+#   what p cannot see (that it depends on p's view alone: every game's,
+#   ``tests/test_cinterface.py``);
 # * structs are byte-canonical: a state reached by play and the same state loaded from its
 #   dict are the same bytes (unused pile and history slots are zero), so that search can copy
 #   and compare structs;
 # * ``returns`` of the interface at a truncated end (max_turns), and the bound ``max_legal``;
-# * seeds and seats are read as the reference reads them (negative, huge and numpy seeds).
+# * (seeds and seats of ``determinize``, read as the reference reads them: every game's,
+#   ``tests/test_information.py``.)
 #
 # Every test of this section is marked pytest.mark.differential (it needs the compiled engine).
 
@@ -886,22 +875,9 @@ def test_each_seat_gets_its_own_observation(engine: str) -> None:
 PLAYERS = [2, 3, 4]
 
 
-def _cgame(state: Any) -> Any:
-    from mousehole._cgame import CGame
-
-    return CGame(state)
-
-
 def _states(game: Any, seed: int) -> Iterator[Any]:
     """Every state of one seeded random game (copies), the start and the end included."""
-    s = game.new_state(seed)
-    rng = Rng(seed + 7)
-    while True:
-        yield s.clone()
-        if s.is_terminal():
-            return
-        legal = s.legal_actions()
-        s.apply_action(int(legal[rng.below(len(legal))]))
+    return state_clones(game, seed, Rng(seed + 7))
 
 
 def _reference_determinization(game: Any, state: Any, p: int, seed: int) -> Any:
@@ -928,11 +904,11 @@ def test_c_determinize_is_the_python_determinization_of_the_view(players: int) -
             continue
         for p in range(players):
             seed = 1000 * i + p
-            c = _cgame(state)
+            c = cgame(state)
             c.determinize(p, seed)
             via_python = _reference_determinization(game, state, p, seed)
-            assert c.same_struct(_cgame(via_python)), (i, p)
-            assert c.same_struct(_cgame(state.determinize(p, seed))), (i, p)
+            assert c.same_struct(cgame(via_python)), (i, p)
+            assert c.same_struct(cgame(state.determinize(p, seed))), (i, p)
             ref = _reference_determinization(python, python.state_from_dict(state.to_dict()), p, seed)
             assert ref.to_dict() == via_python.to_dict()
             checked += 1
@@ -969,38 +945,16 @@ def test_determinize_keeps_what_the_seat_sees_and_redeals_the_rest(players: int)
 
 @pytest.mark.differential
 @pytest.mark.parametrize("players", PLAYERS)
-def test_c_determinize_depends_on_the_view_only(players: int) -> None:
-    """Two different full states with the same view for p (the second dealt from p's view)
-    give byte-equal C determinizations for every seed."""
-    game = mousehole.load("cheese_rescue", players=players, engine="compiled")
-    differed = 0
-    for i, state in enumerate(_states(game, 11)):
-        if i % 4 or state.is_terminal():
-            continue
-        for p in range(players):
-            other = game.determinize_view(state.to_dict(for_player=p), 555 + i)
-            assert other.to_dict(for_player=p) == state.to_dict(for_player=p)
-            differed += other.to_dict() != state.to_dict()
-            for seed in (0, 1, 2**63 + 5):
-                a, b = _cgame(state), _cgame(other)
-                a.determinize(p, seed)
-                b.determinize(p, seed)
-                assert a.same_struct(b), (i, p, seed)
-    assert differed > 0, "no pair of different states with the same view was built"
-
-
-@pytest.mark.differential
-@pytest.mark.parametrize("players", PLAYERS)
 def test_structs_are_canonical(players: int) -> None:
     """A state reached by play, the same state loaded from its dict and a fresh reset are
     the same bytes: unused pile slots (drawn cards) and history slots are zero."""
     game = mousehole.load("cheese_rescue", players=players, engine="compiled")
     for state in _states(game, 3):
         loaded = game.state_from_dict(state.to_dict())
-        assert _cgame(state).same_struct(_cgame(loaded))
-    end = _cgame(state)
+        assert cgame(state).same_struct(cgame(loaded))
+    end = cgame(state)
     end.reset(3)  # reset over a finished game: its history and pile are cleared
-    assert end.same_struct(_cgame(game.new_state(3)))
+    assert end.same_struct(cgame(game.new_state(3)))
 
 
 @pytest.mark.differential
@@ -1011,7 +965,7 @@ def test_returns_at_a_truncated_end() -> None:
     seen = set()
     for seed in range(30):
         for state in _states(game, seed):
-            c = _cgame(state)
+            c = cgame(state)
             assert c.returns() == state.returns()
             if state.is_terminal():
                 assert state.truncated
@@ -1025,7 +979,7 @@ def test_max_legal_bounds_the_legal_cells(players: int) -> None:
     """CR-7/CR-8: the legal cells lie in the bounding box of the table or on one of its
     sides while that side is shorter than N: at most N * N + 2N cells, which ``dims`` uses."""
     game = mousehole.load("cheese_rescue", players=players, engine="compiled")
-    d = _cgame(game.new_state(0)).dims()
+    d = cgame(game.new_state(0)).dims()
     bound = min(game.square_size * game.square_size + 2 * game.square_size, game.num_cells)
     assert d["max_legal"] == game.num_kinds * bound
     most = 0
@@ -1036,35 +990,15 @@ def test_max_legal_bounds_the_legal_cells(players: int) -> None:
 
 
 @pytest.mark.differential
-def test_determinize_reads_seeds_and_seats_as_the_reference() -> None:
-    """Seeds are taken modulo 2**64 whatever their type; bad seats and seeds raise the
-    reference's errors and change nothing."""
-    game = mousehole.load("cheese_rescue", players=4, engine="compiled")
-    state = list(_states(game, 5))[10]
-    before = state.to_dict()
-    for seed in (-1, 2**64 + 5, 2**70 - 3, np.uint64(2**63 + 1), np.int64(-3), np.int32(9), 0):
-        expected = _reference_determinization(game, state, 2, seed)
-        assert state.determinize(2, seed).to_dict() == expected.to_dict(), seed
-        assert state.determinize(np.int64(2), seed).to_dict() == expected.to_dict(), seed
-    for bad_seat, error in ((4, ValueError), (-1, ValueError), ("1", TypeError), (1.0, TypeError)):
-        with pytest.raises(error, match="player"):
-            state.determinize(bad_seat, 0)
-    for bad_seed in (True, "3", 2.5, None):
-        with pytest.raises(TypeError, match="seed"):
-            state.determinize(0, bad_seed)
-    assert state.to_dict() == before
-
-
-@pytest.mark.differential
 def test_interface_capsules_and_call_fast_paths() -> None:
     """``_c_game``/``_c_state`` name this game's interface and this state's struct; an
     action given as numpy int64 (what ``legal_actions`` holds) plays as the same int; Cheese
     Rescue has no chance node."""
     game = mousehole.load("cheese_rescue", players=3, engine="compiled")
     a, b = game.new_state(8), game.new_state(8)
-    c = _cgame(a)
+    c = cgame(a)
     assert c.name == "cheese_rescue"
-    assert c.size == _cgame(b).size
+    assert c.size == cgame(b).size
     rng = Rng(2)
     while not a.is_terminal():
         assert a.is_chance_node() is False

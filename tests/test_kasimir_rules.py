@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import mousehole
-from gamecases import check_observations_against_reference, random_states, same_bits
+from gamecases import cgame, check_observations_against_reference, random_states, same_bits, state_clones, write_out
 from mousehole import CHANCE, TERMINAL, IllegalMoveError, ParameterError
 from mousehole._rng import Rng, derive
 from mousehole.kasimir import CLOVER, KKMove, KKRoll
@@ -745,23 +745,11 @@ def test_a_written_out_game_reads_back(params: Dict[str, Any], engine: str) -> N
     """A whole game written with ``describe`` (rolls included, with explicit chance) is read
     back by ``parse_action`` on a fresh state to the same final state."""
     game = mousehole.load("kasimir", engine=engine, **params)
-    s = game.new_state(seed=11)
-    rng = Rng(2)
-    written: List[str] = []
-    while not s.is_terminal():
-        legal = [int(a) for a in s.legal_actions()]
-        texts = [s.describe(a) for a in legal]
-        assert len(set(texts)) == len(texts), texts
-        for a, t in zip(legal, texts):
-            assert s.parse_action(t) == a
-            assert s.parse_action(str(game.action_to_move(a))) == a
-        a = legal[rng.below(len(legal))]
-        written.append(s.describe(a))
-        s.apply_action(a)
-    replay = game.new_state(seed=11)
-    for t in written:
-        replay.apply_action(replay.parse_action(t))
-    assert replay.to_dict() == s.to_dict()
+
+    def str_reads_back(s: Any, a: int, text: str) -> None:
+        assert s.parse_action(str(game.action_to_move(a))) == a
+
+    _, written = write_out(game, 11, Rng(2), str_reads_back)
     assert any("->" in t for t in written)
     assert any(t.startswith("roll") for t in written) == bool(params.get("explicit_chance"))
 
@@ -1073,25 +1061,9 @@ IDS = [
 ]
 
 
-def cgame(state: Any) -> Any:
-    from mousehole._cgame import CGame
-
-    return CGame(state)
-
-
 def states(game: Any, seed: int, every: int = 3) -> Iterator[Any]:
     """Clones of every ``every``-th state of one seeded random game (the end included)."""
-    s = game.new_state(seed)
-    rng = Rng(derive(seed, 7))
-    i = 0
-    while True:
-        if i % every == 0 or s.is_terminal():
-            yield s.clone()
-        if s.is_terminal():
-            return
-        legal = s.legal_actions()
-        s.apply_action(int(legal[rng.below(len(legal))]))
-        i += 1
+    return state_clones(game, seed, Rng(derive(seed, 7)), every)
 
 
 def position(d: Dict[str, Any]) -> Dict[str, Any]:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import mousehole
-from gamecases import check_observations_against_reference, random_states, same_bits, scale
+from gamecases import cgame, check_observations_against_reference, random_states, same_bits, scale, state_clones
 from mousehole import IllegalMoveError, Rng
 from mousehole._rng import derive
 from mousehole.m import DEFAULT, MChooseRow, MPass, MPlace, MTake, W, final_score, parse_move
@@ -1434,8 +1434,8 @@ def test_row_choice_position_by_hand(engine: str) -> None:
 #   ``state.determinize``) is, byte for byte, the struct that the Python ``M._determinize`` of
 #   seat p's view loads into, in the cases its M-17 logic tells apart (a game over by M-17,
 #   a play phase where p's own cards fit nowhere, cards p slid under the pile by M-9);
-# * it keeps everything p may see, re-deals what p cannot see, and depends on p's view alone
-#   (two different full states with the same view give byte-equal determinizations);
+# * it keeps everything p may see and re-deals what p cannot see (that it depends on p's view
+#   alone: every game's, ``tests/test_cinterface.py``);
 # * the deal's deferred shuffle steps (taken as the pile's bottom is drawn, or all at once when
 #   the dict is read) give the reference engine's game, draw for draw;
 # * structs are canonical: a state reached by play (its dict read) and the same state loaded
@@ -1443,9 +1443,9 @@ def test_row_choice_position_by_hand(engine: str) -> None:
 #   slot included), and ``reset`` over a finished game gives ``new_state``'s bytes;
 # * ``rollout`` from any state (mid-game, loaded) plays the action model of ``simulate``: the
 #   action at index ``below(n)`` of the legal list, drawn from the policy generator;
-# * ``returns`` at a truncated end, the bound ``max_legal``, seeds and seats read as the
-#   reference reads them, and the call fast paths (numpy actions, ``is_chance_node``, seeds
-#   kept by clones).
+# * ``returns`` at a truncated end, the bound ``max_legal``, and the call fast paths (numpy
+#   actions, ``is_chance_node``, seeds kept by clones). (Seeds and seats of ``determinize``:
+#   every game's, ``tests/test_information.py``.)
 #
 # Every test of this section is marked pytest.mark.compiled (it needs the compiled engine).
 
@@ -1453,22 +1453,9 @@ def test_row_choice_position_by_hand(engine: str) -> None:
 PLAYERS = [2, 4, 6]
 
 
-def _cgame(state: Any) -> Any:
-    from mousehole._cgame import CGame
-
-    return CGame(state)
-
-
 def _states(game: Any, seed: int) -> Iterator[Any]:
     """Every state of one seeded random game (copies), the start and the end included."""
-    s = game.new_state(seed)
-    rng = Rng(seed + 7)
-    while True:
-        yield s.clone()
-        if s.is_terminal():
-            return
-        legal = s.legal_actions()
-        s.apply_action(int(legal[rng.below(len(legal))]))
+    return state_clones(game, seed, Rng(seed + 7))
 
 
 def _python_determinization(game: Any, state: Any, p: int, seed: int) -> Any:
@@ -1480,12 +1467,12 @@ def _python_determinization(game: Any, state: Any, p: int, seed: int) -> Any:
 def _check_determinization(game: Any, python: Any, state: Any, p: int, seed: int) -> None:
     """The interface's determinize, the compiled ``state.determinize`` and the Python
     determinization of the view (on both engines) give the same state, byte for byte."""
-    c = _cgame(state)
+    c = cgame(state)
     c.determinize(p, seed)
     via_python = _python_determinization(game, state, p, seed)
-    assert c.same_struct(_cgame(via_python)), (p, seed)
+    assert c.same_struct(cgame(via_python)), (p, seed)
     compiled = state.determinize(p, seed)
-    assert c.same_struct(_cgame(compiled)), (p, seed)
+    assert c.same_struct(cgame(compiled)), (p, seed)
     assert compiled.to_dict() == via_python.to_dict()
     ref = _python_determinization(python, python.state_from_dict(state.to_dict()), p, seed)
     assert ref.to_dict() == via_python.to_dict()
@@ -1594,28 +1581,6 @@ def test_determinize_keeps_what_the_seat_sees_and_redeals_the_rest(players: int)
 
 @pytest.mark.compiled
 @pytest.mark.parametrize("players", PLAYERS)
-def test_c_determinize_depends_on_the_view_only(players: int) -> None:
-    """M-22: two different full states with the same view for p (the second dealt from p's
-    view) give byte-equal C determinizations for every seed."""
-    game = mousehole.load("m", players=players, engine="compiled")
-    differed = 0
-    for i, state in enumerate(_states(game, 11)):
-        if i % 9:
-            continue
-        for p in range(players):
-            other = game.determinize_view(state.to_dict(for_player=p), 555 + i)
-            assert other.to_dict(for_player=p) == state.to_dict(for_player=p)
-            differed += other.to_dict() != state.to_dict()
-            for seed in (0, 1, 2**63 + 5):
-                a, b = _cgame(state), _cgame(other)
-                a.determinize(p, seed)
-                b.determinize(p, seed)
-                assert a.same_struct(b), (i, p, seed)
-    assert differed > 0, "no pair of different states with the same view was built"
-
-
-@pytest.mark.compiled
-@pytest.mark.parametrize("players", PLAYERS)
 def test_structs_are_canonical(players: int) -> None:
     """A state reached by play, once its dict is read (which takes the deal's deferred
     shuffle steps), and the same state loaded from its dict are the same bytes at every step:
@@ -1628,10 +1593,10 @@ def test_structs_are_canonical(players: int) -> None:
             # the core's own read (``to_dict`` reads a clone, so that another thread cannot
             # tear it, and leaves the state's pending shuffle steps pending)
             loaded = game.state_from_dict(state._to_dict())
-            assert _cgame(state).same_struct(_cgame(loaded)), len(state.history)
-        end = _cgame(state)
+            assert cgame(state).same_struct(cgame(loaded)), len(state.history)
+        end = cgame(state)
         end.reset(3 + g)
-        assert end.same_struct(_cgame(game.new_state(3 + g)))
+        assert end.same_struct(cgame(game.new_state(3 + g)))
 
 
 @pytest.mark.compiled
@@ -1652,8 +1617,8 @@ def test_the_deferred_shuffle_deals_the_reference_game(players: int) -> None:
         settled = fresh.clone()
         loaded = game.state_from_dict(settled._to_dict())
         # the deferral is real: the fresh struct has steps left, the settled one none
-        assert not _cgame(fresh).same_struct(_cgame(loaded))
-        assert _cgame(settled).same_struct(_cgame(loaded))
+        assert not cgame(fresh).same_struct(cgame(loaded))
+        assert cgame(settled).same_struct(cgame(loaded))
         s, ref, rng = fresh, python.new_state(seed), Rng(seed + 5)
         early = None
         while not ref.is_terminal():
@@ -1671,7 +1636,7 @@ def test_the_deferred_shuffle_deals_the_reference_game(players: int) -> None:
         for a in ref.history[9:]:
             early.apply_action(a)
         assert early._to_dict() == ref.to_dict()
-        assert _cgame(early).same_struct(_cgame(s))
+        assert cgame(early).same_struct(cgame(s))
 
 
 @pytest.mark.compiled
@@ -1687,14 +1652,14 @@ def test_rollout_plays_the_action_model_of_simulate(players: int) -> None:
             continue
         phases.add(state.to_dict()["phase"])
         for start in (state, game.state_from_dict(state.to_dict())):
-            c = _cgame(start)
+            c = cgame(start)
             c.rollout(900 + i)
             s = start.clone()
             rng = Rng(900 + i)
             while not s.is_terminal():
                 legal = s.legal_actions()
                 s.apply_action(int(legal[rng.below(len(legal))]))
-            assert c.same_struct(_cgame(s)), i
+            assert c.same_struct(cgame(s)), i
             assert c.returns() == s.returns()
     assert "play" in phases
 
@@ -1707,7 +1672,7 @@ def test_returns_at_a_truncated_end() -> None:
     seen = set()
     for seed in range(scale(20)):
         for state in _states(game, seed):
-            c = _cgame(state)
+            c = cgame(state)
             assert c.returns() == state.returns()
             if state.is_terminal():
                 assert state.truncated == (state.to_dict()["end"] == "max_turns")
@@ -1723,33 +1688,13 @@ def test_max_legal_bounds_the_legal_actions(players: int) -> None:
     """``max_legal`` (64 cells per hand slot, the pass and the exchanges: M-6, M-9) bounds
     the legal actions of every phase, and is below the action space."""
     game = mousehole.load("m", players=players, engine="compiled")
-    d = _cgame(game.new_state(0)).dims()
+    d = cgame(game.new_state(0)).dims()
     assert d["max_legal"] == 65 * game.hand_size + 1 < game.num_actions
     most = 0
     for seed in range(scale(10)):
         for state in _states(game, seed):
             most = max(most, len(state.legal_actions()))
     assert 0 < most <= d["max_legal"]
-
-
-@pytest.mark.compiled
-def test_determinize_reads_seeds_and_seats_as_the_reference() -> None:
-    """Seeds are taken modulo 2**64 whatever their type; bad seats and seeds raise the
-    reference's errors and change nothing."""
-    game = mousehole.load("m", players=4, engine="compiled")
-    state = list(_states(game, 5))[30]
-    before = state.to_dict()
-    for seed in (-1, 2**64 + 5, 2**70 - 3, np.uint64(2**63 + 1), np.int64(-3), np.int32(9), 0):
-        expected = _python_determinization(game, state, 2, seed)
-        assert state.determinize(2, seed).to_dict() == expected.to_dict(), seed
-        assert state.determinize(np.int64(2), seed).to_dict() == expected.to_dict(), seed
-    for bad_seat, error in ((4, ValueError), (-1, ValueError), ("1", TypeError), (1.0, TypeError)):
-        with pytest.raises(error, match="player"):
-            state.determinize(bad_seat, 0)
-    for bad_seed in (True, "3", 2.5, None):
-        with pytest.raises(TypeError, match="seed"):
-            state.determinize(0, bad_seed)
-    assert state.to_dict() == before
 
 
 @pytest.mark.compiled
@@ -1760,9 +1705,9 @@ def test_interface_capsules_and_call_fast_paths() -> None:
     states loaded from a dict have none."""
     game = mousehole.load("m", players=3, engine="compiled")
     a, b = game.new_state(8), game.new_state(8)
-    c = _cgame(a)
+    c = cgame(a)
     assert c.name == "m"
-    assert c.size == _cgame(b).size
+    assert c.size == cgame(b).size
     assert a.seed == 8 and a.clone().seed == 8
     assert game.state_from_dict(a.to_dict()).seed is None
     rng = Rng(2)
@@ -1776,7 +1721,7 @@ def test_interface_capsules_and_call_fast_paths() -> None:
         c.apply(int(x))
         assert a.to_dict() == b.to_dict()
     assert a.is_chance_node() is False
-    assert c.same_struct(_cgame(a))
+    assert c.same_struct(cgame(a))
     with pytest.raises(mousehole.IllegalMoveError):
         a.apply_action(np.int64(0))
 
@@ -1799,4 +1744,4 @@ def test_cached_masks_give_the_reference_legal_actions(players: int) -> None:
         assert la.dtype == np.int64 and la.flags.c_contiguous
         np.testing.assert_array_equal(la, lr)
         np.testing.assert_array_equal(c.legal_action_mask(), r.legal_action_mask())
-        assert _cgame(c).legal() == [int(a) for a in lr]
+        assert cgame(c).legal() == [int(a) for a in lr]
