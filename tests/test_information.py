@@ -130,7 +130,8 @@ def test_determinize_reads_seeds_and_seats_as_the_reference(name: str, engine: s
     """Seeds are taken modulo 2**64 whatever their integer type, and a seat is any integer:
     ``state.determinize(p, seed)`` is the reference path (``determinize_view`` of seat p's
     view, loaded into the state's engine) for each; a bad seat or seed raises naming it and
-    changes nothing."""
+    changes nothing. (The comparison tests the compiled cores' own determinization; on the
+    reference engine ``determinize`` is that path, and the refusals are what is tested.)"""
     game = mousehole.load(name, engine=engine, players=mousehole.load(name, engine="python").max_players)
     states = [s.clone() for s in random_states(game, 5) if not s.is_terminal()]
     state = states[len(states) // 2]
