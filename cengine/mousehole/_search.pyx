@@ -257,6 +257,7 @@ ctypedef struct search_t:
     double* prob       # chance probabilities (max_legal)
     int32_t* compat    # ISMCTS: the child index of each listed action (max_legal + 1: merge)
     int32_t* unv       # select_child: the unvisited children (num_actions: one per action)
+    int n_unv          # merge with ``count``: how many it listed in ``unv`` (-1: none)
     int32_t num_actions
     int root_n         # ISMCTS: the root's children once listed (-1 before): its legal actions,
                        # the seat's own information, the same in every determinization
@@ -339,13 +340,18 @@ cdef int expand_all(search_t* S, int32_t node, const int32_t* acts, int n) noexc
     return 0
 
 
-cdef int merge(search_t* S, int32_t node, int32_t* acts, int n) noexcept nogil:
+cdef int merge(search_t* S, int32_t node, int32_t* acts, int n, bint count) noexcept nogil:
     """Make every listed action (ascending) a child of ``node`` and write the index of each
     one's child to ``S.compat``; children keep their order by action. Returns the number of
     children listed in ``S.compat``: ``n``, or, when the new children would take the tree
     past its node budget (none is made then), those of the listed actions that already
     have one, in list order (0 for a node without children). -1: out of memory. ``acts``
-    (``S.buf``) has room for ``n + 1``: ``acts[n]`` is set to -1, no action, as a sentinel."""
+    (``S.buf``) has room for ``n + 1``: ``acts[n]`` is set to -1, no action, as a sentinel.
+
+    ``count`` (a seat's node in ISMCTS): when every listed action has a child already (the
+    common case), also the first pass of ``select_child`` in the same walk: each listed
+    child's availability counted and the unvisited ones listed in ``S.unv``, their number
+    in ``S.n_unv`` (-1 when not done here: ``select_child`` does it)."""
     cdef node_t* nd = &S.nodes[node]
     cdef int32_t first = nd.first
     cdef int nch = nd.nchild
@@ -354,6 +360,10 @@ cdef int merge(search_t* S, int32_t node, int32_t* acts, int n) noexcept nogil:
     cdef bint hit
     cdef const node_t* ch
     cdef int32_t* compat = S.compat
+    cdef int32_t* unv = S.unv
+    cdef int u = 0
+    cdef node_t* cw
+    S.n_unv = -1
     if first < 0:
         k = expand_all(S, node, acts, n)
         if k != 0:
@@ -368,13 +378,30 @@ cdef int merge(search_t* S, int32_t node, int32_t* acts, int n) noexcept nogil:
     ch = &S.nodes[first]
     acts[n] = -1
     a = acts[0]
-    for i in range(nch):
-        hit = ch[i].action == a
-        compat[k] = first + i  # (overwritten until the action is found; compat has n + 1)
-        k += hit
-        a = acts[k]
-    if k == n:
-        return n
+    if count:  # (a branch on the action found: it comes in runs, a kind's cells, say)
+        cw = &S.nodes[first]
+        for i in range(nch):
+            if cw[i].action == a:
+                compat[k] = first + i
+                cw[i].avail += 1
+                unv[u] = first + i
+                u += cw[i].visits == 0
+                k += 1
+                a = acts[k]
+        if k == n:
+            S.n_unv = u
+            return n
+        for i in range(k):  # (not all found: the counts taken back, select_child counts)
+            S.nodes[compat[i]].avail -= 1
+        k = 0
+    else:
+        for i in range(nch):
+            hit = ch[i].action == a
+            compat[k] = first + i  # (overwritten until the action is found; compat has n + 1)
+            k += hit
+            a = acts[k]
+        if k == n:
+            return n
     # else one walk along the two ascending lists: the child of each listed action (-1:
     # none yet)
     i = 0
@@ -499,9 +526,11 @@ cdef inline void keep_best(double score, int32_t idx, double* best_score, int32_
     best_score[0] = score if score > best_score[0] else best_score[0]
 
 
-cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int n, bint ismcts) noexcept nogil:
+cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int n, bint ismcts,
+                          int counted) noexcept nogil:
     """The child to descend into at a seat's node. ISMCTS: among the ``n`` children listed in
-    ``compat`` (each one's availability is counted first); UCT: among all children.
+    ``compat`` (each one's availability is counted first, unless ``merge`` did: ``counted``
+    >= 0, the unvisited ones in ``S.unv``, ``counted`` of them); UCT: among all children.
     An unvisited child is chosen first, uniformly among the unvisited ones (in list order);
     only when every child has been visited does the best score decide (the first of equal
     scores). A first pass counts the availabilities and lists the unvisited children, a
@@ -517,12 +546,15 @@ cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int 
     cdef double best_score = -INFINITY, K
     cdef double c = S.c
     if ismcts:
-        for k in range(n):
-            idx = compat[k]
-            ch = &nodes[idx]
-            ch.avail += 1
-            unv[unvisited] = idx
-            unvisited += ch.visits == 0
+        if counted >= 0:
+            unvisited = counted
+        else:
+            for k in range(n):
+                idx = compat[k]
+                ch = &nodes[idx]
+                ch.avail += 1
+                unv[unvisited] = idx
+                unvisited += ch.visits == 0
         if unvisited == 0:
             for k in range(n):
                 idx = compat[k]
@@ -593,13 +625,13 @@ cdef int iterate(search_t* S) noexcept nogil:
         if cur == CHANCE_SEAT:
             n = g.chance(S.work, S.buf, S.prob)
             if nd.first < 0 or ismcts:
-                if merge(S, node, S.buf, n) < 0:
+                if merge(S, node, S.buf, n, False) < 0:
                     return -1
                 nd = &S.nodes[node]
             k = pick_outcome(S.prob, n, uniform01(&S.rs))
             child = find_child(S, nd, S.buf[k])
             if child < 0:  # an outcome this node has not seen (not in a fixed determinization)
-                if merge(S, node, S.buf, n) < 0:
+                if merge(S, node, S.buf, n, False) < 0:
                     return -1
                 child = find_child(S, &S.nodes[node], S.buf[k])
                 if child < 0:  # the tree is at its node budget: play out from here
@@ -610,14 +642,14 @@ cdef int iterate(search_t* S) noexcept nogil:
                     child = select_root(S)
                 else:
                     n = g.legal(S.work, S.buf)
-                    n = merge(S, node, S.buf, n)
+                    n = merge(S, node, S.buf, n, True)
                     if n < 0:
                         return -1
                     if node == 0:  # the first iteration: the root's children are its legal actions
                         S.root_n = n
                     if n == 0:  # at the node budget, no child legal here: play out from here
                         break
-                    child = select_child(S, node, S.compat, n, True)
+                    child = select_child(S, node, S.compat, n, True, S.n_unv)
             else:
                 if nd.first < 0:
                     n = g.legal(S.work, S.buf)
@@ -626,7 +658,7 @@ cdef int iterate(search_t* S) noexcept nogil:
                         return -1
                     if k > 0:  # at the node budget: play out from here
                         break
-                child = select_child(S, node, NULL, 0, False)
+                child = select_child(S, node, NULL, 0, False, -1)
         g.apply(S.work, S.nodes[child].action)
         depth += 1
         if push(S, depth, child, cur) < 0:
