@@ -205,6 +205,10 @@ class Reading:
         return text
 
 
+#: the engines a game can run on, by their names: the compiled cores and the pure-Python reference
+ENGINES = ("compiled", "python")
+
+
 def default_engine() -> str:
     """``"compiled"`` when the extension modules import, else ``"python"``."""
     return "compiled" if "compiled" in available_engines() else "python"
@@ -226,7 +230,7 @@ def available_engines() -> List[str]:
             _COMPILED_OK = False
         else:
             _COMPILED_OK = any(g.compiled_state() is not None for g in _REGISTRY.values())
-    return ["compiled", "python"] if _COMPILED_OK else ["python"]
+    return list(ENGINES) if _COMPILED_OK else ["python"]
 
 
 # --------------------------------------------------------------------------------------
@@ -487,7 +491,7 @@ class Game(Generic[StateT, MoveT]):
         if engine is None:
             engine = default_engine()
         engine = exact(engine)  # (a numpy str as the str it holds; a str subclass's own == unheard)
-        if type(engine) is not str or engine not in ("compiled", "python"):
+        if type(engine) is not str or engine not in ENGINES:
             raise ParameterError(f"engine must be 'compiled' or 'python', got {shorten(engine)}")
         if engine == "compiled":
             cls = self.compiled_state() if not _PURE else None
@@ -535,6 +539,12 @@ class Game(Generic[StateT, MoveT]):
     def move_to_action(self, move: MoveT) -> int:
         """The int action of ``move``."""
         raise NotImplementedError
+
+    def _action(self, action: Union[MoveT, SupportsIndex]) -> int:
+        """``action``, an int or a Move, as an int action: a Move through
+        :meth:`move_to_action`, anything else by :func:`check_action_type`'s rule (every
+        method that takes either: ``describe``, ``joint_actions``, ...)."""
+        return self.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
 
     def parse_move(self, text: str) -> MoveT:
         """Read a Move from its ``str`` (``game.parse_move(str(m)) == m``); raises
@@ -1172,7 +1182,7 @@ class StateAPI(Generic[MoveT]):
         seat's views before and after it; the action must be legal here)."""
         if for_player is not None:
             return self._describe_for(action, for_player)
-        a = self.game.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+        a = self.game._action(action)
         return str(self.game.action_to_move(a))
 
     def _describe_for(self, action: Union[MoveT, SupportsIndex], for_player: SupportsIndex) -> str:
@@ -1180,7 +1190,7 @@ class StateAPI(Generic[MoveT]):
         step from seat p's two views alone (raises :class:`IllegalMoveError` when the action
         is not legal here)."""
         p = check_seat(self.game, for_player, "for_player")
-        a = self.game.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+        a = self.game._action(action)
         after = self.clone()
         after.apply_action(a)
         return self.game.describe_seen(self.to_dict(for_player=p), after.to_dict(for_player=p))

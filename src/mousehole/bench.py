@@ -217,6 +217,8 @@ _rounds_arg = _ranged(1, MAX_ROUNDS)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``mousehole bench`` (and ``benchmarks/run.py``)."""
+    from .cli import _add_engine_option
+
     parser.add_argument(
         "--games",
         nargs="+",
@@ -266,12 +268,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=False,
         help="skip the threads measurement (default: off)",
     )
-    parser.add_argument(
-        "--engine",
-        choices=["compiled", "python"],
-        default=None,
-        help="measure the calls and loops of one engine only (default: every engine available)",
-    )
+    _add_engine_option(parser, "measure the calls and loops of one engine only (default: every engine available)")
     parser.add_argument(
         "--sim-games",
         dest="sim_games",
@@ -1084,6 +1081,8 @@ def measure(
 
 def format_table(results: Dict[str, Any]) -> str:
     """The figures of ``measure`` as text tables."""
+    from ._api import ENGINES
+
     m = results["machine"]
     lines = [
         f"mousehole {m['mousehole']} (commit {m.get('commit') or '?'}) on {m['cpu']} ({m['cores']} cores), "
@@ -1098,7 +1097,7 @@ def format_table(results: Dict[str, Any]) -> str:
     )
     lines.append(head)
     for name, entry in results["games"].items():
-        for engine in ("compiled", "python"):
+        for engine in ENGINES:
             r = entry.get(engine)
             if r is None:
                 continue

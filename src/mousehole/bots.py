@@ -69,7 +69,7 @@ from typing import (  # (runtime_checkable: isinstance checks)
 
 import numpy as np
 
-from ._api import CHANCE, TERMINAL, Game, ParameterError, StateAPI, available_engines, index_arg, load
+from ._api import CHANCE, ENGINES, TERMINAL, Game, ParameterError, StateAPI, available_engines, index_arg, load
 from ._rng import Rng, derive, pick_outcome, unit
 from ._values import int_in, shorten, word
 
@@ -344,7 +344,7 @@ def _search(
     s = _check_seed(seed)
     cc = _check_c(c)
     if engine is not None:
-        given, engine = engine, word(engine, ("compiled", "python"))
+        given, engine = engine, word(engine, ENGINES)
         if engine is None:
             raise ValueError(f"search: engine must be 'compiled', 'python' or None, got {shorten(given)}")
     legal: List[int] = state.legal_actions().tolist()  # (an int64 array: Python ints)

@@ -843,7 +843,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
     """A Cheese Rescue state (pure-Python reference engine), written straight from the rules
     (``docs/games/cheese_rescue.md``)."""
 
-    __slots__ = ("_seed0", "game", "table", "hands", "pile", "rng", "history", "truncated")
+    __slots__ = ("_seed0", "game", *CheeseRescue.STATE_KEYS)
 
     game: CheeseRescue
     table: List[int]

@@ -43,7 +43,7 @@ import time
 from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple
 
 from . import __version__, available_engines, default_engine, game_names, load
-from ._api import Game, MouseholeError, ParameterError
+from ._api import ENGINES, Game, MouseholeError, ParameterError
 from ._extras import install_hint
 from ._play import FORCED_CHOICES, FORCED_PAUSE, MAX_PAUSE
 from ._play import view_text as _view_text  # noqa: F401  (the name tests and older callers use)
@@ -241,6 +241,12 @@ def _params(args: argparse.Namespace) -> Dict[str, Any]:
 # shared options
 
 
+def _add_engine_option(p: argparse.ArgumentParser, help: str) -> None:
+    """``--engine``, one of :data:`mousehole._api.ENGINES` or None (every command that takes
+    it: the game commands, replay, bench, serve; ``help`` says what it picks there)."""
+    p.add_argument("--engine", choices=list(ENGINES), default=None, help=help)
+
+
 def _add_game_options(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
     what = "a game id, or 'all' for every game" if allow_all else "a game id"
     p.add_argument(
@@ -257,12 +263,10 @@ def _add_game_options(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
         help="number of players (default: each game's own default"
         + ("; with 'all', games that do not allow N are skipped)" if allow_all else ")"),
     )
-    p.add_argument(
-        "--engine",
-        choices=["compiled", "python"],
-        default=None,
-        help=f"engine: the compiled one or the pure-Python reference (default: "
-        f"{default_engine()}, the fastest available here)",
+    _add_engine_option(
+        p,
+        f"engine: the compiled one or the pure-Python reference (default: {default_engine()}, "
+        "the fastest available here)",
     )
     p.add_argument(
         "--param",
@@ -898,12 +902,7 @@ def _add_replay(sub: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="print the position after every move, not only at the end (default: off)",
     )
-    p.add_argument(
-        "--engine",
-        choices=["compiled", "python"],
-        default=None,
-        help="engine that replays the record (default: the default engine)",
-    )
+    _add_engine_option(p, "engine that replays the record (default: the default engine)")
     p.add_argument(
         "--max-bytes",
         type=_max_bytes_arg,

@@ -1104,7 +1104,7 @@ class KasimirState(StateAPI[KasimirMove]):
         if for_player is not None:
             return self._describe_for(action, for_player)
         g = self.game
-        a = g.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+        a = g._action(action)
         return g.describe_move(g.action_to_move(a))
 
 

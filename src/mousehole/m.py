@@ -1509,7 +1509,7 @@ class MState(StateAPI[MMove]):
         if for_player is not None:
             return self._describe_for(action, for_player)
         g = self.game
-        a = g.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+        a = g._action(action)
         g.action_to_move(a)  # a ValueError for what is not an action of this game
         d = self._to_dict() if a < g.A_PASS or g.A_PASS < a < g.A_ROW or a >= g.A_TAKE else {}
         if d and d["phase"] == OVER:
@@ -1637,27 +1637,8 @@ def _describe_in(g: M, d: Dict[str, Any], a: int) -> str:
 class ReferenceMState(MState):
     """An M state (pure-Python reference engine), written straight from the spec."""
 
-    __slots__ = (
-        "_seed0",
-        "game",
-        "table",
-        "hands",
-        "pile",
-        "pile_putter",
-        "removed",
-        "chips",
-        "taken",
-        "phase",
-        "current",
-        "placer",
-        "last",
-        "scoring_row",
-        "passes",
-        "end",
-        "rng",
-        "history",
-        "log",
-    )
+    #: the state keys, less ``truncated`` (a property: ``end == "max_turns"``)
+    __slots__ = ("_seed0", "game", *(k for k in M.STATE_KEYS if k != "truncated"))
 
     game: M
     table: Dict[Cell, int]  # absolute cell -> card

@@ -2271,7 +2271,7 @@ class MausAuChocolatState(StateAPI[MCMove]):
         if for_player is not None:
             return self._describe_for(action, for_player)
         g = self.game
-        a = g.move_to_action(action) if isinstance(action, Move) else check_action_type(action)
+        a = g._action(action)
         mv = g.action_to_move(a)
         p = self.current_player
         if p == TERMINAL:
@@ -2350,7 +2350,7 @@ class MausAuChocolatState(StateAPI[MCMove]):
         seq: List[int] = []
         for q, x in enumerate(actions):
             xs = list(x) if isinstance(x, (list, tuple)) else [x]
-            xs = [self.game.move_to_action(m) if isinstance(m, Move) else check_action_type(m) for m in xs]
+            xs = [self.game._action(m) for m in xs]
             if not xs or _bid_card(xs[-1]) < 0:
                 raise IllegalMoveError(
                     f"MC-7: seat {q}'s entry must end with a bid action (0..79"
@@ -2372,29 +2372,7 @@ class MausAuChocolatState(StateAPI[MCMove]):
 class ReferenceMausAuChocolatState(MausAuChocolatState):
     """A Maus au Chocolat state (pure-Python reference engine), written from the spec."""
 
-    __slots__ = (
-        "_seed0",
-        "game",
-        "round",
-        "phase",
-        "pile",
-        "display",
-        "discard",
-        "hands",
-        "known",
-        "pools",
-        "bids",
-        "vp",
-        "helpers",
-        "row",
-        "order",
-        "turn",
-        "picks_left",
-        "etienne_used",
-        "rng",
-        "history",
-        "truncated",
-    )
+    __slots__ = ("_seed0", "game", *MausAuChocolat.STATE_KEYS)
 
     game: MausAuChocolat
     round: int

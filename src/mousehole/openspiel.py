@@ -69,6 +69,7 @@ import numpy as np
 from ._api import (
     _REGISTRY,
     CHANCE,
+    ENGINES,
     Game,
     ParameterError,
     StateAPI,
@@ -173,7 +174,7 @@ def _split_params(game_id: str, params: Optional[Mapping[str, Any]]) -> Tuple[Di
     full = dict(spec)
     full.update(given)
     engine = full["engine"]
-    if engine not in ("compiled", "python"):
+    if engine not in ENGINES:
         raise ParameterError(f"{PREFIX}{game_id}: engine must be 'compiled' or 'python', got {shorten(engine)}")
     if engine not in available_engines():
         raise ParameterError(

@@ -106,54 +106,21 @@ def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
 
-def env(
-    game_id: str,
-    render_mode: Optional[str] = None,
-    *,
-    engine: Optional[str] = None,
-    max_cycles: Optional[int] = None,
-    illegal_action: str = "raise",
-    render_view: RenderView = "agent",
-    **params: Any,
-) -> "MouseholeAECEnv":
+def env(game_id: str, render_mode: Optional[str] = None, **options: Any) -> "MouseholeAECEnv":
     """A PettingZoo AEC environment playing ``mousehole.load(game_id, engine=engine,
-    **params)``; ``render_mode`` is None, ``"human"``, ``"ansi"`` or ``"rgb_array"``;
-    ``max_cycles`` None (no limit) or a positive int; ``illegal_action`` ``"raise"``,
-    ``"lose"`` or ``"random"``; ``render_view`` ``"agent"``, a seat or ``"full"`` (see the module
-    docstring)."""
-    return MouseholeAECEnv(
-        game_id,
-        render_mode,
-        engine=engine,
-        max_cycles=max_cycles,
-        illegal_action=illegal_action,
-        render_view=render_view,
-        **params,
-    )
+    **params)``; ``render_mode`` is None, ``"human"``, ``"ansi"`` or ``"rgb_array"``; the
+    keyword-only ``options`` are those of :class:`MouseholeAECEnv`: ``engine``, ``max_cycles``
+    None (no limit) or a positive int, ``illegal_action`` ``"raise"``, ``"lose"`` or
+    ``"random"``, ``render_view`` ``"agent"``, a seat or ``"full"`` (see the module docstring),
+    and the game's parameters."""
+    return MouseholeAECEnv(game_id, render_mode, **options)
 
 
-def parallel_env(
-    game_id: str,
-    render_mode: Optional[str] = None,
-    *,
-    engine: Optional[str] = None,
-    max_cycles: Optional[int] = None,
-    illegal_action: str = "raise",
-    render_view: RenderView = "agent",
-    **params: Any,
-) -> "MouseholeParallelEnv":
+def parallel_env(game_id: str, render_mode: Optional[str] = None, **options: Any) -> "MouseholeParallelEnv":
     """A PettingZoo parallel environment in which a step asks only the agents with a
     pending decision (see :class:`MouseholeParallelEnv`); the arguments are those of
     :func:`env`, except that ``max_cycles`` counts parallel steps."""
-    return MouseholeParallelEnv(
-        game_id,
-        render_mode,
-        engine=engine,
-        max_cycles=max_cycles,
-        illegal_action=illegal_action,
-        render_view=render_view,
-        **params,
-    )
+    return MouseholeParallelEnv(game_id, render_mode, **options)
 
 
 def _illegal_mode(illegal_action: Any) -> str:
@@ -225,18 +192,12 @@ def _draw(state: StateAPI[Any], render_mode: Optional[str], seat: Optional[int])
     return None
 
 
-class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
-    """One mousehole game as a PettingZoo ``AECEnv`` (see the module docstring).
+class _Env:
+    """The options both environments take, checked alike and in one order (the cycle limit
+    and the illegal-action mode, then the game, then the render mode and view); each
+    environment loads its game (:meth:`_load`) and sets up the rest (:meth:`_setup`)."""
 
-    ``render_view="agent"`` draws the view of ``agent_selection`` (the seat to move; at the
-    end, the agent whose final step is due)."""
-
-    metadata: Dict[str, Any] = {
-        "render_modes": list(RENDER_MODES),
-        "render_fps": 4,
-        "name": "mousehole_v0",
-        "is_parallelizable": False,
-    }
+    metadata: Dict[str, Any]
 
     def __init__(
         self,
@@ -250,15 +211,42 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
         **params: Any,
     ) -> None:
         super().__init__()
-        self.max_cycles: Optional[int] = _check_options(max_cycles, illegal_action)
+        cycles = _check_options(max_cycles, illegal_action)
         self.illegal_action: str = _illegal_mode(illegal_action)
-        #: cycles completed in this game, and the seats that acted in the current one
-        self.cycles = 0
-        self._acted: Set[int] = set()
-        self.game: Game[Any, Any] = load(game_id, engine=engine, **params)
+        self.game: Game[Any, Any] = self._load(game_id, engine, params)
         self.render_view: RenderView = _check_render(self.game, render_mode, render_view)
         self.render_mode = _mode_option(render_mode)
         self.metadata = dict(self.metadata, name=f"mousehole_{self.game.name}_v0")
+        self._setup(cycles)
+
+    def _load(self, game_id: str, engine: Optional[str], params: Dict[str, Any]) -> Game[Any, Any]:
+        raise NotImplementedError
+
+    def _setup(self, max_cycles: Optional[int]) -> None:
+        raise NotImplementedError
+
+
+class MouseholeAECEnv(_Env, _AECEnv):  # type: ignore[misc]
+    """One mousehole game as a PettingZoo ``AECEnv`` (see the module docstring).
+
+    ``render_view="agent"`` draws the view of ``agent_selection`` (the seat to move; at the
+    end, the agent whose final step is due)."""
+
+    metadata: Dict[str, Any] = {
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 4,
+        "name": "mousehole_v0",
+        "is_parallelizable": False,
+    }
+
+    def _load(self, game_id: str, engine: Optional[str], params: Dict[str, Any]) -> Game[Any, Any]:
+        return load(game_id, engine=engine, **params)
+
+    def _setup(self, max_cycles: Optional[int]) -> None:
+        self.max_cycles: Optional[int] = max_cycles
+        #: cycles completed in this game, and the seats that acted in the current one
+        self.cycles = 0
+        self._acted: Set[int] = set()
         n = self.game.num_players
         self.possible_agents: List[str] = [agent_name(p) for p in range(n)]
         self.agents: List[str] = []
@@ -452,7 +440,7 @@ class MouseholeAECEnv(_AECEnv):  # type: ignore[misc]
                 self.truncations[a] = truncated
 
 
-class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
+class MouseholeParallelEnv(_Env, _ParallelEnv):  # type: ignore[misc]
     """One mousehole game as a PettingZoo ``ParallelEnv`` that never substitutes an action.
 
     **Pending decisions.** After ``reset`` and every ``step``, each live agent either has a
@@ -496,25 +484,12 @@ class MouseholeParallelEnv(_ParallelEnv):  # type: ignore[misc]
 
     metadata: Dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4, "name": "mousehole_v0"}
 
-    def __init__(
-        self,
-        game_id: str,
-        render_mode: Optional[str] = None,
-        *,
-        engine: Optional[str] = None,
-        max_cycles: Optional[int] = None,
-        illegal_action: str = "raise",
-        render_view: RenderView = "agent",
-        **params: Any,
-    ) -> None:
-        super().__init__()
-        self._max_cycles = _check_options(max_cycles, illegal_action)
-        self.illegal_action: str = _illegal_mode(illegal_action)
+    def _load(self, game_id: str, engine: Optional[str], params: Dict[str, Any]) -> Game[Any, Any]:
         self.aec_env = MouseholeAECEnv(game_id, None, engine=engine, **params)
-        self.game = self.aec_env.game
-        self.render_view: RenderView = _check_render(self.game, render_mode, render_view)
-        self.render_mode = _mode_option(render_mode)
-        self.metadata = dict(self.metadata, name=f"mousehole_{self.game.name}_v0")
+        return self.aec_env.game
+
+    def _setup(self, max_cycles: Optional[int]) -> None:
+        self._max_cycles = max_cycles
         self.possible_agents: List[str] = list(self.aec_env.possible_agents)
         self.agents: List[str] = []
         self.observation_spaces = self.aec_env.observation_spaces

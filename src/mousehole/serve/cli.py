@@ -17,6 +17,14 @@ MAX_PORT = 65535
 #: ``--picture-workers`` by default: drawing a picture takes 7-12 ms, the server's largest cost
 PICTURE_WORKERS = 2
 _LIMIT = 1_000_000
+#: the limits given as a count from 1, each defaulting to the ``Config`` field of its name:
+#: the option, its largest value, what it counts
+_LIMITS = (
+    ("--max-tables", _LIMIT, "most open tables"),
+    ("--max-connections", _LIMIT, "most WebSocket connections at once"),
+    ("--max-per-ip", _LIMIT, "most WebSocket connections from one address"),
+    ("--bot-threads", 256, "threads the bots think in"),
+)
 
 
 def _ranged(lo: int, hi: int) -> Any:
@@ -48,6 +56,8 @@ _grace = _seconds_in(0.5, 3600.0)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
+    from ..cli import _add_engine_option
+
     p: argparse.ArgumentParser = sub.add_parser(
         "serve",
         help="serve tables in the browser: friends play from their own devices, bots in the other seats",
@@ -76,12 +86,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="the database: a SQLite file, or a PostgreSQL URL (postgresql://user@host/db) that "
         "several server processes share (default: mousehole-serve.db in this folder)",
     )
-    p.add_argument(
-        "--engine",
-        choices=["compiled", "python"],
-        default=None,
-        help="engine of the tables (default: the fastest available here)",
-    )
+    _add_engine_option(p, "engine of the tables (default: the fastest available here)")
     p.add_argument(
         "--allow-origin",
         action="append",
@@ -98,34 +103,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help=f"close an open table after this many seconds without a move, keeping its record "
         f"(default: {IDLE_SECONDS:.0f}, a day)",
     )
-    p.add_argument(
-        "--max-tables",
-        type=_ranged(1, _LIMIT),
-        default=Config.max_tables,
-        metavar="N",
-        help=f"most open tables (default: {Config.max_tables})",
-    )
-    p.add_argument(
-        "--max-connections",
-        type=_ranged(1, _LIMIT),
-        default=Config.max_connections,
-        metavar="N",
-        help=f"most WebSocket connections at once (default: {Config.max_connections})",
-    )
-    p.add_argument(
-        "--max-per-ip",
-        type=_ranged(1, _LIMIT),
-        default=Config.max_per_ip,
-        metavar="N",
-        help=f"most WebSocket connections from one address (default: {Config.max_per_ip})",
-    )
-    p.add_argument(
-        "--bot-threads",
-        type=_ranged(1, 256),
-        default=Config.bot_threads,
-        metavar="N",
-        help=f"threads the bots think in (default: {Config.bot_threads})",
-    )
+    for flag, hi, what in _LIMITS:
+        default = getattr(Config, flag[2:].replace("-", "_"))
+        p.add_argument(flag, type=_ranged(1, hi), default=default, metavar="N", help=f"{what} (default: {default})")
     p.add_argument(
         "--picture-workers",
         type=_ranged(0, 64),
