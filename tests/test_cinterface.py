@@ -185,6 +185,7 @@ def test_random_step_is_a_uniform_pick_of_the_legal_list(case: Any) -> None:
             checked += 1
     assert checked > 0
     assert _cgame(game.new_state(1)).has_random_step  # every game has its own
+    assert _cgame(game.new_state(1)).has_vector_block  # VectorGame's loop over its functions
 
 
 # ---- the CPython allocator and GC tricks can be switched off (_pyalloc.pxd) ------------------

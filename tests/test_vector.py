@@ -218,6 +218,36 @@ def test_threads_and_num_envs_do_not_change_results(case: Any) -> None:
 
 
 @pytest.mark.compiled
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_the_cores_loop_and_the_tables_loop_step_alike(case: Any) -> None:
+    """Each core runs VectorGame's loop compiled over its own functions (its table's
+    ``vector_block``); the same loop through the table (``_use_table_loop``, as for a game
+    without the slot) gives the same arrays and the same state structs, step for step,
+    observed or not, on 1 and 2 threads."""
+    name, params = case
+    short = dict(params, max_turns=profile(name).short_max_turns)
+    game = mousehole.load(name, engine="compiled", **short)
+    for threads in (1, 2):
+        own, table = VectorGame(game, 260, 17, threads=threads), VectorGame(game, 260, 17, threads=threads)
+        table._core._use_table_loop()
+        own.reset()
+        table.reset()
+        rng = np.random.default_rng(threads)
+        for t in range(max(30, scale(30))):
+            acts = np.array(
+                [rng.choice(own.legal_actions(i)) if rng.random() < 0.3 else RANDOM for i in range(own.num_envs)],
+                dtype=np.int64,
+            )
+            observe = t % 3 != 1
+            for a, b in zip(own.step(acts, observe=observe), table.step(acts, observe=observe)):
+                assert a.tobytes() == b.tobytes(), (threads, t)
+            np.testing.assert_array_equal(own.game_index, table.game_index)
+            np.testing.assert_array_equal(own.final_observations, table.final_observations)
+        assert all(own._core.state_bytes(i) == table._core.state_bytes(i) for i in range(own.num_envs))
+        assert own.game_index.max() >= 1  # restarts were stepped too
+
+
+@pytest.mark.compiled
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
 def test_worker_threads_refuse_a_forked_child() -> None:
     """After ``fork`` the child has none of the parent's worker threads: stepping a

@@ -4,7 +4,7 @@ and what search (``_search.pyx``), batched stepping (``_vector.pyx``) and the pr
 ``_cgame.CGame`` are written over, once for all games. Declarations and inline helpers
 only: cimporting it needs no module at run time."""
 
-from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int32_t, uint32_t, int64_t, uint64_t
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
 
 from mousehole._rng cimport rng_t, rng_below
@@ -76,6 +76,12 @@ ctypedef struct mh_game_t:
     # among the other seats), into ``out`` (``players`` doubles), at a seat's node or a chance
     # node. The strong search (``_search.pyx``) ends its truncated play-outs with it.
     void (*evaluate)(const void* s, double* out) noexcept nogil
+    # Optional (NULL when a game has none; appended last): ``VectorGame``'s job on a block
+    # of envs, ``v`` an ``mh_vec_t*`` (below), envs ``lo`` .. ``hi - 1``, scratch row
+    # ``tid``. A core fills it with the loop of ``_vblock.pxi`` compiled over its own
+    # functions (``include "_vblock_core.pxi"``: direct calls the C compiler can inline);
+    # ``_vector.pyx`` runs the same loop through this table when it is NULL.
+    void (*vector_block)(void* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil
 
 # The slots' types (``mh_game_def``'s parameters). A core fills each slot with a function of
 # exactly that type (``g_<slot>``, taking ``void*`` and casting to its struct): calling a
@@ -94,6 +100,7 @@ ctypedef void (*mh_determinize_f)(void* s, int p, uint64_t seed) noexcept nogil
 ctypedef void (*mh_observe_f)(const void* s, int p, float* out) noexcept nogil
 ctypedef void (*mh_mask_f)(const void* s, uint8_t* out) noexcept nogil
 ctypedef int (*mh_truncated_f)(const void* s) noexcept nogil
+ctypedef void (*mh_vector_block_f)(void* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil
 
 
 cdef inline void mh_game_def(mh_game_t* g, const char* name, size_t size, mh_dims_f dims,
@@ -102,7 +109,7 @@ cdef inline void mh_game_def(mh_game_t* g, const char* name, size_t size, mh_dim
                              mh_rollout_f rollout, mh_playout_f playout,
                              mh_random_step_f random_step, mh_determinize_f determinize,
                              mh_observe_f observe, mh_mask_f mask, mh_truncated_f truncated,
-                             mh_values_f evaluate) noexcept:
+                             mh_values_f evaluate, mh_vector_block_f vector_block) noexcept:
     """Fill a core's table ``g`` (every slot, in the order of ``mh_game_t``), once, when its
     module is imported."""
     g.name = name
@@ -122,6 +129,7 @@ cdef inline void mh_game_def(mh_game_t* g, const char* name, size_t size, mh_dim
     g.mask = mask
     g.truncated = truncated
     g.evaluate = evaluate
+    g.vector_block = vector_block
 
 
 cdef inline void mh_playout(const mh_game_t* g, void* s, rng_t* policy, double* out) noexcept nogil:
@@ -163,6 +171,51 @@ cdef inline int mh_random_step(const mh_game_t* g, void* s, rng_t* policy, int32
     n = g.legal(s, buf)
     g.apply(s, buf[rng_below(policy, <uint32_t>n)])
     return g.current(s)
+
+
+# ---- batched stepping: what ``VectorGame``'s loop (``_vblock.pxi``) works on -----------------
+#
+# The loop is written once, in ``_vblock.pxi``, over ``vb_*`` calls; each core compiles it
+# over its own functions (``_vblock_core.pxi``, the table's ``vector_block``), and
+# ``_vector.pyx`` over this table (for a game without the slot). ``_vector.pyx`` owns the
+# buffers, the threads and the checks; the semantics are in its docstring.
+
+cdef enum:
+    MH_JOB_RESET = 0       # start every env's game 0
+    MH_JOB_STEP = 1        # apply ``acts`` (``RANDOM`` < 0: a uniform legal action)
+    MH_JOB_STOP = 2        # (the workers end)
+    MH_VEC_SEATS = 16      # the most seats a vectorized game may have (``seat_is_caller``)
+
+ctypedef struct mh_vec_t:
+    const mh_game_t* g
+    mh_dims_t d
+    Py_ssize_t n              # envs
+    size_t stride             # bytes per state struct (size rounded up to 16)
+    char* states              # n structs
+    int32_t* legal            # n * max_legal: the legal actions of each env's seat to move
+    int32_t* nlegal           # n
+    rng_t* rng                # n: each env's generator for its current game
+    uint64_t* env_seed        # n: derive(seed, i)
+    int64_t* game_k           # n: each env's game index (private; published to game_index)
+    int32_t* seat_now         # n: each env's seat to move (private; published to current)
+    int64_t* game_index       # n (numpy, the caller's: written, never read)
+    int32_t* acted            # n: the seat whose action the step applied
+    uint8_t seat_is_caller[MH_VEC_SEATS]
+    # outputs (numpy arrays of the caller)
+    float* obs                # n * obs_size
+    float* final_obs          # n * obs_size
+    double* rewards           # n * players
+    uint8_t* terminated       # n
+    uint8_t* truncated        # n
+    int32_t* current          # n (written, never read)
+    uint8_t* mask             # n * num_actions
+    # the job
+    int job
+    int observe
+    int64_t* acts             # n: the private copy of the actions of a step (MH_JOB_STEP)
+    # per-thread scratch: chance outcomes and their probabilities
+    int32_t* scratch_out      # threads * max_legal
+    double* scratch_prob      # threads * max_legal
 
 
 cdef extern from *:

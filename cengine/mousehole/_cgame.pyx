@@ -133,6 +133,12 @@ cdef class CGame:
         """Whether the game gives its own ``playout``."""
         return self.g.playout != NULL
 
+    @property
+    def has_vector_block(self):
+        """Whether the game gives its own ``vector_block`` (``VectorGame``'s loop compiled
+        over its functions)."""
+        return self.g.vector_block != NULL
+
     def determinize(self, int p, uint64_t seed):
         self.g.determinize(self.s, p, seed)
 

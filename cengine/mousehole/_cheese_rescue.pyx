@@ -867,12 +867,16 @@ cdef int g_winner_mask(const void* s) noexcept nogil:
     return cr_winner_mask(<const cr_t*>s)
 
 
+# ``VectorGame``'s loop over this core's functions (the table's ``vector_block``)
+include "_vblock_core.pxi"
+
+
 cdef mh_game_t CR_GAME
 mh_game_def(&CR_GAME, b"cheese_rescue", sizeof(cr_t), g_dims, g_reset,
             g_current, g_legal, g_apply, g_chance,
             g_returns, g_rollout, g_playout,
             g_random_step, g_determinize,
-            g_observe, g_mask, g_truncated, g_evaluate)
+            g_observe, g_mask, g_truncated, g_evaluate, g_vector_block)
 
 
 # ---- Python lists from the struct (to_dict) ----------------------------------------------------

@@ -1623,12 +1623,16 @@ cdef int g_winner_mask(const void* s) noexcept nogil:
     return m_winner_mask(<const m_t*>s)
 
 
+# ``VectorGame``'s loop over this core's functions (the table's ``vector_block``)
+include "_vblock_core.pxi"
+
+
 cdef mh_game_t M_GAME
 mh_game_def(&M_GAME, b"m", sizeof(m_t), g_dims, g_reset, g_current,
             g_legal, g_apply, g_chance, g_returns,
             g_rollout, g_playout, g_random_step,
             g_determinize, g_observe, g_mask, g_truncated,
-            g_evaluate)
+            g_evaluate, g_vector_block)
 
 
 # ---- configuration ----------------------------------------------------------------------------

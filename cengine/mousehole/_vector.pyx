@@ -4,7 +4,11 @@
 Written once for every game over the C-level game interface (``mh_game_t`` in _cgame.pxd):
 nothing here knows a game's own struct. ``VectorCore`` keeps the N state structs in one
 buffer (copies of a prototype struct, then ``reset`` with each env's seed), steps them
-without the GIL and writes the caller's numpy arrays in place. The semantics (seeds, chance
+without the GIL and writes the caller's numpy arrays in place. The loop over the envs (a block of them:
+reset, apply or draw, chance and other seats, the end of a game and the next one, the
+outputs) is ``_vblock.pxi``, written once and compiled twice over: into each core over its own
+functions (the table's ``vector_block``: direct calls the C compiler inlines), and here over
+the table, for a game without that slot. The semantics (seeds, chance
 draws, random actions, automatic restarts) are specified in src/mousehole/vector.py, whose
 pure-Python backend implements the same ones with ordinary states.
 
@@ -45,58 +49,30 @@ cimport numpy as cnp
 import numpy as np
 
 from mousehole._rng cimport rng_t, rng_next, rng_below, rng_derive, uint8_t, int32_t, uint32_t, int64_t, uint64_t
-from mousehole._cgame cimport mh_game_t, mh_dims_t, game_of, state_of, CHANCE_SEAT, TERMINAL_SEAT, mh_random_step
+from mousehole._cgame cimport (
+    mh_game_t, mh_dims_t, mh_vec_t, mh_vector_block_f, game_of, state_of, mh_random_step,
+    MH_JOB_RESET, MH_JOB_STEP, MH_JOB_STOP, MH_VEC_SEATS,
+)
 
 cnp.import_array()
 
-# what a block of envs is asked to do
+# the job, the seats (``mh_vec_t``, _cgame.pxd)
 cdef enum:
-    JOB_RESET = 0
-    JOB_STEP = 1
-    JOB_STOP = 2
-
-# the most seats a game may have here (returns are read into a stack buffer)
-cdef enum:
-    MAX_SEATS = 16
+    JOB_RESET = MH_JOB_RESET
+    JOB_STEP = MH_JOB_STEP
+    JOB_STOP = MH_JOB_STOP
+    MAX_SEATS = MH_VEC_SEATS
 # the fewest envs a thread's block holds
 cdef enum:
     MIN_BLOCK = 128
 
-
-cdef struct vec_t:
-    const mh_game_t* g
-    mh_dims_t d
-    Py_ssize_t n              # envs
-    size_t stride             # bytes per state struct (size rounded up to 16)
-    char* states              # n structs
-    int32_t* legal            # n * max_legal: the legal actions of each env's seat to move
-    int32_t* nlegal           # n
-    rng_t* rng                # n: each env's generator for its current game
-    uint64_t* env_seed        # n: derive(seed, i)
-    int64_t* game_k           # n: each env's game index (private; published to game_index)
-    int32_t* seat_now         # n: each env's seat to move (private; published to current)
-    int64_t* game_index       # n (numpy, the caller's: written, never read)
-    int32_t* acted            # n: the seat whose action the step applied
-    uint8_t seat_is_caller[MAX_SEATS]
-    # outputs (numpy arrays of the caller)
-    float* obs                # n * obs_size
-    float* final_obs          # n * obs_size
-    double* rewards           # n * players
-    uint8_t* terminated       # n
-    uint8_t* truncated        # n
-    int32_t* current          # n (written, never read)
-    uint8_t* mask             # n * num_actions
-    # the job
-    int job
-    int observe
-    int64_t* acts             # n: the private copy of the actions of a step (JOB_STEP)
-    # per-thread scratch: chance outcomes and their probabilities
-    int32_t* scratch_out      # threads * max_legal
-    double* scratch_prob      # threads * max_legal
+# the envs and the job (the same struct for this module's loop and a core's ``vector_block``)
+ctypedef mh_vec_t vec_t
 
 
 cdef struct worker_t:
     vec_t* v
+    mh_vector_block_f block   # the loop (the core's ``vector_block`` or ``table_block``)
     Py_ssize_t lo
     Py_ssize_t hi
     int tid
@@ -193,149 +169,61 @@ cdef inline void wait_for(long* counter, long value, long* asleep, PyThread_type
     PyThread_acquire_lock(lock, WAIT_LOCK)  # released by ``signal`` (maybe already)
 
 
-# ---- one env ---------------------------------------------------------------------------------
+# ---- one env: the loop of ``_vblock.pxi`` over the table ----------------------------------------
+#
+# A game whose table fills ``vector_block`` runs the same loop compiled into its core (direct
+# calls); these calls through the table serve a game without it (and ``_use_table_loop``).
 
-cdef inline int32_t chance_pick(vec_t* v, Py_ssize_t i, int tid) noexcept nogil:
-    """A chance outcome drawn from env ``i``'s generator: ``below(n)`` when the outcomes are
-    equally likely, else the first outcome whose cumulative probability exceeds
-    ``u = (next64 >> 11) * 2**-53`` (the last one if rounding leaves none)."""
-    cdef void* s = v.states + i * v.stride
-    cdef int32_t* out = v.scratch_out + tid * v.d.max_legal
-    cdef double* prob = v.scratch_prob + tid * v.d.max_legal
-    cdef int n = v.g.chance(s, out, prob)
-    cdef int j
-    cdef bint uniform = True
-    cdef double u, c
-    for j in range(1, n):
-        if prob[j] != prob[0]:
-            uniform = False
-            break
-    if uniform:
-        return out[rng_below(&v.rng[i], <uint32_t>n)]
-    u = <double>(rng_next(&v.rng[i]) >> 11) * (1.0 / 9007199254740992.0)
-    c = 0.0
-    for j in range(n):
-        c += prob[j]
-        if u < c:
-            return out[j]
-    return out[n - 1]
+cdef inline int vb_current(const mh_game_t* g, const void* s) noexcept nogil:
+    return g.current(s)
 
 
-cdef inline int advance(vec_t* v, Py_ssize_t i, int tid) noexcept nogil:
-    """Resolve chance nodes and play the seats that are not the caller's (uniform random
-    legal actions) until a caller's seat is to move or the game is over; that seat (or
-    ``TERMINAL_SEAT``), so that a step asks the game for it once."""
-    cdef void* s = v.states + i * v.stride
-    cdef int32_t* buf = v.scratch_out + tid * v.d.max_legal
-    cdef int c = v.g.current(s)
-    while True:
-        if c == TERMINAL_SEAT:
-            return c
-        if c == CHANCE_SEAT:
-            v.g.apply(s, chance_pick(v, i, tid))
-            c = v.g.current(s)
-        elif v.seat_is_caller[c]:
-            return c
-        else:
-            c = mh_random_step(v.g, s, &v.rng[i], buf)
+cdef inline void vb_apply(const mh_game_t* g, void* s, int32_t a) noexcept nogil:
+    g.apply(s, a)
 
 
-cdef inline int start_game(vec_t* v, Py_ssize_t i, int64_t k, int tid) noexcept nogil:
-    """Env ``i``'s game ``k``: ``reset`` with ``derive(env_seed, 2k)``, generator
-    ``derive(env_seed, 2k + 1)``, then advance to a caller's seat; a game that ends before any
-    caller's seat is to move is skipped (the next ``k`` starts). The seat to move."""
-    cdef void* s = v.states + i * v.stride
-    cdef int c
-    while True:
-        v.g.reset(s, rng_derive(v.env_seed[i], <uint64_t>(2 * k)))
-        v.rng[i] = rng_derive(v.env_seed[i], <uint64_t>(2 * k + 1))
-        c = advance(v, i, tid)
-        if c != TERMINAL_SEAT:
-            break
-        k += 1
-    v.game_k[i] = k
-    return c
+cdef inline int vb_random_step(const mh_game_t* g, void* s, rng_t* policy, int32_t* buf) noexcept nogil:
+    return mh_random_step(g, s, policy, buf)
+
+
+cdef inline void vb_returns(const mh_game_t* g, const void* s, double* out) noexcept nogil:
+    g.returns(s, out)
+
+
+cdef inline int vb_truncated(const mh_game_t* g, const void* s) noexcept nogil:
+    return g.truncated(s)
+
+
+cdef inline void vb_reset(const mh_game_t* g, void* s, uint64_t seed) noexcept nogil:
+    g.reset(s, seed)
+
+
+cdef inline int vb_chance(const mh_game_t* g, const void* s, int32_t* out, double* prob) noexcept nogil:
+    return g.chance(s, out, prob)
+
+
+cdef inline void vb_observe(const mh_game_t* g, const void* s, int p, float* out) noexcept nogil:
+    g.observe(s, p, out)
+
+
+cdef inline void vb_mask(const mh_game_t* g, const void* s, uint8_t* out) noexcept nogil:
+    g.mask(s, out)
+
+
+include "_vblock.pxi"
+
+
+cdef void table_block(void* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil:
+    """The job on envs ``lo`` .. ``hi - 1`` through the table (``mh_vector_block_f``)."""
+    vb_run_block(<vec_t*>v, lo, hi, tid)
 
 
 cdef inline int known_legal(vec_t* v, Py_ssize_t i) noexcept nogil:
-    """Env ``i``'s legal actions, listed in ``v.legal`` (once per position: ``run_block``
+    """Env ``i``'s legal actions, listed in ``v.legal`` (once per position: the loop
     leaves them unlisted when nothing needs them); their number."""
     if v.nlegal[i] < 0:
         v.nlegal[i] = v.g.legal(v.states + i * v.stride, v.legal + i * v.d.max_legal)
     return v.nlegal[i]
-
-
-cdef void run_block(vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil:
-    """The job ``v.job`` on envs ``lo`` .. ``hi - 1``. What a step reads of ``v`` is held in
-    locals: a store into the caller's byte arrays (``terminated``, ``truncated``) may alias
-    anything, and a call through the game's interface may write any memory, so the compiler
-    would otherwise load the fields of ``v`` again after each of them."""
-    cdef const mh_game_t* g = v.g
-    cdef char* states = v.states
-    cdef size_t stride = v.stride
-    cdef int players = v.d.players
-    cdef double* rewards = v.rewards
-    cdef uint8_t* terminated = v.terminated
-    cdef uint8_t* truncated = v.truncated
-    cdef int32_t* seat_now = v.seat_now
-    cdef int32_t* acted = v.acted
-    cdef int32_t* current = v.current
-    cdef int32_t* nlegal = v.nlegal
-    cdef int64_t* game_k = v.game_k
-    cdef int64_t* game_index = v.game_index
-    cdef const int64_t* acts = v.acts
-    cdef const uint8_t* seat_is_caller = v.seat_is_caller
-    cdef rng_t* rng = v.rng
-    cdef int32_t* buf = v.scratch_out + tid * v.d.max_legal
-    cdef bint reset = v.job == JOB_RESET
-    cdef bint observe = v.observe
-    cdef Py_ssize_t i
-    cdef int p, seat, c
-    cdef int64_t a
-    cdef void* s
-    cdef double r[MAX_SEATS]
-    # every env's rewards 0 (an ended game writes its returns below), in one call for the
-    # block: gcc turns a loop of each env's zeros into a call of ``memset`` for each env
-    memset(rewards + lo * players, 0, <size_t>((hi - lo) * players) * sizeof(double))
-    for i in range(lo, hi):
-        s = states + i * stride
-        terminated[i] = 0
-        truncated[i] = 0
-        if reset:
-            c = start_game(v, i, 0, tid)
-        else:
-            seat = seat_now[i]
-            acted[i] = seat
-            a = acts[i]
-            if a < 0:  # RANDOM: a uniform legal action from the env's generator
-                c = mh_random_step(g, s, &rng[i], buf)
-            else:
-                g.apply(s, <int32_t>a)
-                c = g.current(s)
-            if c < 0 or not seat_is_caller[c]:  # (``advance``, unrolled for its usual case)
-                c = advance(v, i, tid)
-            if c == TERMINAL_SEAT:
-                g.returns(s, r)
-                for p in range(players):
-                    rewards[i * players + p] = r[p]
-                if observe:
-                    g.observe(s, seat, v.final_obs + i * v.d.obs_size)
-                if g.truncated(s):
-                    truncated[i] = 1
-                else:
-                    terminated[i] = 1
-                c = start_game(v, i, game_k[i] + 1, tid)
-        # publish the seat to move and, with ``observe``, its action mask (the game's ``mask``,
-        # written without listing the actions; bool and 0/1 bytes are the same) and
-        # observation. The legal actions are listed only when a check or a call needs them
-        # (``known_legal``): ``RANDOM`` and the other seats draw without a list.
-        nlegal[i] = -1
-        seat_now[i] = c
-        current[i] = c
-        game_index[i] = game_k[i]
-        if observe:
-            g.mask(s, v.mask + i * v.d.num_actions)
-            g.observe(s, c, v.obs + i * v.d.obs_size)
 
 
 cdef Py_ssize_t first_invalid(vec_t* v, const int64_t* actions) noexcept nogil:
@@ -379,7 +267,7 @@ cdef void worker_main(void* arg) noexcept nogil:
         wait_for(&w.go, job, &w.asleep, w.start)
         if w.v.job == JOB_STOP:
             break
-        run_block(w.v, w.lo, w.hi, w.tid)
+        w.block(w.v, w.lo, w.hi, w.tid)
         signal(&w.finished, job, &w.caller_asleep, w.done)
     signal(&w.finished, job, &w.caller_asleep, w.done)
     # the caller may have seen ``finished`` while this thread was still in ``signal``: it
@@ -482,6 +370,7 @@ cdef class VectorCore:
         for t in range(k):
             w = &self.workers[t]
             w.v = &self.v
+            w.block = self.v.g.vector_block if self.v.g.vector_block != NULL else table_block
             w.tid = t
             w.lo = (self.v.n * t) // k
             w.hi = (self.v.n * (t + 1)) // k
@@ -520,7 +409,7 @@ cdef class VectorCore:
     cdef void _run(self) noexcept nogil:
         """Every block: workers 1..k-1 on their threads, block 0 here; wait for all."""
         self._handoff()
-        run_block(&self.v, self.workers[0].lo, self.workers[0].hi, 0)
+        self.workers[0].block(&self.v, self.workers[0].lo, self.workers[0].hi, 0)
         self._join()
 
     def __dealloc__(self):
@@ -665,6 +554,15 @@ cdef class VectorCore:
             return out
         finally:
             self._leave()
+
+    def _use_table_loop(self):
+        """From now on step through the table, as for a game without ``vector_block`` (tests:
+        the core's loop and this one give the same envs). Call it between steps."""
+        cdef int t
+        self._enter("_use_table_loop")
+        for t in range(self.nblocks):
+            self.workers[t].block = table_block
+        self._leave()
 
     def _hold(self):
         """Take the one-thread guard as a method does (tests: a deterministic busy core)."""
