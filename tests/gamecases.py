@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Any, Dict, Iterator, List, Mapping, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -207,6 +207,57 @@ def random_states(game: Any, seed: int) -> Iterator[Any]:
             return
         acts = s.legal_actions()
         s.apply_action(int(acts[rng.below(len(acts))]))
+
+
+def state_clones(game: Any, seed: int, rng: Rng, every: int = 1) -> Iterator[Any]:
+    """Copies of every ``every``-th state of one seeded random game whose actions ``rng``
+    draws, the start and the end included."""
+    s = game.new_state(seed)
+    i = 0
+    while True:
+        if i % every == 0 or s.is_terminal():
+            yield s.clone()
+        if s.is_terminal():
+            return
+        legal = s.legal_actions()
+        s.apply_action(int(legal[rng.below(len(legal))]))
+        i += 1
+
+
+def write_out(
+    game: Any, seed: int, rng: Rng, check: Optional[Callable[[Any, int, str], None]] = None
+) -> Tuple[Any, List[str]]:
+    """Play one seeded random game whose actions ``rng`` draws, writing each with
+    ``state.describe``: at every step the legal actions' texts are distinct and each reads
+    back (``parse_action``) to its action (``check(state, action, text)`` checks more of each);
+    then the written game read back on a fresh state reaches the same end. The final state and
+    the texts."""
+    s = game.new_state(seed)
+    written: List[str] = []
+    while not s.is_terminal():
+        legal = [int(a) for a in s.legal_actions()]
+        texts = [s.describe(a) for a in legal]
+        assert len(set(texts)) == len(texts), texts
+        for a, text in zip(legal, texts):
+            assert s.parse_action(text) == a, (a, text)
+            if check is not None:
+                check(s, a, text)
+        a = legal[rng.below(len(legal))]
+        written.append(texts[legal.index(a)])
+        s.apply_action(a)
+    replay = game.new_state(seed)
+    for text in written:
+        replay.apply_action(replay.parse_action(text))
+    assert replay.to_dict() == s.to_dict() and list(replay.history) == list(s.history)
+    return s, written
+
+
+def cgame(state: Any) -> Any:
+    """The probe of ``state``'s C game interface (``mousehole._cgame.CGame``, the compiled
+    engine only)."""
+    from mousehole._cgame import CGame
+
+    return CGame(state)
 
 
 def same_bits(a: Any, b: Any) -> bool:

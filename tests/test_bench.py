@@ -514,66 +514,32 @@ def test_threads_and_control() -> None:
     assert t["control_games_per_s_2_processes"] > 0 and t["games"] >= 200
 
 
+#: a quick bench of Kater Kasimir at 2 players on the reference engine, one round
+QUICK_BENCH = ["--quick", "--games", "kasimir", "--players", "2", "--engine", "python", "--no-threads"]
+QUICK_BENCH += ["--sim-games", "10", "--rounds", "1"]
+
+
+def run_bench(entry: List[str], *argv: str) -> "subprocess.CompletedProcess[str]":
+    """``python -m ENTRY... ARGV`` (``entry``: ``["mousehole.bench"]`` or ``["mousehole",
+    "bench"]``), its output captured."""
+    return subprocess.run([sys.executable, "-m", *entry, *argv], capture_output=True, text=True, timeout=600)
+
+
 def test_module_entry_point(tmp_path: Any) -> None:
     path = tmp_path / "m.json"
-    res = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mousehole.bench",
-            "--quick",
-            "--games",
-            "kasimir",
-            "--players",
-            "2",
-            "--engine",
-            "python",
-            "--no-threads",
-            "--sim-games",
-            "10",
-            "--rounds",
-            "1",
-            "--json",
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    res = run_bench(["mousehole.bench"], *QUICK_BENCH, "--json", str(path))
     assert res.returncode == 0, res.stderr
     assert "Calls from Python" in res.stdout and json.loads(path.read_text())["games"]["kasimir"]["python"]
-    bad = subprocess.run([sys.executable, "-m", "mousehole.bench", "--games", "nope"], capture_output=True, text=True)
+    bad = run_bench(["mousehole.bench"], "--games", "nope")
     assert bad.returncode == 2 and "unknown game" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_cli_subcommand() -> None:
-    ok = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mousehole",
-            "bench",
-            "--quick",
-            "--games",
-            "kasimir",
-            "--players",
-            "2",
-            "--engine",
-            "python",
-            "--no-threads",
-            "--sim-games",
-            "10",
-            "--rounds",
-            "1",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    ok = run_bench(["mousehole", "bench"], *QUICK_BENCH)
     assert ok.returncode == 0, ok.stderr
     assert "Calls from Python" in ok.stdout
     for argv in (["--games", "nope"], ["--players", "9", "--games", "m"], ["--rounds", "0"]):
-        bad = subprocess.run([sys.executable, "-m", "mousehole", "bench", *argv], capture_output=True, text=True)
+        bad = run_bench(["mousehole", "bench"], *argv)
         assert bad.returncode == 2 and "error" in bad.stderr and "Traceback" not in bad.stderr, argv
 
 

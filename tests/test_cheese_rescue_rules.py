@@ -1,15 +1,22 @@
 """One test (at least) per rule of Cheese Rescue, CR-1 .. CR-15 (docs/games/cheese_rescue.md),
-on both engines. Each test fails when the rule it names is broken."""
+on both engines. Each test fails when the rule it names is broken.
+
+After the rules, in sections of their own (``# -- notation``, ``# -- observation``, ``# -- the C
+game interface``): the cases only this game has of its notation, its observation planes and its
+core's ``mh_game_t``, hand-built positions with their expected strings, planes and values
+(what every game has is checked by the generic suites over the registry)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
 import numpy as np
 import pytest
 
 import mousehole
-from mousehole._rng import Rng
+from gamecases import cgame, scale, state_clones, write_out
+from mousehole._api import TERMINAL
+from mousehole._rng import Rng, derive
 from mousehole.cheese_rescue import CAT_CODE, CHEESE_CODE, DOG_CODE, EMPTY, MOUSE_CODE, START, CRMove
 
 DOG, CAT, MOUSE = DOG_CODE, CAT_CODE, MOUSE_CODE  # table codes, short
@@ -540,3 +547,484 @@ def test_max_turns_truncates(engine: str) -> None:
     for _ in range(10):
         s.apply_action(int(s.legal_actions()[0]))
     assert s.is_terminal() and s.truncated and s.winners()
+
+
+# -- notation ----------------------------------------------------------------------------------
+#
+# Cheese Rescue moves a person can read and type: ``str(move)`` names the card and an
+# absolute grid cell (``cat@6,7``), ``game.parse_move`` reads it back, ``state.describe`` and
+# ``state.parse_action`` write and read a whole game (CR-7: a card from the hand on a cell).
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_parse_move_round_trips_every_action(players: int, engine: str) -> None:
+    game = mousehole.load("cheese_rescue", players=players, engine=engine)
+    seen = set()
+    for a in range(game.num_actions):
+        move = game.action_to_move(a)
+        text = str(move)
+        assert game.parse_move(text) == move
+        assert game.move_to_action(game.parse_move(text)) == a
+        assert game.parse_move(f"  {move.card} @ {move.row} , {move.col} ") == move  # spaces are allowed
+        seen.add(text)
+    assert len(seen) == game.num_actions
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "not a Cheese Rescue move"),
+        ("cat", "not a Cheese Rescue move"),
+        ("cat@6", "not a Cheese Rescue move"),
+        ("lion@6,7", "not a Cheese Rescue move"),
+        ("cat@-1,7", "not a Cheese Rescue move"),
+        ("cheese4@6,7", "CR-1/CR-2: no card 'cheese4'"),
+        ("cat@13,0", "CR-8"),
+        ("cat@0,13", "CR-8"),
+    ],
+)
+def test_parse_move_refuses_bad_text(text: str, words: str, engine: str) -> None:
+    game = mousehole.load("cheese_rescue", players=4, engine=engine)  # a 13 x 13 grid
+    with pytest.raises(ValueError, match=words):
+        game.parse_move(text)
+    with pytest.raises(ValueError, match="cat@6,7"):
+        game.parse_move(7)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_written_out_game_reads_back(players: int, engine: str) -> None:
+    """A whole game written with ``describe`` is read back by ``parse_action`` on a fresh
+    state, step by step, to the same final state; an illegal move is refused by name."""
+    game = mousehole.load("cheese_rescue", players=players, engine=engine)
+
+    def the_str_is_the_text(s: Any, a: int, text: str) -> None:
+        assert text == str(game.action_to_move(a)) and s.describe(game.action_to_move(a)) == text
+
+    _, written = write_out(game, players, Rng(5), the_str_is_the_text)
+    assert len(written) == game.cells_to_fill
+
+
+def test_parse_action_refuses_a_move_that_is_not_legal_now(engine: str) -> None:
+    game = mousehole.load("cheese_rescue", players=2, engine=engine)
+    s = game.new_state(seed=8)
+    before = s.to_dict()
+    c = game.square_size - 1
+    with pytest.raises(mousehole.IllegalMoveError, match="CR-7"):
+        s.parse_action(f"cheese1@{c - 2},{c}")  # not next to a card
+    missing = [k for k in range(3) if before["hands"][0][k] == 0][0]
+    with pytest.raises(mousehole.IllegalMoveError, match="CR-7: seat 0 holds no"):
+        s.parse_action(str(CRMove(game.kind_name(missing), c - 1, c)))
+    with pytest.raises(ValueError, match="not a Cheese Rescue move"):
+        s.parse_action("put the cat next to the dog")
+    assert s.to_dict() == before
+
+
+def test_module_parse_move_reads_every_str_and_refuses_non_text(engine: str) -> None:
+    """The module's ``parse_move`` (the notation's one home, as in every game) reads
+    ``str(move)`` of every action back, as ``CRMove.from_str`` and the game's ``parse_move``
+    do, and refuses what is not text or not a move."""
+    from mousehole.cheese_rescue import parse_move
+
+    game = mousehole.load("cheese_rescue", players=4, engine=engine)
+    for a in range(game.num_actions):
+        move = game.action_to_move(a)
+        assert parse_move(str(move)) == move == CRMove.from_str(str(move)) == game.parse_move(str(move))
+    with pytest.raises(TypeError, match="from a str, not int"):
+        parse_move(7)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a Cheese Rescue move"):
+        parse_move("cat@6")
+
+
+def test_move_to_action_refuses_a_bool_or_a_float_for_a_cell() -> None:
+    """CR-8: a move's row and column are ints; a bool read as 1 and a float gave a float
+    action before issue 40's one integer check."""
+    g = mousehole.load("cheese_rescue", engine="python")
+    good = g.move_to_action(CRMove("cat", 1, 2))
+    assert type(good) is int
+    for move in (CRMove("cat", True, 2), CRMove("cat", 1, False), CRMove("cat", 1.0, 2), CRMove("cat", 1, 2.0)):
+        with pytest.raises(mousehole.IllegalMoveError, match=r"CR-8: cell \("):
+            g.move_to_action(move)
+
+
+# -- observation -------------------------------------------------------------------------------
+#
+# Cheese Rescue observations and legal-action masks written by the compiled core.
+#
+# The compiled engine writes ``observation(p)`` and ``legal_action_mask()`` straight from its
+# C struct; they must equal the reference engine's, bit for bit, at every step (CR-15: what a
+# seat sees; CR-7/CR-8: the legal actions), with or without a caller's ``out`` array. (Bad
+# seats and bad ``out`` arrays: every game's, ``tests/test_observation.py``.)
+
+
+#: player counts and parameter sets: the defaults, and cheese values whose ratios to the
+#: highest one are not exact in float32 (2/7, 3/7), five cheese kinds, another square.
+CONFIGS: List[Dict[str, Any]] = [
+    {"players": 2},
+    {"players": 3},
+    {"players": 4},
+    {"players": 2, "cheese_values": [2, 3, 7]},
+    {"players": 3, "cheese_values": [1, 2, 3, 5, 7]},
+    {"players": 4, "cheese_values": [2, 3, 7], "max_turns": 30},
+    {"players": 4, "square": 5},
+]
+
+
+CONFIG_IDS = ["-".join(f"{k}={v}" for k, v in sorted(c.items())) for c in CONFIGS]
+
+
+def _bits(a: Any) -> Any:
+    """The raw bits of a float32 array (equal bits: no -0.0 / 0.0 or NaN slack)."""
+    return np.ascontiguousarray(a).view(np.uint32)
+
+
+def _walk(game: Any, seed: int) -> Iterator[Any]:
+    """The states of one seeded random game, the terminal one included."""
+    state = game.new_state(seed)
+    rng = Rng(derive(seed, 31))
+    while True:
+        yield state
+        if state.is_terminal():
+            return
+        legal = state.legal_actions()
+        state.apply_action(int(legal[rng.below(len(legal))]))
+
+
+def _mask_of(game: Any, legal: Any) -> Any:
+    mask = np.zeros(game.num_actions, dtype=np.bool_)
+    mask[legal] = True
+    return mask
+
+
+@pytest.mark.differential
+@pytest.mark.parametrize("params", CONFIGS, ids=CONFIG_IDS)
+def test_compiled_observation_and_mask_equal_the_reference(params: Dict[str, Any]) -> None:
+    """CR-15 / CR-7 / CR-8: at every step of seeded random games, every seat's compiled
+    observation (fresh, or into a dirty ``out``) has the reference's bits, and the compiled
+    mask (fresh, or into a dirty ``out``) is the reference's and marks exactly the legal
+    actions."""
+    gc = mousehole.load("cheese_rescue", engine="compiled", **params)
+    gp = mousehole.load("cheese_rescue", engine="python", **params)
+    n = gc.num_players
+    obuf = np.empty(gc.observation_shape, dtype=np.float32)
+    mbuf = np.empty(gc.num_actions, dtype=np.bool_)
+    steps = 0
+    for seed in range(scale(6)):
+        for c in _walk(gc, 1000 + seed):
+            ref = gp.state_from_dict(c.to_dict())
+            before = c.to_dict()
+            for p in range(n):
+                want = ref.observation(p)
+                got = c.observation(p)
+                assert got.dtype == np.float32 and got.shape == gc.observation_shape
+                assert got.flags.c_contiguous and got.flags.writeable
+                assert np.array_equal(_bits(got), _bits(want)), f"seed {seed}, step {len(c.history)}, seat {p}"
+                obuf.fill(np.nan)  # whatever was in out is overwritten, zeros included
+                assert c.observation(p, out=obuf) is obuf
+                assert np.array_equal(_bits(obuf), _bits(want)), f"seed {seed}, step {len(c.history)}, seat {p} (out=)"
+            want_mask = ref.legal_action_mask()
+            assert np.array_equal(want_mask, _mask_of(gp, ref.legal_actions()))
+            got_mask = c.legal_action_mask()
+            assert got_mask.dtype == np.bool_ and got_mask.shape == (gc.num_actions,)
+            assert np.array_equal(got_mask, want_mask)
+            assert np.array_equal(np.flatnonzero(got_mask), c.legal_actions())
+            mbuf.fill(True)
+            assert c.legal_action_mask(out=mbuf) is mbuf
+            assert np.array_equal(mbuf, want_mask)
+            assert c.to_dict() == before, "observation and mask leave the state unchanged"
+            steps += 1
+    assert steps > scale(6) * 10
+
+
+@pytest.mark.differential
+def test_errors_are_the_reference_errors() -> None:
+    """A bad seat or a bad ``out`` gives the same exception type and message on both engines
+    (the shared checks ``check_seat`` / ``check_out``)."""
+    gc = mousehole.load("cheese_rescue", players=3, engine="compiled")
+    gp = mousehole.load("cheese_rescue", players=3, engine="python")
+    c, r = gc.new_state(4), gp.new_state(4)
+    shape = gc.observation_shape
+    bad_seats: List[Any] = ["1", 1.0, None, -1, 3, 2**70, -(2**70), np.int64(3), np.int64(-1), np.uint8(7)]
+    bad_obs_out: List[Any] = [
+        [0.0] * 4,
+        np.zeros(shape, dtype=np.float64),
+        np.zeros(shape, dtype=">f4"),
+        np.zeros(shape[1:], dtype=np.float32),
+        np.zeros((shape[0] + 1,) + shape[1:], dtype=np.float32),
+        np.zeros(shape, dtype=np.float32, order="F"),
+        np.zeros(shape[:2] + (2 * shape[2],), dtype=np.float32)[:, :, ::2],
+        np.frombuffer(bytes(4 * int(np.prod(shape))), dtype=np.float32).reshape(shape),
+    ]
+    bad_mask_out: List[Any] = [
+        (True,) * gc.num_actions,
+        np.zeros(gc.num_actions, dtype=np.uint8),
+        np.zeros(gc.num_actions + 1, dtype=np.bool_),
+        np.zeros((1, gc.num_actions), dtype=np.bool_),
+        np.zeros(2 * gc.num_actions, dtype=np.bool_)[::2],
+        np.frombuffer(bytes(gc.num_actions), dtype=np.bool_),
+    ]
+    calls: List[Tuple[str, str, Any]] = []
+    calls += [(f"seat {x!r}", "seat", x) for x in bad_seats]
+    calls += [(f"obs out #{i}", "obs", o) for i, o in enumerate(bad_obs_out)]
+    calls += [(f"mask out #{i}", "mask", o) for i, o in enumerate(bad_mask_out)]
+    for what, kind, arg in calls:
+        errors = []
+        for s in (c, r):
+            with pytest.raises((TypeError, ValueError)) as info:
+                if kind == "seat":
+                    s.observation(arg)
+                elif kind == "obs":
+                    s.observation(0, out=arg)
+                else:
+                    s.legal_action_mask(out=arg)
+            errors.append((type(info.value), str(info.value)))
+        assert errors[0] == errors[1], what
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_observation_layout(engine: str, players: int) -> None:
+    """The documented layout, plane by plane, computed here from the state dict: table
+    planes, cheese of each relative seat scaled by the highest value (CR-2), own animals,
+    animal and cheese counts per hand (public, CR-15), pile size (CR-9), seat to play."""
+    g = mousehole.load("cheese_rescue", players=players, engine=engine)
+    n, G, K = g.num_players, g.grid_size, g.num_cheese_kinds
+    top = max(g.cheese_kind_values)
+    for seed in range(scale(2)):
+        for s in _walk(g, 500 + seed):
+            d = s.to_dict()
+            table = np.array(d["table"]).reshape(G, G)
+            for p in range(n):
+                obs = s.observation(p)
+                assert obs.shape == (4 + n + 3 + n + n * K + 1 + n, G, G)
+                for plane, code in enumerate((START, DOG_CODE, CAT_CODE, MOUSE_CODE)):
+                    assert np.array_equal(obs[plane], (table == code).astype(np.float32))
+                for k in range(n):
+                    q = (p + k) % n
+                    want = np.zeros((G, G), dtype=np.float32)
+                    for ck in range(K):
+                        want[table == CHEESE_CODE + q * K + ck] = np.float32(g.cheese_kind_values[ck] / top)
+                    assert np.array_equal(obs[4 + k], want)
+                c = 4 + n
+                for k in range(3):
+                    assert (obs[c + k] == d["hands"][p][k]).all()
+                c += 3
+                for k in range(n):
+                    assert (obs[c + k] == sum(d["hands"][(p + k) % n][:3])).all()
+                c += n
+                for k in range(n):
+                    for ck in range(K):
+                        assert (obs[c + k * K + ck] == d["hands"][(p + k) % n][3 + ck]).all()
+                c += n * K
+                assert (obs[c] == len(d["pile"])).all()
+                c += 1
+                cur = s.current_player
+                for k in range(n):
+                    on = cur != TERMINAL and (cur - p) % n == k
+                    assert (obs[c + k] == (1.0 if on else 0.0)).all()
+
+
+def test_mask_is_the_legal_actions(engine: str) -> None:
+    """CR-7, CR-8: the mask is True exactly at ``legal_actions()``, at every step and at the
+    end (all False), fresh or written into ``out``."""
+    g = mousehole.load("cheese_rescue", players=4, engine=engine)
+    buf = np.ones(g.num_actions, dtype=np.bool_)
+    for seed in range(scale(3)):
+        for s in _walk(g, 700 + seed):
+            want = _mask_of(g, s.legal_actions())
+            assert np.array_equal(s.legal_action_mask(), want)
+            buf.fill(True)
+            assert s.legal_action_mask(out=buf) is buf
+            assert np.array_equal(buf, want)
+            if s.is_terminal():
+                assert not buf.any()
+
+
+def test_each_seat_gets_its_own_observation(engine: str) -> None:
+    """CR-15: ``observation(p)`` is seat ``p``'s (its own dogs, cats and mice in hand, the
+    seats relative to it): two seats of one state get different planes. (Which seats and
+    ``out`` arrays are refused: every game's, ``tests/test_observation.py``.)"""
+    g = mousehole.load("cheese_rescue", players=3, engine=engine)
+    s = g.new_state(2)
+    s.apply_action(int(s.legal_actions()[-1]))
+    assert not np.array_equal(s.observation(0), s.observation(1))
+
+
+# -- the C game interface (mh_game_t) ----------------------------------------------------------
+#
+# Cheese Rescue's C-level interface (``mh_game_t``) and its compiled determinization.
+#
+# What the generic conformance test (test_cinterface.py) cannot check for this game:
+#
+# * the C determinization (``determinize`` of the interface, and the compiled
+#   ``state.determinize``) equals, struct for struct, the reference path: the Python
+#   ``CheeseRescue._determinize`` of seat p's view, loaded into the compiled engine; and equals
+#   the reference engine's state dict for dict;
+# * CR-15: it keeps everything p may see (table, history, own hand, the cheese in every hand,
+#   every hand's size, the pile's size), deals only animals that are hidden from p, changes
+#   what p cannot see (that it depends on p's view alone: every game's,
+#   ``tests/test_cinterface.py``);
+# * structs are byte-canonical: a state reached by play and the same state loaded from its
+#   dict are the same bytes (unused pile and history slots are zero), so that search can copy
+#   and compare structs;
+# * ``returns`` of the interface at a truncated end (max_turns), and the bound ``max_legal``;
+# * (seeds and seats of ``determinize``, read as the reference reads them: every game's,
+#   ``tests/test_information.py``.)
+#
+# Every test of this section is marked pytest.mark.differential (it needs the compiled engine).
+
+
+PLAYERS = [2, 3, 4]
+
+
+def _states(game: Any, seed: int) -> Iterator[Any]:
+    """Every state of one seeded random game (copies), the start and the end included."""
+    return state_clones(game, seed, Rng(seed + 7))
+
+
+def _reference_determinization(game: Any, state: Any, p: int, seed: int) -> Any:
+    """The Python path: ``CheeseRescue._determinize`` of p's view, validated and loaded into
+    ``game``'s engine (what ``StateAPI.determinize`` does on the reference engine)."""
+    return game.determinize_view(state.to_dict(for_player=p), seed)
+
+
+def _animals(d: Dict[str, Any]) -> List[int]:
+    """Dogs, cats, mice anywhere: table, hands and pile (CR-1, CR-4)."""
+    return [d["table"].count(2 + k) + sum(h[k] for h in d["hands"]) + d["pile"].count(k) for k in range(3)]
+
+
+@pytest.mark.differential
+@pytest.mark.parametrize("players", PLAYERS)
+def test_c_determinize_is_the_python_determinization_of_the_view(players: int) -> None:
+    """CR-15: the interface's determinize, the compiled ``state.determinize`` and the Python
+    ``_determinize`` of the view (on both engines) give the same state, byte for byte."""
+    game = mousehole.load("cheese_rescue", players=players, engine="compiled")
+    python = mousehole.load("cheese_rescue", players=players, engine="python")
+    checked = 0
+    for i, state in enumerate(_states(game, 40 + players)):
+        if i % 3:
+            continue
+        for p in range(players):
+            seed = 1000 * i + p
+            c = cgame(state)
+            c.determinize(p, seed)
+            via_python = _reference_determinization(game, state, p, seed)
+            assert c.same_struct(cgame(via_python)), (i, p)
+            assert c.same_struct(cgame(state.determinize(p, seed))), (i, p)
+            ref = _reference_determinization(python, python.state_from_dict(state.to_dict()), p, seed)
+            assert ref.to_dict() == via_python.to_dict()
+            checked += 1
+    assert checked >= players * 8
+
+
+@pytest.mark.differential
+@pytest.mark.parametrize("players", PLAYERS)
+def test_determinize_keeps_what_the_seat_sees_and_redeals_the_rest(players: int) -> None:
+    """CR-15: p's view is unchanged (table, history, own hand, cheese in every hand, hand
+    sizes, pile size), every animal is still somewhere exactly once (CR-1, CR-4), the other
+    seats' animals and the pile are re-dealt (they differ for some seeds), the generator is
+    re-seeded, and the original state is left alone."""
+    game = mousehole.load("cheese_rescue", players=players, engine="compiled")
+    state = list(_states(game, 7))[players * 3]  # some turns in: hands and pile hold animals
+    before = state.to_dict()
+    totals = _animals(before)
+    for p in range(players):
+        view = state.to_dict(for_player=p)
+        hidden_seen = set()
+        for seed in range(40):
+            det = state.determinize(p, seed)
+            d = det.to_dict()
+            assert det.to_dict(for_player=p) == view
+            assert d["table"] == before["table"] and d["history"] == before["history"]
+            assert d["hands"][p] == before["hands"][p]
+            assert _animals(d) == totals
+            assert d["rng"] != before["rng"]
+            assert game.state_from_dict(d).to_dict() == d  # a valid, playable state
+            hidden_seen.add(repr(([h[:3] for q, h in enumerate(d["hands"]) if q != p], d["pile"])))
+        assert len(hidden_seen) > 1, "determinize never changed what the seat cannot see"
+    assert state.to_dict() == before
+
+
+@pytest.mark.differential
+@pytest.mark.parametrize("players", PLAYERS)
+def test_structs_are_canonical(players: int) -> None:
+    """A state reached by play, the same state loaded from its dict and a fresh reset are
+    the same bytes: unused pile slots (drawn cards) and history slots are zero."""
+    game = mousehole.load("cheese_rescue", players=players, engine="compiled")
+    for state in _states(game, 3):
+        loaded = game.state_from_dict(state.to_dict())
+        assert cgame(state).same_struct(cgame(loaded))
+    end = cgame(state)
+    end.reset(3)  # reset over a finished game: its history and pile are cleared
+    assert end.same_struct(cgame(game.new_state(3)))
+
+
+@pytest.mark.differential
+def test_returns_at_a_truncated_end() -> None:
+    """``returns`` of the interface equals ``state.returns()`` when max_turns ends the game
+    before the square is full (CR-13 on the table as it is), and before the end (all 0)."""
+    game = mousehole.load("cheese_rescue", players=4, max_turns=9, engine="compiled")
+    seen = set()
+    for seed in range(30):
+        for state in _states(game, seed):
+            c = cgame(state)
+            assert c.returns() == state.returns()
+            if state.is_terminal():
+                assert state.truncated
+                seen.add(tuple(state.returns()))
+    assert len(seen) > 1  # several outcomes, not one constant
+
+
+@pytest.mark.differential
+@pytest.mark.parametrize("players", PLAYERS)
+def test_max_legal_bounds_the_legal_cells(players: int) -> None:
+    """CR-7/CR-8: the legal cells lie in the bounding box of the table or on one of its
+    sides while that side is shorter than N: at most N * N + 2N cells, which ``dims`` uses."""
+    game = mousehole.load("cheese_rescue", players=players, engine="compiled")
+    d = cgame(game.new_state(0)).dims()
+    bound = min(game.square_size * game.square_size + 2 * game.square_size, game.num_cells)
+    assert d["max_legal"] == game.num_kinds * bound
+    most = 0
+    for seed in range(20):
+        for state in _states(game, seed):
+            most = max(most, len(state.legal_cells()))
+    assert 0 < most <= bound
+
+
+@pytest.mark.differential
+def test_interface_capsules_and_call_fast_paths() -> None:
+    """``_c_game``/``_c_state`` name this game's interface and this state's struct; an
+    action given as numpy int64 (what ``legal_actions`` holds) plays as the same int; Cheese
+    Rescue has no chance node."""
+    game = mousehole.load("cheese_rescue", players=3, engine="compiled")
+    a, b = game.new_state(8), game.new_state(8)
+    c = cgame(a)
+    assert c.name == "cheese_rescue"
+    assert c.size == cgame(b).size
+    rng = Rng(2)
+    while not a.is_terminal():
+        assert a.is_chance_node() is False
+        legal = a.legal_actions()
+        x = legal[rng.below(len(legal))]
+        a.apply_action(x)  # numpy int64
+        b.apply_action(int(x))
+        assert a.to_dict() == b.to_dict()
+    assert a.is_chance_node() is False
+    with pytest.raises(mousehole.IllegalMoveError):
+        a.apply_action(np.int64(0))
+
+
+def _played_pairs(players: int) -> Iterator[Tuple[Any, Any]]:
+    compiled = mousehole.load("cheese_rescue", players=players, engine="compiled")
+    python = mousehole.load("cheese_rescue", players=players, engine="python")
+    for state in _states(compiled, 21):
+        yield state, python.state_from_dict(state.to_dict())
+
+
+@pytest.mark.differential
+@pytest.mark.parametrize("players", PLAYERS)
+def test_legal_actions_match_the_reference(players: int) -> None:
+    """The compiled ``legal_actions`` (written straight into the array) equals the
+    reference's at every step: sorted, kind-major, only kinds held (CR-7, CR-8)."""
+    for c, r in _played_pairs(players):
+        la, lr = c.legal_actions(), r.legal_actions()
+        assert la.dtype == np.int64 and la.flags.c_contiguous and la.flags.owndata
+        np.testing.assert_array_equal(la, lr)

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import mousehole
-from gamecases import CASES, IDS, random_walk, scale
+from gamecases import CASES, IDS, profile, random_states, random_walk, scale
 from mousehole._api import CHANCE, TERMINAL
 
 pytestmark = pytest.mark.compiled  # deselected (and said) when the compiled engine is not built
@@ -245,3 +245,28 @@ def test_no_fast_alloc_switches_the_tricks_off_and_plays_the_same_games() -> Non
         assert h_fast == h_plain, name
         assert tracked_fast == [False] * 3 and redecl_fast, name  # the tricks, by default
         assert tracked_plain == [True] * 3 and not redecl_plain, name  # switched off
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_c_determinize_depends_on_the_view_only(case: Any) -> None:
+    """Two states that seat p cannot tell apart (a state of a seeded game and its
+    determinization for p, which re-deals what p cannot see and draws another generator) give
+    byte-equal C determinizations for p for every seed, though their hidden parts differ (the
+    information sets of M-22, CR-15, KK-14, MC-26)."""
+    name, params = case
+    game = mousehole.load(name, engine="compiled", **params)
+    every = profile(name).information_every
+    differed = 0
+    for i, state in enumerate(random_states(game, 11)):
+        if i % every or state.is_terminal():
+            continue
+        for p in range(game.num_players):
+            other = game.determinize_view(state.to_dict(for_player=p), 555 + i)
+            assert other.to_dict(for_player=p) == state.to_dict(for_player=p)
+            differed += other.to_dict() != state.to_dict()
+            for seed in (0, 1, 2**63 + 5):
+                a, b = _cgame(state), _cgame(other)
+                a.determinize(p, seed)
+                b.determinize(p, seed)
+                assert a.same_struct(b), (i, p, seed)
+    assert differed > 0, "no pair of different states with the same view was built"

@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 import mousehole
-from gamecases import CASES, IDS, profile, random_walk, scale
+from gamecases import CASES, IDS, profile, random_states, random_walk, scale
 
 
 def _sampled_states(game: Any, seed: int, every: int) -> Any:
@@ -123,3 +123,28 @@ def test_determinize_view_refuses_what_is_not_a_view(name: str, engine: str) -> 
     with pytest.raises(TypeError):
         game.determinize_view(view, "seed")  # type: ignore[arg-type]
     assert state.to_dict() == full
+
+
+@pytest.mark.parametrize("name", mousehole.game_names())
+def test_determinize_reads_seeds_and_seats_as_the_reference(name: str, engine: str) -> None:
+    """Seeds are taken modulo 2**64 whatever their integer type, and a seat is any integer:
+    ``state.determinize(p, seed)`` is the reference path (``determinize_view`` of seat p's
+    view, loaded into the state's engine) for each; a bad seat or seed raises naming it and
+    changes nothing. (The comparison tests the compiled cores' own determinization; on the
+    reference engine ``determinize`` is that path, and the refusals are what is tested.)"""
+    game = mousehole.load(name, engine=engine, players=mousehole.load(name, engine="python").max_players)
+    states = [s.clone() for s in random_states(game, 5) if not s.is_terminal()]
+    state = states[len(states) // 2]
+    before = state.to_dict()
+    for seed in (-1, 2**64 + 5, 2**70 - 3, np.uint64(2**63 + 1), np.int64(-3), np.int32(9), 0):
+        expected = game.determinize_view(state.to_dict(for_player=1), seed).to_dict()
+        assert state.determinize(1, seed).to_dict() == expected, seed
+        assert state.determinize(np.int64(1), seed).to_dict() == expected, seed
+    n = game.num_players
+    for bad_seat, error in ((n, ValueError), (-1, ValueError), ("1", TypeError), (1.0, TypeError), (True, TypeError)):
+        with pytest.raises(error, match="player"):
+            state.determinize(bad_seat, 0)
+    for bad_seed in (True, "3", 2.5, None):
+        with pytest.raises(TypeError, match="seed"):
+            state.determinize(0, bad_seed)
+    assert state.to_dict() == before

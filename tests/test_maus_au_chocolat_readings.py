@@ -90,35 +90,48 @@ def load(engine: str, **kw: Any) -> Any:
     return mousehole.load("maus_au_chocolat", engine=engine, **kw)
 
 
+def round_one(game: Any, phase: str, **fields: Any) -> Any:
+    """A state of round 1 in ``phase``, set up by hand: ``fields`` (the pile, the display, the
+    hands, the helpers, ...) over what every such position here shares: no discard, nothing
+    known, no coins in the pools, no bids, no victory points, the row the helpers nobody holds,
+    no order yet, the first turn, no pick left, Etienne unused, no history."""
+    n = game.num_players
+    d: Dict[str, Any] = game.new_state(0).to_dict()
+    d.update(
+        round=1,
+        phase=phase,
+        discard=[],
+        known=[[] for _ in range(n)],
+        pools=[0] * 80,
+        bids=[-1] * n,
+        vp=[[] for _ in range(n)],
+        row=[h for h in range(7) if h not in fields["helpers"]],
+        order=[],
+        turn=0,
+        picks_left=0,
+        etienne_used=False,
+        history=[],
+        truncated=False,
+    )
+    d.update(fields)
+    return game.state_from_dict(d)
+
+
 def bid_position(game: Any) -> Any:
     """Round 1, bid phase, nobody has bid; 3 players with the hands above, holding Henri,
     Mathieu and Lilly."""
     helpers = [HENRI, MATHIEU, LILLY]
     used = set(sum(HANDS.values(), []))
     free = [c for c in range(80) if c not in used]
-    d: Dict[str, Any] = game.new_state(0).to_dict()
-    d.update(
-        round=1,
-        phase="bid",
+    return round_one(
+        game,
+        "bid",
         pile=free[4:],
         display=sorted(free[:4]),
-        discard=[],
         hands=[sorted(HANDS[q]) for q in range(3)],
-        known=[[], [], []],
-        pools=[0] * 80,
-        bids=[-1] * 3,
-        vp=[[], [], []],
         helpers=list(helpers),
-        row=[h for h in range(7) if h not in helpers],
-        order=[],
-        turn=0,
-        picks_left=0,
-        etienne_used=False,
         rng=99,
-        history=[],
-        truncated=False,
     )
-    return game.state_from_dict(d)
 
 
 # ---- every reading ---------------------------------------------------------------------------
@@ -312,29 +325,17 @@ def combine_position(game: Any, hand: List[int], helper: int) -> Any:
     other = next(h for h in range(helper + 1, 7)) if helper < 6 else 5
     rest = [c for c in range(80) if c not in hand]
     order = [0, 1] if helper < other else [1, 0]
-    d: Dict[str, Any] = game.new_state(0).to_dict()
-    d.update(
-        round=1,
-        phase="combine",
+    return round_one(
+        game,
+        "combine",
         pile=rest[7:],
         display=rest[:3],
-        discard=[],
         hands=[sorted(hand), sorted(rest[3:7])],
-        known=[[], []],
-        pools=[0] * 80,
-        bids=[-1, -1],
-        vp=[[], []],
         helpers=[helper, other],
-        row=[h for h in range(7) if h not in (helper, other)],
         order=order,
         turn=order.index(0),
-        picks_left=0,
-        etienne_used=False,
         rng=5,
-        history=[],
-        truncated=False,
     )
-    return game.state_from_dict(d)
 
 
 def moves(state: Any) -> List[Any]:
@@ -610,29 +611,16 @@ def etienne_round(game: Any) -> Any:
     (Mathieu) :data:`E_OTHER`, the display :data:`E_DISPLAY`; the pile the other cards in id
     order (its top, drawn first, is the highest id left: sugar7/4c, card 79)."""
     used = set(E_HAND + E_OTHER + E_DISPLAY)
-    d: Dict[str, Any] = game.new_state(0).to_dict()
-    d.update(
-        round=1,
-        phase="bid",
+    return round_one(
+        game,
+        "bid",
         pile=[c for c in range(80) if c not in used],
         display=sorted(E_DISPLAY),
-        discard=[],
         hands=[sorted(E_HAND), sorted(E_OTHER)],
-        known=[[], []],
-        pools=[0] * 80,
-        bids=[-1, -1],
-        vp=[[], []],
         helpers=[0, MATHIEU],
         row=[1, 3, 4, 5, 6],
-        order=[],
-        turn=0,
-        picks_left=0,
-        etienne_used=False,
         rng=17,
-        history=[],
-        truncated=False,
     )
-    return game.state_from_dict(d)
 
 
 def swaps(cards: List[int]) -> List[int]:
@@ -879,29 +867,17 @@ def tie_position(game: Any, helpers: List[int], vp: List[List[int]], sets: Dict[
         hands.append(sorted(sets[q] + [free.pop()]) if q in sets else sorted(free.pop() for _ in range(4)))
     rest = [c for c in range(80) if c not in used and c not in sum(hands, [])]
     order = sorted(range(n), key=lambda q: helpers[q])  # MC-10: helper rank order
-    d: Dict[str, Any] = game.new_state(0).to_dict()
-    d.update(
-        round=1,
-        phase="combine",
+    return round_one(
+        game,
+        "combine",
         pile=rest[1:],
         display=[rest[0]],
-        discard=[],
         hands=hands,
-        known=[[] for _ in range(n)],
-        pools=[0] * 80,
-        bids=[-1] * n,
         vp=[sorted(v) for v in vp],
         helpers=list(helpers),
-        row=[h for h in range(7) if h not in helpers],
         order=order,
-        turn=0,
-        picks_left=0,
-        etienne_used=False,
         rng=5,
-        history=[],
-        truncated=False,
     )
-    return game.state_from_dict(d)
 
 
 def play_to_the_end(s: Any, sets: Dict[int, List[int]]) -> Any:

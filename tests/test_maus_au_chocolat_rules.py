@@ -1,15 +1,22 @@
-"""Maus au Chocolat: one test (at least) per rule id MC-1 .. MC-30, on both engines."""
+"""Maus au Chocolat: one test (at least) per rule id MC-1 .. MC-30, on both engines.
+
+After the rules, in sections of their own (``# -- notation``, ``# -- observation``, ``# -- the C
+game interface``): the cases only this game has of its notation, its observation planes and its
+core's ``mh_game_t``, hand-built positions with their expected strings, planes and values
+(what every game has is checked by the generic suites over the registry)."""
 
 from __future__ import annotations
 
 import itertools
-from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Set
+from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 import pytest
 
 import mousehole
+from gamecases import cgame, scale
 from mousehole import TERMINAL, IllegalMoveError, ParameterError, StateError
+from mousehole._rng import Rng, derive
 from mousehole.maus_au_chocolat import (
     AMELIE,
     BID,
@@ -22,13 +29,18 @@ from mousehole.maus_au_chocolat import (
     LILLY,
     MATHIEU,
     MAURICE,
+    NUM_ACTIONS,
+    NUM_CARDS,
     PATTERNS,
     PICK,
     SWAP,
     MCBid,
     MCCombine,
     MCDecline,
+    MCPick,
+    MCSwap,
     default_cards,
+    parse_move,
 )
 
 CARDS = default_cards()
@@ -868,3 +880,753 @@ def test_moves_round_trip_and_errors(engine: str) -> None:
         s.apply_action(PICK + s.to_dict()["display"][0])
     assert "round 1" in str(s)
     assert np.asarray(s.observation(0)).shape == g.observation_shape
+
+
+# -- notation ----------------------------------------------------------------------------------
+#
+# Maus au Chocolat: moves a person can read and type.
+#
+# * ``game.parse_move(str(move)) == move`` for every action of the action space;
+# * ``state.describe(a)`` writes a legal action with card names and ``state.parse_action``
+#   reads it back (and ``str(move)`` too), over whole games on both engines;
+# * bad text raises ``ValueError`` naming the notation; a move that is not legal here raises
+#   ``IllegalMoveError`` naming the rule.
+
+
+def load_game(engine: str, players: int = 4, **kw: Any) -> Any:
+    return mousehole.load("maus_au_chocolat", engine=engine, players=players, **kw)
+
+
+def test_every_action_round_trips_through_its_str(engine: str) -> None:
+    g = load_game(engine)
+    for a in range(g.num_actions):
+        m = g.action_to_move(a)
+        assert g.parse_move(str(m)) == m, a
+        assert parse_move(str(m)) == m
+        assert type(m).from_str(str(m)) == m
+        assert g.move_to_action(g.parse_move(str(m))) == a
+
+
+def test_card_moves_by_name() -> None:
+    g = load_game("python")
+    for c in range(80):
+        name = g.card_name(c)
+        assert g.card_token(c) == name, "DEFAULT card names are unique"
+        assert g.parse_move(f"pick {name}") == MCPick(c)
+        assert g.parse_move(f"Bid {name.upper()}") == MCBid(c)
+        assert g.parse_move(f"swap {name}#{c}") == MCSwap(c)
+    assert g.parse_move("  decline ") == MCDecline()
+    assert g.parse_move("combine 0, 2, 5 keep 5") == MCCombine((0, 2, 5), (5,))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "bid",
+        "bid 17 18",
+        "bid 80",
+        "bid -1",
+        "bid fruit9/3c",
+        "pick fruit3/3c#18",
+        "bid 17 (eggs3/1c)",
+        "decline now",
+        "combine 0,1,2",
+        "combine eggs3/1c keep eggs3/1c",
+        "seat",
+        "play 3",
+        "17",
+        # digits of other scripts: str.isdigit() is true of them, int() refuses "²" and reads "٣" as 3
+        "combine \u00b2 keep 1",
+        "bid \u0663",
+        "bid 17 (\u00b2)",
+        "pick fruit3/3c#\u00b2",
+        "combine 0 keep \u0661",
+    ],
+)
+def test_bad_text_raises_value_error_naming_the_notation(text: str) -> None:
+    g = load_game("python")
+    with pytest.raises(ValueError) as e:
+        g.parse_move(text)
+    assert not isinstance(e.value, IllegalMoveError)
+    assert str(e.value) and "invalid literal" not in str(e.value)
+    with pytest.raises(TypeError):
+        g.parse_move(17)  # type: ignore[arg-type]
+
+
+def _games(engine: str) -> Any:
+    for players in (2, 4, 6):
+        g = load_game(engine, players)
+        for seed in range(scale(2)):
+            yield g, seed
+
+
+def test_a_whole_game_written_with_describe_reads_back(engine: str) -> None:
+    """Every action of random games, written with describe and with str(move), is read
+    back by parse_action as the same action; the written game replays to the same end."""
+    kinds = set()
+    for g, seed in _games(engine):
+        s = g.new_state(seed=seed)
+        rng = Rng(seed + 40)
+        written: List[str] = []
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            a = int(legal[rng.below(len(legal))])
+            text = s.describe(a)
+            assert text.startswith(f"seat {s.current_player} ")
+            assert s.parse_action(text) == a
+            assert s.parse_action(text.split(" ", 2)[2]) == a, "the seat part is optional"
+            assert s.parse_action(str(g.action_to_move(a))) == a
+            kinds.add(type(g.action_to_move(a)).__name__)
+            written.append(text)
+            s.apply_action(a)
+        replay = g.new_state(seed=seed)
+        for text in written:
+            replay.apply_action(replay.parse_action(text))
+        assert replay == s
+    assert kinds == {"MCBid", "MCPick", "MCSwap", "MCDecline", "MCCombine"}  # discards: test_discards_read_back
+
+
+def test_describe_examples_and_combinations_by_name(engine: str) -> None:
+    g = load_game(engine, players=2)
+    s = g.new_state(seed=3)
+    hand = s.to_dict()["hands"][0]
+    assert s.describe(BID + hand[0]) == f"seat 0 bids {g.card_name(hand[0])}"
+    assert s.describe(MCBid(hand[0])) == s.describe(BID + hand[0])
+    assert s.parse_action(f"bid {g.card_name(hand[0])}") == BID + hand[0]
+    # play to a combination step with a combination on offer, then type it by card names
+    rng = Rng(5)
+    while not any(a > DECLINE for a in s.legal_actions()):
+        legal = s.legal_actions()
+        s.apply_action(int(legal[rng.below(len(legal))]))
+    p = s.current_player
+    hand = s.to_dict()["hands"][p]
+    for a in [int(x) for x in s.legal_actions() if x > DECLINE]:
+        m = g.action_to_move(a)
+        laid = " ".join(g.card_name(hand[i]) for i in reversed(m.slots))  # any order
+        kept = " ".join(g.card_name(hand[i]) for i in m.keep)
+        assert s.parse_action(f"combine {laid} keep {kept}") == a
+        assert (
+            s.describe(a) == f"seat {p} combines " + " ".join(g.card_name(hand[i]) for i in m.slots) + ", keeps " + kept
+        )
+    assert s.describe(DECLINE) == f"seat {p} declines"
+
+
+def test_parse_action_refuses_what_is_not_legal_here(engine: str) -> None:
+    g = load_game(engine, players=3)
+    s = g.new_state(seed=4)
+    d = s.to_dict()
+    before = s.to_dict()
+    other = d["hands"][1][0]
+    with pytest.raises(IllegalMoveError, match="MC-7"):
+        s.parse_action(f"bid {g.card_name(other)}")  # seat 1's card
+    with pytest.raises(IllegalMoveError, match="seat 1"):
+        s.parse_action(f"seat 1 bids {g.card_name(other)}")  # not seat 1's turn
+    with pytest.raises(IllegalMoveError):
+        s.parse_action("decline")
+    with pytest.raises(IllegalMoveError, match="MC-7"):
+        s.parse_action(f"pick {g.card_name(d['display'][0])}")
+    with pytest.raises(ValueError):
+        s.parse_action("seat x bids 3")
+    with pytest.raises(ValueError):
+        s.parse_action("hello")
+    with pytest.raises(ValueError, match="'seat' is followed by the seat number"):
+        s.parse_action("seat \u0660 bids 3")  # an Arabic-Indic zero is not seat 0
+    with pytest.raises(ValueError, match="not a card name"):
+        s.parse_action(f"combine \u00b2 {g.card_name(d['hands'][0][0])} keep \u00b2")
+    with pytest.raises(IllegalMoveError):
+        s.parse_action(
+            f"combine {g.card_name(d['hands'][0][0])} {g.card_name(other)} {g.card_name(d['hands'][0][1])} "
+            f"keep {g.card_name(other)}"
+        )
+    assert s.to_dict() == before
+
+
+def test_custom_card_tables_with_equal_names() -> None:
+    """With a card table where names repeat, the notation adds '#id' and stays exact."""
+    cards = default_cards()
+    cards[1] = list(cards[0])  # cards 0 and 1 now read the same
+    for engine in mousehole.available_engines():
+        g = load_game(engine, players=2, cards=cards)
+        assert g.card_token(0) == g.card_name(0) + "#0" and g.card_token(1).endswith("#1")
+        assert g.card_token(2) == g.card_name(2)
+        with pytest.raises(ValueError, match="#id"):
+            g.parse_move(f"pick {g.card_name(0)}")
+        assert g.parse_move(f"pick {g.card_name(0)}#1") == MCPick(1)
+        for seed in range(scale(3)):
+            s = g.new_state(seed=seed)
+            rng = Rng(seed)
+            while not s.is_terminal():
+                legal = s.legal_actions()
+                a = int(legal[rng.below(len(legal))])
+                assert s.parse_action(s.describe(a)) == a
+                s.apply_action(a)
+
+
+def test_amelie_four_card_combinations_read_back(engine: str) -> None:
+    """MC-21: a four-card combination written out and read back."""
+    g = load_game(engine, players=2)
+    cards = default_cards()
+    eggs = [c for c in range(80) if cards[c][0] == 0]
+    run = [next(c for c in eggs if cards[c][1] == v) for v in (3, 4, 5, 6)]
+    d = g.new_state(seed=0).to_dict()
+    spare = [c for c in range(80) if c not in run]
+    hands = [sorted(run + [spare[0]]), spare[1:5]]
+    display = spare[5:6]
+    rest = spare[6:]
+    d.update(
+        phase="combine",
+        hands=hands,
+        display=display,
+        pile=rest,
+        discard=[],
+        known=[[], []],
+        vp=[[], []],
+        bids=[-1, -1],
+        helpers=[AMELIE, 6],
+        row=[0, 1, 2, 3, 4],
+        order=[0, 1],
+        turn=0,
+        picks_left=0,
+        etienne_used=False,
+        history=[],
+        pools=[0] * 80,
+    )
+    s = g.state_from_dict(d)
+    four = [int(a) for a in s.legal_actions() if a >= COMBINE and len(g.action_to_move(a).slots) == 4]
+    assert four
+    for a in four:
+        assert s.parse_action(s.describe(a)) == a
+
+
+def test_discards_read_back(engine: str) -> None:
+    """MC-14: the hand-limit discards, written out and read back."""
+    g = load_game(engine, players=2)
+    d = g.new_state(seed=0).to_dict()
+    hand = list(range(9))
+    d.update(
+        phase="discard",
+        hands=[hand, [9, 10, 11]],
+        display=[12],
+        pile=list(range(13, 80)),
+        discard=[],
+        known=[[], []],
+        vp=[[], []],
+        bids=[-1, -1],
+        helpers=[1, 6],
+        row=[0, 2, 3, 4, 5],
+        order=[0, 1],
+        turn=0,
+        picks_left=0,
+        etienne_used=False,
+        history=[],
+        pools=[0] * 80,
+    )
+    s = g.state_from_dict(d)
+    assert [int(a) for a in s.legal_actions()] == [DISCARD + c for c in hand]
+    for c in hand:
+        assert s.describe(DISCARD + c) == f"seat 0 discards {g.card_name(c)}"
+        assert s.parse_action(s.describe(DISCARD + c)) == DISCARD + c
+        assert s.parse_action(f"discard {c}") == DISCARD + c
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("Bid", MCBid),
+        ("Pick", MCPick),
+        ("Discard", "MCDiscard"),
+        ("Swap", MCSwap),
+        ("Decline", MCDecline),
+        ("Combine", MCCombine),
+    ],
+)
+def test_old_move_names_are_deprecated_aliases(old: str, new: Any) -> None:
+    """The move classes follow ``<game prefix><kind>`` (``MCBid``, ...); the old names still
+    give the same class, with a DeprecationWarning naming the new one; unknown names are
+    still an AttributeError. A move's repr evaluates back to it under the new name."""
+    import mousehole.maus_au_chocolat as mc
+
+    cls = getattr(mc, new) if isinstance(new, str) else new
+    with pytest.warns(DeprecationWarning, match=f"maus_au_chocolat.{old} is deprecated: use {cls.__name__}"):
+        assert getattr(mc, old) is cls
+    assert old not in mc.__all__ and cls.__name__ in mc.__all__
+    move = cls() if cls is MCDecline else cls((0, 2, 5), (5,)) if cls is MCCombine else cls(17)
+    assert eval(repr(move), vars(mc)) == move and repr(move).startswith(cls.__name__ + "(")
+    with pytest.raises(AttributeError, match="has no attribute 'Bids'"):
+        mc.Bids  # noqa: B018
+
+
+# -- observation -------------------------------------------------------------------------------
+#
+# Maus au Chocolat observations and legal-action masks written by the compiled core.
+#
+# The compiled engine writes ``observation(p)`` and ``legal_action_mask()`` straight from its
+# C struct. At every step of seeded random games they must equal the reference engine's bit
+# for bit, for every seat, with or without a caller's ``out`` array: what a seat sees (MC-26:
+# hands hidden but for the cards everyone saw taken, MC-7: bids face down until all are
+# revealed together) and the legal actions (MC-7, MC-9, MC-10 .. MC-23, MC-14, MC-16). (Bad
+# seats and bad ``out`` arrays: every game's, ``tests/test_observation.py``.)
+
+
+#: parameter sets: every player count; a target and a max_turns whose quotients are not
+#: exact in float32 (score / 7, round / 3, the latter also truncating games: phase "over");
+#: a small hand; the largest max_turns (mousehole._values.MAX_TURNS: round / max_turns is
+#: small, and never 0); a card table of its own (other candy values and coins).
+OWN_CARDS = [[c % 5, 1 + (7 * c) % 12, (3 * c) % 21] for c in range(NUM_CARDS)]
+
+
+CONFIGS: List[Dict[str, Any]] = [
+    {"players": 2},
+    {"players": 3},
+    {"players": 4},
+    {"players": 5},
+    {"players": 6},
+    {"players": 3, "target": 7, "max_turns": 3},
+    {"players": 4, "hand_size": 2, "target": 11},
+    {"players": 2, "max_turns": 10**6},
+    {"players": 4, "cards": OWN_CARDS, "target": 13},
+]
+
+
+CONFIG_IDS = ["-".join(f"{k}={'own' if k == 'cards' else v}" for k, v in sorted(c.items())) for c in CONFIGS]
+
+
+def _bits(a: Any) -> bytes:
+    """The raw bytes of an array (equal bytes: no 0.0 / -0.0 or NaN slack)."""
+    return bytes(np.ascontiguousarray(a).tobytes())
+
+
+def _walk(game: Any, seed: int, decline: bool = False) -> Iterator[Any]:
+    """The states of one seeded random game, the terminal one included. With ``decline``
+    every seat declines to combine (hands grow past the limit: MC-14 discards)."""
+    state = game.new_state(seed)
+    rng = Rng(derive(seed, 17))
+    while True:
+        yield state
+        if state.is_terminal():
+            return
+        legal = state.legal_actions()
+        if decline and DECLINE in legal:
+            state.apply_action(DECLINE)
+        else:
+            state.apply_action(int(legal[rng.below(len(legal))]))
+
+
+def _mask_of(legal: Any) -> Any:
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    mask[legal] = True
+    return mask
+
+
+@pytest.mark.differential
+@pytest.mark.parametrize("params", CONFIGS, ids=CONFIG_IDS)
+def test_compiled_observation_and_mask_equal_the_reference(params: Dict[str, Any]) -> None:
+    """MC-26 / MC-7 and the legal actions: at every step of seeded random games, every
+    seat's compiled observation (fresh, or written into a dirty ``out``) has the bits of the
+    reference observation of the same state, and the compiled mask (fresh, or into a dirty
+    ``out``) is the reference's and marks exactly ``legal_actions()``. Neither call changes
+    the state."""
+    gc = mousehole.load("maus_au_chocolat", engine="compiled", **params)
+    gp = mousehole.load("maus_au_chocolat", engine="python", **params)
+    n = gc.num_players
+    obuf = np.empty(gc.observation_shape, dtype=np.float32)
+    mbuf = np.empty(NUM_ACTIONS, dtype=np.bool_)
+    phases: Set[str] = set()
+    for seed in range(scale(3)):
+        for c in _walk(gc, 500 + seed):
+            d = c.to_dict()
+            phases.add(d["phase"])
+            ref = gp.state_from_dict(d)
+            for p in range(n):
+                want = ref.observation(p)
+                got = c.observation(p)
+                assert got.dtype == np.float32 and got.shape == gc.observation_shape
+                assert _bits(got) == _bits(want), (seed, d["phase"], p, np.flatnonzero(got != want))
+                obuf.fill(np.nan)
+                assert c.observation(p, out=obuf) is obuf
+                assert _bits(obuf) == _bits(want)
+            legal = c.legal_actions()
+            want_mask = _mask_of(legal)
+            assert list(legal) == list(ref.legal_actions())
+            got_mask = c.legal_action_mask()
+            assert got_mask.dtype == np.bool_ and got_mask.shape == (NUM_ACTIONS,)
+            assert _bits(got_mask) == _bits(want_mask) == _bits(ref.legal_action_mask())
+            mbuf.fill(True)
+            assert c.legal_action_mask(out=mbuf) is mbuf
+            assert _bits(mbuf) == _bits(want_mask)
+            assert c.to_dict() == d
+    # the walks went through every phase but the rare hand-limit discards, the end included
+    assert {"bid", "pick", "combine", "over"} <= phases
+
+
+@pytest.mark.differential
+@pytest.mark.parametrize("players", [2, 4])
+def test_compiled_observation_and_mask_in_hand_limit_discards(players: int) -> None:
+    """MC-14: when every seat declines to combine, hands pass the limit of eight and their
+    holders discard; through those phases (and the reshuffles of MC-6 they cause) the
+    compiled observation and mask equal the reference's."""
+    gc = mousehole.load("maus_au_chocolat", engine="compiled", players=players, max_turns=40)
+    gp = mousehole.load("maus_au_chocolat", engine="python", players=players, max_turns=40)
+    discards = 0
+    for c in _walk(gc, 77, decline=True):
+        d = c.to_dict()
+        discards += d["phase"] == "discard"
+        ref = gp.state_from_dict(d)
+        for p in range(players):
+            assert _bits(c.observation(p)) == _bits(ref.observation(p))
+        assert _bits(c.legal_action_mask()) == _bits(_mask_of(ref.legal_actions()))
+    assert discards > 5
+
+
+@pytest.mark.differential
+def test_observation_at_the_largest_max_turns() -> None:
+    """round / max_turns at the largest max_turns (10**6, the bound load shares with
+    records; issue 39: above it load refuses, so round / max_turns is always a quotient of
+    two exact doubles) is the last value of the observation, on both engines alike."""
+    m = 10**6
+    for engine in ("compiled", "python"):
+        with pytest.raises(mousehole.ParameterError, match="max_turns must be an int from 1 to 1,000,000"):
+            mousehole.load("maus_au_chocolat", engine=engine, players=2, max_turns=2**60 + 3)
+    rounds = set()
+    for engine in ("compiled", "python"):
+        g = mousehole.load("maus_au_chocolat", engine=engine, players=2, max_turns=m)
+        for s in _walk(g, 4):
+            r = s.to_dict()["round"]
+            rounds.add(r)
+            last = s.observation(1)[-1]
+            assert last == np.float32(r / m) and last != 0.0
+    assert len(rounds) > 2
+
+
+@pytest.mark.differential
+def test_compiled_mask_and_observation_in_a_crowded_combination_phase() -> None:
+    """MC-10 .. MC-23, MC-16: in combination steps with at least eight legal actions
+    (declining, Etienne's swaps, many combinations) the compiled mask marks exactly the
+    reference's legal actions and every seat's observation equals the reference's."""
+    gc = mousehole.load("maus_au_chocolat", engine="compiled", players=3)
+    gp = mousehole.load("maus_au_chocolat", engine="python", players=3)
+    found = 0
+    for seed in range(60):
+        for c in _walk(gc, seed):
+            d = c.to_dict()
+            if d["phase"] != "combine" or len(c.legal_actions()) < 8:
+                continue
+            ref = gp.state_from_dict(d)
+            assert _bits(c.legal_action_mask()) == _bits(_mask_of(ref.legal_actions()))
+            for p in range(3):
+                assert _bits(c.observation(p)) == _bits(ref.observation(p))
+            found += 1
+        if found >= 20:
+            break
+    assert found >= 20
+
+
+def test_observation_depends_only_on_the_view(engine: str) -> None:
+    """MC-26, MC-7: seat p's observation is a function of its view: a determinization for p
+    (everything p cannot see re-dealt) gives p the same observation, bit for bit."""
+    g = mousehole.load("maus_au_chocolat", engine=engine, players=4)
+    checked = 0
+    for seed in range(scale(2)):
+        for i, s in enumerate(_walk(g, 900 + seed)):
+            if i % 7:
+                continue
+            for p in range(4):
+                other = s.determinize(p, seed * 1000 + i)
+                assert _bits(other.observation(p)) == _bits(s.observation(p))
+                checked += 1
+    assert checked > 40
+
+
+def test_observation_layout_of_an_early_bid_phase(engine: str) -> None:
+    """The documented layout, checked from the state dict: own hand and display planes,
+    nobody's bid shown to another seat before the reveal (MC-7), seat p's own face-down bid
+    on its own plane, hand sizes / 8, has-a-bid and to-move flags, the bid phase one-hot."""
+    g = mousehole.load("maus_au_chocolat", engine=engine, players=4)
+    s = g.new_state(12)
+    s.apply_action(int(s.legal_actions()[-1]))  # seat 0 bids (or Etienne swaps)
+    while s.current_player == 0:
+        s.apply_action(int(s.legal_actions()[0]))
+    d = s.to_dict()
+    assert d["phase"] == "bid" and d["bids"][0] >= 0
+    n, C = 4, NUM_CARDS * (4 + 3 * 4)
+    for p in range(n):
+        obs = s.observation(p)
+        planes = obs[:C].reshape(4 + 3 * n, NUM_CARDS)
+        assert list(np.flatnonzero(planes[0])) == d["hands"][p]
+        assert list(np.flatnonzero(planes[1])) == d["display"]
+        assert list(np.flatnonzero(planes[3])) == ([d["bids"][p]] if p == 0 else [])
+        for k in range(n):
+            assert not planes[4 + 3 * k].any()  # MC-7: not revealed yet
+            q = (p + k) % n
+            assert obs[C + k] == np.float32(len(d["hands"][q]) / 8)
+            assert obs[C + 2 * n + k] == (1.0 if q == 0 else 0.0)
+            assert obs[C + 3 * n + k] == (1.0 if q == 1 else 0.0)
+            assert obs[C + 4 * n + 7 * k + d["helpers"][q]] == 1.0
+        tail = C + 11 * n + 49
+        assert obs[tail] == np.float32(len(d["pile"]) / NUM_CARDS)
+        assert list(obs[tail + 1 : tail + 6]) == [1.0, 0.0, 0.0, 0.0, 0.0]
+
+
+def test_known_bid_stays_known_until_the_reveal(engine: str) -> None:
+    """MC-9 / MC-7: a card taken from the display is known to all while held; bid face down
+    it stays on its holder's known plane (for every seat) until the bids are revealed, and
+    then shows on the revealed-bid plane instead."""
+    g = mousehole.load("maus_au_chocolat", engine=engine, players=3)
+    n, C = 3, NUM_CARDS * (4 + 3 * 3)
+    for seed in range(200):
+        s = g.new_state(seed)
+        rng = Rng(derive(seed, 5))
+        while not s.is_terminal():
+            d = s.to_dict()
+            p = s.current_player
+            if d["phase"] == "bid" and p == 0 and d["known"][0] and all(b < 0 for b in d["bids"]):
+                card = d["known"][0][0]
+                s.apply_action(BID + card)
+                for q in range(n):
+                    k = (0 - q) % n
+                    planes = s.observation(q)[:C].reshape(4 + 3 * n, NUM_CARDS)
+                    assert planes[6 + 3 * k, card] == 1.0
+                    assert planes[4 + 3 * k, card] == 0.0
+                while s.to_dict()["phase"] == "bid":
+                    legal = s.legal_actions()
+                    s.apply_action(int(legal[rng.below(len(legal))]))
+                d = s.to_dict()
+                if d["bids"][0] == card:  # still on the table after the reveal
+                    for q in range(n):
+                        k = (0 - q) % n
+                        planes = s.observation(q)[:C].reshape(4 + 3 * n, NUM_CARDS)
+                        assert planes[6 + 3 * k, card] == 0.0
+                        assert planes[4 + 3 * k, card] == 1.0
+                    return
+                break
+            legal = s.legal_actions()
+            s.apply_action(int(legal[rng.below(len(legal))]))
+    pytest.fail("no seeded game had seat 0 bid a known card")
+
+
+# -- the C game interface (mh_game_t) ----------------------------------------------------------
+#
+# Maus au Chocolat through its C-level interface (``mh_game_t``): what the generic
+# conformance test (test_cinterface.py) cannot check for this game.
+#
+# * The C determinization (MC-26) is, byte for byte, the struct that the Python
+#   determinization of the seat's view loads into, in every phase: face-down bids (MC-7,
+#   MC-27) and reshuffled pools (MC-6) included, and with every unused slot as ``from_dict``
+#   leaves it.
+# * (It depends on the view only: every game's, ``tests/test_cinterface.py``.)
+# * It keeps what the seat knows and re-deals what it cannot see.
+# * ``reset`` on a struct that has played a whole game gives ``new_state``'s struct.
+# * ``max_legal`` bounds the densest combination steps (nine cards of three candy values,
+#   every helper, MC-10 .. MC-23).
+# * ``state.determinize`` (computed in C) completes the history as the Python
+#   determinization does (this round's hidden bids, hidden combinations).
+# * The fast paths of the compiled core agree with its listing of the legal actions: the
+#   combination count and the decoding of one combination that ``simulate`` uses (MC-29, every
+#   helper, random hands of 4 .. 9 cards, default and unusual decks), and the legality test of
+#   ``apply_action`` (every action id, every state of random games).
+#
+# Every test of this section is marked pytest.mark.compiled (it needs the compiled engine).
+
+
+NAME = "maus_au_chocolat"
+
+
+def walk(game: Any, seed: int) -> Iterator[Tuple[int, Any]]:
+    """(step, state) through a seeded random game (the same object, advanced)."""
+    s = game.new_state(seed)
+    rng = Rng(seed + 77)
+    i = 0
+    while not s.is_terminal():
+        yield i, s
+        legal = s.legal_actions()
+        s.apply_action(int(legal[rng.below(len(legal))]))
+        i += 1
+
+
+def hidden_bids(d: Any, p: int) -> List[int]:
+    """Seats whose bid seat p cannot see (MC-7: face down until all are in)."""
+    return [q for q in range(len(d["bids"])) if q != p and d["phase"] == "bid" and d["bids"][q] >= 0]
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_mc26_c_determinization_is_the_python_one_struct_for_struct(players: int) -> None:
+    """MC-26, MC-6, MC-7: ``determinize`` through the interface equals the struct of
+    ``game.determinize_view(view, seed)`` (the Python determinization, loaded by
+    ``from_dict``) byte for byte, also with face-down bids and after reshuffles (a higher
+    target makes the games of few players long enough to reshuffle)."""
+    game = mousehole.load(NAME, players=players, target=80 if players < 4 else 30, engine="compiled")
+    checked = with_bids = with_pools = 0
+    for g in range(scale(3)):
+        for i, state in walk(game, 300 + g):
+            if i % 4:
+                continue
+            d = state.to_dict()
+            for p in range(players):
+                seed = 1000 * g + 10 * i + p
+                c = cgame(state)
+                c.determinize(p, seed)
+                expected = game.determinize_view(state.to_dict(for_player=p), seed)
+                assert c.same_struct(cgame(expected)), (g, i, p)
+                checked += 1
+                with_bids += bool(hidden_bids(d, p))
+                with_pools += max(d["pools"]) > 0
+    assert checked > 0 and with_bids > 0 and with_pools > 0
+
+
+@pytest.mark.compiled
+def test_mc26_c_determinization_keeps_what_the_seat_knows_and_redeals_the_rest() -> None:
+    """What p sees stays: its hand, the display, the discards, the victory cards, every
+    seat's known cards, the hand sizes, the pools. Across seeds the others' unseen cards,
+    their face-down bids and the pile change."""
+    game = mousehole.load(NAME, players=4, engine="compiled")
+    redealt_hands = redealt_bids = redealt_pile = 0
+    for i, state in walk(game, 5):
+        if i % 3:
+            continue
+        d = state.to_dict()
+        for p in range(4):
+            dets = [state.determinize(p, s).to_dict() for s in range(4)]
+            for e in dets:
+                for key in ("display", "discard", "vp", "known", "pools", "helpers", "row", "order", "phase"):
+                    assert e[key] == d[key], key
+                assert e["hands"][p] == d["hands"][p]
+                assert [len(h) for h in e["hands"]] == [len(h) for h in d["hands"]]
+                assert len(e["pile"]) == len(d["pile"])
+                for q in range(4):
+                    assert set(d["known"][q]) <= set(e["hands"][q]) | {e["bids"][q]}
+                    if q == p or q not in hidden_bids(d, p):
+                        assert e["bids"][q] == d["bids"][q]
+            redealt_hands += len({str([e["hands"][q] for q in range(4) if q != p]) for e in dets}) > 1
+            redealt_bids += len({str(e["bids"]) for e in dets}) > 1
+            redealt_pile += len({str(e["pile"]) for e in dets}) > 1
+    assert redealt_hands > 0 and redealt_bids > 0 and redealt_pile > 0
+
+
+@pytest.mark.compiled
+def test_mc27_determinize_completes_the_history_like_the_python_one() -> None:
+    """In the bid phase the others' bids of this round are hidden in the history (MC-27)
+    and every combination is hidden (its slots tell the order of a hidden hand): the C path
+    writes the drawn bids and the first pattern there, as the Python path does."""
+    game = mousehole.load(NAME, players=3, engine="compiled")
+    checked = 0
+    for i, state in walk(game, 17):
+        d = state.to_dict()
+        for p in range(3):
+            if not hidden_bids(d, p):
+                continue
+            det = state.determinize(p, i)
+            ref = game.determinize_view(state.to_dict(for_player=p), i)
+            assert det.history == ref.history
+            assert det.to_dict() == ref.to_dict()
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.compiled
+def test_reset_of_a_used_struct_is_new_state() -> None:
+    """``reset`` on a struct that played a whole game (stale hand, pile, row and order
+    slots) gives exactly ``new_state(seed)``'s struct (MC-3, MC-4)."""
+    for players in (2, 5):
+        game = mousehole.load(NAME, players=players, engine="compiled")
+        state = game.new_state(3)
+        for _ in walk(game, 3):
+            pass
+        c = cgame(state)
+        c.rollout(12)
+        assert c.current() < -1  # over
+        c.reset(21)
+        assert c.same_struct(cgame(game.new_state(21)))
+
+
+def _combine_state(game: Any, hand: List[int], helper: int) -> Any:
+    """A combine-phase state where seat 0, to move, holds ``hand`` and ``helper``."""
+    n = game.num_players
+    rest = [c for c in range(80) if c not in hand]
+    helpers = [helper] + [h for h in range(7) if h != helper][: n - 1]
+    order = sorted(range(n), key=lambda q: helpers[q])
+    d = game.new_state(0).to_dict()
+    d.update(
+        round=1,
+        phase="combine",
+        pile=rest[4 * (n - 1) + n + 1 :],
+        display=sorted(rest[4 * (n - 1) : 4 * (n - 1) + n + 1]),
+        discard=[],
+        hands=[sorted(hand)] + [sorted(rest[4 * q : 4 * q + 4]) for q in range(n - 1)],
+        known=[[] for _ in range(n)],
+        bids=[-1] * n,
+        vp=[[] for _ in range(n)],
+        helpers=helpers,
+        row=[h for h in range(7) if h not in helpers],
+        order=order,
+        turn=order.index(0),
+        picks_left=0,
+        etienne_used=False,
+        history=[],
+        truncated=False,
+    )
+    return game.state_from_dict(d)
+
+
+@pytest.mark.compiled
+def test_max_legal_bounds_the_densest_combination_steps() -> None:
+    """MC-10 .. MC-23: nine cards of candy values 4, 5, 6 (three each, mixed colours) give
+    the most combinations; with every helper, the legal actions stay within ``max_legal``."""
+    game = mousehole.load(NAME, players=2, engine="compiled")
+    cards = game.cards
+    want = {4: 3, 5: 3, 6: 3}
+    hand = []
+    for c in range(80):
+        if want.get(cards[c][1], 0) > 0:
+            want[cards[c][1]] -= 1
+            hand.append(c)
+    bound = cgame(game.new_state(0)).dims()["max_legal"]
+    most = 0
+    for helper in range(7):
+        state = _combine_state(game, hand, helper)
+        c = cgame(state)
+        legal = c.legal()
+        assert legal == [int(a) for a in state.legal_actions()]
+        most = max(most, len(legal))
+    assert 50 < most <= bound < game.num_actions
+
+
+def _decks() -> List[Any]:
+    """The default cards, a deck with every candy value 1 .. 12 (the ends of the value range),
+    and a dense two-colour deck of values 5 .. 8 (many sets, four of a kind, one-colour runs)."""
+    rng = Rng(5)
+    wide = [[rng.below(5), 1 + rng.below(12), rng.below(21)] for _ in range(80)]
+    dense = [[rng.below(2), 5 + rng.below(4), rng.below(21)] for _ in range(80)]
+    return [None, wide, dense]
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize("deck", [0, 1, 2])
+def test_mc29_combination_count_and_decoding_match_the_listing(deck: int) -> None:
+    """MC-10 .. MC-23, MC-29: simulate counts a hand's combinations by candy value and decodes
+    only the one it draws; for every helper, the count equals the number of listed
+    combination actions and the k-th decoded one is the k-th listed."""
+    from mousehole._maus_au_chocolat import _selfcheck_combos
+
+    cards = _decks()[deck]
+    game = mousehole.load(NAME, engine="compiled", **({} if cards is None else {"cards": cards}))
+    rounds = scale(3000)
+    assert _selfcheck_combos(game.new_state(0), 17 + deck, rounds) == rounds
+
+
+@pytest.mark.compiled
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_apply_action_legality_test_matches_the_listing(players: int) -> None:
+    """MC-7, MC-9, MC-14, MC-16, MC-10 .. MC-23: ``apply_action`` decides legality without
+    listing; at every state of random games (two decks) it accepts exactly the listed actions."""
+    from mousehole._maus_au_chocolat import _selfcheck_legal
+
+    checked = 0
+    for deck in (None, _decks()[2]):
+        game = mousehole.load(NAME, players=players, engine="compiled", **({} if deck is None else {"cards": deck}))
+        for g in range(scale(2)):
+            for _, state in walk(game, 60 + g):
+                assert _selfcheck_legal(state) == len(state.legal_actions())
+                checked += 1
+    assert checked > 0

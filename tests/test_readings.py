@@ -247,119 +247,75 @@ def test_cli_plays_the_reading(case: Tuple[str, Dict[str, Any]]) -> None:
     assert bad.returncode == 2 and param in bad.stderr and len(bad.stderr.splitlines()) == 1
 
 
+#: the study of the readings' effects (``benchmarks/readings.py``)
+STUDY = Path(__file__).resolve().parent.parent / "benchmarks" / "readings.py"
+
+
+def study(*args: str, check: bool = True) -> "subprocess.CompletedProcess[str]":
+    """Run the study on Kater Kasimir in one process (``--workers 0``) with ``args`` (the
+    player counts, the sizes, ``--json PATH``, ...); ``check``: a failure raises."""
+    cmd = [sys.executable, str(STUDY), "--game", "kasimir", "--workers", "0", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=check)
+
+
+def results(path: Path) -> List[Dict[str, Any]]:
+    """The lines of a study's JSON output."""
+    return list(json.loads(path.read_text(encoding="utf-8"))["results"])
+
+
+def random_figures(r: Dict[str, Any]) -> Dict[str, Any]:
+    """A line's random-game figures without the time they took."""
+    return {k: v for k, v in r["random"].items() if k != "seconds"}
+
+
 def test_the_study_script_runs_a_line_per_reading(tmp_path: Path) -> None:
-    """``benchmarks/readings.py`` (small sizes, in this process): a baseline line and one line
-    per non-default value, each with its random-game figures (games played, win rate inside
-    its interval) and its ISMCTS figures; the same seeds give the same figures."""
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "readings.py"
-    out = tmp_path / "r.json"
-    args = [
-        sys.executable,
-        str(script),
-        "--game",
-        "kasimir",
-        "--players",
-        "2",
-        "--games",
-        "300",
-        "--bot-games",
-        "4",
-        "--chunk",
-        "2",
-        "--iterations",
-        "5",
-        "--end-sample",
-        "20",
-        "--workers",
-        "0",
-        "--json",
-        str(out),
-    ]
-    done = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    """``benchmarks/readings.py`` (small sizes, one process): a baseline line and one line per
+    non-default value, each with its random-game figures (games played, win rate inside its
+    interval) and its ISMCTS figures; the same seeds give the same figures."""
+    sizes = ["--players", "2", "--games", "300", "--bot-games", "4", "--chunk", "2", "--iterations", "5"]
+    sizes += ["--end-sample", "20"]
+    out, again = tmp_path / "r.json", tmp_path / "again.json"
+    done = study(*sizes, "--json", str(out), check=False)
     assert done.returncode == 0, done.stderr
-    doc = json.loads(out.read_text(encoding="utf-8"))
     cls = _api._REGISTRY["kasimir"]
     want = [(None, None)] + [(r.param, v) for r in cls.READINGS for v in r.values[1:]]
-    assert [(r["param"], r["value"]) for r in doc["results"]] == want
-    for r in doc["results"]:
+    assert [(r["param"], r["value"]) for r in results(out)] == want
+    for r in results(out):
         a = r["random"]
         assert a["games"] == 300 and a["first_seat_win_95"][0] <= a["first_seat_win_rate"] <= a["first_seat_win_95"][1]
         assert r["ismcts"]["games"] == 4 and r["ismcts"]["iterations"] == 5
-    again = tmp_path / "again.json"
-    subprocess.run(args[:-1] + [str(again)], capture_output=True, text=True, timeout=600, check=True)
-    strip = [{k: v for k, v in r["random"].items() if k != "seconds"} for r in doc["results"]]
-    assert strip == [
-        {k: v for k, v in r["random"].items() if k != "seconds"}
-        for r in json.loads(again.read_text(encoding="utf-8"))["results"]
-    ]
+    study(*sizes, "--json", str(again))
+    assert [random_figures(r) for r in results(out)] == [random_figures(r) for r in results(again)]
     assert "| kasimir | 2 | default |" in done.stdout
+
+
+#: small sizes without the ISMCTS games and the end sample
+QUICK = ["--bot-games", "0", "--end-sample", "0"]
 
 
 def test_the_study_script_plays_only_the_defaults_when_asked(tmp_path: Path) -> None:
     """``--defaults-only``: one baseline line a player count (every parameter at its default),
     no reading's line, and the baselines' random figures are those of the full study (the same
     seeds)."""
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "readings.py"
-    base = [
-        sys.executable,
-        str(script),
-        "--game",
-        "kasimir",
-        "--players",
-        "2",
-        "3",
-        "--games",
-        "200",
-        "--bot-games",
-        "0",
-        "--end-sample",
-        "0",
-        "--workers",
-        "0",
-        "--json",
-    ]
     only, full = tmp_path / "only.json", tmp_path / "full.json"
-    subprocess.run(base + [str(only), "--defaults-only"], capture_output=True, text=True, timeout=600, check=True)
-    subprocess.run(base + [str(full)], capture_output=True, text=True, timeout=600, check=True)
-    got = json.loads(only.read_text(encoding="utf-8"))["results"]
+    study("--players", "2", "3", "--games", "200", *QUICK, "--json", str(only), "--defaults-only")
+    study("--players", "2", "3", "--games", "200", *QUICK, "--json", str(full))
+    got = results(only)
     assert [(r["players"], r["param"]) for r in got] == [(2, None), (3, None)]
-    baselines = [r for r in json.loads(full.read_text(encoding="utf-8"))["results"] if r["param"] is None]
-
-    def drop_time(r: Dict[str, Any]) -> Dict[str, Any]:
-        return {k: v for k, v in r["random"].items() if k != "seconds"}
-
-    assert [drop_time(r) for r in got] == [drop_time(r) for r in baselines]
+    baselines = [r for r in results(full) if r["param"] is None]
+    assert [random_figures(r) for r in got] == [random_figures(r) for r in baselines]
 
 
 def test_the_study_script_plays_the_readings_named(tmp_path: Path) -> None:
     """``--reading PARAM``: the baseline and that reading's lines only; a name that is no
     reading of the games asked is refused with the known names, before anything is played."""
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "readings.py"
     cls = _api._REGISTRY["kasimir"]
     param = cls.READINGS[-1].param
     out = tmp_path / "one.json"
-    args = [
-        sys.executable,
-        str(script),
-        "--game",
-        "kasimir",
-        "--players",
-        "2",
-        "--games",
-        "100",
-        "--bot-games",
-        "0",
-        "--end-sample",
-        "0",
-        "--workers",
-        "0",
-        "--json",
-        str(out),
-        "--reading",
-        param,
-    ]
-    subprocess.run(args, capture_output=True, text=True, timeout=600, check=True)
-    got = [(r["param"], r["value"]) for r in json.loads(out.read_text(encoding="utf-8"))["results"]]
+    study("--players", "2", "--games", "100", *QUICK, "--json", str(out), "--reading", param)
+    got = [(r["param"], r["value"]) for r in results(out)]
     assert got == [(None, None)] + [(param, v) for v in cls.READINGS[-1].values[1:]]
-    bad = subprocess.run(args[:-1] + ["no_such_reading"], capture_output=True, text=True, timeout=600)
+    bad = study(
+        "--players", "2", "--games", "100", *QUICK, "--json", str(out), "--reading", "no_such_reading", check=False
+    )
     assert bad.returncode == 2 and "no_such_reading" in bad.stderr and param in bad.stderr

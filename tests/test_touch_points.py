@@ -41,8 +41,9 @@ PAGE_SECTIONS = (
     "## Engine model",
     "## Readings",
 )
-#: the per-game test files (``tests/test_<id>_<concern>.py``)
-TEST_CONCERNS = ("rules", "notation", "observation", "cinterface", "readings")
+#: the per-game test files (``tests/test_<id>_<concern>.py``): the rules (with the game's own
+#: cases of its notation, observation and C interface) and every value of every reading
+TEST_CONCERNS = ("rules", "readings")
 
 
 #: the files the checks read, while :func:`test_the_guide_lists_every_touch_point` records them

@@ -27,21 +27,27 @@ from mousehole.render import svg
 
 HERE = Path(__file__).resolve().parent
 #: the generic suites the toy game runs through (each iterates the registry, none names the
-#: toy game). Not here: the suites that need a compiled core (differential, C interface,
-#: threads) and those that hold a game to files of the package (records: record.schema.json;
-#: facts: the drawing module's name; touch points: checked by the test below)
+#: toy game). Not here: the suites that need a compiled core (differential, the C interface of
+#: test_cinterface.py, threads: their cases are marked and deselected on the reference
+#: engine) and the touch points (checked by the test below). (The records suite validates the
+#: toy game's records under the shipped schema with its id added to the ``game`` enum, which
+#: lists the package's games.)
 SUITES = [
     "test_conformance.py",
     "test_api.py",
     "test_bots.py",
     "test_cli.py",
+    "test_facts.py",
     "test_fuzz_state_dicts.py",
     "test_hostile_states.py",
     "test_information.py",
+    "test_notation.py",
+    "test_observation.py",
     "test_openspiel.py",
     "test_outside_values.py",
     "test_pettingzoo_env.py",
     "test_play.py",
+    "test_records.py",
     "test_render.py",
     "test_replay.py",
     "test_returns.py",

@@ -32,7 +32,7 @@
 #
 # Tests run (PLATFORM_PROOF_TESTS, space-separated, relative to tests/):
 #   default: test_differential.py test_vector.py test_threads.py test_cinterface.py
-#            test_<game>_rules.py (the four games) test_<game>_cinterface.py
+#            test_<game>_rules.py (every game's rules, notation, observation and C interface)
 #   plus PLATFORM_PROOF_PYTEST_ARGS (split on spaces) for pytest.
 #   MOUSEHOLE_TEST_SCALE (default 0.1 on aarch64, 1 on i386) scales the seeded runs.
 #   Deselected by default: test_vector.py::test_masked_policy_gradient_example_runs (it
@@ -338,9 +338,9 @@ assert "compiled" in mousehole.available_engines(), "the compiled engine did not
         read -r -a tests <<< "$PLATFORM_PROOF_TESTS"
     else
         tests=(test_differential.py test_vector.py test_threads.py test_cinterface.py)
-        # every game's own rules and C-interface tests (named by concern, docs/adding_a_game.md)
+        # every game's own tests: its rules, notation, observation and C interface (docs/adding_a_game.md)
         local f
-        for f in "$suite_dir"/tests/test_*_rules.py "$suite_dir"/tests/test_*_cinterface.py; do
+        for f in "$suite_dir"/tests/test_*_rules.py; do
             [[ -f "$f" ]] && tests+=("$(basename "$f")")
         done
     fi

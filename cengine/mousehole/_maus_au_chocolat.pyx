@@ -2486,7 +2486,7 @@ cdef int fill_cfg(object game, void* v) except -1:
     return 0
 
 
-# ---- self-checks of the compiled search (tests/test_maus_au_chocolat_cinterface.py) -------
+# ---- self-checks of the compiled search (tests/test_maus_au_chocolat_rules.py) -------
 
 def _selfcheck_combos(MausAuChocolatCore st, uint64_t seed, long rounds):
     """Check the combination counting against the listing (``mc_combos_to``, the shape
