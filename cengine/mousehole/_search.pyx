@@ -111,8 +111,8 @@ cdef extern from *:
     #endif
     """
     double mh_now() noexcept nogil
-from libc.string cimport memcpy, memset
-from cpython.mem cimport PyMem_RawMalloc, PyMem_RawCalloc, PyMem_RawRealloc, PyMem_RawFree
+from libc.string cimport memcpy
+from cpython.mem cimport PyMem_RawMalloc, PyMem_RawRealloc, PyMem_RawFree
 from cpython.exc cimport PyErr_CheckSignals
 
 import time
@@ -190,12 +190,32 @@ cdef inline double sqrtlog(uint32_t n) noexcept nogil:
     return sqrt(log(<double>n))
 
 
-cdef inline double score_of(const node_t* ch, double K) noexcept nogil:
-    """The UCB score of a visited child: ``value * (1 / n) + K * (1 / sqrt(n))``, in that order."""
+# The two terms of a visited child's UCB score that do not depend on its parent:
+# ``value * (1 / n)`` and ``1 / sqrt(n)``.
+ctypedef struct terms_t:
+    double mean
+    double isq
+
+
+cdef inline void terms_of(const node_t* ch, terms_t* t) noexcept nogil:
     cdef uint32_t n = ch.visits
     if n < SQRTLOG_TABLE:
-        return ch.value * INV[n].inv + K * INV[n].isq
-    return ch.value * (1.0 / <double>n) + K * (1.0 / sqrt(<double>n))
+        t.mean = ch.value * INV[n].inv
+        t.isq = INV[n].isq
+    else:
+        t.mean = ch.value * (1.0 / <double>n)
+        t.isq = 1.0 / sqrt(<double>n)
+
+
+cdef inline double score_terms(const terms_t* t, double K) noexcept nogil:
+    return t.mean + K * t.isq
+
+
+cdef inline double score_of(const node_t* ch, double K) noexcept nogil:
+    """The UCB score of a visited child: ``value * (1 / n) + K * (1 / sqrt(n))``, in that order."""
+    cdef terms_t t
+    terms_of(ch, &t)
+    return score_terms(&t, K)
 
 
 def has_evaluate(state):
@@ -233,16 +253,17 @@ ctypedef struct search_t:
     int64_t live       # nodes in the tree
     int64_t cap_nodes
     int64_t max_nodes  # the node budget: ``n_nodes`` never passes it but for the root's children
-    int32_t* buf       # legal actions or outcomes (max_legal)
+    int32_t* buf       # legal actions or outcomes (max_legal, + 1 for merge's sentinel)
     double* prob       # chance probabilities (max_legal)
-    int32_t* compat    # ISMCTS: the child index of each listed action (max_legal)
+    int32_t* compat    # ISMCTS: the child index of each listed action (max_legal + 1: merge)
     int32_t* unv       # select_child: the unvisited children (num_actions: one per action)
+    int n_unv          # merge with ``count``: how many it listed in ``unv`` (-1: none)
     int32_t num_actions
-    uint64_t* mark     # merge's table action -> (stamp << 32) | child position (num_actions):
-                       # valid where its high word is ``stamp`` (one store per child)
-    uint32_t stamp
     int root_n         # ISMCTS: the root's children once listed (-1 before): its legal actions,
                        # the seat's own information, the same in every determinization
+    bint root_full     # ISMCTS: every child of the root visited (visits only grow: it stays so)
+    terms_t* root_terms  # ISMCTS: each root child's ``terms_of``, kept up to date by the
+                         # back-propagation once the root's children are listed (max_legal)
     int32_t* path      # node indices of the current iteration
     int32_t* path_seat # the seat that moved into each (CHANCE_SEAT for outcomes, ROOT_SEAT)
     int64_t path_cap
@@ -319,71 +340,92 @@ cdef int expand_all(search_t* S, int32_t node, const int32_t* acts, int n) noexc
     return 0
 
 
-cdef int list_found(search_t* S, int32_t first, const int32_t* acts, int n, uint64_t tag) noexcept nogil:
-    """``merge`` at the node budget: ``S.compat`` lists the children the listed actions
-    already have (``S.mark``, stamped ``tag``), in list order; returns how many."""
-    cdef int k, found = 0
-    cdef uint64_t m
-    for k in range(n):
-        m = S.mark[acts[k]]
-        if (m ^ tag) >> 32 == 0:
-            S.compat[found] = first + <int32_t>(<uint32_t>m)
-            found += 1
-    return found
-
-
-cdef int merge(search_t* S, int32_t node, const int32_t* acts, int n) noexcept nogil:
+cdef int merge(search_t* S, int32_t node, int32_t* acts, int n, bint count) noexcept nogil:
     """Make every listed action (ascending) a child of ``node`` and write the index of each
     one's child to ``S.compat``; children keep their order by action. Returns the number of
     children listed in ``S.compat``: ``n``, or, when the new children would take the tree
     past its node budget (none is made then), those of the listed actions that already
-    have one, in list order (0 for a node without children). -1: out of memory."""
+    have one, in list order (0 for a node without children). -1: out of memory. ``acts``
+    (``S.buf``) has room for ``n + 1``: ``acts[n]`` is set to -1, no action, as a sentinel.
+
+    ``count`` (a seat's node in ISMCTS): when every listed action has a child already (the
+    common case), also the first pass of ``select_child`` in the same walk: each listed
+    child's availability counted and the unvisited ones listed in ``S.unv``, their number
+    in ``S.n_unv`` (-1 when not done here: ``select_child`` does it)."""
     cdef node_t* nd = &S.nodes[node]
     cdef int32_t first = nd.first
     cdef int nch = nd.nchild
-    cdef int i = 0, k = 0, missing = 0, total, newcap = 0
+    cdef int i = 0, k = 0, missing = 0, total, newcap = 0, found
     cdef int32_t a, dst, src, nfirst
-    cdef uint64_t tag, m
-    cdef node_t* ch
+    cdef bint hit
+    cdef const node_t* ch
+    cdef int32_t* compat = S.compat
+    cdef int32_t* unv = S.unv
+    cdef int u = 0
+    cdef node_t* cw
+    S.n_unv = -1
     if first < 0:
         k = expand_all(S, node, acts, n)
         if k != 0:
             return -1 if k < 0 else 0
         first = S.nodes[node].first
         for k in range(n):
-            S.compat[k] = first + k
+            compat[k] = first + k
         return n
+    # the common case: every listed action has a child already. One walk along the
+    # children: the next listed action (the sentinel after the last) is found or not, with
+    # no branch on it; every action found when ``k`` reaches ``n``
     ch = &S.nodes[first]
-    if nch == n:  # the common case: the same actions as last time
-        while k < n and ch[k].action == acts[k]:
-            S.compat[k] = first + k
-            k += 1
+    acts[n] = -1
+    a = acts[0]
+    if count:  # (a branch on the action found: it comes in runs, a kind's cells, say)
+        cw = &S.nodes[first]
+        for i in range(nch):
+            if cw[i].action == a:
+                compat[k] = first + i
+                cw[i].avail += 1
+                unv[u] = first + i
+                u += cw[i].visits == 0
+                k += 1
+                a = acts[k]
+        if k == n:
+            S.n_unv = u
+            return n
+        for i in range(k):  # (not all found: the counts taken back, select_child counts)
+            S.nodes[compat[i]].avail -= 1
+        k = 0
+    else:
+        for i in range(nch):
+            hit = ch[i].action == a
+            compat[k] = first + i  # (overwritten until the action is found; compat has n + 1)
+            k += hit
+            a = acts[k]
         if k == n:
             return n
-        k = 0
-    # pass 1: the listed actions that have no child yet, through a table action -> child
-    # (stamped per call, so that it never needs clearing)
-    S.stamp += 1
-    if S.stamp == 0:  # wrapped around: clear the marks once
-        memset(S.mark, 0, <size_t>S.num_actions * sizeof(uint64_t))
-        S.stamp = 1
-    tag = (<uint64_t>S.stamp) << 32
-    for i in range(nch):
-        S.mark[ch[i].action] = tag | <uint32_t>i
+    # else one walk along the two ascending lists: the child of each listed action (-1:
+    # none yet)
+    i = 0
     for k in range(n):
-        m = S.mark[acts[k]]
-        if (m ^ tag) >> 32 == 0:
-            S.compat[k] = first + <int32_t>(<uint32_t>m)
-        else:
-            missing += 1
+        a = acts[k]
+        while i < nch and ch[i].action < a:
+            i += 1
+        hit = i < nch and ch[i].action == a
+        compat[k] = first + i if hit else -1
+        missing += not hit
+        i += hit
     if missing == 0:
         return n
     total = nch + missing
     if total > nd.cap:
         # a larger block at the end of the array (the old one is abandoned)
         newcap = total + total // 2
-        if over_budget(S, node, newcap):
-            return list_found(S, first, acts, n, tag)
+        if over_budget(S, node, newcap):  # the children the listed actions have, in list order
+            found = 0
+            for k in range(n):
+                if compat[k] >= 0:
+                    compat[found] = compat[k]
+                    found += 1
+            return found
         if reserve_nodes(S, newcap) < 0:
             return -1
         nd = &S.nodes[node]
@@ -484,9 +526,11 @@ cdef inline void keep_best(double score, int32_t idx, double* best_score, int32_
     best_score[0] = score if score > best_score[0] else best_score[0]
 
 
-cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int n, bint ismcts) noexcept nogil:
+cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int n, bint ismcts,
+                          int counted) noexcept nogil:
     """The child to descend into at a seat's node. ISMCTS: among the ``n`` children listed in
-    ``compat`` (each one's availability is counted first); UCT: among all children.
+    ``compat`` (each one's availability is counted first, unless ``merge`` did: ``counted``
+    >= 0, the unvisited ones in ``S.unv``, ``counted`` of them); UCT: among all children.
     An unvisited child is chosen first, uniformly among the unvisited ones (in list order);
     only when every child has been visited does the best score decide (the first of equal
     scores). A first pass counts the availabilities and lists the unvisited children, a
@@ -502,12 +546,15 @@ cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int 
     cdef double best_score = -INFINITY, K
     cdef double c = S.c
     if ismcts:
-        for k in range(n):
-            idx = compat[k]
-            ch = &nodes[idx]
-            ch.avail += 1
-            unv[unvisited] = idx
-            unvisited += ch.visits == 0
+        if counted >= 0:
+            unvisited = counted
+        else:
+            for k in range(n):
+                idx = compat[k]
+                ch = &nodes[idx]
+                ch.avail += 1
+                unv[unvisited] = idx
+                unvisited += ch.visits == 0
         if unvisited == 0:
             for k in range(n):
                 idx = compat[k]
@@ -531,7 +578,8 @@ cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int 
 cdef int32_t select_root(search_t* S) noexcept nogil:
     """``select_child`` at the ISMCTS root once its children are listed: they are the seat's
     legal actions, available in every iteration, so every availability count is the iteration
-    number + 1 (counted here once, not per child: ``root_stats`` writes them out)."""
+    number + 1 (counted here once, not per child: ``root_stats`` writes them out). Once
+    every child was visited (``root_full``), it only scores them."""
     cdef node_t* nd = &S.nodes[0]
     cdef node_t* ch
     cdef int32_t* unv = S.unv
@@ -540,13 +588,15 @@ cdef int32_t select_root(search_t* S) noexcept nogil:
     cdef double best_score = -INFINITY
     cdef double K
     ch = &S.nodes[nd.first]
-    for k in range(n):  # (as select_child: the unvisited ones, then if none the scores)
-        unv[unvisited] = k
-        unvisited += ch[k].visits == 0
+    if not S.root_full:
+        for k in range(n):  # (as select_child: the unvisited ones, then if none the scores)
+            unv[unvisited] = k
+            unvisited += ch[k].visits == 0
+        S.root_full = unvisited == 0
     if unvisited == 0:
         K = S.c * sqrtlog(<uint32_t>(S.done + 1))
-        for k in range(n):
-            keep_best(score_of(&ch[k], K), k, &best_score, &best)
+        for k in range(n):  # (score_of, from the terms kept: the same values)
+            keep_best(score_terms(&S.root_terms[k], K), k, &best_score, &best)
     if unvisited:
         return nd.first + unv[rng_below(&S.rs, <uint32_t>unvisited)]
     return nd.first + best
@@ -575,13 +625,13 @@ cdef int iterate(search_t* S) noexcept nogil:
         if cur == CHANCE_SEAT:
             n = g.chance(S.work, S.buf, S.prob)
             if nd.first < 0 or ismcts:
-                if merge(S, node, S.buf, n) < 0:
+                if merge(S, node, S.buf, n, False) < 0:
                     return -1
                 nd = &S.nodes[node]
             k = pick_outcome(S.prob, n, uniform01(&S.rs))
             child = find_child(S, nd, S.buf[k])
             if child < 0:  # an outcome this node has not seen (not in a fixed determinization)
-                if merge(S, node, S.buf, n) < 0:
+                if merge(S, node, S.buf, n, False) < 0:
                     return -1
                 child = find_child(S, &S.nodes[node], S.buf[k])
                 if child < 0:  # the tree is at its node budget: play out from here
@@ -592,14 +642,14 @@ cdef int iterate(search_t* S) noexcept nogil:
                     child = select_root(S)
                 else:
                     n = g.legal(S.work, S.buf)
-                    n = merge(S, node, S.buf, n)
+                    n = merge(S, node, S.buf, n, True)
                     if n < 0:
                         return -1
                     if node == 0:  # the first iteration: the root's children are its legal actions
                         S.root_n = n
                     if n == 0:  # at the node budget, no child legal here: play out from here
                         break
-                    child = select_child(S, node, S.compat, n, True)
+                    child = select_child(S, node, S.compat, n, True, S.n_unv)
             else:
                 if nd.first < 0:
                     n = g.legal(S.work, S.buf)
@@ -608,7 +658,7 @@ cdef int iterate(search_t* S) noexcept nogil:
                         return -1
                     if k > 0:  # at the node budget: play out from here
                         break
-                child = select_child(S, node, NULL, 0, False)
+                child = select_child(S, node, NULL, 0, False, -1)
         g.apply(S.work, S.nodes[child].action)
         depth += 1
         if push(S, depth, child, cur) < 0:
@@ -630,6 +680,8 @@ cdef int iterate(search_t* S) noexcept nogil:
         k = S.path_seat[j]
         if k >= 0:
             nd.value += S.ret[k]
+    if S.root_n >= 0 and depth >= 1:  # (ISMCTS: the root's child on the path, for select_root)
+        terms_of(&S.nodes[S.path[1]], &S.root_terms[S.path[1] - S.nodes[0].first])
     S.done += 1
     return 0
 
@@ -752,14 +804,14 @@ cdef class _Search:
         S.failed = 0
         S.root = PyMem_RawMalloc(g.size)
         S.work = PyMem_RawMalloc(g.size)
-        S.buf = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * d.max_legal)
+        S.buf = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * (d.max_legal + 1))  # (merge's sentinel)
         S.prob = <double*>PyMem_RawMalloc(sizeof(double) * d.max_legal)
-        S.compat = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * d.max_legal)
+        S.compat = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * (d.max_legal + 1))
+        S.root_terms = <terms_t*>PyMem_RawMalloc(sizeof(terms_t) * d.max_legal)
         S.unv = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * max(d.num_actions, d.max_legal, 1))
         S.num_actions = d.num_actions
-        S.mark = <uint64_t*>PyMem_RawCalloc(max(d.num_actions, 1), sizeof(uint64_t))
-        S.stamp = 0
         S.root_n = -1
+        S.root_full = 0
         S.path_cap = 64
         S.path = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * S.path_cap)
         S.path_seat = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * S.path_cap)
@@ -776,7 +828,7 @@ cdef class _Search:
         S.scratch = PyMem_RawMalloc(g.size)
         S.vals = <double*>PyMem_RawMalloc(sizeof(double) * d.players)
         if (S.scratch == NULL or S.vals == NULL or S.root == NULL or S.work == NULL or S.buf == NULL or S.prob == NULL or S.compat == NULL
-                or S.unv == NULL or S.mark == NULL
+                or S.root_terms == NULL or S.unv == NULL
                 or S.path == NULL or S.path_seat == NULL or S.ret == NULL or S.nodes == NULL):
             self.close()
             raise MemoryError()
@@ -795,7 +847,7 @@ cdef class _Search:
         cdef void** owned[13]
         cdef int i
         owned[:] = [<void**>&S.root, <void**>&S.work, <void**>&S.nodes, <void**>&S.buf,
-                    <void**>&S.prob, <void**>&S.compat, <void**>&S.unv, <void**>&S.mark,
+                    <void**>&S.prob, <void**>&S.compat, <void**>&S.unv, <void**>&S.root_terms,
                     <void**>&S.path, <void**>&S.path_seat, <void**>&S.ret, <void**>&S.scratch,
                     <void**>&S.vals]
         for i in range(13):
