@@ -270,3 +270,47 @@ def test_c_determinize_depends_on_the_view_only(case: Any) -> None:
                 b.determinize(p, seed)
                 assert a.same_struct(b), (i, p, seed)
     assert differed > 0, "no pair of different states with the same view was built"
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_copies_outlive_the_game_and_the_state_they_came_from(case: Any) -> None:
+    """A clone, a ``CGame`` probe and a ``VectorGame`` hold what their structs point at (M's
+    states point at their game's constants, a block each state object keeps alive): with the
+    game and the state they came from dropped and the freed memory written over, each plays
+    on exactly as the same copies of a game that is still alive."""
+    import gc
+
+    from mousehole.vector import RANDOM, VectorGame
+
+    name, params = case
+
+    def copies() -> Tuple[Any, Any, Any]:
+        game = mousehole.load(name, engine="compiled", **params)
+        state = game.new_state(5)
+        for _, a in zip(range(7), random_walk(state.clone(), 5)):
+            state.apply_action(a)
+        vg = VectorGame(game, 3, 11, threads=1)
+        vg.reset()
+        return state.clone(), _cgame(state), vg
+
+    def play(clone: Any, c: Any, vg: Any) -> Tuple[Any, ...]:
+        moves = list(random_walk(clone, 9))
+        c.rollout(13)
+        acts = np.full(3, RANDOM, dtype=np.int64)
+        steps = [vg.step(acts) for _ in range(40)]
+        return (
+            moves,
+            clone.returns(),
+            c.returns(),
+            [tuple(np.asarray(x).tobytes() for x in r if isinstance(x, np.ndarray)) for r in steps],
+        )
+
+    orphans = copies()  # the game and the state are gone once copies() returns
+    gc.collect()
+    # other games of the same core take the constants cache, and freed blocks are reused
+    # and written over
+    others = [mousehole.load(name, engine="compiled", players=p) for p in (3, 2, 4)]
+    junk = [bytes([0xA5]) * 2300 for _ in range(2000)]
+    expected = play(*copies())
+    assert play(*orphans) == expected
+    del others, junk
