@@ -71,6 +71,39 @@ cimport numpy as cnp
 cnp.import_array()
 
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define MC_INLINE_INT __attribute__((always_inline)) int
+    #else
+    #define MC_INLINE_INT int
+    #endif
+    #if defined(__GNUC__) && !defined(__clang__)
+    #define MC_FLATTEN_INT __attribute__((flatten)) int
+    #define MC_STEP_VOID __attribute__((flatten, noinline)) void
+    #define MC_NOINLINE_INT __attribute__((noinline)) int
+    #define MC_NOINLINE_VOID __attribute__((noinline)) void
+    #else
+    #define MC_FLATTEN_INT int
+    #define MC_STEP_VOID void
+    #define MC_NOINLINE_INT int
+    #define MC_NOINLINE_VOID void
+    #endif
+    """
+    # combo_count inlined into every caller, whatever the size of the module around it
+    # (gcc's unit growth budget let it fall out of mc_play once the glue shrank: +3% per game)
+    ctypedef int inline_int "MC_INLINE_INT"
+    # The struct step's random action (g_random_step, and its combination step apart) with
+    # every call in it inlined (gcc's "flatten"): gcc left rng_below, the display's insert and
+    # the pick turn's start out of line there, though not in mc_play (about 6 instructions
+    # an env-step at 2 players, 9 at 4). The two larger, rarer callees stay calls
+    # (noinline): the slow count and the end of a combination step (inlined they cost more).
+    ctypedef int flatten_int "MC_FLATTEN_INT"
+    ctypedef void step_void "MC_STEP_VOID"
+    ctypedef int noinline_int "MC_NOINLINE_INT"
+    ctypedef void noinline_void "MC_NOINLINE_VOID"
+
+
 cdef enum:
     H_ETIENNE = 0
     H_HENRI = 1
@@ -510,7 +543,7 @@ cdef inline int nib(uint64_t w, int u) noexcept nogil:
     return <int>((w >> ((u if u < 15 else 15) << 2)) & 15)
 
 
-cdef int combo_count_slow(const mc_t* s, int p, slots_t* t) noexcept nogil:
+cdef noinline_int combo_count_slow(const mc_t* s, int p, slots_t* t) noexcept nogil:
     """``combo_count`` with the per-slot terms computed from 4-bit counts (any hand: also
     with 4 or more cards of one value). The counts of the slots below j by value are 4-bit
     fields of one word (value u at field u + 2, so that u - 3 .. u + 3 are fields 0 .. 17,
@@ -760,19 +793,6 @@ cdef uint64_t INC_M[16]
 for _i in range(16):
     INC_X[_i] = (<uint64_t>1) << (2 * _i + 6)
     INC_M[_i] = (<uint64_t>1) << (2 * _i + 4)
-
-
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define MC_INLINE_INT __attribute__((always_inline)) int
-    #else
-    #define MC_INLINE_INT int
-    #endif
-    """
-    # combo_count inlined into every caller, whatever the size of the module around it
-    # (gcc's unit growth budget let it fall out of mc_play once the glue shrank: +3% per game)
-    ctypedef int inline_int "MC_INLINE_INT"
 
 
 cdef inline inline_int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
@@ -1631,7 +1651,7 @@ cdef inline void after_pick(mc_t* s, int p) noexcept nogil:
         end_pick_turn(s, p)
 
 
-cdef void next_combiner(mc_t* s) noexcept nogil:
+cdef noinline_void next_combiner(mc_t* s) noexcept nogil:
     """The next seat's combination step (MC-10); after the last, the end (MC-24) or the next
     round (MC-15, MC-5)."""
     s.phase = PH_COMBINE
@@ -1695,7 +1715,7 @@ cdef void mc_apply(mc_t* s, int a) noexcept nogil:
         after_bid(s, p)
 
 
-cdef void combination_step(mc_t* s, rng_t* policy, int p) noexcept nogil:
+cdef step_void combination_step(mc_t* s, rng_t* policy, int p) noexcept nogil:
     """mc_random_step at seat p's combination step (apart: its scratch ``t`` is large)."""
     cdef slots_t t
     memset(t.cum, 0, sizeof(t.cum))  # (combo_kth reads past the hand, masked)
@@ -1739,7 +1759,7 @@ cdef inline void rotate_helpers(mc_t* s) noexcept nogil:
     s.helper[0] = old[n - 1]
 
 
-cdef int g_random_step(void* v, rng_t* policy) noexcept nogil:
+cdef flatten_int g_random_step(void* v, rng_t* policy) noexcept nogil:
     """``mc_random_step`` (its one out-of-line copy: the interface's and mc_play's)."""
     return mc_random_step(<mc_t*>v, policy)
 
