@@ -81,13 +81,14 @@ ctypedef struct mh_game_t:
     # Optional (NULL when a game has none; appended last): ``VectorGame``'s job on a block
     # of envs, ``v`` an ``mh_vec_t*`` (below), envs ``lo`` .. ``hi - 1``, scratch row
     # ``tid``. A core fills it with the loop of ``_vblock.pxi`` compiled over its own
-    # functions (``include "_vblock_core.pxi"``: direct calls the C compiler can inline);
+    # functions (``_vblock_core.pxi``, in ``_cgame_core.pxi``: direct calls the C compiler can inline);
     # ``_vector.pyx`` runs the same loop through this table when it is NULL.
     void (*vector_block)(void* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil
 
 # The slots' types (``mh_game_def``'s parameters). A core fills each slot with a function of
-# exactly that type (``g_<slot>``, taking ``void*`` and casting to its struct): calling a
-# function through a pointer of another type is undefined in C, whatever the ABI does.
+# exactly that type (``g_<slot>``, taking ``void*`` and calling the core's function on its
+# struct; those that only call one are written once for every core, ``_cgame_core.pxi``):
+# calling a function through a pointer of another type is undefined in C, whatever the ABI does.
 ctypedef void (*mh_dims_f)(const void* s, mh_dims_t* d) noexcept nogil
 ctypedef void (*mh_reset_f)(void* s, uint64_t seed) noexcept nogil
 ctypedef int (*mh_current_f)(const void* s) noexcept nogil

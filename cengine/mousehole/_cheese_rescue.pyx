@@ -292,7 +292,7 @@ cdef inline uint64_t cr_cheese_left(const uint64_t* boards) noexcept nogil:
     return boards[3] & ~cr_near(x)
 
 
-cdef inline void cr_scores(const cr_t* s, int32_t* score, int32_t* count) noexcept nogil:
+cdef inline void cr_score_count(const cr_t* s, int32_t* score, int32_t* count) noexcept nogil:
     """CR-13 on the table as it is now: each seat's score, the values of its own cheese cards
     left after CR-12, and their number (the tie-break)."""
     cdef uint64_t x = cr_cheese_left(s.boards)
@@ -383,7 +383,7 @@ cdef inline void cr_sim_game(cr_t* s, const uint8_t* pile0, uint64_t seed, rng_t
     cr_deal_cards(s, &rng)
     cr_start(s)
     cr_run(s, s.cfg.length, NULL, policy)
-    cr_scores(s, score, count)
+    cr_score_count(s, score, count)
 
 
 cdef inline void cr_clear(cr_t* s) noexcept nogil:
@@ -391,7 +391,7 @@ cdef inline void cr_clear(cr_t* s) noexcept nogil:
     mh_zero(<char*>&s.placed, sizeof(cr_t) - <size_t>(<char*>&s.placed - <char*>s))  # (see mh_zero)
 
 
-cdef void cr_deal(cr_t* s, uint64_t seed) noexcept nogil:
+cdef void cr_deal "core_deal"(cr_t* s, uint64_t seed) noexcept nogil:
     """A new game from ``seed`` (the constants already set): CR-3 .. CR-6."""
     cr_clear(s)
     s.rng = seed
@@ -400,7 +400,7 @@ cdef void cr_deal(cr_t* s, uint64_t seed) noexcept nogil:
     cr_start(s)
 
 
-cdef inline int cr_current(const cr_t* s) noexcept nogil:
+cdef inline int cr_current "core_current"(const cr_t* s) noexcept nogil:
     """The seat to play, or TERMINAL_SEAT once the square is full (CR-11) or max_turns cards
     are laid."""
     if s.placed >= s.cfg.length:
@@ -415,7 +415,7 @@ cdef inline void cr_count_turns(cr_t* s, int moves) noexcept nogil:
     s.truncated = (s.placed >= s.cfg.length) & s.cfg.cut
 
 
-cdef inline void cr_apply(cr_t* s, int a) noexcept nogil:
+cdef inline void cr_apply "core_apply"(cr_t* s, int a) noexcept nogil:
     """Lay card kind ``a // C`` on cell ``a % C`` (legal: checked by the caller) and draw."""
     cdef int kind = cr_div(a, s.cfg.div_C)
     cdef int cell = a - kind * s.cfg.C
@@ -443,20 +443,20 @@ cdef int cr_random_step(cr_t* s, rng_t* policy) noexcept nogil:
     return cr_current(s)
 
 
-cdef void cr_rollout(cr_t* s, rng_t* policy) noexcept nogil:
+cdef void cr_rollout "core_rollout"(cr_t* s, rng_t* policy) noexcept nogil:
     """Play simulate's policy to the end, the struct kept (its history too)."""
     cr_play(s, s.cfg.length - s.placed, policy)
 
 
-cdef int cr_winner_mask(const cr_t* s) noexcept nogil:
+cdef int cr_winner_mask "core_winner_mask"(const cr_t* s) noexcept nogil:
     """CR-13 on the table as it is now (CR-12 removals included)."""
     cdef int32_t score[4]
     cdef int32_t count[4]
-    cr_scores(s, score, count)
+    cr_score_count(s, score, count)
     return winner_mask_of(s.cfg.n, score, count)
 
 
-cdef void cr_returns(const cr_t* s, double* out) noexcept nogil:
+cdef void cr_returns "core_returns"(const cr_t* s, double* out) noexcept nogil:
     """As ``StateAPI.returns``: 0 before the end; +1 for each winner and -1 for each other
     seat (CR-13), 0 for all when every seat wins."""
     cdef int p
@@ -467,20 +467,20 @@ cdef void cr_returns(const cr_t* s, double* out) noexcept nogil:
     returns_of(s.cfg.n, cr_winner_mask(s), out)
 
 
-cdef void cr_playout(cr_t* s, rng_t* policy, double* out) noexcept nogil:
+cdef void cr_playout "core_playout"(cr_t* s, rng_t* policy, double* out) noexcept nogil:
     """``cr_rollout`` then ``cr_returns``, with the same draws and the same result, without the
     history (the struct is scratch afterwards)."""
     cr_run(s, s.cfg.length - s.placed, NULL, policy)
     returns_of(s.cfg.n, cr_winner_mask(s), out)
 
 
-cdef void cr_evaluate(const cr_t* s, double* out) noexcept nogil:
+cdef void cr_evaluate "core_evaluate"(const cr_t* s, double* out) noexcept nogil:
     """The strong search's evaluation, per seat the value of ``CheeseRescueGame.greedy_value``:
     10 x its score if the game ended now (CR-12, CR-13) + its surviving cheese cards."""
     cdef int32_t sc[4]
     cdef int32_t cnt[4]
     cdef int p
-    cr_scores(s, sc, cnt)
+    cr_score_count(s, sc, cnt)
     for p in range(s.cfg.n):
         out[p] = 10.0 * sc[p] + cnt[p]
 
@@ -739,7 +739,7 @@ cdef void cr_derive(cr_t* s) noexcept nogil:
         s.held[r] = cr_kinds_held(s.hands[r])
 
 
-cdef void cr_determinize(cr_t* s, int p, uint64_t seed) noexcept nogil:
+cdef void cr_determinize "core_determinize"(cr_t* s, int p, uint64_t seed) noexcept nogil:
     """In place: the animals seat ``p`` cannot see (in the other hands and in the pile, CR-15)
     re-dealt from ``seed``, as ``CheeseRescue._determinize`` does from p's view: the hidden
     animals (the game's animals minus those on the table and in p's hand) in their canonical
@@ -805,78 +805,26 @@ cdef int g_truncated(const void* s) noexcept nogil:
     return (<const cr_t*>s).truncated
 
 
-cdef void g_scores(const void* vs, int64_t* out) noexcept nogil:
+cdef void cr_scores "core_scores"(const cr_t* s, int64_t* out) noexcept nogil:
     """CR-12/CR-13 applied to the table as it is now (``state.scores()``, ``core_t``)."""
-    cdef const cr_t* s = <const cr_t*>vs
     cdef int32_t sc[4]
     cdef int32_t cnt[4]
     cdef int p
-    cr_scores(s, sc, cnt)
+    cr_score_count(s, sc, cnt)
     for p in range(s.cfg.n):
         out[p] = sc[p]
-
-
-# The table's slots take ``void*``: each is a function of exactly its slot's type, which
-# casts and calls the core's own (calling a function through a pointer of another type
-# is undefined in C; gcc inlines the callee into the wrapper, so a call costs the same).
-cdef void g_reset(void* s, uint64_t seed) noexcept nogil:
-    cr_deal(<cr_t*>s, seed)
-
-
-cdef int g_current(const void* s) noexcept nogil:
-    return cr_current(<const cr_t*>s)
 
 
 cdef int g_legal(const void* s, int32_t* out) noexcept nogil:
     return cr_legal(<const cr_t*>s, out)
 
 
-cdef void g_apply(void* s, int32_t a) noexcept nogil:
-    cr_apply(<cr_t*>s, a)
-
-
-cdef void g_returns(const void* s, double* out) noexcept nogil:
-    cr_returns(<const cr_t*>s, out)
-
-
-cdef void g_rollout(void* s, rng_t* policy) noexcept nogil:
-    cr_rollout(<cr_t*>s, policy)
-
-
-cdef void g_playout(void* s, rng_t* policy, double* out) noexcept nogil:
-    cr_playout(<cr_t*>s, policy, out)
-
-
 cdef int g_random_step(void* s, rng_t* policy) noexcept nogil:
     return cr_random_step(<cr_t*>s, policy)
 
 
-cdef void g_determinize(void* s, int p, uint64_t seed) noexcept nogil:
-    cr_determinize(<cr_t*>s, p, seed)
-
-
 cdef void g_observe(const void* s, int p, float* out) noexcept nogil:
     cr_observe(<const cr_t*>s, p, out)
-
-
-cdef void g_evaluate(const void* s, double* out) noexcept nogil:
-    cr_evaluate(<const cr_t*>s, out)
-
-
-cdef int g_winner_mask(const void* s) noexcept nogil:
-    return cr_winner_mask(<const cr_t*>s)
-
-
-# ``VectorGame``'s loop over this core's functions (the table's ``vector_block``)
-include "_vblock_core.pxi"
-
-
-cdef mh_game_t CR_GAME
-mh_game_def(&CR_GAME, b"cheese_rescue", sizeof(cr_t), g_dims, g_reset,
-            g_current, g_legal, g_apply, g_chance,
-            g_returns, g_rollout, g_playout,
-            g_random_step, g_determinize,
-            g_observe, g_mask, g_truncated, g_evaluate, g_vector_block)
 
 
 # ---- Python lists from the struct (to_dict) ----------------------------------------------------
@@ -937,9 +885,8 @@ cdef void cr_cfg_derive(cr_cfg_t* cfg) noexcept nogil:
             cfg.value[5 + p * cfg.K + ck] = <uint8_t>cfg.cheese_value[ck]
 
 
-cdef int fill_cfg(object game, void* v) except -1:
-    """The constants of ``game`` into ``v`` (zero-filled; the cache of ``_boundary``)."""
-    cdef cr_cfg_t* cfg = <cr_cfg_t*>v
+cdef int cr_fill_cfg "core_fill_cfg"(object game, cr_cfg_t* cfg) except -1:
+    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of ``_boundary``)."""
     cdef int i
     cfg.n = game.num_players
     cfg.N = game.square_size
@@ -997,9 +944,16 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
         out.truncated[r] = <uint8_t>cfg.cut
 
 
+# ---- written once for every core (_cgame_core.pxi) ------------------------------------------
+# The slot functions over this core's role functions (``core_<role>``, above), ``fill_cfg``
+# over ``cr_fill_cfg``, ``VectorGame``'s loop, and ``core_describe``
+include "_cgame_core.pxi"
+
+
+cdef mh_game_t CR_GAME
 cdef core_t CR_CORE
-core_def(&CR_CORE, &CR_GAME, b"mousehole._cheese_rescue.cfg", sizeof(cr_cfg_t), fill_cfg, sim_range,
-         g_scores, g_winner_mask)
+core_describe(&CR_CORE, &CR_GAME, b"cheese_rescue", sizeof(cr_t),
+              b"mousehole._cheese_rescue.cfg", sizeof(cr_cfg_t))
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -1074,7 +1028,7 @@ cdef class CheeseRescueCore(StateCore):
     def cheese_counts(self):
         cdef int32_t sc[4]
         cdef int32_t cnt[4]
-        cr_scores(&self.s, sc, cnt)
+        cr_score_count(&self.s, sc, cnt)
         return [cnt[p] for p in range(self.s.cfg.n)]
 
     def _to_dict(self):

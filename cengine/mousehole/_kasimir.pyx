@@ -247,7 +247,7 @@ cdef inline int kk_tie_key(const kk_t* s, int p) noexcept nogil:
 
 # ---- the state: the blocks in sequence ----------------------------------------------------------
 
-cdef void kk_deal(kk_t* s, uint64_t seed) noexcept nogil:
+cdef void kk_deal "core_deal"(kk_t* s, uint64_t seed) noexcept nogil:
     """KK-2, KK-4: every mouse in its pantry stack; seat 0 starts and rolls (the constants
     already set)."""
     cdef int p
@@ -272,7 +272,7 @@ cdef void kk_deal(kk_t* s, uint64_t seed) noexcept nogil:
     kk_roll(s)
 
 
-cdef inline int kk_current(const kk_t* s) noexcept nogil:
+cdef inline int kk_current "core_current"(const kk_t* s) noexcept nogil:
     """The seat to move, CHANCE_SEAT at a chance node (explicit chance), TERMINAL_SEAT at the
     end."""
     if s.seat == TERMINAL_SEAT:
@@ -280,7 +280,7 @@ cdef inline int kk_current(const kk_t* s) noexcept nogil:
     return CHANCE_SEAT if s.roll < 0 else s.seat
 
 
-cdef inline void kk_apply(kk_t* s, int a) noexcept nogil:
+cdef inline void kk_apply "core_apply"(kk_t* s, int a) noexcept nogil:
     """Apply the legal action ``a`` (checked by the caller): at a chance node the die face
     ``a - P``, else the move ``start * D + distance - 1``. The history's entry is the
     caller's; its count is kept here."""
@@ -305,20 +305,20 @@ cdef inline int kk_random_step(kk_t* s, rng_t* policy) noexcept nogil:
     return kk_current(s)
 
 
-cdef void kk_rollout(kk_t* s, rng_t* policy) noexcept nogil:
+cdef void kk_rollout "core_rollout"(kk_t* s, rng_t* policy) noexcept nogil:
     """Play ``simulate``'s policy to the end (chance nodes, if any, resolved by it too)."""
     while s.seat != TERMINAL_SEAT:
         kk_random_step(s, policy)
 
 
-cdef inline void kk_scores(const kk_t* s, int64_t* out) noexcept nogil:
+cdef inline void kk_scores "core_scores"(const kk_t* s, int64_t* out) noexcept nogil:
     """KK-13: the mice in the hole per seat."""
     cdef int p
     for p in range(s.cfg.n):
         out[p] = s.home[p]
 
 
-cdef int kk_winner_mask(const kk_t* s) noexcept nogil:
+cdef int kk_winner_mask "core_winner_mask"(const kk_t* s) noexcept nogil:
     """KK-13: most mice home; tie-break the smallest key (``kk_tie_key``), equal keys share;
     tied seats with none home share, eliminated ones excepted under
     ``elimination="out_of_game"`` (KK-11): then the mask may be 0 (nobody wins). Under
@@ -354,7 +354,7 @@ cdef int kk_winner_mask(const kk_t* s) noexcept nogil:
     return mask
 
 
-cdef inline void kk_returns(const kk_t* s, double* out) noexcept nogil:
+cdef inline void kk_returns "core_returns"(const kk_t* s, double* out) noexcept nogil:
     """``KasimirState.returns``: +1 each winner, -1 each other seat at the end (KK-13); 0 for
     all before the end and when every seat wins. When nobody wins (KK-11,
     ``elimination="out_of_game"``: every seat eliminated) -1 for every seat with 3 or 4
@@ -374,7 +374,7 @@ cdef inline void kk_returns(const kk_t* s, double* out) noexcept nogil:
         out[p] = 1.0 if (mask >> p) & 1 else -1.0
 
 
-cdef inline void kk_playout(kk_t* s, rng_t* policy, double* out) noexcept nogil:
+cdef inline void kk_playout "core_playout"(kk_t* s, rng_t* policy, double* out) noexcept nogil:
     """``kk_rollout`` then ``kk_returns``."""
     kk_rollout(s, policy)
     kk_returns(s, out)
@@ -388,7 +388,7 @@ cdef inline int kk_sim_game(kk_t* s, uint64_t seed, rng_t* policy) noexcept nogi
     return kk_winner_mask(s)
 
 
-cdef inline void kk_evaluate(const kk_t* s, double* out) noexcept nogil:
+cdef inline void kk_evaluate "core_evaluate"(const kk_t* s, double* out) noexcept nogil:
     """The strong search's evaluation, per seat the value of ``KasimirGame.greedy_value``: 100
     per mouse home; 10 per mouse in the pantry; for a mouse on the track 10 + its space, 3
     less when another mouse stands on it (KK-8); nothing for the caught bottom mouse of a
@@ -605,9 +605,9 @@ cdef void kk_canon(kk_t* s) noexcept nogil:
     memcpy(s.below, nb, sizeof(nb))
 
 
-cdef inline void kk_determinize(kk_t* s, uint64_t seed) noexcept nogil:
-    """KK-14: every seat sees the whole position; only the future rolls are hidden, so the
-    determinization draws a new generator (``Kasimir._determinize``: ``Rng(seed).next64()``)
+cdef inline void kk_determinize "core_determinize"(kk_t* s, int p, uint64_t seed) noexcept nogil:
+    """KK-14: every seat sees the whole position (``p`` is not read: the same for every
+    seat); only the future rolls are hidden, so the determinization draws a new generator (``Kasimir._determinize``: ``Rng(seed).next64()``)
     and keeps the rest (in the canonical numbering of the mice: the struct ``from_dict`` of
     the view gives)."""
     kk_canon(s)
@@ -648,10 +648,6 @@ cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
     return k
 
 
-cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
-    kk_determinize(<kk_t*>v, seed)  # KK-14: the same for every seat
-
-
 cdef void g_observe(const void* v, int p, float* out) noexcept nogil:
     cdef const kk_t* s = <const kk_t*>v
     memset(out, 0, <size_t>kk_obs_size(&s.cfg) * sizeof(float))
@@ -668,66 +664,14 @@ cdef int g_truncated(const void* s) noexcept nogil:
     return (<const kk_t*>s).truncated
 
 
-# The table's slots take ``void*``: each is a function of exactly its slot's type, which
-# casts and calls the core's own (calling a function through a pointer of another type
-# is undefined in C; gcc inlines the callee into the wrapper, so a call costs the same).
-cdef void g_reset(void* s, uint64_t seed) noexcept nogil:
-    kk_deal(<kk_t*>s, seed)
-
-
-cdef int g_current(const void* s) noexcept nogil:
-    return kk_current(<const kk_t*>s)
-
-
-cdef void g_apply(void* s, int32_t a) noexcept nogil:
-    kk_apply(<kk_t*>s, a)
-
-
-cdef void g_returns(const void* s, double* out) noexcept nogil:
-    kk_returns(<const kk_t*>s, out)
-
-
-cdef void g_rollout(void* s, rng_t* policy) noexcept nogil:
-    kk_rollout(<kk_t*>s, policy)
-
-
-cdef void g_playout(void* s, rng_t* policy, double* out) noexcept nogil:
-    kk_playout(<kk_t*>s, policy, out)
-
-
 cdef int g_random_step(void* s, rng_t* policy) noexcept nogil:
     return kk_random_step(<kk_t*>s, policy)
 
 
-cdef void g_evaluate(const void* s, double* out) noexcept nogil:
-    kk_evaluate(<const kk_t*>s, out)
-
-
-cdef void g_scores(const void* s, int64_t* out) noexcept nogil:
-    kk_scores(<const kk_t*>s, out)
-
-
-cdef int g_winner_mask(const void* s) noexcept nogil:
-    return kk_winner_mask(<const kk_t*>s)
-
-
-# ``VectorGame``'s loop over this core's functions (the table's ``vector_block``)
-include "_vblock_core.pxi"
-
-
-cdef mh_game_t KK_GAME
-mh_game_def(&KK_GAME, b"kasimir", sizeof(kk_t), g_dims, g_reset,
-            g_current, g_legal, g_apply, g_chance,
-            g_returns, g_rollout, g_playout,
-            g_random_step, g_determinize, g_observe, g_mask, g_truncated,
-            g_evaluate, g_vector_block)
-
-
 # ---- configuration ----------------------------------------------------------------------------
 
-cdef int fill_cfg(object game, void* v) except -1:
-    """The constants of ``game`` into ``v`` (zero-filled; the cache of ``_boundary``)."""
-    cdef kk_cfg_t* cfg = <kk_cfg_t*>v
+cdef int kk_fill_cfg "core_fill_cfg"(object game, kk_cfg_t* cfg) except -1:
+    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of ``_boundary``)."""
     cdef int i
     cfg.n = game.num_players
     cfg.L = game.track_length
@@ -770,9 +714,16 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
         out.truncated[r] = <uint8_t>s.truncated
 
 
+# ---- written once for every core (_cgame_core.pxi) ------------------------------------------
+# The slot functions over this core's role functions (``core_<role>``, above), ``fill_cfg``
+# over ``kk_fill_cfg``, ``VectorGame``'s loop, and ``core_describe``
+include "_cgame_core.pxi"
+
+
+cdef mh_game_t KK_GAME
 cdef core_t KK_CORE
-core_def(&KK_CORE, &KK_GAME, b"mousehole._kasimir.cfg", sizeof(kk_cfg_t), fill_cfg, sim_range,
-         g_scores, g_winner_mask)
+core_describe(&KK_CORE, &KK_GAME, b"kasimir", sizeof(kk_t),
+              b"mousehole._kasimir.cfg", sizeof(kk_cfg_t))
 
 
 # ---- the Python-facing class ------------------------------------------------------------------

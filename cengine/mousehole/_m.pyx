@@ -930,7 +930,7 @@ cdef inline void m_deal_cards(m_pos_t* x, const m_cfg_t* c, int H, bint rec) noe
     m_turn_start(x, c, 0, 1, H, rec)
 
 
-cdef void m_deal(m_t* s, uint64_t seed) noexcept nogil:
+cdef void m_deal "core_deal"(m_t* s, uint64_t seed) noexcept nogil:
     """A new game into ``s`` (its constants set; every other field from zero, so it equals
     new_state(seed)'s byte for byte whatever it held before): M-3 .. M-5. The shuffle's first
     N - in_play steps fix the cards M-3 removes unseen; the steps for the pile's positions are
@@ -955,7 +955,7 @@ cdef void m_deal(m_t* s, uint64_t seed) noexcept nogil:
 
 # ---- the state's step: the r-th legal action -------------------------------------------------------
 
-cdef inline int m_current(const m_t* s) noexcept nogil:
+cdef inline int m_current "core_current"(const m_t* s) noexcept nogil:
     """The seat to move, TERMINAL_SEAT once the game is over (every random event of M happens
     at the deal: no chance node)."""
     return TERMINAL_SEAT if s.pos.phase == PH_OVER else s.pos.current
@@ -1043,7 +1043,7 @@ cdef inline uint32_t m_index(const m_t* s, int a) noexcept nogil:
     return <uint32_t>popcount64(x.tmask & (((<uint64_t>1) << (a - s.cfg.A_TAKE)) - 1))
 
 
-cdef void m_apply(m_t* s, int a) noexcept nogil:
+cdef void m_apply "core_apply"(m_t* s, int a) noexcept nogil:
     """Apply a legal action (checked by the caller)."""
     m_act(s, m_index(s, a), NULL)
 
@@ -1056,7 +1056,7 @@ cdef inline int m_random_step(m_t* s, rng_t* policy) noexcept nogil:
     return m_current(s)
 
 
-cdef void m_rollout(m_t* s, rng_t* policy) noexcept nogil:
+cdef void m_rollout "core_rollout"(m_t* s, rng_t* policy) noexcept nogil:
     """Play to the end by simulate's policy (``m_random_step``)."""
     while s.pos.phase != PH_OVER:
         m_random_step(s, policy)
@@ -1213,18 +1213,18 @@ cdef void returns_from(const int64_t* sc, int n, int end, double* out) noexcept 
             out[p] = 1.0 if (mask >> p) & 1 else -1.0
 
 
-cdef void m_scores(const m_t* s, int64_t* out) noexcept nogil:
+cdef void m_scores "core_scores"(const m_t* s, int64_t* out) noexcept nogil:
     """M-20 for every seat, at any time (hand cards never count, M-19)."""
     m_scores_of(&s.pos, s.cfg.n, out)
 
 
-cdef int m_winner_mask(const m_t* s) noexcept nogil:
+cdef int m_winner_mask "core_winner_mask"(const m_t* s) noexcept nogil:
     cdef int64_t sc[M_MAX_PLAYERS]
     m_scores(s, sc)
     return winner_mask_of(sc, s.cfg.n)
 
 
-cdef void m_returns(const m_t* s, double* out) noexcept nogil:
+cdef void m_returns "core_returns"(const m_t* s, double* out) noexcept nogil:
     cdef int64_t sc[M_MAX_PLAYERS]
     m_scores(s, sc)
     returns_from(sc, s.cfg.n, s.pos.end, out)
@@ -1300,7 +1300,7 @@ cdef flat_void m_sim_game(const m_cfg_t* c, const m_pos_t* start, uint64_t deal,
     length[0] = x.n_hist
 
 
-cdef void m_playout(m_t* s, rng_t* policy, double* out) noexcept nogil:
+cdef void m_playout "core_playout"(m_t* s, rng_t* policy, double* out) noexcept nogil:
     """m_rollout then m_returns, with the same draws: the scoring under way finished by the
     state's step, then the rest of the game by ``m_sim_game`` from the position (the deal's
     deferred steps taken first: the loop draws without them). ``s`` is scratch after."""
@@ -1421,7 +1421,7 @@ cdef inline bint in_set(const uint64_t* bs, int card) noexcept nogil:
     return (bs[card >> 6] >> (card & 63)) & 1
 
 
-cdef void m_determinize(m_t* s, int p, uint64_t seed) noexcept nogil:
+cdef void m_determinize "core_determinize"(m_t* s, int p, uint64_t seed) noexcept nogil:
     """In place: what seat ``p`` cannot see (M-22: the other hands, the pile cards p did not
     put under it, the removed cards) is dealt again from ``seed``, draw for draw as
     ``M._determinize`` deals it from p's view, and the state's generator is re-seeded from
@@ -1542,7 +1542,7 @@ cdef void m_determinize(m_t* s, int p, uint64_t seed) noexcept nogil:
     m_refresh(s)  # the seat to move may hold other cards now
 
 
-cdef void m_evaluate(const m_t* s, double* out) noexcept nogil:
+cdef void m_evaluate "core_evaluate"(const m_t* s, double* out) noexcept nogil:
     """The strong search's evaluation, per seat the value of ``MGame.greedy_value``: its M-20
     score as it stands."""
     cdef int64_t sc[M_MAX_PLAYERS]
@@ -1569,29 +1569,9 @@ cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
     return 0  # every random event of M happens at setup (M-3 .. M-5)
 
 
-cdef void g_evaluate(const void* v, double* out) noexcept nogil:
-    m_evaluate(<const m_t*>v, out)
-
-
-cdef void g_returns(const void* v, double* out) noexcept nogil:
-    m_returns(<const m_t*>v, out)
-
-
-cdef void g_rollout(void* v, rng_t* policy) noexcept nogil:
-    m_rollout(<m_t*>v, policy)
-
-
-cdef void g_playout(void* v, rng_t* policy, double* out) noexcept nogil:
-    m_playout(<m_t*>v, policy, out)
-
-
 cdef flat_int g_random_step(void* v, rng_t* policy) noexcept nogil:
     """(flat_int: the step inlined, VectorGame's random step makes one call)"""
     return m_random_step(<m_t*>v, policy)
-
-
-cdef void g_determinize(void* v, int p, uint64_t seed) noexcept nogil:
-    m_determinize(<m_t*>v, p, seed)
 
 
 cdef void g_observe(const void* v, int p, float* out) noexcept nogil:
@@ -1610,50 +1590,14 @@ cdef int g_truncated(const void* s) noexcept nogil:
     return (<const m_t*>s).pos.end == END_MAX_TURNS
 
 
-# The table's slots take ``void*``: each is a function of exactly its slot's type, which
-# casts and calls the core's own (calling a function through a pointer of another type
-# is undefined in C; gcc inlines the callee into the wrapper, so a call costs the same).
-cdef void g_reset(void* s, uint64_t seed) noexcept nogil:
-    m_deal(<m_t*>s, seed)
-
-
-cdef int g_current(const void* s) noexcept nogil:
-    return m_current(<const m_t*>s)
-
-
 cdef int g_legal(const void* s, int32_t* out) noexcept nogil:
     return m_legal(<const m_t*>s, out)
 
 
-cdef void g_apply(void* s, int32_t a) noexcept nogil:
-    m_apply(<m_t*>s, a)
-
-
-cdef void g_scores(const void* s, int64_t* out) noexcept nogil:
-    m_scores(<const m_t*>s, out)
-
-
-cdef int g_winner_mask(const void* s) noexcept nogil:
-    return m_winner_mask(<const m_t*>s)
-
-
-# ``VectorGame``'s loop over this core's functions (the table's ``vector_block``)
-include "_vblock_core.pxi"
-
-
-cdef mh_game_t M_GAME
-mh_game_def(&M_GAME, b"m", sizeof(m_t), g_dims, g_reset, g_current,
-            g_legal, g_apply, g_chance, g_returns,
-            g_rollout, g_playout, g_random_step,
-            g_determinize, g_observe, g_mask, g_truncated,
-            g_evaluate, g_vector_block)
-
-
 # ---- configuration ----------------------------------------------------------------------------
 
-cdef int fill_cfg(object game, void* v) except -1:
-    """The constants of ``game`` into ``v`` (zero-filled; the cache of ``_boundary``)."""
-    cdef m_cfg_t* cfg = <m_cfg_t*>v
+cdef int m_fill_cfg "core_fill_cfg"(object game, m_cfg_t* cfg) except -1:
+    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of ``_boundary``)."""
     cdef int i, sym
     cdef object x
     cfg.n = game.num_players
@@ -1738,9 +1682,15 @@ cdef flat_void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssiz
         out.truncated[r] = end == END_MAX_TURNS
 
 
+# ---- written once for every core (_cgame_core.pxi) ------------------------------------------
+# The slot functions over this core's role functions (``core_<role>``, above), ``fill_cfg``
+# over ``m_fill_cfg``, ``VectorGame``'s loop, and ``core_describe``
+include "_cgame_core.pxi"
+
+
+cdef mh_game_t M_GAME
 cdef core_t M_CORE
-core_def(&M_CORE, &M_GAME, b"mousehole._m.cfg", sizeof(m_cfg_t), fill_cfg, sim_range,
-         g_scores, g_winner_mask)
+core_describe(&M_CORE, &M_GAME, b"m", sizeof(m_t), b"mousehole._m.cfg", sizeof(m_cfg_t))
 M_CORE.shared = 1  # m_t points at its game's constants (load_constants)
 
 

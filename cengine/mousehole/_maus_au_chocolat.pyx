@@ -498,6 +498,17 @@ cdef inline uint32_t four(const slots_t* t, int v, int s0, int s1, int s2) noexc
 # subsets v < s0 < s1 < s2 follow the three-card subset (s0, s1, s2), v ascending (the slot
 # masks ascend so). Each subset costs one table load (W3C / W3R; T4 for four cards).
 
+cdef inline int w3_high(const slots_t* t, int s1, int s2) noexcept nogil:
+    """The part of the W3 tables' index of the subset s0 < s1 < s2 that s1 and s2 fix (the
+    loops compute it once per pair, then ``w3_index`` for each s0)."""
+    return t.a1[s1] + t.a2[s2] + ((t.col[s1] == t.col[s2]) << 1)
+
+
+cdef inline int w3_index(const slots_t* t, int high, int s0, int s1, int s2) noexcept nogil:
+    """The W3 tables' index of the subset s0 < s1 < s2 (``high`` = ``w3_high(t, s1, s2)``)."""
+    return high - t.a0[s0] + ((t.col[s0] == t.col[s1]) | ((t.col[s0] == t.col[s2]) << 2))
+
+
 cdef inline int combo_count_enum(const mc_t* s, int p, slots_t* t) noexcept nogil:
     """``combo_count`` by visiting every subset (every helper's with kept_card=
     "player_chooses", MC-23; Claude's, MC-22, for a hand with 4 cards of one value;
@@ -515,14 +526,11 @@ cdef inline int count_subsets(const mc_t* s, int p, slots_t* t, bint bound) noex
     cdef int hn = s.hand_n[p]
     cdef int s0, s1, s2, v, b, i, tot = 0
     cdef const uint8_t* C = W3C[t.helper]  # (the row combo_slots chose)
-    cdef uint8_t c1, c2
     for s2 in range(2, hn):
-        c2 = t.col[s2]
         for s1 in range(1, s2):
-            c1 = t.col[s1]
-            b = t.a1[s1] + t.a2[s2] + ((c1 == c2) << 1)
+            b = w3_high(t, s1, s2)
             for s0 in range(s1):
-                i = b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))
+                i = w3_index(t, b, s0, s1, s2)
                 if bound and C[i]:  # MC-18/MC-19 (changed_value="printed_range")
                     tot += popcount16(<uint16_t>slots_in_range(s, t, s0, s1, s2, W3R[t.helper][i]))
                 else:
@@ -881,18 +889,15 @@ cdef inline int combo_kth_walk(const mc_t* s, int p, slots_t* t, int k) noexcept
     cdef const uint8_t* C = W3C[t.helper]
     cdef int s0, s1, s2 = 2, v, b, pc, i
     cdef uint32_t r
-    cdef uint8_t c1, c2
     if not t.ready:
         combo_slots(s, p, t)
     while t.cum[s2] <= k:
         s2 += 1
     k -= t.cum[s2 - 1]
-    c2 = t.col[s2]
     for s1 in range(1, s2):
-        c1 = t.col[s1]
-        b = t.a1[s1] + t.a2[s2] + ((c1 == c2) << 1)
+        b = w3_high(t, s1, s2)
         for s0 in range(s1):
-            i = b - t.a0[s0] + ((t.col[s0] == c1) | ((t.col[s0] == c2) << 2))
+            i = w3_index(t, b, s0, s1, s2)
             pc = C[i]
             r = R[i]
             if t.bound and pc:  # MC-18/MC-19 (changed_value="printed_range")
@@ -1593,7 +1598,7 @@ cdef inline bint random_discard(mc_t* s, rng_t* pol, int p, int e, bint full) no
 # The blocks with ``full`` set, and between actions the phase machine: whose turn it is and
 # what comes after an action (the same order as mc_play's round).
 
-cdef inline int mc_current(const mc_t* s) noexcept nogil:
+cdef inline int mc_current "core_current"(const mc_t* s) noexcept nogil:
     """The seat to move (MC-27: in the bid phase the next seat to commit), or TERMINAL_SEAT."""
     if s.phase == PH_OVER:
         return TERMINAL_SEAT
@@ -1687,7 +1692,7 @@ cdef inline void after_discard(mc_t* s, int p) noexcept nogil:
         end_pick_turn(s, p)
 
 
-cdef void mc_apply(mc_t* s, int a) noexcept nogil:
+cdef void mc_apply "core_apply"(mc_t* s, int a) noexcept nogil:
     """Apply a legal action."""
     cdef int p = mc_current(s)
     s.nactions += 1
@@ -2008,7 +2013,7 @@ cdef bint mc_is_legal(const mc_t* s, int a) noexcept nogil:
     return (r >> PAT_KREL[i]) & 1
 
 
-cdef void mc_scores(const mc_t* s, int64_t* out) noexcept nogil:
+cdef void mc_scores "core_scores"(const mc_t* s, int64_t* out) noexcept nogil:
     """MC-13: each seat's victory points (the printed candy values of its victory cards)."""
     cdef int q
     for q in range(s.cfg.n):
@@ -2026,7 +2031,7 @@ cdef inline int tie_helper(const mc_t* s, int q) noexcept nogil:
     return s.row[0] if q == 1 else s.helper[q - 1]
 
 
-cdef int mc_winner_mask(const mc_t* s) noexcept nogil:
+cdef int mc_winner_mask "core_winner_mask"(const mc_t* s) noexcept nogil:
     """MC-25: the winner (bit q for seat q): most points; ties: the higher helper rank (of the
     helpers of the reading tie_break_moment: tie_helper)."""
     cdef int q, best = 0
@@ -2036,7 +2041,7 @@ cdef int mc_winner_mask(const mc_t* s) noexcept nogil:
     return 1 << best
 
 
-cdef void mc_returns(const mc_t* s, double* out) noexcept nogil:
+cdef void mc_returns "core_returns"(const mc_t* s, double* out) noexcept nogil:
     """``StateAPI.returns``: +1 for the winners (MC-25), -1 for the others at the end; 0 for
     every seat before the end (or if every seat won)."""
     cdef int q, n = s.cfg.n
@@ -2170,20 +2175,20 @@ cdef void mc_observe(const mc_t* s, int p, float* obs) noexcept nogil:
         obs[i + 2] = <float>(<double>s.round / s.cfg.max_turns_d)
 
 
-cdef void mc_deal(mc_t* s, uint64_t seed) noexcept nogil:
+cdef void mc_deal "core_deal"(mc_t* s, uint64_t seed) noexcept nogil:
     """``new_state(seed)`` into any struct whose constants (``cfg``) are set: everything after
     them zeroed (as in a new object), then the deal (MC-3, MC-4)."""
     memset(<char*>s + sizeof(mc_cfg_t), 0, sizeof(mc_t) - sizeof(mc_cfg_t))
     deal_cards(s, seed, 1)
 
 
-cdef void mc_rollout(mc_t* s, rng_t* policy) noexcept nogil:
+cdef void mc_rollout "core_rollout"(mc_t* s, rng_t* policy) noexcept nogil:
     """Play to the end by simulate's policy (``mc_play``: the struct is scratch after, apart
     from the end's figures)."""
     mc_play(s, policy)
 
 
-cdef void mc_playout(mc_t* s, rng_t* policy, double* out) noexcept nogil:
+cdef void mc_playout "core_playout"(mc_t* s, rng_t* policy, double* out) noexcept nogil:
     """``mc_rollout``, then the returns into ``out``."""
     mc_play(s, policy)
     mc_returns(s, out)
@@ -2203,7 +2208,7 @@ cdef inline void known_or_unseen(const mc_t* s, int c, uint8_t* mine, int* m, in
         nu[0] += 1
 
 
-cdef void mc_determinize(mc_t* s, int p, uint64_t seed) noexcept nogil:
+cdef void mc_determinize "core_determinize"(mc_t* s, int p, uint64_t seed) noexcept nogil:
     """In place: the cards seat p cannot see are re-dealt from ``seed`` exactly as
     ``MausAuChocolat._determinize`` deals them from p's view (MC-26): the unseen cards
     (the pile, the other seats' hand cards that were not seen entering the hand and, in
@@ -2390,7 +2395,7 @@ cdef int g_chance(const void* v, int32_t* out, double* prob) noexcept nogil:
     return 0  # no chance node: the draws come from the state's own generator (MC-6)
 
 
-cdef void mc_evaluate(const mc_t* s, double* out) noexcept nogil:
+cdef void mc_evaluate "core_evaluate"(const mc_t* s, double* out) noexcept nogil:
     """The strong search's evaluation, per seat: its victory points (MC-13) + 0.05 per candy
     point in its hand (``MausAuChocolatGame.greedy_value`` counts the hand of its own seat)."""
     cdef int q, j
@@ -2419,66 +2424,10 @@ cdef int g_truncated(const void* s) noexcept nogil:
     return (<const mc_t*>s).truncated != 0
 
 
-# The table's slots take ``void*``: each is a function of exactly its slot's type, which
-# casts and calls the core's own (calling a function through a pointer of another type
-# is undefined in C; gcc inlines the callee into the wrapper, so a call costs the same).
-cdef void g_reset(void* s, uint64_t seed) noexcept nogil:
-    mc_deal(<mc_t*>s, seed)
-
-
-cdef int g_current(const void* s) noexcept nogil:
-    return mc_current(<const mc_t*>s)
-
-
-cdef void g_apply(void* s, int32_t a) noexcept nogil:
-    mc_apply(<mc_t*>s, a)
-
-
-cdef void g_returns(const void* s, double* out) noexcept nogil:
-    mc_returns(<const mc_t*>s, out)
-
-
-cdef void g_rollout(void* s, rng_t* policy) noexcept nogil:
-    mc_rollout(<mc_t*>s, policy)
-
-
-cdef void g_playout(void* s, rng_t* policy, double* out) noexcept nogil:
-    mc_playout(<mc_t*>s, policy, out)
-
-
-cdef void g_determinize(void* s, int p, uint64_t seed) noexcept nogil:
-    mc_determinize(<mc_t*>s, p, seed)
-
-
-cdef void g_evaluate(const void* s, double* out) noexcept nogil:
-    mc_evaluate(<const mc_t*>s, out)
-
-
-cdef void g_scores(const void* s, int64_t* out) noexcept nogil:
-    mc_scores(<const mc_t*>s, out)
-
-
-cdef int g_winner_mask(const void* s) noexcept nogil:
-    return mc_winner_mask(<const mc_t*>s)
-
-
-# ``VectorGame``'s loop over this core's functions (the table's ``vector_block``)
-include "_vblock_core.pxi"
-
-
-cdef mh_game_t MC_GAME
-mh_game_def(&MC_GAME, b"maus_au_chocolat", sizeof(mc_t), g_dims, g_reset,
-            g_current, g_legal, g_apply, g_chance,
-            g_returns, g_rollout, g_playout,
-            g_random_step, g_determinize, g_observe, g_mask, g_truncated,
-            g_evaluate, g_vector_block)
-
-
 # ---- configuration ----------------------------------------------------------------------------
 
-cdef int fill_cfg(object game, void* v) except -1:
-    """The constants of ``game`` into ``v`` (zero-filled; the cache of ``_boundary``)."""
-    cdef mc_cfg_t* cfg = <mc_cfg_t*>v
+cdef int mc_fill_cfg "core_fill_cfg"(object game, mc_cfg_t* cfg) except -1:
+    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of ``_boundary``)."""
     cdef int i
     cfg.n = game.num_players
     cfg.target = game.target
@@ -2592,9 +2541,16 @@ def _henri_bid_plain(list history, int q):
     return 1 if bids[q] >= MC_BID_PLAIN else 0
 
 
+# ---- written once for every core (_cgame_core.pxi) ------------------------------------------
+# The slot functions over this core's role functions (``core_<role>``, above), ``fill_cfg``
+# over ``mc_fill_cfg``, ``VectorGame``'s loop, and ``core_describe``
+include "_cgame_core.pxi"
+
+
+cdef mh_game_t MC_GAME
 cdef core_t MC_CORE
-core_def(&MC_CORE, &MC_GAME, b"mousehole._maus_au_chocolat.cfg", sizeof(mc_cfg_t), fill_cfg,
-         sim_range, g_scores, g_winner_mask)
+core_describe(&MC_CORE, &MC_GAME, b"maus_au_chocolat", sizeof(mc_t),
+              b"mousehole._maus_au_chocolat.cfg", sizeof(mc_cfg_t))
 
 
 # ---- the Python-facing class ------------------------------------------------------------------

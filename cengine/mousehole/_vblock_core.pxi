@@ -1,6 +1,6 @@
-# ``VectorGame``'s loop (``_vblock.pxi``) compiled into a core over its own functions:
-# ``include "_vblock_core.pxi"`` after the core's ``g_*`` functions, then ``g_vector_block``
-# fills the table's ``vector_block`` (``mh_game_def``). The calls are direct, so the C compiler
+# ``VectorGame``'s loop (``_vblock.pxi``) compiled into a core over its own functions
+# (``_cgame_core.pxi`` includes it after the ``g_*`` functions; ``g_vector_block`` fills the
+# table's ``vector_block``, ``core_describe``). The calls are direct, so the C compiler
 # inlines what it may (``g_current``, the casts, often the random step) and keeps the loop's
 # values in registers across them; through the table each was an indirect call.
 # (``g``, the table, is not read: every call names the core's function.)

@@ -1,0 +1,98 @@
+# What every compiled core gives the rest of the package, written once for all of them: the
+# slot functions of its C-level game interface (``mh_game_t``, ``_cgame.pxd``) that only call
+# one of the core's own functions, ``fill_cfg`` (the cache of its constants, ``_boundary.pxd``)
+# likewise, ``VectorGame``'s loop over them (``_vblock_core.pxi``), and ``core_describe``,
+# which fills the core's table and its description (``core_t``, ``_statecore.pxd``).
+#
+# A core, above ``include "_cgame_core.pxi"``:
+# - defines each role function of the ``cdef extern`` block below under its own Cython name
+#   ``<p>_<role>`` and the C name ``core_<role>``, e.g. ``cdef void m_apply "core_apply"(m_t*
+#   s, int a) noexcept nogil:`` (each core is its own C file, so the names never meet); one
+#   missing, defined below the include, or of another signature does not compile;
+# - defines the slots whose function is its own code: ``g_dims``, ``g_legal``, ``g_chance``,
+#   ``g_random_step``, ``g_observe``, ``g_mask``, ``g_truncated``; and ``sim_range``
+#   (``run_sim_chunk``, ``_boundary.pxd``);
+# and then, at import: ``cdef mh_game_t X_GAME``, ``cdef core_t X_CORE`` and
+# ``core_describe(&X_CORE, &X_GAME, b"<game id>", sizeof(<p>_t), b"<cache name>",
+# sizeof(<p>_cfg_t))``.
+#
+# Why a function per slot: the table's slots take ``void*``, and calling a function through a
+# pointer of another type is undefined in C. gcc inlines the core's function into its slot
+# function, so a call through the table costs what a direct one would; the core's function's
+# own address is never taken, so gcc still inlines it wherever the core calls it directly.
+
+cdef extern from *:
+    # The core's role functions, by their C names (defined above the include). Declared here
+    # over ``void*``: C converts the pointer to the core's struct at each call below, against
+    # the function's own prototype (a function called with its own type: defined behaviour).
+    void core_deal(void* s, uint64_t seed) noexcept nogil
+    int core_current(const void* s) noexcept nogil
+    void core_apply(void* s, int a) noexcept nogil
+    void core_returns(const void* s, double* out) noexcept nogil
+    void core_rollout(void* s, rng_t* policy) noexcept nogil
+    void core_playout(void* s, rng_t* policy, double* out) noexcept nogil
+    void core_determinize(void* s, int p, uint64_t seed) noexcept nogil
+    void core_evaluate(const void* s, double* out) noexcept nogil
+    void core_scores(const void* s, int64_t* out) noexcept nogil
+    int core_winner_mask(const void* s) noexcept nogil
+    int core_fill_cfg(object game, void* cfg) except -1
+
+
+cdef void g_reset(void* s, uint64_t seed) noexcept nogil:
+    core_deal(s, seed)
+
+
+cdef int g_current(const void* s) noexcept nogil:
+    return core_current(s)
+
+
+cdef void g_apply(void* s, int32_t a) noexcept nogil:
+    core_apply(s, a)
+
+
+cdef void g_returns(const void* s, double* out) noexcept nogil:
+    core_returns(s, out)
+
+
+cdef void g_rollout(void* s, rng_t* policy) noexcept nogil:
+    core_rollout(s, policy)
+
+
+cdef void g_playout(void* s, rng_t* policy, double* out) noexcept nogil:
+    core_playout(s, policy, out)
+
+
+cdef void g_determinize(void* s, int p, uint64_t seed) noexcept nogil:
+    core_determinize(s, p, seed)
+
+
+cdef void g_evaluate(const void* s, double* out) noexcept nogil:
+    core_evaluate(s, out)
+
+
+cdef void g_scores(const void* s, int64_t* out) noexcept nogil:
+    core_scores(s, out)
+
+
+cdef int g_winner_mask(const void* s) noexcept nogil:
+    return core_winner_mask(s)
+
+
+cdef int fill_cfg(object game, void* v) except -1:
+    """The constants of ``game`` into ``v`` (zero-filled; the cache of ``_boundary``)."""
+    return core_fill_cfg(game, v)
+
+
+# ``VectorGame``'s loop over this core's functions (the table's ``vector_block``)
+include "_vblock_core.pxi"
+
+
+cdef inline void core_describe(core_t* c, mh_game_t* g, const char* game_id, size_t size,
+                               const char* cfg_name, size_t cfg_size) noexcept:
+    """Fill this core's table ``g`` (``mh_game_def``: every slot; ``size`` bytes a state
+    struct) and its description ``c`` (``core_def``: ``g``, the cache of its constants,
+    ``cfg_size`` bytes named ``cfg_name``), once, at import."""
+    mh_game_def(g, game_id, size, g_dims, g_reset, g_current, g_legal, g_apply, g_chance,
+                g_returns, g_rollout, g_playout, g_random_step, g_determinize, g_observe,
+                g_mask, g_truncated, g_evaluate, g_vector_block)
+    core_def(c, g, cfg_name, cfg_size, fill_cfg, sim_range, g_scores, g_winner_mask)
