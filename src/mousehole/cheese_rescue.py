@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, SupportsIndex, Tuple
+from typing import Any, Dict, List, Optional, Set, SupportsIndex, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -812,17 +812,12 @@ def final_table(game: CheeseRescue, table: List[int]) -> List[int]:
 # ---- the pure-Python reference engine ------------------------------------------------------
 
 
-class CheeseRescueState(_api.StateAPI[CRMove]):
+class CheeseRescueState(_api.GameState[CheeseRescue, CRMove]):
     """The public type of a Cheese Rescue state, on either engine: what ``CheeseRescue.new_state()``
     returns and what annotations should name. The reference engine
     (``ReferenceCheeseRescueState``) and the compiled one both derive from it."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # read-only, as on the compiled core
-
-        @property
-        def game(self) -> CheeseRescue: ...
 
 
 class ReferenceCheeseRescueState(CheeseRescueState):

@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, SupportsIndex, Tuple, Union
+from typing import Any, ClassVar, Dict, List, Optional, SupportsIndex, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -1064,17 +1064,12 @@ def _eliminated(game: Kasimir, track: List[List[int]]) -> List[bool]:
 # ---- the pure-Python reference engine ------------------------------------------------------
 
 
-class KasimirState(_api.StateAPI[KasimirMove]):
+class KasimirState(_api.GameState[Kasimir, KasimirMove]):
     """The public type of a Kater Kasimir state, on either engine: what ``Kasimir.new_state()``
     returns and what annotations should name. The reference engine
     (``ReferenceKasimirState``) and the compiled one both derive from it."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # read-only, as on the compiled core
-
-        @property
-        def game(self) -> Kasimir: ...
 
     def returns(self) -> List[float]:
         """+1 for each winner and -1 for each other seat at the end (KK-13); 0 for all before

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, SupportsIndex, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Set, SupportsIndex, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -1464,7 +1464,7 @@ def final_score(chips: int, totals: Sequence[int]) -> int:
 # ---- the pure-Python reference engine ------------------------------------------------------
 
 
-class MState(_api.StateAPI[MMove]):
+class MState(_api.GameState[M, MMove]):
     """The public type of a M state, on either engine: what ``M.new_state()``
     returns and what annotations should name. The reference engine
     (``ReferenceMState``) and the compiled one both derive from it.
@@ -1478,11 +1478,6 @@ class MState(_api.StateAPI[MMove]):
     """
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # read-only, as on the compiled core
-
-        @property
-        def game(self) -> M: ...
 
     def describe(self, action: Union[MMove, SupportsIndex], *, for_player: Optional[SupportsIndex] = None) -> str:
         """``action`` in the readable notation, as the seat to move would play it now;

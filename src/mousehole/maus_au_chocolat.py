@@ -2233,17 +2233,12 @@ def _minus(a: Sequence[int], b: Sequence[int]) -> List[int]:
 # ---- the pure-Python reference engine ------------------------------------------------------
 
 
-class MausAuChocolatState(_api.StateAPI[MCMove]):
+class MausAuChocolatState(_api.GameState[MausAuChocolat, MCMove]):
     """The public type of a Maus au Chocolat state, on either engine: what ``MausAuChocolat.new_state()``
     returns and what annotations should name. The reference engine
     (``ReferenceMausAuChocolatState``) and the compiled one both derive from it."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # read-only, as on the compiled core
-
-        @property
-        def game(self) -> MausAuChocolat: ...
 
     def describe(self, action: Any, *, for_player: Optional[SupportsIndex] = None) -> str:
         """``action`` (an int or a Move) in words, as the seat to move plays it now, with
