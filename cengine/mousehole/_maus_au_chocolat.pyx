@@ -80,12 +80,12 @@ cdef extern from *:
     #endif
     #if defined(__GNUC__) && !defined(__clang__)
     #define MC_FLATTEN_INT __attribute__((flatten)) int
-    #define MC_STEP_VOID __attribute__((flatten, noinline)) void
+    #define MC_STEP_INT __attribute__((flatten, noinline)) int
     #define MC_NOINLINE_INT __attribute__((noinline)) int
     #define MC_NOINLINE_VOID __attribute__((noinline)) void
     #else
     #define MC_FLATTEN_INT int
-    #define MC_STEP_VOID void
+    #define MC_STEP_INT int
     #define MC_NOINLINE_INT int
     #define MC_NOINLINE_VOID void
     #endif
@@ -99,7 +99,7 @@ cdef extern from *:
     # an env-step at 2 players, 9 at 4). The two larger, rarer callees stay calls
     # (noinline): the slow count and the end of a combination step (inlined they cost more).
     ctypedef int flatten_int "MC_FLATTEN_INT"
-    ctypedef void step_void "MC_STEP_VOID"
+    ctypedef int step_int "MC_STEP_INT"
     ctypedef int noinline_int "MC_NOINLINE_INT"
     ctypedef void noinline_void "MC_NOINLINE_VOID"
 
@@ -1323,11 +1323,18 @@ cdef inline void deal_cards(mc_t* s, uint64_t seed, bint full) noexcept nogil:
 
 cdef inline int next_bidder(const mc_t* s) noexcept nogil:
     """MC-27: in the bid phase, the first seat that has not bid yet (seats commit in seat
-    order, and the last bid reveals them all, so there is one)."""
+    order, and the last bid reveals them all, so there is one). Without a branch: the first
+    of the six bid bytes (``bid``, then two bytes of ``helper``, read as one word) whose sign
+    bit is set; a loop's exit is a coin flip to the branch predictor when ``VectorGame``
+    steps env after env, each at its own seat."""
+    cdef uint64_t w
     cdef int q = 0
-    while s.bid[q] >= 0:
-        q += 1
-    return q
+    if MH_BIG_ENDIAN:
+        while s.bid[q] >= 0:
+            q += 1
+        return q
+    memcpy(&w, s.bid, 8)
+    return ctz64(w & <uint64_t>0x0000808080808080ULL) >> 3
 
 
 cdef inline void bid_card(mc_t* s, int p, int j, int plain, bint full) noexcept nogil:
@@ -1633,12 +1640,19 @@ cdef void start_pick_turn(mc_t* s) noexcept nogil:
     s.turn = 0
 
 
-cdef inline void after_bid(mc_t* s, int p) noexcept nogil:
+# The phase machine after an action of seat p (not Etienne's swap, after which p acts again,
+# MC-16). Each returns the seat to move next (``mc_current``'s answer), read off where the
+# rule decides it: ``mc_random_step`` returns it without asking ``mc_current`` again, and
+# ``mc_apply`` ignores it (the compiler drops what only the answer needs).
+
+cdef inline int after_bid(mc_t* s, int p) noexcept nogil:
     if p == s.cfg.n - 1:  # MC-27: seats commit in order, so the last bid is in
         pick_order(s, s.order, 1)
         s.phase = PH_PICK
         s.turn = 0
         start_pick_turn(s)
+        return mc_current(s)
+    return next_bidder(s)
 
 
 cdef inline void end_pick_turn(mc_t* s, int p) noexcept nogil:
@@ -1648,12 +1662,14 @@ cdef inline void end_pick_turn(mc_t* s, int p) noexcept nogil:
     start_pick_turn(s)
 
 
-cdef inline void after_pick(mc_t* s, int p) noexcept nogil:
+cdef inline int after_pick(mc_t* s, int p) noexcept nogil:
     s.picks_left -= 1
     if limit_at_pick(s, p):  # MC-14 (hand_limit="standing")
         s.phase = PH_DISCARD
     elif s.picks_left == 0:
         end_pick_turn(s, p)
+        return mc_current(s)
+    return p
 
 
 cdef noinline_void next_combiner(mc_t* s) noexcept nogil:
@@ -1672,24 +1688,27 @@ cdef noinline_void next_combiner(mc_t* s) noexcept nogil:
     s.phase = PH_BID
 
 
-cdef inline void after_combination(mc_t* s, int p) noexcept nogil:
+cdef inline int after_combination(mc_t* s, int p) noexcept nogil:
     if over_hand_limit(s, p):  # MC-14
         s.phase = PH_DISCARD
-    else:
-        next_combiner(s)
+        return p
+    next_combiner(s)
+    return mc_current(s)
 
 
-cdef inline void after_discard(mc_t* s, int p) noexcept nogil:
+cdef inline int after_discard(mc_t* s, int p) noexcept nogil:
     """MC-14: once seat p holds 8 cards, the next seat's combination step or, with
     hand_limit="standing" (whose discards follow a pick), the picks go on."""
     if over_hand_limit(s, p):
-        return
+        return p
     if not s.cfg.limit_standing:
         next_combiner(s)
-        return
+        return mc_current(s)
     s.phase = PH_PICK
     if s.picks_left == 0:
         end_pick_turn(s, p)
+        return mc_current(s)
+    return p
 
 
 cdef void mc_apply "core_apply"(mc_t* s, int a) noexcept nogil:
@@ -1720,12 +1739,14 @@ cdef void mc_apply "core_apply"(mc_t* s, int a) noexcept nogil:
         after_bid(s, p)
 
 
-cdef step_void combination_step(mc_t* s, rng_t* policy, int p) noexcept nogil:
-    """mc_random_step at seat p's combination step (apart: its scratch ``t`` is large)."""
+cdef step_int combination_step(mc_t* s, rng_t* policy, int p) noexcept nogil:
+    """mc_random_step at seat p's combination step (apart: its scratch ``t`` is large); the
+    seat to move after it."""
     cdef slots_t t
     memset(t.cum, 0, sizeof(t.cum))  # (combo_kth reads past the hand, masked)
-    if not random_combination(s, policy, p, swapper(s, p, PH_COMBINE), &t, 1):
-        after_combination(s, p)
+    if random_combination(s, policy, p, swapper(s, p, PH_COMBINE), &t, 1):
+        return p
+    return after_combination(s, p)
 
 
 cdef inline int mc_random_step(mc_t* s, rng_t* policy) noexcept nogil:
@@ -1735,18 +1756,19 @@ cdef inline int mc_random_step(mc_t* s, rng_t* policy) noexcept nogil:
     s.nactions += 1
     if ph == PH_BID:
         p = next_bidder(s)
-        if not random_bid(s, policy, p, swapper(s, p, PH_BID), 1):
-            after_bid(s, p)
-    else:
-        p = s.order[s.turn]
-        if ph == PH_PICK:
-            if not random_pick(s, policy, &s.dsp, &s.disp_n, p, swapper(s, p, PH_PICK), 1):
-                after_pick(s, p)
-        elif ph == PH_COMBINE:
-            combination_step(s, policy, p)
-        elif not random_discard(s, policy, p, swapper(s, p, PH_DISCARD), 1):  # MC-14
-            after_discard(s, p)
-    return mc_current(s)
+        if random_bid(s, policy, p, swapper(s, p, PH_BID), 1):
+            return p  # (Etienne's swap: the same seat again, MC-16)
+        return after_bid(s, p)
+    p = s.order[s.turn]
+    if ph == PH_PICK:
+        if random_pick(s, policy, &s.dsp, &s.disp_n, p, swapper(s, p, PH_PICK), 1):
+            return p
+        return after_pick(s, p)
+    if ph == PH_COMBINE:
+        return combination_step(s, policy, p)
+    if random_discard(s, policy, p, swapper(s, p, PH_DISCARD), 1):  # MC-14
+        return p
+    return after_discard(s, p)
 
 
 cdef inline void rotate_helpers(mc_t* s) noexcept nogil:
