@@ -125,6 +125,22 @@ def translate(ext):
     ext.sources = translated.sources
 
 
+def flavour_stamp(build_temp):
+    """The path of a file naming the build's flavour, rewritten only when it changed."""
+    flavour = repr((DEBUG, compile_args(), compile_args(hot=False), sorted(DIRECTIVES.items())))
+    path = os.path.join(build_temp, "flavour.txt")
+    try:
+        with open(path) as f:
+            same = f.read() == flavour
+    except OSError:
+        same = False
+    if not same:
+        os.makedirs(build_temp, exist_ok=True)
+        with open(path, "w") as f:
+            f.write(flavour)
+    return path
+
+
 class build_ext(_build_ext):
     """``build_ext`` as a pipeline: Cython translates the modules in order in this thread
     while a pool of ``-j N`` threads (or ``MOUSEHOLE_BUILD_JOBS``; one per core by default)
@@ -138,6 +154,14 @@ class build_ext(_build_ext):
     def build_extensions(self):
         self.check_extensions_list(self.extensions)
         jobs = max(1, int(self.parallel) if self.parallel is not True else JOBS)
+        # setuptools compiles a module again only when a source or a dependency is newer than
+        # its built file: a stamp of the build's flavour (the compiler's options and the
+        # directives), rewritten when the flavour changes, is every module's dependency, so a
+        # normal build after a MOUSEHOLE_DEBUG=1 one in the same tree compiles afresh instead
+        # of copying the -O0 modules it finds in build/
+        stamp = flavour_stamp(self.build_temp)
+        for ext in self.extensions:
+            ext.depends = [*ext.depends, stamp]
 
         def compile_one(ext):
             with self._filter_build_errors(ext):

@@ -224,6 +224,15 @@ def state_clones(game: Any, seed: int, rng: Rng, every: int = 1) -> Iterator[Any
         i += 1
 
 
+def reference_pairs(name: str, players: int, seed: int) -> Iterator[Tuple[Any, Any]]:
+    """(compiled state, the same state loaded into the pure-Python reference) at every step
+    of one seeded random game of ``name`` (``state_clones`` with ``Rng(seed + 7)``)."""
+    compiled = mousehole.load(name, players=players, engine="compiled")
+    python = mousehole.load(name, players=players, engine="python")
+    for state in state_clones(compiled, seed, Rng(seed + 7)):
+        yield state, python.state_from_dict(state.to_dict())
+
+
 def write_out(
     game: Any, seed: int, rng: Rng, check: Optional[Callable[[Any, int, str], None]] = None
 ) -> Tuple[Any, List[str]]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import functools
+import io
 import json
 import math
+import re
 import sys
 import threading
 import time
@@ -328,11 +330,35 @@ def test_progress_callback_counts_up_to_n() -> None:
 
 
 def test_progress_true_draws_on_stderr(capsys: Any, monkeypatch: Any) -> None:
-    for module in ("rich", "rich.progress"):
-        monkeypatch.setitem(sys.modules, module, None)
-    play(_game(), [SeededRandomBot, FirstBot], 3, seed=1, progress=True)
-    err = capsys.readouterr().err
-    assert "cheese_rescue (2p): SeededRandomBot vs FirstBot: 3/3 games" in err
+    """Without a terminal: a line when the tournament starts, then one every PROGRESS_EVERY
+    seconds while it goes on (every report, with 0 seconds)."""
+    monkeypatch.setattr(arena, "PROGRESS_EVERY", 0.0)
+    play(_game(), [SeededRandomBot, FirstBot], 3, seed=1, progress=True, chunk_size=1)
+    out, err = capsys.readouterr()
+    label = "cheese_rescue (2p): SeededRandomBot vs FirstBot"
+    started, *lines = err.splitlines()
+    assert started == f"{label}: 3 games started"
+    assert lines == [f"{label}: {k}/3 games ({100 * k / 3:.0f}%)" for k in range(3)]
+    assert out == ""
+
+
+def test_progress_true_on_a_terminal_is_one_line_rewritten(monkeypatch: Any) -> None:
+    """On a terminal without rich: the CLI's display, one line rewritten in place and cleared
+    at the end (no "started" line)."""
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    for module in ("rich", "rich.console", "rich.progress"):
+        monkeypatch.setitem(sys.modules, module, None)  # import -> ImportError
+    term = Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    play(_game(), [SeededRandomBot, FirstBot], 3, seed=1, progress=True, chunk_size=1)
+    shown = term.getvalue()
+    assert "started" not in shown
+    assert re.search(r"\rcheese_rescue \(2p\): SeededRandomBot vs FirstBot: 2/3 games \(67%\), [\d,]+ games/s", shown)
+    assert shown.endswith("\r\x1b[K")
 
 
 _started: List[int] = []

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import mousehole
-from gamecases import cgame, scale, state_clones, write_out
+from gamecases import cgame, reference_pairs, scale, state_clones, write_out
 from mousehole._api import TERMINAL
 from mousehole._rng import Rng, derive
 from mousehole.cheese_rescue import CAT_CODE, CHEESE_CODE, DOG_CODE, EMPTY, MOUSE_CODE, START, CRMove
@@ -1012,19 +1012,12 @@ def test_interface_capsules_and_call_fast_paths() -> None:
         a.apply_action(np.int64(0))
 
 
-def _played_pairs(players: int) -> Iterator[Tuple[Any, Any]]:
-    compiled = mousehole.load("cheese_rescue", players=players, engine="compiled")
-    python = mousehole.load("cheese_rescue", players=players, engine="python")
-    for state in _states(compiled, 21):
-        yield state, python.state_from_dict(state.to_dict())
-
-
 @pytest.mark.differential
 @pytest.mark.parametrize("players", PLAYERS)
 def test_legal_actions_match_the_reference(players: int) -> None:
     """The compiled ``legal_actions`` (written straight into the array) equals the
     reference's at every step: sorted, kind-major, only kinds held (CR-7, CR-8)."""
-    for c, r in _played_pairs(players):
+    for c, r in reference_pairs("cheese_rescue", players, 21):
         la, lr = c.legal_actions(), r.legal_actions()
         assert la.dtype == np.int64 and la.flags.c_contiguous and la.flags.owndata
         np.testing.assert_array_equal(la, lr)

@@ -14,7 +14,7 @@ import pytest
 import mousehole
 from mousehole import IllegalMoveError, ParameterError, StateError
 from mousehole.m import READINGS, MChooseRow, MPass
-from test_m_rules import Deck, _blue_position, place
+from test_m_rules import Deck, _blue_position, _cross, place
 
 Cell = Tuple[int, int]
 N_CARDS = 90
@@ -566,17 +566,7 @@ def test_m10_draw_timing_at_a_row_choice(engine: str, draw_timing: str, drawn: b
     """M-10/M-12: when both lines qualify, the placer chooses the row having drawn the whole
     pile already (``before_scoring``) or still holding one card (``after_scoring``)."""
     d = Deck()
-    table = {
-        (4, 0): d("pink", 10, "circle"),
-        (4, 1): d("yellow", 20, "circle"),
-        (4, 2): d("green", 30, "circle"),
-        (4, 3): d("blue", 10, "square"),
-        (0, 4): d("pink", 20, "eight"),
-        (1, 4): d("yellow", 30, "eight"),
-        (2, 4): d("green", 40, "eight"),
-        (3, 4): d("blue", 20, "square"),
-        (3, 3): d("orange", 0),
-    }
+    table = _cross(d)  # both lines through (4, 4) qualify
     card, keep = d("blue", 30, "square"), d("orange", 40, "circle")
     bottom, top = d("pink", 0), d("blue", 40, "triangle")
     s = build(engine, table, [[card, keep], [d("green", 0)], [d("yellow", 0)]], [bottom, top], draw_timing=draw_timing)

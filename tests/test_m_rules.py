@@ -15,7 +15,15 @@ import numpy as np
 import pytest
 
 import mousehole
-from gamecases import cgame, check_observations_against_reference, random_states, same_bits, scale, state_clones
+from gamecases import (
+    cgame,
+    check_observations_against_reference,
+    random_states,
+    reference_pairs,
+    same_bits,
+    scale,
+    state_clones,
+)
 from mousehole import IllegalMoveError, Rng
 from mousehole._rng import derive
 from mousehole.m import DEFAULT, MChooseRow, MPass, MPlace, MTake, W, final_score, parse_move
@@ -1726,20 +1734,13 @@ def test_interface_capsules_and_call_fast_paths() -> None:
         a.apply_action(np.int64(0))
 
 
-def _played_pairs(players: int) -> Iterator[Tuple[Any, Any]]:
-    compiled = mousehole.load("m", players=players, engine="compiled")
-    python = mousehole.load("m", players=players, engine="python")
-    for state in _states(compiled, 21):
-        yield state, python.state_from_dict(state.to_dict())
-
-
 @pytest.mark.compiled
 @pytest.mark.parametrize("players", PLAYERS)
 def test_cached_masks_give_the_reference_legal_actions(players: int) -> None:
     """The legal actions and mask, read from the masks cached in the struct (M-6, M-7, M-9,
     M-12, M-13), equal the reference's at every step, through the Python API and through the
     interface."""
-    for c, r in _played_pairs(players):
+    for c, r in reference_pairs("m", players, 21):
         la, lr = c.legal_actions(), r.legal_actions()
         assert la.dtype == np.int64 and la.flags.c_contiguous
         np.testing.assert_array_equal(la, lr)

@@ -73,7 +73,7 @@ def arrange(
 ) -> Any:
     """A state built from a position. Seats not in ``hands`` get 4 spare cards; cards not
     placed anywhere form the draw pile (unless ``pile`` is given; the rest is then
-    discarded). In the combine phase, ``seat`` is the seat to play."""
+    discarded). In the combine and discard phases (MC-14), ``seat`` is the seat to play."""
     n = game.num_players
     helpers = helpers if helpers is not None else list(range(n))
     vp = vp or {}
@@ -99,7 +99,7 @@ def arrange(
     d = game.new_state(0).to_dict()
     order: List[int] = []
     turn = 0
-    if phase == "combine":
+    if phase in ("combine", "discard"):
         order = sorted(range(n), key=lambda q: helpers[q])
         turn = order.index(seat)
     d.update(
@@ -1069,30 +1069,9 @@ def test_amelie_four_card_combinations_read_back(engine: str) -> None:
     cards = default_cards()
     eggs = [c for c in range(80) if cards[c][0] == 0]
     run = [next(c for c in eggs if cards[c][1] == v) for v in (3, 4, 5, 6)]
-    d = g.new_state(seed=0).to_dict()
     spare = [c for c in range(80) if c not in run]
-    hands = [sorted(run + [spare[0]]), spare[1:5]]
-    display = spare[5:6]
-    rest = spare[6:]
-    d.update(
-        phase="combine",
-        hands=hands,
-        display=display,
-        pile=rest,
-        discard=[],
-        known=[[], []],
-        vp=[[], []],
-        bids=[-1, -1],
-        helpers=[AMELIE, 6],
-        row=[0, 1, 2, 3, 4],
-        order=[0, 1],
-        turn=0,
-        picks_left=0,
-        etienne_used=False,
-        history=[],
-        pools=[0] * 80,
-    )
-    s = g.state_from_dict(d)
+    hands = {0: run + [spare[0]], 1: spare[1:5]}
+    s = arrange(g, hands, display=spare[5:6], pile=spare[6:], helpers=[AMELIE, 6])
     four = [int(a) for a in s.legal_actions() if a >= COMBINE and len(g.action_to_move(a).slots) == 4]
     assert four
     for a in four:
@@ -1102,27 +1081,8 @@ def test_amelie_four_card_combinations_read_back(engine: str) -> None:
 def test_discards_read_back(engine: str) -> None:
     """MC-14: the hand-limit discards, written out and read back."""
     g = load_game(engine, players=2)
-    d = g.new_state(seed=0).to_dict()
     hand = list(range(9))
-    d.update(
-        phase="discard",
-        hands=[hand, [9, 10, 11]],
-        display=[12],
-        pile=list(range(13, 80)),
-        discard=[],
-        known=[[], []],
-        vp=[[], []],
-        bids=[-1, -1],
-        helpers=[1, 6],
-        row=[0, 2, 3, 4, 5],
-        order=[0, 1],
-        turn=0,
-        picks_left=0,
-        etienne_used=False,
-        history=[],
-        pools=[0] * 80,
-    )
-    s = g.state_from_dict(d)
+    s = arrange(g, {0: hand, 1: [9, 10, 11]}, phase="discard", display=[12], pile=list(range(13, 80)), helpers=[1, 6])
     assert [int(a) for a in s.legal_actions()] == [DISCARD + c for c in hand]
     for c in hand:
         assert s.describe(DISCARD + c) == f"seat 0 discards {g.card_name(c)}"

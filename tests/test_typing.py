@@ -68,7 +68,8 @@ def _case_text(name: str) -> str:
     """A typing case as the checkers read it: the hand-written file, then the cases this test
     writes for every registered game of the package from the registry (so a new game needs no
     line here): in the good script, ``load("<id>")`` typed as its Game class, its state as its
-    State type, and a few moves played; in the bad one, a ``reveal_type`` of its State type."""
+    State type, the state's ``game`` as its Game class, and a few moves played; in the bad one,
+    a ``reveal_type`` of its State type."""
     with open(os.path.join(CASES, name)) as f:
         text = f.read()
     lines = ["", "", "# -- written by tests/test_typing.py: every registered game of the package, from the registry"]
@@ -89,6 +90,7 @@ def _case_text(name: str) -> str:
             f"    assert_type(game, {mod}.{cls.__qualname__})",
             "    state = game.new_state(seed=1)",
             f"    assert_type(state, {mod}.{state.rsplit('.', 1)[1]})",
+            f"    assert_type(state.game, {mod}.{cls.__qualname__})",
             "    assert play(state, 5) > 0",
             "",
             "",

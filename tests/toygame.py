@@ -28,17 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mousehole import _api
-from mousehole._api import (
-    TERMINAL,
-    Game,
-    IllegalMoveError,
-    Move,
-    Reading,
-    StateAPI,
-    check_action_type,
-    expect,
-    int_list,
-)
+from mousehole._api import IllegalMoveError, expect, int_list
 from mousehole._rng import Rng
 from mousehole.render._canvas import BaseDrawing, Canvas, footer, header, result_text
 
@@ -47,7 +37,7 @@ NAME = "toy_nim"
 PILES, FEWEST, MOST, TAKE = 3, 18, 21, 2
 #: the one open reading of the (made-up) rule text: who the last counter makes the winner
 READINGS = (
-    Reading(
+    _api.Reading(
         "last_counter",
         ("wins", "loses"),
         (
@@ -63,7 +53,7 @@ READINGS = (
 
 
 @dataclasses.dataclass(frozen=True)
-class NimTake(Move):
+class NimTake(_api.Move):
     """Take ``count`` counters (1 or 2) from pile ``pile`` (0 to 2), N-3."""
 
     pile: int
@@ -73,7 +63,7 @@ class NimTake(Move):
         return f"take {self.count} from pile {self.pile}"
 
 
-class Nim(Game["NimState", NimTake]):
+class Nim(_api.Game["NimState", NimTake]):
     """Nim (the module docstring has the rules)."""
 
     name = NAME
@@ -101,7 +91,7 @@ class Nim(Game["NimState", NimTake]):
         return None  # (a test-suite game: the reference engine only)
 
     def action_to_move(self, action: SupportsIndex) -> NimTake:
-        a = check_action_type(action)
+        a = _api.check_action_type(action)
         if not 0 <= a < self.num_actions:
             raise IllegalMoveError(f"action {a} is out of range 0..{self.num_actions - 1}")
         return NimTake(a // TAKE, a % TAKE + 1)
@@ -160,8 +150,8 @@ class Nim(Game["NimState", NimTake]):
         rows.append("legend: | a counter (N-1)")
         return "\n".join(rows)
 
-    def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
-        a = check_action_type(action)
+    def _explain_illegal(self, state: _api.StateAPI[Any], action: Any) -> str:
+        a = _api.check_action_type(action)
         if state.is_terminal():
             return f"{self.name}: the game is over (N-4, N-5): no move is legal"
         if not 0 <= a < self.num_actions:
@@ -197,7 +187,7 @@ def _winners(d: Dict[str, Any], n: int, last_counter: str) -> List[int]:
     return [p for p in range(n) if p != d["seat"]]  # N-4, last_counter="loses"
 
 
-class NimState(StateAPI[NimTake]):
+class NimState(_api.StateAPI[NimTake]):
     """The reference (and only) engine of :class:`Nim`: the state dict itself."""
 
     __slots__ = ("_game", "_d", "_seed0")
@@ -243,7 +233,7 @@ class NimState(StateAPI[NimTake]):
 
     @property
     def current_player(self) -> int:
-        return TERMINAL if self.is_terminal() else int(self._d["seat"])
+        return _api.TERMINAL if self.is_terminal() else int(self._d["seat"])
 
     def legal_actions(self) -> npt.NDArray[np.int64]:
         if self.is_terminal():
@@ -254,7 +244,7 @@ class NimState(StateAPI[NimTake]):
         )
 
     def apply_action(self, action: SupportsIndex) -> None:
-        a = check_action_type(action)
+        a = _api.check_action_type(action)
         if a not in set(self.legal_actions().tolist()):
             raise self._illegal(a)
         d, n = self._d, self.game.num_players

@@ -61,6 +61,7 @@ __all__ = [
     "ParameterError",
     "Game",
     "StateAPI",
+    "GameState",
     "Move",
     "Reading",
     "register",
@@ -1311,6 +1312,24 @@ class StateAPI(Generic[MoveT]):
 
     def __reduce__(self) -> Any:
         return (_state_from_dict, (self.game, self._whole_dict(), self.seed))
+
+
+#: a game's own Game class (``GameState``'s first parameter)
+GameT = TypeVar("GameT", bound="Game[Any, Any]")
+
+
+class GameState(StateAPI[MoveT], Generic[GameT, MoveT]):
+    """The base of a game's public State type (``MState``, ``KasimirState``, ...): a
+    :class:`StateAPI` whose ``game`` is typed as the game's own class, so that
+    ``state.game.<a parameter>`` type-checks. The game's reference engine and its compiled
+    core both derive from that type."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # read-only, as on the compiled cores
+
+        @property
+        def game(self) -> GameT: ...
 
 
 def _no_drawer(state: StateAPI[Any]) -> str:

@@ -37,12 +37,12 @@ import dataclasses
 import functools
 import math
 import pickle
-import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
 from ._api import Game, IllegalMoveError, as_int, index_arg, load
 from ._extras import install_hint
+from ._progress import Progress
 from ._rng import Rng, derive, pick_outcome, unit
 from ._simulate import _wilson
 from ._values import shorten
@@ -64,6 +64,8 @@ MAX_GAMES = 2**53
 _POLL = 0.05
 #: at most this many tasks are handed to an executor at a time
 _IN_FLIGHT = 128
+#: ``progress=True``: seconds between two progress lines when stderr is not a terminal
+PROGRESS_EVERY = 1.0
 #: the z of a 95% interval
 _Z95 = 1.959963984540054
 
@@ -527,57 +529,6 @@ def _play_chunk(
     return out, recs
 
 
-class _Progress:
-    """``progress=True``: a rich bar on stderr when rich is installed, else a line on
-    stderr at most every second."""
-
-    def __init__(self, label: str, n: int) -> None:
-        self.label, self.n = label, n
-        self.bar: Any = None
-        self.task: Any = None
-        self.last = 0.0
-        try:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-        except ImportError:
-            return
-        self.bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("games"),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            transient=True,
-        )
-
-    def __enter__(self) -> "_Progress":
-        if self.bar is not None:
-            self.bar.start()
-            self.task = self.bar.add_task(self.label, total=self.n)
-        return self
-
-    def __call__(self, done: int, n: int) -> None:
-        if self.bar is not None:
-            self.bar.update(self.task, completed=done)
-            return
-        now = time.monotonic()
-        if done == n or now - self.last >= 1.0:
-            self.last = now
-            sys.stderr.write(f"{self.label}: {done:,}/{n:,} games\n")
-            sys.stderr.flush()
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-
-
 def _chunks(n: int, size: int) -> List[Tuple[int, int]]:
     return [(lo, min(n, lo + size)) for lo in range(0, n, size)]
 
@@ -689,7 +640,9 @@ def play(
     not shut down here. Without one, the games are played here, one after the other. The
     result does not depend on ``executor`` or ``chunk_size``.
 
-    ``progress``: True shows a progress bar on stderr (rich when installed); a callable is
+    ``progress``: True shows the progress on stderr as ``mousehole arena`` does (on a terminal
+    a rich bar, rich installed, or a line rewritten in place; otherwise a line when the
+    tournament starts and one every :data:`PROGRESS_EVERY` seconds); a callable is
     called as ``progress(games_done, n_games)`` after every finished chunk (and once with 0).
 
     ``records``: also keep each game's record (:attr:`ArenaResult.records`): a JSON-compatible
@@ -732,7 +685,7 @@ def play(
     entries = _check_bots(game, bots, executor)
     names = _names(entries)
     if progress is True:
-        with _Progress(f"{game.name} ({game.num_players}p): {' vs '.join(names)}", n) as bar:
+        with Progress(f"{game.name} ({game.num_players}p): {' vs '.join(names)}", n, every=PROGRESS_EVERY) as bar:
             outcomes, recs = _run(game, entries, names, s, n, executor, size, bool(records), bar, first)
     else:
         report = progress if callable(progress) else None

@@ -32,27 +32,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, SupportsIndex, Tuple
+from typing import Any, Dict, List, Optional, Set, SupportsIndex, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
-from ._api import (
-    TERMINAL,
-    Game,
-    IllegalMoveError,
-    Move,
-    ParameterError,
-    Reading,
-    StateAPI,
-    check_action_type,
-    compiled_state_class,
-    expect,
-    int_list,
-    int_param,
-    is_int,
-    register,
-)
+from . import _api
+from ._api import IllegalMoveError, ParameterError, expect, int_list, is_int
 from ._rng import Rng
 from ._values import DeprecatedAlias, exact, shorten
 
@@ -93,8 +79,8 @@ MAX_SQUARE = 8
 #: The open readings of the rule text (docs/games/cheese_rescue.md, "Readings"); each is a
 #: parameter. (The order of the removals, CR-12, and the tie-break, CR-13, are not: see the
 #: docs page, "Choices where the text is unclear".)
-READINGS: Tuple[Reading, ...] = (
-    Reading(
+READINGS: Tuple[_api.Reading, ...] = (
+    _api.Reading(
         param="play_area",
         values=("floating", "centred_on_start"),
         meaning=(
@@ -125,7 +111,7 @@ READINGS: Tuple[Reading, ...] = (
 
 
 @dataclasses.dataclass(frozen=True)
-class CRMove(Move):
+class CRMove(_api.Move):
     """Lay a ``card`` (``"dog"``, ``"cat"``, ``"mouse"`` or ``"cheese<value>"``) at grid
     cell ``(row, col)``.
 
@@ -175,11 +161,11 @@ def parse_move(text: str) -> CRMove:
 def _counts(x: Any, what: str) -> Dict[str, int]:
     if not isinstance(x, dict) or set(x) != set(ANIMALS):
         raise ParameterError(f"cheese_rescue: {what} must be a dict with keys dog, cat, mouse; got {shorten(x)}")
-    return {k: int_param("cheese_rescue", x[k], f"{what}[{k!r}]", 0, 80) for k in ANIMALS}
+    return {k: _api.int_param("cheese_rescue", x[k], f"{what}[{k!r}]", 0, 80) for k in ANIMALS}
 
 
-@register
-class CheeseRescue(Game["CheeseRescueState", CRMove]):
+@_api.register
+class CheeseRescue(_api.Game["CheeseRescueState", CRMove]):
     """Cheese Rescue. Parameters: ``players`` (2-4), ``max_turns``, the DEFAULT tables
     ``animals``, ``removal`` (for this player count), ``cheese_values``, ``square``,
     ``initial_draw``, and the reading ``play_area`` (CR-6, CR-8; :data:`READINGS`):
@@ -401,9 +387,9 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
                 f"cheese_rescue: cheese_values must be a list of 1 to 30 ints 1..99, got {shorten(cv)}"
             )
         square = DEFAULT["square"][n] if params["square"] is None else params["square"]
-        square = int_param("cheese_rescue", square, "square", 2, MAX_SQUARE)
+        square = _api.int_param("cheese_rescue", square, "square", 2, MAX_SQUARE)
         draw = DEFAULT["initial_draw"] if params["initial_draw"] is None else params["initial_draw"]
-        draw = int_param("cheese_rescue", draw, "initial_draw", 0, 8)
+        draw = _api.int_param("cheese_rescue", draw, "initial_draw", 0, 8)
         kinds = sorted(set(cv))
         if len(kinds) > MAX_CHEESE_KINDS:
             raise ParameterError(f"cheese_rescue: at most {MAX_CHEESE_KINDS} distinct cheese values, got {kinds}")
@@ -458,13 +444,13 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         return ANIMALS[kind] if kind < 3 else f"cheese{self.cheese_kind_values[kind - 3]}"
 
     def action_to_move(self, action: SupportsIndex) -> CRMove:
-        a = check_action_type(action)
+        a = _api.check_action_type(action)
         if not 0 <= a < self.num_actions:
             raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
         kind, cell = divmod(a, self.num_cells)
         return CRMove(self.kind_name(kind), *divmod(cell, self.grid_size))
 
-    def move_to_action(self, move: Move) -> int:
+    def move_to_action(self, move: _api.Move) -> int:
         if not isinstance(move, CRMove):
             raise TypeError(f"cheese_rescue takes CRMove moves, not {type(move).__name__}")
         names = [self.kind_name(k) for k in range(self.num_kinds)]
@@ -692,7 +678,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         obs[c] = len(d["pile"])
         c += 1
         cur = _current(self, d)
-        if cur != TERMINAL:
+        if cur != _api.TERMINAL:
             obs[c + (cur - p) % n] = 1.0
         return obs
 
@@ -725,7 +711,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
             cells = [table[r * G + c] or (EMPTY if r * G + c in open_ else -1) for c in range(c0, c1 + 1)]
             lines.append(f"{r:>4}" + "".join(f"{self._cell_text(code):>4}" for code in cells).rstrip())
         cur = _current(self, d)
-        who = "game over" if cur == TERMINAL else f"seat {cur} to play"
+        who = "game over" if cur == _api.TERMINAL else f"seat {cur} to play"
         pile = len(d["pile"]) if seat is None else d["pile_size"]
         lines.append(f"turn {len(d['history'])}, {who}; draw pile: {pile} cards")
         for p in range(n):
@@ -753,8 +739,8 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
         owner, ck = divmod(code - CHEESE_CODE, self.num_cheese_kinds)
         return f"{'ABCD'[owner]}{self.cheese_kind_values[ck]}"
 
-    def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
-        a = check_action_type(action)
+    def _explain_illegal(self, state: _api.StateAPI[Any], action: Any) -> str:
+        a = _api.check_action_type(action)
         if state.is_terminal():
             return f"the game is over (CR-11); action {a} cannot be applied"
         if not 0 <= a < self.num_actions:
@@ -787,7 +773,7 @@ class CheeseRescue(Game["CheeseRescueState", CRMove]):
 def _current(game: CheeseRescue, d: Dict[str, Any]) -> int:
     placed = len(d["history"])
     if placed >= game.cells_to_fill or placed >= game.max_turns:
-        return TERMINAL
+        return _api.TERMINAL
     return placed % game.num_players
 
 
@@ -826,17 +812,12 @@ def final_table(game: CheeseRescue, table: List[int]) -> List[int]:
 # ---- the pure-Python reference engine ------------------------------------------------------
 
 
-class CheeseRescueState(StateAPI[CRMove]):
+class CheeseRescueState(_api.GameState[CheeseRescue, CRMove]):
     """The public type of a Cheese Rescue state, on either engine: what ``CheeseRescue.new_state()``
     returns and what annotations should name. The reference engine
     (``ReferenceCheeseRescueState``) and the compiled one both derive from it."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # read-only, as on the compiled core
-
-        @property
-        def game(self) -> CheeseRescue: ...
 
 
 class ReferenceCheeseRescueState(CheeseRescueState):
@@ -891,11 +872,11 @@ class ReferenceCheeseRescueState(CheeseRescueState):
     def current_player(self) -> int:
         placed = len(self.history)
         if placed >= self.game.cells_to_fill or self.truncated:  # CR-11
-            return TERMINAL
+            return _api.TERMINAL
         return placed % self.game.num_players  # CR-7: seat 0 starts, clockwise
 
     def is_terminal(self) -> bool:
-        return self.current_player == TERMINAL
+        return self.current_player == _api.TERMINAL
 
     def legal_cells(self) -> List[int]:
         """Empty cells where a card may go now (CR-7, CR-8), ascending."""
@@ -926,7 +907,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
         return np.array(acts, dtype=np.int64)
 
     def apply_action(self, action: SupportsIndex) -> None:
-        a = check_action_type(action)
+        a = _api.check_action_type(action)
         if self.is_terminal() or not 0 <= a < self.game.num_actions:
             raise self._illegal(a)
         p = self.current_player
@@ -972,5 +953,7 @@ class ReferenceCheeseRescueState(CheeseRescueState):
 
 # ---- the compiled engine (cengine/mousehole/_cheese_rescue.pyx) ---------------------------
 
-_CompiledState: Any = compiled_state_class("_cheese_rescue", "CheeseRescueCore", CheeseRescueState, "A Cheese Rescue")
+_CompiledState: Any = _api.compiled_state_class(
+    "_cheese_rescue", "CheeseRescueCore", CheeseRescueState, "A Cheese Rescue"
+)
 CheeseRescue._bind_states(ReferenceCheeseRescueState, _CompiledState)

@@ -47,6 +47,8 @@ from ._api import ENGINES, Game, MouseholeError, ParameterError
 from ._extras import install_hint
 from ._play import FORCED_CHOICES, FORCED_PAUSE, MAX_PAUSE
 from ._play import view_text as _view_text  # noqa: F401  (the name tests and older callers use)
+from ._progress import Progress
+from ._progress import games_text as _games
 from ._simulate import MAX_GAMES, MAX_THREADS, SimulationSummary, simulate
 from ._values import MAX_INT_TEXT, MAX_VALUE_DEPTH, clip, int_text, json_depth, shorten
 from .bots import MAX_SECONDS, SPECS
@@ -170,10 +172,6 @@ def _game_choice(allow_all: bool) -> Callable[[str], str]:
         return text
 
     return check
-
-
-def _games(n: int) -> str:
-    return f"{n:,} game" if n == 1 else f"{n:,} games"
 
 
 def _load(
@@ -323,80 +321,6 @@ def _add_simulate(sub: Any) -> argparse.ArgumentParser:
     return p
 
 
-class _Display:
-    """Progress on stderr: a rich bar (rich installed, stderr a terminal), a plain line
-    rewritten in place (terminal, no rich), or a line every LOG_EVERY seconds otherwise."""
-
-    def __init__(self, label: str, n: int) -> None:
-        self.label, self.n = label, n
-        self.done = 0
-        self.start = time.monotonic()
-        self.last_log = self.start
-        self.stream = sys.stderr
-        tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.rich: Any = None
-        self.task: Any = None
-        self.inline = False
-        if tty:
-            try:
-                from rich.console import Console
-                from rich.progress import (
-                    BarColumn,
-                    MofNCompleteColumn,
-                    Progress,
-                    TaskProgressColumn,
-                    TextColumn,
-                    TimeRemainingColumn,
-                )
-            except ImportError:
-                self.inline = True
-            else:
-                self.rich = Progress(
-                    TextColumn("{task.description}"),
-                    BarColumn(bar_width=20),
-                    TaskProgressColumn(),
-                    MofNCompleteColumn(),
-                    TextColumn("games, eta"),
-                    TimeRemainingColumn(),
-                    console=Console(file=self.stream),
-                    transient=True,
-                )
-        else:
-            self._line(f"{label}: {_games(n)} started")
-
-    def _line(self, text: str) -> None:
-        self.stream.write(text + "\n")
-        self.stream.flush()
-
-    def __enter__(self) -> "_Display":
-        if self.rich is not None:
-            self.rich.start()
-            self.task = self.rich.add_task(self.label, total=self.n)
-        return self
-
-    def __call__(self, done: int, n: int) -> None:
-        """The ``progress`` callback of ``simulate``."""
-        self.done = done
-        now = time.monotonic()
-        if self.rich is not None:
-            self.rich.update(self.task, completed=done)
-        elif self.inline:
-            rate = done / (now - self.start) if now > self.start else 0.0
-            pct = 100.0 * done / n if n else 100.0
-            self.stream.write(f"\r{self.label}: {done:,}/{n:,} games ({pct:.0f}%), {rate:,.0f} games/s\x1b[K")
-            self.stream.flush()
-        elif now - self.last_log >= LOG_EVERY and done < n:
-            self.last_log = now
-            self._line(f"{self.label}: {done:,}/{n:,} games ({100.0 * done / n:.0f}%)")
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.rich is not None:
-            self.rich.stop()
-        elif self.inline:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-
-
 def _figures(
     name: str, game: Game[Any, Any], seed: int, threads: int, s: SimulationSummary, seconds: float
 ) -> Dict[str, Any]:
@@ -524,7 +448,7 @@ def _run_simulate(args: argparse.Namespace) -> int:
     report: List[Dict[str, Any]] = []
     for name, game in games:
         n = args.games if args.games is not None else DEFAULT_GAMES[game.engine]
-        display = _Display(f"{name} ({game.num_players}p, {game.engine})", n)
+        display = Progress(f"{name} ({game.num_players}p, {game.engine})", n, every=LOG_EVERY)
         start = time.perf_counter()
         try:
             with display:
@@ -1170,7 +1094,7 @@ def _run_arena(args: argparse.Namespace) -> int:
         if pool is not None
         else "this process"
     )
-    display = _Display(f"{args.game} ({game.num_players}p, {' vs '.join(specs)})", args.games)
+    display = Progress(f"{args.game} ({game.num_players}p, {' vs '.join(specs)})", args.games, every=LOG_EVERY)
     start = time.perf_counter()
     try:
         with display:

@@ -67,29 +67,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, SupportsIndex, Tuple, Union
+from typing import Any, ClassVar, Dict, List, Optional, SupportsIndex, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from ._api import (
-    CHANCE,
-    TERMINAL,
-    Game,
-    IllegalMoveError,
-    Move,
-    ParameterError,
-    Reading,
-    StateAPI,
-    check_action_type,
-    check_seat,
-    compiled_state_class,
-    expect,
-    int_list,
-    int_param,
-    is_int,
-    register,
-)
+from . import _api
+from ._api import IllegalMoveError, ParameterError, expect, int_list, is_int
 from ._rng import Rng
 from ._values import DeprecatedAlias, exact, shorten
 
@@ -118,8 +102,8 @@ DEFAULT: Dict[str, Any] = {
     "clover": 5,  # KK-5: the clover lets the player choose 1 .. clover
 }
 #: The open readings of the texts (KK-11, KK-13), each a parameter; the default first.
-READINGS: Tuple[Reading, ...] = (
-    Reading(
+READINGS: Tuple[_api.Reading, ...] = (
+    _api.Reading(
         param="tie_break",
         values=("first_home", "first_finished", "fewest_turns"),
         meaning=(
@@ -136,7 +120,7 @@ READINGS: Tuple[Reading, ...] = (
         why_default="The German sentence names exactly what is compared, and it is the reading the engines "
         "followed before this parameter; the French 'fastest' does not say what is timed.",
     ),
-    Reading(
+    _api.Reading(
         param="elimination",
         values=("out_of_game", "skip_turns"),
         meaning=(
@@ -156,7 +140,7 @@ READINGS: Tuple[Reading, ...] = (
         "sentence's silence about eliminated players is the only argument for skip_turns, the "
         "default until issue 41.",
     ),
-    Reading(
+    _api.Reading(
         param="all_eliminated",
         values=("as_elimination", "last_out_wins"),
         meaning=(
@@ -198,7 +182,7 @@ MAX_STEP = 64
 # ---- moves -------------------------------------------------------------------------------
 
 
-class KasimirMove(Move):
+class KasimirMove(_api.Move):
     """Base class of Kater Kasimir's moves: :class:`KKMove` and :class:`KKRoll`."""
 
     __slots__ = ()
@@ -287,8 +271,8 @@ def parse_move(text: str) -> KasimirMove:
 # ---- the game ----------------------------------------------------------------------------
 
 
-@register
-class Kasimir(Game["KasimirState", "KasimirMove"]):
+@_api.register
+class Kasimir(_api.Game["KasimirState", "KasimirMove"]):
     """Kater Kasimir. Parameters: ``players`` (2-4), ``max_turns`` (moves before truncation),
     ``explicit_chance`` (stop at die rolls), the DEFAULT table entries ``track_length``,
     ``traps``, ``mice``, ``die``, ``clover``, and the readings (:data:`READINGS`):
@@ -499,7 +483,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         )
 
     def _configure(self, params: Dict[str, Any]) -> Dict[str, Any]:
-        L = int_param("kasimir", params["track_length"], "track_length (KK-1: number of spaces)", 1, MAX_TRACK)
+        L = _api.int_param("kasimir", params["track_length"], "track_length (KK-1: number of spaces)", 1, MAX_TRACK)
         traps = params["traps"]
         if not isinstance(traps, (list, tuple)):
             raise ParameterError(f"kasimir: traps must be a list of space numbers 1..{L}, got {shorten(traps)}")
@@ -510,7 +494,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
                 )
         if len(set(traps)) != len(traps):
             raise ParameterError(f"kasimir: KK-1: traps must not repeat a space, got {shorten(list(traps))}")
-        mice = int_param("kasimir", params["mice"], "mice (KK-2: mice per player)", 1, MAX_MICE)
+        mice = _api.int_param("kasimir", params["mice"], "mice (KK-2: mice per player)", 1, MAX_MICE)
         die = params["die"]
         if not isinstance(die, (list, tuple)) or not 1 <= len(die) <= MAX_FACES:
             raise ParameterError(f"kasimir: KK-3: die must be a list of 1 to {MAX_FACES} faces, got {shorten(die)}")
@@ -519,7 +503,9 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
                 raise ParameterError(
                     f"kasimir: KK-3: die face {shorten(f)} must be an int from 1 to {MAX_STEP} or {CLOVER!r}"
                 )
-        clover = int_param("kasimir", params["clover"], "clover (KK-5: the clover's largest distance)", 1, MAX_STEP)
+        clover = _api.int_param(
+            "kasimir", params["clover"], "clover (KK-5: the clover's largest distance)", 1, MAX_STEP
+        )
         ec = params["explicit_chance"]
         if not isinstance(ec, bool):
             raise ParameterError(f"kasimir: explicit_chance must be a bool, got {shorten(ec)}")
@@ -565,7 +551,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
     # -- encoding ----------------------------------------------------------------------
 
     def action_to_move(self, action: SupportsIndex) -> Union[KKMove, KKRoll]:
-        a = check_action_type(action)
+        a = _api.check_action_type(action)
         if not 0 <= a < self.num_actions:
             raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
         if a >= self.num_move_actions:
@@ -573,7 +559,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         start, d = divmod(a, self.max_distance)
         return KKMove(start, d + 1)
 
-    def move_to_action(self, move: Move) -> int:
+    def move_to_action(self, move: _api.Move) -> int:
         if isinstance(move, KKRoll):
             if not (is_int(move.index) and 0 <= move.index < self.num_faces) or self.faces[move.index] != move.face:
                 raise IllegalMoveError(
@@ -732,7 +718,9 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             f"roll must be None or a face index 0..{self.num_faces - 1} of the die, not {shorten(roll)}",
         )
         seat = d["seat"]
-        expect(is_int(seat), f"seat must be an int (a seat, or {TERMINAL} once the game is over), not {shorten(seat)}")
+        expect(
+            is_int(seat), f"seat must be an int (a seat, or {_api.TERMINAL} once the game is over), not {shorten(seat)}"
+        )
         # -- KK-2: every mouse is somewhere
         count = [pantry[p] + home[p] for p in range(n)]
         for st in track:
@@ -797,7 +785,9 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             f"truncated must be true exactly when max_turns={self.max_turns} moves ended a game with mice on the way",
         )
         if over or d["truncated"]:
-            expect(seat == TERMINAL and roll is None, f"KK-12: a finished game has seat {TERMINAL} and no roll")
+            expect(
+                seat == _api.TERMINAL and roll is None, f"KK-12: a finished game has seat {_api.TERMINAL} and no roll"
+            )
             expect(
                 not (self.explicit_chance and history and history[-1] >= P),
                 "KK-12: a game ends with a move, not with a die face",
@@ -919,7 +909,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
             obs[c + d["roll"]] = 1.0
         c += self.num_faces
         # E: the seat to move (relative), then the chance flag
-        if d["seat"] != TERMINAL:
+        if d["seat"] != _api.TERMINAL:
             obs[c + (d["seat"] - p) % n] = 1.0
             if d["roll"] is None:
                 obs[c + n] = 1.0
@@ -959,7 +949,7 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
                 lines.append(f"{s:>5}{'T' if self.is_trap[s] else ' '} " + " ".join(cells))
         lines.append("hole   " + " ".join(f"{'ABCD'[q]}:{d['home'][q]}" for q in range(n)))
         seat, roll = d["seat"], d["roll"]
-        if seat == TERMINAL:
+        if seat == _api.TERMINAL:
             who = "game over" + (" (truncated)" if d["truncated"] else "")
         elif roll is None:
             who = f"seat {seat} ({'ABCD'[seat]}) to roll (chance node)"
@@ -974,8 +964,8 @@ class Kasimir(Game["KasimirState", "KasimirMove"]):
         )
         return "\n".join(lines)
 
-    def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
-        a = check_action_type(action)
+    def _explain_illegal(self, state: _api.StateAPI[Any], action: Any) -> str:
+        a = _api.check_action_type(action)
         if state.is_terminal():
             return f"KK-12: the game is over; action {a} cannot be applied"
         if not 0 <= a < self.num_actions:
@@ -1074,17 +1064,12 @@ def _eliminated(game: Kasimir, track: List[List[int]]) -> List[bool]:
 # ---- the pure-Python reference engine ------------------------------------------------------
 
 
-class KasimirState(StateAPI[KasimirMove]):
+class KasimirState(_api.GameState[Kasimir, KasimirMove]):
     """The public type of a Kater Kasimir state, on either engine: what ``Kasimir.new_state()``
     returns and what annotations should name. The reference engine
     (``ReferenceKasimirState``) and the compiled one both derive from it."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # read-only, as on the compiled core
-
-        @property
-        def game(self) -> Kasimir: ...
 
     def returns(self) -> List[float]:
         """+1 for each winner and -1 for each other seat at the end (KK-13); 0 for all before
@@ -1210,12 +1195,12 @@ class ReferenceKasimirState(KasimirState):
 
     @property
     def current_player(self) -> int:
-        if self.seat == TERMINAL:
-            return TERMINAL
-        return CHANCE if self.roll is None else self.seat
+        if self.seat == _api.TERMINAL:
+            return _api.TERMINAL
+        return _api.CHANCE if self.roll is None else self.seat
 
     def is_terminal(self) -> bool:
-        return self.seat == TERMINAL
+        return self.seat == _api.TERMINAL
 
     def on_the_way(self) -> int:
         """Mice neither home nor trapped (KK-12)."""
@@ -1226,11 +1211,11 @@ class ReferenceKasimirState(KasimirState):
     def free_starts(self, p: SupportsIndex) -> List[int]:
         """KK-6: start spaces of seat p's free mice, ascending (0 = the pantry stack);
         ``TypeError`` / ``ValueError`` for what is not a seat (``check_seat``)."""
-        return _free_starts(self.game, self.pantry, self.track, check_seat(self.game, p, "p"))
+        return _free_starts(self.game, self.pantry, self.track, _api.check_seat(self.game, p, "p"))
 
     def chance_outcomes(self) -> List[Tuple[int, float]]:
         """KK-3: every face is equally likely; ``[(P + i, 1/len(die)), ...]`` at a chance node."""
-        if self.current_player != CHANCE:
+        if self.current_player != _api.CHANCE:
             return []
         g = self.game
         return [(g.num_move_actions + i, 1.0 / g.num_faces) for i in range(g.num_faces)]
@@ -1238,9 +1223,9 @@ class ReferenceKasimirState(KasimirState):
     def legal_actions(self) -> npt.NDArray[np.int64]:
         g = self.game
         cp = self.current_player
-        if cp == TERMINAL:
+        if cp == _api.TERMINAL:
             return np.zeros(0, dtype=np.int64)
-        if cp == CHANCE:
+        if cp == _api.CHANCE:
             return np.arange(g.num_move_actions, g.num_move_actions + g.num_faces, dtype=np.int64)
         assert self.roll is not None
         dists = g.roll_distances(self.roll)  # KK-5
@@ -1250,12 +1235,12 @@ class ReferenceKasimirState(KasimirState):
         return np.array(acts, dtype=np.int64)
 
     def apply_action(self, action: SupportsIndex) -> None:
-        a = check_action_type(action)
+        a = _api.check_action_type(action)
         g = self.game
         cp = self.current_player
-        if cp == TERMINAL or not 0 <= a < g.num_actions:
+        if cp == _api.TERMINAL or not 0 <= a < g.num_actions:
             raise self._illegal(a)
-        if cp == CHANCE:
+        if cp == _api.CHANCE:
             if a < g.num_move_actions:
                 raise self._illegal(a)
             self.roll = a - g.num_move_actions  # KK-5: the die shows this face
@@ -1300,11 +1285,11 @@ class ReferenceKasimirState(KasimirState):
         g = self.game
         self.roll = None
         if self.on_the_way() == 0:  # KK-12: every mouse is home or trapped
-            self.seat = TERMINAL
+            self.seat = _api.TERMINAL
             return
         if sum(1 for x in self.history if x < g.num_move_actions) >= g.max_turns:
             self.truncated = True
-            self.seat = TERMINAL
+            self.seat = _api.TERMINAL
             return
         # KK-10, KK-11: seats without a free mouse (blocked, trapped or home) are skipped;
         # some seat has one, since the top mouse of any stack of a mouse on the way is free.
@@ -1341,5 +1326,5 @@ class ReferenceKasimirState(KasimirState):
 
 # ---- the compiled engine (cengine/mousehole/_kasimir.pyx) -----------------------------------
 
-_CompiledState: Any = compiled_state_class("_kasimir", "KasimirCore", KasimirState, "A Kater Kasimir")
+_CompiledState: Any = _api.compiled_state_class("_kasimir", "KasimirCore", KasimirState, "A Kater Kasimir")
 Kasimir._bind_states(ReferenceKasimirState, _CompiledState)

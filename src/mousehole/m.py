@@ -57,28 +57,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, SupportsIndex, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Set, SupportsIndex, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from ._api import (
-    TERMINAL,
-    Game,
-    IllegalMoveError,
-    Move,
-    ParameterError,
-    Reading,
-    StateAPI,
-    StateError,
-    check_action_type,
-    compiled_state_class,
-    expect,
-    int_list,
-    int_param,
-    is_int,
-    register,
-)
+from . import _api
+from ._api import IllegalMoveError, ParameterError, StateError, expect, int_list, is_int
 from ._rng import Rng
 from ._values import DeprecatedAlias, exact, shorten
 
@@ -157,8 +142,8 @@ _PASSING_EN = (
 )
 
 #: The open readings of the rule text (docs/games/m.md, "Readings"); each is a parameter.
-READINGS: Tuple[Reading, ...] = (
-    Reading(
+READINGS: Tuple[_api.Reading, ...] = (
+    _api.Reading(
         param="pass_cost",
         values=("every_pass", "exchange_only"),
         meaning=(
@@ -171,7 +156,7 @@ READINGS: Tuple[Reading, ...] = (
         why_default="'moet hij dan ... betalen' makes the chip the price of every pass; the exchange is what "
         "the chip buys ('daarvoor'), an option, not the condition of paying.",
     ),
-    Reading(
+    _api.Reading(
         param="stuck_cards",
         values=("hands_and_pile", "hands"),
         meaning=(
@@ -187,7 +172,7 @@ READINGS: Tuple[Reading, ...] = (
         "chips=0 no pile card can reach a hand, and M-17 looks at the hands only under either "
         "value (unless chipless_exchange='free').",
     ),
-    Reading(
+    _api.Reading(
         param="draw_timing",
         values=("before_scoring", "after_scoring"),
         meaning=(
@@ -219,7 +204,7 @@ READINGS: Tuple[Reading, ...] = (
         "after_scoring, the default until issue 41, reads 'Daarna gaat de linker buurman verder' "
         "as making the draw the last act before the hand-over, joined to the scoring's hand-over.",
     ),
-    Reading(
+    _api.Reading(
         param="short_payer",
         values=("pays_part", "skipped"),
         meaning=(
@@ -242,7 +227,7 @@ READINGS: Tuple[Reading, ...] = (
         "volgende' as naming who pays instead, but needs a rule the text does not give for when "
         "nobody holds the whole amount (ours: each then pays what he has).",
     ),
-    Reading(
+    _api.Reading(
         param="chipless_exchange",
         values=("forbidden", "free"),
         meaning=(
@@ -264,7 +249,7 @@ READINGS: Tuple[Reading, ...] = (
 # ---- moves -------------------------------------------------------------------------------
 
 
-class MMove(Move):
+class MMove(_api.Move):
     """Base class of M's moves: :class:`MPlace`, :class:`MPass`, :class:`MChooseRow`,
     :class:`MTake`."""
 
@@ -379,7 +364,7 @@ def _names(x: Any, what: str, most: int) -> List[str]:
 
 
 def _int(x: Any, what: str, lo: int, hi: int) -> int:
-    return int_param("m", x, what, lo, hi)
+    return _api.int_param("m", x, what, lo, hi)
 
 
 def _cards_param(cards: Any, colours: List[str], symbols: List[str]) -> List[List[Any]]:
@@ -423,8 +408,8 @@ def _layout_param(layout: Any) -> List[Tuple[int, int]]:
     return cells
 
 
-@register
-class M(Game["MState", MMove]):
+@_api.register
+class M(_api.Game["MState", MMove]):
     """M. Parameters: ``players`` (2-6), ``max_turns`` (actions, default 2000), the
     DEFAULT tables ``colours``, ``symbols``, ``cards``, ``start_layout``, ``hand_size``,
     ``chips`` and ``cards_in_play`` (an int, by DEFAULT 30 + 10 n: 50 .. 90), and the
@@ -707,7 +692,7 @@ class M(Game["MState", MMove]):
         return move
 
     def action_to_move(self, action: SupportsIndex) -> MMove:
-        a = check_action_type(action)
+        a = _api.check_action_type(action)
         if not 0 <= a < self.num_actions:
             raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
         if a < self.A_PASS:
@@ -855,7 +840,7 @@ class M(Game["MState", MMove]):
         """The phase and the seat to move: over (M-16 .. M-18), play, or a scoring (M-12 .. M-14)."""
         n, phase, cur, placer, end = self.num_players, d["phase"], d["current"], d["placer"], d["end"]
         if phase == OVER:
-            expect(cur == TERMINAL, "current must be TERMINAL (-4) when the game is over")
+            expect(cur == _api.TERMINAL, "current must be TERMINAL (-4) when the game is over")
             expect(end is not None, "end: a game that is over needs its reason (M-16, M-17, M-18 or max_turns)")
             expect(placer == -1, "placer must be -1 once the game is over")
         else:
@@ -1272,8 +1257,8 @@ class M(Game["MState", MMove]):
             )
         return hits[0].casefold()
 
-    def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
-        a = check_action_type(action)
+    def _explain_illegal(self, state: _api.StateAPI[Any], action: Any) -> str:
+        a = _api.check_action_type(action)
         d = state._to_dict()
         if d["phase"] == OVER:
             return f"the game is over ({d['end']}); action {a} cannot be applied"
@@ -1479,7 +1464,7 @@ def final_score(chips: int, totals: Sequence[int]) -> int:
 # ---- the pure-Python reference engine ------------------------------------------------------
 
 
-class MState(StateAPI[MMove]):
+class MState(_api.GameState[M, MMove]):
     """The public type of a M state, on either engine: what ``M.new_state()``
     returns and what annotations should name. The reference engine
     (``ReferenceMState``) and the compiled one both derive from it.
@@ -1493,11 +1478,6 @@ class MState(StateAPI[MMove]):
     """
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # read-only, as on the compiled core
-
-        @property
-        def game(self) -> M: ...
 
     def describe(self, action: Union[MMove, SupportsIndex], *, for_player: Optional[SupportsIndex] = None) -> str:
         """``action`` in the readable notation, as the seat to move would play it now;
@@ -1744,7 +1724,7 @@ class ReferenceMState(MState):
 
     @property
     def current_player(self) -> int:
-        return TERMINAL if self.phase == OVER else self.current
+        return _api.TERMINAL if self.phase == OVER else self.current
 
     @property
     def truncated(self) -> bool:
@@ -1801,7 +1781,7 @@ class ReferenceMState(MState):
         return np.array(acts, dtype=np.int64)
 
     def apply_action(self, action: SupportsIndex) -> None:
-        a = check_action_type(action)
+        a = _api.check_action_type(action)
         if self.phase == OVER or not 0 <= a < self.game.num_actions or a not in self.legal_actions():
             raise self._illegal(a)
         g = self.game
@@ -1925,7 +1905,7 @@ class ReferenceMState(MState):
             self._finish("M-17")
 
     def _finish(self, reason: str) -> None:
-        self.phase, self.end, self.current, self.placer = OVER, reason, TERMINAL, -1
+        self.phase, self.end, self.current, self.placer = OVER, reason, _api.TERMINAL, -1
         self.scoring_row = set()
 
     # -- results ----------------------------------------------------------------------------
@@ -1945,5 +1925,5 @@ class ReferenceMState(MState):
 
 # ---- the compiled engine (cengine/mousehole/_m.pyx) ----------------------------------------
 
-_CompiledState: Any = compiled_state_class("_m", "MGameCore", MState, "An M")
+_CompiledState: Any = _api.compiled_state_class("_m", "MGameCore", MState, "An M")
 M._bind_states(ReferenceMState, _CompiledState)

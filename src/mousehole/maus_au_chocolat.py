@@ -79,23 +79,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Sequence,
 import numpy as np
 import numpy.typing as npt
 
-from ._api import (
-    TERMINAL,
-    Game,
-    IllegalMoveError,
-    Move,
-    ParameterError,
-    Reading,
-    StateAPI,
-    StateError,
-    check_action_type,
-    compiled_state_class,
-    expect,
-    int_list,
-    int_param,
-    is_int,
-    register,
-)
+from . import _api
+from ._api import IllegalMoveError, ParameterError, StateError, expect, int_list, is_int
 from ._rng import Rng
 from ._values import exact, shorten
 
@@ -235,7 +220,7 @@ def card_name(c: int, cards: Optional[List[List[int]]] = None) -> str:
 _MoveKind = TypeVar("_MoveKind", bound="MCMove")
 
 
-class MCMove(Move):
+class MCMove(_api.Move):
     """Base class of Maus au Chocolat's moves: :class:`MCBid`, :class:`MCPick`,
     :class:`MCDiscard`, :class:`MCSwap`, :class:`MCDecline`, :class:`MCCombine`."""
 
@@ -625,8 +610,8 @@ def _kept_choice(kept_card: str) -> bool:
 # ---- the game ----------------------------------------------------------------------------
 
 
-@register
-class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
+@_api.register
+class MausAuChocolat(_api.Game["MausAuChocolatState", "MCMove"]):
     """Maus au Chocolat. Parameters: ``players`` (2-6, default 4), ``max_turns`` (rounds,
     default 200), ``target`` (victory points that end the game, MC-24, default 30),
     ``hand_size`` (MC-3, 1..8, default 5) and ``cards`` (the 80 cards as
@@ -715,7 +700,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         "truncated",
     )
     READINGS = (
-        Reading(
+        _api.Reading(
             param="henri_bonus",
             values=("always", "optional"),
             meaning=(
@@ -738,7 +723,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 "helpers; 'kann' in the general sentence is read as 'is available'."
             ),
         ),
-        Reading(
+        _api.Reading(
             param="kept_card",
             values=KEPT_CARD_VALUES,
             meaning=(
@@ -765,7 +750,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 "and, after Mathieu or Maurice, which printed value scores."
             ),
         ),
-        Reading(
+        _api.Reading(
             param="etienne_swap",
             values=ETIENNE_SWAP_VALUES,
             meaning=(
@@ -785,7 +770,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 "his turn."
             ),
         ),
-        Reading(
+        _api.Reading(
             param="tie_break_moment",
             values=TIE_BREAK_MOMENT_VALUES,
             meaning=(
@@ -818,7 +803,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 "its end) is the other reading."
             ),
         ),
-        Reading(
+        _api.Reading(
             param="changed_value",
             values=CHANGED_VALUE_VALUES,
             meaning=(
@@ -853,7 +838,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 "reading."
             ),
         ),
-        Reading(
+        _api.Reading(
             param="etienne_draw",
             values=ETIENNE_DRAW_VALUES,
             meaning=(
@@ -871,7 +856,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 "separate choice is the other reading ('optional')."
             ),
         ),
-        Reading(
+        _api.Reading(
             param="hand_limit",
             values=HAND_LIMIT_VALUES,
             meaning=(
@@ -1111,9 +1096,9 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
                 )
             out_cards.append([int(c[0]), int(c[1]), int(c[2])])
         target = DEFAULT["target"] if params["target"] is None else params["target"]
-        target = int_param("maus_au_chocolat", target, "target (MC-24)", 1, 1000)
+        target = _api.int_param("maus_au_chocolat", target, "target (MC-24)", 1, 1000)
         hs = DEFAULT["hand_size"] if params["hand_size"] is None else params["hand_size"]
-        hs = int_param("maus_au_chocolat", hs, "hand_size (MC-3)", 1, HAND_LIMIT)
+        hs = _api.int_param("maus_au_chocolat", hs, "hand_size (MC-3)", 1, HAND_LIMIT)
         if n * hs + n + 1 > NUM_CARDS:  # pragma: no cover - impossible with 6 players
             raise ParameterError("maus_au_chocolat: not enough cards to deal")
         self.cards = out_cards
@@ -1166,7 +1151,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         return _parse_tokens(_tokens(text), text, self.cards, self._card_names())
 
     def action_to_move(self, action: SupportsIndex) -> MCMove:
-        a = check_action_type(action)
+        a = _api.check_action_type(action)
         if not 0 <= a < self.num_actions:
             raise IllegalMoveError(f"action {shorten(a)} is out of range 0..{self.num_actions - 1}")
         if a < DECLINE:
@@ -1178,7 +1163,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         slots, keep = PATTERNS[a - COMBINE]
         return MCCombine(slots, keep)
 
-    def move_to_action(self, move: Move) -> int:
+    def move_to_action(self, move: _api.Move) -> int:
         if isinstance(move, (MCBid, MCPick, MCDiscard, MCSwap)):
             c = move.card
             if not is_int(c) or not 0 <= c < NUM_CARDS:
@@ -1664,7 +1649,7 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
             cur = d["committed"].index(False)
         else:
             cur = _current(d, n)
-        who = "game over" if cur == TERMINAL else f"seat {cur} to play"
+        who = "game over" if cur == _api.TERMINAL else f"seat {cur} to play"
         pile = len(d["pile"]) if seat is None else d["pile_size"]
         lines = (
             []
@@ -1712,8 +1697,8 @@ class MausAuChocolat(Game["MausAuChocolatState", "MCMove"]):
         )
         return "\n".join(lines)
 
-    def _explain_illegal(self, state: StateAPI[Any], action: Any) -> str:
-        a = check_action_type(action)
+    def _explain_illegal(self, state: _api.StateAPI[Any], action: Any) -> str:
+        a = _api.check_action_type(action)
         d = state._to_dict()
         n = self.num_players
         if d["phase"] == "over":
@@ -1822,7 +1807,7 @@ def _helper_order(helpers: Sequence[int]) -> List[int]:
 
 def _current(d: Dict[str, Any], n: int) -> int:
     if d["phase"] == "over":
-        return TERMINAL
+        return _api.TERMINAL
     if d["phase"] == "bid":
         return min(q for q in range(n) if d["bids"][q] < 0)
     return int(d["order"][d["turn"]])
@@ -2248,17 +2233,12 @@ def _minus(a: Sequence[int], b: Sequence[int]) -> List[int]:
 # ---- the pure-Python reference engine ------------------------------------------------------
 
 
-class MausAuChocolatState(StateAPI[MCMove]):
+class MausAuChocolatState(_api.GameState[MausAuChocolat, MCMove]):
     """The public type of a Maus au Chocolat state, on either engine: what ``MausAuChocolat.new_state()``
     returns and what annotations should name. The reference engine
     (``ReferenceMausAuChocolatState``) and the compiled one both derive from it."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # read-only, as on the compiled core
-
-        @property
-        def game(self) -> MausAuChocolat: ...
 
     def describe(self, action: Any, *, for_player: Optional[SupportsIndex] = None) -> str:
         """``action`` (an int or a Move) in words, as the seat to move plays it now, with
@@ -2274,7 +2254,7 @@ class MausAuChocolatState(StateAPI[MCMove]):
         a = g._action(action)
         mv = g.action_to_move(a)
         p = self.current_player
-        if p == TERMINAL:
+        if p == _api.TERMINAL:
             return str(mv)
         if isinstance(mv, MCCombine):
             hand = self._to_dict()["hands"][p]
@@ -2299,11 +2279,11 @@ class MausAuChocolatState(StateAPI[MCMove]):
             if len(toks) < 2 or not _number(toks[1]):
                 raise ValueError(f"{shorten(text)}: 'seat' is followed by the seat number; {_NOTATION}")
             if int(toks[1]) != p:
-                now = "the game is over" if p == TERMINAL else f"seat {p} is to move"
+                now = "the game is over" if p == _api.TERMINAL else f"seat {p} is to move"
                 raise IllegalMoveError(f"{shorten(text)} is a move of seat {toks[1]}, but {now}")
             toks = toks[2:]
         toks = [t for t in toks if t != "(etienne)"]
-        if p == TERMINAL:
+        if p == _api.TERMINAL:
             _parse_tokens(toks, text, g.cards, g._card_names())  # a ValueError for what is not a move
             raise IllegalMoveError(f"MC-24: the game is over; {shorten(text)} cannot be played")
         d = self._to_dict()
@@ -2465,7 +2445,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
     @property
     def current_player(self) -> int:
         if self.phase == "over":
-            return TERMINAL
+            return _api.TERMINAL
         if self.phase == "bid":  # MC-27: the next seat to commit its bid
             return self.bids.index(-1)
         return self.order[self.turn]
@@ -2517,7 +2497,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
     # -- moves -------------------------------------------------------------------------
 
     def apply_action(self, action: SupportsIndex) -> None:
-        a = check_action_type(action)
+        a = _api.check_action_type(action)
         if a not in self._legal():
             raise self._illegal(a)
         p = self.current_player
@@ -2690,7 +2670,7 @@ class ReferenceMausAuChocolatState(MausAuChocolatState):
 
 # ---- the compiled engine (cengine/mousehole/_maus_au_chocolat.pyx) ---------------------------
 
-_CompiledState: Any = compiled_state_class(
+_CompiledState: Any = _api.compiled_state_class(
     "_maus_au_chocolat", "MausAuChocolatCore", MausAuChocolatState, "A Maus au Chocolat"
 )
 MausAuChocolat._bind_states(ReferenceMausAuChocolatState, _CompiledState)
