@@ -243,13 +243,34 @@ cdef inline int cr_turn(cr_t* s, cr_window_t* w, int kind, int pos, bint draw) n
     return cell
 
 
+cdef inline void cr_fill8(uint8_t* p, int n, uint64_t word) noexcept nogil:
+    """``p[0 .. n)`` set to ``word``'s byte (every byte of ``word`` alike), eight bytes a
+    store: it writes up to 7 bytes past ``n``."""
+    cdef int i = 0
+    while i < n:
+        memcpy(p + i, &word, 8)
+        i += 8
+
+
 cdef inline int cr_stack_animals(uint8_t* pile, int dogs, int cats, int mice) noexcept nogil:
     """Animals in their canonical order, dogs, then cats, then mice (CR-4's pile before the
-    shuffle; CR-15's hidden animals before theirs); their number."""
-    memset(pile, 0, <size_t>dogs)
-    memset(pile + dogs, 1, <size_t>cats)
-    memset(pile + dogs + cats, 2, <size_t>mice)
-    return dogs + cats + mice
+    shuffle; CR-15's hidden animals before theirs); their number. ``pile`` has
+    ``CR_MAX_PILE + 1`` bytes and those past the animals are 0 before and after. (A stack
+    with room for 8 bytes past it is written a word at a time, the overshoot then zeroed:
+    the determinization of every search iteration stacks its hidden animals, and three
+    ``memset`` calls of a few bytes cost more than the words.)"""
+    cdef int total = dogs + cats + mice
+    cdef uint64_t zero = 0
+    if total + 8 <= CR_MAX_PILE + 1:
+        cr_fill8(pile, dogs, 0)
+        cr_fill8(pile + dogs, cats, <uint64_t>0x0101010101010101ULL)
+        cr_fill8(pile + dogs + cats, mice, <uint64_t>0x0202020202020202ULL)
+        memcpy(pile + total, &zero, 8)
+    else:
+        memset(pile, 0, <size_t>dogs)
+        memset(pile + dogs, 1, <size_t>cats)
+        memset(pile + dogs + cats, 2, <size_t>mice)
+    return total
 
 
 cdef inline void cr_deal_cards(cr_t* s, rng_t* rng) noexcept nogil:
@@ -294,10 +315,11 @@ cdef inline uint64_t cr_cheese_left(const uint64_t* boards) noexcept nogil:
 
 cdef inline void cr_score_count(const cr_t* s, int32_t* score, int32_t* count) noexcept nogil:
     """CR-13 on the table as it is now: each seat's score, the values of its own cheese cards
-    left after CR-12, and their number (the tie-break)."""
+    left after CR-12, and their number (the tie-break); ``score`` and ``count`` hold
+    ``CR_MAX_PLAYERS`` entries each."""
     cdef uint64_t x = cr_cheese_left(s.boards)
     cdef int p, cd
-    for p in range(s.cfg.n):
+    for p in range(CR_MAX_PLAYERS):  # (every seat's slot, n or not: a fixed size, no memset call)
         score[p] = 0
         count[p] = 0
     while x:
@@ -524,14 +546,25 @@ cdef inline int cr_legal_list(const cr_t* s, cell_int* cells) noexcept nogil:
     return i
 
 
+cdef inline void cr_add4(int32_t* o, const int32_t* cells, int32_t d) noexcept nogil:
+    """Four actions: ``o[j] = cells[j] + d`` (one vector add and store)."""
+    o[0] = cells[0] + d
+    o[1] = cells[1] + d
+    o[2] = cells[2] + d
+    o[3] = cells[3] + d
+
+
 cdef int cr_legal(const cr_t* s, int32_t* out) noexcept nogil:
     """The legal actions, as ``legal_actions``: kind-major, cells ascending (sorted). The
-    legal cells are listed once; each kind held (CR-7) copies them with its offset, in a loop
-    the C compiler vectorizes."""
+    legal cells are listed once; each kind held (CR-7) copies them with its offset, four at
+    a time, the last four ending at the block's end (they may rewrite some of the block's
+    actions with the same values; nothing is written past the list). The search lists the
+    actions at every node it descends through: a few cells times a few kinds, where a
+    vectorized loop's set-up and scalar remainder cost more than the copies."""
     cdef int32_t cells[CR_MAX_CELLS]
     cdef int p = cr_current(s)
     cdef int32_t* o = out
-    cdef Py_ssize_t nc, i
+    cdef int nc, i
     cdef int32_t d
     cdef uint32_t held
     if p == TERMINAL_SEAT:
@@ -541,8 +574,15 @@ cdef int cr_legal(const cr_t* s, int32_t* out) noexcept nogil:
     while held:
         d = ctz64(held) * s.cfg.C
         held &= held - 1
-        for i in range(nc):
-            o[i] = cells[i] + d
+        if nc >= 4:
+            i = 0
+            while i + 4 < nc:
+                cr_add4(o + i, cells + i, d)
+                i += 4
+            cr_add4(o + nc - 4, cells + nc - 4, d)
+        else:
+            for i in range(nc):
+                o[i] = cells[i] + d
         o += nc
     return <int>(o - out)
 
