@@ -607,9 +607,9 @@ cdef void kk_canon(kk_t* s) noexcept nogil:
 
 cdef inline void kk_determinize "core_determinize"(kk_t* s, int p, uint64_t seed) noexcept nogil:
     """KK-14: every seat sees the whole position (``p`` is not read: the same for every
-    seat); only the future rolls are hidden, so the determinization draws a new generator (``Kasimir._determinize``: ``Rng(seed).next64()``)
-    and keeps the rest (in the canonical numbering of the mice: the struct ``from_dict`` of
-    the view gives)."""
+    seat); only the future rolls are hidden, so the determinization draws a new generator
+    (``Kasimir._determinize``: ``Rng(seed).next64()``) and keeps the rest (in the canonical
+    numbering of the mice: the struct ``from_dict`` of the view gives)."""
     kk_canon(s)
     s.rng = rng_derive(seed, 0)
 
