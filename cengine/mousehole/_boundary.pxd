@@ -157,10 +157,10 @@ cdef inline object out_result(object out, cnp.ndarray arr):
 # struct points at them and its state object holds their capsule: ``load_constants`` in
 # _statecore.pxd). They are built once per game object by the core's ``fill`` and kept on the
 # game (``game._compiled_cfg``, a capsule named after the core); the game of the previous
-# lookup (the usual case: many states of one game) is found without any Python-level lookup. That cache is a module-level
-# pair (game, capsule) held by reference (no id reuse); it changes with no Python code
-# between its writes, so under the GIL no thread sees it half made, and a free-threaded
-# build does not use it.
+# lookup (the usual case: many states of one game) is found without any Python-level lookup.
+# That cache is a module-level pair (game, capsule) held by reference (no id reuse); it
+# changes with no Python code between its writes, so under the GIL no thread sees it half
+# made, and a free-threaded build does not use it.
 
 ctypedef int (*cfg_fill_t)(object game, void* cfg) except -1
 

@@ -81,8 +81,8 @@ ctypedef struct mh_game_t:
     # Optional (NULL when a game has none; appended last): ``VectorGame``'s job on a block
     # of envs, ``v`` an ``mh_vec_t*`` (below), envs ``lo`` .. ``hi - 1``, scratch row
     # ``tid``. A core fills it with the loop of ``_vblock.pxi`` compiled over its own
-    # functions (``_vblock_core.pxi``, in ``_cgame_core.pxi``: direct calls the C compiler can inline);
-    # ``_vector.pyx`` runs the same loop through this table when it is NULL.
+    # functions (``_vblock_core.pxi``, in ``_cgame_core.pxi``: direct calls the C compiler
+    # can inline); ``_vector.pyx`` runs the same loop through this table when it is NULL.
     void (*vector_block)(void* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil
 
 # The slots' types (``mh_game_def``'s parameters). A core fills each slot with a function of

@@ -926,7 +926,8 @@ cdef void cr_cfg_derive(cr_cfg_t* cfg) noexcept nogil:
 
 
 cdef int cr_fill_cfg "core_fill_cfg"(object game, cr_cfg_t* cfg) except -1:
-    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of ``_boundary``)."""
+    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of
+    ``_boundary``)."""
     cdef int i
     cfg.n = game.num_players
     cfg.N = game.square_size

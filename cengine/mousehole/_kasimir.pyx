@@ -671,7 +671,8 @@ cdef int g_random_step(void* s, rng_t* policy) noexcept nogil:
 # ---- configuration ----------------------------------------------------------------------------
 
 cdef int kk_fill_cfg "core_fill_cfg"(object game, kk_cfg_t* cfg) except -1:
-    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of ``_boundary``)."""
+    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of
+    ``_boundary``)."""
     cdef int i
     cfg.n = game.num_players
     cfg.L = game.track_length

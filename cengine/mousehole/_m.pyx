@@ -1597,7 +1597,8 @@ cdef int g_legal(const void* s, int32_t* out) noexcept nogil:
 # ---- configuration ----------------------------------------------------------------------------
 
 cdef int m_fill_cfg "core_fill_cfg"(object game, m_cfg_t* cfg) except -1:
-    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of ``_boundary``)."""
+    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of
+    ``_boundary``)."""
     cdef int i, sym
     cdef object x
     cfg.n = game.num_players

@@ -2449,7 +2449,8 @@ cdef int g_truncated(const void* s) noexcept nogil:
 # ---- configuration ----------------------------------------------------------------------------
 
 cdef int mc_fill_cfg "core_fill_cfg"(object game, mc_cfg_t* cfg) except -1:
-    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of ``_boundary``)."""
+    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of
+    ``_boundary``)."""
     cdef int i
     cfg.n = game.num_players
     cfg.target = game.target
