@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+import conftest
 import mousehole
 import test_touch_points
 import toygame
@@ -147,5 +148,10 @@ def test_the_generic_suites_run_over_the_toy_game() -> None:
     assert proc.returncode == 0, out[-4000:]
     passed = re.findall(r"^PASSED (test_\w+\.py)::\w+\[[^\]]*toy_nim", out, flags=re.M)
     assert set(passed) == set(SUITES), (sorted(set(passed)), out[-2000:])
-    assert not re.search(r"\d+ (failed|skipped|error)", out.splitlines()[-1]), out[-2000:]
+    assert not re.search(r"\d+ (failed|error)", out.splitlines()[-1]), out[-2000:]
+    # a skip only where a system part the README does not install is missing here (the
+    # child applies MOUSEHOLE_REQUIRE too, so CI fails such a test instead of skipping it)
+    allowed = {why for part, (_, why) in conftest.PARTS.items() if part not in conftest.REQUIRED}
+    skipped = re.findall(r"^SKIPPED \[\d+\] [^:]+:\d+: (.*)$", out, flags=re.M)
+    assert set(skipped) <= allowed, (skipped, out[-2000:])
     assert toygame.NAME not in mousehole.game_names()  # (the child registered it, not this process)
