@@ -9,7 +9,7 @@
 # ``vb_mask(g, s, out)``. What the loop does (seeds, draws, restarts, outputs) is specified in
 # ``_vector.pyx``'s docstring and src/mousehole/vector.py.
 
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from mousehole._rng cimport rng_t, rng_next, rng_below, rng_derive, uint8_t, int32_t, uint32_t, int64_t, uint64_t
 from mousehole._cgame cimport mh_game_t, mh_vec_t, CHANCE_SEAT, TERMINAL_SEAT, MH_JOB_RESET, MH_VEC_SEATS
 
@@ -20,11 +20,19 @@ cdef extern from *:
     """
     #if defined(__GNUC__) || defined(__clang__)
     #define MH_NOINLINE_INT __attribute__((noinline)) int
+    #define MH_INLINE_VOID __attribute__((always_inline)) inline void
+    #elif defined(_MSC_VER)
+    #define MH_NOINLINE_INT int
+    #define MH_INLINE_VOID __forceinline void
     #else
     #define MH_NOINLINE_INT int
+    #define MH_INLINE_VOID inline void
     #endif
     """
     ctypedef int mh_noinline_int "MH_NOINLINE_INT"
+    # a block inlined at each call whatever the compiler's size budget (``vb_step_envs``: a
+    # loop for each value of its constant argument)
+    ctypedef void mh_inline_void "MH_INLINE_VOID"
 
 
 cdef inline int32_t vb_chance_pick(mh_vec_t* v, Py_ssize_t i, int tid) noexcept nogil:
@@ -112,62 +120,73 @@ cdef mh_noinline_int vb_settle(mh_vec_t* v, Py_ssize_t i, int tid, int seat, int
     return c
 
 
-cdef inline void vb_run_block(mh_vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil:
-    """The job ``v.job`` on envs ``lo`` .. ``hi - 1``. What a step reads of ``v`` is held in
-    locals: a store into the caller's byte arrays (``terminated``, ``truncated``) may alias
-    anything, and a call through the game's interface may write any memory, so the compiler
-    would otherwise load the fields of ``v`` again after each of them."""
+cdef mh_inline_void vb_step_envs(mh_vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid,
+                                 bint observe) noexcept nogil:
+    """The step of envs ``lo`` .. ``hi - 1`` (each env's action or, ``RANDOM``, a draw; then
+    chance, other seats, the end of a game), its seat to move into ``seat_now`` and, with
+    ``observe`` (a constant at each call: the compiler makes a loop for each value), its
+    action mask (the game's ``mask``, written without listing the actions; bool and 0/1
+    bytes are the same) and observation, while the env's struct is in the cache."""
     cdef const mh_game_t* g = v.g
     cdef char* states = v.states
     cdef size_t stride = v.stride
-    cdef int players = v.d.players
-    cdef double* rewards = v.rewards
-    cdef uint8_t* terminated = v.terminated
-    cdef uint8_t* truncated = v.truncated
     cdef int32_t* seat_now = v.seat_now
-    cdef int32_t* acted = v.acted
-    cdef int32_t* current = v.current
-    cdef int32_t* nlegal = v.nlegal
-    cdef int64_t* game_k = v.game_k
-    cdef int64_t* game_index = v.game_index
     cdef const int64_t* acts = v.acts
     cdef const uint8_t* seat_is_caller = v.seat_is_caller
     cdef rng_t* rng = v.rng
     cdef int32_t* buf = v.scratch_out + tid * v.d.max_legal
-    cdef bint reset = v.job == MH_JOB_RESET
-    cdef bint observe = v.observe
     cdef Py_ssize_t i
-    cdef int seat, c
+    cdef int c
     cdef int64_t a
     cdef void* s
-    # every env's rewards 0 (an ended game writes its returns below), in one call for the
-    # block: gcc turns a loop of each env's zeros into a call of ``memset`` for each env
-    memset(rewards + lo * players, 0, <size_t>((hi - lo) * players) * sizeof(double))
     for i in range(lo, hi):
         s = states + i * stride
-        terminated[i] = 0
-        truncated[i] = 0
-        if reset:
-            c = vb_start_game(v, i, 0, tid)
+        a = acts[i]
+        if a < 0:  # RANDOM: a uniform legal action from the env's generator
+            c = vb_random_step(g, s, &rng[i], buf)
         else:
-            seat = seat_now[i]
-            acted[i] = seat
-            a = acts[i]
-            if a < 0:  # RANDOM: a uniform legal action from the env's generator
-                c = vb_random_step(g, s, &rng[i], buf)
-            else:
-                vb_apply(g, s, <int32_t>a)
-                c = vb_current(g, s)
-            if c < 0 or not seat_is_caller[c]:  # the end, chance or another seat (rare)
-                c = vb_settle(v, i, tid, seat, c)
-        # publish the seat to move and, with ``observe``, its action mask (the game's ``mask``,
-        # written without listing the actions; bool and 0/1 bytes are the same) and
-        # observation. The legal actions are listed only when a check or a call needs them
-        # (``known_legal``): ``RANDOM`` and the other seats draw without a list.
-        nlegal[i] = -1
+            vb_apply(g, s, <int32_t>a)
+            c = vb_current(g, s)
+        if c < 0 or not seat_is_caller[c]:  # the end, chance or another seat (rare)
+            c = vb_settle(v, i, tid, seat_now[i], c)
         seat_now[i] = c
-        current[i] = c
-        game_index[i] = game_k[i]
         if observe:
             vb_mask(g, s, v.mask + i * v.d.num_actions)
             vb_observe(g, s, c, v.obs + i * v.d.obs_size)
+
+
+cdef inline void vb_run_block(mh_vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil:
+    """The job ``v.job`` on envs ``lo`` .. ``hi - 1``: first the outputs every env gets
+    whatever happens (``acted``; zero rewards and flags, which an ended game overwrites), then
+    the envs' steps (``vb_step_envs``, or the first games' starts), then what a step publishes
+    besides (the seat to move, the game index, the unlisted legal actions). The outputs are
+    contiguous runs written by ``memset`` / ``memcpy``, so that the stepping loop holds only
+    what a step reads (its pointers stay in registers across the game's calls: a store into
+    the caller's arrays may alias anything, and a call may write any memory)."""
+    cdef size_t n = <size_t>(hi - lo)
+    cdef Py_ssize_t i
+    cdef int c
+    cdef void* s
+    memset(v.rewards + lo * v.d.players, 0, n * <size_t>v.d.players * sizeof(double))
+    memset(v.terminated + lo, 0, n)
+    memset(v.truncated + lo, 0, n)
+    if v.job == MH_JOB_RESET:
+        for i in range(lo, hi):
+            c = vb_start_game(v, i, 0, tid)
+            v.seat_now[i] = c
+            if v.observe:
+                s = v.states + i * v.stride
+                vb_mask(v.g, s, v.mask + i * v.d.num_actions)
+                vb_observe(v.g, s, c, v.obs + i * v.d.obs_size)
+    else:
+        memcpy(v.acted + lo, v.seat_now + lo, n * sizeof(int32_t))
+        if v.observe:
+            vb_step_envs(v, lo, hi, tid, 1)
+        else:
+            vb_step_envs(v, lo, hi, tid, 0)
+    # the seat to move published; the legal actions are listed only when a check or a call
+    # needs them (``known_legal``; -1 here, all bytes 0xFF): ``RANDOM`` and the other seats
+    # draw without a list
+    memset(v.nlegal + lo, 0xFF, n * sizeof(int32_t))
+    memcpy(v.current + lo, v.seat_now + lo, n * sizeof(int32_t))
+    memcpy(v.game_index + lo, v.game_k + lo, n * sizeof(int64_t))
