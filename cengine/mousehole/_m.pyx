@@ -108,6 +108,14 @@ cdef extern from *:
 
 cdef extern from *:
     """
+    /* mousehole._m: VectorGame's loop asks for the next env's first 13 cache lines (m_pos_t's
+       fields a step touches lead the struct; _vblock.pxi) */
+    #define MH_VB_PREFETCH_BYTES 832
+    """
+
+
+cdef extern from *:
+    """
     /* mousehole._m: a function that stays a call (GCC and clang's noinline; flatten does
        not inline it) */
     #if defined(__GNUC__) || defined(__clang__)
