@@ -5,7 +5,7 @@ arrays, the constants of a game (cached, guarded for free-threaded builds), grow
 histories and ``simulate_chunk``'s shell. Inline helpers only; a module that cimports this
 cimports numpy and calls ``cnp.import_array()`` (the cores do)."""
 
-from libc.stdint cimport uint8_t, uint16_t, int64_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport realloc
 from libc.string cimport memcpy, memset
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask
@@ -285,6 +285,30 @@ ctypedef struct sim_out_t:
 
 ctypedef void (*sim_range_t)(const void* cfg, uint64_t seed, Py_ssize_t start, Py_ssize_t stop,
                              const sim_out_t* out) noexcept nogil
+
+cdef enum:
+    SIM_MAX_SEATS = 6   # seats a game of a core has at most (``n`` of ``sim_row``)
+
+
+ctypedef fused sim_score_t:
+    int32_t
+    int64_t
+
+
+cdef inline void sim_row(const sim_out_t* out, Py_ssize_t r, int n, const sim_score_t* sc,
+                         int mask, int64_t length, uint8_t truncated) noexcept nogil:
+    """Row ``r`` once its game is over: the ``n`` seats' scores ``sc`` (NULL, a constant, for a
+    core that wrote them at ``out.scores + r * out.sstride`` itself), seat ``p`` won when bit
+    ``p`` of ``mask`` is set, ``length`` actions, ``truncated`` 1 when max_turns ended it."""
+    cdef int p
+    for p in range(SIM_MAX_SEATS):  # (a constant bound: gcc unrolls the loop, stopping at n)
+        if p == n:
+            break
+        if sc != NULL:
+            out.scores[r * out.sstride + p] = sc[p]
+        out.winners[r * out.wstride + p] = (mask >> p) & 1
+    out.lengths[r] = length
+    out.truncated[r] = truncated
 
 
 cdef inline int run_sim_chunk(sim_range_t play, const void* cfg, int players, uint64_t seed,

@@ -4,7 +4,7 @@
 The state is one C struct (``cr_t`` in ``_cheese_rescue.pxd``). Every leaf function is
 ``noexcept nogil`` and allocates nothing. The pure-Python reference is
 ``mousehole/cheese_rescue.py``; both must give the same game, bit for bit, for the same seed
-and actions. ``CR_GAME`` is this engine's C-level interface (``mh_game_t``, _cgame.pxd) for the
+and actions. ``CORE_GAME`` is this engine's C-level interface (``mh_game_t``, _cgame.pxd) for the
 generic search and batched stepping.
 
 Design: the table on an 8 x 8 window, each rule once
@@ -69,7 +69,7 @@ from mousehole._bits cimport (
 )
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._cgame cimport mh_game_def
-from mousehole._boundary cimport load_cfg, sim_out_t
+from mousehole._boundary cimport sim_out_t, sim_row
 from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule, core_place
 
 import numpy as np
@@ -926,10 +926,9 @@ cdef void cr_cfg_derive(cr_cfg_t* cfg) noexcept nogil:
 
 
 cdef int cr_fill_cfg "core_fill_cfg"(object game, cr_cfg_t* cfg) except -1:
-    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of
-    ``_boundary``)."""
+    """The constants of ``game`` into ``cfg`` (zero-filled, its ``n`` set: ``fill_cfg``, the
+    cache of ``_boundary``)."""
     cdef int i
-    cfg.n = game.num_players
     cfg.N = game.square_size
     cfg.G = game.grid_size
     cfg.C = game.num_cells
@@ -968,8 +967,8 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
     cdef rng_t policy
     cdef int32_t sc[4]
     cdef int32_t cnt[4]
-    cdef int p, mask
-    cdef Py_ssize_t i, r
+    cdef int mask
+    cdef Py_ssize_t i
     s.cfg = cfg[0]
     cr_clear(&s)
     cr_stack_animals(pile0, cfg.pile_count[0], cfg.pile_count[1], cfg.pile_count[2])
@@ -977,24 +976,16 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
         cr_sim_game(&s, pile0, rng_derive(seed, 2 * <uint64_t>i), &policy, sc, cnt)
         mask = winner_mask_of(cfg.n, sc, cnt)  # (the game is over: square full or max_turns)
-        r = i - start
-        for p in range(cfg.n):
-            out.scores[r * out.sstride + p] = sc[p]
-            out.winners[r * out.wstride + p] = (mask >> p) & 1
-        out.lengths[r] = cfg.length
-        out.truncated[r] = <uint8_t>cfg.cut
+        sim_row(out, i - start, cfg.n, sc, mask, cfg.length, <uint8_t>cfg.cut)
 
 
 # ---- written once for every core (_cgame_core.pxi) ------------------------------------------
 # The slot functions over this core's role functions (``core_<role>``, above), ``fill_cfg``
-# over ``cr_fill_cfg``, ``VectorGame``'s loop, and ``core_describe``
+# over ``cr_fill_cfg``, ``VectorGame``'s loop, and this core's table and description
+# (``CORE_GAME``, ``CORE``), of its struct and constants:
+ctypedef cr_t core_state_t
+ctypedef cr_cfg_t core_cfg_t
 include "_cgame_core.pxi"
-
-
-cdef mh_game_t CR_GAME
-cdef core_t CR_CORE
-core_describe(&CR_CORE, &CR_GAME, b"cheese_rescue", sizeof(cr_t),
-              b"mousehole._cheese_rescue.cfg", sizeof(cr_cfg_t))
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -1004,13 +995,7 @@ cdef class CheeseRescueCore(StateCore):
     """Compiled Cheese Rescue state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.cheese_rescue.CompiledCheeseRescueState`` (this core + the shared API)."""
 
-    _core_capsule = core_capsule(&CR_CORE)  # (StateCore finds the core by it)
-
-    cdef int _init(self, object game, uint64_t seed) except -1:
-        """``new``: the constants of ``game`` (a copy of constant size) and the deal of ``seed``."""
-        load_cfg(&CR_CORE.cfg, game, &self.s.cfg, sizeof(cr_cfg_t))
-        cr_deal(&self.s, seed)
-        return 0
+    _core_capsule = core_capsule(&CORE)  # (StateCore finds the core by it)
 
     @classmethod
     def _from_valid_dict(cls, game, dict d):
@@ -1085,5 +1070,5 @@ cdef class CheeseRescueCore(StateCore):
 
 
 cdef CheeseRescueCore _BLANK = CheeseRescueCore.__new__(CheeseRescueCore)  # (kept: a blank state, where the struct lies)
-core_place(&CR_CORE, _BLANK, &_BLANK.s)
+core_place(&CORE, _BLANK, &_BLANK.s)
 

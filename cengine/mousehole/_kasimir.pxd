@@ -44,7 +44,4 @@ ctypedef struct kk_t:
     rng_t rng
 
 cdef class KasimirCore(StateCore):   # game, seed: StateCore
-    cdef kk_t s
-    cdef uint16_t* hist
-    cdef Py_ssize_t cap
-    cdef int _reserve(self, int32_t need) except -1
+    cdef kk_t s   # (its history: StateCore's hist)

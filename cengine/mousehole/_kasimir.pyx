@@ -7,7 +7,7 @@ move touches a handful of bytes. ``free[p]`` is a 64-bit board of the spaces who
 is a free mouse of seat p (KK-6), so the legal starts are its set bits (plus the pantry).
 Every leaf function is ``noexcept nogil`` and allocates nothing. The pure-Python reference is
 ``mousehole/kasimir.py``; both give the same game, bit for bit, for the same seed and actions.
-The same functions fill the game's C-level interface (``KK_GAME``, an ``mh_game_t``) used by
+The same functions fill the game's C-level interface (``CORE_GAME``, an ``mh_game_t``) used by
 search and batched stepping; its ``determinize`` renumbers the mice as ``from_dict`` does, so
 that it gives the struct of the reference's determinization, byte for byte.
 """
@@ -21,8 +21,8 @@ from mousehole._rng cimport uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint6
 from mousehole._bits cimport popcount64, ctz64, mh_copy
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT, CHANCE_SEAT
 from mousehole._cgame cimport mh_game_def
-from mousehole._boundary cimport load_cfg, seat_arg, hist_reserve, sim_out_t
-from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule, core_place
+from mousehole._boundary cimport seat_arg, sim_out_t, sim_row
+from mousehole._statecore cimport StateCore, state_loaded, core_t, core_def, core_capsule, core_place, hist_put
 
 import numpy as np
 
@@ -671,10 +671,9 @@ cdef int g_random_step(void* s, rng_t* policy) noexcept nogil:
 # ---- configuration ----------------------------------------------------------------------------
 
 cdef int kk_fill_cfg "core_fill_cfg"(object game, kk_cfg_t* cfg) except -1:
-    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of
-    ``_boundary``)."""
+    """The constants of ``game`` into ``cfg`` (zero-filled, its ``n`` set: ``fill_cfg``, the
+    cache of ``_boundary``)."""
     cdef int i
-    cfg.n = game.num_players
     cfg.L = game.track_length
     cfg.m = game.mice
     cfg.D = game.max_distance
@@ -701,30 +700,23 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
     cdef const kk_cfg_t* cfg = <const kk_cfg_t*>v
     cdef kk_t s
     cdef rng_t policy
-    cdef int p, mask
-    cdef Py_ssize_t i, r
+    cdef int mask
+    cdef Py_ssize_t i
     s.cfg = cfg[0]
     for i in range(start, stop):
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
         mask = kk_sim_game(&s, rng_derive(seed, 2 * <uint64_t>i), &policy)
-        r = i - start
-        kk_scores(&s, out.scores + r * out.sstride)
-        for p in range(cfg.n):
-            out.winners[r * out.wstride + p] = (mask >> p) & 1
-        out.lengths[r] = s.nhist
-        out.truncated[r] = <uint8_t>s.truncated
+        kk_scores(&s, out.scores + (i - start) * out.sstride)
+        sim_row(out, i - start, cfg.n, <const int64_t*>NULL, mask, s.nhist, <uint8_t>s.truncated)
 
 
 # ---- written once for every core (_cgame_core.pxi) ------------------------------------------
 # The slot functions over this core's role functions (``core_<role>``, above), ``fill_cfg``
-# over ``kk_fill_cfg``, ``VectorGame``'s loop, and ``core_describe``
+# over ``kk_fill_cfg``, ``VectorGame``'s loop, and this core's table and description
+# (``CORE_GAME``, ``CORE``), of its struct and constants:
+ctypedef kk_t core_state_t
+ctypedef kk_cfg_t core_cfg_t
 include "_cgame_core.pxi"
-
-
-cdef mh_game_t KK_GAME
-cdef core_t KK_CORE
-core_describe(&KK_CORE, &KK_GAME, b"kasimir", sizeof(kk_t),
-              b"mousehole._kasimir.cfg", sizeof(kk_cfg_t))
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -736,20 +728,7 @@ cdef class KasimirCore(StateCore):
     """Compiled Kater Kasimir state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.kasimir.CompiledKasimirState`` (this core + the shared API)."""
 
-    _core_capsule = core_capsule(&KK_CORE)  # (StateCore finds the core by it)
-
-    def __dealloc__(self):
-        if self.hist != NULL:
-            free(self.hist)
-
-    cdef int _reserve(self, int32_t need) except -1:
-        return hist_reserve(&self.hist, &self.cap, need)
-
-    cdef int _init(self, object game, uint64_t seed) except -1:
-        """``new``: the constants of ``game`` (a copy of constant size) and the deal of ``seed``."""
-        load_cfg(&KK_CORE.cfg, game, &self.s.cfg, sizeof(kk_cfg_t))
-        kk_deal(&self.s, seed)
-        return 0
+    _core_capsule = core_capsule(&CORE)  # (StateCore finds the core by it)
 
     @classmethod
     def _from_valid_dict(cls, game, dict d):
@@ -789,11 +768,10 @@ cdef class KasimirCore(StateCore):
             if below != KK_NONE and not (len(stack) == 1 and (st.s.full & b)):
                 st.s.free[below >> 3] |= b
         history = d["history"]
-        st._reserve(len(history))
         st.s.nhist = len(history)
         st.s.moves = 0
         for k, a in enumerate(history):
-            st.hist[k] = <uint16_t>a
+            hist_put(st, k, a)
             if a < st.s.cfg.P:
                 st.s.moves += 1
         if st.s.cfg.tie == 2:
@@ -804,28 +782,14 @@ cdef class KasimirCore(StateCore):
         st.s.truncated = 1 if d["truncated"] else 0
         return st
 
-    cdef int _copy_rest(self, StateCore src) except -1:
-        """``clone``: the history buffer (the struct is copied)."""
-        cdef KasimirCore o = <KasimirCore>src
-        if o.s.nhist:
-            self._reserve(o.s.nhist)
-            memcpy(self.hist, o.hist, o.s.nhist * sizeof(uint16_t))
-        return 0
-
     cdef int _admit(self, int64_t a) except -1:
         """1 for a move (``start * D + distance - 1``, KK-6) or, at a chance node, a die face
         (``P + i``, KK-5) that the rules allow now (``kk_is_legal``), once it is in the
         history (the interface's ``apply`` counts it in ``s.nhist``); else 0."""
         if not kk_is_legal(&self.s, a):
             return 0
-        self._reserve(self.s.nhist + 1)
-        self.hist[self.s.nhist] = <uint16_t>a
+        hist_put(self, self.s.nhist, <int>a)
         return 1
-
-    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept:
-        n[0] = self.s.nhist
-        step[0] = 1
-        return self.hist
 
     def free_starts(self, p):
         """KK-6: start spaces of seat p's free mice, ascending (0 = the pantry stack);
@@ -875,5 +839,5 @@ cdef class KasimirCore(StateCore):
 
 
 cdef KasimirCore _BLANK = KasimirCore.__new__(KasimirCore)  # (kept: a blank state, where the struct lies)
-core_place(&KK_CORE, _BLANK, &_BLANK.s)
+core_place(&CORE, _BLANK, &_BLANK.s)
 

@@ -77,7 +77,7 @@ from mousehole._rng cimport (
 from mousehole._bits cimport popcount64, ctz64, set_ones, rel_seat, seat_after, mh_pc8, mh_copy, mh_fill_f32
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._cgame cimport mh_game_def
-from mousehole._boundary cimport array_reserve, sim_out_t
+from mousehole._boundary cimport array_reserve, sim_out_t, sim_row
 from mousehole._statecore cimport StateCore, state_loaded, load_constants, core_t, core_def, core_capsule, core_place
 
 import numpy as np
@@ -1605,11 +1605,10 @@ cdef int g_legal(const void* s, int32_t* out) noexcept nogil:
 # ---- configuration ----------------------------------------------------------------------------
 
 cdef int m_fill_cfg "core_fill_cfg"(object game, m_cfg_t* cfg) except -1:
-    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of
-    ``_boundary``)."""
+    """The constants of ``game`` into ``cfg`` (zero-filled, its ``n`` set: ``fill_cfg``, the
+    cache of ``_boundary``)."""
     cdef int i, sym
     cdef object x
-    cfg.n = game.num_players
     cfg.H = game.hand_size
     cfg.n_cards = game.n_cards
     cfg.in_play = game.in_play
@@ -1673,34 +1672,27 @@ cdef flat_void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssiz
     cdef const m_cfg_t* cfg = &cl
     cdef rng_t policy
     cdef int64_t sc[M_MAX_PLAYERS]
-    cdef int p, mask, end
+    cdef int end
     cdef int64_t length
-    cdef Py_ssize_t i, r
+    cdef Py_ssize_t i
     for i in range(start, stop):
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
         if likely(cfg.H == 4):  # the rules' hand (M-5): a constant for the compiler
             m_sim_game(cfg, NULL, rng_derive(seed, 2 * <uint64_t>i), &policy, sc, &end, &length, 4)
         else:
             m_sim_game(cfg, NULL, rng_derive(seed, 2 * <uint64_t>i), &policy, sc, &end, &length, cfg.H)
-        mask = winner_mask_of(sc, cfg.n)
-        r = i - start
-        for p in range(cfg.n):
-            out.scores[r * out.sstride + p] = sc[p]
-            out.winners[r * out.wstride + p] = (mask >> p) & 1
-        out.lengths[r] = length
-        out.truncated[r] = end == END_MAX_TURNS
+        sim_row(out, i - start, cfg.n, sc, winner_mask_of(sc, cfg.n), length, end == END_MAX_TURNS)
 
 
 # ---- written once for every core (_cgame_core.pxi) ------------------------------------------
 # The slot functions over this core's role functions (``core_<role>``, above), ``fill_cfg``
-# over ``m_fill_cfg``, ``VectorGame``'s loop, and ``core_describe``
+# over ``m_fill_cfg``, ``VectorGame``'s loop, and this core's table and description
+# (``CORE_GAME``, ``CORE``), of its struct and constants:
+ctypedef m_t core_state_t
+ctypedef m_cfg_t core_cfg_t
 include "_cgame_core.pxi"
 
-
-cdef mh_game_t M_GAME
-cdef core_t M_CORE
-core_describe(&M_CORE, &M_GAME, b"m", sizeof(m_t), b"mousehole._m.cfg", sizeof(m_cfg_t))
-M_CORE.shared = 1  # m_t points at its game's constants (load_constants)
+CORE.shared = 1  # m_t points at its game's constants (load_constants)
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -1715,7 +1707,7 @@ cdef class MGameCore(StateCore):
     """Compiled M state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.m.CompiledMState`` (this core + the shared API)."""
 
-    _core_capsule = core_capsule(&M_CORE)  # (StateCore finds the core by it)
+    _core_capsule = core_capsule(&CORE)  # (StateCore finds the core by it)
 
     def __dealloc__(self):
         free(self.log)
@@ -1928,7 +1920,7 @@ cdef class MGameCore(StateCore):
 
 
 cdef MGameCore _BLANK = MGameCore.__new__(MGameCore)  # (kept: a blank state, where the struct lies)
-core_place(&M_CORE, _BLANK, &_BLANK.s)
+core_place(&CORE, _BLANK, &_BLANK.s)
 
 
 def __getattr__(name):

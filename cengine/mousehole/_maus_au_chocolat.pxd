@@ -96,10 +96,7 @@ ctypedef struct mc_t:
                                 #    Henri, face down; 0 from the reveal on (the order tells)
 
 cdef class MausAuChocolatCore(StateCore):   # game, seed: StateCore
-    cdef mc_t s
-    cdef uint16_t* hist
-    cdef Py_ssize_t hist_cap
-    cdef int _record(self, int a) except -1
+    cdef mc_t s   # (its history: StateCore's hist)
 
 
 # Leaf functions that other Cython code may cimport (the microbenchmarks of benchmarks/): they

@@ -43,7 +43,7 @@ the compiler keeps them in registers whatever the byte stores into the struct ma
 Etienne's and Henri's choices are arithmetic (``random_bid``); the count reads the hand's
 bytes (``combo_count``).
 
-The C-level game interface (``mh_game_t``, ``_cgame.pxd``) is ``MC_GAME``; its
+The C-level game interface (``mh_game_t``, ``_cgame.pxd``) is ``CORE_GAME``; its
 determinization (MC-26) is ``mc_determinize``. Every leaf function is ``noexcept nogil``. The
 pure-Python reference is ``mousehole/maus_au_chocolat.py``; both give the same game, bit for
 bit.
@@ -60,8 +60,8 @@ from mousehole._rng cimport (
 from mousehole._bits cimport ctz64, set_ones, rel_seat, mh_pc8, mh_copy, popcount16, sum_fields2, MH_BIG_ENDIAN
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT
 from mousehole._cgame cimport mh_game_def
-from mousehole._boundary cimport seat_arg, hist_reserve, sim_out_t
-from mousehole._statecore cimport StateCore, state_loaded, load_constants, core_t, core_def, core_capsule, core_place
+from mousehole._boundary cimport seat_arg, sim_out_t, sim_row
+from mousehole._statecore cimport StateCore, state_loaded, load_constants, core_t, core_def, core_capsule, core_place, hist_put
 
 cimport numpy as cnp
 
@@ -1919,20 +1919,15 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
     cdef const mc_cfg_t* cfg = <const mc_cfg_t*>v
     cdef mc_t s
     cdef rng_t policy
-    cdef int w, p
-    cdef Py_ssize_t i, r
+    cdef Py_ssize_t i
     memset(&s, 0, sizeof(s))
     s.cfg = cfg[0]
     for i in range(start, stop):
         policy = rng_derive(seed, 2 * <uint64_t>i + 1)
         mc_sim_game(&s, rng_derive(seed, 2 * <uint64_t>i), &policy)
-        w = mc_winner_mask(&s)
-        r = i - start
-        mc_scores(&s, out.scores + r * out.sstride)
-        for p in range(cfg.n):
-            out.winners[r * out.wstride + p] = <uint8_t>((w >> p) & 1)
-        out.lengths[r] = s.nactions
-        out.truncated[r] = <uint8_t>s.truncated
+        mc_scores(&s, out.scores + (i - start) * out.sstride)
+        sim_row(out, i - start, cfg.n, <const int64_t*>NULL, mc_winner_mask(&s), s.nactions,
+                <uint8_t>s.truncated)
 
 
 cdef int mc_legal(const mc_t* s, int16_t* out) noexcept nogil:
@@ -2449,10 +2444,9 @@ cdef int g_truncated(const void* s) noexcept nogil:
 # ---- configuration ----------------------------------------------------------------------------
 
 cdef int mc_fill_cfg "core_fill_cfg"(object game, mc_cfg_t* cfg) except -1:
-    """The constants of ``game`` into ``cfg`` (zero-filled; ``fill_cfg``, the cache of
-    ``_boundary``)."""
+    """The constants of ``game`` into ``cfg`` (zero-filled, its ``n`` set: ``fill_cfg``, the
+    cache of ``_boundary``)."""
     cdef int i
-    cfg.n = game.num_players
     cfg.target = game.target
     cfg.max_turns = game.max_turns if game.max_turns < 1000000000 else 1000000000
     cfg.hand_size = game.hand_size
@@ -2566,14 +2560,11 @@ def _henri_bid_plain(list history, int q):
 
 # ---- written once for every core (_cgame_core.pxi) ------------------------------------------
 # The slot functions over this core's role functions (``core_<role>``, above), ``fill_cfg``
-# over ``mc_fill_cfg``, ``VectorGame``'s loop, and ``core_describe``
+# over ``mc_fill_cfg``, ``VectorGame``'s loop, and this core's table and description
+# (``CORE_GAME``, ``CORE``), of its struct and constants:
+ctypedef mc_t core_state_t
+ctypedef mc_cfg_t core_cfg_t
 include "_cgame_core.pxi"
-
-
-cdef mh_game_t MC_GAME
-cdef core_t MC_CORE
-core_describe(&MC_CORE, &MC_GAME, b"maus_au_chocolat", sizeof(mc_t),
-              b"mousehole._maus_au_chocolat.cfg", sizeof(mc_cfg_t))
 
 
 # ---- the Python-facing class ------------------------------------------------------------------
@@ -2584,17 +2575,7 @@ cdef class MausAuChocolatCore(StateCore):
     """Compiled Maus au Chocolat state. Use ``game.new_state(seed)``; the public class is
     ``mousehole.maus_au_chocolat.CompiledMausAuChocolatState`` (this core + the shared API)."""
 
-    _core_capsule = core_capsule(&MC_CORE)  # (StateCore finds the core by it)
-
-    def __dealloc__(self):
-        if self.hist != NULL:
-            free(self.hist)
-            self.hist = NULL
-
-    cdef int _record(self, int a) except -1:
-        hist_reserve(&self.hist, &self.hist_cap, self.s.nactions + 1)
-        self.hist[self.s.nactions] = <uint16_t>a
-        return 0
+    _core_capsule = core_capsule(&CORE)  # (StateCore finds the core by it)
 
     cdef int _init(self, object game, uint64_t seed) except -1:
         """``new``: the constants of ``game`` and the deal of ``seed`` (StateCore)."""
@@ -2652,7 +2633,7 @@ cdef class MausAuChocolatCore(StateCore):
         s.rng = d["rng"]
         s.nactions = 0
         for a in d["history"]:
-            st._record(a)
+            hist_put(st, s.nactions, a)
             s.nactions += 1
         s.henri_off = 0
         if s.phase == PH_BID and s.cfg.henri_optional:  # MC-17: Henri's holder's face-down bid
@@ -2660,17 +2641,6 @@ cdef class MausAuChocolatCore(StateCore):
                 if s.helper[q] == H_HENRI and s.bid[q] >= 0:
                     s.henri_off = _henri_bid_plain(d["history"], q)
         return st
-
-    cdef int _copy_rest(self, StateCore src) except -1:
-        """``clone``: the history buffer (the struct is copied)."""
-        cdef MausAuChocolatCore o = <MausAuChocolatCore>src
-        if o.s.nactions:
-            self.hist = <uint16_t*>malloc(o.hist_cap * sizeof(uint16_t))
-            if self.hist == NULL:
-                raise MemoryError()
-            memcpy(self.hist, o.hist, o.s.nactions * sizeof(uint16_t))
-            self.hist_cap = o.hist_cap
-        return 0
 
     cdef int _determinized(self, int p) except -1:
         """``determinize`` (MC-26, ``mc_determinize``): the history is the view's, completed
@@ -2702,13 +2672,8 @@ cdef class MausAuChocolatCore(StateCore):
         """An int action the rules allow now: recorded, 1; else 0."""
         if a < 0 or a >= num_actions(&self.s.cfg) or not mc_is_legal(&self.s, <int>a):
             return 0
-        self._record(<int>a)
+        hist_put(self, self.s.nactions, <int>a)
         return 1
-
-    cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept:
-        n[0] = self.s.nactions
-        step[0] = 1
-        return self.hist
 
     cdef int _observed(self, float* obs, Py_ssize_t n) except -1:
         """max_turns > 2**53: the last entry is Python's exact int / int (the interface's
@@ -2767,5 +2732,5 @@ cdef class MausAuChocolatCore(StateCore):
 
 
 cdef MausAuChocolatCore _BLANK = MausAuChocolatCore.__new__(MausAuChocolatCore)  # (kept: a blank state, where the struct lies)
-core_place(&MC_CORE, _BLANK, &_BLANK.s)
+core_place(&CORE, _BLANK, &_BLANK.s)
 

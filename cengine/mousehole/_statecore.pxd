@@ -13,7 +13,9 @@ from libc.stdint cimport uint16_t, int64_t
 from mousehole._rng cimport uint64_t
 from mousehole._cgame cimport mh_game_t, mh_dims_t
 from cpython.pycapsule cimport PyCapsule_New, PyCapsule_GetPointer
-from mousehole._boundary cimport new_instance, cfg_cache_t, cfg_fill_t, load_cfg, cfg_holder, sim_range_t
+from mousehole._boundary cimport (
+    new_instance, cfg_cache_t, cfg_fill_t, load_cfg, cfg_holder, sim_range_t, hist_reserve,
+)
 
 
 # What a core gives the shared layer, once (a static struct of its module, ``core_def``):
@@ -25,6 +27,7 @@ from mousehole._boundary cimport new_instance, cfg_cache_t, cfg_fill_t, load_cfg
 # memory, and ``new_state`` copies 8 bytes instead of the whole constants.
 ctypedef void (*core_scores_f)(const void* s, int64_t* out) noexcept nogil
 ctypedef int (*core_winner_mask_f)(const void* s) noexcept nogil
+ctypedef int (*core_init_f)(object st, object game, uint64_t seed) except -1
 
 ctypedef struct core_t:
     const mh_game_t* game   # the C game interface (its ``reset`` deals a new game)
@@ -32,8 +35,11 @@ ctypedef struct core_t:
     sim_range_t sim_range   # ``simulate``'s games (``run_sim_chunk``)
     core_scores_f scores    # each seat's score by the game's scoring rule (``players`` entries)
     core_winner_mask_f winner_mask   # bit p set when seat p won (read at the end only)
+    core_init_f init        # ``new`` of a state object (StateCore's ``_init``, unless the core's)
     Py_ssize_t offset       # where a state object holds its struct (``core_place``)
     bint shared             # its struct points at its constants (``load_constants``)
+    char id[64]             # its game's id (the table's ``name``) and the name of its
+    char cfg_name[64]       # constants' capsule (``cfg.name``): from its module's name
 
 
 cdef extern from *:
@@ -58,7 +64,8 @@ cdef inline void core_place(core_t* c, StateCore blank, void* s) noexcept:
 
 cdef inline void core_def(core_t* c, const mh_game_t* game, const char* cfg_name,
                           size_t cfg_size, cfg_fill_t fill, sim_range_t sim_range,
-                          core_scores_f scores, core_winner_mask_f winner_mask) noexcept:
+                          core_scores_f scores, core_winner_mask_f winner_mask,
+                          core_init_f init) noexcept:
     """Fill a core's description ``c`` (once, when its module is imported)."""
     c.game = game
     c.shared = 0  # (a core that shares its constants sets it after)
@@ -68,6 +75,7 @@ cdef inline void core_def(core_t* c, const mh_game_t* game, const char* cfg_name
     c.sim_range = sim_range
     c.scores = scores
     c.winner_mask = winner_mask
+    c.init = init
 
 
 @cython.no_gc  # (as in _statecore.pyx; declared here too, so the cores' classes are not GC types)
@@ -81,8 +89,12 @@ cdef class StateCore:
     cdef int _max_legal           # the interface's ``dims``' max_legal, read when bound
     # its core's description (``core_of``: from the class's ``_core_capsule``, at first use)
     cdef core_t* _cd
+    # the history, for a core that keeps it outside its struct (``hist_put``): ``hist_n``
+    # actions at ``hist`` (NULL for none; room for ``hist_cap``), freed with the object
+    cdef uint16_t* hist
+    cdef Py_ssize_t hist_n, hist_cap
     # ``new``: the constants of ``game`` into the struct and the deal of ``seed`` (a new,
-    # zero-filled object whose ``game`` and ``seed`` are set)
+    # zero-filled object whose ``game`` and ``seed`` are set); by default the core's ``init``
     cdef int _init(self, object game, uint64_t seed) except -1
     # per core, what the interface does not say (each has a default for a core without it):
     # ``apply_action``, before the interface's ``apply``: 0 when int ``a`` (any int64) is not
@@ -161,3 +173,12 @@ cdef inline StateCore state_loaded(type t, object game):
     cdef StateCore st = state_new(t, game)
     load_constants(st, game)
     return st
+
+
+cdef inline int hist_put(StateCore st, Py_ssize_t i, int a) except -1:
+    """Record action ``a`` as entry ``i`` (the struct's count of actions before it) of the
+    history ``st`` keeps outside its struct, grown as needed: it then holds ``i + 1``."""
+    hist_reserve(&st.hist, &st.hist_cap, i + 1)
+    st.hist[i] = <uint16_t>a
+    st.hist_n = i + 1
+    return 0

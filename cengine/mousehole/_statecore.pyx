@@ -6,10 +6,11 @@ struct (its game's constants first) after ``game`` and ``seed``, describes itsel
 ``core_t`` (``core_def``: its interface, its constants' cache, its ``simulate`` loop, its
 scores and winners; ``core_place``: where its objects hold the struct) named by its class's
 ``_core_capsule``, and defines what its interface does not say (``_admit``, its history,
-...: the cdef methods of the .pxd, each with a default here) and its ``_init``. Its own ``_from_valid_dict(game, d)`` (which ``_api.load_state_as``
-finds on the core itself: it builds from a dict already checked by ``game._validate_dict``,
-``Game._load`` only, the struct taking its values unchecked; ``state_loaded`` begins it),
-``_to_dict`` and its extra methods stay in the core."""
+``_init``, ...: the cdef methods of the .pxd, each with a default here; a history kept outside
+the struct is ``hist_put``'s, here). Its own ``_from_valid_dict(game, d)`` (which
+``_api.load_state_as`` finds on the core itself: it builds from a dict already checked by
+``game._validate_dict``, ``Game._load`` only, the struct taking its values unchecked;
+``state_loaded`` begins it), ``_to_dict`` and its extra methods stay in the core."""
 
 cimport cython
 cimport numpy as cnp
@@ -26,9 +27,10 @@ from mousehole._cgame cimport (
 )
 from mousehole._boundary cimport (
     new_instance, seed_arg, fresh_seed, action_int, seat_arg, out_array, out_result, load_cfg,
-    run_sim_chunk,
+    run_sim_chunk, hist_reserve,
 )
 from mousehole._pyalloc cimport adopt_public_class
+from libc.string cimport memcpy
 
 cnp.import_array()
 
@@ -79,22 +81,31 @@ cdef inline int seats_of(StateCore self) except -1:
 cdef class StateCore:
     """The part of a compiled state that does not depend on the game (not used alone)."""
 
+    def __dealloc__(self):
+        free(self.hist)  # (the history kept outside the struct; NULL for a core without it)
+
     # ---- what a core defines (the defaults: a class that is no game's, or none of it) ----
 
     cdef int _init(self, object game, uint64_t seed) except -1:
-        # (each core's: the constants' copy is inlined where the core gives their size as a
-        # constant; M and Maus au Chocolat, whose constants are large, use load_constants)
-        raise TypeError(f"{type(self).__name__} is not a game's compiled state class")
+        # (the core's ``init``, ``_cgame_core.pxi``: the constants' copy of the core's constant
+        # size, and its deal; M and Maus au Chocolat give their own; TypeError for StateCore)
+        cdef void* s
+        return core_of(self, &s).init(self, game, seed)
 
     cdef int _admit(self, int64_t a) except -1:
         return 0
 
     cdef const uint16_t* _hist(self, Py_ssize_t* n, Py_ssize_t* step) noexcept:
-        n[0] = 0
+        n[0] = self.hist_n  # (the history kept outside the struct, ``hist_put``; 0 for none)
         step[0] = 1
-        return NULL
+        return self.hist
 
     cdef int _copy_rest(self, StateCore src) except -1:
+        # (the history kept outside the struct, ``hist_put``'s, if any)
+        if src.hist_n:
+            hist_reserve(&self.hist, &self.hist_cap, src.hist_n)
+            memcpy(self.hist, src.hist, src.hist_n * sizeof(uint16_t))
+            self.hist_n = src.hist_n
         return 0
 
     cdef int _determinized(self, int p) except -1:
