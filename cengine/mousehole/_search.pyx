@@ -603,6 +603,20 @@ cdef inline int pick_outcome(const double* prob, int n, double u) noexcept nogil
     return n - 1
 
 
+cdef inline void keep_best(double score, int32_t idx, double* best_score, int32_t* best) noexcept nogil:
+    """The running best of a scoring pass that starts from ``-INFINITY`` (scores are finite):
+    the first of equal scores. Kept by a conditional move and a maximum, not a branch:
+    whether a child beats the best so far is a coin toss for the branch predictor."""
+    cdef bint take = score > best_score[0]
+    best[0] = idx if take else best[0]
+    best_score[0] = score if score > best_score[0] else best_score[0]
+
+
+cdef enum:
+    FEW_CHILDREN = 8  # select_child: below this, a running best (``keep_best``) costs less
+                      # than the scores' array and ``mh_first_max``
+
+
 cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int n, bint ismcts,
                           int counted) noexcept nogil:
     """The child to descend into at a seat's node. ISMCTS: among the ``n`` children listed in
@@ -611,18 +625,19 @@ cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int 
     An unvisited child is chosen first, uniformly among the unvisited ones (in list order);
     only when every child has been visited does the best score decide (the first of equal
     scores). A first pass counts the availabilities and lists the unvisited children, a
-    second one, when there are none, writes their scores to ``S.scores`` (while the search
-    is below ``SQRTLOG_TABLE`` iterations every count is in the tables: no check per child)
-    and ``mh_first_max`` finds the first of the best. Neither branches on a child (whether
-    one is unvisited is a coin toss for the branch predictor): the list grows by a
-    comparison, and the maximum is taken in lanes, not by a running best whose every
-    comparison waits for the one before."""
+    second one, when there are none, scores them: with ``FEW_CHILDREN`` or more, into
+    ``S.scores`` (while the search is below ``SQRTLOG_TABLE`` iterations every count is in
+    the tables: no check per child), then ``mh_first_max`` finds the first of the best (the
+    maximum taken in lanes, not by a running best whose every comparison waits for the one
+    before); with fewer, by ``keep_best``. Neither branches on a child (whether one is
+    unvisited is a coin toss for the branch predictor): the list grows by a comparison."""
     cdef node_t* nodes = S.nodes
     cdef node_t* nd = &nodes[node]
     cdef node_t* ch
     cdef int32_t* unv = S.unv
     cdef int k, unvisited = 0
-    cdef int32_t idx
+    cdef int32_t idx, best = -1
+    cdef double best_score = -INFINITY
     cdef double* sc = S.scores
     cdef double K
     cdef double c = S.c
@@ -637,8 +652,12 @@ cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int 
                 unv[unvisited] = idx
                 unvisited += ch.visits == 0
         if unvisited == 0:
-            if n == 0:
-                return -1
+            if n < FEW_CHILDREN:
+                for k in range(n):
+                    idx = compat[k]
+                    ch = &nodes[idx]
+                    keep_best(score_of(ch, c * sqrtlog(ch.avail)), idx, &best_score, &best)
+                return best
             if S.done < SQRTLOG_TABLE - 1:  # (every count is at most done + 1: in the tables)
                 for k in range(n):  # (score_of: the same values)
                     ch = &nodes[compat[k]]
@@ -656,6 +675,10 @@ cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int 
             unvisited += ch[k].visits == 0
         if unvisited == 0:
             K = c * sqrtlog(nd.visits)
+            if n < FEW_CHILDREN:
+                for k in range(n):
+                    keep_best(score_of(&ch[k], K), nd.first + k, &best_score, &best)
+                return best
             if S.done < SQRTLOG_TABLE - 1:
                 for k in range(n):
                     sc[k] = ch[k].value * INV[ch[k].visits].inv + K * INV[ch[k].visits].isq
