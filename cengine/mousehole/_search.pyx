@@ -211,6 +211,90 @@ cdef inline double score_terms(const terms_t* t, double K) noexcept nogil:
     return t.mean + K * t.isq
 
 
+cdef extern from *:
+    """
+    /* mousehole: the first of the best of n UCB scores (a running best, one child after the
+       other, kept the first of equal ones): the maximum taken in independent lanes (a maximum is exact, so
+       the order changes nothing; SSE2's maxpd where there is SSE2), then the first score
+       equal to it (-0.0 == 0.0: the first of equal scores either way). A running best
+       chains every child's comparison on the previous one's; here only the lanes' few
+       maxima are chained. -1 when n is 0. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
+    static inline int mh_first_equal(const double* sc, int n, double m) {
+        int k = 0, b;
+    #if defined(__SSE2__)
+        __m128d vm = _mm_set1_pd(m);
+        for (; k + 2 <= n; k += 2) {
+            b = _mm_movemask_pd(_mm_cmpeq_pd(_mm_loadu_pd(sc + k), vm));
+            if (b)
+                return k + ((b & 1) ^ 1);
+        }
+    #endif
+        for (; k < n; k++)
+            if (sc[k] == m)
+                return k;
+        return -1;
+    }
+    static inline double mh_max_of(const double* sc, int n) {
+        int k = 0;
+        double m = -INFINITY, s;
+    #if defined(__SSE2__)
+        if (n >= 4) {
+            __m128d m0 = _mm_loadu_pd(sc), m1 = _mm_loadu_pd(sc + 2);
+            for (k = 4; k + 4 <= n; k += 4) {
+                m0 = _mm_max_pd(m0, _mm_loadu_pd(sc + k));
+                m1 = _mm_max_pd(m1, _mm_loadu_pd(sc + k + 2));
+            }
+            m0 = _mm_max_pd(m0, m1);
+            m = _mm_cvtsd_f64(m0);
+            s = _mm_cvtsd_f64(_mm_unpackhi_pd(m0, m0));
+            m = s > m ? s : m;
+        }
+    #endif
+        for (; k < n; k++)
+            m = sc[k] > m ? sc[k] : m;
+        return m;
+    }
+    static inline int mh_first_max(const double* sc, int n) {
+        return mh_first_equal(sc, n, mh_max_of(sc, n));
+    }
+    /* the scores ``mean[k] + K * isq[k]`` written to ``sc`` and the first of the best */
+    static inline int mh_best_score(const double* mean, const double* isq, double K,
+                                    double* sc, int n) {
+        int k = 0;
+        double m = -INFINITY, s;
+    #if defined(__SSE2__)
+        if (n >= 4) {
+            __m128d vk = _mm_set1_pd(K);
+            __m128d m0 = _mm_set1_pd(-INFINITY), m1 = m0, s0, s1;
+            for (; k + 4 <= n; k += 4) {
+                s0 = _mm_add_pd(_mm_loadu_pd(mean + k), _mm_mul_pd(vk, _mm_loadu_pd(isq + k)));
+                s1 = _mm_add_pd(_mm_loadu_pd(mean + k + 2), _mm_mul_pd(vk, _mm_loadu_pd(isq + k + 2)));
+                _mm_storeu_pd(sc + k, s0);
+                _mm_storeu_pd(sc + k + 2, s1);
+                m0 = _mm_max_pd(m0, s0);
+                m1 = _mm_max_pd(m1, s1);
+            }
+            m0 = _mm_max_pd(m0, m1);
+            m = _mm_cvtsd_f64(m0);
+            s = _mm_cvtsd_f64(_mm_unpackhi_pd(m0, m0));
+            m = s > m ? s : m;
+        }
+    #endif
+        for (; k < n; k++) {
+            s = mean[k] + K * isq[k];
+            sc[k] = s;
+            m = s > m ? s : m;
+        }
+        return mh_first_equal(sc, n, m);
+    }
+    """
+    int mh_best_score(const double* mean, const double* isq, double K, double* sc, int n) noexcept nogil
+    int mh_first_max(const double* sc, int n) noexcept nogil
+
+
 cdef inline double score_of(const node_t* ch, double K) noexcept nogil:
     """The UCB score of a visited child: ``value * (1 / n) + K * (1 / sqrt(n))``, in that order."""
     cdef terms_t t
@@ -262,8 +346,10 @@ ctypedef struct search_t:
     int root_n         # ISMCTS: the root's children once listed (-1 before): its legal actions,
                        # the seat's own information, the same in every determinization
     bint root_full     # ISMCTS: every child of the root visited (visits only grow: it stays so)
-    terms_t* root_terms  # ISMCTS: each root child's ``terms_of``, kept up to date by the
-                         # back-propagation once the root's children are listed (max_legal)
+    double* root_mean    # ISMCTS: each root child's ``terms_of`` (``mean``, and ``isq`` in
+    double* root_isq     # ``root_isq``), kept up to date by the back-propagation once the
+                         # root's children are listed (max_legal each, one block)
+    double* scores       # select_child, select_root: the children's scores (as ``unv``)
     int32_t* path      # node indices of the current iteration
     int32_t* path_seat # the seat that moved into each (CHANCE_SEAT for outcomes, ROOT_SEAT)
     int64_t path_cap
@@ -526,6 +612,11 @@ cdef inline void keep_best(double score, int32_t idx, double* best_score, int32_
     best_score[0] = score if score > best_score[0] else best_score[0]
 
 
+cdef enum:
+    FEW_CHILDREN = 8  # select_child: below this, a running best (``keep_best``) costs less
+                      # than the scores' array and ``mh_first_max``
+
+
 cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int n, bint ismcts,
                           int counted) noexcept nogil:
     """The child to descend into at a seat's node. ISMCTS: among the ``n`` children listed in
@@ -534,16 +625,21 @@ cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int 
     An unvisited child is chosen first, uniformly among the unvisited ones (in list order);
     only when every child has been visited does the best score decide (the first of equal
     scores). A first pass counts the availabilities and lists the unvisited children, a
-    second one, when there are none, scores them all. Neither branches on a child (whether
-    one is unvisited is a coin toss for the branch predictor): the list grows by a
-    comparison and the best is kept by ``keep_best``."""
+    second one, when there are none, scores them: with ``FEW_CHILDREN`` or more, into
+    ``S.scores`` (while the search is below ``SQRTLOG_TABLE`` iterations every count is in
+    the tables: no check per child), then ``mh_first_max`` finds the first of the best (the
+    maximum taken in lanes, not by a running best whose every comparison waits for the one
+    before); with fewer, by ``keep_best``. Neither branches on a child (whether one is
+    unvisited is a coin toss for the branch predictor): the list grows by a comparison."""
     cdef node_t* nodes = S.nodes
     cdef node_t* nd = &nodes[node]
     cdef node_t* ch
     cdef int32_t* unv = S.unv
     cdef int k, unvisited = 0
     cdef int32_t idx, best = -1
-    cdef double best_score = -INFINITY, K
+    cdef double best_score = -INFINITY
+    cdef double* sc = S.scores
+    cdef double K
     cdef double c = S.c
     if ismcts:
         if counted >= 0:
@@ -556,23 +652,41 @@ cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int 
                 unv[unvisited] = idx
                 unvisited += ch.visits == 0
         if unvisited == 0:
-            for k in range(n):
-                idx = compat[k]
-                ch = &nodes[idx]
-                keep_best(score_of(ch, c * sqrtlog(ch.avail)), idx, &best_score, &best)
+            if n < FEW_CHILDREN:
+                for k in range(n):
+                    idx = compat[k]
+                    ch = &nodes[idx]
+                    keep_best(score_of(ch, c * sqrtlog(ch.avail)), idx, &best_score, &best)
+                return best
+            if S.done < SQRTLOG_TABLE - 1:  # (every count is at most done + 1: in the tables)
+                for k in range(n):  # (score_of: the same values)
+                    ch = &nodes[compat[k]]
+                    sc[k] = ch.value * INV[ch.visits].inv + (c * SQRTLOG[ch.avail]) * INV[ch.visits].isq
+            else:
+                for k in range(n):
+                    ch = &nodes[compat[k]]
+                    sc[k] = score_of(ch, c * sqrtlog(ch.avail))
+            return compat[mh_first_max(sc, n)]
     else:
         n = nd.nchild
+        ch = &nodes[nd.first]
         for k in range(n):
             unv[unvisited] = nd.first + k
-            unvisited += nodes[nd.first + k].visits == 0
+            unvisited += ch[k].visits == 0
         if unvisited == 0:
             K = c * sqrtlog(nd.visits)
-            for k in range(n):
-                idx = nd.first + k
-                keep_best(score_of(&nodes[idx], K), idx, &best_score, &best)
-    if unvisited:
-        return unv[rng_below(&S.rs, <uint32_t>unvisited)]
-    return best
+            if n < FEW_CHILDREN:
+                for k in range(n):
+                    keep_best(score_of(&ch[k], K), nd.first + k, &best_score, &best)
+                return best
+            if S.done < SQRTLOG_TABLE - 1:
+                for k in range(n):
+                    sc[k] = ch[k].value * INV[ch[k].visits].inv + K * INV[ch[k].visits].isq
+            else:
+                for k in range(n):
+                    sc[k] = score_of(&ch[k], K)
+            return nd.first + mh_first_max(sc, n)
+    return unv[rng_below(&S.rs, <uint32_t>unvisited)]
 
 
 cdef int32_t select_root(search_t* S) noexcept nogil:
@@ -584,8 +698,6 @@ cdef int32_t select_root(search_t* S) noexcept nogil:
     cdef node_t* ch
     cdef int32_t* unv = S.unv
     cdef int k, n = S.root_n, unvisited = 0
-    cdef int32_t best = -1
-    cdef double best_score = -INFINITY
     cdef double K
     ch = &S.nodes[nd.first]
     if not S.root_full:
@@ -595,11 +707,9 @@ cdef int32_t select_root(search_t* S) noexcept nogil:
         S.root_full = unvisited == 0
     if unvisited == 0:
         K = S.c * sqrtlog(<uint32_t>(S.done + 1))
-        for k in range(n):  # (score_of, from the terms kept: the same values)
-            keep_best(score_terms(&S.root_terms[k], K), k, &best_score, &best)
-    if unvisited:
-        return nd.first + unv[rng_below(&S.rs, <uint32_t>unvisited)]
-    return nd.first + best
+        # (score_of, from the terms kept: the same values; the first of the best)
+        return nd.first + mh_best_score(S.root_mean, S.root_isq, K, S.scores, n)
+    return nd.first + unv[rng_below(&S.rs, <uint32_t>unvisited)]
 
 
 cdef int iterate(search_t* S) noexcept nogil:
@@ -612,6 +722,7 @@ cdef int iterate(search_t* S) noexcept nogil:
     cdef int cur, n, k
     cdef rng_t policy
     cdef node_t* nd
+    cdef terms_t t
     memcpy(S.work, S.root, g.size)
     if ismcts:
         g.determinize(S.work, S.seat, rng_derive(S.det_base, <uint64_t>S.done))
@@ -681,7 +792,10 @@ cdef int iterate(search_t* S) noexcept nogil:
         if k >= 0:
             nd.value += S.ret[k]
     if S.root_n >= 0 and depth >= 1:  # (ISMCTS: the root's child on the path, for select_root)
-        terms_of(&S.nodes[S.path[1]], &S.root_terms[S.path[1] - S.nodes[0].first])
+        k = S.path[1] - S.nodes[0].first
+        terms_of(&S.nodes[S.path[1]], &t)
+        S.root_mean[k] = t.mean
+        S.root_isq[k] = t.isq
     S.done += 1
     return 0
 
@@ -807,7 +921,9 @@ cdef class _Search:
         S.buf = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * (d.max_legal + 1))  # (merge's sentinel)
         S.prob = <double*>PyMem_RawMalloc(sizeof(double) * d.max_legal)
         S.compat = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * (d.max_legal + 1))
-        S.root_terms = <terms_t*>PyMem_RawMalloc(sizeof(terms_t) * d.max_legal)
+        S.root_mean = <double*>PyMem_RawMalloc(sizeof(double) * 2 * d.max_legal)
+        S.root_isq = S.root_mean + d.max_legal if S.root_mean != NULL else NULL
+        S.scores = <double*>PyMem_RawMalloc(sizeof(double) * max(d.num_actions, d.max_legal, 1))
         S.unv = <int32_t*>PyMem_RawMalloc(sizeof(int32_t) * max(d.num_actions, d.max_legal, 1))
         S.num_actions = d.num_actions
         S.root_n = -1
@@ -828,7 +944,7 @@ cdef class _Search:
         S.scratch = PyMem_RawMalloc(g.size)
         S.vals = <double*>PyMem_RawMalloc(sizeof(double) * d.players)
         if (S.scratch == NULL or S.vals == NULL or S.root == NULL or S.work == NULL or S.buf == NULL or S.prob == NULL or S.compat == NULL
-                or S.root_terms == NULL or S.unv == NULL
+                or S.root_mean == NULL or S.scores == NULL or S.unv == NULL
                 or S.path == NULL or S.path_seat == NULL or S.ret == NULL or S.nodes == NULL):
             self.close()
             raise MemoryError()
@@ -844,15 +960,16 @@ cdef class _Search:
         """Free every buffer of the search and set its pointer to NULL (``close`` may run
         again: after a failed allocation, then at ``__dealloc__``)."""
         cdef search_t* S = &self.S
-        cdef void** owned[13]
+        cdef void** owned[14]
         cdef int i
         owned[:] = [<void**>&S.root, <void**>&S.work, <void**>&S.nodes, <void**>&S.buf,
-                    <void**>&S.prob, <void**>&S.compat, <void**>&S.unv, <void**>&S.root_terms,
+                    <void**>&S.prob, <void**>&S.compat, <void**>&S.unv, <void**>&S.root_mean,
                     <void**>&S.path, <void**>&S.path_seat, <void**>&S.ret, <void**>&S.scratch,
-                    <void**>&S.vals]
-        for i in range(13):
+                    <void**>&S.vals, <void**>&S.scores]
+        for i in range(14):
             PyMem_RawFree(owned[i][0])
             owned[i][0] = NULL
+        S.root_isq = NULL
 
     def __dealloc__(self):
         self.close()
