@@ -251,7 +251,8 @@ def _add_file_option(p: argparse.ArgumentParser, flag: str, help: str, metavar: 
     p.add_argument(flag, metavar=metavar, default=None, help=f"{help} (default: none)")
 
 
-def _add_game_options(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
+def _add_game_argument(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
+    """``GAME``, a game id (or ``all`` when ``allow_all``)."""
     what = "a game id, or 'all' for every game" if allow_all else "a game id"
     p.add_argument(
         "game",
@@ -259,6 +260,10 @@ def _add_game_options(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
         type=_game_choice(allow_all),
         help=f"{what}: {', '.join(game_names())} (default: none, required)",
     )
+
+
+def _add_game_options(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
+    _add_game_argument(p, allow_all=allow_all)
     p.add_argument(
         "--players",
         type=_int_value,
@@ -1129,12 +1134,7 @@ def _add_rules(sub: Any) -> argparse.ArgumentParser:
         "rests on and its translation, and why the default was chosen; then the game's "
         "other parameters.",
     )
-    p.add_argument(
-        "game",
-        metavar="GAME",
-        type=_game_choice(False),
-        help=f"a game id: {', '.join(game_names())} (default: none, required)",
-    )
+    _add_game_argument(p, allow_all=False)
     return p
 
 
