@@ -247,6 +247,22 @@ def check_seat(game: "Game[Any, Any]", p: Any, what: str = "seat") -> int:
     return seat
 
 
+def settled_by_bounds(
+    low: Sequence[Any], high: Sequence[Any], p: int, *, lost: Callable[[int], str], won: str
+) -> Optional[Tuple[bool, str]]:
+    """:meth:`Game._settled` from every seat's least and most final standing (``low[q] <=
+    high[q]``: scores, or tuples that rank a score and then a tie-break): seat ``p`` has lost
+    once another seat ``q``'s least ranks above ``p``'s most (``(False, lost(q))``, the first
+    such ``q``), and has won once its least ranks above every other seat's most (``(True,
+    won)``); else ``None``. Equal bounds stay open: a tie may still go either way."""
+    for q in range(len(low)):
+        if q != p and low[q] > high[p]:
+            return False, lost(q)
+    if all(high[q] < low[p] for q in range(len(low)) if q != p):
+        return True, won
+    return None
+
+
 _ValueFn = TypeVar("_ValueFn", bound=Callable[..., float])
 
 

@@ -217,7 +217,7 @@ _rounds_arg = _ranged(1, MAX_ROUNDS)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``mousehole bench`` (and ``benchmarks/run.py``)."""
-    from .cli import _add_engine_option
+    from .cli import _add_engine_option, _add_file_option
 
     parser.add_argument(
         "--games",
@@ -244,15 +244,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=False,
         help="small sizes: a smoke run of a few seconds per game (default: off)",
     )
-    parser.add_argument(
-        "--json", metavar="FILE", default=None, help="also write every figure as JSON to FILE (default: none)"
-    )
-    parser.add_argument(
+    _add_file_option(parser, "--json", "also write every figure as JSON to FILE")
+    _add_file_option(
+        parser,
         "--compare",
+        "also print the ratio of every figure to those of an earlier run's JSON "
+        f"(at most {MAX_COMPARE_BYTES // 2**20} MiB)",
         metavar="OLD.json",
-        default=None,
-        help="also print the ratio of every figure to those of an earlier run's JSON "
-        f"(at most {MAX_COMPARE_BYTES // 2**20} MiB) (default: none)",
     )
     parser.add_argument(
         "--no-c",

@@ -332,18 +332,17 @@ class CheeseRescue(_api.Game["CheeseRescueState", CRMove]):
                 (v for k, v in zip(view["hands"][q][3:], self.cheese_kind_values) for _ in range(k)), reverse=True
             )
             high[q] += sum(held[:turns])
-        for q in range(n):
-            if q != p and low[q] > high[p]:
-                return False, (
-                    f"seat {q} keeps at least {low[q]} points of cheese whatever is laid, more than "
-                    f"the {high[p]} seat {p} can still reach (CR-12, CR-13)"
-                )
-        if all(high[q] < low[p] for q in range(n) if q != p):
-            return True, (
-                f"seat {p} keeps at least {low[p]} points of cheese whatever is laid, more than any "
-                "other seat can still reach (CR-12, CR-13)"
-            )
-        return None
+        return _api.settled_by_bounds(
+            low,
+            high,
+            p,
+            lost=lambda q: (
+                f"seat {q} keeps at least {low[q]} points of cheese whatever is laid, more than "
+                f"the {high[p]} seat {p} can still reach (CR-12, CR-13)"
+            ),
+            won=f"seat {p} keeps at least {low[p]} points of cheese whatever is laid, more than any "
+            "other seat can still reach (CR-12, CR-13)",
+        )
 
     def _play_help(self, view: Dict[str, Any], p: int) -> str:
         N = self.square_size

@@ -245,7 +245,14 @@ def _add_engine_option(p: argparse.ArgumentParser, help: str) -> None:
     p.add_argument("--engine", choices=list(ENGINES), default=None, help=help)
 
 
-def _add_game_options(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
+def _add_file_option(p: argparse.ArgumentParser, flag: str, help: str, metavar: str = "FILE") -> None:
+    """An option that names a file to write or read besides the command's output (``--json``,
+    ``--records``, ``--html``, ...): none by default; ``help`` says what goes to the file."""
+    p.add_argument(flag, metavar=metavar, default=None, help=f"{help} (default: none)")
+
+
+def _add_game_argument(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
+    """``GAME``, a game id (or ``all`` when ``allow_all``)."""
     what = "a game id, or 'all' for every game" if allow_all else "a game id"
     p.add_argument(
         "game",
@@ -253,6 +260,10 @@ def _add_game_options(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
         type=_game_choice(allow_all),
         help=f"{what}: {', '.join(game_names())} (default: none, required)",
     )
+
+
+def _add_game_options(p: argparse.ArgumentParser, *, allow_all: bool) -> None:
+    _add_game_argument(p, allow_all=allow_all)
     p.add_argument(
         "--players",
         type=_int_value,
@@ -315,9 +326,7 @@ def _add_simulate(sub: Any) -> argparse.ArgumentParser:
         metavar="T",
         help=f"threads playing games (compiled engine: no GIL), from 1 to {MAX_THREADS} (default: 1)",
     )
-    p.add_argument(
-        "--json", metavar="FILE", default=None, help="also write the figures as JSON to FILE (default: none)"
-    )
+    _add_file_option(p, "--json", "also write the figures as JSON to FILE")
     return p
 
 
@@ -703,12 +712,8 @@ def _add_play(sub: Any) -> argparse.ArgumentParser:
         metavar="NAME",
         help=f"your name in the game record, 1 to {MAX_NAME} characters (default: you)",
     )
-    p.add_argument(
-        "--record",
-        metavar="FILE",
-        default=None,
-        help="write the game record (mousehole.records JSON) to FILE at the end, "
-        "finished, stopped or left (default: none)",
+    _add_file_option(
+        p, "--record", "write the game record (mousehole.records JSON) to FILE at the end, finished, stopped or left"
     )
     return p
 
@@ -812,7 +817,7 @@ def _add_replay(sub: Any) -> argparse.ArgumentParser:
         metavar="K",
         help="which record of a list of records, from 0; only for a list (default: 0, the first)",
     )
-    p.add_argument("--html", metavar="OUT", default=None, help="write the replay page to OUT (default: none)")
+    _add_file_option(p, "--html", "write the replay page to OUT", metavar="OUT")
     p.add_argument(
         "--view",
         type=_int_value,
@@ -976,15 +981,8 @@ def _add_arena(sub: Any) -> argparse.ArgumentParser:
         help="run the games on the Dask cluster whose scheduler is at ADDRESS, e.g. "
         "tcp://10.0.0.5:8786 (needs dask[distributed]) (default: none)",
     )
-    p.add_argument(
-        "--json", metavar="FILE", default=None, help="also write the figures as JSON to FILE (default: none)"
-    )
-    p.add_argument(
-        "--records",
-        metavar="FILE",
-        default=None,
-        help="also write every game's record (seed, seats, actions, returns) as JSON to FILE (default: none)",
-    )
+    _add_file_option(p, "--json", "also write the figures as JSON to FILE")
+    _add_file_option(p, "--records", "also write every game's record (seed, seats, actions, returns) as JSON to FILE")
     return p
 
 
@@ -1136,12 +1134,7 @@ def _add_rules(sub: Any) -> argparse.ArgumentParser:
         "rests on and its translation, and why the default was chosen; then the game's "
         "other parameters.",
     )
-    p.add_argument(
-        "game",
-        metavar="GAME",
-        type=_game_choice(False),
-        help=f"a game id: {', '.join(game_names())} (default: none, required)",
-    )
+    _add_game_argument(p, allow_all=False)
     return p
 
 

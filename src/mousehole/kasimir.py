@@ -438,18 +438,18 @@ class Kasimir(_api.Game["KasimirState", "KasimirMove"]):
         are left open: the tie-break may still change."""
         caught, way = self._mice_left(view)
         home = view["home"]
-        best = home[p] + way[p]
         if (self.elim_out or self.last_out) and caught[p] == self.mice:
             return False, f"all of seat {p}'s mice are caught: it is out of the game (KK-11)"
-        for q in range(self.num_players):
-            if q != p and home[q] > best:
-                return False, (
-                    f"seat {q} has {home[q]} mice home, more than seat {p} can still get there "
-                    f"({home[p]} home, {way[p]} on the way) (KK-13)"
-                )
-        if all(home[q] + way[q] < home[p] for q in range(self.num_players) if q != p):
-            return True, (f"seat {p} has {home[p]} mice home, more than any other seat can still get there (KK-13)")
-        return None
+        return _api.settled_by_bounds(
+            home,
+            [h + w for h, w in zip(home, way)],
+            p,
+            lost=lambda q: (
+                f"seat {q} has {home[q]} mice home, more than seat {p} can still get there "
+                f"({home[p]} home, {way[p]} on the way) (KK-13)"
+            ),
+            won=f"seat {p} has {home[p]} mice home, more than any other seat can still get there (KK-13)",
+        )
 
     def _play_help(self, view: Dict[str, Any], p: int) -> str:
         clover = f"the clover: any distance from 1 to {self.clover}" if CLOVER in self.faces else ""

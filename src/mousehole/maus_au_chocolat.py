@@ -1007,15 +1007,16 @@ class MausAuChocolat(_api.Game["MausAuChocolatState", "MCMove"]):
             if max(vp) >= self.target
             else "this round is the last (max_turns)"
         )
-        for q in range(n):
-            if q != p and low[q] > high[p]:
-                return False, (
-                    f"{last}, and seat {q}'s {vp[q]} victory points rank above all seat {p} can still "
-                    f"reach ({high[p][0]}; ties by helper rank, MC-25)"
-                )
-        if all(high[q] < low[p] for q in range(n) if q != p):
-            return True, f"{last}, and no other seat can still reach seat {p}'s {vp[p]} victory points (MC-25)"
-        return None
+        return _api.settled_by_bounds(
+            low,
+            high,
+            p,
+            lost=lambda q: (
+                f"{last}, and seat {q}'s {vp[q]} victory points rank above all seat {p} can still "
+                f"reach ({high[p][0]}; ties by helper rank, MC-25)"
+            ),
+            won=f"{last}, and no other seat can still reach seat {p}'s {vp[p]} victory points (MC-25)",
+        )
 
     def _play_help(self, view: Dict[str, Any], p: int) -> str:
         henri = (

@@ -56,7 +56,7 @@ _grace = _seconds_in(0.5, 3600.0)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
-    from ..cli import _add_engine_option
+    from ..cli import _add_engine_option, _add_file_option
 
     p: argparse.ArgumentParser = sub.add_parser(
         "serve",
@@ -122,12 +122,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="with PostgreSQL: another server process takes over a table's bots this many seconds "
         f"after twice their time a move has passed without a move (default: {LEASE_GRACE:g})",
     )
-    p.add_argument(
+    _add_file_option(
+        p,
         "--export-records",
-        metavar="FILE",
-        default=None,
-        help="write the records of the finished games in the database to FILE (a JSON list "
-        "that 'mousehole replay FILE --index K' reads) and exit (default: none)",
+        "write the records of the finished games in the database to FILE (a JSON list "
+        "that 'mousehole replay FILE --index K' reads) and exit",
     )
     return p
 
