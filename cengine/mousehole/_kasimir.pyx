@@ -18,7 +18,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 
 from mousehole._rng cimport uint8_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t, rng_t, rng_below, rng_derive
-from mousehole._bits cimport popcount64, ctz64, mh_copy
+from mousehole._bits cimport popcount64, ctz64, mh_copy, mh_inline_int, mh_inline_void
 from mousehole._cgame cimport mh_game_t, mh_dims_t, TERMINAL_SEAT, CHANCE_SEAT
 from mousehole._cgame cimport mh_game_def
 from mousehole._boundary cimport seat_arg, sim_out_t, sim_row
@@ -217,7 +217,7 @@ cdef inline void kk_play(kk_t* s, int start, int dist) noexcept nogil:
     kk_next_turn(s, p)
 
 
-cdef inline void kk_random_move(kk_t* s, rng_t* policy) noexcept nogil:
+cdef mh_inline_void kk_random_move(kk_t* s, rng_t* policy) noexcept nogil:
     """``simulate``'s action model at a seat's turn: one uniform draw among the legal moves
     (``kk_legal``'s list: the starts ascending, each with the distances the roll allows),
     played without listing them (the history entry is already counted)."""
@@ -293,7 +293,7 @@ cdef inline void kk_apply "core_apply"(kk_t* s, int a) noexcept nogil:
     kk_play(s, start, a - start * s.cfg.D + 1)
 
 
-cdef inline int kk_random_step(kk_t* s, rng_t* policy) noexcept nogil:
+cdef mh_inline_int kk_random_step(kk_t* s, rng_t* policy) noexcept nogil:
     """One action of ``simulate``'s policy, the game not over: a uniform draw among the legal
     actions (at a chance node, among the die's faces: KK-3); the same action and draw as
     ``kk_apply(legal[below(n)])``. Returns the seat to move after it (``kk_current``)."""
@@ -305,7 +305,7 @@ cdef inline int kk_random_step(kk_t* s, rng_t* policy) noexcept nogil:
     return kk_current(s)
 
 
-cdef void kk_rollout "core_rollout"(kk_t* s, rng_t* policy) noexcept nogil:
+cdef mh_inline_void kk_rollout "core_rollout"(kk_t* s, rng_t* policy) noexcept nogil:
     """Play ``simulate``'s policy to the end (chance nodes, if any, resolved by it too)."""
     while s.seat != TERMINAL_SEAT:
         kk_random_step(s, policy)

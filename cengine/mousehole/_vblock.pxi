@@ -11,6 +11,7 @@
 
 from libc.string cimport memset, memcpy
 from mousehole._rng cimport rng_t, rng_next, rng_below, rng_derive, uint8_t, int32_t, uint32_t, int64_t, uint64_t
+from mousehole._bits cimport mh_inline_void  # (``vb_step_envs``: a loop for each value of its constant)
 from mousehole._cgame cimport mh_game_t, mh_vec_t, CHANCE_SEAT, TERMINAL_SEAT, MH_JOB_RESET, MH_VEC_SEATS
 
 # The rare parts of a step (the end of a game, other seats, chance) are functions of their own,
@@ -20,19 +21,11 @@ cdef extern from *:
     """
     #if defined(__GNUC__) || defined(__clang__)
     #define MH_NOINLINE_INT __attribute__((noinline)) int
-    #define MH_INLINE_VOID __attribute__((always_inline)) inline void
-    #elif defined(_MSC_VER)
-    #define MH_NOINLINE_INT int
-    #define MH_INLINE_VOID __forceinline void
     #else
     #define MH_NOINLINE_INT int
-    #define MH_INLINE_VOID inline void
     #endif
     """
     ctypedef int mh_noinline_int "MH_NOINLINE_INT"
-    # a block inlined at each call whatever the compiler's size budget (``vb_step_envs``: a
-    # loop for each value of its constant argument)
-    ctypedef void mh_inline_void "MH_INLINE_VOID"
 
 
 # The next env's struct asked for while this env steps: where a core's states at 1,024 envs
