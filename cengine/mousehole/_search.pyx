@@ -213,12 +213,12 @@ cdef inline double score_terms(const terms_t* t, double K) noexcept nogil:
 
 cdef extern from *:
     """
-    /* mousehole: the first of the best of n UCB scores (a running best, one child after the
-       other, kept the first of equal ones): the maximum taken in independent lanes (a maximum is exact, so
-       the order changes nothing; SSE2's maxpd where there is SSE2), then the first score
-       equal to it (-0.0 == 0.0: the first of equal scores either way). A running best
-       chains every child's comparison on the previous one's; here only the lanes' few
-       maxima are chained. -1 when n is 0. */
+    /* mousehole: the first of the best of n UCB scores, the child a running best would keep:
+       the maximum taken in independent lanes (a maximum is exact, so the order changes
+       nothing; SSE2's maxpd where there is SSE2), then the first score equal to it (-0.0 ==
+       0.0: the first of equal scores either way). A running best chains every child's
+       comparison on the previous one's; here only the lanes' few maxima are chained. -1 when
+       n is 0. */
     #if defined(__SSE2__)
     #include <emmintrin.h>
     #endif
@@ -300,6 +300,12 @@ cdef inline double score_of(const node_t* ch, double K) noexcept nogil:
     cdef terms_t t
     terms_of(ch, &t)
     return score_terms(&t, K)
+
+
+cdef inline double score_tabled(const node_t* ch, double K) noexcept nogil:
+    """``score_of`` for a child whose count the caller knows is below ``SQRTLOG_TABLE`` (no
+    check): the same value."""
+    return ch.value * INV[ch.visits].inv + K * INV[ch.visits].isq
 
 
 def has_evaluate(state):
@@ -659,9 +665,9 @@ cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int 
                     keep_best(score_of(ch, c * sqrtlog(ch.avail)), idx, &best_score, &best)
                 return best
             if S.done < SQRTLOG_TABLE - 1:  # (every count is at most done + 1: in the tables)
-                for k in range(n):  # (score_of: the same values)
+                for k in range(n):
                     ch = &nodes[compat[k]]
-                    sc[k] = ch.value * INV[ch.visits].inv + (c * SQRTLOG[ch.avail]) * INV[ch.visits].isq
+                    sc[k] = score_tabled(ch, c * SQRTLOG[ch.avail])
             else:
                 for k in range(n):
                     ch = &nodes[compat[k]]
@@ -681,7 +687,7 @@ cdef int32_t select_child(search_t* S, int32_t node, const int32_t* compat, int 
                 return best
             if S.done < SQRTLOG_TABLE - 1:
                 for k in range(n):
-                    sc[k] = ch[k].value * INV[ch[k].visits].inv + K * INV[ch[k].visits].isq
+                    sc[k] = score_tabled(&ch[k], K)
             else:
                 for k in range(n):
                     sc[k] = score_of(&ch[k], K)
