@@ -137,13 +137,19 @@ cdef mh_noinline_int vb_settle(mh_vec_t* v, Py_ssize_t i, int tid, int seat, int
     return c
 
 
+cdef inline void vb_publish_obs(mh_vec_t* v, void* s, Py_ssize_t i, int c) noexcept nogil:
+    """Env ``i``'s action mask (the game's ``mask``, written without listing the actions; bool
+    and 0/1 bytes are the same) and seat ``c``'s observation, into its rows."""
+    vb_mask(v.g, s, v.mask + i * v.d.num_actions)
+    vb_observe(v.g, s, c, v.obs + i * v.d.obs_size)
+
+
 cdef mh_inline_void vb_step_envs(mh_vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid,
                                  bint observe) noexcept nogil:
     """The step of envs ``lo`` .. ``hi - 1`` (each env's action or, ``RANDOM``, a draw; then
     chance, other seats, the end of a game), its seat to move into ``seat_now`` and, with
     ``observe`` (a constant at each call: the compiler makes a loop for each value), its
-    action mask (the game's ``mask``, written without listing the actions; bool and 0/1
-    bytes are the same) and observation, while the env's struct is in the cache."""
+    action mask and observation (``vb_publish_obs``), while the env's struct is in the cache."""
     cdef const mh_game_t* g = v.g
     cdef char* states = v.states
     cdef size_t stride = v.stride
@@ -170,8 +176,7 @@ cdef mh_inline_void vb_step_envs(mh_vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int 
             c = vb_settle(v, i, tid, seat_now[i], c)
         seat_now[i] = c
         if observe:
-            vb_mask(g, s, v.mask + i * v.d.num_actions)
-            vb_observe(g, s, c, v.obs + i * v.d.obs_size)
+            vb_publish_obs(v, s, i, c)
 
 
 cdef inline void vb_run_block(mh_vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil:
@@ -185,7 +190,6 @@ cdef inline void vb_run_block(mh_vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid
     cdef size_t n = <size_t>(hi - lo)
     cdef Py_ssize_t i
     cdef int c
-    cdef void* s
     memset(v.rewards + lo * v.d.players, 0, n * <size_t>v.d.players * sizeof(double))
     memset(v.terminated + lo, 0, n)
     memset(v.truncated + lo, 0, n)
@@ -194,9 +198,7 @@ cdef inline void vb_run_block(mh_vec_t* v, Py_ssize_t lo, Py_ssize_t hi, int tid
             c = vb_start_game(v, i, 0, tid)
             v.seat_now[i] = c
             if v.observe:
-                s = v.states + i * v.stride
-                vb_mask(v.g, s, v.mask + i * v.d.num_actions)
-                vb_observe(v.g, s, c, v.obs + i * v.d.obs_size)
+                vb_publish_obs(v, v.states + i * v.stride, i, c)
     else:
         memcpy(v.acted + lo, v.seat_now + lo, n * sizeof(int32_t))
         if v.observe:
