@@ -84,6 +84,11 @@ ctypedef struct mh_game_t:
     # functions (``_vblock_core.pxi``, in ``_cgame_core.pxi``: direct calls the C compiler
     # can inline); ``_vector.pyx`` runs the same loop through this table when it is NULL.
     void (*vector_block)(void* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil
+    # The bytes at the start of a state struct that no slot function ever changes (the
+    # game's constants; appended last, 0 when a game declares none): a copy into a struct
+    # that already holds a copy of a state of the same game object may start there, as the
+    # search's copy per iteration does (``memcpy(dst + fixed, src + fixed, size - fixed)``).
+    size_t fixed
 
 # The slots' types (``mh_game_def``'s parameters). A core fills each slot with a function of
 # exactly that type (``g_<slot>``, taking ``void*`` and calling the core's function on its
@@ -112,7 +117,8 @@ cdef inline void mh_game_def(mh_game_t* g, const char* name, size_t size, mh_dim
                              mh_rollout_f rollout, mh_playout_f playout,
                              mh_random_step_f random_step, mh_determinize_f determinize,
                              mh_observe_f observe, mh_mask_f mask, mh_truncated_f truncated,
-                             mh_values_f evaluate, mh_vector_block_f vector_block) noexcept:
+                             mh_values_f evaluate, mh_vector_block_f vector_block,
+                             size_t fixed) noexcept:
     """Fill a core's table ``g`` (every slot, in the order of ``mh_game_t``), once, when its
     module is imported."""
     g.name = name
@@ -133,6 +139,7 @@ cdef inline void mh_game_def(mh_game_t* g, const char* name, size_t size, mh_dim
     g.truncated = truncated
     g.evaluate = evaluate
     g.vector_block = vector_block
+    g.fixed = fixed
 
 
 cdef inline void mh_playout(const mh_game_t* g, void* s, rng_t* policy, double* out) noexcept nogil:

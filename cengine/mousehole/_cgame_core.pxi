@@ -12,7 +12,10 @@
 # - defines the slots whose function is its own code: ``g_dims``, ``g_legal``, ``g_chance``,
 #   ``g_random_step``, ``g_observe``, ``g_mask``, ``g_truncated``; and ``sim_range``
 #   (``run_sim_chunk``, ``_boundary.pxd``);
-# - names its state struct ``core_state_t`` and its constants ``core_cfg_t`` (``ctypedef``).
+# - names its state struct ``core_state_t`` and its constants ``core_cfg_t`` (``ctypedef``);
+# - defines ``core_fixed()``, the bytes at the start of its struct that never change once the
+#   struct is set up (``mh_game_t.fixed``: its constants, when the struct begins with them; 0
+#   for none).
 # The include then fills, at import, the core's table ``CORE_GAME`` and its description
 # ``CORE`` (``core_describe``), which the core's class names (``core_capsule(&CORE)``) and
 # places (``core_place``). The game's id is the module's name without ``mousehole._`` (the
@@ -127,7 +130,7 @@ cdef inline void core_describe(core_t* c, mh_game_t* g, const char* module) noex
     strcat(c.cfg_name, ".cfg")
     mh_game_def(g, c.id, sizeof(core_state_t), g_dims, g_reset, g_current, g_legal, g_apply,
                 g_chance, g_returns, g_rollout, g_playout, g_random_step, g_determinize,
-                g_observe, g_mask, g_truncated, g_evaluate, g_vector_block)
+                g_observe, g_mask, g_truncated, g_evaluate, g_vector_block, core_fixed())
     core_def(c, g, c.cfg_name, sizeof(core_cfg_t), fill_cfg, sim_range, g_scores, g_winner_mask,
              core_init)
 

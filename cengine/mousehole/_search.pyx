@@ -729,7 +729,8 @@ cdef int iterate(search_t* S) noexcept nogil:
     cdef rng_t policy
     cdef node_t* nd
     cdef terms_t t
-    memcpy(S.work, S.root, g.size)
+    # (the work struct holds a copy of the root since ``open``: its unchanging head stays)
+    memcpy(<char*>S.work + g.fixed, <const char*>S.root + g.fixed, g.size - g.fixed)
     if ismcts:
         g.determinize(S.work, S.seat, rng_derive(S.det_base, <uint64_t>S.done))
     S.path[0] = 0
@@ -827,7 +828,7 @@ cdef void greedy_step(search_t* S, int cur, rng_t* policy) noexcept nogil:
     cdef uint32_t ties = 0
     cdef double v, best_v = -INFINITY
     for k in range(n):
-        memcpy(S.scratch, S.work, g.size)
+        memcpy(<char*>S.scratch + g.fixed, <const char*>S.work + g.fixed, g.size - g.fixed)
         g.apply(S.scratch, S.buf[k])
         if g.current(S.scratch) == TERMINAL_SEAT:
             g.returns(S.scratch, S.vals)
@@ -955,6 +956,8 @@ cdef class _Search:
             self.close()
             raise MemoryError()
         memcpy(S.root, src, g.size)
+        memcpy(S.work, src, g.size)  # (whole, once: the iterations copy from ``g.fixed`` on)
+        memcpy(S.scratch, src, g.size)
         if mode == M_MCTS:
             g.determinize(S.root, cur, S.det_base)
         init_node(&S.nodes[0], -1)
