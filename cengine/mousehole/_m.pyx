@@ -1177,24 +1177,25 @@ cdef void m_refresh(m_t* s) noexcept nogil:
 
 # ---- a game played to its end in one loop: simulate's and the search's play-outs -------------------
 
-cdef inline int64_t m_score_of(const m_pos_t* x, int p) noexcept nogil:
-    """M-20: seat p's 10 x chips + its two best colour totals - every other colour total."""
-    cdef int k, b1 = -1, b2 = -1, t, total = 0
-    for k in range(M_MAX_ATTR):
+cdef inline int64_t m_score_of(const m_pos_t* x, const m_cfg_t* c, int p) noexcept nogil:
+    """M-20: seat p's 10 x chips + its two best colour totals - every other colour total, over
+    the game's colours (totals are >= 0: with one colour, the second best is 0), without
+    branches (which colour leads is a coin flip to the predictor): the best after a total t
+    is max(b1, t), the second max(b2, min(b1, t))."""
+    cdef int k, b1 = 0, b2 = 0, t, lo, total = 0
+    for k in range(c.nc):
         t = x.tot[p * M_MAX_ATTR + k]
         total += t
-        if t > b1:
-            b2 = b1
-            b1 = t
-        elif t > b2:
-            b2 = t
+        lo = t if t < b1 else b1
+        b2 = lo if lo > b2 else b2
+        b1 = t if t > b1 else b1
     return 10 * x.chips[p] + 2 * (b1 + b2) - total
 
 
-cdef inline void m_scores_of(const m_pos_t* x, int n, int64_t* out) noexcept nogil:
+cdef inline void m_scores_of(const m_pos_t* x, const m_cfg_t* c, int64_t* out) noexcept nogil:
     cdef int p
-    for p in range(n):
-        out[p] = m_score_of(x, p)
+    for p in range(c.n):
+        out[p] = m_score_of(x, c, p)
 
 
 cdef int winner_mask_of(const int64_t* sc, int n) noexcept nogil:
@@ -1223,7 +1224,7 @@ cdef void returns_from(const int64_t* sc, int n, int end, double* out) noexcept 
 
 cdef void m_scores "core_scores"(const m_t* s, int64_t* out) noexcept nogil:
     """M-20 for every seat, at any time (hand cards never count, M-19)."""
-    m_scores_of(&s.pos, s.cfg.n, out)
+    m_scores_of(&s.pos, s.cfg, out)
 
 
 cdef int m_winner_mask "core_winner_mask"(const m_t* s) noexcept nogil:
@@ -1303,7 +1304,7 @@ cdef flat_void m_sim_game(const m_cfg_t* c, const m_pos_t* start, uint64_t deal,
         if x.end == END_NONE and x.n_hist >= max_turns:
             x.end = END_MAX_TURNS
     policy[0] = pol
-    m_scores_of(x, c.n, sc)
+    m_scores_of(x, c, sc)
     end[0] = x.end
     length[0] = x.n_hist
 
