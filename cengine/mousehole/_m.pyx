@@ -319,6 +319,18 @@ cdef inline uint64_t hand_put(uint64_t h, int slot, int card) noexcept nogil:
     return hand_put_below(h, slot, card, hand_below(h, card))
 
 
+cdef inline uint64_t hand_of(uint64_t w, int k) noexcept nogil:
+    """The hand of the word ``w`` whose bytes 0 .. k-1 (k = 1 .. 8) hold k distinct cards in any
+    order and the others M_EMPTY, built at once: each card goes to the slot of its rank, the
+    number of the cards below it (hand_below's bytes, summed by a multiply), no branch."""
+    cdef uint64_t h = (~(<uint64_t>0) << (4 * k)) << (4 * k)   # (a shift by 64 is undefined)
+    cdef int i, card
+    for i in range(k):
+        card = hand_card(w, i)
+        h |= <uint64_t>card << (8 * <int>(((hand_below(w, card) >> 7) * L8) >> 56))
+    return h
+
+
 # ---- the table (M-6, M-7, M-12, M-13) ------------------------------------------------------------
 
 cdef inline uint64_t m_bad(const m_board_t* b, const m_cfg_t* c, int card) noexcept nogil:
@@ -917,18 +929,21 @@ cdef inline void m_deal_cards(m_pos_t* x, const m_cfg_t* c, int H, bint rec) noe
     """M-4, M-5, M-2 from the shuffled pile (``pile``, ``pile_n``; its top is fixed): the start
     layout, then the hands (seat 0 draws first), the chips, the first turn (M-17)."""
     cdef int i, q
+    cdef uint64_t h
     m_board_clear(&x.board)
     m_board_origin(&x.board, c.lay_r0 - 1, c.lay_c0 - 1)
     for i in range(c.n_layout):  # M-4 (fill_cfg anchors the layout at window cell (1, 1))
         m_board_put(&x.board, c, c.lay_cell[i], m_draw(x, rec))
     x.board.front = m_front(x.board.occ)
-    for q in range(c.n):  # M-5, M-2
-        x.hand[q] = ~(<uint64_t>0)
-        x.hand_n[q] = 0
-        m_draw_up(x, q, H, rec)
+    for q in range(c.n):  # M-5, M-2: H cards each (in_play holds them, M-3), taken in turn
+        h = ~(<uint64_t>0)
+        for i in range(H):  # from the top (the draws of m_draw_up), sorted once
+            h = (h << 8) | <uint64_t>m_draw(x, rec)
+        x.hand[q] = hand_of(h, H)
+        x.hand_n[q] = H
         x.chips[q] = c.chips
-    for i in range(M_MAX_PLAYERS * M_MAX_ATTR):
-        x.tot[i] = 0
+        for i in range(M_MAX_ATTR):  # the seats in play only (those of no seat are never read)
+            x.tot[q * M_MAX_ATTR + i] = 0
     x.passes = 0
     x.placer = -1
     x.end = END_NONE
