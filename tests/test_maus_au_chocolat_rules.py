@@ -1562,15 +1562,17 @@ def _decks() -> List[Any]:
 
 
 @pytest.mark.compiled
+@pytest.mark.parametrize("kept_card", ["player_chooses", "highest_printed"])
 @pytest.mark.parametrize("deck", [0, 1, 2])
-def test_mc29_combination_count_and_decoding_match_the_listing(deck: int) -> None:
-    """MC-10 .. MC-23, MC-29: simulate counts a hand's combinations by candy value and decodes
-    only the one it draws; for every helper, the count equals the number of listed
-    combination actions and the k-th decoded one is the k-th listed."""
+def test_mc29_combination_count_and_decoding_match_the_listing(deck: int, kept_card: str) -> None:
+    """MC-10 .. MC-23, MC-29: simulate counts a hand's combinations by candy value (tables
+    for each reading of MC-23's kept cards) and decodes only the one it draws; for every
+    helper, the count equals the enumeration of the subsets and the number of listed
+    combination actions, and the k-th decoded one is the k-th listed."""
     from mousehole._maus_au_chocolat import _selfcheck_combos
 
     cards = _decks()[deck]
-    game = mousehole.load(NAME, engine="compiled", **({} if cards is None else {"cards": cards}))
+    game = mousehole.load(NAME, engine="compiled", kept_card=kept_card, **({} if cards is None else {"cards": cards}))
     rounds = scale(3000)
     assert _selfcheck_combos(game.new_state(0), 17 + deck, rounds) == rounds
 

@@ -633,7 +633,7 @@ cdef noinline_int combo_count_slow(const mc_t* s, int p, slots_t* t) noexcept no
 # helper but these), mode 1 with Mathieu's shapes (MC-18), mode 2 with Maurice's (MC-19),
 # mode 3 with Amélie's four-card ones (MC-21, hand of at least 5). The kept-set numbers that
 # depend on the colours (Mathieu's and Maurice's shapes all of one colour) are added apart.
-cdef uint8_t CUM_T[4][1 << 14]
+cdef uint8_t CUM_T[8][1 << 14]   # (rows 4 .. 7: "CUM_TC", below)
 cdef uint8_t MODE_OF[MC_HELPERS]
 
 
@@ -679,21 +679,22 @@ cdef inline int kth_triple(int s0, int s1, int s2, uint32_t r, int k) noexcept n
     return pattern_of((1 << s0) | (1 << s1) | (1 << s2), 3, r)
 
 
-cdef inline const uint8_t* count_start(const mc_t* s, int p, slots_t* t) noexcept nogil:
+cdef inline const uint8_t* count_start(const mc_t* s, int p, slots_t* t, int kc) noexcept nogil:
     """The start of combo_count for seat ``p``'s hand of 4 or more cards:
-    ``t``'s fields for its helper and the table of cumulative counts (CUM_T) to read (for
-    Claude, MC-22, the sets and runs of ``claude_count``); NULL where combo_count_slow counts
-    instead (kept_card="player_chooses", MC-23; changed_value="printed_range" with Mathieu or
-    Maurice, MC-18/MC-19)."""
+    ``t``'s fields for its helper and the row of cumulative counts (CUM_T's, rows 4 .. 7
+    under kept_card="player_chooses", MC-23) to read (for Claude, MC-22, the sets and runs of
+    ``claude_count``); NULL where combo_count_slow counts instead (changed_value=
+    "printed_range" with Mathieu or Maurice, MC-18/MC-19). ``kc``: s.cfg.kept_choice, passed
+    as a constant."""
     cdef int h = s.helper[p]
-    if s.cfg.kept_choice or change_bounded(s, h):
+    if change_bounded(s, h):
         return NULL
-    t.helper = h
+    t.helper = h + 7 * kc  # (the row of W3R / W3C combo_kth reads)
     t.amelie = h == H_AMELIE and s.hand_n[p] >= 5
     t.bound = 0
     t.ready = 0
     t.cum[1] = 0
-    return CUM_T[MODE_OF[h] + 3 * t.amelie]
+    return CUM_T[MODE_OF[h] + 3 * t.amelie + 4 * kc]
 
 
 # CLAUDE_PAIRS[y]: MC-22's one-colour pairs that a card of value v and colour c makes with
@@ -701,10 +702,12 @@ cdef inline const uint8_t* count_start(const mc_t* s, int p, slots_t* t) noexcep
 # packed two bits each into y (value v - 2 + i at bits 2i, 2i + 1), as bytes in memory
 # order: byte i the pairs that a later card of value v - 2 + i makes a set or run of three
 # with (claude_count adds them to its byte array at v).
-cdef uint64_t CLAUDE_PAIRS[1 << 10]
+# CLAUDE_PAIRS[1]: the same, each set's pairs weighted by the kept sets of a mixed set under
+# kept_card="player_chooses" (MC-23), ``set_w``.
+cdef uint64_t CLAUDE_PAIRS[2][1 << 10]
 
 
-cdef void _build_claude_table() noexcept nogil:
+cdef void _build_claude_table(uint64_t* out, int set_w) noexcept nogil:
     cdef int y, i
     cdef int m[5]
     cdef uint8_t b[8]
@@ -714,16 +717,17 @@ cdef void _build_claude_table() noexcept nogil:
         memset(b, 0, 8)
         b[0] = <uint8_t>m[1]             # v-1 v: completed by v-2
         b[1] = <uint8_t>(m[3] + m[0])    # v v+1 and v-2 v: completed by v-1
-        b[2] = <uint8_t>m[2]             # v v: completed by v (a set)
+        b[2] = <uint8_t>(set_w * m[2])   # v v: completed by v (a set)
         b[3] = <uint8_t>(m[1] + m[4])    # v-1 v and v v+2: completed by v+1
         b[4] = <uint8_t>m[3]             # v v+1: completed by v+2
-        memcpy(&CLAUDE_PAIRS[y], b, 8)
+        memcpy(&out[y], b, 8)
 
 
-_build_claude_table()
+_build_claude_table(CLAUDE_PAIRS[0], 1)
 
 
-cdef int claude_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
+cdef int claude_count(const mc_t* s, int p, slots_t* t, const uint8_t* T,
+                      const uint64_t* PT) noexcept nogil:
     """combo_count for Claude's holder (MC-22; ``t``'s fields set by count_start), without
     visiting subsets. With Claude a set or run of three gives two kept sets (T3's Claude row)
     when two of its cards share a colour (one colour with the third card changed, mixed with
@@ -734,10 +738,11 @@ cdef int claude_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
     minus those of colour c), plus the pairs of one colour other than c (the pairs of one
     colour that v completes, kept by value in ``pairs``, minus those of colour c: CUM_T[0]
     on the counts of colour c). A hand with 4 cards of one value (a 2-bit count overflows,
-    seen as in combo_count) is counted by combo_count_slow."""
+    seen as in combo_count) is counted by combo_count_slow. ``T`` and ``PT``: CUM_T[0] and
+    CLAUDE_PAIRS[0], or under kept_card="player_chooses" (MC-23: a set gives its kept sets
+    three times over, any card of it kept) CUM_T[4] and CLAUDE_PAIRS[1]."""
     cdef int hn = s.hand_n[p]
     cdef int j, c, v, x, y, col, over = 0, tot = 0
-    cdef const uint8_t* T = CUM_T[0]
     cdef uint64_t X = 0          # cards of value u among the slots below j, at bits 2u + 6
     cdef uint64_t M[5]           # the same by colour, at bits 2u + 4
     cdef uint64_t P[3]           # byte u + 2: the one-colour pairs below j that value u completes
@@ -759,7 +764,7 @@ cdef int claude_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
         tot += 2 * T[x] - T[(x - (y << 2)) & 0x3FFF] - T[y << 2] + pairs[v + 2]
         t.cum[j] = tot
         memcpy(&d, pairs + v, 8)   # the pairs j makes, bytes v - 2 .. v + 2 at v
-        d += CLAUDE_PAIRS[y]
+        d += PT[y]
         memcpy(pairs + v, &d, 8)
         X += (<uint64_t>1) << ((v + 3) << 1)
         M[col] = w + ((<uint64_t>1) << ((v + 2) << 1))
@@ -773,7 +778,7 @@ cdef int claude_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
 # the slot's colour among the slots below it of values v - 2 .. v + 2, packed two bits each
 # into y (value v - 2 + i at bits 2i, 2i + 1); mode 0 (every other helper) changes nothing.
 # So combo_count has one loop and no branch on the helper.
-cdef int8_t CORR_T[3][1 << 10]
+cdef int8_t CORR_T[8][1 << 10]   # (row 3: Amélie's four cards; rows 4 .. 7: "CORR_TC", below)
 
 
 cdef void _build_corr_table() noexcept nogil:
@@ -785,6 +790,7 @@ cdef void _build_corr_table() noexcept nogil:
         d = (y >> 6) & 3    # v + 1
         e = (y >> 8) & 3    # v + 2
         CORR_T[0][y] = 0
+        CORR_T[3][y] = 0  # Amélie (MC-21): four cards keep one set of cards, any colours
         # Mathieu, one colour: v v v+1 has 2 kept sets (not 3), v v+2 v+2 2 (not 1)
         CORR_T[1][y] = <int8_t>(- c * d - c2(b) + c2(e) + a * c)
         # Maurice, one colour: v v v+2 has 1 (not 2), v v+1 v+1 has 3 (not 2)
@@ -792,6 +798,123 @@ cdef void _build_corr_table() noexcept nogil:
 
 
 _build_corr_table()
+
+
+# CUM_T[4 + mode][x], CORR_T[4 + mode][y] ("CUM_TC", "CORR_TC"): CUM_T's and CORR_T's figures
+# (same modes, same packing) under kept_card="player_chooses" (MC-23),
+# where a set keeps any one of its cards (mixed) or any two (one colour), so that a set gives
+# more kept sets than one. They are not written out: each entry adds, over the pairs (and for
+# Amélie the triples) of values among the slots below j, their number times the kept sets
+# that the shape rules give such a subset (``kept3`` with the mode's helper, ``eval4``): not
+# all of one colour for CUM_TC, the difference all of one colour makes for CORR_TC.
+
+
+cdef int _kept_n(int h, int k, const int* off, bint one) noexcept nogil:
+    """The number of kept sets of k = 3 or 4 cards (values 6 + off[i], the last card 6) of
+    helper h under kept_card="player_chooses", all of one colour or not (MC-10 .. MC-23)."""
+    cdef int v[4]
+    cdef int c[3]
+    cdef int top[4]
+    cdef int i
+    for i in range(k - 1):
+        v[i] = 6 + off[i]
+    v[k - 1] = 6
+    if k == 3:
+        for i in range(3):
+            c[i] = 0 if one else i
+        return _popc(<int>kept3(v, c, h, 1, 7))
+    order_top(v, 4, top)
+    return _popc(<int>eval4(v, top, one, 1))
+
+
+cdef inline int _multi(const int* n, int k, const int* off) noexcept nogil:
+    """The number of ways to choose k - 1 distinct cards of values off[0] <= .. <= off[k - 2]
+    (indices into ``n``, the numbers (0 .. 3) of cards per value)."""
+    cdef int a = n[off[0]], b = n[off[1]], c
+    if k == 3:
+        return ((a * (a - 1)) >> 1) if off[0] == off[1] else a * b
+    c = n[off[2]]
+    if off[0] == off[2]:
+        return (a * (a - 1) * (a - 2)) // 6
+    if off[0] == off[1]:
+        return ((a * (a - 1)) >> 1) * c
+    if off[1] == off[2]:
+        return a * ((b * (b - 1)) >> 1)
+    return a * b * c
+
+
+cdef int _build_choice_tables() except -1:
+    cdef int mode, h, x, i, j, o0, o1, o2, total, w, width, nt
+    cdef int n[7]
+    cdef int off[3]
+    cdef int t_off[120][3]   # the shapes with kept sets: values (indices into n) of the
+    cdef int t_k[120]        # cards below j, their number + 1,
+    cdef int t_m[120]        # kept sets not all of one colour,
+    cdef int t_d[120]        # and what all of one colour changes
+    cdef int helpers[4]
+    helpers[0] = H_ETIENNE
+    helpers[1] = H_MATHIEU
+    helpers[2] = H_MAURICE
+    helpers[3] = H_AMELIE
+    for mode in range(4):
+        h = helpers[mode]
+        nt = 0
+        for o0 in range(7):
+            for o1 in range(o0, 7):
+                for o2 in range(o1, 8):  # (o2 == 7: three cards)
+                    off[0] = o0 - 3
+                    off[1] = o1 - 3
+                    off[2] = o2 - 3
+                    if o2 == 7:
+                        w = _kept_n(h, 3, off, 0)
+                        total = _kept_n(h, 3, off, 1) - w
+                    elif mode == 3:
+                        w = _kept_n(h, 4, off, 0)
+                        total = _kept_n(h, 4, off, 1) - w
+                    else:
+                        continue
+                    if w == 0 and total == 0:  # (t_m > 0 wherever t_d != 0)
+                        continue
+                    # (the colour terms' index reaches 2 values either side of j only)
+                    if total and (o0 == 0 or (o1 if o2 == 7 else o2) == 6):
+                        raise AssertionError("CORR_TC: a colour term 3 values from j")
+                    t_off[nt][0] = o0
+                    t_off[nt][1] = o1
+                    t_off[nt][2] = o2
+                    t_k[nt] = 3 if o2 == 7 else 4
+                    t_m[nt] = w
+                    t_d[nt] = total
+                    nt += 1
+        for width in range(10, 15, 4):
+            for x in range(1 << width):
+                for i in range(7):
+                    n[i] = 0
+                for i in range(width // 2):  # field i: value v - width / 4 + i
+                    n[i + 3 - width // 4] = (x >> (2 * i)) & 3
+                total = 0
+                if width == 14:
+                    for j in range(nt):
+                        total += _multi(n, t_k[j], t_off[j]) * t_m[j]
+                else:
+                    for j in range(nt):
+                        if t_d[j]:
+                            total += _multi(n, t_k[j], t_off[j]) * t_d[j]
+                if width == 14:
+                    if not 0 <= total <= 255:
+                        raise AssertionError("CUM_TC: an entry past a byte")
+                    CUM_T[4 + mode][x] = <uint8_t>total
+                else:
+                    if not -128 <= total <= 127:
+                        raise AssertionError("CORR_TC: an entry past a byte")
+                    CORR_T[4 + mode][x] = <int8_t>total
+        if mode == 0:  # Claude's pairs (MC-22): a mixed set's kept sets (as Etienne's)
+            off[0] = 0
+            off[1] = 0
+            _build_claude_table(CLAUDE_PAIRS[1], _kept_n(h, 3, off, 0))
+    return 0
+
+
+_build_choice_tables()
 
 
 # INC_X[v], INC_M[v]: a card of candy value v in combo_count's counts by value (2-bit field
@@ -804,6 +927,14 @@ for _i in range(16):
 
 
 cdef inline inline_int combo_count(const mc_t* s, int p, slots_t* t) noexcept nogil:
+    """``count_by_tables`` for the game's reading of MC-23's kept cards, a constant in each
+    copy (so the default's copy has no term of the other reading)."""
+    if s.cfg.kept_choice:
+        return count_by_tables(s, p, t, 1)
+    return count_by_tables(s, p, t, 0)
+
+
+cdef inline inline_int count_by_tables(const mc_t* s, int p, slots_t* t, int kc) noexcept nogil:
     """The number of combination actions of seat p (MC-10 .. MC-23) and, in ``t.cum[j]``, the
     number of those whose highest slot is <= j, for ``combo_kth``.
 
@@ -817,9 +948,12 @@ cdef inline inline_int combo_count(const mc_t* s, int p, slots_t* t) noexcept no
     value among the slots below j (2-bit fields of one word, ``X``: one ``CUM_T`` entry per
     slot) and, for Mathieu and Maurice, of each value in j's colour (``M``: one ``CORR_T``
     entry): no subset is visited. Claude (MC-22), whose numbers depend on all three colours,
-    has its own count (``claude_count``); every helper with kept_card="player_chooses"
-    (MC-23), whose sets give more kept sets than counted here, and any hand with 4 cards of
-    one value (a 2-bit field overflows) are counted by ``combo_count_slow``."""
+    has its own count (``claude_count``). Under kept_card="player_chooses" (MC-23: a set's
+    kept cards are any of its cards) the same loop reads the rows 4 .. 7 of ``CUM_T`` and
+    ``CORR_T`` ("CUM_TC", "CORR_TC"), built from the shape rules (``kept3``, ``eval4``) at
+    import. Any hand with 4 cards of one value (a 2-bit field overflows) and Mathieu's and
+    Maurice's hands under changed_value="printed_range" (MC-18/MC-19) are counted by
+    ``combo_count_slow``."""
     cdef int hn = s.hand_n[p]
     cdef int h = s.helper[p]
     cdef int j, c, x, v, tot = 0
@@ -832,12 +966,12 @@ cdef inline inline_int combo_count(const mc_t* s, int p, slots_t* t) noexcept no
     cdef const int8_t* K
     if hn < 4:  # MC-11: three laid, one must stay
         return 0
-    T = count_start(s, p, t)
+    T = count_start(s, p, t, kc)
     if T == NULL:
         return combo_count_slow(s, p, t)
-    if h == H_CLAUDE:  # MC-22
-        return claude_count(s, p, t)
-    K = CORR_T[MODE_OF[h]]
+    if h == H_CLAUDE:  # MC-22 (MC-23: the second table with kept_card="player_chooses")
+        return claude_count(s, p, t, T, CLAUDE_PAIRS[kc])
+    K = CORR_T[MODE_OF[h] + 3 * t.amelie + 4 * kc]
     M[0] = 0
     M[1] = 0
     M[2] = 0
