@@ -13,9 +13,7 @@
 #   ``g_random_step``, ``g_observe``, ``g_mask``, ``g_truncated``; and ``sim_range``
 #   (``run_sim_chunk``, ``_boundary.pxd``);
 # - names its state struct ``core_state_t`` and its constants ``core_cfg_t`` (``ctypedef``);
-# - defines ``core_fixed()``, the bytes at the start of its struct that never change once the
-#   struct is set up (``mh_game_t.fixed``: its constants, when the struct begins with them; 0
-#   for none).
+#   the struct's field ``cfg`` holds the constants (or, M's, points at them).
 # The include then fills, at import, the core's table ``CORE_GAME`` and its description
 # ``CORE`` (``core_describe``), which the core's class names (``core_capsule(&CORE)``) and
 # places (``core_place``). The game's id is the module's name without ``mousehole._`` (the
@@ -117,6 +115,18 @@ include "_vblock_core.pxi"
 cdef extern from *:
     # the module's name, ``mousehole._<game id>`` (Cython's constant of every module it writes)
     const char* CORE_MODULE "__Pyx_MODULE_NAME"
+
+
+cdef inline size_t core_fixed() noexcept nogil:
+    """``mh_game_t.fixed``: the bytes at the start of the core's struct that never change once
+    it is set up. A struct that begins with its constants (its first field ``cfg``, a
+    ``core_cfg_t``; no slot function writes them) gives their size rounded down to 32 bytes,
+    so that a copy from there starts aligned as the struct does; one whose ``cfg`` points at
+    them (M's) gives 0. A constant to the C compiler (``s`` is never read)."""
+    cdef core_state_t s
+    if sizeof(s.cfg) != sizeof(core_cfg_t) or <char*>&s.cfg != <char*>&s:
+        return 0
+    return sizeof(core_cfg_t) & ~(<size_t>31)
 
 
 cdef inline void core_describe(core_t* c, mh_game_t* g, const char* module) noexcept:

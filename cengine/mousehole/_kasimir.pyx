@@ -716,13 +716,6 @@ cdef void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssize_t s
 # (``CORE_GAME``, ``CORE``), of its struct and constants:
 ctypedef kk_t core_state_t
 ctypedef kk_cfg_t core_cfg_t
-cdef inline size_t core_fixed() noexcept nogil:
-    """``mh_game_t.fixed``: ``kk_t`` begins with the game's constants (``cfg``), which no function
-    changes once a state is set up; rounded down to 32 bytes, so that a copy from there starts
-    aligned as the struct does."""
-    return sizeof(kk_cfg_t) & ~(<size_t>31)
-
-
 include "_cgame_core.pxi"
 
 

@@ -1706,12 +1706,6 @@ cdef flat_void sim_range(const void* v, uint64_t seed, Py_ssize_t start, Py_ssiz
 # (``CORE_GAME``, ``CORE``), of its struct and constants:
 ctypedef m_t core_state_t
 ctypedef m_cfg_t core_cfg_t
-cdef inline size_t core_fixed() noexcept nogil:
-    """``mh_game_t.fixed``: none (``m_t`` begins with a pointer to the game's constants, 8
-    bytes: not worth a copy of its own)."""
-    return 0
-
-
 include "_cgame_core.pxi"
 
 CORE.shared = 1  # m_t points at its game's constants (load_constants)

@@ -2698,13 +2698,6 @@ def _henri_bid_plain(list history, int q):
 # (``CORE_GAME``, ``CORE``), of its struct and constants:
 ctypedef mc_t core_state_t
 ctypedef mc_cfg_t core_cfg_t
-cdef inline size_t core_fixed() noexcept nogil:
-    """``mh_game_t.fixed``: ``mc_t`` begins with the game's constants (``cfg``), which no function
-    changes once a state is set up; rounded down to 32 bytes, so that a copy from there starts
-    aligned as the struct does."""
-    return sizeof(mc_cfg_t) & ~(<size_t>31)
-
-
 include "_cgame_core.pxi"
 
 
