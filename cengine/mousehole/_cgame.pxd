@@ -85,9 +85,10 @@ ctypedef struct mh_game_t:
     # can inline); ``_vector.pyx`` runs the same loop through this table when it is NULL.
     void (*vector_block)(void* v, Py_ssize_t lo, Py_ssize_t hi, int tid) noexcept nogil
     # The bytes at the start of a state struct that no slot function ever changes (the
-    # game's constants; appended last, 0 when a game declares none): a copy into a struct
-    # that already holds a copy of a state of the same game object may start there, as the
-    # search's copy per iteration does (``memcpy(dst + fixed, src + fixed, size - fixed)``).
+    # game's constants: ``core_fixed``, ``_cgame_core.pxi``; appended last, 0 for none): a
+    # copy into a struct that already holds a copy of a state of the same game object may
+    # start there, as the search's copy per iteration does (``memcpy(dst + fixed, src +
+    # fixed, size - fixed)``).
     size_t fixed
 
 # The slots' types (``mh_game_def``'s parameters). A core fills each slot with a function of
