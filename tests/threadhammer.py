@@ -183,7 +183,10 @@ def writer(opts: Dict[str, Any]) -> Dict[str, Any]:
             if op < 0.3:
                 acts[:] = RANDOM
             elif op < 0.75:  # a legal action of env j as the (maybe stale) mask shows it
-                legal = np.flatnonzero(vg.action_mask[j])
+                # (a copy first: numpy before 2.2.4, Python 3.9's last, counts a row and then
+                # fills its nonzero indices, and a step writing the row meanwhile made it
+                # write past its result: heap corruption, seen at exit, not mousehole's)
+                legal = np.flatnonzero(vg.action_mask[j].copy())
                 if len(legal):
                     acts[j] = legal[rng.integers(len(legal))]
             elif op < 0.85:

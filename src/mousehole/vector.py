@@ -58,7 +58,10 @@ step can at worst make that step raise (an illegal or out-of-range value it wrot
 caught by the check) or step with values it wrote (each one checked). The returned arrays
 are written in place by every step: a thread that reads them during another thread's step
 sees a mix of old and new rows, and writing them changes nothing inside (the seat to move
-and the game index are kept privately, and the arrays only receive copies).
+and the game index are kept privately, and the arrays only receive copies). Copy a row
+before searching it then: numpy before 2.2.4 (every Python 3.9 install) counts and then
+fills in ``np.nonzero`` / ``np.flatnonzero`` and boolean indexing, and a row that changes
+in between makes it write past its result (a corrupted heap).
 """
 
 from __future__ import annotations
